@@ -1,0 +1,82 @@
+// The Electron shell: one window onto the Node core, over IPC. Everything else lives in main/.
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { EVENTS, IPC_CALL, IPC_EVENT } from '../shared/contract';
+import { createCore } from '../main/backend';
+import { createDispatcher } from '../main/dispatcher';
+import { CONTENT_SECURITY_POLICY, mimeOf, resolveStatic } from '../main/static';
+
+const SCHEME = 'cellwatch';
+const ORIGIN = `${SCHEME}://app`;
+const outDir = dirname(dirname(fileURLToPath(import.meta.url)));
+
+const userDataArg = process.argv.find((arg) => arg.startsWith('--user-data-dir='));
+if (userDataArg) app.setPath('userData', userDataArg.slice('--user-data-dir='.length));
+
+protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } }]);
+
+const isTrusted = (url: string | undefined) => url !== undefined && (url === ORIGIN || url.startsWith(`${ORIGIN}/`));
+
+async function serveRenderer(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const file = url.host === 'app' ? await resolveStatic(join(outDir, 'renderer'), url.pathname) : null;
+  if (!file) return new Response('not found', { status: 404 });
+  const response = await net.fetch(pathToFileURL(file).toString());
+  return new Response(response.body, {
+    headers: { 'content-type': mimeOf(file), 'content-security-policy': CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff' },
+  });
+}
+
+async function openWindow(): Promise<void> {
+  const win = new BrowserWindow({
+    width: 1440,
+    height: 900,
+    title: 'Cellwatch',
+    backgroundColor: '#15171b',
+    webPreferences: {
+      preload: join(outDir, 'app', 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    },
+  });
+  const core = await createCore({
+    configDir: app.getPath('userData'),
+    transport: 'electron',
+    commandLineRoots: process.argv.slice(app.isPackaged ? 1 : 2).filter((arg) => !arg.startsWith('-')),
+    pickFolder: async () => {
+      const picked = await dialog.showOpenDialog(win, { title: 'Add a runs root', properties: ['openDirectory'] });
+      return picked.canceled ? null : (picked.filePaths[0] ?? null);
+    },
+  });
+  const dispatcher = createDispatcher(core);
+
+  ipcMain.handle(IPC_CALL, (event: IpcMainInvokeEvent, method: unknown, args: unknown) => {
+    if (event.sender !== win.webContents || !isTrusted(event.senderFrame?.url)) throw new Error('call refused: untrusted sender');
+    return dispatcher.call(method, args);
+  });
+  const unsubscribes = EVENTS.map((name) => dispatcher.on(name, (payload) => win.webContents.send(IPC_EVENT, name, payload)));
+  win.on('closed', () => {
+    unsubscribes.forEach((off) => off());
+    ipcMain.removeHandler(IPC_CALL);
+  });
+
+  win.webContents.on('will-navigate', (event, url) => {
+    if (!isTrusted(url)) event.preventDefault();
+  });
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (url.startsWith('https://') || url.startsWith('http://')) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  await win.loadURL(`${ORIGIN}/index.html`);
+}
+
+app.whenReady().then(async () => {
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  protocol.handle(SCHEME, serveRenderer);
+  await openWindow();
+});
+
+app.on('window-all-closed', () => app.quit());

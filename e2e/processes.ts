@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export const ROOT = join(dirname(new URL(import.meta.url).pathname), '..');
+
+export interface Served {
+  url: string;
+  origin: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Runs a command that prints a serve URL, and resolves once it has. Its children die with it. */
+export function startServing(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<Served> {
+  const child: ChildProcess = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    process.kill(-(child.pid as number), 'SIGTERM');
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`no URL within ${timeoutMs} ms; output:\n${output}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /(http:\/\/\S+\?token=\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        const url = match[1] as string;
+        resolve({ url, origin: new URL(url).origin, output: () => output, stop });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before printing a URL; output:\n${output}`));
+    });
+  });
+}
+
+/** A scratch HOME with its own config directory, so a test never sees the user's settings. */
+export function scratchHome(): { home: string; env: NodeJS.ProcessEnv; remove(): void } {
+  const home = mkdtempSync(join(tmpdir(), 'cellwatch-e2e-'));
+  return {
+    home,
+    env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), DISPLAY: '' },
+    remove: () => rmSync(home, { recursive: true, force: true }),
+  };
+}
+
+export function writeFiles(root: string, files: Record<string, string | object>): void {
+  for (const [relative, contents] of Object.entries(files)) {
+    const file = join(root, relative);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, typeof contents === 'string' ? contents : JSON.stringify(contents));
+  }
+}

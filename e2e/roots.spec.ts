@@ -1,0 +1,65 @@
+import { expect, test } from '@playwright/test';
+import { join } from 'node:path';
+import { ROOT, scratchHome, startServing, writeFiles, type Served } from './processes';
+
+const cli = join(ROOT, 'out', 'cli.mjs');
+
+test.describe('runs roots in serve mode', () => {
+  const home = scratchHome();
+  const runs = join(home.home, 'runs');
+  const missing = join(home.home, 'not-there');
+  let served: Served;
+
+  test.beforeAll(async () => {
+    writeFiles(runs, {
+      'std_sdk_fable-5_bare_default/run.json': { runner: 'coding-agent' },
+      'bigym/move_plate/run.json': { runner: 'bigym-agent' },
+      'ui_try/run.json': { runner: 'coding-agent' },
+    });
+    served = await startServing(process.execPath, [cli, 'serve', '--port', '0', missing], home.env);
+  });
+  test.afterAll(async () => {
+    await served?.stop();
+    home.remove();
+  });
+
+  test('a page without the token gets 401', async ({ page }) => {
+    const response = await page.goto(`${served.origin}/`);
+    expect(response?.status()).toBe(401);
+    await expect(page.locator('body')).toContainText('token required');
+  });
+
+  test('a missing root shows as a problem, an added root lists its cells and survives a reload', async ({ page }) => {
+    await page.goto(served.url);
+    await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+    await expect(page.locator('.root-row')).toContainText('missing');
+    await expect(page.getByRole('list', { name: 'Problems' })).toContainText(`${missing}`);
+    await expect(page.getByRole('list', { name: 'Problems' })).toContainText('does not exist');
+
+    await page.getByLabel('Runs root path').fill(runs);
+    await page.getByRole('button', { name: 'Add root' }).click();
+    const table = page.getByRole('region', { name: 'Cells' }).locator('table');
+    await expect(table.locator('tbody tr')).toHaveCount(3);
+    await expect(table).toContainText('std_sdk_fable-5_bare_default');
+    await expect(table.locator('tr', { hasText: 'ui_try' }).locator('.badge')).toHaveText('ui');
+    await expect(table.locator('tr', { hasText: 'move_plate' })).toContainText('bigym-agent');
+
+    await page.reload();
+    await expect(page.locator('.root-row', { hasText: 'runs' })).toContainText('3 cells');
+    await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'roots.png') });
+
+    await page.getByRole('button', { name: `Remove runs root ${runs}` }).click();
+    await expect(page.locator('.root-row', { hasText: 'runs' })).toHaveCount(0);
+  });
+
+  test('a relative path is refused with a reason; a path that does not exist is kept as a missing root', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByLabel('Runs root path').fill('relative/nowhere');
+    await page.getByRole('button', { name: 'Add root' }).click();
+    await expect(page.getByRole('alert')).toContainText('runs root must be an absolute path');
+    await page.getByLabel('Runs root path').fill(join(home.home, 'later'));
+    await page.getByRole('button', { name: 'Add root' }).click();
+    await expect(page.locator('.root-row', { hasText: 'later' })).toContainText('missing');
+    await expect(page.getByRole('alert')).toHaveCount(0);
+  });
+});

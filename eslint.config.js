@@ -1,0 +1,21 @@
+import js from '@eslint/js';
+import { builtinModules } from 'node:module';
+import { defineConfig } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+import { layerRules } from './scripts/layers.js';
+
+export default defineConfig(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['scripts/**/*.{js,mjs}', '*.config.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  ...layerRules(builtinModules),
+);

@@ -1,0 +1,90 @@
+import { homedir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RootStatus } from '../shared/model';
+import { createCore } from './backend';
+import { tempDir, writeTree } from './testing';
+
+let tmp: ReturnType<typeof tempDir>;
+let configDir: string;
+let runs: string;
+beforeEach(() => {
+  tmp = tempDir();
+  configDir = join(tmp.path, 'config');
+  runs = join(tmp.path, 'runs');
+  writeTree(runs, { 'ui_a/run.json': { runner: 'coding-agent' }, 'nonstd_b/run.json': { runner: 'coding-agent' } });
+});
+afterEach(() => tmp.remove());
+
+describe('core: runs roots', () => {
+  it('saves added roots in the settings file and finds them at the next start', async () => {
+    const core = await createCore({ configDir, transport: 'serve' });
+    expect(await core.listRoots()).toEqual([]);
+    const added = await core.addRoot(runs);
+    expect(added).toMatchObject({ path: runs, state: 'ok', cellCount: 2, source: 'settings' });
+    expect(JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8'))).toEqual({ roots: [runs] });
+
+    const again = await createCore({ configDir, transport: 'serve' });
+    expect((await again.listCells()).map((c) => [c.name, c.board])).toEqual([
+      ['nonstd_b', 'nonstd'],
+      ['ui_a', 'ui'],
+    ]);
+  });
+
+  it('shows command-line roots without saving them', async () => {
+    const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [runs] });
+    expect((await core.listRoots())[0]).toMatchObject({ path: runs, source: 'command line', cellCount: 2 });
+    await core.removeRoot(runs);
+    expect(await core.listRoots()).toEqual([]);
+    expect(() => readFileSync(join(configDir, 'settings.json'))).toThrow();
+  });
+
+  it('keeps a missing root as a problem on that root while the others work', async () => {
+    const gone = join(tmp.path, 'gone');
+    const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [gone, runs] });
+    const roots = await core.listRoots();
+    expect(roots.map((r) => [r.path, r.state])).toEqual([
+      [gone, 'missing'],
+      [runs, 'ok'],
+    ]);
+    expect(roots[0]?.problems[0]?.where).toBe(gone);
+    expect(await core.listCells()).toHaveLength(2);
+  });
+
+  it('tells listeners when roots change', async () => {
+    const core = await createCore({ configDir, transport: 'serve' });
+    const seen: RootStatus[][] = [];
+    const off = core.events.on('rootsChanged', (roots) => seen.push(roots));
+    await core.addRoot(runs);
+    off();
+    await core.removeRoot(runs);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.[0]?.path).toBe(runs);
+  });
+
+  it('starts on a corrupt settings file, says which file, and rewrites it on the next change', async () => {
+    writeTree(configDir, { 'settings.json': '{"roots": [' });
+    const core = await createCore({ configDir, transport: 'serve' });
+    const info = await core.getInfo();
+    expect(info.problems).toEqual([{ where: join(configDir, 'settings.json'), message: expect.stringContaining('not valid JSON') }]);
+    expect(readFileSync(join(configDir, 'settings.json'), 'utf8')).toBe('{"roots": [');
+    await core.addRoot(runs);
+    expect((await core.getInfo()).problems).toEqual([]);
+    expect(JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8')).roots).toEqual([runs]);
+  });
+
+  it('has no folder picker in serve mode', async () => {
+    const core = await createCore({ configDir, transport: 'serve' });
+    expect((await core.getInfo()).canPickFolder).toBe(false);
+    await expect(core.pickFolder()).rejects.toThrow(/type the runs root path/);
+  });
+});
+
+describe('core: paths the user types', () => {
+  it('refuses a relative path and expands ~', async () => {
+    const core = await createCore({ configDir, transport: 'serve' });
+    await expect(core.addRoot('runs')).rejects.toThrow('runs root must be an absolute path, not "runs"');
+    expect((await core.addRoot('~/cellwatch-test-nowhere')).path).toBe(join(homedir(), 'cellwatch-test-nowhere'));
+  });
+});

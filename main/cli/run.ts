@@ -1,0 +1,42 @@
+import { APP_VERSION } from '../version';
+import { UsageError, type Io } from './io';
+import { serve, SERVE_HELP } from './serve';
+
+const HELP = `Cellwatch ${APP_VERSION}: watch coding-agent benchmark runs.
+
+Usage: cellwatch <command> [options]
+
+Commands:
+  serve [--port N] [--host H] [--open] [ROOT...]   the app in a browser (serve mode)
+
+Options:
+  --help      this text; cellwatch <command> --help for a command's own
+  --version   the version
+
+${SERVE_HELP}`;
+
+const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { serve };
+
+export async function runCli(argv: string[], io: Io): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    io.out(HELP);
+    return first === undefined ? 2 : 0;
+  }
+  if (first === '--version' || first === '-v') {
+    io.out(APP_VERSION);
+    return 0;
+  }
+  const command = COMMANDS[first];
+  if (!command) {
+    io.err(`cellwatch: unknown command ${JSON.stringify(first)}. Run cellwatch --help for the list.`);
+    return 2;
+  }
+  try {
+    return await command(rest, io);
+  } catch (error) {
+    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    io.err(`cellwatch ${first}: ${(error as Error).message}`);
+    return usage ? 2 : 1;
+  }
+}

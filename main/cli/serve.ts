@@ -1,0 +1,60 @@
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createCore } from '../backend';
+import { createDispatcher } from '../dispatcher';
+import { openBrowser } from '../open-browser';
+import { builtRendererDir, defaultConfigDir } from '../paths';
+import { isLoopback } from '../server/guard';
+import { startServer } from '../server/server';
+import { UsageError, type Io } from './io';
+
+export const SERVE_HELP = `cellwatch serve [--port N] [--host H] [--open] [ROOT...]
+
+Serves the app to a browser on this machine, behind a token printed in the URL.
+  --port N   port to listen on (default 4780; 0 picks a free one)
+  --host H   address to bind (default 127.0.0.1; anything else is reachable from the network)
+  --open     open the URL in the default browser
+  ROOT       runs roots to show for this start (not saved; add roots in the app to keep them)`;
+
+export const DEFAULT_PORT = 4780;
+
+export async function serve(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      port: { type: 'string', default: String(DEFAULT_PORT) },
+      host: { type: 'string', default: '127.0.0.1' },
+      open: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    io.out(SERVE_HELP);
+    return 0;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not ${values.port}`);
+  if (!isLoopback(values.host)) io.err(`warning: binding ${values.host}: anyone who can reach this address and has the token can use the app`);
+
+  const core = await createCore({ configDir: defaultConfigDir(), transport: 'serve', commandLineRoots: positionals });
+  const rendererDir = builtRendererDir(dirname(fileURLToPath(import.meta.url)));
+  let server;
+  try {
+    server = await startServer({ host: values.host, port, rendererDir, dispatcher: createDispatcher(core) });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${values.host} is in use: pass --port 0 for a free one`);
+    throw error;
+  }
+  io.out(`Cellwatch serving ${server.url}`);
+  if (values.open && !openBrowser(server.url)) io.out('No browser found here: open the URL above in one.');
+
+  await new Promise<void>((resolveStop) => {
+    const stop = () => resolveStop();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { isEventName, isMethod, type Backend, type BackendEvents, type EventName, type Method, type Unsubscribe } from '../shared/contract';
+import type { Core } from './backend';
+
+const path = z.string().min(1, 'a path is required').max(4096);
+
+// One schema per contract method; Record<Method, ...> makes a missing one a compile error.
+const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
+  getInfo: z.tuple([]),
+  listRoots: z.tuple([]),
+  addRoot: z.tuple([path]),
+  removeRoot: z.tuple([path]),
+  listCells: z.union([z.tuple([]), z.tuple([path])]),
+  pickFolder: z.tuple([]),
+};
+
+export class DispatchError extends Error {
+  override name = 'DispatchError';
+}
+
+export interface Dispatcher {
+  /** Runs a call that arrived over a transport; rejects with DispatchError when it is not in the contract. */
+  call(method: unknown, args: unknown): Promise<unknown>;
+  on<E extends EventName>(event: E, listener: (payload: BackendEvents[E]) => void): Unsubscribe;
+}
+
+function describe(issues: z.core.$ZodIssue[]): string {
+  return issues.map((i) => (i.path.length ? `argument ${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+}
+
+/** The boundary both transports go through: only contract methods, only well-shaped arguments. */
+export function createDispatcher(core: Core): Dispatcher {
+  return {
+    async call(method, args) {
+      if (!isMethod(method)) throw new DispatchError(`unknown method ${JSON.stringify(method)}: not in the contract`);
+      const parsed = argumentSchemas[method].safeParse(args);
+      if (!parsed.success) throw new DispatchError(`${method}: bad arguments: ${describe(parsed.error.issues)}`);
+      const fn = core[method] as (...a: unknown[]) => Promise<unknown>;
+      return fn.apply(core, parsed.data as unknown[]);
+    },
+    on(event, listener) {
+      if (!isEventName(event)) throw new DispatchError(`unknown event ${JSON.stringify(event)}: not in the contract`);
+      return core.events.on(event, listener);
+    },
+  };
+}

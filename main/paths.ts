@@ -1,0 +1,26 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** The per-user config directory: XDG on Linux, the platform's usual place elsewhere. */
+export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Cellwatch');
+  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Cellwatch');
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'cellwatch');
+}
+
+/** The folder holding Cellwatch's package.json, found upward from a module's own folder. */
+export function packageRoot(fromDir: string): string {
+  let dir = fromDir;
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`no package.json above ${fromDir}`);
+    dir = parent;
+  }
+  return dir;
+}
+
+/** Where `npm run build` puts the renderer. */
+export function builtRendererDir(fromDir: string): string {
+  return join(packageRoot(fromDir), 'out', 'renderer');
+}

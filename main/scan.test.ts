@@ -1,0 +1,73 @@
+import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scanRoot } from './scan';
+import { tempDir, writeTree } from './testing';
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => (tmp = tempDir()));
+afterEach(() => tmp.remove());
+
+describe('scanRoot', () => {
+  it('finds cells of every format down to three folders, and none below', async () => {
+    writeTree(tmp.path, {
+      'std_sdk_fable-5_bare_default/run.json': { runner: 'coding-agent' },
+      'a/ui_mine/run.json': { runner: 'coding-agent' },
+      'a/b/move_plate/run.json': { runner: 'bigym-agent' },
+      'a/b/c/too_deep/run.json': { runner: 'coding-agent' },
+      'evo/rec1/run.json': { runner: 'evopolicygym' },
+      'jobs/2026-11-29__08-00-00/config.json': { job_name: '2026-11-29__08-00-00' },
+      'not-a-cell/run.json': { runner: 'something-else' },
+      'broken/run.json': '{"runner": "coding-ag',
+    });
+    const result = await scanRoot(tmp.path);
+    expect(result.state).toBe('ok');
+    expect(result.cells.map((c) => [c.name, c.format, c.board])).toEqual([
+      ['move_plate', 'bigym-agent', 'on'],
+      ['ui_mine', 'coding-agent', 'ui'],
+      ['rec1', 'evopolicygym', 'on'],
+      ['2026-11-29__08-00-00', 'harbor-job', 'on'],
+      ['std_sdk_fable-5_bare_default', 'coding-agent', 'on'],
+    ]);
+    expect(result.cells[0]).toMatchObject({ host: 'local', root: tmp.path, id: `local:${join(tmp.path, 'a/b/move_plate')}` });
+  });
+
+  it('does not look inside a cell for more cells', async () => {
+    writeTree(tmp.path, { 'outer/run.json': { runner: 'coding-agent' }, 'outer/inner/run.json': { runner: 'coding-agent' } });
+    expect((await scanRoot(tmp.path)).cells.map((c) => c.name)).toEqual(['outer']);
+  });
+
+  it('ends on a symlink loop and still finds the cells beside it', async () => {
+    writeTree(tmp.path, { 'a/cell/run.json': { runner: 'bigym-agent' } });
+    symlinkSync(tmp.path, join(tmp.path, 'a', 'loop'));
+    const result = await scanRoot(tmp.path);
+    expect(result.cells.map((c) => c.name)).toEqual(['cell']);
+  });
+
+  it('says a missing root is missing, with its path', async () => {
+    const missing = join(tmp.path, 'nope');
+    const result = await scanRoot(missing);
+    expect(result.state).toBe('missing');
+    expect(result.problems).toEqual([{ where: missing, message: expect.stringContaining('does not exist') }]);
+  });
+
+  it('says a file given as a root is not a folder', async () => {
+    writeTree(tmp.path, { 'file.txt': 'x' });
+    const result = await scanRoot(join(tmp.path, 'file.txt'));
+    expect(result.state).toBe('missing');
+    expect(result.problems[0]?.message).toContain('not a folder');
+  });
+
+  it.skipIf(process.getuid?.() === 0)('reports an unreadable subfolder as a problem and keeps the rest', async () => {
+    writeTree(tmp.path, { 'ok/run.json': { runner: 'coding-agent' } });
+    mkdirSync(join(tmp.path, 'locked'));
+    chmodSync(join(tmp.path, 'locked'), 0);
+    try {
+      const result = await scanRoot(tmp.path);
+      expect(result.cells.map((c) => c.name)).toEqual(['ok']);
+      expect(result.problems[0]).toMatchObject({ where: join(tmp.path, 'locked'), message: expect.stringContaining('permission denied') });
+    } finally {
+      chmodSync(join(tmp.path, 'locked'), 0o755);
+    }
+  });
+});

@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { EVENTS, type WireCall, type WireEvent, type WireReply } from '../../shared/contract';
+import type { Dispatcher } from '../dispatcher';
+import { CONTENT_SECURITY_POLICY, mimeOf, resolveStatic } from '../static';
+import { allowedHosts, checkRequest, cookieName } from './guard';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  /** The built renderer (index.html and its assets). */
+  rendererDir: string;
+  dispatcher: Dispatcher;
+}
+
+export interface RunningServer {
+  url: string;
+  host: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const WS_PATH = '/ws';
+
+function refuse(res: ServerResponse, status: number, reason: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(`${status}: ${reason}\n`);
+}
+
+function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
+  socket.end(`HTTP/1.1 ${status} ${reason.replace(/[\r\n]/g, ' ')}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+function parseCall(data: string): WireCall | null {
+  try {
+    const message = JSON.parse(data) as Partial<WireCall>;
+    if (typeof message.id === 'number' && Array.isArray(message.args)) return message as WireCall;
+  } catch {
+    // fall through: a message that is not a call gets a reply with id -1
+  }
+  return null;
+}
+
+function serveConnection(ws: WebSocket, dispatcher: Dispatcher): void {
+  const send = (message: WireReply | WireEvent) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+  };
+  const unsubscribes = EVENTS.map((event) => dispatcher.on(event, (payload) => send({ event, payload })));
+  ws.on('close', () => unsubscribes.forEach((off) => off()));
+  ws.on('message', (data) => {
+    const call = parseCall(String(data));
+    if (!call) {
+      send({ id: -1, ok: false, error: 'malformed message: expected {"id", "method", "args"}' });
+      return;
+    }
+    dispatcher.call(call.method, call.args).then(
+      (result) => send({ id: call.id, ok: true, result }),
+      (error: unknown) => send({ id: call.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+    );
+  });
+}
+
+/** Serve mode: the built renderer over HTTP and the contract over a WebSocket, behind a per-start token. */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const token = randomBytes(24).toString('base64url');
+  let hosts = new Set<string>();
+  let port = 0;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const verdict = checkRequest(req, { hosts, token, port, upgrade: false });
+    if (!verdict.ok) return refuse(res, verdict.status, verdict.reason);
+    const url = new URL(req.url ?? '/', 'http://local');
+    if (verdict.tokenInQuery) {
+      // Trade the token in the address bar for a cookie, so assets and the WebSocket need no token in their URLs.
+      url.searchParams.delete('token');
+      res.writeHead(303, {
+        location: url.pathname + url.search,
+        'set-cookie': `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        'cache-control': 'no-store',
+      });
+      return void res.end();
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
+    const file = await resolveStatic(options.rendererDir, url.pathname);
+    if (!file) {
+      const built = await resolveStatic(options.rendererDir, '/');
+      return built ? refuse(res, 404, `no such file ${url.pathname}`) : refuse(res, 503, `renderer not built in ${options.rendererDir}: run npm run build`);
+    }
+    res.writeHead(200, {
+      'content-type': mimeOf(file),
+      'content-security-policy': CONTENT_SECURITY_POLICY,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': file.endsWith('.html') ? 'no-store' : 'max-age=3600',
+    });
+    if (req.method === 'HEAD') return void res.end();
+    createReadStream(file).pipe(res);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => refuse(res, 500, (error as Error).message));
+  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
+  wss.on('connection', (ws) => serveConnection(ws, options.dispatcher));
+
+  server.on('upgrade', (req, socket, head) => {
+    const verdict = checkRequest(req, { hosts, token, port, upgrade: true });
+    if (!verdict.ok) return refuseUpgrade(socket, verdict.status, verdict.reason);
+    if (new URL(req.url ?? '/', 'http://local').pathname !== WS_PATH) return refuseUpgrade(socket, 404, 'Not Found');
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolveListen());
+  });
+  port = (server.address() as AddressInfo).port;
+  hosts = allowedHosts(options.host, port);
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+
+  return {
+    url: `http://${shownHost}:${port}/?token=${token}`,
+    host: options.host,
+    port,
+    token,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        for (const client of wss.clients) client.terminate();
+        wss.close();
+        server.closeAllConnections();
+        server.close(() => resolveClose());
+      }),
+  };
+}

@@ -1,0 +1,56 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Problem } from '../shared/model';
+
+export interface Settings {
+  roots: string[];
+}
+
+export interface LoadedSettings {
+  settings: Settings;
+  /** Set when the file exists but cannot be used; the file is then left untouched until the user saves. */
+  problem?: Problem;
+}
+
+export function settingsFile(configDir: string): string {
+  return join(configDir, 'settings.json');
+}
+
+function parse(text: string): Settings | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return `not valid JSON (${(error as Error).message})`;
+  }
+  if (value === null || typeof value !== 'object') return 'expected a JSON object';
+  const roots = (value as { roots?: unknown }).roots ?? [];
+  if (!Array.isArray(roots) || roots.some((r) => typeof r !== 'string')) return '"roots" must be a list of paths';
+  return { ...(value as object), roots: roots as string[] };
+}
+
+export async function loadSettings(file: string): Promise<LoadedSettings> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { settings: { roots: [] } };
+    return { settings: { roots: [] }, problem: { where: file, message: `cannot read settings: ${(error as Error).message}` } };
+  }
+  const parsed = parse(text);
+  if (typeof parsed === 'string') {
+    return {
+      settings: { roots: [] },
+      problem: { where: file, message: `settings ignored: ${parsed}. Fix or delete the file; adding a root rewrites it.` },
+    };
+  }
+  return { settings: parsed };
+}
+
+/** Writes beside the target and renames over it, so a crash never leaves half a settings file. */
+export async function saveSettings(file: string, settings: Settings): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, `${JSON.stringify(settings, null, 2)}\n`);
+  await rename(temp, file);
+}

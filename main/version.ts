@@ -1,0 +1,3 @@
+import pkg from '../package.json' with { type: 'json' };
+
+export const APP_VERSION: string = pkg.version;

@@ -1,0 +1,28 @@
+import { existsSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+
+const systemChromium = '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 60_000,
+  fullyParallel: false,
+  workers: 1,
+  reporter: [['list'], ['json', { outputFile: 'out/test-results/e2e.json' }]],
+  outputDir: 'out/test-results/e2e',
+  use: {
+    headless: true,
+    launchOptions: {
+      executablePath: existsSync(systemChromium) ? systemChromium : undefined,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+});

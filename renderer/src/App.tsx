@@ -1,0 +1,40 @@
+import { useEffect } from 'react';
+import { CellList } from './cells/CellList';
+import { useApp } from './context';
+import { EmptyState } from './roots/EmptyState';
+import { RootProblems } from './roots/RootProblems';
+import { Sidebar } from './shell/Sidebar';
+import { StatusBar } from './shell/StatusBar';
+import { TopBar } from './shell/TopBar';
+
+export function App() {
+  const load = useApp((s) => s.load);
+  const loaded = useApp((s) => s.loaded);
+  const hasRoots = useApp((s) => s.roots.length > 0);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+  useEffect(() => {
+    // The ready signal e2e specs wait for: the first data has arrived and is on screen.
+    if (loaded) document.body.dataset.ready = 'true';
+  }, [loaded]);
+
+  return (
+    <div className="shell">
+      <TopBar />
+      <Sidebar />
+      <main className="content" aria-busy={!loaded}>
+        {!loaded ? null : hasRoots ? (
+          <>
+            <RootProblems />
+            <CellList />
+          </>
+        ) : (
+          <EmptyState />
+        )}
+      </main>
+      <StatusBar />
+    </div>
+  );
+}

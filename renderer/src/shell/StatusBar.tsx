@@ -1,0 +1,41 @@
+import { useEffect, useState } from 'react';
+import { useApp, useTransport } from '../context';
+import { WebSocketTransport, type ConnectionState } from '../transport/websocket';
+
+function useConnection(): ConnectionState | null {
+  const transport = useTransport();
+  const socket = transport instanceof WebSocketTransport ? transport : null;
+  const [state, setState] = useState<ConnectionState | null>(socket?.state ?? null);
+  useEffect(() => socket?.onState(setState), [socket]);
+  return state;
+}
+
+export function StatusBar() {
+  const info = useApp((s) => s.info);
+  const error = useApp((s) => s.error);
+  const connection = useConnection();
+  return (
+    <footer className="statusbar">
+      <span className="status-item">
+        <span className="dot state-ok" aria-hidden /> local ok
+      </span>
+      {connection && connection !== 'open' && (
+        <span className="status-item warn" role="status">
+          ◐ server {connection}
+        </span>
+      )}
+      {info?.problems.map((p) => (
+        <span key={p.where} className="status-item error" title={p.where}>
+          ! {p.message}
+        </span>
+      ))}
+      {error && (
+        <span className="status-item error" role="alert">
+          ! {error}
+        </span>
+      )}
+      <span className="spacer" />
+      <span className="status-item muted">{info ? `${info.transport === 'serve' ? 'serve mode' : 'window'} · v${info.version}` : ''}</span>
+    </footer>
+  );
+}

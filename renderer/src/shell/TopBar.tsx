@@ -1,0 +1,20 @@
+import { useApp } from '../context';
+import { baseName } from '../format';
+
+export function TopBar() {
+  const selectedRoot = useApp((s) => s.selectedRoot);
+  return (
+    <header className="topbar">
+      <span className="brand">Cellwatch</span>
+      <nav className="crumbs" aria-label="Location">
+        <span>local</span>
+        {selectedRoot && (
+          <>
+            <span className="sep">/</span>
+            <span title={selectedRoot}>{baseName(selectedRoot)}</span>
+          </>
+        )}
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,83 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { Transport } from '../../shared/contract';
+import type { AppInfo, CellSummary, RootStatus } from '../../shared/model';
+
+export interface AppState {
+  info: AppInfo | null;
+  roots: RootStatus[];
+  cells: CellSummary[];
+  /** The runs root whose cells the list shows; null shows every root's. */
+  selectedRoot: string | null;
+  loaded: boolean;
+  /** The last failed action, shown until the next one succeeds. */
+  error: string | null;
+  load(): Promise<void>;
+  addRoot(path: string): Promise<boolean>;
+  pickAndAddRoot(): Promise<void>;
+  removeRoot(path: string): Promise<void>;
+  selectRoot(path: string | null): void;
+}
+
+export type AppStore = StoreApi<AppState>;
+
+/** One store per provider, never a module global, so each test or window gets a fresh one. */
+export function createAppStore(transport: Transport): AppStore {
+  const store = createStore<AppState>()((set, get) => {
+    async function attempt(action: () => Promise<void>): Promise<boolean> {
+      try {
+        await action();
+        set({ error: null });
+        return true;
+      } catch (error) {
+        set({ error: error instanceof Error ? error.message : String(error) });
+        return false;
+      }
+    }
+    async function refresh(): Promise<void> {
+      const [roots, cells] = await Promise.all([transport.call('listRoots'), transport.call('listCells')]);
+      set({ roots, cells });
+    }
+
+    return {
+      info: null,
+      roots: [],
+      cells: [],
+      selectedRoot: null,
+      loaded: false,
+      error: null,
+      async load() {
+        await attempt(async () => {
+          const [info, roots, cells] = await Promise.all([transport.call('getInfo'), transport.call('listRoots'), transport.call('listCells')]);
+          set({ info, roots, cells, loaded: true });
+        });
+      },
+      addRoot: (path) =>
+        attempt(async () => {
+          const added = await transport.call('addRoot', path.trim());
+          set({ selectedRoot: added.path });
+          await refresh();
+        }),
+      async pickAndAddRoot() {
+        await attempt(async () => {
+          const path = await transport.call('pickFolder');
+          if (path) await get().addRoot(path);
+        });
+      },
+      async removeRoot(path) {
+        await attempt(async () => {
+          await transport.call('removeRoot', path);
+          if (get().selectedRoot === path) set({ selectedRoot: null });
+          await refresh();
+        });
+      },
+      selectRoot(path) {
+        set({ selectedRoot: path });
+      },
+    };
+  });
+  transport.on('rootsChanged', (roots) => {
+    store.setState({ roots });
+    void transport.call('listCells').then((cells) => store.setState({ cells }));
+  });
+  return store;
+}

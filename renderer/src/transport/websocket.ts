@@ -1,0 +1,86 @@
+import type { BackendEvents, EventName, Transport, WireCall, WireEvent, WireReply } from '../../../shared/contract';
+
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting';
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+const MAX_BACKOFF_MS = 5000;
+
+/**
+ * The contract over the serve-mode WebSocket. Calls made while disconnected wait for the connection;
+ * a dropped connection fails its calls in flight and reconnects with backoff.
+ */
+export class WebSocketTransport implements Transport {
+  private socket: WebSocket | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly queue: WireCall[] = [];
+  private readonly listeners = new Map<EventName, Set<(payload: never) => void>>();
+  private readonly stateListeners = new Set<(state: ConnectionState) => void>();
+  private backoff = 250;
+  state: ConnectionState = 'connecting';
+
+  constructor(private readonly url: string) {
+    this.connect();
+  }
+
+  private setState(state: ConnectionState): void {
+    this.state = state;
+    this.stateListeners.forEach((listener) => listener(state));
+  }
+
+  private connect(): void {
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.backoff = 250;
+      this.setState('open');
+      for (const call of this.queue.splice(0)) socket.send(JSON.stringify(call));
+    };
+    socket.onmessage = (message) => this.receive(JSON.parse(String(message.data)) as WireReply | WireEvent);
+    socket.onclose = () => {
+      for (const [id, pending] of this.pending) {
+        pending.reject(new Error('connection to the Cellwatch server lost'));
+        this.pending.delete(id);
+      }
+      this.setState('reconnecting');
+      setTimeout(() => this.connect(), this.backoff);
+      this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+    };
+  }
+
+  private receive(message: WireReply | WireEvent): void {
+    if ('event' in message) {
+      this.listeners.get(message.event)?.forEach((listener) => listener(message.payload as never));
+      return;
+    }
+    const pending = this.pending.get(message.id);
+    if (!pending) return;
+    this.pending.delete(message.id);
+    if (message.ok) pending.resolve(message.result);
+    else pending.reject(new Error(message.error));
+  }
+
+  call: Transport['call'] = ((method: string, ...args: unknown[]) =>
+    new Promise<unknown>((resolve, reject) => {
+      const call: WireCall = { id: this.nextId++, method, args };
+      this.pending.set(call.id, { resolve, reject });
+      if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(call));
+      else this.queue.push(call);
+    })) as Transport['call'];
+
+  on<E extends EventName>(event: E, listener: (payload: BackendEvents[E]) => void): () => void {
+    let set = this.listeners.get(event);
+    if (!set) this.listeners.set(event, (set = new Set()));
+    set.add(listener as (payload: never) => void);
+    return () => set.delete(listener as (payload: never) => void);
+  }
+
+  onState(listener: (state: ConnectionState) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+}

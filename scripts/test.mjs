@@ -1,0 +1,40 @@
+// `npm test`: typecheck each runtime, lint (layer rules included), unit tests, build, e2e in Chromium.
+// Ends with one summary line counting the tests of Vitest and Playwright.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureDependencies, ROOT, run } from './deps.mjs';
+
+ensureDependencies();
+const bin = (pkg, file) => [process.execPath, join(ROOT, 'node_modules', pkg, file)];
+const results = join(ROOT, 'out', 'test-results');
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+
+const stages = [
+  ['typecheck node', [...bin('typescript', 'bin/tsc'), '-p', 'tsconfig.node.json']],
+  ['typecheck web', [...bin('typescript', 'bin/tsc'), '-p', 'tsconfig.web.json']],
+  ['lint', [...bin('eslint', 'bin/eslint.js'), '--max-warnings', '0', '.']],
+  ['unit', [...bin('vitest', 'vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'unit.json')}`]],
+  ['build', [process.execPath, join(ROOT, 'scripts', 'build.mjs'), '--quiet']],
+  ['e2e', [...bin('@playwright/test', 'cli.js'), 'test']],
+];
+
+const failedStages = [];
+for (const [name, [command, ...args]] of stages) {
+  console.log(`\n=== ${name}`);
+  if (run(command, args) !== 0) failedStages.push(name);
+  if (name === 'build' && failedStages.includes('build')) break;
+}
+
+function readJson(file) {
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+}
+const unit = readJson(join(results, 'unit.json'));
+const e2e = readJson(join(results, 'e2e.json'));
+const passed = (unit?.numPassedTests ?? 0) + (e2e?.stats.expected ?? 0) + (e2e?.stats.flaky ?? 0);
+const failed = (unit?.numFailedTests ?? 0) + (e2e?.stats.unexpected ?? 0);
+const skipped = (unit?.numPendingTests ?? 0) + (unit?.numTodoTests ?? 0) + (e2e?.stats.skipped ?? 0);
+
+console.log(`\nstages: ${stages.length - failedStages.length} of ${stages.length} ok${failedStages.length ? `; failed: ${failedStages.join(', ')}` : ''}`);
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exitCode = failedStages.length || failed ? 1 : 0;

@@ -1,0 +1,71 @@
+// The one contract between the UI and the core. Every call the renderer can make and every event it
+// can receive is named here; app/ (IPC) and main/server (WebSocket) carry exactly these.
+import type { AppInfo, CellSummary, RootStatus } from './model';
+
+export interface Backend {
+  getInfo(): Promise<AppInfo>;
+  listRoots(): Promise<RootStatus[]>;
+  /** Adds and saves a runs root; returns it as scanned. */
+  addRoot(path: string): Promise<RootStatus>;
+  removeRoot(path: string): Promise<void>;
+  /** Cells of one runs root, or of every root when none is named. */
+  listCells(root?: string): Promise<CellSummary[]>;
+  /** Asks the user for a folder (Electron only); null when cancelled. */
+  pickFolder(): Promise<string | null>;
+}
+
+export interface BackendEvents {
+  rootsChanged: RootStatus[];
+}
+
+export type Method = keyof Backend;
+export type EventName = keyof BackendEvents;
+
+// Records keyed by the unions, so adding a call or event without naming it here fails to compile.
+const methodNames: Record<Method, true> = {
+  getInfo: true,
+  listRoots: true,
+  addRoot: true,
+  removeRoot: true,
+  listCells: true,
+  pickFolder: true,
+};
+const eventNames: Record<EventName, true> = { rootsChanged: true };
+export const METHODS = Object.keys(methodNames) as readonly Method[];
+export const EVENTS = Object.keys(eventNames) as readonly EventName[];
+
+export type Unsubscribe = () => void;
+
+/** What the renderer holds: calls return promises, listeners return their unsubscribe function. */
+export interface Transport {
+  call<M extends Method>(method: M, ...args: Parameters<Backend[M]>): ReturnType<Backend[M]>;
+  on<E extends EventName>(event: E, listener: (payload: BackendEvents[E]) => void): Unsubscribe;
+}
+
+/** The name the Electron preload exposes the transport under (`window.cellwatch`). */
+export const BRIDGE_NAME = 'cellwatch';
+/** The IPC channels the bridge uses. */
+export const IPC_CALL = 'cellwatch:call';
+export const IPC_EVENT = 'cellwatch:event';
+
+// WebSocket messages in serve mode.
+export interface WireCall {
+  id: number;
+  method: string;
+  args: unknown[];
+}
+export type WireReply =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: string };
+export interface WireEvent {
+  event: EventName;
+  payload: unknown;
+}
+
+export function isMethod(name: unknown): name is Method {
+  return typeof name === 'string' && Object.hasOwn(methodNames, name);
+}
+
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.hasOwn(eventNames, name);
+}

@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['{app,main,runners,shared,scripts}/**/*.test.ts'],
+    exclude: ['e2e/**', 'node_modules/**', 'out/**'],
+    testTimeout: 20_000,
+  },
+});
