@@ -46,6 +46,7 @@ async function openWindow(): Promise<void> {
     configDir: app.getPath('userData'),
     transport: 'electron',
     commandLineRoots: process.argv.slice(app.isPackaged ? 1 : 2).filter((arg) => !arg.startsWith('-')),
+    demoRoot: process.argv.includes('--no-demo') ? undefined : join(app.getPath('userData'), 'demo-runs'),
     pickFolder: async () => {
       const picked = await dialog.showOpenDialog(win, { title: 'Add a runs root', properties: ['openDirectory'] });
       return picked.canceled ? null : (picked.filePaths[0] ?? null);
@@ -61,6 +62,7 @@ async function openWindow(): Promise<void> {
   win.on('closed', () => {
     unsubscribes.forEach((off) => off());
     ipcMain.removeHandler(IPC_CALL);
+    void core.close();
   });
 
   win.webContents.on('will-navigate', (event, url) => {

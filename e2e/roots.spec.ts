@@ -38,11 +38,20 @@ test.describe('runs roots in serve mode', () => {
 
     await page.getByLabel('Runs root path').fill(runs);
     await page.getByRole('button', { name: 'Add root' }).click();
-    const table = page.getByRole('region', { name: 'Cells' }).locator('table');
-    await expect(table.locator('tbody tr')).toHaveCount(3);
+    const table = page.getByRole('table', { name: 'Cells' });
+    const rows = table.getByRole('row');
+    await expect(rows).toHaveCount(4);
     await expect(table).toContainText('std_sdk_fable-5_bare_default');
-    await expect(table.locator('tr', { hasText: 'ui_try' }).locator('.badge')).toHaveText('ui');
-    await expect(table.locator('tr', { hasText: 'move_plate' })).toContainText('bigym-agent');
+    await expect(rows.filter({ hasText: 'ui_try' }).locator('.badge')).toHaveText('ui');
+    await expect(rows.filter({ hasText: 'move_plate' })).toContainText('bigym-agent');
+
+    await page.getByRole('button', { name: 'Name' }).click();
+    await expect(rows.nth(1)).toContainText('move_plate');
+    await page.getByRole('button', { name: /^Name/ }).click();
+    await expect(rows.nth(1)).toContainText('ui_try');
+    await page.getByLabel('Filter cells').fill('bigym');
+    await expect(rows).toHaveCount(2);
+    await page.getByLabel('Filter cells').fill('');
 
     await page.reload();
     await expect(page.locator('.root-row', { hasText: 'runs' })).toContainText('3 cells');

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { join } from 'node:path';
 import { electronBinary } from '../scripts/deps.mjs';
-import { scratchHome, startServing, type Served } from './processes';
+import { ROOT, scratchHome, startServing, type Served } from './processes';
 
 test.describe('npm start without an Electron binary', () => {
   test.skip(electronBinary() !== null, 'an Electron binary is installed here, so npm start opens the window (see electron.spec.ts)');
@@ -15,12 +16,21 @@ test.describe('npm start without an Electron binary', () => {
     home.remove();
   });
 
-  test('says it serves instead, and Chromium renders the shell with the empty state', async ({ page }) => {
+  test('serves the shell with the live demo; removing the demo leaves the empty state', async ({ page }) => {
     expect(served.output()).toContain('No Electron binary here');
     await page.goto(served.url);
     await expect(page.locator('body[data-ready="true"]')).toBeAttached();
     await expect(page.locator('.brand')).toHaveText('Cellwatch');
-    await expect(page.getByRole('complementary', { name: 'Hosts and runs roots' })).toContainText('local');
+    await expect(page.locator('.root-row')).toContainText('demo');
+
+    const table = page.getByRole('table', { name: 'Cells' });
+    await expect(table.getByRole('row')).toHaveCount(5);
+    const bigymBudget = table.getByRole('row', { name: /cartpole_balance/ }).getByRole('meter');
+    const before = Number(await bigymBudget.getAttribute('aria-valuenow'));
+    await expect.poll(async () => Number(await bigymBudget.getAttribute('aria-valuenow')), { timeout: 20_000 }).toBeGreaterThan(before);
+    await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'demo.png') });
+
+    await page.getByRole('button', { name: /^Remove runs root .*demo-runs$/ }).click();
     await expect(page.getByRole('heading', { name: 'No runs root yet' })).toBeVisible();
     await expect(page.getByLabel('Runs root path')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Choose folder…' })).toHaveCount(0);

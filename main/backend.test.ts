@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RootStatus } from '../shared/model';
 import { createCore } from './backend';
-import { tempDir, writeTree } from './testing';
+import { tempDir, writeTree } from '../runners/testing';
 
 let tmp: ReturnType<typeof tempDir>;
 let configDir: string;
@@ -19,13 +19,13 @@ afterEach(() => tmp.remove());
 
 describe('core: runs roots', () => {
   it('saves added roots in the settings file and finds them at the next start', async () => {
-    const core = await createCore({ configDir, transport: 'serve' });
+    const core = await createCore({ configDir, transport: 'serve', rescan: false });
     expect(await core.listRoots()).toEqual([]);
     const added = await core.addRoot(runs);
     expect(added).toMatchObject({ path: runs, state: 'ok', cellCount: 2, source: 'settings' });
     expect(JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8'))).toEqual({ roots: [runs] });
 
-    const again = await createCore({ configDir, transport: 'serve' });
+    const again = await createCore({ configDir, transport: 'serve', rescan: false });
     expect((await again.listCells()).map((c) => [c.name, c.board])).toEqual([
       ['nonstd_b', 'nonstd'],
       ['ui_a', 'ui'],
@@ -33,7 +33,7 @@ describe('core: runs roots', () => {
   });
 
   it('shows command-line roots without saving them', async () => {
-    const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [runs] });
+    const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [runs], rescan: false });
     expect((await core.listRoots())[0]).toMatchObject({ path: runs, source: 'command line', cellCount: 2 });
     await core.removeRoot(runs);
     expect(await core.listRoots()).toEqual([]);
@@ -42,18 +42,18 @@ describe('core: runs roots', () => {
 
   it('keeps a missing root as a problem on that root while the others work', async () => {
     const gone = join(tmp.path, 'gone');
-    const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [gone, runs] });
+    const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [gone, runs], rescan: false });
     const roots = await core.listRoots();
     expect(roots.map((r) => [r.path, r.state])).toEqual([
       [gone, 'missing'],
       [runs, 'ok'],
     ]);
-    expect(roots[0]?.problems[0]?.where).toBe(gone);
+    expect(roots[0]?.problems[0]?.file).toBe(gone);
     expect(await core.listCells()).toHaveLength(2);
   });
 
   it('tells listeners when roots change', async () => {
-    const core = await createCore({ configDir, transport: 'serve' });
+    const core = await createCore({ configDir, transport: 'serve', rescan: false });
     const seen: RootStatus[][] = [];
     const off = core.events.on('rootsChanged', (roots) => seen.push(roots));
     await core.addRoot(runs);
@@ -65,9 +65,9 @@ describe('core: runs roots', () => {
 
   it('starts on a corrupt settings file, says which file, and rewrites it on the next change', async () => {
     writeTree(configDir, { 'settings.json': '{"roots": [' });
-    const core = await createCore({ configDir, transport: 'serve' });
+    const core = await createCore({ configDir, transport: 'serve', rescan: false });
     const info = await core.getInfo();
-    expect(info.problems).toEqual([{ where: join(configDir, 'settings.json'), message: expect.stringContaining('not valid JSON') }]);
+    expect(info.problems).toEqual([{ file: join(configDir, 'settings.json'), message: expect.stringContaining('not valid JSON') }]);
     expect(readFileSync(join(configDir, 'settings.json'), 'utf8')).toBe('{"roots": [');
     await core.addRoot(runs);
     expect((await core.getInfo()).problems).toEqual([]);
@@ -75,7 +75,7 @@ describe('core: runs roots', () => {
   });
 
   it('has no folder picker in serve mode', async () => {
-    const core = await createCore({ configDir, transport: 'serve' });
+    const core = await createCore({ configDir, transport: 'serve', rescan: false });
     expect((await core.getInfo()).canPickFolder).toBe(false);
     await expect(core.pickFolder()).rejects.toThrow(/type the runs root path/);
   });
@@ -83,8 +83,44 @@ describe('core: runs roots', () => {
 
 describe('core: paths the user types', () => {
   it('refuses a relative path and expands ~', async () => {
-    const core = await createCore({ configDir, transport: 'serve' });
+    const core = await createCore({ configDir, transport: 'serve', rescan: false });
     await expect(core.addRoot('runs')).rejects.toThrow('runs root must be an absolute path, not "runs"');
     expect((await core.addRoot('~/cellwatch-test-nowhere')).path).toBe(join(homedir(), 'cellwatch-test-nowhere'));
+  });
+});
+
+describe('core: the demo and rescans', () => {
+  it('runs the demo live when no root is configured, until the user removes it for good', async () => {
+    const demoRoot = join(tmp.path, 'demo');
+    const core = await createCore({ configDir, transport: 'serve', demoRoot, rescan: false });
+    try {
+      expect((await core.listRoots()).map((r) => [r.path, r.source])).toEqual([[demoRoot, 'demo']]);
+      await core.removeRoot(demoRoot);
+      expect(await core.listRoots()).toEqual([]);
+    } finally {
+      await core.close();
+    }
+    const again = await createCore({ configDir, transport: 'serve', demoRoot, rescan: false });
+    expect(await again.listRoots()).toEqual([]);
+    await again.close();
+  });
+
+  it('does not start the demo when a root is configured', async () => {
+    const core = await createCore({ configDir, transport: 'serve', demoRoot: join(tmp.path, 'demo'), commandLineRoots: [runs], rescan: false });
+    expect((await core.listRoots()).map((r) => r.source)).toEqual(['command line']);
+    await core.close();
+  });
+
+  it('finds a cell that appears later and tells listeners', async () => {
+    const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [runs] });
+    try {
+      const seen: number[] = [];
+      core.events.on('rootsChanged', (roots) => seen.push(roots[0]?.cellCount ?? 0));
+      writeTree(runs, { 'ui_c/run.json': { runner: 'coding-agent' } });
+      await expect.poll(() => seen.at(-1), { timeout: 10_000 }).toBe(3);
+      expect((await core.listCells()).map((c) => c.name)).toContain('ui_c');
+    } finally {
+      await core.close();
+    }
   });
 });

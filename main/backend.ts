@@ -2,10 +2,16 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Backend } from '../shared/contract';
 import type { AppInfo, CellSummary, Problem, RootStatus, Transport } from '../shared/model';
+import { JsonReader, localFs } from '../runners';
+import { runDemo } from '../runners/demo';
+import { localContext } from './cells';
 import { EventHub } from './events';
 import { scanRoot, type ScanResult } from './scan';
 import { loadSettings, saveSettings, settingsFile, type Settings } from './settings';
 import { APP_VERSION } from './version';
+
+/** How often roots are rescanned for new and changed cells. */
+const RESCAN_MS = 3000;
 
 export interface CoreOptions {
   configDir: string;
@@ -14,17 +20,25 @@ export interface CoreOptions {
   commandLineRoots?: string[];
   /** The window's native folder picker; absent in serve mode. */
   pickFolder?: () => Promise<string | null>;
+  /** Where the built-in demo runs, live, when no runs root is configured; absent: no demo. */
+  demoRoot?: string;
+  /** Rescan roots every few seconds (default true; tests that drive scans themselves turn it off). */
+  rescan?: boolean;
 }
 
 /** The Node core: implements the contract as plain async functions and emits its events. */
 export interface Core extends Backend {
   readonly events: EventHub;
+  /** Stops rescans and the demo. */
+  close(): Promise<void>;
 }
 
 interface RootEntry {
   path: string;
   source: RootStatus['source'];
   scan?: ScanResult;
+  /** The last scan as JSON, to tell whether a rescan changed anything. */
+  fingerprint?: string;
 }
 
 /** A root the user typed: `~` is their home; a relative path would depend on where the core started. */
@@ -41,11 +55,22 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // A settings file that could not be used stays a problem until a save replaces it.
   let settingsProblem: Problem | undefined = loaded.problem;
   const events = new EventHub();
+  const json = new JsonReader(localFs);
 
   const roots = new Map<string, RootEntry>();
-  for (const path of settings.roots) roots.set(resolve(path), { path: resolve(path), source: 'settings' });
-  for (const path of options.commandLineRoots ?? []) {
-    if (!roots.has(resolve(path))) roots.set(resolve(path), { path: resolve(path), source: 'command line' });
+  const addEntry = (path: string, source: RootStatus['source']) => {
+    if (!roots.has(resolve(path))) roots.set(resolve(path), { path: resolve(path), source });
+  };
+  settings.roots.forEach((path) => addEntry(path, 'settings'));
+  (options.commandLineRoots ?? []).forEach((path) => addEntry(path, 'command line'));
+
+  const demo = new AbortController();
+  let demoRun: Promise<unknown> = Promise.resolve();
+  if (roots.size === 0 && !settings.demoDismissed && options.demoRoot) {
+    addEntry(options.demoRoot, 'demo');
+    demoRun = runDemo(options.demoRoot, { speed: 1, instant: false, signal: demo.signal }).catch((error: unknown) => {
+      settingsProblem = { file: options.demoRoot as string, message: `the demo stopped: ${(error as Error).message}` };
+    });
   }
 
   function status(entry: RootEntry): RootStatus {
@@ -59,21 +84,43 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   }
   const statuses = () => [...roots.values()].map(status);
 
-  async function rescan(entry: RootEntry): Promise<void> {
-    entry.scan = await scanRoot(entry.path);
+  /** Rescans a root; true when anything the user sees changed. */
+  async function rescan(entry: RootEntry): Promise<boolean> {
+    const scan = await scanRoot(entry.path, localContext(json));
+    const fingerprint = JSON.stringify(scan);
+    const changed = fingerprint !== entry.fingerprint;
+    Object.assign(entry, { scan, fingerprint });
+    return changed;
   }
 
   async function persist(): Promise<void> {
-    const saved = [...roots.values()].filter((r) => r.source === 'settings').map((r) => r.path);
-    settings = { ...settings, roots: saved };
+    settings = { ...settings, roots: [...roots.values()].filter((r) => r.source === 'settings').map((r) => r.path) };
     await saveSettings(file, settings);
     settingsProblem = undefined;
   }
 
   await Promise.all([...roots.values()].map(rescan));
 
+  let rescanning = false;
+  const timer =
+    options.rescan === false
+      ? undefined
+      : setInterval(() => {
+          if (rescanning) return;
+          rescanning = true;
+          Promise.all([...roots.values()].map(rescan))
+            .then((changes) => changes.some(Boolean) && events.emit('rootsChanged', statuses()))
+            .finally(() => (rescanning = false));
+        }, RESCAN_MS);
+  timer?.unref();
+
   return {
     events,
+    async close() {
+      clearInterval(timer);
+      demo.abort();
+      await demoRun;
+    },
     async getInfo(): Promise<AppInfo> {
       return {
         name: 'Cellwatch',
@@ -89,8 +136,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     async addRoot(path) {
       const absolute = absoluteRoot(path);
-      const existing = roots.get(absolute);
-      const entry: RootEntry = { path: absolute, source: 'settings', scan: existing?.scan };
+      const entry: RootEntry = { ...roots.get(absolute), path: absolute, source: 'settings' };
       roots.set(absolute, entry);
       await persist();
       await rescan(entry);
@@ -102,7 +148,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       const entry = roots.get(absolute);
       if (!entry) throw new Error(`${absolute} is not a runs root`);
       roots.delete(absolute);
-      if (entry.source === 'settings') await persist();
+      if (entry.source === 'demo') {
+        demo.abort();
+        settings = { ...settings, demoDismissed: true };
+      }
+      if (entry.source !== 'command line') await persist();
       events.emit('rootsChanged', statuses());
     },
     async listCells(root) {

@@ -2,14 +2,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCore } from './backend';
 import { createDispatcher, DispatchError, type Dispatcher } from './dispatcher';
-import { tempDir, writeTree } from './testing';
+import { tempDir, writeTree } from '../runners/testing';
 
 let tmp: ReturnType<typeof tempDir>;
 let dispatcher: Dispatcher;
 beforeEach(async () => {
   tmp = tempDir();
   writeTree(tmp.path, { 'runs/ui_x/run.json': { runner: 'coding-agent' } });
-  dispatcher = createDispatcher(await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve' }));
+  dispatcher = createDispatcher(await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false }));
 });
 afterEach(() => tmp.remove());
 

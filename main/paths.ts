@@ -9,6 +9,17 @@ export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env, platform:
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'cellwatch');
 }
 
+/** The per-user data directory, where the demo writes its runs. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Cellwatch', 'data');
+  if (platform === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'Cellwatch');
+  return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'cellwatch');
+}
+
+export function defaultDemoRoot(): string {
+  return join(defaultDataDir(), 'demo-runs');
+}
+
 /** The folder holding Cellwatch's package.json, found upward from a module's own folder. */
 export function packageRoot(fromDir: string): string {
   let dir = fromDir;

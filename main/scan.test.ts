@@ -1,10 +1,12 @@
 import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { scanRoot } from './scan';
-import { tempDir, writeTree } from './testing';
+import { JsonReader, localFs } from '../runners';
+import { scanRoot as scanWith } from './scan';
+import { tempDir, writeTree } from '../runners/testing';
 
 let tmp: ReturnType<typeof tempDir>;
+const scanRoot = (root: string) => scanWith(root, { fs: localFs, json: new JsonReader(localFs), now: Date.now(), host: 'local' });
 beforeEach(() => (tmp = tempDir()));
 afterEach(() => tmp.remove());
 
@@ -48,7 +50,7 @@ describe('scanRoot', () => {
     const missing = join(tmp.path, 'nope');
     const result = await scanRoot(missing);
     expect(result.state).toBe('missing');
-    expect(result.problems).toEqual([{ where: missing, message: expect.stringContaining('does not exist') }]);
+    expect(result.problems).toEqual([{ file: missing, message: expect.stringContaining('does not exist') }]);
   });
 
   it('says a file given as a root is not a folder', async () => {
@@ -65,7 +67,7 @@ describe('scanRoot', () => {
     try {
       const result = await scanRoot(tmp.path);
       expect(result.cells.map((c) => c.name)).toEqual(['ok']);
-      expect(result.problems[0]).toMatchObject({ where: join(tmp.path, 'locked'), message: expect.stringContaining('permission denied') });
+      expect(result.problems[0]).toMatchObject({ file: join(tmp.path, 'locked'), message: expect.stringContaining('permission denied') });
     } finally {
       chmodSync(join(tmp.path, 'locked'), 0o755);
     }

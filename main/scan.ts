@@ -1,11 +1,13 @@
-import { readdir, realpath, stat } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
-import type { CellSummary, Problem, RootState } from '../shared/model';
-import { boardOf, cellId } from '../shared/names';
-import { detectFormat } from '../runners/detect';
+import { join, resolve } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import type { CellSummary, FormatName, Problem, RootState } from '../shared/model';
+import { detectFormat, type CellFs, type ReadContext } from '../runners';
+import { readCell, summaryOf } from '../runners/read';
 
 /** Cells sit at most this many directories below a runs root. */
 export const MAX_DEPTH = 3;
+/** Cells read at once: enough to keep the disk busy, few enough to stay far from the open-file limit. */
+const PARALLEL_READS = 16;
 
 export interface ScanResult {
   state: Exclude<RootState, 'scanning'>;
@@ -13,72 +15,63 @@ export interface ScanResult {
   problems: Problem[];
 }
 
-function reason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'ENOENT') return 'does not exist';
-  if (code === 'ENOTDIR') return 'is not a folder';
-  return (error as Error).message;
+export interface Found {
+  dir: string;
+  format: FormatName;
 }
 
-/** Finds the cells of a local runs root, down to MAX_DEPTH, without following a symlink loop. */
-export async function scanRoot(rootPath: string): Promise<ScanResult> {
-  const root = resolve(rootPath);
-  try {
-    if (!(await stat(root)).isDirectory()) {
-      return { state: 'missing', cells: [], problems: [{ where: root, message: 'runs root is not a folder' }] };
-    }
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR';
-    return {
-      state: missing ? 'missing' : 'unreadable',
-      cells: [],
-      problems: [{ where: root, message: `runs root ${reason(error)}; check the path or remove the root` }],
-    };
-  }
-
-  const cells: CellSummary[] = [];
-  const problems: Problem[] = [];
+/** The cell folders below `root`, down to MAX_DEPTH, without entering a cell or following a symlink loop. */
+export async function findCells(fs: CellFs, root: string, problems: Problem[]): Promise<Found[]> {
+  const found: Found[] = [];
   const seen = new Set<string>();
-
   async function visit(dir: string, depth: number): Promise<void> {
-    let real: string;
-    try {
-      real = await realpath(dir);
-    } catch (error) {
-      problems.push({ where: dir, message: `cannot resolve folder: ${reason(error)}` });
-      return;
-    }
+    const real = await realpath(dir).catch(() => dir);
     if (seen.has(real)) return;
     seen.add(real);
-
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch (error) {
-      if (depth === 0) throw error;
-      problems.push({ where: dir, message: `cannot list folder: ${reason(error)}` });
+    const entries = await fs.list(dir);
+    if (!entries) {
+      problems.push({ file: dir, message: 'cannot list folder (permission denied?)' });
       return;
     }
-    const files = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
-    const format = await detectFormat(dir, files);
+    const files = new Set(entries.filter((e) => e.kind === 'file').map((e) => e.name));
+    const format = await detectFormat(fs, dir, files);
     if (format) {
-      const name = basename(dir);
-      cells.push({ id: cellId('local', dir), host: 'local', path: dir, root, format, name, board: boardOf(name) });
+      found.push({ dir, format });
       return;
     }
     if (depth >= MAX_DEPTH) return;
-    const subdirs = entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => join(dir, e.name));
-    for (const sub of subdirs) {
-      if ((await stat(sub).catch(() => null))?.isDirectory()) await visit(sub, depth + 1);
-    }
+    for (const entry of entries) if (entry.kind === 'dir') await visit(join(dir, entry.name), depth + 1);
   }
+  await visit(root, 0);
+  return found;
+}
 
-  try {
-    await visit(root, 0);
-  } catch (error) {
-    return { state: 'unreadable', cells: [], problems: [{ where: root, message: `runs root ${reason(error)}` }] };
+async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index] as T);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}
+
+/** Finds and reads the cells of a local runs root. A missing or unreadable root is a problem, not a throw. */
+export async function scanRoot(rootPath: string, ctx: ReadContext): Promise<ScanResult> {
+  const root = resolve(rootPath);
+  const info = await ctx.fs.stat(root);
+  if (!info) return { state: 'missing', cells: [], problems: [{ file: root, message: 'runs root does not exist; check the path or remove the root' }] };
+  if (info.kind !== 'dir') return { state: 'missing', cells: [], problems: [{ file: root, message: 'runs root is not a folder' }] };
+  if (!(await ctx.fs.list(root))) {
+    return { state: 'unreadable', cells: [], problems: [{ file: root, message: 'runs root cannot be listed: permission denied' }] };
   }
+  const problems: Problem[] = [];
+  const found = await findCells(ctx.fs, root, problems);
+  const cells = await mapLimited(found, PARALLEL_READS, async ({ dir, format }) => summaryOf(await readCell(dir, format, ctx), root));
   cells.sort((a, b) => a.path.localeCompare(b.path));
   return { state: 'ok', cells, problems };
 }
+

@@ -4,6 +4,8 @@ import type { Problem } from '../shared/model';
 
 export interface Settings {
   roots: string[];
+  /** Set once the user removes the demo root: the demo then no longer starts on its own. */
+  demoDismissed?: boolean;
 }
 
 export interface LoadedSettings {
@@ -35,13 +37,13 @@ export async function loadSettings(file: string): Promise<LoadedSettings> {
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { settings: { roots: [] } };
-    return { settings: { roots: [] }, problem: { where: file, message: `cannot read settings: ${(error as Error).message}` } };
+    return { settings: { roots: [] }, problem: { file: file, message: `cannot read settings: ${(error as Error).message}` } };
   }
   const parsed = parse(text);
   if (typeof parsed === 'string') {
     return {
       settings: { roots: [] },
-      problem: { where: file, message: `settings ignored: ${parsed}. Fix or delete the file; adding a root rewrites it.` },
+      problem: { file: file, message: `settings ignored: ${parsed}. Fix or delete the file; adding a root rewrites it.` },
     };
   }
   return { settings: parsed };

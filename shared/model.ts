@@ -8,28 +8,91 @@ export type CellId = string;
 
 /** Something the user should see: what went wrong, where, and what to try. */
 export interface Problem {
-  /** The file, host or command it concerns. */
-  where: string;
+  /** The file (relative to its cell when it is in one), folder, host or command it concerns. */
+  file: string;
   line?: number;
   message: string;
 }
 
-export interface CellSummary {
+export type CellState =
+  | 'running'
+  | 'finished'
+  | 'draining'
+  | 'stale'
+  | 'void'
+  | 'evaluating'
+  | 'eval_failed'
+  | 'scored'
+  | 'interrupted';
+
+export interface Budget {
+  unit: 'episodes' | 'steps' | 'trials';
+  used: number;
+  /** null when the runner has not said yet. */
+  total: number | null;
+}
+
+export interface EpisodeCounts {
+  planned: number | null;
+  ended: number;
+  scored: number;
+  excluded: number;
+  successes: number;
+}
+
+export interface Tokens {
+  input: number | null;
+  cached_input: number | null;
+  output: number | null;
+}
+
+/** A cell exactly as `status --json` prints it (../docs/formats.md, "The app's own JSON"). */
+export interface Cell {
   id: CellId;
   host: string;
   path: string;
-  root: string;
   format: FormatName;
   name: string;
   board: Board;
+  state: CellState;
+  budget: Budget;
+  episodes: EpisodeCounts;
+  success_rate: number | null;
+  tokens: Tokens;
+  cost_usd_estimate: number | null;
+  problems: Problem[];
+}
+
+/** Who and what a cell ran, for headers and grouping; any may be unknown. */
+export interface CellLabels {
+  harness: string | null;
+  model: string | null;
+  condition: string | null;
+  effort: string | null;
+}
+
+/** What the cell list shows: the cell, its runs root, its labels and when any of its files last changed. */
+export interface CellSummary extends Cell {
+  root: string;
+  labels: CellLabels;
+  /** Epoch milliseconds of the newest change seen in the cell's files. */
+  changedAt: number | null;
+}
+
+/** One unit that pairs in a McNemar test (`episodes --json`). */
+export interface EpisodeUnit {
+  id: string;
+  status: string;
+  success: boolean | null;
+  scored: boolean;
 }
 
 export type RootState = 'scanning' | 'ok' | 'missing' | 'unreadable';
 
 export interface RootStatus {
   path: string;
-  /** settings: saved in the settings file; command line: given as ROOT for this start only. */
-  source: 'settings' | 'command line';
+  /** settings: saved in the settings file; command line: given as ROOT for this start only; demo: the built-in demo. */
+  source: 'settings' | 'command line' | 'demo';
   state: RootState;
   cellCount: number;
   problems: Problem[];

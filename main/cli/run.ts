@@ -1,21 +1,34 @@
+import { NotFoundError } from '../cells';
 import { APP_VERSION } from '../version';
 import { UsageError, type Io } from './io';
+import { demo, DEMO_HELP } from './demo';
+import { episodes, EPISODES_HELP } from './episodes';
 import { serve, SERVE_HELP } from './serve';
+import { status, STATUS_HELP } from './status';
 
 const HELP = `Cellwatch ${APP_VERSION}: watch coding-agent benchmark runs.
 
 Usage: cellwatch <command> [options]
 
 Commands:
-  serve [--port N] [--host H] [--open] [ROOT...]   the app in a browser (serve mode)
+  serve      the app in a browser (serve mode)
+  status     budgets, states and success rates of cells
+  episodes   a cell's pairable units
+  demo       write the built-in demo runs
 
 Options:
   --help      this text; cellwatch <command> --help for a command's own
   --version   the version
 
-${SERVE_HELP}`;
+${SERVE_HELP}
 
-const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { serve };
+${STATUS_HELP}
+
+${EPISODES_HELP}
+
+${DEMO_HELP}`;
+
+const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { serve, status, episodes, demo };
 
 export async function runCli(argv: string[], io: Io): Promise<number> {
   const [first, ...rest] = argv;
@@ -35,7 +48,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   try {
     return await command(rest, io);
   } catch (error) {
-    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const usage = error instanceof UsageError || error instanceof NotFoundError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     io.err(`cellwatch ${first}: ${(error as Error).message}`);
     return usage ? 2 : 1;
   }

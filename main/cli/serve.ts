@@ -4,17 +4,18 @@ import { parseArgs } from 'node:util';
 import { createCore } from '../backend';
 import { createDispatcher } from '../dispatcher';
 import { openBrowser } from '../open-browser';
-import { builtRendererDir, defaultConfigDir } from '../paths';
+import { builtRendererDir, defaultConfigDir, defaultDemoRoot } from '../paths';
 import { isLoopback } from '../server/guard';
 import { startServer } from '../server/server';
 import { UsageError, type Io } from './io';
 
-export const SERVE_HELP = `cellwatch serve [--port N] [--host H] [--open] [ROOT...]
+export const SERVE_HELP = `cellwatch serve [--port N] [--host H] [--open] [--no-demo] [ROOT...]
 
 Serves the app to a browser on this machine, behind a token printed in the URL.
   --port N   port to listen on (default 4780; 0 picks a free one)
   --host H   address to bind (default 127.0.0.1; anything else is reachable from the network)
   --open     open the URL in the default browser
+  --no-demo  with no runs root configured, show the empty state instead of the live demo
   ROOT       runs roots to show for this start (not saved; add roots in the app to keep them)`;
 
 export const DEFAULT_PORT = 4780;
@@ -27,6 +28,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
       port: { type: 'string', default: String(DEFAULT_PORT) },
       host: { type: 'string', default: '127.0.0.1' },
       open: { type: 'boolean', default: false },
+      'no-demo': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -38,7 +40,12 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not ${values.port}`);
   if (!isLoopback(values.host)) io.err(`warning: binding ${values.host}: anyone who can reach this address and has the token can use the app`);
 
-  const core = await createCore({ configDir: defaultConfigDir(), transport: 'serve', commandLineRoots: positionals });
+  const core = await createCore({
+    configDir: defaultConfigDir(),
+    transport: 'serve',
+    commandLineRoots: positionals,
+    demoRoot: values['no-demo'] ? undefined : defaultDemoRoot(),
+  });
   const rendererDir = builtRendererDir(dirname(fileURLToPath(import.meta.url)));
   let server;
   try {
@@ -56,5 +63,6 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     process.once('SIGTERM', stop);
   });
   await server.close();
+  await core.close();
   return 0;
 }

@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import type { WireEvent, WireReply } from '../../shared/contract';
 import { createCore } from '../backend';
 import { createDispatcher } from '../dispatcher';
-import { tempDir, writeTree } from '../testing';
+import { tempDir, writeTree } from '../../runners/testing';
 import { startServer, type RunningServer } from './server';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -15,7 +15,7 @@ let base: string;
 beforeEach(async () => {
   tmp = tempDir();
   writeTree(tmp.path, { 'renderer/index.html': '<!doctype html><title>Cellwatch</title>', 'secret.txt': 'do not serve' });
-  const core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve' });
+  const core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false });
   server = await startServer({ host: '127.0.0.1', port: 0, rendererDir: join(tmp.path, 'renderer'), dispatcher: createDispatcher(core) });
   base = `http://127.0.0.1:${server.port}`;
 });

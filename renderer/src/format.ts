@@ -4,7 +4,24 @@ export function baseName(path: string): string {
   return trimmed.slice(Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')) + 1) || trimmed;
 }
 
-/** A cell's path below its runs root. */
-export function relativeTo(root: string, path: string): string {
-  return path.startsWith(root) ? path.slice(root.length).replace(/^[/\\]+/, '') || '.' : path;
+/** 1234567 → "1.2M", 90000 → "90k": dense figures for tables. */
+export function compact(value: number): string {
+  if (Math.abs(value) >= 1e6) return `${(value / 1e6).toFixed(1)}M`;
+  if (Math.abs(value) >= 1e3) return `${Math.round(value / 1e3)}k`;
+  return String(value);
+}
+
+export function percent(value: number | null, digits = 1): string {
+  return value === null ? '–' : `${(value * 100).toFixed(digits)}%`;
+}
+
+/** "now", "42 s", "5 min", "3 h", "2 d" ago. */
+export function ago(thenMs: number | null, nowMs: number): string {
+  if (thenMs === null) return '–';
+  const s = Math.max(0, Math.round((nowMs - thenMs) / 1000));
+  if (s < 5) return 'now';
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86400)} d ago`;
 }

@@ -9,11 +9,11 @@ export function RootProblems() {
   return (
     <ul className="problems" aria-label="Problems">
       {problems.map((p, i) => (
-        <li key={`${p.where}:${i}`}>
+        <li key={`${p.file}:${i}`}>
           <span className="problem-mark" aria-hidden>
             !
           </span>
-          <code>{p.where}</code> {p.message}
+          <code>{p.file}</code> {p.message}
         </li>
       ))}
     </ul>

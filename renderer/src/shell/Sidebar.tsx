@@ -4,15 +4,39 @@ import { useApp } from '../context';
 import { baseName } from '../format';
 import { useKey } from '../keys';
 import { AddRoot } from '../roots/AddRoot';
+import { STATE_LOOK } from '../cells/states';
+
+/** Cells shown under a selected root in the sidebar; the cell list shows them all. */
+const SIDEBAR_CELLS = 200;
+
+function RootCells({ root }: { root: string }) {
+  const cells = useApp((s) => s.cells);
+  const mine = cells.filter((c) => c.root === root).sort((a, b) => STATE_LOOK[a.state].order - STATE_LOOK[b.state].order || a.name.localeCompare(b.name));
+  return (
+    <ul className="root-cells" aria-label={`Cells of ${root}`}>
+      {mine.slice(0, SIDEBAR_CELLS).map((cell) => (
+        <li key={cell.id} title={`${cell.name}: ${STATE_LOOK[cell.state].label}`}>
+          <span className={`dot tone-bg-${STATE_LOOK[cell.state].tone}`} aria-hidden />
+          <span className="root-name">{cell.name}</span>
+        </li>
+      ))}
+      {mine.length > SIDEBAR_CELLS && <li className="muted">+{mine.length - SIDEBAR_CELLS} more in the list</li>}
+    </ul>
+  );
+}
 
 function RootRow({ root, selected }: { root: RootStatus; selected: boolean }) {
   const selectRoot = useApp((s) => s.selectRoot);
   const removeRoot = useApp((s) => s.removeRoot);
   return (
+    <>
     <li className={`root-row${selected ? ' selected' : ''}`}>
       <button className="root-select" onClick={() => selectRoot(selected ? null : root.path)} title={root.path} aria-pressed={selected}>
         <span className={`dot state-${root.state}`} aria-hidden />
-        <span className="root-name">{baseName(root.path)}</span>
+        <span className="root-name">
+          {baseName(root.path)}
+          {root.source === 'demo' && <span className="badge demo">demo</span>}
+        </span>
         <span className="root-meta">
           {root.state === 'ok' ? `${root.cellCount} cell${root.cellCount === 1 ? '' : 's'}` : root.state}
         </span>
@@ -21,6 +45,8 @@ function RootRow({ root, selected }: { root: RootStatus; selected: boolean }) {
         ×
       </button>
     </li>
+    {selected && <RootCells root={root.path} />}
+    </>
   );
 }
 

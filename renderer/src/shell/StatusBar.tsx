@@ -25,7 +25,7 @@ export function StatusBar() {
         </span>
       )}
       {info?.problems.map((p) => (
-        <span key={p.where} className="status-item error" title={p.where}>
+        <span key={p.file} className="status-item error" title={p.file}>
           ! {p.message}
         </span>
       ))}

@@ -1,0 +1,38 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runDemo } from '../../runners/demo';
+import { defaultDemoRoot } from '../paths';
+import { UsageError, type Io } from './io';
+
+export const DEMO_HELP = `cellwatch demo [DIR] [--speed X] [--instant]
+
+Writes the built-in demo into DIR (default: the demo runs root in your data folder), emptying it first:
+a simulated cart-pole task and a scripted agent, as a bigym-agent cell, two coding-agent cells and an
+evopolicygym record. Live by default, files growing as a real run's do; about three minutes at speed 1.
+  --speed X   run X times faster (default 1)
+  --instant   write everything at once`;
+
+export async function demo(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { speed: { type: 'string', default: '1' }, instant: { type: 'boolean', default: false } },
+  });
+  if (positionals.length > 1) throw new UsageError(`name at most one folder\n\n${DEMO_HELP}`);
+  const speed = Number(values.speed);
+  if (!(speed > 0) || !Number.isFinite(speed)) throw new UsageError(`--speed must be a positive number, not ${values.speed}`);
+  const dir = resolve(positionals[0] ?? defaultDemoRoot());
+  io.out(`Writing the demo into ${dir}${values.instant ? '' : ` live at ${speed}x (Ctrl+C stops)`}...`);
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const outcome = await runDemo(dir, { speed, instant: values.instant, signal: stop.signal });
+    io.out(outcome === 'finished' ? `Done: cellwatch status ${dir}` : 'Stopped.');
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  return 0;
+}

@@ -1,0 +1,23 @@
+import { parseArgs } from 'node:util';
+import { localContext, readCellAt } from '../cells';
+import { UsageError, type Io } from './io';
+import { table } from './table';
+
+export const EPISODES_HELP = `cellwatch episodes [--json] CELL
+
+The cell's units that a paired test pairs: coding-agent episodes, the bigym submission's evaluation
+seeds, the evopolicygym assessment's episodes, Harbor tasks (task#k for the k-th attempt).
+  --json   {"cell": id, "episodes": [{"id", "status", "success", "scored"}]}`;
+
+export async function episodes(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  if (positionals.length !== 1) throw new UsageError(`name exactly one cell\n\n${EPISODES_HELP}`);
+  const read = await readCellAt(positionals[0] as string, localContext());
+  if (values.json) {
+    io.out(JSON.stringify({ cell: read.cell.id, episodes: read.units }, null, 2));
+    return 0;
+  }
+  const success = (s: boolean | null) => (s === null ? '-' : s ? 'yes' : 'no');
+  io.out(table(['EPISODE', 'STATUS', 'SCORED', 'SUCCESS'], read.units.map((u) => [u.id, u.status, u.scored ? 'yes' : 'excluded', success(u.success)])));
+  return 0;
+}

@@ -1,0 +1,43 @@
+import { parseArgs } from 'node:util';
+import type { Cell } from '../../shared/model';
+import { cellJson, localContext, readCellsAt } from '../cells';
+import { UsageError, type Io } from './io';
+import { percent, table } from './table';
+
+export const STATUS_HELP = `cellwatch status [--json] ROOT_OR_CELL...
+
+One line per cell: a cell folder, or every cell of a runs root (to depth 3).
+  --json   {"cells": [...]} as docs/formats.md describes`;
+
+function budget(cell: Cell): string {
+  const { used, total, unit } = cell.budget;
+  if (total === null) return `${used.toLocaleString('en-US')} ${unit}`;
+  return `${used.toLocaleString('en-US')}/${total.toLocaleString('en-US')} ${unit} (${percent(total ? used / total : null, 0)})`;
+}
+
+export async function status(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  if (positionals.length === 0) throw new UsageError(`name at least one runs root or cell\n\n${STATUS_HELP}`);
+  const cells = (await readCellsAt(positionals, localContext())).map((r) => r.cell);
+  if (values.json) {
+    io.out(JSON.stringify({ cells: cells.map(cellJson) }, null, 2));
+    return 0;
+  }
+  if (cells.length === 0) {
+    io.out(`No cells in ${positionals.join(', ')}.`);
+    return 0;
+  }
+  const rows = cells.map((c) => [
+    c.name,
+    c.format,
+    c.board,
+    c.state,
+    budget(c),
+    `${c.episodes.ended}/${c.episodes.planned ?? '?'}`,
+    percent(c.success_rate),
+    String(c.problems.length),
+  ]);
+  io.out(table(['NAME', 'FORMAT', 'BOARD', 'STATE', 'BUDGET', 'EPISODES', 'SUCCESS', 'PROBLEMS'], rows, [false, false, false, false, true, true, true, true]));
+  for (const cell of cells) for (const p of cell.problems) io.err(`${cell.name}: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
+  return 0;
+}

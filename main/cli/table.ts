@@ -1,0 +1,14 @@
+/** Plain text columns, left-aligned, numbers right-aligned, two spaces apart. */
+export function table(header: string[], rows: string[][], numeric: boolean[] = []): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (numeric[i] ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+export function percent(value: number | null, digits = 1): string {
+  return value === null ? '-' : `${(value * 100).toFixed(digits)}%`;
+}

@@ -1,0 +1,19 @@
+import type { CellState } from '../../../shared/model';
+
+/** One meaning per colour, always paired with a word. */
+export const STATE_LOOK: Record<CellState, { label: string; tone: 'running' | 'ok' | 'fail' | 'grey' | 'amber' | 'error'; order: number }> = {
+  running: { label: 'running', tone: 'running', order: 0 },
+  evaluating: { label: 'evaluating', tone: 'running', order: 1 },
+  draining: { label: 'draining', tone: 'amber', order: 2 },
+  eval_failed: { label: 'EVAL FAILED', tone: 'error', order: 3 },
+  stale: { label: 'stale', tone: 'amber', order: 4 },
+  interrupted: { label: 'interrupted', tone: 'fail', order: 5 },
+  scored: { label: 'scored', tone: 'ok', order: 6 },
+  finished: { label: 'finished', tone: 'grey', order: 7 },
+  void: { label: 'void', tone: 'grey', order: 8 },
+};
+
+export function StatePill({ state }: { state: CellState }) {
+  const look = STATE_LOOK[state];
+  return <span className={`pill tone-${look.tone}`}>{look.label}</span>;
+}

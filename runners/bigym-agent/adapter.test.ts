@@ -1,0 +1,119 @@
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { age, jsonl, read, tempDir, writeTree } from '../testing';
+import { bigymAgent } from './adapter';
+
+let tmp: ReturnType<typeof tempDir>;
+let cell: string;
+beforeEach(() => {
+  tmp = tempDir();
+  cell = join(tmp.path, 'move_plate');
+});
+afterEach(() => tmp.remove());
+
+const run = {
+  runner: 'bigym-agent', task: 'move_plate', harness: 'codex', model: 'gpt-6-luna', effort: 'high', interface: 'strict',
+  budget_steps: 101000, steps_used: 2 * 200 + 812 + 300 + 3 * 200 + 100, resets: 5, status: 'running', verdict: null,
+  tokens: { input: 1200000, cached_input: 800000, output: 90000, reasoning: 40000 }, cost: { estimate_usd: 3.12, billed_usd: null },
+};
+const ledger = [
+  { t: 1764403300.0, seed: 620003, version: 'v001', steps: 812, success: false, fell: false },
+  { t: 1764403400.0, seed: 620004, version: 'v001', steps: 300, success: true, fell: false },
+  { t: 1764403500.0, seed: 620005, version: 'v002', steps: 0, success: false, fell: true },
+  { t: 1764403600.0, seed: 620006, version: 'v002', steps: 0, success: false, fell: false },
+  { t: 1764403700.0, seed: 620007, version: 'v002', steps: 100, success: true, fell: false },
+];
+const evalSummary = (version: string, extra: object = {}) => ({
+  version, success_rate: 0.5, n_episodes: 4,
+  episodes: [{ seed: 900001, success: true }, { seed: 900002, success: false }, { seed: 900003, success: true }, { seed: 900004, success: false }],
+  interface: 'strict', image_cap: '84x84', protocol_violations: [], rejected: [], spot_check: { n: 10, identical: true }, ...extra,
+});
+const base = { 'run.json': run, 'sandbox_config.json': { interface: 'strict', tier: 'standard', allow_external_cameras: false }, 'ledger.jsonl': jsonl(ledger) };
+
+describe('bigym-agent: budget', () => {
+  it('charges 200 steps a reset plus the episode steps, and agrees with run.json', async () => {
+    writeTree(cell, { ...base, 'policies/v001.py': '', 'policies/v002.py': '' });
+    const { cell: c, labels } = await read(bigymAgent, cell);
+    expect(c.budget).toEqual({ unit: 'steps', used: 2212, total: 101000 });
+    expect(c.problems).toEqual([]);
+    expect(c.tokens).toEqual({ input: 1200000, cached_input: 800000, output: 90000 });
+    expect(c.cost_usd_estimate).toBe(3.12);
+    expect(labels).toEqual({ harness: 'codex', model: 'gpt-6-luna', condition: 'strict', effort: 'high' });
+  });
+
+  it('reports a ledger that disagrees with steps_used', async () => {
+    writeTree(cell, { ...base, 'run.json': { ...run, steps_used: 5000 }, 'policies/v001.py': '' });
+    const { cell: c } = await read(bigymAgent, cell);
+    expect(c.problems).toEqual([{ file: 'ledger.jsonl', message: expect.stringContaining('2212 steps') }]);
+  });
+
+  it('reports a malformed ledger line with its number, counts the lines after it, and holds a partial last line', async () => {
+    const lines = jsonl(ledger).split('\n');
+    lines.splice(2, 0, '{"seed": 1, "steps": ');
+    writeTree(cell, { ...base, 'ledger.jsonl': lines.join('\n'), 'policies/v001.py': '' });
+    appendFileSync(join(cell, 'ledger.jsonl'), '{"seed": 620008, "steps": 50');
+    const { cell: c } = await read(bigymAgent, cell);
+    expect(c.budget.used).toBe(2212);
+    expect(c.problems).toEqual([{ file: 'ledger.jsonl', line: 3, message: expect.stringContaining('malformed JSON') }]);
+  });
+});
+
+describe('bigym-agent: states', () => {
+  it('is void when no version differs from the template', async () => {
+    writeTree(cell, base);
+    expect((await read(bigymAgent, cell)).cell.state).toBe('void');
+  });
+
+  it('is running while the session runs', async () => {
+    writeTree(cell, { ...base, 'policies/v001.py': '' });
+    expect((await read(bigymAgent, cell)).cell.state).toBe('running');
+  });
+
+  it('is evaluating while progress grows without a summary', async () => {
+    writeTree(cell, { ...base, 'run.json': { ...run, status: 'finished' }, 'policies/v001.py': '', 'eval/v001/progress.jsonl': jsonl([{ t: 1, index: 0, seed: 900001, success: true }]) });
+    const { cell: c } = await read(bigymAgent, cell);
+    expect(c.state).toBe('evaluating');
+    expect(c.episodes.ended).toBe(1);
+  });
+
+  it('is EVAL FAILED when the run stopped and its evaluation stalled for 10 minutes without a summary', async () => {
+    writeTree(cell, { ...base, 'run.json': { ...run, status: 'finished' }, 'policies/v001.py': '', 'eval/v001/progress.jsonl': jsonl([{ index: 0, seed: 1, success: true }]) });
+    age(cell, ['eval/v001/progress.jsonl'], 11 * 60_000);
+    expect((await read(bigymAgent, cell)).cell.state).toBe('eval_failed');
+  });
+
+  it('is scored once the submission summary exists, with its success rate and seeds as units', async () => {
+    writeTree(cell, { ...base, 'run.json': { ...run, status: 'finished' }, 'policies/v001.py': '', 'policies/v002.py': '', 'eval/v002/summary.json': evalSummary('v002') });
+    const { cell: c, units } = await read(bigymAgent, cell);
+    expect(c.state).toBe('scored');
+    expect(c.success_rate).toBe(0.5);
+    expect(c.episodes).toEqual({ planned: 4, ended: 4, scored: 4, excluded: 0, successes: 2 });
+    expect(units.map((u) => [u.id, u.success])).toEqual([['900001', true], ['900002', false], ['900003', true], ['900004', false]]);
+  });
+
+  it('is interrupted when run.json says so', async () => {
+    writeTree(cell, { ...base, 'run.json': { ...run, status: 'interrupted' }, 'policies/v001.py': '' });
+    expect((await read(bigymAgent, cell)).cell.state).toBe('interrupted');
+  });
+
+  it('scores a rejected policy 0 and says why', async () => {
+    writeTree(cell, { ...base, 'policies/v001.py': '', 'eval/v001/summary.json': evalSummary('v001', { rejected: ['import mujoco'] }) });
+    const { cell: c, units } = await read(bigymAgent, cell);
+    expect(c.success_rate).toBe(0);
+    expect(units.every((u) => u.success === false)).toBe(true);
+    expect(c.problems[0]?.message).toContain('v001 rejected, scores 0: the policy imported the simulator (import mujoco)');
+  });
+
+  it('shows a failed spot check and a non-benchmark sandbox', async () => {
+    writeTree(cell, {
+      ...base,
+      'sandbox_config.json': { tier: 'privileged' },
+      'policies/v001.py': '',
+      'eval/v001/summary.json': evalSummary('v001', { spot_check: { n: 10, identical: false } }),
+    });
+    const messages = (await read(bigymAgent, cell)).cell.problems.map((p) => p.message);
+    expect(messages).toContain('not a benchmark result: tier privileged');
+    expect(messages).toContain('v001 failed the spot check: reruns differ, the policy is not deterministic');
+  });
+});

@@ -1,0 +1,136 @@
+// Every adapter against broken input: it returns problems naming the file, and never throws.
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FormatName } from '../shared/model';
+import { ADAPTERS } from './index';
+import { readCell } from './read';
+import { context, jsonl, tempDir, writeTree } from './testing';
+
+const FIFTY_MB = 50 * 1024 * 1024;
+
+/** A well-formed cell of each format, and the files each adapter parses (JSON or JSONL). */
+const CELLS: Record<FormatName, { files: Record<string, string | object>; json: string[]; jsonl: string[]; dirs: string[] }> = {
+  'coding-agent': {
+    files: {
+      'run.json': { runner: 'coding-agent', run: 'std_a_b_c_d', protocol: { episodes: [0, 1] } },
+      'summary.json': { episodes: { '0': { status: 'evaluated', success: true } }, aggregate: {} },
+      'episodes/0000/trajectory.jsonl': jsonl([{ seq: 0, ev: 'episode_start' }]),
+    },
+    json: ['run.json', 'summary.json'],
+    jsonl: [],
+    dirs: ['episodes'],
+  },
+  'bigym-agent': {
+    files: {
+      'run.json': { runner: 'bigym-agent', budget_steps: 101000, steps_used: 300, status: 'running' },
+      'sandbox_config.json': { tier: 'standard' },
+      'ledger.jsonl': jsonl([{ seed: 1, version: 'v001', steps: 100, success: true }]),
+      'policies/v001.py': 'pass\n',
+      'eval/v001/summary.json': { version: 'v001', success_rate: 1, episodes: [{ seed: 9, success: true }] },
+      'eval/v001/progress.jsonl': jsonl([{ index: 0, seed: 9, success: true }]),
+    },
+    json: ['run.json', 'sandbox_config.json', 'eval/v001/summary.json'],
+    jsonl: ['ledger.jsonl', 'eval/v001/progress.jsonl'],
+    dirs: ['policies', 'eval'],
+  },
+  evopolicygym: {
+    files: {
+      'run.json': { runner: 'evopolicygym', config: { episode_budget: 30 }, terminal_reason: null },
+      'events.jsonl': jsonl([{ type: 'submission_completed', charged: 3 }]),
+    },
+    json: ['run.json'],
+    jsonl: ['events.jsonl'],
+    dirs: ['programs'],
+  },
+  'harbor-job': {
+    files: {
+      'config.json': { job_name: 'job' },
+      'result.json': { n_total_trials: 2, stats: {} },
+      'task__abc1234/config.json': { trial_name: 'task__abc1234' },
+      'task__abc1234/result.json': { task_name: 'task', verifier_result: { rewards: { reward: 1 } } },
+    },
+    json: ['config.json', 'result.json', 'task__abc1234/result.json'],
+    jsonl: [],
+    dirs: ['task__abc1234'],
+  },
+};
+
+const JSON_CORRUPTIONS: Record<string, string | Buffer> = {
+  truncated: '{"runner": "coding-agent", "protocol": {"episo',
+  'binary junk': Buffer.from([0x00, 0xff, 0xfe, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x00, 0x80]),
+  empty: '',
+  'an array': '[1, 2, 3]',
+};
+const WRONG_TYPES: Record<string, string> = {
+  'run.json': '{"runner": "x", "run": 5, "protocol": "none", "cell": [], "tokens": "many", "cost": 7, "config": null, "assessment": [1], "budget_steps": "lots"}',
+  'summary.json': '{"episodes": [1, 2], "planned": {"a": 1}, "aggregate": 3, "finished": "yes"}',
+  'result.json': '{"n_total_trials": "two", "stats": [], "finished_at": 5}',
+};
+
+let tmp: ReturnType<typeof tempDir>;
+beforeAll(() => (tmp = tempDir()));
+afterAll(() => tmp.remove());
+
+function freshCell(format: FormatName, label: string): string {
+  const dir = join(tmp.path, format, label.replace(/[^a-z0-9]+/gi, '_'));
+  writeTree(dir, CELLS[format].files);
+  return dir;
+}
+
+describe.each(Object.keys(CELLS) as FormatName[])('%s with broken input', (format) => {
+  const spec = CELLS[format];
+  const adapter = ADAPTERS[format];
+
+  it.each(spec.json.flatMap((file) => Object.keys(JSON_CORRUPTIONS).map((kind) => [file, kind] as const)))('%s %s: a problem on that file', async (file, kind) => {
+    const dir = freshCell(format, `${file}-${kind}`);
+    writeFileSync(join(dir, file), JSON_CORRUPTIONS[kind] as string | Buffer);
+    const { cell } = await adapter.read(dir, context());
+    expect(cell.problems.map((p) => p.file)).toContain(file);
+  });
+
+  it.each(spec.json.filter((f) => f.split('/').pop() as string in WRONG_TYPES))('%s with wrong types: read without throwing', async (file) => {
+    const dir = freshCell(format, `${file}-types`);
+    writeFileSync(join(dir, file), WRONG_TYPES[file.split('/').pop() as string] as string);
+    await expect(adapter.read(dir, context())).resolves.toBeDefined();
+  });
+
+  it.each(spec.jsonl)('%s with binary junk and a malformed line: problems with line numbers', async (file) => {
+    const dir = freshCell(format, `${file}-junk`);
+    writeFileSync(join(dir, file), Buffer.concat([Buffer.from('\x00\xff\xfe junk\n'), Buffer.from('{"a": \n'), Buffer.from('{"ok": 1}\n')]));
+    const { cell } = await adapter.read(dir, context());
+    expect(cell.problems.filter((p) => p.file === file && p.line !== undefined).map((p) => p.line)).toEqual([1, 2]);
+  });
+
+  it('a 50 MB single line in every file it parses: problems, no throw', async () => {
+    const dir = freshCell(format, 'fifty');
+    const line = Buffer.alloc(FIFTY_MB, 'a');
+    for (const file of [...spec.json, ...spec.jsonl]) writeFileSync(join(dir, file), Buffer.concat([line, Buffer.from('\n')]));
+    const { cell } = await adapter.read(dir, context());
+    for (const file of [...spec.json, ...spec.jsonl]) expect(cell.problems.map((p) => p.file)).toContain(file);
+  });
+
+  it('missing folders, a file where a folder belongs, a folder where a file belongs, a symlink loop', async () => {
+    const dir = freshCell(format, 'shapes');
+    for (const sub of spec.dirs) rmSync(join(dir, sub), { recursive: true, force: true });
+    await expect(adapter.read(dir, context())).resolves.toBeDefined();
+
+    const folder = spec.dirs[0] as string;
+    writeFileSync(join(dir, folder), 'not a folder');
+    await expect(adapter.read(dir, context())).resolves.toBeDefined();
+
+    rmSync(join(dir, folder));
+    symlinkSync(dir, join(dir, folder));
+    await expect(adapter.read(dir, context())).resolves.toBeDefined();
+
+    const file = spec.json[0] as string;
+    rmSync(join(dir, file));
+    mkdirSync(join(dir, file));
+    await expect(adapter.read(dir, context())).resolves.toBeDefined();
+  });
+
+  it('a cell folder that vanished: a problem, no throw', async () => {
+    const { cell } = await readCell(join(tmp.path, 'gone', format), format, context());
+    expect(cell.problems).toEqual([{ file: join(tmp.path, 'gone', format), message: 'cell folder no longer exists' }]);
+  });
+});

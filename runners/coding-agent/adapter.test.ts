@@ -1,0 +1,115 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { age, context, read, tempDir, writeTree } from '../testing';
+import { codingAgent } from './adapter';
+
+let tmp: ReturnType<typeof tempDir>;
+let cell: string;
+beforeEach(() => {
+  tmp = tempDir();
+  cell = join(tmp.path, 'std_sdk_fable-5_bare_default');
+});
+afterEach(() => tmp.remove());
+
+const run = {
+  runner: 'coding-agent',
+  run: 'std_sdk_fable-5_bare_default',
+  cell: { harness: 'sdk', model: 'fable-5', condition: 'bare', effort: 'default' },
+  protocol: { name: 'std-v2', episodes: [0, 1, 2, 3, 4, 5, 6, 7], max_turns: 200 },
+  future_field: { kept: true },
+};
+
+const episodes = {
+  '0': { status: 'evaluated', success: true, engaged: true },
+  '1': { status: 'evaluated', success: false, engaged: true },
+  '2': { status: 'timeout', engaged: true },
+  '3': { status: 'rate_limited', engaged: true },
+  '4': { status: 'infra_error', engaged: false },
+  '5': { status: 'infra_error', engaged: true },
+  '6': { status: 'error', engaged: true, error: 'adapter crashed' },
+};
+
+function summary(aggregate: object, extra: object = {}) {
+  return { run: run.run, finished: false, planned: run.protocol.episodes, episodes, aggregate, ...extra };
+}
+
+describe('coding-agent: board scoring', () => {
+  it('scores evaluated successes, counts timeout, infra_error engaged and error as 0, excludes rate_limited and unengaged infra_error', async () => {
+    writeTree(cell, { 'run.json': run, 'summary.json': summary({ success_rate: 0.2, scored: 5, excluded: 2 }) });
+    const { cell: c, units, labels } = await read(codingAgent, cell);
+    expect(c.episodes).toEqual({ planned: 8, ended: 7, scored: 5, excluded: 2, successes: 1 });
+    expect(c.success_rate).toBe(0.2);
+    expect(c.budget).toEqual({ unit: 'episodes', used: 7, total: 8 });
+    expect(c.problems).toEqual([]);
+    expect(c.board).toBe('on');
+    expect(labels).toEqual({ harness: 'sdk', model: 'fable-5', condition: 'bare', effort: 'default' });
+    expect(units.map((u) => [u.id, u.status, u.scored, u.success])).toEqual([
+      ['0', 'evaluated', true, true],
+      ['1', 'evaluated', true, false],
+      ['2', 'timeout', true, false],
+      ['3', 'rate_limited', false, null],
+      ['4', 'infra_error', false, null],
+      ['5', 'infra_error', true, false],
+      ['6', 'error', true, false],
+    ]);
+  });
+
+  it("reports the runner's aggregate when it disagrees with board scoring", async () => {
+    writeTree(cell, { 'run.json': run, 'summary.json': summary({ success_rate: 0.25, scored: 4, excluded: 3 }) });
+    const { cell: c } = await read(codingAgent, cell);
+    expect(c.success_rate).toBe(0.2);
+    expect(c.problems).toHaveLength(1);
+    expect(c.problems[0]).toMatchObject({ file: 'summary.json' });
+    expect(c.problems[0]?.message).toContain('success_rate 0.25 (board scoring gives 0.2000)');
+    expect(c.problems[0]?.message).toContain('scored 4 (board scoring gives 5)');
+  });
+
+  it('says nothing is scored yet with a null success rate', async () => {
+    writeTree(cell, { 'run.json': run });
+    const { cell: c } = await read(codingAgent, cell);
+    expect(c.success_rate).toBeNull();
+    expect(c.budget).toEqual({ unit: 'episodes', used: 0, total: 8 });
+    expect(c.problems).toEqual([]);
+  });
+});
+
+describe('coding-agent: state', () => {
+  it('is finished when the summary says so', async () => {
+    writeTree(cell, { 'run.json': run, 'summary.json': summary({}, { finished: true }) });
+    expect((await read(codingAgent, cell)).cell.state).toBe('finished');
+  });
+
+  it('is draining while DRAIN exists', async () => {
+    writeTree(cell, { 'run.json': run, 'summary.json': summary({}), DRAIN: '' });
+    expect((await read(codingAgent, cell)).cell.state).toBe('draining');
+  });
+
+  it('is running while a file changed in the last 10 minutes, stale after', async () => {
+    writeTree(cell, { 'run.json': run, 'summary.json': summary({}), 'episodes/0007/trajectory.jsonl': '{"seq": 0}\n' });
+    age(cell, ['run.json', 'summary.json'], 3_600_000);
+    expect((await read(codingAgent, cell)).cell.state).toBe('running');
+    age(cell, ['episodes/0007/trajectory.jsonl'], 11 * 60_000);
+    expect((await read(codingAgent, cell)).cell.state).toBe('stale');
+  });
+});
+
+describe('coding-agent: live files', () => {
+  it('keeps the last good summary when it is caught half-written, and says so', async () => {
+    writeTree(cell, { 'run.json': run, 'summary.json': summary({}) });
+    const ctx = context();
+    expect((await codingAgent.read(cell, ctx)).cell.episodes.ended).toBe(7);
+    writeFileSync(join(cell, 'summary.json'), JSON.stringify(summary({})).slice(0, 60));
+    const { cell: c } = await codingAgent.read(cell, ctx);
+    expect(c.episodes.ended).toBe(7);
+    expect(c.problems).toEqual([{ file: 'summary.json', message: expect.stringMatching(/not valid JSON.*showing the last good copy/) }]);
+  });
+
+  it('names the run from run.json and keeps unknown fields without complaint', async () => {
+    writeTree(join(tmp.path, 'dir-name'), { 'run.json': { ...run, run: 'nonstd_sdk_x', extra: [1, 2] } });
+    const { cell: c } = await read(codingAgent, join(tmp.path, 'dir-name'));
+    expect(c.name).toBe('nonstd_sdk_x');
+    expect(c.board).toBe('nonstd');
+    expect(c.problems).toEqual([]);
+  });
+});

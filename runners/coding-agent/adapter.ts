@@ -1,0 +1,71 @@
+import { obj, arr, bool, num, str } from '../common/values';
+import { baseCell, CellReading } from '../common/cell';
+import type { EpisodeUnit } from '../../shared/model';
+import type { FormatAdapter } from '../types';
+import { unitOf } from './score';
+
+const RATE_TOLERANCE = 1e-6;
+
+function sameRate(a: number, b: number): boolean {
+  return Math.abs(a - b) <= RATE_TOLERANCE;
+}
+
+export const codingAgent: FormatAdapter = {
+  format: 'coding-agent',
+  async read(dir, ctx) {
+    const r = new CellReading(dir, ctx);
+    const run = (await r.json('run.json')) ?? {};
+    const summary = await r.json('summary.json');
+    const drain = await r.stat('DRAIN');
+    await Promise.all(['driver.log', 'vram.jsonl'].map((f) => r.stat(f)));
+
+    const name = str(run.run) ?? str(summary?.run) ?? undefined;
+    const cell = baseCell(dir, 'coding-agent', ctx, name);
+    const labels = obj(run.cell);
+    const planned = arr(summary?.planned ?? obj(run.protocol).episodes).filter((e) => typeof e === 'number');
+
+    // The newest episode's trajectory is where a live run writes; its mtime says whether the run moves.
+    const episodeDirs = (await r.list('episodes')).filter((e) => e.kind === 'dir').map((e) => e.name).sort();
+    const newest = episodeDirs.at(-1);
+    if (newest) await r.stat(`episodes/${newest}/trajectory.jsonl`);
+
+    const units: EpisodeUnit[] = Object.entries(obj(summary?.episodes))
+      .map(([id, raw]) => {
+        const e = obj(raw);
+        return unitOf(id, { status: str(e.status) ?? 'unknown', success: bool(e.success), engaged: bool(e.engaged) });
+      })
+      .sort((a, b) => Number(a.id) - Number(b.id));
+
+    const scored = units.filter((u) => u.scored);
+    const successes = scored.filter((u) => u.success).length;
+    cell.episodes = {
+      planned: planned.length || null,
+      ended: units.length,
+      scored: scored.length,
+      excluded: units.length - scored.length,
+      successes,
+    };
+    cell.budget = { unit: 'episodes', used: units.length, total: planned.length || null };
+    cell.success_rate = scored.length ? successes / scored.length : null;
+
+    const aggregate = obj(summary?.aggregate);
+    const said = { rate: num(aggregate.success_rate), scored: num(aggregate.scored), excluded: num(aggregate.excluded) };
+    const mismatches = [
+      said.rate !== null && cell.success_rate !== null && !sameRate(said.rate, cell.success_rate)
+        ? `success_rate ${said.rate} (board scoring gives ${cell.success_rate.toFixed(4)})`
+        : null,
+      said.scored !== null && said.scored !== scored.length ? `scored ${said.scored} (board scoring gives ${scored.length})` : null,
+      said.excluded !== null && said.excluded !== cell.episodes.excluded ? `excluded ${said.excluded} (board scoring gives ${cell.episodes.excluded})` : null,
+    ].filter((m) => m !== null);
+    if (mismatches.length) r.problems.push({ file: 'summary.json', message: `runner's aggregate disagrees with board scoring: ${mismatches.join('; ')}` });
+
+    cell.state = summary?.finished === true ? 'finished' : drain ? 'draining' : r.recent() ? 'running' : 'stale';
+    cell.problems = r.problems;
+    return {
+      cell,
+      labels: { harness: str(labels.harness), model: str(labels.model), condition: str(labels.condition), effort: str(labels.effort) },
+      changedAt: r.changedAt,
+      units,
+    };
+  },
+};

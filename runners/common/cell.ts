@@ -1,0 +1,87 @@
+import { basename, join } from 'node:path';
+import type { Cell, CellLabels, FormatName, Problem } from '../../shared/model';
+import { boardOf, cellId } from '../../shared/names';
+import { STALE_AFTER_MS, type ReadContext } from '../types';
+import type { JsonObject } from './json';
+import { parseJsonl, type JsonlRecord } from './jsonl';
+
+export const NO_LABELS: CellLabels = { harness: null, model: null, condition: null, effort: null };
+
+/** The fields every adapter fills the same way; budget, episodes and state are the adapter's. */
+export function baseCell(dir: string, format: FormatName, ctx: ReadContext, name = basename(dir)): Cell {
+  return {
+    id: cellId(ctx.host, dir),
+    host: ctx.host,
+    path: dir,
+    format,
+    name,
+    board: boardOf(name),
+    state: 'stale',
+    budget: { unit: 'episodes', used: 0, total: null },
+    episodes: { planned: null, ended: 0, scored: 0, excluded: 0, successes: 0 },
+    success_rate: null,
+    tokens: { input: null, cached_input: null, output: null },
+    cost_usd_estimate: null,
+    problems: [],
+  };
+}
+
+/** Reads a cell's files while remembering the newest modification time seen and every problem met. */
+export class CellReading {
+  changedAt: number | null = null;
+  readonly problems: Problem[] = [];
+
+  constructor(
+    readonly dir: string,
+    readonly ctx: ReadContext,
+  ) {}
+
+  path(relative: string): string {
+    return join(this.dir, relative);
+  }
+
+  private touch(mtimeMs: number | undefined): void {
+    if (mtimeMs !== undefined && (this.changedAt === null || mtimeMs > this.changedAt)) this.changedAt = mtimeMs;
+  }
+
+  async stat(relative: string) {
+    const info = await this.ctx.fs.stat(this.path(relative));
+    this.touch(info?.mtimeMs);
+    return info;
+  }
+
+  async json(relative: string): Promise<JsonObject | null> {
+    const read = await this.ctx.json.read(this.path(relative), relative);
+    if (read.problem) this.problems.push(read.problem);
+    if (read.value) await this.stat(relative);
+    return read.value;
+  }
+
+  async text(relative: string, maxBytes: number): Promise<string | null> {
+    const file = await this.ctx.fs.read(this.path(relative), maxBytes);
+    if (file) await this.stat(relative);
+    return file?.text ?? null;
+  }
+
+  /** The complete lines of a JSONL log; malformed lines become problems, a partial last line waits. */
+  async jsonl(relative: string): Promise<JsonlRecord[]> {
+    const file = await this.ctx.fs.read(this.path(relative), MAX_LOG_BYTES);
+    if (!file) return [];
+    await this.stat(relative);
+    const chunk = parseJsonl(file.text, relative);
+    this.problems.push(...chunk.problems);
+    if (file.truncated) this.problems.push({ file: relative, message: `only the first ${MAX_LOG_BYTES >> 20} MB read` });
+    return chunk.records;
+  }
+
+  async list(relative: string) {
+    return (await this.ctx.fs.list(this.path(relative))) ?? [];
+  }
+
+  recent(): boolean {
+    return this.changedAt !== null && this.ctx.now - this.changedAt < STALE_AFTER_MS;
+  }
+}
+
+/** JSONL logs the adapters read whole (ledgers, progress, event logs) are at most this large. */
+export const MAX_LOG_BYTES = 64 * 1024 * 1024;

@@ -1,0 +1,73 @@
+import type { Problem } from '../../shared/model';
+import type { CellFs } from './fs';
+
+/** JSON files larger than this are not parsed: no runner writes one, and a huge one would stall the scan. */
+export const MAX_JSON_BYTES = 16 * 1024 * 1024;
+const RETRIES = 3;
+const RETRY_DELAY_MS = 40;
+
+export type JsonObject = Record<string, unknown>;
+
+export interface JsonRead {
+  /** The file's object, or the last good copy when the file is caught half-written; null when there is none. */
+  value: JsonObject | null;
+  /** True when `value` is the last good copy rather than the file as it is now. */
+  stale: boolean;
+  problem?: Problem;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Reads JSON files written in place by live processes: a parse failure is retried (the writer may be
+ * mid-write), and when it persists the last good copy of that file is kept and the failure reported.
+ */
+export class JsonReader {
+  private readonly lastGood = new Map<string, JsonObject>();
+
+  constructor(private readonly fs: CellFs) {}
+
+  /** `label` names the file in problems (its path relative to the cell). A missing file is not a problem. */
+  async read(path: string, label: string): Promise<JsonRead> {
+    let message = '';
+    for (let attempt = 0; attempt < RETRIES; attempt++) {
+      if (attempt > 0) await sleep(RETRY_DELAY_MS);
+      const file = await this.fs.read(path, MAX_JSON_BYTES);
+      if (!file) {
+        const exists = await this.fs.stat(path);
+        if (!exists) return { value: null, stale: false };
+        message = exists.kind === 'file' ? 'cannot be read (permission denied?)' : 'is not a file';
+        break;
+      }
+      if (file.truncated) {
+        message = `is larger than ${MAX_JSON_BYTES / 1024 / 1024} MB; not read`;
+        break;
+      }
+      if (file.text.trim() === '') {
+        message = 'is empty (being written?)';
+        continue;
+      }
+      try {
+        const value: unknown = JSON.parse(file.text);
+        if (!isObject(value)) {
+          message = 'is not a JSON object';
+          break;
+        }
+        this.lastGood.set(path, value);
+        return { value, stale: false };
+      } catch (error) {
+        message = `is not valid JSON (${(error as Error).message}); half-written?`;
+      }
+    }
+    const kept = this.lastGood.get(path) ?? null;
+    return {
+      value: kept,
+      stale: kept !== null,
+      problem: { file: label, message: `${label} ${message}${kept ? '; showing the last good copy' : ''}` },
+    };
+  }
+}

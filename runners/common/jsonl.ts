@@ -1,0 +1,52 @@
+import type { Problem } from '../../shared/model';
+import { isObject, type JsonObject } from './json';
+
+/** Longer lines are reported and skipped rather than parsed. */
+export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+export interface JsonlRecord {
+  /** 1-based line number in the file. */
+  line: number;
+  value: JsonObject;
+}
+
+export interface JsonlChunk {
+  records: JsonlRecord[];
+  problems: Problem[];
+  /** Bytes of complete lines consumed; a partial last line is left for the next read. */
+  consumed: number;
+  lines: number;
+}
+
+/**
+ * Parses the complete lines of a JSONL text. A line without its newline yet is held back; a malformed
+ * line becomes a problem with its file and line number and the lines after it still count.
+ */
+export function parseJsonl(text: string, file: string, firstLine = 1): JsonlChunk {
+  const records: JsonlRecord[] = [];
+  const problems: Problem[] = [];
+  let start = 0;
+  let line = firstLine;
+  let consumed = 0;
+  for (;;) {
+    const end = text.indexOf('\n', start);
+    if (end < 0) break;
+    const raw = text.slice(start, end);
+    consumed += Buffer.byteLength(raw) + 1;
+    const trimmed = raw.trim();
+    if (trimmed.length > MAX_LINE_BYTES) {
+      problems.push({ file, line, message: `line of ${trimmed.length} characters is too long; skipped` });
+    } else if (trimmed !== '') {
+      try {
+        const value: unknown = JSON.parse(trimmed);
+        if (isObject(value)) records.push({ line, value });
+        else problems.push({ file, line, message: 'not a JSON object; skipped' });
+      } catch (error) {
+        problems.push({ file, line, message: `malformed JSON (${(error as Error).message}); skipped` });
+      }
+    }
+    start = end + 1;
+    line++;
+  }
+  return { records, problems, consumed, lines: line - firstLine };
+}

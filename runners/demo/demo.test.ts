@@ -1,0 +1,116 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JsonReader, localFs } from '../index';
+import { ADAPTERS } from '../index';
+import { context, tempDir } from '../testing';
+import { BIGYM_TASK, REPLAY_SEEDS } from './bigym';
+import { runName } from './coding-agent';
+import { EVO_RECORD } from './evopolicygym';
+import { runDemo } from './index';
+
+/** Width, height and the decoded RGB bytes of a PNG the demo wrote (8-bit RGB, filter 0 rows). */
+function decodePng(file: string): { width: number; height: number; rgb: Buffer } {
+  const bytes = readFileSync(file);
+  expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+  const width = bytes.readUInt32BE(16);
+  const height = bytes.readUInt32BE(20);
+  let offset = 8;
+  const idat: Buffer[] = [];
+  while (offset < bytes.length) {
+    const length = bytes.readUInt32BE(offset);
+    if (bytes.toString('ascii', offset + 4, offset + 8) === 'IDAT') idat.push(bytes.subarray(offset + 8, offset + 8 + length));
+    offset += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const rgb = Buffer.concat(Array.from({ length: height }, (_, y) => raw.subarray(y * (width * 3 + 1) + 1, (y + 1) * (width * 3 + 1))));
+  return { width, height, rgb };
+}
+
+let tmp: ReturnType<typeof tempDir>;
+beforeAll(async () => {
+  tmp = tempDir();
+  await runDemo(join(tmp.path, 'a'), { speed: 1, instant: true, startEpochS: 1_764_403_200 });
+  await runDemo(join(tmp.path, 'b'), { speed: 1, instant: true, startEpochS: 1_764_403_200 });
+}, 60_000);
+afterAll(() => tmp.remove());
+
+describe('demo runner, instant', () => {
+  it('writes four cells that the adapters read without a problem', async () => {
+    const root = join(tmp.path, 'a');
+    expect(readdirSync(root).sort()).toEqual([BIGYM_TASK, EVO_RECORD, runName('bare'), runName('full')].sort());
+    const ctx = context();
+    const bigym = await ADAPTERS['bigym-agent'].read(join(root, BIGYM_TASK), ctx);
+    expect(bigym.cell).toMatchObject({ state: 'scored', problems: [], budget: { unit: 'steps', total: 101000 } });
+    expect(bigym.cell.budget.used).toBeGreaterThan(0);
+    const evo = await ADAPTERS.evopolicygym.read(join(root, EVO_RECORD), ctx);
+    expect(evo.cell).toMatchObject({ state: 'finished', problems: [], budget: { unit: 'episodes', used: 28, total: 30 } });
+    for (const condition of ['bare', 'full']) {
+      const coding = await ADAPTERS['coding-agent'].read(join(root, runName(condition)), ctx);
+      expect(coding.cell).toMatchObject({ state: 'finished', problems: [], budget: { used: 30, total: 30 } });
+    }
+  });
+
+  it('is deterministic: two runs give the same outcomes', async () => {
+    const ctx = { fs: localFs, json: new JsonReader(localFs), now: Date.now(), host: 'local' };
+    for (const [format, name] of [['coding-agent', runName('full')], ['bigym-agent', BIGYM_TASK], ['evopolicygym', EVO_RECORD]] as const) {
+      const a = await ADAPTERS[format].read(join(tmp.path, 'a', name), ctx);
+      const b = await ADAPTERS[format].read(join(tmp.path, 'b', name), ctx);
+      expect(a.units).toEqual(b.units);
+      expect(a.units.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('ends coding-agent episodes in all five statuses, with throttle pauses, and the two conditions differ', async () => {
+    const statuses = new Set<string>();
+    let throttles = 0;
+    const rates = [];
+    for (const condition of ['bare', 'full']) {
+      const cell = join(tmp.path, 'a', runName(condition));
+      for (const episode of readdirSync(join(cell, 'episodes'))) {
+        const events = readFileSync(join(cell, 'episodes', episode, 'trajectory.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+        expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+        statuses.add(events.at(-1).status);
+        throttles += events.filter((e) => e.ev === 'throttle').length;
+      }
+      rates.push((await ADAPTERS['coding-agent'].read(cell, context())).cell.success_rate as number);
+    }
+    expect([...statuses].sort()).toEqual(['error', 'evaluated', 'infra_error', 'rate_limited', 'timeout']);
+    expect(throttles).toBeGreaterThan(0);
+    expect(rates[1]).toBeGreaterThan(rates[0] as number);
+  });
+
+  it('writes policy versions, a ledger that adds up, evaluations and replays in three 84x84 cameras', () => {
+    const cell = join(tmp.path, 'a', BIGYM_TASK);
+    const versions = readdirSync(join(cell, 'policies')).sort();
+    expect(versions).toEqual(['v001.py', 'v002.py', 'v003.py', 'v004.py']);
+    const rates = versions.map((v) => JSON.parse(readFileSync(join(cell, 'eval', v.slice(0, 4), 'summary.json'), 'utf8')).success_rate);
+    expect(rates.at(-1)).toBeGreaterThan(rates[0]);
+    for (const seed of REPLAY_SEEDS) {
+      expect(readdirSync(join(cell, 'replays', 'v004', String(seed))).sort()).toEqual(['head', 'left_wrist', 'right_wrist']);
+    }
+    const frame = decodePng(join(cell, 'replays', 'v004', String(REPLAY_SEEDS[0]), 'head', '000010.png'));
+    expect([frame.width, frame.height]).toEqual([84, 84]);
+    expect(new Set(frame.rgb).size).toBeGreaterThan(3);
+  });
+});
+
+describe('demo runner, live', () => {
+  it('grows its files while it runs, and stops when asked', async () => {
+    const root = join(tmp.path, 'live');
+    const stop = new AbortController();
+    const run = runDemo(root, { speed: 40, instant: false, signal: stop.signal });
+    const ledger = join(root, BIGYM_TASK, 'ledger.jsonl');
+    const size = () => statSync(ledger, { throwIfNoEntry: false })?.size ?? 0;
+    await expect.poll(size, { timeout: 10_000 }).toBeGreaterThan(0);
+    const first = size();
+    await expect.poll(size, { timeout: 10_000 }).toBeGreaterThan(first);
+    const summaryFile = join(root, runName('bare'), 'summary.json');
+    await expect.poll(() => statSync(summaryFile, { throwIfNoEntry: false }) !== undefined, { timeout: 10_000 }).toBe(true);
+    stop.abort();
+    expect(await run).toBe('stopped');
+    const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
+    expect(summary.finished).toBe(false);
+  });
+});

@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { age, jsonl, read, tempDir, writeTree } from '../testing';
+import { evopolicygym } from './adapter';
+
+let tmp: ReturnType<typeof tempDir>;
+let cell: string;
+beforeEach(() => {
+  tmp = tempDir();
+  cell = join(tmp.path, 'cartpole_rec');
+});
+afterEach(() => tmp.remove());
+
+const run = {
+  runner: 'evopolicygym', benchmark: 'cartpole', agent: { provider: 'codex', model: 'gpt-5.6-luna', effort: 'high' },
+  config: { split: 'train', max_submissions: 3, episode_budget: 30, episode_pool_size: 60, max_episodes_per_submission: 10, seed: 42 },
+  terminal_reason: null, selected_program: null, handed_off: [], validation: null, assessment: null,
+};
+const events = [
+  { t: 1, type: 'run_started' },
+  { t: 2, type: 'submission_started', submission: 'submission-000001', episodes: [0, 1, 2] },
+  { t: 3, type: 'submission_completed', submission: 'submission-000001', charged: 10 },
+  { t: 4, type: 'submission_started', submission: 'submission-000002', episodes: [3] },
+  { t: 5, type: 'submission_failed', submission: 'submission-000002', reason: 'capture failed', charged: 0 },
+  { t: 6, type: 'submission_started', submission: 'submission-000003', episodes: [4] },
+  { t: 7, type: 'submission_completed', submission: 'submission-000003', charged: 6 },
+];
+
+describe('evopolicygym', () => {
+  it('charges episodes of the budget, a failed capture nothing, and runs while its log moves', async () => {
+    writeTree(cell, { 'run.json': run, 'events.jsonl': jsonl(events) });
+    const { cell: c, labels } = await read(evopolicygym, cell);
+    expect(c.budget).toEqual({ unit: 'episodes', used: 16, total: 30 });
+    expect(c.state).toBe('running');
+    expect(c.success_rate).toBeNull();
+    expect(labels).toMatchObject({ harness: 'codex', model: 'gpt-5.6-luna', effort: 'high' });
+    age(cell, ['run.json', 'events.jsonl'], 20 * 60_000);
+    expect((await read(evopolicygym, cell)).cell.state).toBe('stale');
+  });
+
+  it('is finished with a terminal reason and scored by its assessment', async () => {
+    const assessment = {
+      split: 'test', program: 'submission-000003', success_rate: 0.5,
+      episodes: [{ index: 0, success: true, return: 200 }, { index: 1, success: false, return: 40 }],
+    };
+    writeTree(cell, { 'run.json': { ...run, terminal_reason: 'budget_exhausted', assessment }, 'events.jsonl': jsonl(events) });
+    const { cell: c, units } = await read(evopolicygym, cell);
+    expect(c.state).toBe('finished');
+    expect(c.success_rate).toBe(0.5);
+    expect(c.episodes).toEqual({ planned: 2, ended: 2, scored: 2, excluded: 0, successes: 1 });
+    expect(units).toEqual([
+      { id: '0', status: 'scored', success: true, scored: true },
+      { id: '1', status: 'scored', success: false, scored: true },
+    ]);
+  });
+
+  it('says when the run ended in error', async () => {
+    writeTree(cell, { 'run.json': { ...run, terminal_reason: 'error' } });
+    expect((await read(evopolicygym, cell)).cell.problems).toEqual([{ file: 'run.json', message: 'run ended with terminal_reason error' }]);
+  });
+});

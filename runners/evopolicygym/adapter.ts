@@ -1,0 +1,51 @@
+import type { EpisodeUnit } from '../../shared/model';
+import { baseCell, CellReading } from '../common/cell';
+import { arr, bool, num, obj, str } from '../common/values';
+import type { FormatAdapter } from '../types';
+
+export const evopolicygym: FormatAdapter = {
+  format: 'evopolicygym',
+  async read(dir, ctx) {
+    const r = new CellReading(dir, ctx);
+    const run = (await r.json('run.json')) ?? {};
+    const events = await r.jsonl('events.jsonl');
+    await r.stat('agent/stdout.jsonl');
+    const config = obj(run.config);
+    const agent = obj(run.agent);
+
+    const charged = events
+      .filter((e) => e.value.type === 'submission_completed' || e.value.type === 'submission_failed')
+      .reduce((sum, e) => sum + (num(e.value.charged) ?? 0), 0);
+    const cell = baseCell(dir, 'evopolicygym', ctx);
+    cell.budget = { unit: 'episodes', used: charged, total: num(config.episode_budget) };
+
+    const assessment = obj(run.assessment);
+    const units: EpisodeUnit[] = arr(assessment.episodes).flatMap((raw) => {
+      const e = obj(raw);
+      const index = num(e.index);
+      if (index === null) return [];
+      const success = bool(e.success);
+      return [{ id: String(index), status: success === null ? 'unscored' : 'scored', success, scored: success !== null }];
+    });
+    const scored = units.filter((u) => u.scored);
+    cell.episodes = {
+      planned: units.length || null,
+      ended: units.length,
+      scored: scored.length,
+      excluded: units.length - scored.length,
+      successes: scored.filter((u) => u.success).length,
+    };
+    cell.success_rate = num(assessment.success_rate);
+
+    const terminal = str(run.terminal_reason);
+    if (terminal === 'error') r.problems.push({ file: 'run.json', message: 'run ended with terminal_reason error' });
+    cell.state = terminal ? 'finished' : r.recent() ? 'running' : 'stale';
+    cell.problems = r.problems;
+    return {
+      cell,
+      labels: { harness: str(agent.provider), model: str(agent.model), condition: str(config.split), effort: str(agent.effort) },
+      changedAt: r.changedAt,
+      units,
+    };
+  },
+};

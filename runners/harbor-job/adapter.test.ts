@@ -1,0 +1,91 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { context, read, tempDir, writeTree } from '../testing';
+import { harborJob, trialUnits } from './adapter';
+
+const REAL = join(import.meta.dirname, 'fixtures', 'real-trial-results');
+
+/** A job folder around real trial results whose file names start with `prefix`. */
+function realJob(root: string, name: string, prefix: string, jobResult: object): string {
+  const dir = join(root, name);
+  const files: Record<string, string | object> = { 'config.json': { job_name: name, n_attempts: 1 }, 'result.json': jobResult };
+  for (const file of readdirSync(REAL).filter((f) => f.startsWith(prefix))) {
+    const result = JSON.parse(readFileSync(join(REAL, file), 'utf8'));
+    files[`${result.trial_name}/config.json`] = result.config;
+    files[`${result.trial_name}/result.json`] = readFileSync(join(REAL, file), 'utf8');
+  }
+  writeTree(dir, files);
+  return dir;
+}
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => (tmp = tempDir()));
+afterEach(() => tmp.remove());
+
+describe('harbor-job on real trial results', () => {
+  it('scores terminus-2 trials by reward and sums their tokens (input includes cached)', async () => {
+    const dir = realJob(tmp.path, 'example', 'example_output', { n_total_trials: 4, stats: { n_completed_trials: 3, n_errored_trials: 0 }, finished_at: null });
+    const { cell, units, labels } = await read(harborJob, dir);
+    expect(cell.budget).toEqual({ unit: 'trials', used: 3, total: 4 });
+    expect(cell.episodes).toEqual({ planned: 4, ended: 3, scored: 3, excluded: 0, successes: 1 });
+    expect(cell.success_rate).toBeCloseTo(1 / 3, 12);
+    expect(cell.tokens).toEqual({ input: 176436 + 190127 + 344857, cached_input: 0, output: 9455 + 9042 + 19090 });
+    expect(cell.cost_usd_estimate).toBeNull();
+    expect(units.map((u) => [u.id, u.success])).toEqual([
+      ['scientific_computing_task_0003', false],
+      ['scientific_computing_task_0002', true],
+      ['scientific_computing_task_0001', false],
+    ]);
+    expect(labels.harness).toBe('terminus-2-nemo-gym');
+    expect(cell.problems).toEqual([]);
+  });
+
+  it('keeps tokens null for an agent that reports none (oracle), and is finished once the job says so', async () => {
+    const dir = realJob(tmp.path, 'tb', 'terminal_bench', { n_total_trials: 5, stats: {}, finished_at: '2026-05-10T18:12:00.000000' });
+    const { cell } = await read(harborJob, dir);
+    expect(cell.tokens).toEqual({ input: null, cached_input: null, output: null });
+    expect(cell.success_rate).toBe(1);
+    expect(cell.state).toBe('finished');
+  });
+
+  it('counts legacy n_errors as errored trials', async () => {
+    const dir = realJob(tmp.path, 'legacy', 'terminal_bench', { n_total_trials: 5, stats: { n_trials: 5, n_errors: 2 } });
+    expect((await read(harborJob, dir)).cell.problems).toEqual([{ file: 'result.json', message: '2 trials errored (runner said)' }]);
+  });
+
+  it('keeps the last good job result when it is caught half-written', async () => {
+    const dir = realJob(tmp.path, 'live', 'terminal_bench', { n_total_trials: 5, stats: {} });
+    const ctx = context();
+    await harborJob.read(dir, ctx);
+    writeFileSync(join(dir, 'result.json'), '{"n_total_trials": 5, "st');
+    const { cell } = await harborJob.read(dir, ctx);
+    expect(cell.budget.total).toBe(5);
+    expect(cell.problems[0]?.message).toContain('showing the last good copy');
+  });
+});
+
+describe('harbor-job pairing units', () => {
+  it('suffixes the k-th attempt of a task by started_at, reading offset-less times as local time', () => {
+    const previous = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      const trial = (dir: string, started_at: string, reward: number) => ({ dir, result: { task_name: 'fix-bug', started_at, verifier_result: { rewards: { reward } } } });
+      // 09:00 in New York is 14:00 UTC: after 13:00Z, before 15:00Z. Only the local trial fails.
+      const units = trialUnits([trial('c', '2026-11-29T09:00:00.123456', 0), trial('a', '2026-11-29T15:00:00Z', 1), trial('b', '2026-11-29T13:00:00Z', 1)]);
+      expect(units.map((u) => [u.id, u.success])).toEqual([
+        ['fix-bug', true],
+        ['fix-bug#2', false],
+        ['fix-bug#3', true],
+      ]);
+    } finally {
+      process.env.TZ = previous;
+    }
+  });
+
+  it('fails an ended trial without a reward', () => {
+    expect(trialUnits([{ dir: 'x', result: { task_name: 't', exception_info: { exception_type: 'AgentTimeoutError' } } }])).toEqual([
+      { id: 't', status: 'error', success: false, scored: true },
+    ]);
+  });
+});

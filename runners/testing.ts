@@ -1,0 +1,39 @@
+// Test helpers: temporary folders, cells written from a map of files, file ages, adapters' reads.
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { localFs } from './common/fs';
+import { JsonReader } from './common/json';
+import type { FormatAdapter, ReadContext } from './types';
+
+export function tempDir(prefix = 'cellwatch-'): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** Writes `files` (relative path to contents; objects become JSON) under `root`. */
+export function writeTree(root: string, files: Record<string, string | object>): void {
+  for (const [relative, contents] of Object.entries(files)) {
+    const file = join(root, relative);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, typeof contents === 'string' ? contents : JSON.stringify(contents));
+  }
+}
+
+export function context(now = Date.now()): ReadContext {
+  return { fs: localFs, json: new JsonReader(localFs), now, host: 'local' };
+}
+
+/** Makes every named file (relative to `dir`) look `ageMs` old. */
+export function age(dir: string, files: string[], ageMs: number): void {
+  const when = (Date.now() - ageMs) / 1000;
+  for (const file of files) utimesSync(join(dir, file), when, when);
+}
+
+export function jsonl(records: object[]): string {
+  return records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+}
+
+export async function read(adapter: FormatAdapter, dir: string, ctx = context()) {
+  return adapter.read(dir, ctx);
+}
