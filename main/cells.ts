@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Cell } from '../shared/model';
 import { detectFormat, JsonReader, localFs, type CellRead, type ReadContext } from '../runners';
 import { readCell } from '../runners/read';
+import { mapLimited, PARALLEL_IO } from './concurrency';
 import { findCells } from './scan';
 
 export function localContext(json = new JsonReader(localFs)): ReadContext {
@@ -37,7 +38,7 @@ export async function readCellsAt(paths: string[], ctx: ReadContext): Promise<Ce
     if (!info) throw new NotFoundError(`${dir}: no such file or folder`);
     if (info.kind !== 'dir') throw new NotFoundError(`${dir} is not a folder`);
     const found = await findCells(ctx.fs, dir, []);
-    for (const { dir: cellDir, format } of found) reads.push(await readCell(cellDir, format, ctx));
+    reads.push(...(await mapLimited(found, PARALLEL_IO, ({ dir: cellDir, format }) => readCell(cellDir, format, ctx))));
   }
   return reads;
 }

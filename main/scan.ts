@@ -3,11 +3,10 @@ import { realpath } from 'node:fs/promises';
 import type { CellSummary, FormatName, Problem, RootState } from '../shared/model';
 import { detectFormat, type CellFs, type ReadContext } from '../runners';
 import { readCell, summaryOf } from '../runners/read';
+import { mapLimited, PARALLEL_IO } from './concurrency';
 
 /** Cells sit at most this many directories below a runs root. */
 export const MAX_DEPTH = 3;
-/** Cells read at once: enough to keep the disk busy, few enough to stay far from the open-file limit. */
-const PARALLEL_READS = 16;
 
 export interface ScanResult {
   state: Exclude<RootState, 'scanning'>;
@@ -40,23 +39,11 @@ export async function findCells(fs: CellFs, root: string, problems: Problem[]): 
       return;
     }
     if (depth >= MAX_DEPTH) return;
-    for (const entry of entries) if (entry.kind === 'dir') await visit(join(dir, entry.name), depth + 1);
+    const subdirs = entries.filter((e) => e.kind === 'dir').map((e) => join(dir, e.name));
+    await mapLimited(subdirs, PARALLEL_IO, (sub) => visit(sub, depth + 1));
   }
   await visit(root, 0);
-  return found;
-}
-
-async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index] as T);
-    }
-  });
-  await Promise.all(workers);
-  return results;
+  return found.sort((a, b) => a.dir.localeCompare(b.dir));
 }
 
 /** Finds and reads the cells of a local runs root. A missing or unreadable root is a problem, not a throw. */
@@ -70,7 +57,7 @@ export async function scanRoot(rootPath: string, ctx: ReadContext): Promise<Scan
   }
   const problems: Problem[] = [];
   const found = await findCells(ctx.fs, root, problems);
-  const cells = await mapLimited(found, PARALLEL_READS, async ({ dir, format }) => summaryOf(await readCell(dir, format, ctx), root));
+  const cells = await mapLimited(found, PARALLEL_IO, async ({ dir, format }) => summaryOf(await readCell(dir, format, ctx), root));
   cells.sort((a, b) => a.path.localeCompare(b.path));
   return { state: 'ok', cells, problems };
 }

@@ -1,0 +1,34 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+
+export interface Measured {
+  wallMs: number;
+  peakRssMb: number | null;
+  stdout: string;
+}
+
+/** Runs a command to its end; with `rss`, a Node command reports its own peak RSS. */
+export function measure(command: string, args: string[], options: { rss?: boolean; shell?: boolean } = {}): Promise<Measured> {
+  const fullArgs = options.rss ? ['--import', join(ROOT, 'scripts/bench/rss.mjs'), ...args] : args;
+  const started = performance.now();
+  const child = spawn(command, fullArgs, { cwd: ROOT, shell: options.shell ?? false, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = performance.now() - started;
+      if (code !== 0) return reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr}`));
+      const rss = /PEAK_RSS_KB=(\d+)/.exec(stderr);
+      resolve({ wallMs, peakRssMb: rss ? Number(rss[1]) / 1024 : null, stdout });
+    });
+  });
+}
+
+export function row(label: string, value: string, note = ''): string {
+  return `${label.padEnd(34)} ${value.padStart(12)}  ${note}`;
+}
