@@ -5,6 +5,7 @@ import type { AppInfo, CellSummary, Problem, RootStatus, Transport } from '../sh
 import { JsonReader, localFs } from '../runners';
 import { runDemo } from '../runners/demo';
 import { localContext } from './cells';
+import { compareSides, splitAddress } from './compare';
 import { EventHub } from './events';
 import { scanRoot, type ScanResult } from './scan';
 import { loadSettings, saveSettings, settingsFile, type Settings } from './settings';
@@ -159,6 +160,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       const chosen = root === undefined ? [...roots.values()] : [roots.get(resolve(root))].filter((r) => r !== undefined);
       if (root !== undefined && chosen.length === 0) throw new Error(`${resolve(root)} is not a runs root`);
       return chosen.flatMap((r): CellSummary[] => r.scan?.cells ?? []);
+    },
+    async pairedTest(a, b) {
+      const known = new Map([...roots.values()].flatMap((r) => r.scan?.cells ?? []).map((c) => [c.id, c.path]));
+      const address = (id: string) => {
+        const { cell, version } = splitAddress(id);
+        const path = known.get(cell);
+        if (!path) throw new Error(`${cell} is not a cell of a runs root`);
+        return version ? `${path}@${version}` : path;
+      };
+      return compareSides(address(a), address(b), localContext(json));
     },
     async pickFolder() {
       if (!options.pickFolder) throw new Error('no folder picker in the browser: type the runs root path instead');

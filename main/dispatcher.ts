@@ -12,6 +12,7 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   removeRoot: z.tuple([path]),
   listCells: z.union([z.tuple([]), z.tuple([path])]),
   pickFolder: z.tuple([]),
+  pairedTest: z.tuple([z.string().min(1).max(4200), z.string().min(1).max(4200)]),
 };
 
 export class DispatchError extends Error {

@@ -16,6 +16,8 @@ export interface CellRead {
   changedAt: number | null;
   /** The units a McNemar test pairs, in the format's order. */
   units: EpisodeUnit[];
+  /** Policy versions with an evaluation summary (bigym-agent); each pairs as CELL@vNNN. */
+  evaluatedVersions?: string[];
 }
 
 export interface FormatAdapter {

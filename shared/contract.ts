@@ -1,5 +1,6 @@
 // The one contract between the UI and the core. Every call the renderer can make and every event it
 // can receive is named here; app/ (IPC) and main/server (WebSocket) carry exactly these.
+import type { PairedTest } from './mcnemar';
 import type { AppInfo, CellSummary, RootStatus } from './model';
 
 export interface Backend {
@@ -12,6 +13,8 @@ export interface Backend {
   listCells(root?: string): Promise<CellSummary[]>;
   /** Asks the user for a folder (Electron only); null when cancelled. */
   pickFolder(): Promise<string | null>;
+  /** The exact paired McNemar test of two listed cells (ids), or of two policy versions (`<id>@vNNN`). */
+  pairedTest(a: string, b: string): Promise<PairedTest>;
 }
 
 export interface BackendEvents {
@@ -29,6 +32,7 @@ const methodNames: Record<Method, true> = {
   removeRoot: true,
   listCells: true,
   pickFolder: true,
+  pairedTest: true,
 };
 const eventNames: Record<EventName, true> = { rootsChanged: true };
 export const METHODS = Object.keys(methodNames) as readonly Method[];

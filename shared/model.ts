@@ -77,6 +77,8 @@ export interface CellSummary extends Cell {
   labels: CellLabels;
   /** Epoch milliseconds of the newest change seen in the cell's files. */
   changedAt: number | null;
+  /** Policy versions with an evaluation (bigym-agent), each comparable as `<id>@vNNN`. */
+  evaluatedVersions: string[];
 }
 
 /** One unit that pairs in a McNemar test (`episodes --json`). */

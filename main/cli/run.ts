@@ -1,8 +1,10 @@
 import { NotFoundError } from '../cells';
+import { CompareError } from '../compare';
 import { APP_VERSION } from '../version';
 import { UsageError, type Io } from './io';
 import { demo, DEMO_HELP } from './demo';
 import { episodes, EPISODES_HELP } from './episodes';
+import { mcnemar, MCNEMAR_HELP } from './mcnemar';
 import { serve, SERVE_HELP } from './serve';
 import { status, STATUS_HELP } from './status';
 
@@ -14,6 +16,7 @@ Commands:
   serve      the app in a browser (serve mode)
   status     budgets, states and success rates of cells
   episodes   a cell's pairable units
+  mcnemar    are two runs really different? (exact paired test)
   demo       write the built-in demo runs
 
 Options:
@@ -26,9 +29,11 @@ ${STATUS_HELP}
 
 ${EPISODES_HELP}
 
+${MCNEMAR_HELP}
+
 ${DEMO_HELP}`;
 
-const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { serve, status, episodes, demo };
+const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { serve, status, episodes, mcnemar, demo };
 
 export async function runCli(argv: string[], io: Io): Promise<number> {
   const [first, ...rest] = argv;
@@ -48,7 +53,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   try {
     return await command(rest, io);
   } catch (error) {
-    const usage = error instanceof UsageError || error instanceof NotFoundError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const usage = error instanceof UsageError || error instanceof NotFoundError || error instanceof CompareError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     io.err(`cellwatch ${first}: ${(error as Error).message}`);
     return usage ? 2 : 1;
   }

@@ -5,12 +5,15 @@ import { EmptyState } from './roots/EmptyState';
 import { RootProblems } from './roots/RootProblems';
 import { Sidebar } from './shell/Sidebar';
 import { StatusBar } from './shell/StatusBar';
+import { ViewTabs } from './shell/ViewTabs';
+import { PairedTestView } from './stats/PairedTestView';
 import { TopBar } from './shell/TopBar';
 
 export function App() {
   const load = useApp((s) => s.load);
   const loaded = useApp((s) => s.loaded);
   const hasRoots = useApp((s) => s.roots.length > 0);
+  const view = useApp((s) => s.view);
 
   useEffect(() => {
     void load();
@@ -27,8 +30,9 @@ export function App() {
       <main className="content" aria-busy={!loaded}>
         {!loaded ? null : hasRoots ? (
           <>
+            <ViewTabs />
             <RootProblems />
-            <CellList />
+            {view === 'cells' ? <CellList /> : <PairedTestView />}
           </>
         ) : (
           <EmptyState />

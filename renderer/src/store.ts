@@ -9,6 +9,7 @@ export interface AppState {
   /** The runs root whose cells the list shows; null shows every root's. */
   selectedRoot: string | null;
   loaded: boolean;
+  view: View;
   /** The last failed action, shown until the next one succeeds. */
   error: string | null;
   load(): Promise<void>;
@@ -16,7 +17,10 @@ export interface AppState {
   pickAndAddRoot(): Promise<void>;
   removeRoot(path: string): Promise<void>;
   selectRoot(path: string | null): void;
+  setView(view: View): void;
 }
+
+export type View = 'cells' | 'paired';
 
 export type AppStore = StoreApi<AppState>;
 
@@ -44,6 +48,7 @@ export function createAppStore(transport: Transport): AppStore {
       cells: [],
       selectedRoot: null,
       loaded: false,
+      view: 'cells',
       error: null,
       async load() {
         await attempt(async () => {
@@ -71,7 +76,10 @@ export function createAppStore(transport: Transport): AppStore {
         });
       },
       selectRoot(path) {
-        set({ selectedRoot: path });
+        set({ selectedRoot: path, view: 'cells' });
+      },
+      setView(view) {
+        set({ view });
       },
     };
   });

@@ -120,6 +120,13 @@ export const bigymAgent: FormatAdapter = {
       labels: { harness: str(run.harness), model: str(run.model), condition: str(run.interface), effort: str(run.effort) },
       changedAt: r.changedAt,
       units,
+      evaluatedVersions: evaluations.filter((e) => e.summary).map((e) => e.version),
     };
   },
 };
+
+/** The evaluation units of one policy version, or null when it has no evaluation summary yet. */
+export async function versionUnits(dir: string, version: string, ctx: ReadContext): Promise<EpisodeUnit[] | null> {
+  const summary = await new CellReading(dir, ctx).json(`eval/${version}/summary.json`);
+  return summary ? evaluationUnits(summary) : null;
+}

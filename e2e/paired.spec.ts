@@ -1,0 +1,51 @@
+import { expect, test } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT, scratchHome, startServing, type Served } from './processes';
+
+const cli = join(ROOT, 'out', 'cli.mjs');
+
+test.describe('paired McNemar view', () => {
+  const home = scratchHome();
+  const runs = join(home.home, 'runs');
+  let served: Served;
+
+  test.beforeAll(async () => {
+    execFileSync(process.execPath, [cli, 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
+    served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
+  });
+  test.afterAll(async () => {
+    await served?.stop();
+    home.remove();
+  });
+
+  test('two conditions of one model: the table, the p-value, the sentence and the episodes that differ', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('tab', { name: 'Paired test' }).click();
+    await page.getByLabel('Run A').selectOption({ label: 'std_sdk_demo-model_bare_default' });
+    await page.getByLabel('Run B').selectOption({ label: 'std_sdk_demo-model_full_default' });
+
+    const expected = JSON.parse(
+      execFileSync(process.execPath, [cli, 'mcnemar', '--json', join(runs, 'std_sdk_demo-model_bare_default'), join(runs, 'std_sdk_demo-model_full_default')], { encoding: 'utf8' }),
+    );
+    const outcomes = page.getByRole('table', { name: 'Paired outcomes' });
+    await expect(outcomes.getByRole('row').nth(1)).toContainText(`${expected.both}${expected.only_a}`);
+    await expect(outcomes.getByRole('row').nth(2)).toContainText(`${expected.only_b}${expected.neither}`);
+    await expect(page.getByLabel('Verdict')).toHaveText(new RegExp(`^B wins ${expected.only_b} episodes that A fails and loses ${expected.only_a}; p = `));
+    await expect(page.getByLabel('Discordant episodes').getByRole('listitem')).toHaveCount(expected.only_a + expected.only_b);
+    await expect(page.getByLabel('Excluded episodes').getByRole('listitem')).toHaveCount(expected.excluded.length);
+    await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'paired.png') });
+
+    await page.getByRole('button', { name: 'Swap A and B' }).click();
+    await expect(page.getByLabel('Verdict')).toHaveText(new RegExp(`^B wins ${expected.only_a} episodes that A fails and loses ${expected.only_b};`));
+  });
+
+  test('two policy versions of the bigym cell', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('tab', { name: 'Paired test' }).click();
+    await page.getByLabel('Run A').selectOption({ label: 'cartpole_balance @ v001' });
+    await page.getByLabel('Run B').selectOption({ label: 'cartpole_balance @ v004' });
+    await expect(page.getByLabel('p-value')).toHaveText(/^\d|e/);
+    await expect(page.getByLabel('Verdict')).toContainText('a real difference');
+  });
+});

@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../../runners/testing';
+import { runCli } from './run';
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => (tmp = tempDir()));
+afterEach(() => tmp.remove());
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) }, out, err };
+}
+
+function codingCell(name: string, episodes: Record<string, object>): string {
+  const dir = join(tmp.path, name);
+  writeTree(dir, {
+    'run.json': { runner: 'coding-agent', run: name, protocol: { episodes: Object.keys(episodes).map(Number) } },
+    'summary.json': { run: name, finished: true, episodes },
+  });
+  return dir;
+}
+
+const ok = (success: boolean) => ({ status: 'evaluated', success, engaged: true });
+
+describe('cellwatch mcnemar', () => {
+  it('prints the JSON the issue names, with exclusions from either side', async () => {
+    const a = codingCell('std_a', { '0': ok(true), '1': ok(false), '2': ok(false), '3': { status: 'rate_limited', engaged: true }, '4': ok(true) });
+    const b = codingCell('std_b', { '0': ok(true), '1': ok(true), '2': ok(true), '3': ok(true), '4': { status: 'infra_error', engaged: false } });
+    const { io, out } = capture();
+    expect(await runCli(['mcnemar', '--json', a, b], io)).toBe(0);
+    const json = JSON.parse(out.join('\n'));
+    expect(Object.keys(json)).toEqual(['a', 'b', 'pairs', 'both', 'only_a', 'only_b', 'neither', 'statistic', 'p_value', 'excluded']);
+    expect(json).toEqual({
+      a: `local:${a}`, b: `local:${b}`, pairs: 3, both: 1, only_a: 0, only_b: 2, neither: 0, statistic: 0, p_value: 0.5,
+      excluded: [{ id: '3', a: 'rate_limited', b: null }, { id: '4', a: null, b: 'infra_error' }],
+    });
+  });
+
+  it('refuses cells whose episode ids diverge, exit 2, listing each side', async () => {
+    const a = codingCell('std_a', { '0': ok(true), '1': ok(true), '7': ok(true) });
+    const b = codingCell('std_b', { '0': ok(true), '1': ok(true), '8': ok(false), '9': ok(false) });
+    const { io, err } = capture();
+    expect(await runCli(['mcnemar', a, b], io)).toBe(2);
+    expect(err.join('\n')).toContain('only in A (1): 7');
+    expect(err.join('\n')).toContain('only in B (2): 8 9');
+  });
+
+  it('compares two policy versions of a bigym cell as CELL@vNNN', async () => {
+    const dir = join(tmp.path, 'move_plate');
+    const summary = (version: string, wins: boolean[]) => ({ version, success_rate: 0, episodes: wins.map((success, i) => ({ seed: 900 + i, success })), rejected: [] });
+    writeTree(dir, {
+      'run.json': { runner: 'bigym-agent', status: 'finished' },
+      'policies/v001.py': '', 'policies/v002.py': '',
+      'eval/v001/summary.json': summary('v001', [false, false, false, true]),
+      'eval/v002/summary.json': summary('v002', [true, true, true, true]),
+    });
+    const { io, out } = capture();
+    expect(await runCli(['mcnemar', '--json', `${dir}@v001`, `${dir}@v002`], io)).toBe(0);
+    expect(JSON.parse(out.join('\n'))).toMatchObject({ a: `local:${dir}@v001`, b: `local:${dir}@v002`, pairs: 4, only_b: 3, p_value: 0.25 });
+  });
+
+  it('says which side is wrong: a version without evaluation, a version on another format, two formats', async () => {
+    const a = codingCell('std_a', { '0': ok(true) });
+    writeTree(join(tmp.path, 'task'), { 'run.json': { runner: 'bigym-agent' }, 'policies/v001.py': '' });
+    for (const [args, message] of [
+      [[`${join(tmp.path, 'task')}@v001`, `${join(tmp.path, 'task')}@v001`], 'v001 has no evaluation summary'],
+      [[`${a}@v001`, a], 'only bigym-agent cells have'],
+      [[a, join(tmp.path, 'task')], 'compare two cells of one format'],
+    ] as const) {
+      const { io, err } = capture();
+      expect(await runCli(['mcnemar', ...args], io)).toBe(2);
+      expect(err.join('\n')).toContain(message);
+    }
+  });
+});

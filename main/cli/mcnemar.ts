@@ -1,0 +1,41 @@
+import { parseArgs } from 'node:util';
+import { formatP, verdict } from '../../shared/mcnemar';
+import { localContext } from '../cells';
+import { compareSides } from '../compare';
+import { UsageError, type Io } from './io';
+import { percent, table } from './table';
+
+export const MCNEMAR_HELP = `cellwatch mcnemar [--json] CELL_A CELL_B
+
+The exact paired McNemar test over the episodes both cells scored. CELL@vNNN names a policy version's
+evaluation inside a bigym-agent cell. Exits 2, listing the ids on each side alone, when the cells did
+not run the same episodes.
+  --json   {"a", "b", "pairs", "both", "only_a", "only_b", "neither", "statistic", "p_value", "excluded"}`;
+
+export async function mcnemar(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  if (positionals.length !== 2) throw new UsageError(`name two cells\n\n${MCNEMAR_HELP}`);
+  const result = await compareSides(positionals[0] as string, positionals[1] as string, localContext());
+  const a = result.a.id;
+  const b = result.b.id;
+  if (!result.ok) {
+    const message = `${result.a.name} and ${result.b.name} did not run the same episodes; refusing to pair them`;
+    if (values.json) io.out(JSON.stringify({ a, b, error: message, only_a: result.only_a, only_b: result.only_b }, null, 2));
+    io.err(`cellwatch mcnemar: ${message}.\n  only in A (${result.only_a.length}): ${result.only_a.join(' ') || '-'}\n  only in B (${result.only_b.length}): ${result.only_b.join(' ') || '-'}`);
+    return 2;
+  }
+  const t = result.table;
+  if (values.json) {
+    const { pairs, both, only_a, only_b, neither, statistic, p_value, excluded } = t;
+    io.out(JSON.stringify({ a, b, pairs, both, only_a, only_b, neither, statistic, p_value, excluded }, null, 2));
+    return 0;
+  }
+  io.out(`A  ${result.a.name}  ${percent(t.success_rate_a)} of ${t.pairs} paired`);
+  io.out(`B  ${result.b.name}  ${percent(t.success_rate_b)} of ${t.pairs} paired\n`);
+  io.out(table(['', 'B succeeds', 'B fails'], [['A succeeds', String(t.both), String(t.only_a)], ['A fails', String(t.only_b), String(t.neither)]], [false, true, true]));
+  io.out(`\nstatistic min(b, c) = ${t.statistic}, exact two-sided p = ${formatP(t.p_value)}`);
+  io.out(verdict(t, 'A', 'B'));
+  if (t.excluded.length) io.out(`excluded (${t.excluded.length}): ${t.excluded.map((e) => `${e.id} (${e.a ?? e.b})`).join(', ')}`);
+  if (t.undecided.length) io.out(`undecided while running (${t.undecided.length}): ${t.undecided.join(' ')}`);
+  return 0;
+}

@@ -1,0 +1,134 @@
+// The exact paired McNemar test over same-episode successes of two runs.
+import type { EpisodeUnit } from './model';
+
+/**
+ * Two-sided exact p-value: min(1, 2 * P(X <= min(b, c))) with X ~ Binomial(b + c, 1/2); 1 when b + c = 0.
+ * The tail is summed in exact integers and divided once, so it is exact to double precision for any n
+ * (a p-value below about 1e-308 reads as 0).
+ */
+export function mcnemarExactP(b: number, c: number): number {
+  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) throw new RangeError(`counts must be whole numbers, not ${b} and ${c}`);
+  const n = b + c;
+  if (n === 0) return 1;
+  const k = Math.min(b, c);
+  let term = 1n;
+  let tail = 0n;
+  const bigN = BigInt(n);
+  for (let i = 0n; i <= BigInt(k); i++) {
+    tail += term;
+    term = (term * (bigN - i)) / (i + 1n);
+  }
+  // p = 2 * tail / 2^n = tail / 2^(n-1); `ratio` keeps ~62 significant bits of tail before the division.
+  const shift = Math.max(0, tail.toString(2).length - 62);
+  const mantissa = Number(tail >> BigInt(shift));
+  const exponent = shift - (n - 1);
+  const p = exponent < -1074 - 62 ? 0 : mantissa * 2 ** Math.max(exponent, -1022) * 2 ** Math.min(0, exponent + 1022);
+  return Math.min(1, p);
+}
+
+export interface Excluded {
+  id: string;
+  /** Status on each side, null where the unit is not excluded there. */
+  a: string | null;
+  b: string | null;
+}
+
+export interface Discordant {
+  id: string;
+  winner: 'a' | 'b';
+}
+
+export interface McNemarTable {
+  pairs: number;
+  both: number;
+  only_a: number;
+  only_b: number;
+  neither: number;
+  statistic: number;
+  p_value: number;
+  excluded: Excluded[];
+  discordant: Discordant[];
+  /** Units ended on one side only while a run is live: they pair once the other side ends them. */
+  undecided: string[];
+  success_rate_a: number | null;
+  success_rate_b: number | null;
+}
+
+export type Pairing = { ok: true; table: McNemarTable } | { ok: false; only_a: string[]; only_b: string[] };
+
+function byId(units: EpisodeUnit[]): Map<string, EpisodeUnit> {
+  return new Map(units.map((u) => [u.id, u]));
+}
+
+const naturalOrder = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+
+/**
+ * Pairs two runs' units by id. Finished runs whose id sets differ are refused with the ids on each side
+ * alone; while either is live, an id on one side only is undecided. An excluded unit on either side
+ * leaves the pairing on both sides and is listed.
+ */
+export function pairUnits(a: EpisodeUnit[], b: EpisodeUnit[], live = false): Pairing {
+  const left = byId(a);
+  const right = byId(b);
+  const onlyA = [...left.keys()].filter((id) => !right.has(id)).sort(naturalOrder);
+  const onlyB = [...right.keys()].filter((id) => !left.has(id)).sort(naturalOrder);
+  if (!live && (onlyA.length || onlyB.length)) return { ok: false, only_a: onlyA, only_b: onlyB };
+
+  const table: McNemarTable = {
+    pairs: 0, both: 0, only_a: 0, only_b: 0, neither: 0, statistic: 0, p_value: 1,
+    excluded: [], discordant: [], undecided: [...onlyA, ...onlyB].sort(naturalOrder), success_rate_a: null, success_rate_b: null,
+  };
+  const shared = [...left.keys()].filter((id) => right.has(id)).sort(naturalOrder);
+  for (const id of shared) {
+    const x = left.get(id) as EpisodeUnit;
+    const y = right.get(id) as EpisodeUnit;
+    if (!x.scored || !y.scored) {
+      table.excluded.push({ id, a: x.scored ? null : x.status, b: y.scored ? null : y.status });
+      continue;
+    }
+    table.pairs++;
+    if (x.success && y.success) table.both++;
+    else if (x.success) {
+      table.only_a++;
+      table.discordant.push({ id, winner: 'a' });
+    } else if (y.success) {
+      table.only_b++;
+      table.discordant.push({ id, winner: 'b' });
+    } else table.neither++;
+  }
+  table.statistic = Math.min(table.only_a, table.only_b);
+  table.p_value = mcnemarExactP(table.only_a, table.only_b);
+  if (table.pairs) {
+    table.success_rate_a = (table.both + table.only_a) / table.pairs;
+    table.success_rate_b = (table.both + table.only_b) / table.pairs;
+  }
+  return { ok: true, table };
+}
+
+export function formatP(p: number): string {
+  if (p === 0) return '< 1e-300';
+  if (p < 0.001) return p.toExponential(1);
+  return String(Number(p.toPrecision(2)));
+}
+
+/** One plain sentence: "B wins 12 episodes that A fails and loses 3; p = 0.035". */
+export function verdict(table: McNemarTable, nameA: string, nameB: string): string {
+  const episodes = (n: number) => `${n} episode${n === 1 ? '' : 's'}`;
+  if (table.pairs === 0) return `No episode is scored on both sides yet.`;
+  const head = `${nameB} wins ${episodes(table.only_b)} that ${nameA} fails and loses ${table.only_a}; p = ${formatP(table.p_value)}`;
+  const meaning = table.p_value < 0.05 ? 'a real difference at the 5% level' : 'no evidence of a difference at the 5% level';
+  return `${head}: ${meaning}.`;
+}
+
+/** One side of a paired test as the UI shows it. */
+export interface PairedSide {
+  /** The cell id, with @vNNN for a policy version. */
+  id: string;
+  name: string;
+  format: string;
+  live: boolean;
+}
+
+export type PairedTest =
+  | { ok: true; a: PairedSide; b: PairedSide; table: McNemarTable }
+  | { ok: false; a: PairedSide; b: PairedSide; only_a: string[]; only_b: string[] };
