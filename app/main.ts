@@ -3,7 +3,7 @@ import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell, typ
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EVENTS, IPC_CALL, IPC_EVENT } from '../shared/contract';
-import { createCore } from '../main/backend';
+import { createCore, type Core } from '../main/backend';
 import { createDispatcher } from '../main/dispatcher';
 import { CONTENT_SECURITY_POLICY, mimeOf, resolveStatic } from '../main/static';
 
@@ -18,9 +18,10 @@ protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: 
 
 const isTrusted = (url: string | undefined) => url !== undefined && (url === ORIGIN || url.startsWith(`${ORIGIN}/`));
 
-async function serveRenderer(request: Request): Promise<Response> {
+async function serveApp(core: Core, request: Request): Promise<Response> {
   const url = new URL(request.url);
-  const file = url.host === 'app' ? await resolveStatic(join(outDir, 'renderer'), url.pathname) : null;
+  if (url.host !== 'app') return new Response('not found', { status: 404 });
+  const file = url.pathname.startsWith('/media/') ? await core.mediaFile(url.pathname) : await resolveStatic(join(outDir, 'renderer'), url.pathname);
   if (!file) return new Response('not found', { status: 404 });
   const response = await net.fetch(pathToFileURL(file).toString());
   return new Response(response.body, {
@@ -52,7 +53,9 @@ async function openWindow(): Promise<void> {
       return picked.canceled ? null : (picked.filePaths[0] ?? null);
     },
   });
-  const dispatcher = createDispatcher(core);
+  protocol.handle(SCHEME, (request) => serveApp(core, request));
+  const client = core.client();
+  const dispatcher = createDispatcher(client);
 
   ipcMain.handle(IPC_CALL, (event: IpcMainInvokeEvent, method: unknown, args: unknown) => {
     if (event.sender !== win.webContents || !isTrusted(event.senderFrame?.url)) throw new Error('call refused: untrusted sender');
@@ -62,7 +65,7 @@ async function openWindow(): Promise<void> {
   win.on('closed', () => {
     unsubscribes.forEach((off) => off());
     ipcMain.removeHandler(IPC_CALL);
-    void core.close();
+    void client.dispose().then(() => core.close());
   });
 
   win.webContents.on('will-navigate', (event, url) => {
@@ -77,7 +80,6 @@ async function openWindow(): Promise<void> {
 
 app.whenReady().then(async () => {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  protocol.handle(SCHEME, serveRenderer);
   await openWindow();
 });
 

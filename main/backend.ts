@@ -7,6 +7,9 @@ import { runDemo } from '../runners/demo';
 import { localContext } from './cells';
 import { compareSides, splitAddress } from './compare';
 import { EventHub } from './events';
+import { listFrames } from './frames';
+import { resolveStatic } from './static';
+import { Sessions } from './watch/sessions';
 import { scanRoot, type ScanResult } from './scan';
 import { loadSettings, saveSettings, settingsFile, type Settings } from './settings';
 import { APP_VERSION } from './version';
@@ -27,10 +30,23 @@ export interface CoreOptions {
   rescan?: boolean;
 }
 
-/** The Node core: implements the contract as plain async functions and emits its events. */
-export interface Core extends Backend {
+/** The contract with its events: what a transport serves. */
+export interface EventedBackend extends Backend {
   readonly events: EventHub;
-  /** Stops rescans and the demo. */
+}
+
+/** One window or browser tab: what it opened is released when it goes. */
+export interface ClientBackend extends EventedBackend {
+  dispose(): Promise<void>;
+}
+
+/** The Node core: implements the contract as plain async functions and emits its events. */
+export interface Core extends EventedBackend {
+  /** A view of the core for one client, which releases the cells and streams it opened on dispose. */
+  client(): ClientBackend;
+  /** The file a `media/<cell id>/<path>` URL names, only inside a listed cell; null otherwise. */
+  mediaFile(urlPath: string): Promise<string | null>;
+  /** Stops rescans, watchers and the demo. */
   close(): Promise<void>;
 }
 
@@ -115,12 +131,74 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         }, RESCAN_MS);
   timer?.unref();
 
-  return {
+  const listed = () => [...roots.values()].flatMap((r) => r.scan?.cells ?? []);
+  const findCell = (id: string) => listed().find((c) => c.id === id);
+  const sessions = new Sessions(findCell, () => localContext(json), (delta) => events.emit('cellChanged', delta));
+
+  const core: Core = {
     events,
     async close() {
       clearInterval(timer);
       demo.abort();
-      await demoRun;
+      await Promise.all([demoRun, sessions.closeAll()]);
+    },
+    client() {
+      const cells = new Map<string, number>();
+      const streams = new Map<string, number>();
+      const count = (map: Map<string, number>, key: string, by: number) => map.set(key, (map.get(key) ?? 0) + by);
+      return {
+        ...core,
+        async openCell(id) {
+          const detail = await core.openCell(id);
+          count(cells, id, 1);
+          return detail;
+        },
+        async closeCell(id) {
+          if (!cells.get(id)) return;
+          count(cells, id, -1);
+          await core.closeCell(id);
+        },
+        async openStream(id, stream) {
+          const opened = await core.openStream(id, stream);
+          count(streams, JSON.stringify([id, stream]), 1);
+          return opened;
+        },
+        async closeStream(id, stream) {
+          const key = JSON.stringify([id, stream]);
+          if (!streams.get(key)) return;
+          count(streams, key, -1);
+          await core.closeStream(id, stream);
+        },
+        async dispose() {
+          for (const [key, n] of streams) for (let i = 0; i < n; i++) sessions.closeStream(...(JSON.parse(key) as [string, string]));
+          for (const [id, n] of cells) for (let i = 0; i < n; i++) await sessions.closeCell(id);
+          cells.clear();
+          streams.clear();
+        },
+      };
+    },
+    async mediaFile(urlPath) {
+      const match = /^\/media\/([^/]+)\/(.+)$/.exec(urlPath);
+      if (!match) return null;
+      let id: string;
+      try {
+        id = decodeURIComponent(match[1] as string);
+      } catch {
+        return null;
+      }
+      const cell = findCell(id);
+      return cell ? resolveStatic(cell.path, `/${match[2]}`) : null;
+    },
+    openCell: (id) => sessions.openCell(id),
+    closeCell: (id) => sessions.closeCell(id),
+    openStream: (id, stream) => sessions.openStream(id, stream),
+    async closeStream(id, stream) {
+      sessions.closeStream(id, stream);
+    },
+    async listFrames(id, source) {
+      const cell = findCell(id);
+      if (!cell) throw new Error(`${id} is not a cell of a runs root`);
+      return listFrames(cell, source, localFs);
     },
     async getInfo(): Promise<AppInfo> {
       return {
@@ -162,10 +240,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return chosen.flatMap((r): CellSummary[] => r.scan?.cells ?? []);
     },
     async pairedTest(a, b) {
-      const known = new Map([...roots.values()].flatMap((r) => r.scan?.cells ?? []).map((c) => [c.id, c.path]));
       const address = (id: string) => {
         const { cell, version } = splitAddress(id);
-        const path = known.get(cell);
+        const path = findCell(cell)?.path;
         if (!path) throw new Error(`${cell} is not a cell of a runs root`);
         return version ? `${path}@${version}` : path;
       };
@@ -176,4 +253,5 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return options.pickFolder();
     },
   };
+  return core;
 }

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { isEventName, isMethod, type Backend, type BackendEvents, type EventName, type Method, type Unsubscribe } from '../shared/contract';
-import type { Core } from './backend';
+import type { EventedBackend } from './backend';
 
 const path = z.string().min(1, 'a path is required').max(4096);
+const cellId = z.string().min(1).max(4200);
+const name = z.string().min(1).max(200);
 
 // One schema per contract method; Record<Method, ...> makes a missing one a compile error.
 const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
@@ -12,7 +14,18 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   removeRoot: z.tuple([path]),
   listCells: z.union([z.tuple([]), z.tuple([path])]),
   pickFolder: z.tuple([]),
-  pairedTest: z.tuple([z.string().min(1).max(4200), z.string().min(1).max(4200)]),
+  pairedTest: z.tuple([cellId, cellId]),
+  openCell: z.tuple([cellId]),
+  closeCell: z.tuple([cellId]),
+  openStream: z.tuple([cellId, name]),
+  closeStream: z.tuple([cellId, name]),
+  listFrames: z.tuple([
+    cellId,
+    z.union([
+      z.strictObject({ kind: z.literal('episode'), episode: z.string().regex(/^\d+$/) }),
+      z.strictObject({ kind: z.enum(['dev', 'replay']), version: z.string().regex(/^v\d{3}$/), seed: z.string().regex(/^\d+$/) }),
+    ]),
+  ]),
 };
 
 export class DispatchError extends Error {
@@ -30,7 +43,7 @@ function describe(issues: z.core.$ZodIssue[]): string {
 }
 
 /** The boundary both transports go through: only contract methods, only well-shaped arguments. */
-export function createDispatcher(core: Core): Dispatcher {
+export function createDispatcher(core: EventedBackend): Dispatcher {
   return {
     async call(method, args) {
       if (!isMethod(method)) throw new DispatchError(`unknown method ${JSON.stringify(method)}: not in the contract`);

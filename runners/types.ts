@@ -1,4 +1,5 @@
-import type { Cell, CellLabels, EpisodeUnit, FormatName } from '../shared/model';
+import type { CellDetail } from '../shared/cell-detail';
+import type { Cell, CellLabels, EpisodeUnit, FormatName, Problem } from '../shared/model';
 import type { CellFs } from './common/fs';
 import type { JsonReader } from './common/json';
 
@@ -20,9 +21,25 @@ export interface CellRead {
   evaluatedVersions?: string[];
 }
 
+/** What the cell view shows beyond the summary, with the problems met reading it. */
+export type DetailRead = Omit<CellDetail, 'summary'> & { problems: Problem[] };
+
+/** A JSONL log whose lines become a stream of events (`cellwatch tail`, the cell view's event stream). */
+export interface EventLog {
+  /** The stream's name: an episode id, or the log's own name. */
+  stream: string;
+  /** Path relative to the cell. */
+  file: string;
+  /** The event name of a line: its own `ev` or `type`, or the log's kind. */
+  eventName(value: Record<string, unknown>): string;
+}
+
 export interface FormatAdapter {
   format: FormatName;
   read(dir: string, ctx: ReadContext): Promise<CellRead>;
+  detail(dir: string, ctx: ReadContext): Promise<DetailRead>;
+  /** The cell's event logs, as they are now. */
+  eventLogs(dir: string, ctx: ReadContext): Promise<EventLog[]>;
 }
 
 /** A cell none of whose files changed for this long is no longer running. */

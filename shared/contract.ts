@@ -1,7 +1,8 @@
 // The one contract between the UI and the core. Every call the renderer can make and every event it
 // can receive is named here; app/ (IPC) and main/server (WebSocket) carry exactly these.
 import type { PairedTest } from './mcnemar';
-import type { AppInfo, CellSummary, RootStatus } from './model';
+import type { CellDelta, CellDetail, FrameSet, FrameSource, StreamEvent } from './cell-detail';
+import type { AppInfo, CellId, CellSummary, Problem, RootStatus } from './model';
 
 export interface Backend {
   getInfo(): Promise<AppInfo>;
@@ -15,10 +16,26 @@ export interface Backend {
   pickFolder(): Promise<string | null>;
   /** The exact paired McNemar test of two listed cells (ids), or of two policy versions (`<id>@vNNN`). */
   pairedTest(a: string, b: string): Promise<PairedTest>;
+  /** Starts watching a cell: its detail now, `cellChanged` deltas after. */
+  openCell(id: CellId): Promise<CellDetail>;
+  closeCell(id: CellId): Promise<void>;
+  /** The events of one stream (an episode, or the cell's log) from the end of its file; new ones arrive as deltas. */
+  openStream(id: CellId, stream: string): Promise<StreamOpened>;
+  closeStream(id: CellId, stream: string): Promise<void>;
+  /** The frames of an episode, or of a policy version's development or replay episode on a seed, as URLs. */
+  listFrames(id: CellId, source: FrameSource): Promise<FrameSet>;
+}
+
+export interface StreamOpened {
+  events: StreamEvent[];
+  problems: Problem[];
+  /** True when the log is long and only its end was read. */
+  startedMidFile: boolean;
 }
 
 export interface BackendEvents {
   rootsChanged: RootStatus[];
+  cellChanged: CellDelta;
 }
 
 export type Method = keyof Backend;
@@ -33,8 +50,13 @@ const methodNames: Record<Method, true> = {
   listCells: true,
   pickFolder: true,
   pairedTest: true,
+  openCell: true,
+  closeCell: true,
+  openStream: true,
+  closeStream: true,
+  listFrames: true,
 };
-const eventNames: Record<EventName, true> = { rootsChanged: true };
+const eventNames: Record<EventName, true> = { rootsChanged: true, cellChanged: true };
 export const METHODS = Object.keys(methodNames) as readonly Method[];
 export const EVENTS = Object.keys(eventNames) as readonly EventName[];
 

@@ -7,6 +7,7 @@ import { episodes, EPISODES_HELP } from './episodes';
 import { mcnemar, MCNEMAR_HELP } from './mcnemar';
 import { serve, SERVE_HELP } from './serve';
 import { status, STATUS_HELP } from './status';
+import { tail, TAIL_HELP } from './tail';
 
 const HELP = `Cellwatch ${APP_VERSION}: watch coding-agent benchmark runs.
 
@@ -16,6 +17,7 @@ Commands:
   serve      the app in a browser (serve mode)
   status     budgets, states and success rates of cells
   episodes   a cell's pairable units
+  tail       a cell's events as they arrive
   mcnemar    are two runs really different? (exact paired test)
   demo       write the built-in demo runs
 
@@ -29,11 +31,13 @@ ${STATUS_HELP}
 
 ${EPISODES_HELP}
 
+${TAIL_HELP}
+
 ${MCNEMAR_HELP}
 
 ${DEMO_HELP}`;
 
-const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { serve, status, episodes, mcnemar, demo };
+const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { serve, status, episodes, tail, mcnemar, demo };
 
 export async function runCli(argv: string[], io: Io): Promise<number> {
   const [first, ...rest] = argv;

@@ -2,7 +2,6 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createCore } from '../backend';
-import { createDispatcher } from '../dispatcher';
 import { openBrowser } from '../open-browser';
 import { builtRendererDir, defaultConfigDir, defaultDemoRoot } from '../paths';
 import { isLoopback } from '../server/guard';
@@ -49,7 +48,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   const rendererDir = builtRendererDir(dirname(fileURLToPath(import.meta.url)));
   let server;
   try {
-    server = await startServer({ host: values.host, port, rendererDir, dispatcher: createDispatcher(core) });
+    server = await startServer({ host: values.host, port, rendererDir, core });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${values.host} is in use: pass --port 0 for a free one`);
     throw error;

@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { WireEvent, WireReply } from '../../shared/contract';
 import { createCore } from '../backend';
-import { createDispatcher } from '../dispatcher';
 import { tempDir, writeTree } from '../../runners/testing';
 import { startServer, type RunningServer } from './server';
 
@@ -16,7 +15,7 @@ beforeEach(async () => {
   tmp = tempDir();
   writeTree(tmp.path, { 'renderer/index.html': '<!doctype html><title>Cellwatch</title>', 'secret.txt': 'do not serve' });
   const core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false });
-  server = await startServer({ host: '127.0.0.1', port: 0, rendererDir: join(tmp.path, 'renderer'), dispatcher: createDispatcher(core) });
+  server = await startServer({ host: '127.0.0.1', port: 0, rendererDir: join(tmp.path, 'renderer'), core });
   base = `http://127.0.0.1:${server.port}`;
 });
 afterEach(async () => {

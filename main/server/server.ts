@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS, type WireCall, type WireEvent, type WireReply } from '../../shared/contract';
-import type { Dispatcher } from '../dispatcher';
+import type { Core } from '../backend';
+import { createDispatcher } from '../dispatcher';
 import { CONTENT_SECURITY_POLICY, mimeOf, resolveStatic } from '../static';
 import { allowedHosts, checkRequest, cookieName } from './guard';
 
@@ -14,7 +15,7 @@ export interface ServeOptions {
   port: number;
   /** The built renderer (index.html and its assets). */
   rendererDir: string;
-  dispatcher: Dispatcher;
+  core: Core;
 }
 
 export interface RunningServer {
@@ -46,12 +47,17 @@ function parseCall(data: string): WireCall | null {
   return null;
 }
 
-function serveConnection(ws: WebSocket, dispatcher: Dispatcher): void {
+function serveConnection(ws: WebSocket, core: Core): void {
+  const client = core.client();
+  const dispatcher = createDispatcher(client);
   const send = (message: WireReply | WireEvent) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
   };
   const unsubscribes = EVENTS.map((event) => dispatcher.on(event, (payload) => send({ event, payload })));
-  ws.on('close', () => unsubscribes.forEach((off) => off()));
+  ws.on('close', () => {
+    unsubscribes.forEach((off) => off());
+    void client.dispose();
+  });
   ws.on('message', (data) => {
     const call = parseCall(String(data));
     if (!call) {
@@ -86,7 +92,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return void res.end();
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
-    const file = await resolveStatic(options.rendererDir, url.pathname);
+    const file = url.pathname.startsWith('/media/') ? await options.core.mediaFile(url.pathname) : await resolveStatic(options.rendererDir, url.pathname);
     if (!file) {
       const built = await resolveStatic(options.rendererDir, '/');
       return built ? refuse(res, 404, `no such file ${url.pathname}`) : refuse(res, 503, `renderer not built in ${options.rendererDir}: run npm run build`);
@@ -106,7 +112,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     handle(req, res).catch((error: unknown) => refuse(res, 500, (error as Error).message));
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
-  wss.on('connection', (ws) => serveConnection(ws, options.dispatcher));
+  wss.on('connection', (ws) => serveConnection(ws, options.core));
 
   server.on('upgrade', (req, socket, head) => {
     const verdict = checkRequest(req, { hosts, token, port, upgrade: true });

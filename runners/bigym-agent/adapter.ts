@@ -1,3 +1,4 @@
+import { bigymDetail, bigymEventLogs } from './detail';
 import type { EpisodeUnit } from '../../shared/model';
 import { baseCell, CellReading } from '../common/cell';
 import type { JsonObject } from '../common/json';
@@ -45,6 +46,8 @@ export function evaluationUnits(summary: JsonObject): EpisodeUnit[] {
 
 export const bigymAgent: FormatAdapter = {
   format: 'bigym-agent',
+  detail: (dir, ctx) => bigymDetail(dir, ctx),
+  eventLogs: (dir, ctx) => bigymEventLogs(dir, ctx),
   async read(dir, ctx) {
     const r = new CellReading(dir, ctx);
     const run = (await r.json('run.json')) ?? {};

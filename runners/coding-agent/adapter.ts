@@ -1,3 +1,4 @@
+import { codingAgentDetail, codingAgentEventLogs } from './detail';
 import { obj, arr, bool, num, str } from '../common/values';
 import { baseCell, CellReading } from '../common/cell';
 import type { EpisodeUnit } from '../../shared/model';
@@ -12,6 +13,8 @@ function sameRate(a: number, b: number): boolean {
 
 export const codingAgent: FormatAdapter = {
   format: 'coding-agent',
+  detail: (dir, ctx) => codingAgentDetail(dir, ctx),
+  eventLogs: (dir, ctx) => codingAgentEventLogs(dir, ctx),
   async read(dir, ctx) {
     const r = new CellReading(dir, ctx);
     const run = (await r.json('run.json')) ?? {};

@@ -1,3 +1,4 @@
+import { evopolicygymDetail, evopolicygymEventLogs } from './detail';
 import type { EpisodeUnit } from '../../shared/model';
 import { baseCell, CellReading } from '../common/cell';
 import { arr, bool, num, obj, str } from '../common/values';
@@ -5,6 +6,8 @@ import type { FormatAdapter } from '../types';
 
 export const evopolicygym: FormatAdapter = {
   format: 'evopolicygym',
+  detail: (dir, ctx) => evopolicygymDetail(dir, ctx),
+  eventLogs: () => evopolicygymEventLogs(),
   async read(dir, ctx) {
     const r = new CellReading(dir, ctx);
     const run = (await r.json('run.json')) ?? {};

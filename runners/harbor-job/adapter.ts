@@ -1,3 +1,4 @@
+import { harborDetail, harborEventLogs } from './detail';
 import type { EpisodeUnit } from '../../shared/model';
 import { baseCell, CellReading } from '../common/cell';
 import type { JsonObject } from '../common/json';
@@ -31,6 +32,8 @@ export function trialUnits(trials: Trial[]): EpisodeUnit[] {
 
 export const harborJob: FormatAdapter = {
   format: 'harbor-job',
+  detail: (dir, ctx) => harborDetail(dir, ctx),
+  eventLogs: () => harborEventLogs(),
   async read(dir, ctx) {
     const r = new CellReading(dir, ctx);
     const config = (await r.json('config.json')) ?? {};

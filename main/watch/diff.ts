@@ -1,0 +1,28 @@
+import type { CellDetail, CellDelta, EpisodeRow } from '../../shared/cell-detail';
+import type { CellSummary, Problem } from '../../shared/model';
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export function problemKey(p: Problem): string {
+  return `${p.file}\u0000${p.line ?? ''}\u0000${p.message}`;
+}
+
+/** The part of `next` that differs from `previous`: changed summary fields, new or changed rows, new problems. */
+export function diffDetail(cellId: string, previous: CellDetail, next: CellDetail, seenProblems: Set<string>): CellDelta | null {
+  const delta: CellDelta = { cellId };
+  const summary: Partial<CellSummary> = {};
+  for (const key of Object.keys(next.summary) as (keyof CellSummary)[]) {
+    if (!same(previous.summary[key], next.summary[key])) (summary as Record<string, unknown>)[key] = next.summary[key];
+  }
+  if (Object.keys(summary).length) delta.summary = summary;
+
+  const before = new Map(previous.episodes.map((e) => [e.id, e]));
+  const episodes: EpisodeRow[] = next.episodes.filter((e) => !same(before.get(e.id), e));
+  if (episodes.length) delta.episodes = episodes;
+  if (!same(previous.versions, next.versions)) delta.versions = next.versions;
+
+  const fresh = next.summary.problems.filter((p) => !seenProblems.has(problemKey(p)));
+  fresh.forEach((p) => seenProblems.add(problemKey(p)));
+  if (fresh.length) delta.problems = fresh;
+  return Object.keys(delta).length > 1 ? delta : null;
+}

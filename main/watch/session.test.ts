@@ -1,0 +1,100 @@
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CellDelta } from '../../shared/cell-detail';
+import { jsonl, tempDir, writeTree } from '../../runners/testing';
+import { createCore, type Core } from '../backend';
+
+let tmp: ReturnType<typeof tempDir>;
+let core: Core;
+let deltas: CellDelta[];
+let cell: string;
+let id: string;
+
+const run = { runner: 'coding-agent', run: 'std_sdk_m_bare_default', protocol: { episodes: [0, 1, 2], max_turns: 200, max_actions: 500, timeout_s: 2400 } };
+const ev = (seq: number, name: string, extra: object = {}) => ({ seq, t: 1764403200 + seq, ev: name, ...extra });
+
+beforeEach(async () => {
+  tmp = tempDir();
+  cell = join(tmp.path, 'runs', run.run);
+  writeTree(cell, {
+    'run.json': run,
+    'summary.json': { run: run.run, planned: [0, 1, 2], episodes: {}, aggregate: {} },
+    'episodes/0000/trajectory.jsonl': jsonl([ev(0, 'episode_start', { episode: 0 }), ev(1, 'agent_message', { text: 'hello' })]),
+    'vram.jsonl': jsonl([{ t: 1764403200, gpu: 0, used_mib: 1000, total_mib: 80000 }]),
+  });
+  core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', commandLineRoots: [join(tmp.path, 'runs')], rescan: false });
+  id = `local:${cell}`;
+  deltas = [];
+  core.events.on('cellChanged', (d) => deltas.push(d));
+});
+afterEach(async () => {
+  await core.close();
+  tmp.remove();
+});
+
+const all = <K extends keyof CellDelta>(key: K) => deltas.flatMap((d) => (d[key] ? [d[key]] : [])).flat() as NonNullable<CellDelta[K]>;
+
+describe('an open cell', () => {
+  it('opens with its detail: running episode, budgets, vram', async () => {
+    const detail = await core.openCell(id);
+    expect(detail.episodes).toEqual([expect.objectContaining({ id: '0', status: 'running', hasEvents: true })]);
+    expect(detail.episodeBudget).toEqual({ turns: 200, actions: 500, timeoutS: 2400 });
+    expect(detail.vram).toEqual([{ t: 1764403200000, gpu: 0, usedMib: 1000, totalMib: 80000 }]);
+    expect(detail.summary.budget).toEqual({ unit: 'episodes', used: 0, total: 3 });
+  });
+
+  it('streams new events of an open episode, reports a malformed line with file and line, and keeps going', async () => {
+    await core.openCell(id);
+    const opened = await core.openStream(id, '0');
+    expect(opened.events.map((e) => [e.seq, e.ev])).toEqual([[0, 'episode_start'], [1, 'agent_message']]);
+    const trajectory = join(cell, 'episodes/0000/trajectory.jsonl');
+    appendFileSync(trajectory, `${JSON.stringify(ev(2, 'tool_call', { name: 'observe' }))}\n{"seq": 3, "ev": tool\n`);
+    appendFileSync(trajectory, `${JSON.stringify(ev(4, 'throttle', { attempt: 1, wait_s: 30 }))}\n`);
+    await expect.poll(() => all('events').map((e) => e.seq), { timeout: 5000 }).toEqual([2, 4]);
+    expect(all('events')[1]).toMatchObject({ ev: 'throttle', fields: { attempt: 1, wait_s: 30 } });
+    expect(all('problems')).toContainEqual({ file: 'episodes/0000/trajectory.jsonl', line: 4, message: expect.stringContaining('malformed JSON') });
+  });
+
+  it('sends only what changed when an episode ends and a new one starts', async () => {
+    await core.openCell(id);
+    writeFileSync(
+      join(cell, 'summary.json'),
+      JSON.stringify({ run: run.run, planned: [0, 1, 2], episodes: { '0': { status: 'evaluated', success: true, engaged: true, tool_calls: 3 } }, aggregate: {} }),
+    );
+    writeTree(cell, { 'episodes/0001/trajectory.jsonl': jsonl([ev(0, 'episode_start')]) });
+    await expect.poll(() => all('episodes').map((e) => `${e.id}:${e.status}`), { timeout: 5000 }).toEqual(expect.arrayContaining(['0:evaluated', '1:running']));
+    const summaries = deltas.flatMap((d) => (d.summary ? [d.summary] : []));
+    expect(summaries.at(-1)).toMatchObject({ budget: { unit: 'episodes', used: 1, total: 3 }, success_rate: 1 });
+    expect(Object.keys(summaries.at(-1) ?? {})).not.toContain('name');
+  });
+
+  it('appends vram samples as they are written', async () => {
+    await core.openCell(id);
+    appendFileSync(join(cell, 'vram.jsonl'), `${JSON.stringify({ t: 1764403260, gpu: 0, used_mib: 2000, total_mib: 80000 })}\n`);
+    await expect.poll(() => all('vram').map((s) => s.usedMib), { timeout: 5000 }).toEqual([2000]);
+  });
+
+  it('is shared by clients and released when the last one goes', async () => {
+    const a = core.client();
+    const b = core.client();
+    await a.openCell(id);
+    await b.openCell(id);
+    await a.dispose();
+    appendFileSync(join(cell, 'vram.jsonl'), `${JSON.stringify({ t: 1764403270, gpu: 0, used_mib: 3000 })}\n`);
+    await expect.poll(() => all('vram').length, { timeout: 5000 }).toBe(1);
+    await b.dispose();
+    appendFileSync(join(cell, 'vram.jsonl'), `${JSON.stringify({ t: 1764403280, gpu: 0, used_mib: 4000 })}\n`);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(all('vram').length).toBe(1);
+  });
+
+  it('serves frames only from inside a listed cell', async () => {
+    writeTree(cell, { 'episodes/0000/frames/000001.png': 'png' });
+    const frames = await core.listFrames(id, { kind: 'episode', episode: '0' });
+    expect(frames.cameras[0]?.urls).toEqual([`media/${encodeURIComponent(id)}/episodes/0000/frames/000001.png`]);
+    expect(await core.mediaFile(`/${frames.cameras[0]?.urls[0]}`)).toBe(join(cell, 'episodes/0000/frames/000001.png'));
+    expect(await core.mediaFile(`/media/${encodeURIComponent(id)}/../../../etc/passwd`)).toBeNull();
+    expect(await core.mediaFile(`/media/${encodeURIComponent('local:/etc')}/passwd`)).toBeNull();
+  });
+});

@@ -1,0 +1,186 @@
+import { watch, type FSWatcher } from 'chokidar';
+import { join, relative, sep } from 'node:path';
+import type { CellDelta, CellDetail, StreamEvent } from '../../shared/cell-detail';
+import type { CellSummary, Problem } from '../../shared/model';
+import { ADAPTERS, type ReadContext } from '../../runners';
+import type { EventLog } from '../../runners/types';
+import { readCell, summaryOf } from '../../runners/read';
+import { LocalFollower, type FollowStart } from '../tail/follower';
+import type { TailChunk, TailRecord } from '../tail/lines';
+import { diffDetail, problemKey } from './diff';
+
+/** How long file events are gathered before the cell is read again. */
+const SETTLE_MS = 25;
+/** Followed logs are also polled this often, in case a file event is missed (network file systems). */
+const POLL_MS = 1000;
+/** Ages (running turns stale) need a reread even when nothing is written. */
+const REFRESH_MS = 30_000;
+/** A stream opens on the last this-many bytes of its log, so a 1 GB trajectory shows its end at once. */
+export const OPEN_TAIL_BYTES = 4 << 20;
+
+export function streamEvent(log: EventLog, record: TailRecord): StreamEvent {
+  const { seq, t, ...fields } = record.value;
+  return {
+    episode: log.stream,
+    seq: typeof seq === 'number' ? seq : null,
+    t: typeof t === 'number' ? t : null,
+    ev: log.eventName(record.value),
+    line: record.line,
+    fields,
+  };
+}
+
+interface Followed {
+  follower: LocalFollower;
+  log: EventLog;
+  users: number;
+}
+
+/**
+ * One open cell: watches its folder, rereads it when files change and emits only what changed; follows
+ * the event logs that a viewer opened and emits their new events.
+ */
+export class CellSession {
+  private detail!: CellDetail;
+  private watcher: FSWatcher | undefined;
+  private readonly followed = new Map<string, Followed>();
+  private readonly seenProblems = new Set<string>();
+  private settleTimer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> = Promise.resolve();
+  private timers: NodeJS.Timeout[] = [];
+  private vram: LocalFollower | undefined;
+  users = 0;
+
+  constructor(
+    readonly summary: CellSummary,
+    private readonly context: () => ReadContext,
+    private readonly emit: (delta: CellDelta) => void,
+  ) {}
+
+  private async read(): Promise<CellDetail> {
+    const ctx = this.context();
+    const adapter = ADAPTERS[this.summary.format];
+    const [read, detail] = await Promise.all([readCell(this.summary.path, this.summary.format, ctx), adapter.detail(this.summary.path, ctx)]);
+    const summary = summaryOf(read, this.summary.root);
+    summary.problems = [...summary.problems, ...detail.problems.filter((p) => !summary.problems.some((q) => problemKey(q) === problemKey(p)))];
+    const { problems, ...rest } = detail;
+    return { summary, ...rest };
+  }
+
+  /** The detail as of the last reread, for a second viewer of an open cell. */
+  current(): CellDetail {
+    return this.detail;
+  }
+
+  async open(): Promise<CellDetail> {
+    this.detail = await this.read();
+    this.detail.summary.problems.forEach((p) => this.seenProblems.add(problemKey(p)));
+    const vramFile = join(this.summary.path, 'vram.jsonl');
+    // The detail already holds the samples written so far: the first read only finds the end.
+    let caughtUp = false;
+    this.vram = new LocalFollower(vramFile, 'vram.jsonl', (chunk) => {
+      if (!caughtUp) return;
+      const samples = chunk.records.flatMap(({ value }) =>
+        typeof value.t === 'number' && typeof value.used_mib === 'number'
+          ? [{ t: value.t * 1000, gpu: typeof value.gpu === 'number' ? value.gpu : 0, usedMib: value.used_mib, totalMib: typeof value.total_mib === 'number' ? value.total_mib : null }]
+          : [],
+      );
+      if (samples.length) this.emit({ cellId: this.summary.id, vram: samples });
+      if (chunk.problems.length) this.emit({ cellId: this.summary.id, problems: chunk.problems });
+    });
+    await this.vram.poll();
+    caughtUp = true;
+
+    this.watcher = watch(this.summary.path, {
+      ignoreInitial: true,
+      depth: 5,
+      // Frames are listed when a viewer asks; watching each one would flood the events.
+      ignored: (path: string) => /\.(png|jpe?g|mp4)$/i.test(path),
+    });
+    this.watcher.on('all', (_event, path) => this.changed(path));
+    this.watcher.on('error', (error) => this.emit({ cellId: this.summary.id, problems: [{ file: this.summary.path, message: `watching stopped: ${(error as Error).message}` }] }));
+    await new Promise<void>((resolve) => this.watcher?.once('ready', () => resolve()));
+    this.timers.push(setInterval(() => this.followed.forEach((f) => void f.follower.poll()), POLL_MS));
+    this.timers.push(setInterval(() => this.scheduleRefresh(), REFRESH_MS));
+    this.timers.forEach((t) => t.unref());
+    return this.detail;
+  }
+
+  private changed(path: string): void {
+    const rel = relative(this.summary.path, path).split(sep).join('/');
+    if (rel === 'vram.jsonl') {
+      void this.vram?.poll();
+      return;
+    }
+    const followed = [...this.followed.values()].find((f) => f.log.file === rel);
+    if (followed) void followed.follower.poll();
+    this.scheduleRefresh();
+  }
+
+  private scheduleRefresh(): void {
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      this.refreshing = this.refreshing.then(() => this.refresh());
+    }, SETTLE_MS);
+  }
+
+  private async refresh(): Promise<void> {
+    const next = await this.read();
+    const delta = diffDetail(this.summary.id, this.detail, next, this.seenProblems);
+    this.detail = next;
+    if (delta) this.emit(delta);
+  }
+
+  /**
+   * Starts following a stream (an episode's trajectory, or the cell's log); returns the events it has now,
+   * read from the last OPEN_TAIL_BYTES of the file. Later events come as deltas.
+   */
+  async openStream(stream: string): Promise<{ events: StreamEvent[]; problems: Problem[]; startedMidFile: boolean }> {
+    const existing = this.followed.get(stream);
+    const logs = await ADAPTERS[this.summary.format].eventLogs(this.summary.path, this.context());
+    const log = existing?.log ?? logs.find((l) => l.stream === stream);
+    if (!log) throw new Error(`${this.summary.name} has no event stream ${JSON.stringify(stream)}`);
+    const initial: { events: StreamEvent[]; problems: Problem[] } = { events: [], problems: [] };
+    const collect = (chunk: TailChunk) => {
+      initial.events.push(...chunk.records.map((r) => streamEvent(log, r)));
+      initial.problems.push(...chunk.problems);
+    };
+    const path = join(this.summary.path, log.file);
+    const start: FollowStart = { from: 'end', bytes: OPEN_TAIL_BYTES };
+    if (existing) {
+      // The live follower already serves deltas; this viewer reads the file's end once.
+      existing.users++;
+      await new LocalFollower(path, log.file, collect, start).poll();
+    } else {
+      let collecting = true;
+      const follower = new LocalFollower(path, log.file, (chunk) => (collecting ? collect(chunk) : this.deliver(log, chunk.records, chunk.problems)), start);
+      await follower.poll();
+      collecting = false;
+      this.followed.set(stream, { follower, log, users: 1 });
+    }
+    return { ...initial, startedMidFile: initial.events[0]?.line === null };
+  }
+
+  private deliver(log: EventLog, records: TailRecord[], problems: Problem[]): void {
+    const delta: CellDelta = { cellId: this.summary.id };
+    if (records.length) delta.events = records.map((r) => streamEvent(log, r));
+    if (problems.length) {
+      delta.problems = problems;
+      problems.forEach((p) => this.seenProblems.add(problemKey(p)));
+    }
+    if (delta.events || delta.problems) this.emit(delta);
+  }
+
+  closeStream(stream: string): void {
+    const followed = this.followed.get(stream);
+    if (followed && --followed.users <= 0) this.followed.delete(stream);
+  }
+
+  async close(): Promise<void> {
+    this.timers.forEach(clearInterval);
+    clearTimeout(this.settleTimer);
+    this.followed.clear();
+    await this.watcher?.close();
+    await this.refreshing;
+  }
+}

@@ -1,0 +1,74 @@
+import type { EpisodeRow, FrameSource, VersionRow } from '../../shared/cell-detail';
+import { CellReading } from '../common/cell';
+import { arr, bool, num, obj, str, timestampMs } from '../common/values';
+import { STALE_AFTER_MS, type DetailRead, type EventLog, type ReadContext } from '../types';
+import { readEvaluation, readVersions } from './adapter';
+
+async function frameSources(r: CellReading, kind: 'dev' | 'replay'): Promise<FrameSource[]> {
+  const folder = kind === 'dev' ? 'dev' : 'replays';
+  const sources: FrameSource[] = [];
+  for (const version of await r.list(folder)) {
+    if (version.kind !== 'dir') continue;
+    for (const seed of await r.list(`${folder}/${version.name}`)) {
+      if (seed.kind === 'dir') sources.push({ kind, version: version.name, seed: seed.name });
+    }
+  }
+  return sources;
+}
+
+export async function bigymDetail(dir: string, ctx: ReadContext): Promise<DetailRead> {
+  const r = new CellReading(dir, ctx);
+  const run = (await r.json('run.json')) ?? {};
+  const ledger = await r.jsonl('ledger.jsonl');
+  const versions = await readVersions(r);
+  const episodes: EpisodeRow[] = ledger.map(({ line, value }) => ({
+    id: String(line),
+    status: 'ended',
+    success: bool(value.success),
+    scored: true,
+    toolCalls: null,
+    actions: num(value.steps),
+    wallS: null,
+    t: timestampMs(value.t),
+    note: `${str(value.version) ?? '?'} seed ${num(value.seed) ?? '?'}${value.fell === true ? ' · fell' : ''}`,
+    hasEvents: false,
+  }));
+
+  const running = run.status === 'running';
+  const rows: VersionRow[] = [];
+  for (const version of versions) {
+    const evaluation = await readEvaluation(dir, version, ctx, r);
+    const mine = ledger.filter((l) => l.value.version === version);
+    const summary = evaluation.summary;
+    const moving = evaluation.changedAt !== null && ctx.now - evaluation.changedAt < STALE_AFTER_MS;
+    rows.push({
+      version,
+      devEpisodes: mine.length,
+      devSuccesses: mine.filter((l) => l.value.success === true).length,
+      evalState: summary ? 'scored' : evaluation.progressLines === 0 ? 'none' : moving || running ? 'evaluating' : 'eval_failed',
+      evalDone: summary ? arr(summary.episodes).length : evaluation.progressLines,
+      evalTotal: num(summary?.n_episodes),
+      evalRate: summary ? (arr(summary.rejected).length ? 0 : num(summary.success_rate)) : null,
+      rejected: summary ? arr(summary.rejected).length > 0 : false,
+      spotCheckFailed: obj(summary?.spot_check).identical === false,
+    });
+  }
+  return {
+    episodes,
+    versions: rows,
+    vram: [],
+    startedAt: timestampMs(run.started_at),
+    episodeBudget: null,
+    frameSources: [...(await frameSources(r, 'replay')), ...(await frameSources(r, 'dev'))],
+    problems: r.problems,
+  };
+}
+
+export async function bigymEventLogs(dir: string, ctx: ReadContext): Promise<EventLog[]> {
+  const r = new CellReading(dir, ctx);
+  const evals = (await r.list('eval')).filter((e) => e.kind === 'dir').map((e) => e.name).sort();
+  return [
+    { stream: 'ledger', file: 'ledger.jsonl', eventName: () => 'dev_episode' },
+    ...evals.map((v) => ({ stream: `eval ${v}`, file: `eval/${v}/progress.jsonl`, eventName: () => 'eval_episode' })),
+  ];
+}

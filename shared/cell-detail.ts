@@ -1,0 +1,93 @@
+// What the cell view shows, and the deltas that keep it live.
+import type { CellSummary, Problem } from './model';
+
+/** A row of the episodes table: a coding-agent episode, a bigym development episode, an evopolicygym submission, a Harbor trial. */
+export interface EpisodeRow {
+  id: string;
+  /** running, or the runner's end status. */
+  status: string;
+  success: boolean | null;
+  /** Counted toward the score; false for an excluded episode. */
+  scored: boolean;
+  toolCalls: number | null;
+  actions: number | null;
+  wallS: number | null;
+  /** Epoch milliseconds the episode ended (or its latest line), for charts over time. */
+  t: number | null;
+  /** A short word on what the row is when the id alone does not say (a seed's version, a submission's charge). */
+  note: string | null;
+  /** True when this episode has a trajectory to stream. */
+  hasEvents: boolean;
+}
+
+export interface VersionRow {
+  version: string;
+  devEpisodes: number;
+  devSuccesses: number;
+  /** none: never evaluated; evaluating; scored; eval_failed: no summary and nothing moving. */
+  evalState: 'none' | 'evaluating' | 'scored' | 'eval_failed';
+  evalDone: number;
+  evalTotal: number | null;
+  evalRate: number | null;
+  rejected: boolean;
+  spotCheckFailed: boolean;
+}
+
+export interface VramSample {
+  t: number;
+  gpu: number;
+  usedMib: number;
+  totalMib: number | null;
+}
+
+/** A set of frames to play: the frames of one episode, or a policy version's development or replay episode on one seed. */
+export type FrameSource = { kind: 'episode'; episode: string } | { kind: 'dev' | 'replay'; version: string; seed: string };
+
+export interface FrameSet {
+  fps: number;
+  /** Each camera as frame images in order, or as one video (`<camera>.mp4`). */
+  cameras: { name: string; urls: string[]; video?: string }[];
+}
+
+export interface CellDetail {
+  summary: CellSummary;
+  episodes: EpisodeRow[];
+  versions: VersionRow[];
+  vram: VramSample[];
+  /** Epoch milliseconds the run started, when it says. */
+  startedAt: number | null;
+  /** Limits of one episode (coding-agent protocol): turns, actions, seconds. */
+  episodeBudget: { turns: number | null; actions: number | null; timeoutS: number | null } | null;
+  /** Frame sources beyond episodes' own: bigym development and replay episodes. */
+  frameSources: FrameSource[];
+}
+
+/** One line of an event log, normalized: its own fields kept. */
+export interface StreamEvent {
+  episode: string;
+  seq: number | null;
+  t: number | null;
+  ev: string;
+  line: number | null;
+  fields: Record<string, unknown>;
+}
+
+/** What changed in an open cell since the last delta. Only what changed is sent. */
+export interface CellDelta {
+  cellId: string;
+  /** The summary fields that changed. */
+  summary?: Partial<CellSummary>;
+  /** Rows that are new or changed, by id. */
+  episodes?: EpisodeRow[];
+  versions?: VersionRow[];
+  /** Samples appended since the last delta. */
+  vram?: VramSample[];
+  /** New events of followed episodes. */
+  events?: StreamEvent[];
+  /** Problems met since the last delta (file and line). */
+  problems?: Problem[];
+}
+
+export function frameSourceKey(source: FrameSource): string {
+  return source.kind === 'episode' ? `episode:${source.episode}` : `${source.kind}:${source.version}:${source.seed}`;
+}
