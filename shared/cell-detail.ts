@@ -60,6 +60,8 @@ export interface CellDetail {
   episodeBudget: { turns: number | null; actions: number | null; timeoutS: number | null } | null;
   /** Frame sources beyond episodes' own: bigym development and replay episodes. */
   frameSources: FrameSource[];
+  /** The cell's own event log, for formats whose episodes have none (bigym ledger, evopolicygym events). */
+  logStream: string | null;
 }
 
 /** One line of an event log, normalized: its own fields kept. */

@@ -33,7 +33,8 @@ afterEach(async () => {
   tmp.remove();
 });
 
-const all = <K extends keyof CellDelta>(key: K) => deltas.flatMap((d) => (d[key] ? [d[key]] : [])).flat() as NonNullable<CellDelta[K]>;
+type Listed = 'episodes' | 'vram' | 'events' | 'problems';
+const all = <K extends Listed>(key: K) => deltas.flatMap((d) => (d[key] ?? []) as NonNullable<CellDelta[K]>[number][]);
 
 describe('an open cell', () => {
   it('opens with its detail: running episode, budgets, vram', async () => {

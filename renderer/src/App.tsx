@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { CellView } from './cell/CellView';
 import { CellList } from './cells/CellList';
 import { useApp } from './context';
 import { EmptyState } from './roots/EmptyState';
@@ -14,6 +15,7 @@ export function App() {
   const loaded = useApp((s) => s.loaded);
   const hasRoots = useApp((s) => s.roots.length > 0);
   const view = useApp((s) => s.view);
+  const openCellId = useApp((s) => s.openCellId);
 
   useEffect(() => {
     void load();
@@ -29,11 +31,15 @@ export function App() {
       <Sidebar />
       <main className="content" aria-busy={!loaded}>
         {!loaded ? null : hasRoots ? (
-          <>
-            <ViewTabs />
-            <RootProblems />
-            {view === 'cells' ? <CellList /> : <PairedTestView />}
-          </>
+          openCellId ? (
+            <CellView cellId={openCellId} />
+          ) : (
+            <>
+              <ViewTabs />
+              <RootProblems />
+              {view === 'cells' ? <CellList /> : <PairedTestView />}
+            </>
+          )
         ) : (
           <EmptyState />
         )}

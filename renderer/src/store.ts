@@ -10,6 +10,8 @@ export interface AppState {
   selectedRoot: string | null;
   loaded: boolean;
   view: View;
+  /** The cell whose view is open, replacing the list. */
+  openCellId: string | null;
   /** The last failed action, shown until the next one succeeds. */
   error: string | null;
   load(): Promise<void>;
@@ -18,6 +20,8 @@ export interface AppState {
   removeRoot(path: string): Promise<void>;
   selectRoot(path: string | null): void;
   setView(view: View): void;
+  openCell(id: string): void;
+  closeCell(): void;
 }
 
 export type View = 'cells' | 'paired';
@@ -49,6 +53,7 @@ export function createAppStore(transport: Transport): AppStore {
       selectedRoot: null,
       loaded: false,
       view: 'cells',
+      openCellId: null,
       error: null,
       async load() {
         await attempt(async () => {
@@ -76,10 +81,16 @@ export function createAppStore(transport: Transport): AppStore {
         });
       },
       selectRoot(path) {
-        set({ selectedRoot: path, view: 'cells' });
+        set({ selectedRoot: path, view: 'cells', openCellId: null });
       },
       setView(view) {
-        set({ view });
+        set({ view, openCellId: null });
+      },
+      openCell(id) {
+        set({ openCellId: id });
+      },
+      closeCell() {
+        set({ openCellId: null });
       },
     };
   });

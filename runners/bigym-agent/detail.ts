@@ -60,6 +60,7 @@ export async function bigymDetail(dir: string, ctx: ReadContext): Promise<Detail
     startedAt: timestampMs(run.started_at),
     episodeBudget: null,
     frameSources: [...(await frameSources(r, 'replay')), ...(await frameSources(r, 'dev'))],
+    logStream: 'ledger',
     problems: r.problems,
   };
 }

@@ -39,6 +39,7 @@ export async function codingAgentDetail(dir: string, ctx: ReadContext): Promise<
     startedAt: timestampMs(run.started_at),
     episodeBudget: { turns: num(protocol.max_turns), actions: num(protocol.max_actions), timeoutS: num(protocol.timeout_s) },
     frameSources: [],
+    logStream: null,
     problems: r.problems,
   };
 }

@@ -30,8 +30,15 @@ export class Pace {
     if (this.signal?.aborted) throw new DemoStopped();
     if (this.instant) return;
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, (seconds * 1000) / this.speed);
-      this.signal?.addEventListener('abort', () => (clearTimeout(timer), reject(new DemoStopped())), { once: true });
+      const stop = () => {
+        clearTimeout(timer);
+        reject(new DemoStopped());
+      };
+      const timer = setTimeout(() => {
+        this.signal?.removeEventListener('abort', stop);
+        resolve();
+      }, (seconds * 1000) / this.speed);
+      this.signal?.addEventListener('abort', stop, { once: true });
     });
   }
 }

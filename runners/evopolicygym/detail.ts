@@ -40,6 +40,7 @@ export async function evopolicygymDetail(dir: string, ctx: ReadContext): Promise
     startedAt: timestampMs(events[0]?.value.t) ?? timestampMs(run.started_at),
     episodeBudget: null,
     frameSources: [],
+    logStream: 'events',
     problems: r.problems,
   };
 }

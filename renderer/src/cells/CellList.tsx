@@ -56,6 +56,8 @@ export function CellList() {
   useKey('ArrowUp', useCallback(() => move(-1), [move]));
   useKey('f', useCallback(() => filterRef.current?.focus(), []));
 
+  const openCell = useApp((s) => s.openCell);
+  useKey('Enter', useCallback(() => cursor && openCell(cursor), [cursor, openCell]));
   const toggleSort = (key: string) => setSort((s) => ({ key, descending: s.key === key ? !s.descending : false }));
 
   return (
@@ -111,10 +113,17 @@ export function CellList() {
                   className={`grid-row${cell.id === cursor ? ' cursor' : ''}`}
                   style={{ gridTemplateColumns: GRID, top: (first + i) * ROW_HEIGHT }}
                   onClick={() => setCursor(cell.id)}
+                  onDoubleClick={() => openCell(cell.id)}
                 >
                   {COLUMNS.map((column) => (
                     <div key={column.key} role="cell" className={column.numeric ? 'num' : undefined}>
-                      {column.render(cell, now)}
+                      {column.key === 'name' ? (
+                        <button className="link" onClick={() => openCell(cell.id)}>
+                          {column.render(cell, now)}
+                        </button>
+                      ) : (
+                        column.render(cell, now)
+                      )}
                     </div>
                   ))}
                 </div>

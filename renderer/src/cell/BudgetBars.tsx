@@ -1,0 +1,83 @@
+import type { StreamEvent } from '../../../shared/cell-detail';
+import { percent } from '../format';
+import { useNow } from '../useNow';
+import { useCell } from './context';
+import { clock, duration, projectedEnd } from './projection';
+
+interface BarProps {
+  label: string;
+  used: number;
+  total: number | null;
+  unit: string;
+  note?: string;
+  tone?: 'running' | 'amber' | 'ok';
+}
+
+export function Bar({ label, used, total, unit, note, tone = 'running' }: BarProps) {
+  const fraction = total ? Math.min(1, used / total) : 0;
+  return (
+    <div className="budget-row">
+      <span className="budget-label">{label}</span>
+      <span className="bar wide" role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={total ?? 0} aria-valuenow={used}>
+        <span className={`fill tone-fill-${tone}`} style={{ width: `${fraction * 100}%` }} />
+      </span>
+      <span className="budget-figure">
+        {used.toLocaleString()} / {total?.toLocaleString() ?? '?'} {unit}
+        {total ? ` · ${percent(fraction, 0)}` : ''}
+        {total ? ` · ${(total - used).toLocaleString()} left` : ''}
+      </span>
+      <span className="budget-note">{note}</span>
+    </div>
+  );
+}
+
+/** The open episode's own budgets (turns, actions, time) and a throttle countdown, from its events. */
+export function EpisodeBudget({ events }: { events: StreamEvent[] }) {
+  const budget = useCell((s) => s.detail?.episodeBudget ?? null);
+  const now = useNow(1000);
+  const start = events.find((e) => e.ev === 'episode_start');
+  const ended = events.some((e) => e.ev === 'episode_end');
+  if (!budget || !start || start.t === null) return null;
+  const turns = events.filter((e) => e.ev === 'agent_message' || e.ev === 'tool_call').length;
+  const actions = events.filter((e) => e.ev === 'tool_result' && e.fields.step !== undefined).length;
+  const last = events.at(-1);
+  const throttled = !ended && last?.ev === 'throttle' && last.t !== null ? last : null;
+  const pausedS = events
+    .filter((e) => e.ev === 'throttle')
+    .reduce((sum, e) => sum + Math.min(Number(e.fields.wait_s) || 0, Math.max(0, (e === throttled ? now / 1000 : Infinity) - (e.t ?? 0))), 0);
+  const endT = ended ? (events.at(-1)?.t ?? start.t) : now / 1000;
+  const elapsed = Math.max(0, endT - start.t - pausedS);
+  const resumesIn = throttled ? (throttled.t as number) + (Number(throttled.fields.wait_s) || 0) - now / 1000 : 0;
+  return (
+    <div className="episode-budget">
+      {budget.turns !== null && <Bar label="turns" used={turns} total={budget.turns} unit="" />}
+      {budget.actions !== null && <Bar label="actions" used={actions} total={budget.actions} unit="" />}
+      {budget.timeoutS !== null && <Bar label="time" used={Math.round(elapsed)} total={budget.timeoutS} unit="s" note={ended ? 'ended' : undefined} />}
+      {throttled && resumesIn > 0 && (
+        <p className="throttle" role="status">
+          ⏸ throttled (attempt {String(throttled.fields.attempt ?? '?')} of 6): resumes in {duration(resumesIn)}; the episode clock is paused
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function BudgetBars() {
+  const detail = useCell((s) => s.detail);
+  const now = useNow(5000);
+  if (!detail) return null;
+  const { budget } = detail.summary;
+  const end = projectedEnd(budget.used, budget.total, detail.startedAt, now);
+  const evaluating = detail.versions.filter((v) => v.evalState === 'evaluating');
+  return (
+    <div className="budgets" aria-label="Budgets">
+      <Bar label={budget.unit} used={budget.used} total={budget.total} unit={budget.unit} note={end ? `ends ~${clock(end)}` : undefined} />
+      {detail.summary.format === 'coding-agent' && (
+        <Bar label="scored" used={detail.summary.episodes.scored} total={detail.summary.episodes.ended || null} unit="ended" tone="ok" note={`${detail.summary.episodes.excluded} excluded`} />
+      )}
+      {evaluating.map((v) => (
+        <Bar key={v.version} label={`eval ${v.version}`} used={v.evalDone} total={v.evalTotal ?? 100} unit="episodes" tone="amber" />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import { useState } from 'react';
+import { StatePill } from '../cells/states';
+import { useApp } from '../context';
+import { compact } from '../format';
+import { useKey } from '../keys';
+import { BudgetBars } from './BudgetBars';
+import { Charts } from './Charts';
+import { CellProvider, useCell } from './context';
+import { EpisodesPane } from './EpisodesPane';
+import { Versions } from './Versions';
+
+type Tab = 'overview' | 'episodes' | 'versions' | 'problems';
+
+function Header() {
+  const summary = useCell((s) => s.detail?.summary);
+  const closeCell = useApp((s) => s.closeCell);
+  if (!summary) return null;
+  const labels = [summary.format, summary.labels.harness, summary.labels.model, summary.labels.condition, summary.labels.effort].filter(Boolean);
+  return (
+    <header className="cell-header">
+      <button className="icon-button back" onClick={closeCell} aria-label="Back to the cell list (Esc)" title="Back (Esc)">
+        ←
+      </button>
+      <h1>{summary.name}</h1>
+      <span className="muted">{labels.join(' · ')}</span>
+      <span className={`badge board-${summary.board}`}>{summary.board === 'on' ? 'on board' : summary.board === 'ui' ? 'ui run' : 'nonstd'}</span>
+      <StatePill state={summary.state} />
+      <span className="spacer" />
+      <span className="muted tokens-line">
+        {summary.tokens.input !== null && `${compact(summary.tokens.input)} in`}
+        {summary.tokens.cached_input !== null && ` (${compact(summary.tokens.cached_input)} cached)`}
+        {summary.tokens.output !== null && ` · ${compact(summary.tokens.output)} out`}
+        {summary.cost_usd_estimate !== null && ` · est. $${summary.cost_usd_estimate.toFixed(2)}`}
+      </span>
+    </header>
+  );
+}
+
+function Problems() {
+  const problems = useCell((s) => s.problems);
+  if (problems.length === 0) return <p className="empty-note">No problems.</p>;
+  return (
+    <ul className="problems" aria-label="Cell problems">
+      {problems.map((p, i) => (
+        <li key={`${p.file}:${p.line ?? ''}:${i}`}>
+          <span className="problem-mark" aria-hidden>
+            !
+          </span>
+          <code>
+            {p.file}
+            {p.line ? `:${p.line}` : ''}
+          </code>{' '}
+          {p.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Body() {
+  const detail = useCell((s) => s.detail);
+  const error = useCell((s) => s.error);
+  const problems = useCell((s) => s.problems.length);
+  const [tab, setTab] = useState<Tab>('overview');
+  if (error && !detail) return <p className="paired-error" role="alert">{error}</p>;
+  if (!detail) return <p className="muted">Opening…</p>;
+  const tabs: { id: Tab; label: string }[] = [
+    { id: 'overview', label: 'Overview' },
+    { id: 'episodes', label: 'Episodes' },
+    ...(detail.summary.format === 'bigym-agent' ? [{ id: 'versions' as Tab, label: 'Versions' }] : []),
+    { id: 'problems', label: `Problems (${problems})` },
+  ];
+  return (
+    <>
+      <Header />
+      <nav className="tabs" role="tablist" aria-label="Cell views">
+        {tabs.map((t) => (
+          <button key={t.id} role="tab" aria-selected={tab === t.id} className={tab === t.id ? 'active' : undefined} onClick={() => setTab(t.id)}>
+            {t.label}
+          </button>
+        ))}
+      </nav>
+      {tab === 'overview' && (
+        <div className="overview">
+          <BudgetBars />
+          <Charts />
+          {detail.summary.format === 'bigym-agent' && <Versions />}
+        </div>
+      )}
+      {tab === 'episodes' && <EpisodesPane />}
+      {tab === 'versions' && <Versions />}
+      {tab === 'problems' && <Problems />}
+    </>
+  );
+}
+
+export function CellView({ cellId }: { cellId: string }) {
+  const closeCell = useApp((s) => s.closeCell);
+  useKey('Escape', closeCell);
+  return (
+    <section className="cell-view" aria-label="Cell">
+      <CellProvider cellId={cellId}>
+        <Body />
+      </CellProvider>
+    </section>
+  );
+}

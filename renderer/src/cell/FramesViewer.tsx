@@ -1,0 +1,73 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { FrameSet, FrameSource } from '../../../shared/cell-detail';
+import { useTransport } from '../context';
+import { useKey } from '../keys';
+
+/** A scrubber and a play button over one set of frames; every camera shows the same frame index. */
+export function FramesViewer({ cellId, source, refreshKey }: { cellId: string; source: FrameSource; refreshKey: number }) {
+  const transport = useTransport();
+  const [frames, setFrames] = useState<FrameSet | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [index, setIndex] = useState(0);
+  const [playing, setPlaying] = useState(false);
+
+  useEffect(() => {
+    let current = true;
+    transport.call('listFrames', cellId, source).then(
+      (set) => current && (setFrames(set), setError(null)),
+      (e: unknown) => current && setError(e instanceof Error ? e.message : String(e)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [transport, cellId, source, refreshKey]);
+
+  const count = Math.max(0, ...(frames?.cameras.map((c) => c.urls.length) ?? [0]));
+  useEffect(() => setIndex((i) => Math.min(i, Math.max(0, count - 1))), [count]);
+  useEffect(() => {
+    if (!playing || !frames || count === 0) return;
+    const timer = setInterval(() => setIndex((i) => (i + 1 >= count ? (setPlaying(false), i) : i + 1)), 1000 / frames.fps);
+    return () => clearInterval(timer);
+  }, [playing, frames, count]);
+
+  useKey(' ', useCallback(() => setPlaying((p) => !p), []));
+  useKey('[', useCallback(() => (setPlaying(false), setIndex((i) => Math.max(0, i - 1))), []));
+  useKey(']', useCallback(() => (setPlaying(false), setIndex((i) => Math.min(count - 1, i + 1))), [count]));
+
+  if (error) return <p className="paired-error">{error}</p>;
+  if (!frames) return null;
+  if (count === 0 && !frames.cameras.some((c) => c.video)) return <p className="muted">No frames for this episode yet.</p>;
+  return (
+    <section className="frames" aria-label="Frames">
+      <div className="cameras">
+        {frames.cameras.map((camera) => (
+          <figure key={camera.name} className="camera">
+            {camera.video ? (
+              <video src={camera.video} controls muted />
+            ) : (
+              <img src={camera.urls[Math.min(index, camera.urls.length - 1)]} alt={`${camera.name} frame ${index + 1}`} width={168} height={168} />
+            )}
+            <figcaption>{camera.name}</figcaption>
+          </figure>
+        ))}
+      </div>
+      {count > 0 && (
+        <div className="transport">
+          <button onClick={() => setPlaying((p) => !p)} aria-label={playing ? 'Pause' : 'Play'}>
+            {playing ? '❚❚' : '▶'}
+          </button>
+          <button onClick={() => setIndex((i) => Math.max(0, i - 1))} aria-label="Previous frame">
+            ◀
+          </button>
+          <button onClick={() => setIndex((i) => Math.min(count - 1, i + 1))} aria-label="Next frame">
+            ▶▏
+          </button>
+          <input type="range" min={0} max={count - 1} value={index} onChange={(e) => (setPlaying(false), setIndex(Number(e.target.value)))} aria-label="Frame" />
+          <span className="frame-count">
+            {index + 1} / {count} · {frames.fps} fps
+          </span>
+        </div>
+      )}
+    </section>
+  );
+}

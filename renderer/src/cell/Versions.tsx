@@ -1,0 +1,48 @@
+import { percent } from '../format';
+import { useCell } from './context';
+
+const EVAL_LABEL = { none: '–', evaluating: 'evaluating', scored: 'scored', eval_failed: 'EVAL FAILED (unscored)' } as const;
+const EVAL_TONE = { none: 'grey', evaluating: 'running', scored: 'ok', eval_failed: 'error' } as const;
+
+export function Versions() {
+  const versions = useCell((s) => s.detail?.versions ?? []);
+  if (versions.length === 0) return <p className="empty-note">No policy version yet: the cell is void until policies/ holds one.</p>;
+  return (
+    <table className="plain-table" aria-label="Policy versions">
+      <thead>
+        <tr>
+          <th>Version</th>
+          <th className="num">Dev episodes</th>
+          <th className="num">Dev success</th>
+          <th>Evaluation</th>
+          <th className="num">Eval score</th>
+          <th>Checks</th>
+        </tr>
+      </thead>
+      <tbody>
+        {versions.map((v) => (
+          <tr key={v.version}>
+            <td className="name">{v.version}</td>
+            <td className="num">{v.devEpisodes}</td>
+            <td className="num">{v.devEpisodes ? percent(v.devSuccesses / v.devEpisodes) : '–'}</td>
+            <td>
+              <span className={`pill tone-${EVAL_TONE[v.evalState]}`}>{EVAL_LABEL[v.evalState]}</span>
+              {v.evalState === 'evaluating' && (
+                <span className="inline-progress">
+                  {' '}
+                  {v.evalDone} / {v.evalTotal ?? '?'}
+                </span>
+              )}
+            </td>
+            <td className="num">{percent(v.evalRate)}</td>
+            <td>
+              {v.rejected && <span className="pill tone-fail">rejected: imports the simulator</span>}
+              {v.spotCheckFailed && <span className="pill tone-error">spot check failed</span>}
+              {!v.rejected && !v.spotCheckFailed && v.evalState === 'scored' && <span className="muted">ok</span>}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

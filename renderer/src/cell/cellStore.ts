@@ -1,0 +1,115 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { CellDelta, CellDetail, EpisodeRow, StreamEvent } from '../../../shared/cell-detail';
+import type { Transport } from '../../../shared/contract';
+import type { Problem } from '../../../shared/model';
+
+/** Caps that keep a window open for days from growing without bound. */
+const MAX_EVENTS = 20_000;
+const MAX_VRAM = 20_000;
+const MAX_PROBLEMS = 2_000;
+
+export interface CellViewState {
+  detail: CellDetail | null;
+  error: string | null;
+  /** Problems of the cell: its summary's and those met while following it, newest last. */
+  problems: Problem[];
+  /** The stream shown in the event pane: an episode id, or the cell's log. */
+  stream: string | null;
+  events: StreamEvent[];
+  startedMidFile: boolean;
+  openStream(stream: string | null): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type CellStore = StoreApi<CellViewState>;
+
+const byId = (a: EpisodeRow, b: EpisodeRow) => {
+  const x = Number(a.id);
+  const y = Number(b.id);
+  return Number.isNaN(x) || Number.isNaN(y) ? 0 : x - y;
+};
+
+function upsert(rows: EpisodeRow[], changed: EpisodeRow[]): EpisodeRow[] {
+  const index = new Map(rows.map((r, i) => [r.id, i]));
+  const next = [...rows];
+  let added = false;
+  for (const row of changed) {
+    const at = index.get(row.id);
+    if (at === undefined) {
+      next.push(row);
+      added = true;
+    } else next[at] = row;
+  }
+  return added ? next.sort(byId) : next;
+}
+
+const mergeProblems = (list: Problem[], more: Problem[]) => [...list, ...more].slice(-MAX_PROBLEMS);
+
+/** Applies a batch of deltas at once: the store changes, and the view renders, once per batch. */
+export function applyDeltas(state: CellViewState, deltas: CellDelta[]): Partial<CellViewState> {
+  if (!state.detail) return {};
+  let { summary, episodes, versions, vram } = state.detail;
+  let { events, problems } = state;
+  for (const delta of deltas) {
+    if (delta.summary) summary = { ...summary, ...delta.summary };
+    if (delta.episodes) episodes = upsert(episodes, delta.episodes);
+    if (delta.versions) versions = delta.versions;
+    if (delta.vram) vram = [...vram, ...delta.vram].slice(-MAX_VRAM);
+    if (delta.events) {
+      const mine = delta.events.filter((e) => e.episode === state.stream);
+      if (mine.length) events = [...events, ...mine].slice(-MAX_EVENTS);
+    }
+    if (delta.problems) problems = mergeProblems(problems, delta.problems);
+  }
+  return { detail: { ...state.detail, summary, episodes, versions, vram }, events, problems };
+}
+
+export function createCellStore(transport: Transport, cellId: string): CellStore {
+  let queue: CellDelta[] = [];
+  let frame = 0;
+  const store = createStore<CellViewState>()((set, get) => ({
+    detail: null,
+    error: null,
+    problems: [],
+    stream: null,
+    events: [],
+    startedMidFile: false,
+    async openStream(stream) {
+      const previous = get().stream;
+      if (previous === stream) return;
+      set({ stream, events: [], startedMidFile: false });
+      if (previous !== null) void transport.call('closeStream', cellId, previous).catch(() => undefined);
+      if (stream === null) return;
+      try {
+        const opened = await transport.call('openStream', cellId, stream);
+        // Events that arrived as deltas while the stream opened are newer than the ones read.
+        if (get().stream === stream) {
+          set((s) => ({ events: [...opened.events, ...s.events], startedMidFile: opened.startedMidFile, problems: mergeProblems(s.problems, opened.problems) }));
+        }
+      } catch (error) {
+        set({ error: error instanceof Error ? error.message : String(error) });
+      }
+    },
+    async close() {
+      cancelAnimationFrame(frame);
+      off();
+      await transport.call('closeCell', cellId).catch(() => undefined);
+    },
+  }));
+  const off = transport.on('cellChanged', (delta) => {
+    if (delta.cellId !== cellId) return;
+    queue.push(delta);
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      const batch = queue;
+      queue = [];
+      store.setState((state) => applyDeltas(state, batch));
+    });
+  });
+  transport.call('openCell', cellId).then(
+    (detail) => store.setState({ detail, problems: detail.summary.problems }),
+    (error: unknown) => store.setState({ error: error instanceof Error ? error.message : String(error) }),
+  );
+  return store;
+}
