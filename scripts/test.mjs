@@ -13,6 +13,7 @@ mkdirSync(results, { recursive: true });
 const stages = [
   ['typecheck node', [...bin('typescript', 'bin/tsc'), '-p', 'tsconfig.node.json']],
   ['typecheck web', [...bin('typescript', 'bin/tsc'), '-p', 'tsconfig.web.json']],
+  ['typecheck tools', [...bin('typescript', 'bin/tsc'), '-p', 'tsconfig.tools.json']],
   ['lint', [...bin('eslint', 'bin/eslint.js'), '--max-warnings', '0', '.']],
   ['unit', [...bin('vitest', 'vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'unit.json')}`]],
   ['build', [process.execPath, join(ROOT, 'scripts', 'build.mjs'), '--quiet']],

@@ -44,6 +44,7 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
     }, fromEnd ? { from: 'end', bytes: 0 } : { from: 'start' });
     followers.set(log.file, follower);
     await follower.poll();
+    follower.watch();
   };
   const logs = async () => adapter.eventLogs(cell.path, localContext(ctx.json));
   for (const log of await logs()) await follow(log, values['from-end']);
@@ -64,5 +65,6 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
     process.once('SIGTERM', done);
   });
   await watcher.close();
+  followers.forEach((f) => f.unwatch());
   return 0;
 }

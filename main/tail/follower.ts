@@ -1,3 +1,4 @@
+import { watch, type FSWatcher } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { Problem } from '../../shared/model';
 import { LineTailer, type TailChunk } from './lines';
@@ -19,6 +20,7 @@ export class LocalFollower {
   private busy = false;
   private again = false;
   private started = false;
+  private watcher: FSWatcher | undefined;
 
   constructor(
     readonly path: string,
@@ -32,6 +34,25 @@ export class LocalFollower {
   /** The byte offset of complete lines delivered so far. */
   get offset(): number {
     return this.tailer.offset;
+  }
+
+  /**
+   * Polls on every change the OS reports for the file itself (inotify, FSEvents), the quickest signal
+   * there is; a directory watcher's events arrive later. A file that does not exist yet is left to them.
+   */
+  watch(): void {
+    if (this.watcher) return;
+    try {
+      this.watcher = watch(this.path, { persistent: false }, () => void this.poll());
+      this.watcher.on('error', () => this.unwatch());
+    } catch {
+      this.watcher = undefined;
+    }
+  }
+
+  unwatch(): void {
+    this.watcher?.close();
+    this.watcher = undefined;
   }
 
   /** Reads what was appended; concurrent calls coalesce into one more read. */

@@ -90,6 +90,7 @@ export class CellSession {
     });
     await this.vram.poll();
     caughtUp = true;
+    this.vram.watch();
 
     this.watcher = watch(this.summary.path, {
       ignoreInitial: true,
@@ -156,6 +157,7 @@ export class CellSession {
       const follower = new LocalFollower(path, log.file, (chunk) => (collecting ? collect(chunk) : this.deliver(log, chunk.records, chunk.problems)), start);
       await follower.poll();
       collecting = false;
+      follower.watch();
       this.followed.set(stream, { follower, log, users: 1 });
     }
     return { ...initial, startedMidFile: initial.events[0]?.line === null };
@@ -173,13 +175,18 @@ export class CellSession {
 
   closeStream(stream: string): void {
     const followed = this.followed.get(stream);
-    if (followed && --followed.users <= 0) this.followed.delete(stream);
+    if (followed && --followed.users <= 0) {
+      followed.follower.unwatch();
+      this.followed.delete(stream);
+    }
   }
 
   async close(): Promise<void> {
     this.timers.forEach(clearInterval);
     clearTimeout(this.settleTimer);
+    this.followed.forEach((f) => f.follower.unwatch());
     this.followed.clear();
+    this.vram?.unwatch();
     await this.watcher?.close();
     await this.refreshing;
   }

@@ -1,0 +1,101 @@
+// npm run bench:latency: append events to a trajectory at a steady rate; for each, the time from its
+// write to its arrival in `tail -F`, in `cellwatch tail --json`, and in the page (serve mode, Chromium).
+import { chromium } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { measure, ROOT } from './measure';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
+const RATE = Number(process.env.BENCH_RATE ?? 20);
+const FIRST_SEQ = 1;
+
+const now = () => performance.timeOrigin + performance.now();
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+function follow(child: ChildProcess, onLine: (line: string) => void): void {
+  createInterface({ input: child.stdout! }).on('line', onLine);
+}
+
+const home = mkdtempSync(join(tmpdir(), 'cellwatch-bench-latency-'));
+const runs = join(home, 'runs');
+const cell = join(runs, 'std_sdk_bench_bare_default');
+const trajectory = join(cell, 'episodes', '0000', 'trajectory.jsonl');
+const children: ChildProcess[] = [];
+const written = new Map<number, number>();
+const arrivals: Record<string, Map<number, number>> = { 'tail -F': new Map(), 'cellwatch tail --json': new Map(), page: new Map() };
+
+try {
+  mkdirSync(join(cell, 'episodes', '0000'), { recursive: true });
+  writeFileSync(join(cell, 'run.json'), JSON.stringify({ runner: 'coding-agent', run: 'std_sdk_bench_bare_default', protocol: { episodes: [0] } }));
+  writeFileSync(trajectory, `${JSON.stringify({ seq: 0, t: Date.now() / 1000, ev: 'episode_start', episode: 0 })}\n`);
+  await measure(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet']);
+  const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data') };
+
+  const tailF = spawn('tail', ['-n', '0', '-F', trajectory], { stdio: ['ignore', 'pipe', 'ignore'] });
+  follow(tailF, (line) => {
+    const at = now();
+    const seq = (JSON.parse(line) as { seq: number }).seq;
+    arrivals['tail -F']!.set(seq, at);
+  });
+  const ours = spawn(process.execPath, [join(ROOT, 'out/cli.mjs'), 'tail', '--json', '--from-end', cell], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  follow(ours, (line) => {
+    const at = now();
+    arrivals['cellwatch tail --json']!.set((JSON.parse(line) as { seq: number }).seq, at);
+  });
+  const server = spawn(process.execPath, [join(ROOT, 'out/cli.mjs'), 'serve', '--port', '0', runs], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  children.push(tailF, ours, server);
+  const url = await new Promise<string>((resolve) => follow(server, (line) => /http:\/\/\S+/.test(line) && resolve(/http:\/\/\S+/.exec(line)![0])));
+
+  const browser = await chromium.launch({
+    executablePath: existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  const page = await browser.newPage();
+  await page.exposeFunction('arrived', (seq: number) => arrivals.page!.set(seq, now()));
+  await page.goto(url);
+  await page.getByRole('button', { name: 'std_sdk_bench_bare_default' }).click();
+  await page.getByRole('tab', { name: 'Episodes' }).click();
+  await page.getByRole('log', { name: 'Events' }).waitFor();
+  await page.evaluate(() => {
+    const log = document.querySelector('[role="log"]') as HTMLElement;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          const seq = Number((node as HTMLElement).querySelector?.('.event-seq')?.textContent);
+          if (seq) (window as unknown as { arrived(seq: number): void }).arrived(seq);
+        }
+      }
+    }).observe(log, { childList: true, subtree: true });
+  });
+  await new Promise((r) => setTimeout(r, 1000));
+
+  console.log(`Appending ${EVENTS} events at ${RATE}/s to ${trajectory}...`);
+  for (let seq = FIRST_SEQ; seq < FIRST_SEQ + EVENTS; seq++) {
+    written.set(seq, now());
+    appendFileSync(trajectory, `${JSON.stringify({ seq, t: Date.now() / 1000, ev: 'tool_call', name: 'step_discrete', args: { action: 'forward' } })}\n`);
+    await new Promise((r) => setTimeout(r, 1000 / RATE));
+  }
+  await new Promise((r) => setTimeout(r, 1500));
+  await browser.close();
+
+  console.log('');
+  console.log(`${'reader'.padEnd(24)} ${'arrived'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)}`);
+  const p95: Record<string, number> = {};
+  for (const [reader, seen] of Object.entries(arrivals)) {
+    const delays = [...written].flatMap(([seq, at]) => (seen.has(seq) ? [(seen.get(seq) as number) - at] : []));
+    p95[reader] = percentile(delays, 95);
+    console.log(`${reader.padEnd(24)} ${`${delays.length}/${EVENTS}`.padStart(8)} ${percentile(delays, 50).toFixed(1).padStart(8)} ${p95[reader]!.toFixed(1).padStart(8)} ${percentile(delays, 99).toFixed(1).padStart(8)}`);
+  }
+  const baseline = p95['tail -F'] as number;
+  console.log(`\np95 beyond tail -F: cellwatch tail ${(p95['cellwatch tail --json']! - baseline).toFixed(1)} ms, page ${(p95.page! - baseline).toFixed(1)} ms (goal: within 50 ms)`);
+} finally {
+  children.forEach((c) => c.kill());
+  rmSync(home, { recursive: true, force: true });
+}
