@@ -62,6 +62,8 @@ export interface CellDetail {
   frameSources: FrameSource[];
   /** The cell's own event log, for formats whose episodes have none (bigym ledger, evopolicygym events). */
   logStream: string | null;
+  /** Budgets beside the summary's main one (evopolicygym: accepted submissions of max_submissions). */
+  otherBudgets: { label: string; used: number; total: number | null }[];
 }
 
 /** One line of an event log, normalized: its own fields kept. */

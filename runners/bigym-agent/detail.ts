@@ -61,6 +61,7 @@ export async function bigymDetail(dir: string, ctx: ReadContext): Promise<Detail
     episodeBudget: null,
     frameSources: [...(await frameSources(r, 'replay')), ...(await frameSources(r, 'dev'))],
     logStream: 'ledger',
+    otherBudgets: [],
     problems: r.problems,
   };
 }

@@ -40,6 +40,7 @@ export async function codingAgentDetail(dir: string, ctx: ReadContext): Promise<
     episodeBudget: { turns: num(protocol.max_turns), actions: num(protocol.max_actions), timeoutS: num(protocol.timeout_s) },
     frameSources: [],
     logStream: null,
+    otherBudgets: [],
     problems: r.problems,
   };
 }

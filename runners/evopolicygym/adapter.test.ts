@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { age, jsonl, read, tempDir, writeTree } from '../testing';
+import { age, context, jsonl, read, tempDir, writeTree } from '../testing';
 import { evopolicygym } from './adapter';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -57,5 +57,18 @@ describe('evopolicygym', () => {
   it('says when the run ended in error', async () => {
     writeTree(cell, { 'run.json': { ...run, terminal_reason: 'error' } });
     expect((await read(evopolicygym, cell)).cell.problems).toEqual([{ file: 'run.json', message: 'run ended with terminal_reason error' }]);
+  });
+});
+
+describe('evopolicygym detail', () => {
+  it('shows accepted submissions of max_submissions beside the episode budget, and each submission as a row', async () => {
+    writeTree(cell, { 'run.json': run, 'events.jsonl': jsonl(events), 'feedback/submission-000001.json': { episodes: [{ index: 0, success: true }, { index: 1, success: false }] } });
+    const detail = await evopolicygym.detail(cell, context());
+    expect(detail.otherBudgets).toEqual([{ label: 'submissions', used: 2, total: 3 }]);
+    expect(detail.episodes.map((e) => [e.id, e.status, e.note])).toEqual([
+      ['submission-000001', 'completed', 'charged 10 · 1/2 succeeded'],
+      ['submission-000002', 'failed', 'charged 0 · capture failed'],
+      ['submission-000003', 'completed', 'charged 6'],
+    ]);
   });
 });

@@ -41,6 +41,13 @@ export async function evopolicygymDetail(dir: string, ctx: ReadContext): Promise
     episodeBudget: null,
     frameSources: [],
     logStream: 'events',
+    otherBudgets: [
+      {
+        label: 'submissions',
+        used: [...rows.values()].filter((row) => row.status === 'completed').length,
+        total: num(obj(run.config).max_submissions),
+      },
+    ],
     problems: r.problems,
   };
 }

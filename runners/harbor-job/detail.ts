@@ -34,7 +34,7 @@ export async function harborDetail(dir: string, ctx: ReadContext): Promise<Detai
     });
   }
   rows.sort((a, b) => (a.t ?? Infinity) - (b.t ?? Infinity));
-  return { episodes: rows, versions: [], vram: [], startedAt: timestampMs(job.started_at), episodeBudget: null, frameSources: [], logStream: null, problems: r.problems };
+  return { episodes: rows, versions: [], vram: [], startedAt: timestampMs(job.started_at), episodeBudget: null, frameSources: [], logStream: null, otherBudgets: [], problems: r.problems };
 }
 
 /** Harbor writes JSON files, not event logs: trials appear in the episodes table as they end. */

@@ -75,6 +75,9 @@ export function BudgetBars() {
       {detail.summary.format === 'coding-agent' && (
         <Bar label="scored" used={detail.summary.episodes.scored} total={detail.summary.episodes.ended || null} unit="ended" tone="ok" note={`${detail.summary.episodes.excluded} excluded`} />
       )}
+      {detail.otherBudgets.map((b) => (
+        <Bar key={b.label} label={b.label} used={b.used} total={b.total} unit="accepted" />
+      ))}
       {evaluating.map((v) => (
         <Bar key={v.version} label={`eval ${v.version}`} used={v.evalDone} total={v.evalTotal ?? 100} unit="episodes" tone="amber" />
       ))}

@@ -6,7 +6,13 @@ function useConnection(): ConnectionState | null {
   const transport = useTransport();
   const socket = transport instanceof WebSocketTransport ? transport : null;
   const [state, setState] = useState<ConnectionState | null>(socket?.state ?? null);
-  useEffect(() => socket?.onState(setState), [socket]);
+  useEffect(() => {
+    if (!socket) return;
+    const off = socket.onState(setState);
+    // The socket may have opened between the first render and this subscription.
+    setState(socket.state);
+    return off;
+  }, [socket]);
   return state;
 }
 

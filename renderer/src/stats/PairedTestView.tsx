@@ -3,6 +3,7 @@ import { formatP, verdict, type PairedTest } from '../../../shared/mcnemar';
 import type { CellSummary } from '../../../shared/model';
 import { useApp, useTransport } from '../context';
 import { percent } from '../format';
+import { SideEpisode } from './SideEpisode';
 
 interface Choice {
   id: string;
@@ -40,6 +41,7 @@ function SidePicker({ label, value, choices, onChange }: { label: string; value:
 }
 
 function Result({ test }: { test: PairedTest }) {
+  const [episode, setEpisode] = useState<string | null>(null);
   if (!test.ok) {
     return (
       <div className="paired-refused" role="alert">
@@ -109,7 +111,9 @@ function Result({ test }: { test: PairedTest }) {
           <ul className="episode-chips">
             {t.discordant.map((d) => (
               <li key={d.id} className={d.winner === 'b' ? 'tone-ok' : 'tone-fail'} title={d.winner === 'b' ? 'B succeeds, A fails' : 'A succeeds, B fails'}>
-                {d.id} {d.winner === 'b' ? 'B ✓' : 'A ✓'}
+                <button className="chip" aria-pressed={episode === d.id} onClick={() => setEpisode(episode === d.id ? null : d.id)}>
+                  {d.id} {d.winner === 'b' ? 'B ✓' : 'A ✓'}
+                </button>
               </li>
             ))}
           </ul>
@@ -127,6 +131,12 @@ function Result({ test }: { test: PairedTest }) {
           </section>
         )}
       </div>
+      {episode !== null && (
+        <div className="side-by-side">
+          <SideEpisode label="A" side={test.a} episode={episode} />
+          <SideEpisode label="B" side={test.b} episode={episode} />
+        </div>
+      )}
     </div>
   );
 }

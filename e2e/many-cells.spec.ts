@@ -1,0 +1,38 @@
+import { expect, test } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, scratchHome, startServing, type Served } from './processes';
+
+const CELLS = 10_000;
+
+test.describe('a runs root of 10,000 cells', () => {
+  const home = scratchHome();
+  const runs = join(home.home, 'runs');
+  let served: Served;
+
+  test.beforeAll(async () => {
+    for (let i = 0; i < CELLS; i++) {
+      const name = `std_sdk_m${i % 5}_bare_${String(i).padStart(5, '0')}`;
+      const dir = join(runs, `batch_${Math.floor(i / 1000)}`, name);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'run.json'), JSON.stringify({ runner: 'coding-agent', run: name, protocol: { episodes: [0, 1, 2, 3] } }));
+    }
+    served = await startServing(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'serve', '--port', '0', runs], home.env, 180_000);
+  });
+  test.afterAll(async () => {
+    await served?.stop();
+    home.remove();
+  });
+
+  test('lists them all, renders only the rows on screen, and scrolls to the last', async ({ page }) => {
+    await page.goto(served.url);
+    await expect(page.getByRole('table', { name: 'Cells' })).toHaveAttribute('aria-rowcount', String(CELLS + 1));
+    await page.getByRole('button', { name: /^Name/ }).click();
+    const rendered = await page.getByRole('table', { name: 'Cells' }).getByRole('row').count();
+    expect(rendered).toBeLessThan(120);
+    await page.locator('.grid-body').evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await expect(page.getByRole('button', { name: 'std_sdk_m4_bare_09999' })).toBeVisible();
+    await page.getByLabel('Filter cells').fill('m3 09998');
+    await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row')).toHaveCount(2);
+  });
+});

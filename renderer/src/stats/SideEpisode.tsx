@@ -1,0 +1,45 @@
+import { useEffect } from 'react';
+import type { PairedSide } from '../../../shared/mcnemar';
+import { CellProvider, useCell } from '../cell/context';
+import { EventStream } from '../cell/EventStream';
+import { FramesViewer } from '../cell/FramesViewer';
+
+function splitId(id: string): { cellId: string; version: string | null } {
+  const match = /^(.*)@(v\d{3})$/.exec(id);
+  return match ? { cellId: match[1] as string, version: match[2] as string } : { cellId: id, version: null };
+}
+
+function EpisodeEvents({ cellId, episode }: { cellId: string; episode: string }) {
+  const openStream = useCell((s) => s.openStream);
+  const events = useCell((s) => s.events);
+  const startedMidFile = useCell((s) => s.startedMidFile);
+  useEffect(() => void openStream(episode), [openStream, episode]);
+  return (
+    <>
+      <EventStream events={events} startedMidFile={startedMidFile} title={`Episode ${episode}`} />
+      <FramesViewer cellId={cellId} source={{ kind: 'episode', episode }} refreshKey={events.length} />
+    </>
+  );
+}
+
+/** One side's record of an episode: its events and frames, or a policy version's replay on that seed. */
+export function SideEpisode({ label, side, episode }: { label: string; side: PairedSide; episode: string }) {
+  const { cellId, version } = splitId(side.id);
+  let body;
+  if (version) body = <FramesViewer cellId={cellId} source={{ kind: 'replay', version, seed: episode }} refreshKey={0} />;
+  else if (side.format === 'coding-agent') {
+    body = (
+      <CellProvider cellId={cellId}>
+        <EpisodeEvents cellId={cellId} episode={episode} />
+      </CellProvider>
+    );
+  } else body = <p className="muted">{side.format} records no events for a single episode; its outcome is in the table.</p>;
+  return (
+    <section className="side-episode" aria-label={`${label}: ${side.name}, episode ${episode}`}>
+      <h2 className="section-title">
+        {label} · {side.name}
+      </h2>
+      {body}
+    </section>
+  );
+}
