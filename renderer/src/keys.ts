@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 
 function typing(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
@@ -15,4 +15,12 @@ export function useKey(key: string, action: () => void): void {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [key, action]);
+}
+
+/** j/k and the arrows move through a list's rows by one. */
+export function useRowKeys(move: (delta: number) => void): void {
+  useKey('j', useCallback(() => move(1), [move]));
+  useKey('k', useCallback(() => move(-1), [move]));
+  useKey('ArrowDown', useCallback(() => move(1), [move]));
+  useKey('ArrowUp', useCallback(() => move(-1), [move]));
 }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { frameSourceKey, type EpisodeRow, type FrameSource } from '../../../shared/cell-detail';
 import { useVirtualRows } from '../cells/useVirtualRows';
-import { useKey } from '../keys';
+import { useRowKeys } from '../keys';
 import { EpisodeBudget } from './BudgetBars';
 import { useCell } from './context';
 import { EventStream } from './EventStream';
@@ -31,10 +31,7 @@ function EpisodeTable({ rows, selected, onSelect }: { rows: EpisodeRow[]; select
     },
     [rows, selected, onSelect, scrollToRow],
   );
-  useKey('j', useCallback(() => move(1), [move]));
-  useKey('k', useCallback(() => move(-1), [move]));
-  useKey('ArrowDown', useCallback(() => move(1), [move]));
-  useKey('ArrowUp', useCallback(() => move(-1), [move]));
+  useRowKeys(move);
   const grid = '56px 96px 90px 60px 60px 70px minmax(80px, 1fr)';
   return (
     <div className="grid-table episodes" role="table" aria-label="Episodes" aria-rowcount={rows.length + 1}>

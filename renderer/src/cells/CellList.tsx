@@ -2,7 +2,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import type { CellSummary } from '../../../shared/model';
 import { useApp } from '../context';
 import { baseName } from '../format';
-import { useKey } from '../keys';
+import { useKey, useRowKeys } from '../keys';
 import { useNow } from '../useNow';
 import { COLUMNS, matches } from './columns';
 import { useVirtualRows } from './useVirtualRows';
@@ -50,10 +50,7 @@ export function CellList() {
     },
     [shown, cursor, scrollToRow],
   );
-  useKey('j', useCallback(() => move(1), [move]));
-  useKey('k', useCallback(() => move(-1), [move]));
-  useKey('ArrowDown', useCallback(() => move(1), [move]));
-  useKey('ArrowUp', useCallback(() => move(-1), [move]));
+  useRowKeys(move);
   useKey('f', useCallback(() => filterRef.current?.focus(), []));
 
   const openCell = useApp((s) => s.openCell);
