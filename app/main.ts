@@ -48,6 +48,7 @@ async function openWindow(): Promise<void> {
     transport: 'electron',
     commandLineRoots: process.argv.slice(app.isPackaged ? 1 : 2).filter((arg) => !arg.startsWith('-')),
     demoRoot: process.argv.includes('--no-demo') ? undefined : join(app.getPath('userData'), 'demo-runs'),
+    nvidiaSmi: process.env.CELLWATCH_NVIDIA_SMI ?? 'nvidia-smi',
     pickFolder: async () => {
       const picked = await dialog.showOpenDialog(win, { title: 'Add a runs root', properties: ['openDirectory'] });
       return picked.canceled ? null : (picked.filePaths[0] ?? null);

@@ -19,13 +19,13 @@ afterEach(() => tmp.remove());
 
 describe('core: runs roots', () => {
   it('saves added roots in the settings file and finds them at the next start', async () => {
-    const core = await createCore({ configDir, transport: 'serve', rescan: false });
+    const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
     expect(await core.listRoots()).toEqual([]);
     const added = await core.addRoot(runs);
     expect(added).toMatchObject({ path: runs, state: 'ok', cellCount: 2, source: 'settings' });
     expect(JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8'))).toEqual({ roots: [runs] });
 
-    const again = await createCore({ configDir, transport: 'serve', rescan: false });
+    const again = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
     expect((await again.listCells()).map((c) => [c.name, c.board])).toEqual([
       ['nonstd_b', 'nonstd'],
       ['ui_a', 'ui'],
@@ -33,7 +33,7 @@ describe('core: runs roots', () => {
   });
 
   it('shows command-line roots without saving them', async () => {
-    const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [runs], rescan: false });
+    const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [runs], rescan: false, nvidiaSmi: false });
     expect((await core.listRoots())[0]).toMatchObject({ path: runs, source: 'command line', cellCount: 2 });
     await core.removeRoot(runs);
     expect(await core.listRoots()).toEqual([]);
@@ -42,7 +42,7 @@ describe('core: runs roots', () => {
 
   it('keeps a missing root as a problem on that root while the others work', async () => {
     const gone = join(tmp.path, 'gone');
-    const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [gone, runs], rescan: false });
+    const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [gone, runs], rescan: false, nvidiaSmi: false });
     const roots = await core.listRoots();
     expect(roots.map((r) => [r.path, r.state])).toEqual([
       [gone, 'missing'],
@@ -53,7 +53,7 @@ describe('core: runs roots', () => {
   });
 
   it('tells listeners when roots change', async () => {
-    const core = await createCore({ configDir, transport: 'serve', rescan: false });
+    const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
     const seen: RootStatus[][] = [];
     const off = core.events.on('rootsChanged', (roots) => seen.push(roots));
     await core.addRoot(runs);
@@ -65,7 +65,7 @@ describe('core: runs roots', () => {
 
   it('starts on a corrupt settings file, says which file, and rewrites it on the next change', async () => {
     writeTree(configDir, { 'settings.json': '{"roots": [' });
-    const core = await createCore({ configDir, transport: 'serve', rescan: false });
+    const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
     const info = await core.getInfo();
     expect(info.problems).toEqual([{ file: join(configDir, 'settings.json'), message: expect.stringContaining('not valid JSON') }]);
     expect(readFileSync(join(configDir, 'settings.json'), 'utf8')).toBe('{"roots": [');
@@ -75,7 +75,7 @@ describe('core: runs roots', () => {
   });
 
   it('has no folder picker in serve mode', async () => {
-    const core = await createCore({ configDir, transport: 'serve', rescan: false });
+    const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
     expect((await core.getInfo()).canPickFolder).toBe(false);
     await expect(core.pickFolder()).rejects.toThrow(/type the runs root path/);
   });
@@ -83,7 +83,7 @@ describe('core: runs roots', () => {
 
 describe('core: paths the user types', () => {
   it('refuses a relative path and expands ~', async () => {
-    const core = await createCore({ configDir, transport: 'serve', rescan: false });
+    const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
     await expect(core.addRoot('runs')).rejects.toThrow('runs root must be an absolute path, not "runs"');
     expect((await core.addRoot('~/cellwatch-test-nowhere')).path).toBe(join(homedir(), 'cellwatch-test-nowhere'));
   });
@@ -92,7 +92,7 @@ describe('core: paths the user types', () => {
 describe('core: the demo and rescans', () => {
   it('runs the demo live when no root is configured, until the user removes it for good', async () => {
     const demoRoot = join(tmp.path, 'demo');
-    const core = await createCore({ configDir, transport: 'serve', demoRoot, rescan: false });
+    const core = await createCore({ configDir, transport: 'serve', demoRoot, rescan: false, nvidiaSmi: false });
     try {
       expect((await core.listRoots()).map((r) => [r.path, r.source])).toEqual([[demoRoot, 'demo']]);
       await core.removeRoot(demoRoot);
@@ -100,19 +100,19 @@ describe('core: the demo and rescans', () => {
     } finally {
       await core.close();
     }
-    const again = await createCore({ configDir, transport: 'serve', demoRoot, rescan: false });
+    const again = await createCore({ configDir, transport: 'serve', demoRoot, rescan: false, nvidiaSmi: false });
     expect(await again.listRoots()).toEqual([]);
     await again.close();
   });
 
   it('does not start the demo when a root is configured', async () => {
-    const core = await createCore({ configDir, transport: 'serve', demoRoot: join(tmp.path, 'demo'), commandLineRoots: [runs], rescan: false });
+    const core = await createCore({ configDir, transport: 'serve', demoRoot: join(tmp.path, 'demo'), commandLineRoots: [runs], rescan: false, nvidiaSmi: false });
     expect((await core.listRoots()).map((r) => r.source)).toEqual(['command line']);
     await core.close();
   });
 
   it('finds a cell that appears later and tells listeners', async () => {
-    const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [runs] });
+    const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [runs], nvidiaSmi: false });
     try {
       const seen: number[] = [];
       core.events.on('rootsChanged', (roots) => seen.push(roots[0]?.cellCount ?? 0));

@@ -8,6 +8,7 @@ import { localContext } from './cells';
 import { compareSides, splitAddress } from './compare';
 import { EventHub } from './events';
 import { listFrames } from './frames';
+import { startGpu } from './gpu/history';
 import { resolveStatic } from './static';
 import { Sessions } from './watch/sessions';
 import { scanRoot, type ScanResult } from './scan';
@@ -28,6 +29,8 @@ export interface CoreOptions {
   demoRoot?: string;
   /** Rescan roots every few seconds (default true; tests that drive scans themselves turn it off). */
   rescan?: boolean;
+  /** The nvidia-smi to sample GPUs with; false: no GPU sampler (tests). */
+  nvidiaSmi?: string | false;
 }
 
 /** The contract with its events: what a transport serves. */
@@ -135,9 +138,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const findCell = (id: string) => listed().find((c) => c.id === id);
   const sessions = new Sessions(findCell, () => localContext(json), (delta) => events.emit('cellChanged', delta));
 
+  const gpu = startGpu(options.nvidiaSmi ?? 'nvidia-smi', (sample) => events.emit('gpuSample', sample));
+
   const core: Core = {
     events,
     async close() {
+      gpu.stop();
       clearInterval(timer);
       demo.abort();
       await Promise.all([demoRun, sessions.closeAll()]);
@@ -194,6 +200,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     openStream: (id, stream) => sessions.openStream(id, stream),
     async closeStream(id, stream) {
       sessions.closeStream(id, stream);
+    },
+    async gpuStatus() {
+      return gpu.status();
     },
     async listFrames(id, source) {
       const cell = findCell(id);

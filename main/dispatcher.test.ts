@@ -9,7 +9,7 @@ let dispatcher: Dispatcher;
 beforeEach(async () => {
   tmp = tempDir();
   writeTree(tmp.path, { 'runs/ui_x/run.json': { runner: 'coding-agent' } });
-  dispatcher = createDispatcher(await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false }));
+  dispatcher = createDispatcher(await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false, nvidiaSmi: false }));
 });
 afterEach(() => tmp.remove());
 

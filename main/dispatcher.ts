@@ -19,6 +19,7 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   closeCell: z.tuple([cellId]),
   openStream: z.tuple([cellId, name]),
   closeStream: z.tuple([cellId, name]),
+  gpuStatus: z.tuple([]),
   listFrames: z.tuple([
     cellId,
     z.union([

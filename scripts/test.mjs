@@ -15,8 +15,9 @@ const stages = [
   ['typecheck web', [...bin('typescript', 'bin/tsc'), '-p', 'tsconfig.web.json']],
   ['typecheck tools', [...bin('typescript', 'bin/tsc'), '-p', 'tsconfig.tools.json']],
   ['lint', [...bin('eslint', 'bin/eslint.js'), '--max-warnings', '0', '.']],
-  ['unit', [...bin('vitest', 'vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'unit.json')}`]],
+  // Built before the unit tests too: a launch test starts the built CLI's demo.
   ['build', [process.execPath, join(ROOT, 'scripts', 'build.mjs'), '--quiet']],
+  ['unit', [...bin('vitest', 'vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'unit.json')}`]],
   ['e2e', [...bin('@playwright/test', 'cli.js'), 'test']],
 ];
 

@@ -95,3 +95,27 @@ export interface CellDelta {
 export function frameSourceKey(source: FrameSource): string {
   return source.kind === 'episode' ? `episode:${source.episode}` : `${source.kind}:${source.version}:${source.seed}`;
 }
+
+/** One GPU's memory at a moment, as the sampler read it. */
+export interface GpuReadingShown {
+  index: number;
+  name: string;
+  totalMib: number | null;
+  usedMib: number | null;
+  freeMib: number | null;
+  utilizationPct: number | null;
+}
+
+export interface GpuSampleShown {
+  t: number;
+  gpus: GpuReadingShown[];
+  processes: { pid: number; gpuUuid: string | null; usedMib: number | null }[];
+}
+
+export interface GpuStatus {
+  /** False when this machine has no nvidia-smi (or it never answered). */
+  available: boolean;
+  problems: string[];
+  /** The last samples, oldest first (about ten minutes at 1 Hz). */
+  history: GpuSampleShown[];
+}

@@ -1,7 +1,7 @@
 // The one contract between the UI and the core. Every call the renderer can make and every event it
 // can receive is named here; app/ (IPC) and main/server (WebSocket) carry exactly these.
 import type { PairedTest } from './mcnemar';
-import type { CellDelta, CellDetail, FrameSet, FrameSource, StreamEvent } from './cell-detail';
+import type { CellDelta, CellDetail, FrameSet, FrameSource, GpuSampleShown, GpuStatus, StreamEvent } from './cell-detail';
 import type { AppInfo, CellId, CellSummary, Problem, RootStatus } from './model';
 
 export interface Backend {
@@ -24,6 +24,8 @@ export interface Backend {
   closeStream(id: CellId, stream: string): Promise<void>;
   /** The frames of an episode, or of a policy version's development or replay episode on a seed, as URLs. */
   listFrames(id: CellId, source: FrameSource): Promise<FrameSet>;
+  /** This machine's GPUs: recent samples and what went wrong; new samples arrive as `gpuSample`. */
+  gpuStatus(): Promise<GpuStatus>;
 }
 
 export interface StreamOpened {
@@ -36,6 +38,7 @@ export interface StreamOpened {
 export interface BackendEvents {
   rootsChanged: RootStatus[];
   cellChanged: CellDelta;
+  gpuSample: GpuSampleShown;
 }
 
 export type Method = keyof Backend;
@@ -55,8 +58,9 @@ const methodNames: Record<Method, true> = {
   openStream: true,
   closeStream: true,
   listFrames: true,
+  gpuStatus: true,
 };
-const eventNames: Record<EventName, true> = { rootsChanged: true, cellChanged: true };
+const eventNames: Record<EventName, true> = { rootsChanged: true, cellChanged: true, gpuSample: true };
 export const METHODS = Object.keys(methodNames) as readonly Method[];
 export const EVENTS = Object.keys(eventNames) as readonly EventName[];
 

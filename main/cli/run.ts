@@ -4,6 +4,8 @@ import { APP_VERSION } from '../version';
 import { UsageError, type Io } from './io';
 import { demo, DEMO_HELP } from './demo';
 import { episodes, EPISODES_HELP } from './episodes';
+import { gpu, GPU_HELP } from './gpu';
+import { launch, LAUNCH_HELP } from './launch';
 import { mcnemar, MCNEMAR_HELP } from './mcnemar';
 import { serve, SERVE_HELP } from './serve';
 import { status, STATUS_HELP } from './status';
@@ -19,6 +21,8 @@ Commands:
   episodes   a cell's pairable units
   tail       a cell's events as they arrive
   mcnemar    are two runs really different? (exact paired test)
+  gpu        GPU memory, CPU, memory and disks of this machine
+  launch     start a UI run of a runner profile
   demo       write the built-in demo runs
 
 Options:
@@ -35,9 +39,13 @@ ${TAIL_HELP}
 
 ${MCNEMAR_HELP}
 
+${GPU_HELP}
+
+${LAUNCH_HELP}
+
 ${DEMO_HELP}`;
 
-const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { serve, status, episodes, tail, mcnemar, demo };
+const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { serve, status, episodes, tail, mcnemar, gpu, launch, demo };
 
 export async function runCli(argv: string[], io: Io): Promise<number> {
   const [first, ...rest] = argv;

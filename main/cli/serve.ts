@@ -44,6 +44,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     transport: 'serve',
     commandLineRoots: positionals,
     demoRoot: values['no-demo'] ? undefined : defaultDemoRoot(),
+    nvidiaSmi: process.env.CELLWATCH_NVIDIA_SMI ?? 'nvidia-smi',
   });
   const rendererDir = builtRendererDir(dirname(fileURLToPath(import.meta.url)));
   let server;

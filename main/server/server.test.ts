@@ -14,7 +14,7 @@ let base: string;
 beforeEach(async () => {
   tmp = tempDir();
   writeTree(tmp.path, { 'renderer/index.html': '<!doctype html><title>Cellwatch</title>', 'secret.txt': 'do not serve' });
-  const core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false });
+  const core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false, nvidiaSmi: false });
   server = await startServer({ host: '127.0.0.1', port: 0, rendererDir: join(tmp.path, 'renderer'), core });
   base = `http://127.0.0.1:${server.port}`;
 });

@@ -23,7 +23,7 @@ beforeEach(async () => {
     'episodes/0000/trajectory.jsonl': jsonl([ev(0, 'episode_start', { episode: 0 }), ev(1, 'agent_message', { text: 'hello' })]),
     'vram.jsonl': jsonl([{ t: 1764403200, gpu: 0, used_mib: 1000, total_mib: 80000 }]),
   });
-  core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', commandLineRoots: [join(tmp.path, 'runs')], rescan: false });
+  core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', commandLineRoots: [join(tmp.path, 'runs')], rescan: false, nvidiaSmi: false });
   id = `local:${cell}`;
   deltas = [];
   core.events.on('cellChanged', (d) => deltas.push(d));

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { CellView } from './cell/CellView';
+import { GpuView } from './gpu/GpuView';
 import { CellList } from './cells/CellList';
 import { useApp } from './context';
 import { EmptyState } from './roots/EmptyState';
@@ -37,7 +38,7 @@ export function App() {
             <>
               <ViewTabs />
               <RootProblems />
-              {view === 'cells' ? <CellList /> : <PairedTestView />}
+              {view === 'cells' ? <CellList /> : view === 'paired' ? <PairedTestView /> : <GpuView />}
             </>
           )
         ) : (

@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Transport } from '../../shared/contract';
+import type { GpuStatus } from '../../shared/cell-detail';
 import type { AppInfo, CellSummary, RootStatus } from '../../shared/model';
 
 export interface AppState {
@@ -12,6 +13,7 @@ export interface AppState {
   view: View;
   /** The cell whose view is open, replacing the list. */
   openCellId: string | null;
+  gpu: GpuStatus | null;
   /** The last failed action, shown until the next one succeeds. */
   error: string | null;
   load(): Promise<void>;
@@ -24,7 +26,7 @@ export interface AppState {
   closeCell(): void;
 }
 
-export type View = 'cells' | 'paired';
+export type View = 'cells' | 'paired' | 'gpu';
 
 export type AppStore = StoreApi<AppState>;
 
@@ -54,11 +56,17 @@ export function createAppStore(transport: Transport): AppStore {
       loaded: false,
       view: 'cells',
       openCellId: null,
+      gpu: null,
       error: null,
       async load() {
         await attempt(async () => {
-          const [info, roots, cells] = await Promise.all([transport.call('getInfo'), transport.call('listRoots'), transport.call('listCells')]);
-          set({ info, roots, cells, loaded: true });
+          const [info, roots, cells, gpu] = await Promise.all([
+            transport.call('getInfo'),
+            transport.call('listRoots'),
+            transport.call('listCells'),
+            transport.call('gpuStatus'),
+          ]);
+          set({ info, roots, cells, gpu, loaded: true });
         });
       },
       addRoot: (path) =>
@@ -98,5 +106,10 @@ export function createAppStore(transport: Transport): AppStore {
     store.setState({ roots });
     void transport.call('listCells').then((cells) => store.setState({ cells }));
   });
+  transport.on('gpuSample', (sample) =>
+    store.setState(({ gpu }) => ({
+      gpu: { available: true, problems: gpu?.problems ?? [], history: [...(gpu?.history ?? []), sample].slice(-600) },
+    })),
+  );
   return store;
 }

@@ -22,8 +22,8 @@ async function writeFrames(dir: string, episode: Episode): Promise<void> {
 }
 
 /** A bigym-agent session: versions, development episodes on the ledger, evaluations and replays. */
-export async function writeBigymCell(root: string, pace: Pace): Promise<void> {
-  const cell = join(root, BIGYM_TASK);
+export async function writeBigymCell(root: string, pace: Pace, name = BIGYM_TASK): Promise<void> {
+  const cell = join(root, name);
   const tokens = { input: 0, cached_input: 0, output: 0, reasoning: 0 };
   const run = {
     runner: 'bigym-agent', task: BIGYM_TASK, harness: 'scripted', model: 'demo-agent', effort: 'high', interface: 'strict',

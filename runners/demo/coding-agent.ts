@@ -32,8 +32,7 @@ function scriptedEnd(index: number, condition: string): { status: string; engage
 /** Episodes whose model service throttles the session, pausing the episode clock. */
 const THROTTLED = new Set([5, 20]);
 
-export async function writeCodingAgentCell(root: string, condition: 'bare' | 'full', gains: Gains, pace: Pace): Promise<void> {
-  const name = runName(condition);
+export async function writeCodingAgentCell(root: string, condition: 'bare' | 'full', gains: Gains, pace: Pace, name = runName(condition)): Promise<void> {
   const cell = join(root, name);
   const planned = Array.from({ length: EPISODE_COUNT }, (_, i) => i);
   await writeJson(join(cell, 'run.json'), {

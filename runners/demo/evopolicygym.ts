@@ -16,8 +16,8 @@ const SUBMISSIONS: { gains: Gains; episodes: number[]; captureFails?: boolean }[
   { gains: { x: 1.0, v: 2.2, theta: 42, omega: 8 }, episodes: [20, 21, 22, 23, 24, 25, 26, 27] },
 ];
 
-export async function writeEvopolicygymRecord(root: string, pace: Pace): Promise<void> {
-  const record = join(root, EVO_RECORD);
+export async function writeEvopolicygymRecord(root: string, pace: Pace, name = EVO_RECORD): Promise<void> {
+  const record = join(root, name);
   const config = {
     split: 'train', max_submissions: 3, episode_budget: 30, episode_pool_size: 60, max_episodes_per_submission: 10, seed: 42,
     episode_timeout_seconds: 30.0, agent_timeout_seconds: 3600.0,

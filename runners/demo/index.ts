@@ -1,4 +1,5 @@
 import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { writeBigymCell } from './bigym';
 import { CONDITIONS, writeCodingAgentCell } from './coding-agent';
 import { writeEvopolicygymRecord } from './evopolicygym';
@@ -12,7 +13,12 @@ export interface DemoOptions {
   signal?: AbortSignal;
   /** Epoch seconds the nominal clock starts at (default: now). */
   startEpochS?: number;
+  /** Write one cell of this format, named `name`, beside whatever else the folder holds. */
+  only?: { format: DemoFormat; name: string };
 }
+
+export type DemoFormat = 'coding-agent' | 'bigym-agent' | 'evopolicygym';
+export const DEMO_FORMATS: readonly DemoFormat[] = ['coding-agent', 'bigym-agent', 'evopolicygym'];
 
 /**
  * The built-in demo: a simulated cart-pole task and a scripted agent, written as real runners write
@@ -20,16 +26,27 @@ export interface DemoOptions {
  * Starts from an empty folder; resolves when every cell is finished or the signal stops it.
  */
 export async function runDemo(root: string, options: DemoOptions): Promise<'finished' | 'stopped'> {
-  await rm(root, { recursive: true, force: true });
+  const only = options.only;
+  await rm(only ? join(root, only.name) : root, { recursive: true, force: true });
   await mkdir(root, { recursive: true });
   const start = options.startEpochS ?? Date.now() / 1000;
   const pace = () => new Pace(start, options.speed, options.instant, options.signal);
+  const [bare] = CONDITIONS;
+  const writers = only
+    ? [
+        only.format === 'bigym-agent'
+          ? writeBigymCell(root, pace(), only.name)
+          : only.format === 'evopolicygym'
+            ? writeEvopolicygymRecord(root, pace(), only.name)
+            : writeCodingAgentCell(root, bare!.condition, bare!.gains, pace(), only.name),
+      ]
+    : [
+        writeBigymCell(root, pace()),
+        ...CONDITIONS.map(({ condition, gains }) => writeCodingAgentCell(root, condition, gains, pace())),
+        writeEvopolicygymRecord(root, pace()),
+      ];
   try {
-    await Promise.all([
-      writeBigymCell(root, pace()),
-      ...CONDITIONS.map(({ condition, gains }) => writeCodingAgentCell(root, condition, gains, pace())),
-      writeEvopolicygymRecord(root, pace()),
-    ]);
+    await Promise.all(writers);
     return 'finished';
   } catch (error) {
     if (error instanceof DemoStopped) return 'stopped';

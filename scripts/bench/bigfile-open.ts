@@ -4,7 +4,7 @@ import { createCore } from '../../main/backend';
 
 const [root, configDir] = process.argv.slice(2) as [string, string];
 const started = performance.now();
-const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [root], rescan: false });
+const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [root], rescan: false, nvidiaSmi: false });
 const [cell] = await core.listCells();
 if (!cell) throw new Error(`no cell in ${root}`);
 await core.openCell(cell.id);

@@ -1,5 +1,6 @@
 import { useApp } from '../context';
 import { baseName } from '../format';
+import { GpuMeters } from '../gpu/GpuView';
 
 export function TopBar() {
   const selectedRoot = useApp((s) => s.selectedRoot);
@@ -15,6 +16,8 @@ export function TopBar() {
           </>
         )}
       </nav>
+      <span className="spacer" />
+      <GpuMeters />
     </header>
   );
 }

@@ -1,0 +1,58 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../runners/testing';
+import { RunManager } from '../launch/runs';
+import { runCli } from './run';
+
+const GPU_DIR = join(import.meta.dirname, '..', 'gpu');
+const saved = { ...process.env };
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  tmp = tempDir();
+  process.env.XDG_CONFIG_HOME = join(tmp.path, 'config');
+  process.env.XDG_DATA_HOME = join(tmp.path, 'data');
+});
+afterEach(() => {
+  process.env = { ...saved };
+  tmp.remove();
+});
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) }, out, err };
+}
+
+describe('cellwatch launch', () => {
+  it('dry-runs the coding-agent profile on the GPU with the most free memory', async () => {
+    process.env.CELLWATCH_NVIDIA_SMI = join(GPU_DIR, 'fake', 'nvidia-smi');
+    process.env.FAKE_SMI_GPUS = join(tmp.path, 'gpus.csv');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(process.env.FAKE_SMI_GPUS, '0, NVIDIA H200, 143771, 140000, 3000, 90\n1, NVIDIA H200, 143771, 16959, 126199, 10\n');
+    const { io, out } = capture();
+    expect(await runCli(['launch', '--profile', 'coding-agent', '--set', 'repo=/src/ca', '--set', 'condition=nav', '--dry-run'], io)).toBe(0);
+    const text = out.join('\n');
+    expect(text).toMatch(/^name  ui_sdk_fable-5_nav_default_\d{8}-\d{6}$/m);
+    expect(text).toMatch(/^run   python coding-agent\/stdrun.py run ui_sdk_fable-5_nav_default_\S+ --nonstd$/m);
+    expect(text).toContain('env   CUDA_VISIBLE_DEVICES=1');
+  });
+
+  it('launches the demo profile for real: a ui_ cell that grows, found in the registry', async () => {
+    const { io, out } = capture();
+    expect(await runCli(['launch', '--profile', 'demo', '--set', 'speed=40', '--name', 'my_try'], io)).toBe(0);
+    expect(out[0]).toBe('name  ui_my_try');
+    const cell = join(tmp.path, 'data', 'cellwatch', 'ui-runs', 'ui_my_try');
+    expect(out[1]).toBe(`cell  ${cell}`);
+    const runs = new RunManager(join(tmp.path, 'config', 'cellwatch', 'launched.json'));
+    expect((await runs.list()).map((r) => [r.name, r.state])).toEqual([['ui_my_try', 'running']]);
+    const { existsSync } = await import('node:fs');
+    await expect.poll(() => existsSync(join(cell, 'summary.json')), { timeout: 10_000 }).toBe(true);
+    await runs.stop('ui_my_try', 1000);
+  });
+
+  it('names the profiles when asked for one that does not exist', async () => {
+    const { io, err } = capture();
+    expect(await runCli(['launch', '--profile', 'nope'], io)).toBe(2);
+    expect(err[0]).toContain('no profile nope; profiles: ');
+  });
+});

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Problem } from '../../shared/model';
+import { tempDir, writeTree } from '../../runners/testing';
+import { GpuSampler, type GpuSample } from './sampler';
+
+const FAKE = join(import.meta.dirname, 'fake', 'nvidia-smi');
+const H200_LOAD = join(import.meta.dirname, 'fixtures', 'noheader-nounits', 'linux-x86_64__nvidia-h200__590.48.01__load.csv');
+
+let tmp: ReturnType<typeof tempDir>;
+let sampler: GpuSampler | undefined;
+let samples: GpuSample[];
+let problems: Problem[];
+const saved = { ...process.env };
+
+function start(mode: string, intervalMs = 100): GpuSampler {
+  process.env.FAKE_SMI_GPUS = join(tmp.path, 'gpus.csv');
+  process.env.FAKE_SMI_APPS = join(tmp.path, 'apps.csv');
+  process.env.FAKE_SMI_STARTS = join(tmp.path, 'starts.log');
+  process.env.FAKE_SMI_MODE = mode;
+  sampler = new GpuSampler({ command: FAKE, intervalMs, processesEveryMs: 200, onSample: (s) => samples.push(s), onProblem: (p) => problems.push(p) });
+  sampler.start();
+  return sampler;
+}
+
+beforeEach(() => {
+  tmp = tempDir();
+  // Two GPUs a round: the real H200 line and a second card.
+  writeTree(tmp.path, {
+    'gpus.csv': `${readFileSync(H200_LOAD, 'utf8').trim()}\n1, NVIDIA H200, 143771, 0, 143150, 0\n`,
+    'apps.csv': '00000000-GPU, 4242, 23150\n',
+  });
+  samples = [];
+  problems = [];
+});
+afterEach(() => {
+  sampler?.stop();
+  process.env = { ...saved };
+  tmp.remove();
+});
+
+describe('GPU sampler against a fake nvidia-smi replaying real output', () => {
+  it('turns each round of lines into one sample of every GPU, with per-process memory', async () => {
+    start('steady-0');
+    await expect.poll(() => samples.length, { timeout: 5000 }).toBeGreaterThan(3);
+    const last = samples.at(-1)!;
+    expect(last.gpus.map((g) => [g.index, g.totalMib])).toEqual([[0, 143771], [1, 143771]]);
+    expect(last.gpus[0]!.usedMib).toBeGreaterThan(0);
+    await expect.poll(() => samples.at(-1)!.processes, { timeout: 5000 }).toEqual([{ pid: 4242, gpuUuid: '00000000-GPU', usedMib: 23150 }]);
+    const starts = readFileSync(join(tmp.path, 'starts.log'), 'utf8').split('\n').filter((l) => l.includes('-lms'));
+    expect(starts).toEqual(['--query-gpu=index,name,memory.total,memory.used,memory.free,utilization.gpu --format=csv,noheader,nounits -lms 100']);
+    expect(problems).toEqual([]);
+  });
+
+  it('restarts nvidia-smi when it dies, and says so', async () => {
+    const s = start('die-after-2');
+    await expect.poll(() => s.starts, { timeout: 8000 }).toBeGreaterThanOrEqual(2);
+    expect(problems[0]?.message).toMatch(/exited with code 3; restarting in 1 s/);
+    const before = samples.length;
+    await expect.poll(() => samples.length, { timeout: 5000 }).toBeGreaterThan(before);
+  });
+
+  it('kills and restarts an nvidia-smi that falls silent', async () => {
+    const s = start('silent-after-1');
+    await expect.poll(() => problems.map((p) => p.message).join('\n'), { timeout: 8000 }).toMatch(/fell silent/);
+    await expect.poll(() => s.starts, { timeout: 8000 }).toBeGreaterThanOrEqual(2);
+  });
+
+  it('says plainly when there is no nvidia-smi', async () => {
+    sampler = new GpuSampler({ command: join(tmp.path, 'no-such-nvidia-smi'), onSample: (s) => samples.push(s), onProblem: (p) => problems.push(p) });
+    sampler.start();
+    await expect.poll(() => problems[0]?.message, { timeout: 5000 }).toMatch(/not found: this machine has no NVIDIA GPU sampler/);
+  });
+});

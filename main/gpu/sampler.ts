@@ -1,0 +1,150 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Problem } from '../../shared/model';
+import { APPS_QUERY, GPU_QUERY, parseGpus, parseProcesses, type GpuProcess, type GpuReading } from './parse';
+
+export interface GpuSample {
+  /** Epoch milliseconds. */
+  t: number;
+  gpus: GpuReading[];
+  processes: GpuProcess[];
+}
+
+export interface SamplerOptions {
+  command?: string;
+  intervalMs?: number;
+  /** How often per-process memory is asked for (a separate, short-lived nvidia-smi). */
+  processesEveryMs?: number;
+  onSample(sample: GpuSample): void;
+  onProblem(problem: Problem): void;
+}
+
+/** Lines of one round arrive together; a pause this long closes the round. */
+const ROUND_GAP_MS = 30;
+const MAX_BACKOFF_MS = 30_000;
+
+export const gpuQueryArgs = (intervalMs?: number) => [
+  `--query-gpu=${GPU_QUERY.join(',')}`,
+  '--format=csv,noheader,nounits',
+  ...(intervalMs ? [`-lms`, String(intervalMs)] : []),
+];
+export const appsQueryArgs = [`--query-compute-apps=${APPS_QUERY.join(',')}`, '--format=csv,noheader,nounits'];
+
+/** Runs nvidia-smi once, with a timeout; resolves to its stdout or rejects saying what failed. */
+export function runOnce(command: string, args: string[], timeoutMs = 5000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { timeout: timeoutMs, windowsHide: true }, (error, stdout, stderr) => {
+      if (!error) return resolve(stdout);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') reject(new Error(`${command} not found: no NVIDIA driver here`));
+      else if (error.killed) reject(new Error(`${command} gave no answer within ${timeoutMs} ms`));
+      else reject(new Error(`${command} failed: ${(stderr || error.message).trim()}`));
+    });
+  });
+}
+
+/**
+ * One long-lived `nvidia-smi --query-gpu=... -lms N` per host: each round of lines is a sample. It is
+ * restarted, with backoff, when it exits or falls silent; per-process memory comes from a short
+ * `--query-compute-apps` every few seconds.
+ */
+export class GpuSampler {
+  private child: ChildProcess | undefined;
+  private stopped = false;
+  private backoff = 1000;
+  private round: GpuReading[] = [];
+  private roundTimer: NodeJS.Timeout | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
+  private appsTimer: NodeJS.Timeout | undefined;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private processes: GpuProcess[] = [];
+  readonly command: string;
+  readonly intervalMs: number;
+  /** Times the long-lived process was (re)started. */
+  starts = 0;
+
+  /** The long-lived nvidia-smi's pid, while it runs. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  constructor(private readonly options: SamplerOptions) {
+    this.command = options.command ?? 'nvidia-smi';
+    this.intervalMs = options.intervalMs ?? 1000;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.launch();
+    const every = this.options.processesEveryMs ?? 10_000;
+    const poll = () =>
+      runOnce(this.command, appsQueryArgs).then(
+        (text) => (this.processes = parseProcesses(text)),
+        () => undefined,
+      );
+    void poll();
+    this.appsTimer = setInterval(poll, every);
+  }
+
+  private launch(): void {
+    if (this.stopped) return;
+    this.starts++;
+    const child = spawn(this.command, gpuQueryArgs(this.intervalMs), { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    this.child = child;
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => (stderr = (stderr + chunk).slice(-2000)));
+    createInterface({ input: child.stdout! }).on('line', (line) => this.line(line));
+    this.armWatchdog();
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      // Not startable: no output will come, so no watchdog; nvidia-smi missing is final.
+      clearTimeout(this.watchdog);
+      if (error.code !== 'ENOENT' && !this.stopped) this.restartTimer = setTimeout(() => this.launch(), this.backoff);
+      this.options.onProblem({
+        file: this.command,
+        message: error.code === 'ENOENT' ? `${this.command} not found: this machine has no NVIDIA GPU sampler` : `${this.command} could not start: ${error.message}`,
+      });
+    });
+    child.on('exit', (code, signal) => {
+      if (this.child !== child) return;
+      clearTimeout(this.watchdog);
+      if (this.stopped) return;
+      if (code !== null || signal !== 'SIGKILL') {
+        const why = code === null ? `was killed (${signal})` : `exited with code ${code}`;
+        this.options.onProblem({ file: this.command, message: `${this.command} ${why}${stderr ? `: ${stderr.trim()}` : ''}; restarting in ${this.backoff / 1000} s` });
+      }
+      this.restartTimer = setTimeout(() => this.launch(), this.backoff);
+      this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+    });
+  }
+
+  /** A sampler that says nothing for three intervals is stuck: kill it and start again. */
+  private armWatchdog(): void {
+    clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => {
+      this.options.onProblem({ file: this.command, message: `${this.command} fell silent for ${(3 * this.intervalMs) / 1000} s; restarting it` });
+      this.child?.kill('SIGKILL');
+    }, Math.max(3 * this.intervalMs, 3000));
+  }
+
+  private line(line: string): void {
+    const [reading] = parseGpus(line);
+    if (!reading) return;
+    this.armWatchdog();
+    this.backoff = 1000;
+    this.round.push(reading);
+    clearTimeout(this.roundTimer);
+    this.roundTimer = setTimeout(() => {
+      const gpus = this.round;
+      this.round = [];
+      this.options.onSample({ t: Date.now(), gpus, processes: this.processes });
+    }, ROUND_GAP_MS);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    [this.watchdog, this.roundTimer, this.restartTimer].forEach(clearTimeout);
+    clearInterval(this.appsTimer);
+    this.child?.kill('SIGKILL');
+    this.child = undefined;
+  }
+}

@@ -1,0 +1,117 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { z } from 'zod';
+
+const Knob = z.object({ key: z.string().regex(/^[a-z_]+$/), label: z.string(), default: z.string().default(''), choices: z.array(z.string()).optional() });
+
+/** A runner profile: how to launch a runner, from YAML (shipped in runners/profiles, or the user's config folder). */
+export const Profile = z.object({
+  name: z.string().min(1),
+  description: z.string().default(''),
+  format: z.enum(['coding-agent', 'bigym-agent', 'evopolicygym', 'harbor-job']),
+  /** Whether the run needs a GPU: the launch then picks one and sets CUDA_VISIBLE_DEVICES. */
+  gpu: z.boolean().default(true),
+  /** sentinel: Drain writes DRAIN into the cell and sends SIGUSR1 (coding-agent). */
+  drain: z.enum(['sentinel']).optional(),
+  knobs: z.array(Knob).default([]),
+  run_name: z.string(),
+  /** Argument templates; "?knob:text" is included only when that knob is not empty. */
+  command: z.array(z.string()).min(1),
+  cwd: z.string(),
+  env: z.record(z.string(), z.string()).default({}),
+  cell: z.string(),
+});
+export type Profile = z.infer<typeof Profile>;
+
+export interface LoadedProfiles {
+  profiles: Profile[];
+  problems: { file: string; message: string }[];
+}
+
+/** Shipped profiles first; a user's profile of the same name replaces the shipped one. */
+export async function loadProfiles(dirs: string[]): Promise<LoadedProfiles> {
+  const byName = new Map<string, Profile>();
+  const problems: LoadedProfiles['problems'] = [];
+  for (const dir of dirs) {
+    const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => /\.ya?ml$/.test(f)).sort();
+    for (const file of files) {
+      try {
+        const profile = Profile.parse(parse(await readFile(join(dir, file), 'utf8')));
+        byName.set(profile.name, profile);
+      } catch (error) {
+        problems.push({ file: join(dir, file), message: `profile ignored: ${error instanceof z.ZodError ? error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : (error as Error).message}` });
+      }
+    }
+  }
+  return { profiles: [...byName.values()], problems };
+}
+
+/** Fills `{key}` from `vars`; an unknown key is an error that names it. */
+export function fill(template: string, vars: Record<string, string>): string {
+  return template.replace(/\{([a-zA-Z_]+)\}/g, (_, key: string) => {
+    if (!(key in vars)) throw new Error(`unknown placeholder {${key}} in ${JSON.stringify(template)}`);
+    return vars[key] as string;
+  });
+}
+
+const expandHome = (path: string) => (path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path);
+
+/** A run's name is always ui_<...> in safe characters, so the board can never take it. */
+export function uiName(name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[-.]+/, '');
+  return safe.startsWith('ui_') ? safe : `ui_${safe.replace(/^ui[-_]?/, '')}`;
+}
+
+export interface RenderedRun {
+  profile: string;
+  format: Profile['format'];
+  name: string;
+  command: string[];
+  cwd: string;
+  env: Record<string, string>;
+  cell: string;
+  values: Record<string, string>;
+}
+
+export interface RenderContext {
+  dataDir: string;
+  node: string;
+  cli: string;
+  now: Date;
+}
+
+function stamp(now: Date): string {
+  return now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+/** The exact command a launch runs, from a profile and the user's knob values (and name, when they typed one). */
+export function renderRun(profile: Profile, set: Record<string, string>, ctx: RenderContext, name?: string): RenderedRun {
+  const unknown = Object.keys(set).filter((key) => key !== 'name' && !profile.knobs.some((k) => k.key === key));
+  if (unknown.length) throw new Error(`profile ${profile.name} has no knob ${unknown.join(', ')}; it has ${profile.knobs.map((k) => k.key).join(', ') || 'none'}`);
+  const vars: Record<string, string> = { dataDir: ctx.dataDir, node: ctx.node, cli: ctx.cli, stamp: stamp(ctx.now), home: homedir() };
+  for (const knob of profile.knobs) {
+    const value = set[knob.key] ?? fill(knob.default, vars);
+    if (knob.choices && !knob.choices.includes(value)) throw new Error(`${knob.key} must be one of ${knob.choices.join(', ')}, not ${JSON.stringify(value)}`);
+    vars[knob.key] = knob.key === 'root' || knob.key === 'repo' || knob.key === 'checkout' || knob.key === 'script' ? expandHome(value) : value;
+  }
+  vars.name = uiName(name ?? set.name ?? fill(profile.run_name, vars));
+  vars.cell = expandHome(fill(profile.cell, vars));
+  const command = profile.command.flatMap((arg) => {
+    const conditional = /^\?([a-z_]+):(.*)$/.exec(arg);
+    if (conditional) return vars[conditional[1] as string] ? [fill(conditional[2] as string, vars)] : [];
+    return [fill(arg, vars)];
+  });
+  const values = Object.fromEntries(profile.knobs.map((k) => [k.key, vars[k.key] as string]));
+  return {
+    profile: profile.name,
+    format: Profile.shape.format.safeParse(vars.format).data ?? profile.format,
+    name: vars.name,
+    command,
+    cwd: expandHome(fill(profile.cwd, vars)),
+    env: Object.fromEntries(Object.entries(profile.env).map(([k, v]) => [k, fill(v, vars)])),
+    cell: vars.cell,
+    values,
+  };
+}

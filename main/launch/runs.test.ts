@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../runners/testing';
+import { loadProfiles, renderRun, uiName, type Profile } from './profiles';
+import { RunManager } from './runs';
+
+const SHIPPED = join(import.meta.dirname, '..', '..', 'runners', 'profiles');
+let tmp: ReturnType<typeof tempDir>;
+let manager: RunManager;
+let custom: Profile;
+const ctx = () => ({ dataDir: join(tmp.path, 'data'), node: process.execPath, cli: '/opt/cellwatch/out/cli.mjs', now: new Date('2026-11-29T10:00:00Z') });
+
+/** Every pid in a process group, by ps. */
+function group(pgid: number): number[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,pgid='], { encoding: 'utf8' });
+  return out.split('\n').map((l) => l.trim().split(/\s+/).map(Number)).filter(([, g]) => g === pgid).map(([p]) => p as number);
+}
+
+beforeEach(async () => {
+  tmp = tempDir();
+  manager = new RunManager(join(tmp.path, 'config', 'launched.json'));
+  custom = (await loadProfiles([SHIPPED])).profiles.find((p) => p.name === 'custom') as Profile;
+});
+afterEach(() => tmp.remove());
+
+const launch = (command: string) => manager.launch(renderRun(custom, { command, root: join(tmp.path, 'runs') }, ctx()), null);
+
+describe('runner profiles', () => {
+  it('ships demo, coding-agent, bigym-agent, evopolicygym and custom, all valid', async () => {
+    const { profiles, problems } = await loadProfiles([SHIPPED]);
+    expect(problems).toEqual([]);
+    expect(profiles.map((p) => p.name).sort()).toEqual(['bigym-agent', 'coding-agent', 'custom', 'demo', 'evopolicygym']);
+  });
+
+  it('renders the exact coding-agent command, with a ui_ name the board can never take', async () => {
+    const { profiles } = await loadProfiles([SHIPPED]);
+    const run = renderRun(profiles.find((p) => p.name === 'coding-agent') as Profile, { repo: '/src/ca', model: 'fable-5', condition: 'nav' }, ctx());
+    expect(run.name).toBe('ui_sdk_fable-5_nav_default_20261129-100000');
+    expect(run.command).toEqual(['python', 'coding-agent/stdrun.py', 'run', run.name, '--nonstd']);
+    expect(run.cwd).toBe('/src/ca');
+    expect(run.cell).toBe(`/src/ca/runs/${run.name}`);
+  });
+
+  it('adds --command only for a custom bigym harness', async () => {
+    const bigym = (await loadProfiles([SHIPPED])).profiles.find((p) => p.name === 'bigym-agent') as Profile;
+    expect(renderRun(bigym, { checkout: '/b' }, ctx()).command).not.toContain('--command');
+    const run = renderRun(bigym, { checkout: '/b', harness: 'custom', custom_command: 'my-harness --prompt PROMPT.md' }, ctx());
+    expect(run.command.slice(-2)).toEqual(['--command', 'my-harness --prompt PROMPT.md']);
+  });
+
+  it('keeps the ui_ prefix whatever name is typed, and refuses unknown knobs and values off the list', async () => {
+    expect(uiName('std_sdk_x')).toBe('ui_std_sdk_x');
+    expect(uiName('ui_mine')).toBe('ui_mine');
+    expect(uiName('uimine with spaces/and/slashes')).toBe('ui_mine-with-spaces-and-slashes');
+    expect(() => renderRun(custom, { colour: 'red' }, ctx())).toThrow(/has no knob colour/);
+    expect(() => renderRun(custom, { format: 'spreadsheet' }, ctx())).toThrow(/format must be one of/);
+  });
+
+  it('reports a broken user profile by file and keeps the rest', async () => {
+    const dir = join(tmp.path, 'profiles');
+    const { writeTree } = await import('../../runners/testing');
+    writeTree(dir, { 'bad.yaml': 'name: bad\ncommand: nope\n' });
+    const { profiles, problems } = await loadProfiles([SHIPPED, dir]);
+    expect(profiles).toHaveLength(5);
+    expect(problems[0]?.file).toBe(join(dir, 'bad.yaml'));
+  });
+});
+
+describe('launched processes', () => {
+  it('stops a whole tree of child processes: nothing outlives the group', async () => {
+    const run = await launch('sleep 300 & sleep 300 & (sleep 300 & sleep 300 & wait) & wait');
+    await expect.poll(() => group(run.pid).length, { timeout: 5000 }).toBeGreaterThanOrEqual(5);
+    const stopped = await manager.stop(run.name, 2000);
+    expect(stopped.state).toBe('stopped');
+    expect(group(run.pid)).toEqual([]);
+  });
+
+  it('kills a group that ignores SIGTERM once the grace period ends', async () => {
+    const run = await launch("trap '' TERM; sleep 300 & trap '' TERM; wait");
+    await expect.poll(() => group(run.pid).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+    const started = Date.now();
+    await manager.stop(run.name, 500);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    expect(group(run.pid)).toEqual([]);
+  });
+
+  it('drains: DRAIN in the cell, SIGUSR1 to the group, and the resume spec it prints', async () => {
+    const run = await launch("trap 'echo \"resume: --episodes 7,8\"; exit 0' USR1; echo started; while true; do sleep 0.1; done");
+    await expect.poll(() => existsSync(join(run.cell, 'stdout.log')) && readFileSync(join(run.cell, 'stdout.log'), 'utf8'), { timeout: 5000 }).toContain('started');
+    expect(await manager.drain(run.name, 800)).toEqual(['resume: --episodes 7,8']);
+    expect(existsSync(join(run.cell, 'DRAIN'))).toBe(true);
+    await manager.stop(run.name, 500);
+  });
+
+  it('shows a run that exits non-zero as crashed, with its exit code and the end of its stderr', async () => {
+    const run = await launch('for i in $(seq 1 60); do echo "line $i" >&2; done; exit 3');
+    await expect.poll(async () => (await manager.list()).find((r) => r.name === run.name)?.state, { timeout: 5000 }).toBe('crashed');
+    const view = (await manager.list()).find((r) => r.name === run.name)!;
+    expect(view.exit?.code).toBe(3);
+    expect(view.stderrTail).toHaveLength(50);
+    expect(view.stderrTail.at(-1)).toBe('line 60');
+  });
+
+  it('finds a run left running at the next start, by pid', async () => {
+    const run = await launch('sleep 300');
+    const again = new RunManager(join(tmp.path, 'config', 'launched.json'));
+    expect((await again.list()).map((r) => [r.name, r.state])).toEqual([[run.name, 'running']]);
+    await again.stop(run.name, 500);
+  });
+});

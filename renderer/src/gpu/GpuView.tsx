@@ -1,0 +1,109 @@
+import { useMemo } from 'react';
+import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useApp } from '../context';
+
+const gib = (mib: number | null) => (mib === null ? '?' : (mib / 1024).toFixed(1));
+const AXIS = { fontSize: 11, fill: 'var(--muted)' };
+
+/** The compact meters of the top bar: one per GPU, used of total, clickable to the GPU view. */
+export function GpuMeters() {
+  const gpu = useApp((s) => s.gpu);
+  const setView = useApp((s) => s.setView);
+  const latest = gpu?.history.at(-1);
+  if (!latest) return <span className="gpu-meter muted" title={gpu?.problems.at(-1) ?? ''}>no GPU</span>;
+  return (
+    <button className="gpu-meters" onClick={() => setView('gpu')} title="GPU memory (nvidia-smi)">
+      {latest.gpus.map((g) => {
+        const fraction = g.totalMib && g.usedMib !== null ? g.usedMib / g.totalMib : 0;
+        return (
+          <span key={g.index} className="gpu-meter" role="meter" aria-label={`GPU${g.index} memory`} aria-valuenow={g.usedMib ?? 0} aria-valuemax={g.totalMib ?? 0}>
+            GPU{g.index} <span className="bar small"><span className="fill tone-fill-amber" style={{ width: `${fraction * 100}%` }} /></span> {gib(g.usedMib)}/{gib(g.totalMib)} GiB
+          </span>
+        );
+      })}
+    </button>
+  );
+}
+
+export function GpuView() {
+  const gpu = useApp((s) => s.gpu);
+  const history = gpu?.history ?? [];
+  const latest = history.at(-1);
+  const indices = latest?.gpus.map((g) => g.index) ?? [];
+  const series = useMemo(
+    () => history.map((sample) => ({ t: sample.t, ...Object.fromEntries(sample.gpus.map((g) => [`gpu${g.index}`, g.usedMib === null ? null : g.usedMib / 1024])) })),
+    [history],
+  );
+  return (
+    <section className="gpu-view" aria-label="GPU">
+      <h1 className="view-title">
+        GPU memory <span className="count">nvidia-smi, once a second</span>
+      </h1>
+      {!latest && (
+        <p className="empty-note" role="status">
+          No GPU sample: {gpu?.problems.at(-1) ?? 'waiting for nvidia-smi'}.
+        </p>
+      )}
+      {latest && (
+        <>
+          <table className="plain-table" aria-label="GPUs">
+            <thead>
+              <tr>
+                <th>GPU</th>
+                <th>Name</th>
+                <th className="num">Used</th>
+                <th className="num">Free</th>
+                <th className="num">Total</th>
+                <th className="num">Utilization</th>
+              </tr>
+            </thead>
+            <tbody>
+              {latest.gpus.map((g) => (
+                <tr key={g.index}>
+                  <td>{g.index}</td>
+                  <td>{g.name}</td>
+                  <td className="num">{gib(g.usedMib)} GiB</td>
+                  <td className="num">{gib(g.freeMib)} GiB</td>
+                  <td className="num">{gib(g.totalMib)} GiB</td>
+                  <td className="num">{g.utilizationPct === null ? 'n/a (MIG?)' : `${g.utilizationPct}%`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <figure className="chart" aria-label="GPU memory over time">
+            <figcaption>Used memory (GiB)</figcaption>
+            <div className="chart-body tall">
+              <ResponsiveContainer width="100%" height="100%">
+                <LineChart data={series} margin={{ top: 4, right: 8, bottom: 0, left: -10 }}>
+                  <CartesianGrid stroke="var(--line)" vertical={false} />
+                  <XAxis dataKey="t" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} tickFormatter={(t: number) => new Date(t).toLocaleTimeString()} />
+                  <YAxis tick={AXIS} domain={[0, Math.ceil(Math.max(...latest.gpus.map((g) => (g.totalMib ?? 0) / 1024)))]} />
+                  <Tooltip labelFormatter={(t) => new Date(Number(t)).toLocaleTimeString()} formatter={(v) => `${Number(v).toFixed(1)} GiB`} />
+                  {indices.map((i, n) => (
+                    <Line key={i} dataKey={`gpu${i}`} name={`GPU${i}`} stroke={['var(--amber)', 'var(--running)', 'var(--ok)', 'var(--error)'][n % 4]} dot={false} isAnimationActive={false} />
+                  ))}
+                </LineChart>
+              </ResponsiveContainer>
+            </div>
+          </figure>
+          <h2 className="section-title">Processes holding GPU memory</h2>
+          {latest.processes.length === 0 ? (
+            <p className="muted">None.</p>
+          ) : (
+            <table className="plain-table" aria-label="GPU processes">
+              <tbody>
+                {latest.processes.map((p) => (
+                  <tr key={p.pid}>
+                    <td>pid {p.pid}</td>
+                    <td className="num">{p.usedMib === null ? 'not reported (WDDM)' : `${p.usedMib.toLocaleString()} MiB`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+      {gpu && gpu.problems.length > 0 && latest && <p className="muted">Last sampler problem: {gpu.problems.at(-1)}</p>}
+    </section>
+  );
+}

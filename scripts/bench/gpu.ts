@@ -1,0 +1,56 @@
+// npm run bench:gpu: CPU time of the GPU sampler at 1 Hz (one long-lived nvidia-smi -lms 1000, plus a
+// per-process query every 10 s) beside spawning nvidia-smi once a second, for BENCH_SECONDS (60).
+// Without a GPU here it runs the fake nvidia-smi of the tests, which replays a real H200 capture.
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GpuSampler, gpuQueryArgs } from '../../main/gpu/sampler';
+import { ROOT } from './measure';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const real = process.env.CELLWATCH_NVIDIA_SMI ?? (existsSync('/usr/bin/nvidia-smi') ? '/usr/bin/nvidia-smi' : null);
+const command = real ?? join(ROOT, 'main/gpu/fake/nvidia-smi');
+process.env.FAKE_SMI_GPUS ??= join(ROOT, 'main/gpu/fixtures/noheader-nounits/linux-x86_64__nvidia-h200__590.48.01__load.csv');
+
+const TICK = 100; // clock ticks a second on Linux
+/** CPU seconds of a process from /proc (utime + stime, and its waited-for children's with `children`). */
+function procCpu(pid: number | 'self', children = false): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ').map(Number);
+  // After the command name: utime is field 14, stime 15, cutime 16, cstime 17 (1-based, counting pid as 1).
+  const [utime, stime, cutime, cstime] = fields.slice(11, 15) as [number, number, number, number];
+  return (utime + stime + (children ? cutime + cstime : 0)) / TICK;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function longLived(): Promise<{ cpu: number; samples: number }> {
+  let samples = 0;
+  const before = procCpu('self', true);
+  const sampler = new GpuSampler({ command, intervalMs: 1000, onSample: () => samples++, onProblem: (p) => console.error(p.message) });
+  sampler.start();
+  await sleep(SECONDS * 1000);
+  const child = sampler.pid ? procCpu(sampler.pid) : 0;
+  sampler.stop();
+  await sleep(200);
+  return { cpu: procCpu('self', true) - before + child, samples };
+}
+
+async function spawnEverySecond(): Promise<{ cpu: number; samples: number }> {
+  let samples = 0;
+  const before = procCpu('self', true);
+  const started = Date.now();
+  while (Date.now() - started < SECONDS * 1000) {
+    const tick = Date.now();
+    await new Promise<void>((resolve) => execFile(command, gpuQueryArgs(), { timeout: 5000 }, () => (samples++, resolve())));
+    await sleep(Math.max(0, 1000 - (Date.now() - tick)));
+  }
+  return { cpu: procCpu('self', true) - before, samples };
+}
+
+console.log(`Sampling ${real ? 'the real nvidia-smi' : 'the fake nvidia-smi (no GPU here)'} for ${SECONDS} s each way...`);
+const a = await longLived();
+const b = await spawnEverySecond();
+const pct = (cpu: number) => `${((cpu / SECONDS) * 100).toFixed(2)}% of a core`;
+console.log('');
+console.log(`${'spawn nvidia-smi once a second'.padEnd(40)} ${b.cpu.toFixed(2).padStart(6)} CPU s  ${pct(b.cpu)}  (${b.samples} samples) baseline`);
+console.log(`${'cellwatch sampler (-lms 1000)'.padEnd(40)} ${a.cpu.toFixed(2).padStart(6)} CPU s  ${pct(a.cpu)}  (${a.samples} samples) goal: below 1%`);
