@@ -1,4 +1,4 @@
-// `npm test`: typecheck each runtime, lint (layer rules included), unit tests, build, e2e in Chromium.
+// `npm test`: typecheck each runtime, lint (layer rules included), build, unit tests, e2e in Chromium.
 // Ends with one summary line counting the tests of Vitest and Playwright.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

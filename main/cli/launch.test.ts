@@ -32,8 +32,8 @@ describe('cellwatch launch', () => {
     const { io, out } = capture();
     expect(await runCli(['launch', '--profile', 'coding-agent', '--set', 'repo=/src/ca', '--set', 'condition=nav', '--dry-run'], io)).toBe(0);
     const text = out.join('\n');
-    expect(text).toMatch(/^name  ui_sdk_fable-5_nav_default_\d{8}-\d{6}$/m);
-    expect(text).toMatch(/^run   python coding-agent\/stdrun.py run ui_sdk_fable-5_nav_default_\S+ --nonstd$/m);
+    expect(text).toMatch(/^name {2}ui_sdk_fable-5_nav_default_\d{8}-\d{6}$/m);
+    expect(text).toMatch(/^run {3}python coding-agent\/stdrun.py run ui_sdk_fable-5_nav_default_\S+ --nonstd$/m);
     expect(text).toContain('env   CUDA_VISIBLE_DEVICES=1');
   });
 
