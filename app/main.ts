@@ -63,6 +63,30 @@ async function openWindow(): Promise<void> {
     return dispatcher.call(method, args);
   });
   const unsubscribes = EVENTS.map((name) => dispatcher.on(name, (payload) => win.webContents.send(IPC_EVENT, name, payload)));
+  // On quit, runs this app launched are stopped or left running, as the user says; left runs are found again by pid.
+  let asked = false;
+  app.on('before-quit', (event) => {
+    if (asked) return;
+    event.preventDefault();
+    void core.listRuns().then(async (runs) => {
+      const running = runs.filter((r) => r.state === 'running');
+      let answer = 1;
+      if (running.length) {
+        ({ response: answer } = await dialog.showMessageBox(win, {
+          type: 'question',
+          message: `${running.length} run${running.length === 1 ? '' : 's'} launched from Cellwatch ${running.length === 1 ? 'is' : 'are'} still running.`,
+          detail: running.map((r) => r.name).join('\n'),
+          buttons: ['Stop them', 'Leave them running', 'Cancel'],
+          defaultId: 1,
+          cancelId: 2,
+        }));
+      }
+      if (answer === 2) return;
+      if (answer === 0) await Promise.all(running.map((r) => core.stopRun(r.name)));
+      asked = true;
+      app.quit();
+    });
+  });
   win.on('closed', () => {
     unsubscribes.forEach((off) => off());
     ipcMain.removeHandler(IPC_CALL);

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Backend } from '../shared/contract';
 import type { AppInfo, CellSummary, Problem, RootStatus, Transport } from '../shared/model';
 import { JsonReader, localFs } from '../runners';
@@ -9,6 +10,14 @@ import { compareSides, splitAddress } from './compare';
 import { EventHub } from './events';
 import { listFrames } from './frames';
 import { startGpu } from './gpu/history';
+import { parseGpus } from './gpu/parse';
+import { gpuQueryArgs, runOnce } from './gpu/sampler';
+import { planLaunch, profileDirs, profileInfos, type LaunchContext } from './launch/plan';
+import { processGroupOf } from './launch/pgid';
+import { RunManager, type RunView } from './launch/runs';
+import { defaultDataDir, packageRoot } from './paths';
+import { cellId as cellIdOf } from '../shared/names';
+import type { RunInfo } from '../shared/launch';
 import { resolveStatic } from './static';
 import { Sessions } from './watch/sessions';
 import { scanRoot, type ScanResult } from './scan';
@@ -31,6 +40,8 @@ export interface CoreOptions {
   rescan?: boolean;
   /** The nvidia-smi to sample GPUs with; false: no GPU sampler (tests). */
   nvidiaSmi?: string | false;
+  /** Where launch profiles put runs by default (the user's data folder). */
+  dataDir?: string;
 }
 
 /** The contract with its events: what a transport serves. */
@@ -138,7 +149,42 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const findCell = (id: string) => listed().find((c) => c.id === id);
   const sessions = new Sessions(findCell, () => localContext(json), (delta) => events.emit('cellChanged', delta));
 
-  const gpu = startGpu(options.nvidiaSmi ?? 'nvidia-smi', (sample) => events.emit('gpuSample', sample));
+  const runs = new RunManager(join(options.configDir, 'launched.json'));
+  // Process group → launched run, refreshed as runs start; the GPU panel names each process's run.
+  let runGroups = new Map<number, string>();
+  const refreshRunGroups = async () => {
+    runGroups = new Map((await runs.list()).filter((r) => r.state === 'running').map((r) => [r.pid, r.name]));
+  };
+  await refreshRunGroups();
+  const vramPeaks = new Map<string, number>();
+  const gpu = startGpu(
+    options.nvidiaSmi ?? 'nvidia-smi',
+    (sample) => {
+      for (const p of sample.processes) if (p.run && p.usedMib !== null) vramPeaks.set(p.run, Math.max(vramPeaks.get(p.run) ?? 0, p.usedMib));
+      events.emit('gpuSample', sample);
+    },
+    (pid) => runGroups.get(processGroupOf(pid) ?? -1),
+  );
+  const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
+  const launchContext: LaunchContext = {
+    profileDirs: profileDirs(root, options.configDir),
+    dataDir: options.dataDir ?? defaultDataDir(),
+    cli: join(root, 'out', 'cli.mjs'),
+    gpus: async () => gpu.latest() ?? (options.nvidiaSmi === false ? [] : runOnce(options.nvidiaSmi ?? 'nvidia-smi', gpuQueryArgs()).then(parseGpus, () => [])),
+  };
+  const runInfo = (run: RunView): RunInfo => ({
+    name: run.name,
+    profile: run.profile,
+    cell: run.cell,
+    pid: run.pid,
+    gpu: run.gpu,
+    startedAt: run.startedAt,
+    state: run.state,
+    exitCode: run.exit?.code ?? null,
+    canDrain: run.canDrain,
+    stderrTail: run.stderrTail,
+    vramPeakMib: vramPeaks.get(run.name) ?? null,
+  });
 
   const core: Core = {
     events,
@@ -204,6 +250,41 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     async gpuStatus() {
       return gpu.status();
     },
+    listProfiles: () => profileInfos(launchContext),
+    async planLaunch(request) {
+      return (await planLaunch(request, launchContext)).plan;
+    },
+    async launchRun(request) {
+      const { plan, run, profile } = await planLaunch(request, launchContext);
+      if (plan.refused) throw new Error(plan.refused);
+      const launched = await runs.launch(run, plan.gpu, profile.drain === 'sentinel');
+      await refreshRunGroups();
+      // The run's cell shows up where the user watches: its folder's parent becomes a root if none holds it.
+      const parent = dirname(run.cell);
+      let entry = [...roots.values()].find((r) => run.cell.startsWith(`${r.path}/`));
+      if (!entry) {
+        entry = { path: parent, source: 'settings' };
+        roots.set(parent, entry);
+        await persist();
+      }
+      const cellId = cellIdOf('local', run.cell);
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline) {
+        await rescan(entry);
+        if (entry.scan?.cells.some((c) => c.id === cellId)) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      events.emit('rootsChanged', statuses());
+      const view = (await runs.list()).find((r) => r.name === launched.name) as RunView;
+      return { run: runInfo(view), cellId: entry.scan?.cells.some((c) => c.id === cellId) ? cellId : null };
+    },
+    async listRuns() {
+      return (await runs.list()).map(runInfo);
+    },
+    async stopRun(name) {
+      return runInfo(await runs.stop(name));
+    },
+    drainRun: (name) => runs.drain(name),
     async listFrames(id, source) {
       const cell = findCell(id);
       if (!cell) throw new Error(`${id} is not a cell of a runs root`);

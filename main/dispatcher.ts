@@ -6,6 +6,15 @@ const path = z.string().min(1, 'a path is required').max(4096);
 const cellId = z.string().min(1).max(4200);
 const name = z.string().min(1).max(200);
 
+const launchRequest = z.strictObject({
+  profile: z.string().min(1).max(200),
+  values: z.record(z.string().regex(/^[a-z_]+$/), z.string().max(4096)),
+  name: z.string().max(200).optional(),
+  gpu: z.number().int().min(0).max(64).optional(),
+  minFreeMib: z.number().min(0).optional(),
+  override: z.boolean().optional(),
+});
+
 // One schema per contract method; Record<Method, ...> makes a missing one a compile error.
 const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   getInfo: z.tuple([]),
@@ -20,6 +29,12 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   openStream: z.tuple([cellId, name]),
   closeStream: z.tuple([cellId, name]),
   gpuStatus: z.tuple([]),
+  listProfiles: z.tuple([]),
+  planLaunch: z.tuple([launchRequest]),
+  launchRun: z.tuple([launchRequest]),
+  listRuns: z.tuple([]),
+  stopRun: z.tuple([name]),
+  drainRun: z.tuple([name]),
   listFrames: z.tuple([
     cellId,
     z.union([

@@ -19,6 +19,7 @@ export interface CellRead {
   units: EpisodeUnit[];
   /** Policy versions with an evaluation summary (bigym-agent); each pairs as CELL@vNNN. */
   evaluatedVersions?: string[];
+  vramPeakMib?: number | null;
 }
 
 /** What the cell view shows beyond the summary, with the problems met reading it. */

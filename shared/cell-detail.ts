@@ -109,7 +109,8 @@ export interface GpuReadingShown {
 export interface GpuSampleShown {
   t: number;
   gpus: GpuReadingShown[];
-  processes: { pid: number; gpuUuid: string | null; usedMib: number | null }[];
+  /** `run`: the launched run whose process group holds the process. */
+  processes: { pid: number; gpuUuid: string | null; usedMib: number | null; run?: string }[];
 }
 
 export interface GpuStatus {

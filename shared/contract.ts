@@ -1,5 +1,6 @@
 // The one contract between the UI and the core. Every call the renderer can make and every event it
 // can receive is named here; app/ (IPC) and main/server (WebSocket) carry exactly these.
+import type { Launched, LaunchPlan, LaunchRequest, ProfileInfo, RunInfo } from './launch';
 import type { PairedTest } from './mcnemar';
 import type { CellDelta, CellDetail, FrameSet, FrameSource, GpuSampleShown, GpuStatus, StreamEvent } from './cell-detail';
 import type { AppInfo, CellId, CellSummary, Problem, RootStatus } from './model';
@@ -26,6 +27,16 @@ export interface Backend {
   listFrames(id: CellId, source: FrameSource): Promise<FrameSet>;
   /** This machine's GPUs: recent samples and what went wrong; new samples arrive as `gpuSample`. */
   gpuStatus(): Promise<GpuStatus>;
+  listProfiles(): Promise<ProfileInfo[]>;
+  /** The exact command a launch would run, and its GPU: the dialog's dry run. */
+  planLaunch(request: LaunchRequest): Promise<LaunchPlan>;
+  /** Starts a UI run; its cell's folder becomes a runs root when none holds it. */
+  launchRun(request: LaunchRequest): Promise<Launched>;
+  listRuns(): Promise<RunInfo[]>;
+  /** SIGTERM to the run's process group, SIGKILL after a grace period. */
+  stopRun(name: string): Promise<RunInfo>;
+  /** DRAIN and SIGUSR1 (coding-agent); returns what the runner printed, its resume spec. */
+  drainRun(name: string): Promise<string[]>;
 }
 
 export interface StreamOpened {
@@ -59,6 +70,12 @@ const methodNames: Record<Method, true> = {
   closeStream: true,
   listFrames: true,
   gpuStatus: true,
+  listProfiles: true,
+  planLaunch: true,
+  launchRun: true,
+  listRuns: true,
+  stopRun: true,
+  drainRun: true,
 };
 const eventNames: Record<EventName, true> = { rootsChanged: true, cellChanged: true, gpuSample: true };
 export const METHODS = Object.keys(methodNames) as readonly Method[];

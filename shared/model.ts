@@ -79,6 +79,8 @@ export interface CellSummary extends Cell {
   changedAt: number | null;
   /** Policy versions with an evaluation (bigym-agent), each comparable as `<id>@vNNN`. */
   evaluatedVersions: string[];
+  /** The most GPU memory the run used, as it says (coding-agent summary.json `vram_peak_mib`). */
+  vramPeakMib: number | null;
 }
 
 /** One unit that pairs in a McNemar test (`episodes --json`). */

@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parseGpus } from '../gpu/parse';
 import { gpuQueryArgs, runOnce } from '../gpu/sampler';
-import { pickGpu } from '../launch/gpu-pick';
-import { loadProfiles, renderRun } from '../launch/profiles';
+import { planLaunch, profileDirs } from '../launch/plan';
 import { RunManager } from '../launch/runs';
+import { shellQuote } from '../launch/quote';
 import { defaultConfigDir, defaultDataDir, packageRoot } from '../paths';
 import { UsageError, type Io } from './io';
 
@@ -30,12 +30,10 @@ export async function launch(argv: string[], io: Io): Promise<number> {
       'dry-run': { type: 'boolean', default: false },
     },
   });
+  if (!values.profile) throw new UsageError(`--profile is required\n\n${LAUNCH_HELP}`);
   const configDir = defaultConfigDir();
   const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
-  const { profiles, problems } = await loadProfiles([join(root, 'runners', 'profiles'), join(configDir, 'profiles')]);
-  problems.forEach((p) => io.err(`${p.file}: ${p.message}`));
-  const profile = profiles.find((p) => p.name === values.profile);
-  if (!profile) throw new UsageError(`${values.profile ? `no profile ${values.profile}` : '--profile is required'}; profiles: ${profiles.map((p) => p.name).join(', ')}`);
+  const nvidiaSmi = process.env.CELLWATCH_NVIDIA_SMI ?? 'nvidia-smi';
   const set = Object.fromEntries(
     (values.set as string[]).map((pair) => {
       const at = pair.indexOf('=');
@@ -43,34 +41,29 @@ export async function launch(argv: string[], io: Io): Promise<number> {
       return [pair.slice(0, at), pair.slice(at + 1)];
     }),
   );
-  const run = renderRun(profile, set, { dataDir: defaultDataDir(), node: process.execPath, cli: join(root, 'out', 'cli.mjs'), now: new Date() }, values.name);
-  let gpu: number | null = null;
-  let refused: Error | undefined;
-  if (profile.gpu) {
-    const command = process.env.CELLWATCH_NVIDIA_SMI ?? 'nvidia-smi';
-    const gpus = await runOnce(command, gpuQueryArgs()).then(parseGpus, () => []);
-    try {
-      gpu = pickGpu(gpus, {
-        requested: values.gpu === undefined ? undefined : Number(values.gpu),
-        minFreeMib: values['min-free'] === undefined ? undefined : Number(values['min-free']),
-        override: values.override,
-      });
-    } catch (error) {
-      refused = error as Error;
-    }
-  }
-  // A dry run shows the command even where the launch itself would be refused.
-  if (refused && !values['dry-run']) throw refused;
-  io.out(`name  ${run.name}`);
-  io.out(`cell  ${run.cell}`);
+  const number = (text: string | undefined) => (text === undefined ? undefined : Number(text));
+  const { plan, run, profile } = await planLaunch(
+    { profile: values.profile, values: set, name: values.name, gpu: number(values.gpu), minFreeMib: number(values['min-free']), override: values.override },
+    {
+      profileDirs: profileDirs(root, configDir),
+      dataDir: defaultDataDir(),
+      cli: join(root, 'out', 'cli.mjs'),
+      gpus: () => runOnce(nvidiaSmi, gpuQueryArgs()).then(parseGpus, () => []),
+    },
+  ).catch((error: Error) => {
+    throw error.message.startsWith('no profile') ? new UsageError(error.message) : error;
+  });
+  io.out(`name  ${plan.name}`);
+  io.out(`cell  ${plan.cell}`);
   if (values['dry-run']) {
-    io.out(`cwd   ${run.cwd}`);
-    io.out(`run   ${run.command.map((a) => (/^[\w./=:@%+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ')}`);
-    for (const [key, value] of Object.entries({ ...run.env, ...(gpu === null ? {} : { CUDA_VISIBLE_DEVICES: String(gpu) }) })) io.out(`env   ${key}=${value}`);
-    if (refused) io.out(`gpu   launch would be refused: ${refused.message}`);
+    io.out(`cwd   ${plan.cwd}`);
+    io.out(`run   ${shellQuote(plan.command)}`);
+    for (const [key, value] of Object.entries(plan.env)) io.out(`env   ${key}=${value}`);
+    if (plan.refused) io.out(`gpu   launch would be refused: ${plan.refused}`);
     return 0;
   }
-  const launched = await new RunManager(join(configDir, 'launched.json')).launch(run, gpu);
-  io.out(`pid   ${launched.pid}${gpu === null ? '' : ` on GPU ${gpu}`}`);
+  if (plan.refused) throw new Error(plan.refused);
+  const launched = await new RunManager(join(configDir, 'launched.json')).launch(run, plan.gpu, profile.drain === 'sentinel');
+  io.out(`pid   ${launched.pid}${plan.gpu === null ? '' : ` on GPU ${plan.gpu}`}`);
   return 0;
 }

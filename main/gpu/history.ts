@@ -6,17 +6,20 @@ const HISTORY = 600;
 
 export interface GpuFeed {
   status(): GpuStatus;
+  /** The GPUs of the latest sample. */
+  latest(): GpuSampleShown['gpus'] | undefined;
   stop(): void;
 }
 
 /** The core's GPU sampler: keeps recent samples and the problems it met, and passes each sample on. */
-export function startGpu(command: string | false, onSample: (sample: GpuSampleShown) => void): GpuFeed {
+export function startGpu(command: string | false, onSample: (sample: GpuSampleShown) => void, runOf: (pid: number) => string | undefined = () => undefined): GpuFeed {
   const history: GpuSampleShown[] = [];
   const problems: string[] = [];
-  if (command === false) return { status: () => ({ available: false, problems: ['GPU sampling is off'], history }), stop: () => undefined };
+  if (command === false) return { status: () => ({ available: false, problems: ['GPU sampling is off'], history }), latest: () => undefined, stop: () => undefined };
   const sampler = new GpuSampler({
     command,
-    onSample(sample) {
+    onSample(raw) {
+      const sample: GpuSampleShown = { ...raw, processes: raw.processes.map((p) => ({ ...p, run: runOf(p.pid) })) };
       history.push(sample);
       if (history.length > HISTORY) history.shift();
       onSample(sample);
@@ -29,6 +32,7 @@ export function startGpu(command: string | false, onSample: (sample: GpuSampleSh
   sampler.start();
   return {
     status: () => ({ available: history.length > 0, problems: [...problems], history: [...history] }),
+    latest: () => history.at(-1)?.gpus,
     stop: () => sampler.stop(),
   };
 }

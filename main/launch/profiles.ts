@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { uiName } from '../../shared/launch';
 
 const Knob = z.object({ key: z.string().regex(/^[a-z_]+$/), label: z.string(), default: z.string().default(''), choices: z.array(z.string()).optional() });
 
@@ -57,12 +58,6 @@ export function fill(template: string, vars: Record<string, string>): string {
 }
 
 const expandHome = (path: string) => (path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path);
-
-/** A run's name is always ui_<...> in safe characters, so the board can never take it. */
-export function uiName(name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[-.]+/, '');
-  return safe.startsWith('ui_') ? safe : `ui_${safe.replace(/^ui[-_]?/, '')}`;
-}
 
 export interface RenderedRun {
   profile: string;

@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../runners/testing';
-import { loadProfiles, renderRun, uiName, type Profile } from './profiles';
+import { uiName } from '../../shared/launch';
+import { loadProfiles, renderRun, type Profile } from './profiles';
 import { RunManager } from './runs';
 
 const SHIPPED = join(import.meta.dirname, '..', '..', 'runners', 'profiles');
@@ -25,7 +26,7 @@ beforeEach(async () => {
 });
 afterEach(() => tmp.remove());
 
-const launch = (command: string) => manager.launch(renderRun(custom, { command, root: join(tmp.path, 'runs') }, ctx()), null);
+const launch = (command: string) => manager.launch(renderRun(custom, { command, root: join(tmp.path, 'runs') }, ctx()), null, true);
 
 describe('runner profiles', () => {
   it('ships demo, coding-agent, bigym-agent, evopolicygym and custom, all valid', async () => {

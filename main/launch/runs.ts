@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { RunState } from '../../shared/launch';
 import type { RenderedRun } from './profiles';
 
 export interface LaunchedRun {
@@ -12,12 +13,12 @@ export interface LaunchedRun {
   pid: number;
   gpu: number | null;
   startedAt: number;
+  canDrain: boolean;
   /** Set when the process ended while Cellwatch watched it. */
   exit?: { code: number | null; signal: string | null; at: number };
   stoppedByUser?: boolean;
 }
 
-export type RunState = 'running' | 'exited' | 'crashed' | 'stopped' | 'ended';
 
 export interface RunView extends LaunchedRun {
   state: RunState;
@@ -70,7 +71,7 @@ export class RunManager {
     await rename(`${this.registry}.tmp`, this.registry);
   }
 
-  async launch(run: RenderedRun, gpu: number | null): Promise<LaunchedRun> {
+  async launch(run: RenderedRun, gpu: number | null, canDrain = false): Promise<LaunchedRun> {
     await this.load();
     if (this.runs.some((r) => r.name === run.name && alive(r.pid))) throw new Error(`a run named ${run.name} is already running`);
     await mkdir(run.cell, { recursive: true });
@@ -85,7 +86,7 @@ export class RunManager {
       child.once('error', (e) => reject(new Error(`could not start ${command}: ${e.message}`)));
     });
     const pid = await started.finally(() => Promise.all([out.close(), err.close()]));
-    const launched: LaunchedRun = { name: run.name, profile: run.profile, format: run.format, cell: run.cell, command: run.command, pid, gpu, startedAt: Date.now() };
+    const launched: LaunchedRun = { name: run.name, profile: run.profile, format: run.format, cell: run.cell, command: run.command, pid, gpu, startedAt: Date.now(), canDrain };
     child.once('exit', (code, signal) => {
       launched.exit = { code, signal, at: Date.now() };
       void this.save();
@@ -133,6 +134,7 @@ export class RunManager {
   /** Asks a coding-agent run to finish its episodes: DRAIN in the cell, SIGUSR1; returns what it printed since. */
   async drain(name: string, waitMs = 1500): Promise<string[]> {
     const run = await this.find(name);
+    if (!run.canDrain) throw new Error(`${name} was launched with profile ${run.profile}, which has no drain`);
     if (!alive(run.pid)) throw new Error(`${name} is not running`);
     const before = (await tail(join(run.cell, STDOUT), 100_000)).length;
     await writeFile(join(run.cell, 'DRAIN'), '');

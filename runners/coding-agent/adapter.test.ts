@@ -65,6 +65,11 @@ describe('coding-agent: board scoring', () => {
     expect(c.problems[0]?.message).toContain('scored 4 (board scoring gives 5)');
   });
 
+  it("carries the runner's VRAM peak", async () => {
+    writeTree(cell, { 'run.json': run, 'summary.json': summary({}, { vram_peak_mib: 23150 }) });
+    expect((await read(codingAgent, cell)).vramPeakMib).toBe(23150);
+  });
+
   it('says nothing is scored yet with a null success rate', async () => {
     writeTree(cell, { 'run.json': run });
     const { cell: c } = await read(codingAgent, cell);

@@ -69,6 +69,7 @@ export const codingAgent: FormatAdapter = {
       labels: { harness: str(labels.harness), model: str(labels.model), condition: str(labels.condition), effort: str(labels.effort) },
       changedAt: r.changedAt,
       units,
+      vramPeakMib: num(summary?.vram_peak_mib),
     };
   },
 };

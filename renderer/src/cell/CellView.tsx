@@ -8,6 +8,7 @@ import { Charts } from './Charts';
 import { CellProvider, useCell } from './context';
 import { EpisodesPane } from './EpisodesPane';
 import { Versions } from './Versions';
+import { RunControls } from '../launch/RunControls';
 
 type Tab = 'overview' | 'episodes' | 'versions' | 'problems';
 
@@ -25,6 +26,7 @@ function Header() {
       <span className="muted">{labels.join(' · ')}</span>
       <span className={`badge board-${summary.board}`}>{summary.board === 'on' ? 'on board' : summary.board === 'ui' ? 'ui run' : 'nonstd'}</span>
       <StatePill state={summary.state} />
+      {summary.board === 'ui' && <RunControls cellPath={summary.path} />}
       <span className="spacer" />
       <span className="muted tokens-line">
         {summary.tokens.input !== null && `${compact(summary.tokens.input)} in`}

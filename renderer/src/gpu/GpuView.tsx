@@ -1,6 +1,7 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import type { RunInfo } from '../../../shared/launch';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { useApp } from '../context';
+import { useApp, useTransport } from '../context';
 
 const gib = (mib: number | null) => (mib === null ? '?' : (mib / 1024).toFixed(1));
 const AXIS = { fontSize: 11, fill: 'var(--muted)' };
@@ -22,6 +23,35 @@ export function GpuMeters() {
         );
       })}
     </button>
+  );
+}
+
+/** Each cell's VRAM peak: what its runner wrote, or what Cellwatch sampled for runs it launched. */
+function VramPeaks() {
+  const transport = useTransport();
+  const cells = useApp((s) => s.cells);
+  const [runs, setRuns] = useState<RunInfo[]>([]);
+  useEffect(() => void transport.call('listRuns').then(setRuns, () => undefined), [transport]);
+  const rows = [
+    ...cells.filter((c) => c.vramPeakMib !== null).map((c) => ({ name: c.name, mib: c.vramPeakMib as number, source: 'vram_peak_mib' })),
+    ...runs.filter((r) => r.vramPeakMib !== null).map((r) => ({ name: r.name, mib: r.vramPeakMib as number, source: 'sampled' })),
+  ].sort((a, b) => b.mib - a.mib);
+  if (rows.length === 0) return null;
+  return (
+    <>
+      <h2 className="section-title">VRAM peak by cell</h2>
+      <table className="plain-table" aria-label="VRAM peaks">
+        <tbody>
+          {rows.map((row) => (
+            <tr key={`${row.source}:${row.name}`}>
+              <td>{row.name}</td>
+              <td className="num">{gib(row.mib)} GiB</td>
+              <td className="muted">{row.source === 'sampled' ? 'sampled by Cellwatch' : 'runner said'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
 
@@ -95,6 +125,7 @@ export function GpuView() {
                 {latest.processes.map((p) => (
                   <tr key={p.pid}>
                     <td>pid {p.pid}</td>
+                    <td>{p.run ?? <span className="muted">not launched here</span>}</td>
                     <td className="num">{p.usedMib === null ? 'not reported (WDDM)' : `${p.usedMib.toLocaleString()} MiB`}</td>
                   </tr>
                 ))}
@@ -103,6 +134,7 @@ export function GpuView() {
           )}
         </>
       )}
+      <VramPeaks />
       {gpu && gpu.problems.length > 0 && latest && <p className="muted">Last sampler problem: {gpu.problems.at(-1)}</p>}
     </section>
   );

@@ -1,9 +1,12 @@
 import { useApp } from '../context';
 import { baseName } from '../format';
 import { GpuMeters } from '../gpu/GpuView';
+import { LaunchDialog } from '../launch/LaunchDialog';
+import { useState } from 'react';
 
 export function TopBar() {
   const selectedRoot = useApp((s) => s.selectedRoot);
+  const [launching, setLaunching] = useState(false);
   return (
     <header className="topbar">
       <span className="brand">Cellwatch</span>
@@ -18,6 +21,10 @@ export function TopBar() {
       </nav>
       <span className="spacer" />
       <GpuMeters />
+      <button onClick={() => setLaunching(true)} title="Launch a UI run">
+        Launch
+      </button>
+      {launching && <LaunchDialog onClose={() => setLaunching(false)} />}
     </header>
   );
 }
