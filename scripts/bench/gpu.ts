@@ -1,16 +1,33 @@
 // npm run bench:gpu: CPU time of the GPU sampler at 1 Hz (one long-lived nvidia-smi -lms 1000, plus a
 // per-process query every 10 s) beside spawning nvidia-smi once a second, for BENCH_SECONDS (60).
-// Without a GPU here it runs the fake nvidia-smi of the tests, which replays a real H200 capture.
+// Without a GPU here it runs a tiny shell stand-in that replays a real H200 capture (a shell script
+// costs about what the C nvidia-smi does to start; the Node fake of the tests would cost ten times more).
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GpuSampler, gpuQueryArgs } from '../../main/gpu/sampler';
 import { ROOT } from './measure';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const real = process.env.CELLWATCH_NVIDIA_SMI ?? (existsSync('/usr/bin/nvidia-smi') ? '/usr/bin/nvidia-smi' : null);
-const command = real ?? join(ROOT, 'main/gpu/fake/nvidia-smi');
-process.env.FAKE_SMI_GPUS ??= join(ROOT, 'main/gpu/fixtures/noheader-nounits/linux-x86_64__nvidia-h200__590.48.01__load.csv');
+const capture = join(ROOT, 'main/gpu/fixtures/noheader-nounits/linux-x86_64__nvidia-h200__590.48.01__load.csv');
+function shellFake(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'cellwatch-bench-gpu-')), 'nvidia-smi');
+  writeFileSync(
+    file,
+    `#!/bin/sh
+case "$*" in
+  *--query-compute-apps*) exit 0 ;;
+  *-lms*) while :; do cat '${capture}'; sleep 1; done ;;
+  *) cat '${capture}' ;;
+esac
+`,
+  );
+  chmodSync(file, 0o755);
+  return file;
+}
+const command = real ?? shellFake();
 
 const TICK = 100; // clock ticks a second on Linux
 /** CPU seconds of a process from /proc (utime + stime, and its waited-for children's with `children`). */
@@ -29,7 +46,7 @@ async function longLived(): Promise<{ cpu: number; samples: number }> {
   const sampler = new GpuSampler({ command, intervalMs: 1000, onSample: () => samples++, onProblem: (p) => console.error(p.message) });
   sampler.start();
   await sleep(SECONDS * 1000);
-  const child = sampler.pid ? procCpu(sampler.pid) : 0;
+  const child = sampler.pid ? procCpu(sampler.pid, true) : 0;
   sampler.stop();
   await sleep(200);
   return { cpu: procCpu('self', true) - before + child, samples };
@@ -47,7 +64,7 @@ async function spawnEverySecond(): Promise<{ cpu: number; samples: number }> {
   return { cpu: procCpu('self', true) - before, samples };
 }
 
-console.log(`Sampling ${real ? 'the real nvidia-smi' : 'the fake nvidia-smi (no GPU here)'} for ${SECONDS} s each way...`);
+console.log(`Sampling ${real ? 'the real nvidia-smi' : 'a shell stand-in for nvidia-smi (no GPU here)'} for ${SECONDS} s each way...`);
 const a = await longLived();
 const b = await spawnEverySecond();
 const pct = (cpu: number) => `${((cpu / SECONDS) * 100).toFixed(2)}% of a core`;
