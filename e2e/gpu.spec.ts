@@ -24,11 +24,12 @@ test.describe('GPU memory from nvidia-smi', () => {
     await expect(page.getByRole('meter', { name: 'GPU0 memory' })).toHaveAttribute('aria-valuenow', '32362');
     await expect(page.locator('.topbar')).toContainText('GPU0');
     await expect(page.locator('.topbar')).toContainText('31.6/140.4 GiB');
-    await page.getByLabel('Runs root path').fill(join(home.home, 'runs'));
+    await page.getByLabel('Runs root path').fill(home.home);
     await page.getByRole('button', { name: 'Add root' }).click();
     await page.getByRole('tab', { name: 'GPU' }).click();
     await expect(page.getByRole('table', { name: 'GPUs' })).toContainText('NVIDIA H200');
     await expect(page.getByRole('figure', { name: 'GPU memory over time' }).locator('.recharts-line')).toHaveCount(1);
+    await expect(page.getByLabel('Machine')).toContainText(/CPU [\d.]+% · memory [\d.]+ \/ [\d.]+ GiB · disk \//);
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'gpu.png') });
   });
 });

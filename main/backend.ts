@@ -11,6 +11,7 @@ import { EventHub } from './events';
 import { listFrames } from './frames';
 import { startGpu } from './gpu/history';
 import { parseGpus } from './gpu/parse';
+import { diskOf, sampleSystem } from './gpu/system';
 import { gpuQueryArgs, runOnce } from './gpu/sampler';
 import { planLaunch, profileDirs, profileInfos, type LaunchContext } from './launch/plan';
 import { processGroupOf } from './launch/pgid';
@@ -249,6 +250,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     async gpuStatus() {
       return gpu.status();
+    },
+    async systemStatus() {
+      const system = await sampleSystem(!gpu.latest());
+      const disks = [...roots.keys()].map((root) => diskOf(system.disks, root)).filter((d) => d !== undefined);
+      return { ...system, disks: [...new Map(disks.map((d) => [d.mount, d])).values()] };
     },
     listProfiles: () => profileInfos(launchContext),
     async planLaunch(request) {

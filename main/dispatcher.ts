@@ -29,6 +29,7 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   openStream: z.tuple([cellId, name]),
   closeStream: z.tuple([cellId, name]),
   gpuStatus: z.tuple([]),
+  systemStatus: z.tuple([]),
   listProfiles: z.tuple([]),
   planLaunch: z.tuple([launchRequest]),
   launchRun: z.tuple([launchRequest]),

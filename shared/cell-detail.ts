@@ -120,3 +120,11 @@ export interface GpuStatus {
   /** The last samples, oldest first (about ten minutes at 1 Hz). */
   history: GpuSampleShown[];
 }
+
+/** CPU, memory and disks of the machine (systeminformation), and GPUs it lists where nvidia-smi does not run. */
+export interface SystemSample {
+  otherGpus: { vendor: string; model: string; vramMib: number | null }[];
+  cpuLoadPct: number | null;
+  memory: { totalMib: number; usedMib: number } | null;
+  disks: { mount: string; sizeGib: number; usedGib: number }[];
+}

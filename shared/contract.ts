@@ -2,7 +2,7 @@
 // can receive is named here; app/ (IPC) and main/server (WebSocket) carry exactly these.
 import type { Launched, LaunchPlan, LaunchRequest, ProfileInfo, RunInfo } from './launch';
 import type { PairedTest } from './mcnemar';
-import type { CellDelta, CellDetail, FrameSet, FrameSource, GpuSampleShown, GpuStatus, StreamEvent } from './cell-detail';
+import type { CellDelta, CellDetail, FrameSet, FrameSource, GpuSampleShown, GpuStatus, StreamEvent, SystemSample } from './cell-detail';
 import type { AppInfo, CellId, CellSummary, Problem, RootStatus } from './model';
 
 export interface Backend {
@@ -27,6 +27,8 @@ export interface Backend {
   listFrames(id: CellId, source: FrameSource): Promise<FrameSet>;
   /** This machine's GPUs: recent samples and what went wrong; new samples arrive as `gpuSample`. */
   gpuStatus(): Promise<GpuStatus>;
+  /** CPU, memory, the disks that hold the runs roots, and GPUs found without nvidia-smi. */
+  systemStatus(): Promise<SystemSample>;
   listProfiles(): Promise<ProfileInfo[]>;
   /** The exact command a launch would run, and its GPU: the dialog's dry run. */
   planLaunch(request: LaunchRequest): Promise<LaunchPlan>;
@@ -70,6 +72,7 @@ const methodNames: Record<Method, true> = {
   closeStream: true,
   listFrames: true,
   gpuStatus: true,
+  systemStatus: true,
   listProfiles: true,
   planLaunch: true,
   launchRun: true,

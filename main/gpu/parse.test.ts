@@ -86,3 +86,13 @@ describe('the query Cellwatch runs (noheader, nounits)', () => {
     expect(parseProcesses('')).toEqual([]);
   });
 });
+
+describe('the disk of a runs root', () => {
+  it('is the mount that is its longest prefix', async () => {
+    const { diskOf } = await import('./system');
+    const disks = [{ mount: '/' }, { mount: '/data' }, { mount: '/data2' }];
+    expect(diskOf(disks, '/data/me/jobs')?.mount).toBe('/data');
+    expect(diskOf(disks, '/data2')?.mount).toBe('/data2');
+    expect(diskOf(disks, '/home/me')?.mount).toBe('/');
+  });
+});

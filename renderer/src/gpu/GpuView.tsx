@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import type { SystemSample } from '../../../shared/cell-detail';
 import type { RunInfo } from '../../../shared/launch';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useApp, useTransport } from '../context';
@@ -23,6 +24,27 @@ export function GpuMeters() {
         );
       })}
     </button>
+  );
+}
+
+/** CPU, memory and the disks that hold the runs roots, refreshed every five seconds. */
+function SystemLine() {
+  const transport = useTransport();
+  const [system, setSystem] = useState<SystemSample | null>(null);
+  useEffect(() => {
+    const load = () => transport.call('systemStatus').then(setSystem, () => undefined);
+    void load();
+    const timer = setInterval(load, 5000);
+    return () => clearInterval(timer);
+  }, [transport]);
+  if (!system) return null;
+  return (
+    <p className="system-line" aria-label="Machine">
+      CPU {system.cpuLoadPct ?? '?'}%
+      {system.memory && ` · memory ${gib(system.memory.usedMib)} / ${gib(system.memory.totalMib)} GiB`}
+      {system.disks.map((d) => ` · disk ${d.mount} ${d.usedGib} / ${d.sizeGib} GiB`)}
+      {system.otherGpus.map((g) => ` · ${g.vendor} ${g.model} (no nvidia-smi)`)}
+    </p>
   );
 }
 
@@ -69,6 +91,7 @@ export function GpuView() {
       <h1 className="view-title">
         GPU memory <span className="count">nvidia-smi, once a second</span>
       </h1>
+      <SystemLine />
       {!latest && (
         <p className="empty-note" role="status">
           No GPU sample: {gpu?.problems.at(-1) ?? 'waiting for nvidia-smi'}.
