@@ -6,7 +6,7 @@ import type { AppInfo, CellSummary, Problem, RootStatus, Transport } from '../sh
 import { JsonReader, localFs } from '../runners';
 import { runDemo } from '../runners/demo';
 import { localContext } from './cells';
-import { compareSides, splitAddress } from './compare';
+import { compareSides, splitAddress } from './compare/paired';
 import { EventHub } from './events';
 import { listFrames } from './frames';
 import { startGpu } from './gpu/history';

@@ -19,5 +19,5 @@ export async function readCell(dir: string, format: FormatName, ctx: ReadContext
 }
 
 export function summaryOf(read: CellRead, root: string): CellSummary {
-  return { ...read.cell, root, labels: read.labels, changedAt: read.changedAt, evaluatedVersions: read.evaluatedVersions ?? [], vramPeakMib: read.vramPeakMib ?? null };
+  return { ...read.cell, root, labels: read.labels, changedAt: read.changedAt, evaluatedVersions: read.evaluatedVersions ?? [], vramPeakMib: read.vramPeakMib ?? null, policyVersions: read.policyVersions ?? [] };
 }

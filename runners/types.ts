@@ -20,6 +20,7 @@ export interface CellRead {
   /** Policy versions with an evaluation summary (bigym-agent); each pairs as CELL@vNNN. */
   evaluatedVersions?: string[];
   vramPeakMib?: number | null;
+  policyVersions?: string[];
 }
 
 /** What the cell view shows beyond the summary, with the problems met reading it. */

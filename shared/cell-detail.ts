@@ -128,3 +128,23 @@ export interface SystemSample {
   memory: { totalMib: number; usedMib: number } | null;
   disks: { mount: string; sizeGib: number; usedGib: number }[];
 }
+
+/** One slot of a comparison: a policy version of a session on the chosen seed. */
+export interface ComparedSlot {
+  /** As typed: session:version. */
+  slot: string;
+  cellId: string;
+  session: string;
+  version: string;
+  /** Whether the seed was a replay (evaluation seed) or a development episode of that version. */
+  source: 'replay' | 'dev';
+  outcome: 'success' | 'failure' | 'unknown';
+  frames: FrameSet;
+}
+
+export interface Comparison {
+  seed: string;
+  /** Seeds every slot has frames for, to choose from. */
+  seeds: string[];
+  slots: ComparedSlot[];
+}

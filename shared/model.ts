@@ -81,6 +81,8 @@ export interface CellSummary extends Cell {
   evaluatedVersions: string[];
   /** The most GPU memory the run used, as it says (coding-agent summary.json `vram_peak_mib`). */
   vramPeakMib: number | null;
+  /** Every policy version of a bigym cell (policies/vNNN.py), oldest first. */
+  policyVersions: string[];
 }
 
 /** One unit that pairs in a McNemar test (`episodes --json`). */

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { formatP, verdict } from '../../shared/mcnemar';
 import { localContext } from '../cells';
-import { compareSides } from '../compare';
+import { compareSides } from '../compare/paired';
 import { UsageError, type Io } from './io';
 import { percent, table } from './table';
 

@@ -1,11 +1,12 @@
 import { NotFoundError } from '../cells';
-import { CompareError } from '../compare';
+import { CompareError } from '../compare/paired';
 import { APP_VERSION } from '../version';
 import { UsageError, type Io } from './io';
 import { demo, DEMO_HELP } from './demo';
 import { episodes, EPISODES_HELP } from './episodes';
 import { gpu, GPU_HELP } from './gpu';
 import { launch, LAUNCH_HELP } from './launch';
+import { record, RECORD_HELP } from './record';
 import { mcnemar, MCNEMAR_HELP } from './mcnemar';
 import { serve, SERVE_HELP } from './serve';
 import { status, STATUS_HELP } from './status';
@@ -23,6 +24,7 @@ Commands:
   mcnemar    are two runs really different? (exact paired test)
   gpu        GPU memory, CPU, memory and disks of this machine
   launch     start a UI run of a runner profile
+  record     policy versions side by side on one seed, to mp4
   demo       write the built-in demo runs
 
 Options:
@@ -43,9 +45,11 @@ ${GPU_HELP}
 
 ${LAUNCH_HELP}
 
+${RECORD_HELP}
+
 ${DEMO_HELP}`;
 
-const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { serve, status, episodes, tail, mcnemar, gpu, launch, demo };
+const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { serve, status, episodes, tail, mcnemar, gpu, launch, record, demo };
 
 export async function runCli(argv: string[], io: Io): Promise<number> {
   const [first, ...rest] = argv;

@@ -124,6 +124,7 @@ export const bigymAgent: FormatAdapter = {
       changedAt: r.changedAt,
       units,
       evaluatedVersions: evaluations.filter((e) => e.summary).map((e) => e.version),
+      policyVersions: versions,
     };
   },
 };

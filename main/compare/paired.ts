@@ -1,8 +1,8 @@
-import type { CellState, EpisodeUnit, FormatName } from '../shared/model';
-import { pairUnits, type PairedSide, type PairedTest } from '../shared/mcnemar';
-import type { ReadContext } from '../runners';
-import { versionUnits } from '../runners/bigym-agent/adapter';
-import { readCellAt } from './cells';
+import type { CellState, EpisodeUnit, FormatName } from '../../shared/model';
+import { pairUnits, type PairedSide, type PairedTest } from '../../shared/mcnemar';
+import type { ReadContext } from '../../runners';
+import { versionUnits } from '../../runners/bigym-agent/adapter';
+import { readCellAt } from '../cells';
 
 const LIVE: ReadonlySet<CellState> = new Set(['running', 'evaluating', 'draining']);
 

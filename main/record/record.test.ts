@@ -1,0 +1,107 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDemo } from '../../runners/demo';
+import { tempDir } from '../../runners/testing';
+import { runCli } from '../cli/run';
+
+let tmp: ReturnType<typeof tempDir>;
+let runs: string;
+const saved = { ...process.env };
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) }, out, err };
+}
+
+/** RGB bytes of a PNG the demo wrote (8-bit RGB, filter 0). */
+function png(file: string): Buffer {
+  const bytes = readFileSync(file);
+  const width = bytes.readUInt32BE(16);
+  const height = bytes.readUInt32BE(20);
+  const chunks: Buffer[] = [];
+  for (let at = 8; at < bytes.length; ) {
+    const length = bytes.readUInt32BE(at);
+    if (bytes.toString('ascii', at + 4, at + 8) === 'IDAT') chunks.push(bytes.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(chunks));
+  return Buffer.concat(Array.from({ length: height }, (_, y) => raw.subarray(y * (width * 3 + 1) + 1, (y + 1) * (width * 3 + 1))));
+}
+
+beforeAll(async () => {
+  tmp = tempDir();
+  runs = join(tmp.path, 'runs');
+  await runDemo(runs, { speed: 1, instant: true, startEpochS: 1_764_403_200 });
+  cpSync(join(runs, 'cartpole_balance'), join(runs, 'copies', 'cartpole_balance_b'), { recursive: true });
+}, 60_000);
+afterAll(() => {
+  process.env = { ...saved };
+  tmp.remove();
+});
+
+describe('cellwatch record', () => {
+  it('writes a valid H.264 mp4 of the labelled grid: codec, frame count, duration, size', async () => {
+    const out = join(tmp.path, 'four.mp4');
+    const { io } = capture();
+    expect(await runCli(['record', '--compare', 'cartpole_balance:v001,cartpole_balance:2,copies/cartpole:v003,cartpole_balance:last', '--seed', '900001', '--seconds', '2', '--fps', '25', '-o', out, runs], io)).toBe(0);
+    const probe = JSON.parse(
+      execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,width,height,nb_read_frames,pix_fmt:format=duration', '-of', 'json', out], { encoding: 'utf8' }),
+    );
+    expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 3 * 3 * 168, height: 2 * (168 + 28), nb_read_frames: '50', pix_fmt: 'yuv420p' });
+    expect(Number(probe.format.duration)).toBeCloseTo(2, 1);
+  });
+
+  it('draws each source frame where the grid puts it, within a small tolerance', async () => {
+    const out = join(tmp.path, 'two.mp4');
+    const { io } = capture();
+    expect(await runCli(['record', '--compare', 'cartpole_balance:v001,cartpole_balance:v004', '--seed', '900001', '--seconds', '1', '-o', out, runs], io)).toBe(0);
+    const frameIndex = 10;
+    const width = 2 * 3 * 168;
+    const decoded = execFileSync('ffmpeg', ['-v', 'error', '-i', out, '-vf', `select=eq(n\\,${frameIndex})`, '-vframes', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
+    expect(decoded.length).toBe(width * (168 + 28) * 3);
+    for (const [slot, version] of [[0, 'v001'], [1, 'v004']] as const) {
+      for (const [camera, name] of ['head', 'left_wrist', 'right_wrist'].entries()) {
+        const source = png(join(runs, 'cartpole_balance', 'replays', version, '900001', name, `${String(frameIndex).padStart(6, '0')}.png`));
+        let difference = 0;
+        for (let y = 0; y < 168; y++) {
+          for (let x = 0; x < 168; x++) {
+            const gx = slot * 3 * 168 + camera * 168 + x;
+            const gy = 28 + y;
+            for (let c = 0; c < 3; c++) difference += Math.abs(decoded[(gy * width + gx) * 3 + c]! - source[((y >> 1) * 84 + (x >> 1)) * 3 + c]!);
+          }
+        }
+        expect(difference / (168 * 168 * 3)).toBeLessThan(6);
+      }
+    }
+  });
+
+  it.each([
+    ['nope:v001', 'no bigym-agent cell is named or found by "nope"'],
+    ['balance:v001', '"balance" is ambiguous'],
+    ['cartpole_balance:v009', 'has no v009; it has v001, v002, v003, v004'],
+    ['cartpole_balance', 'is not session:version'],
+  ])('refuses the slot %s, saying why', async (slots, message) => {
+    const { io, err } = capture();
+    expect(await runCli(['record', '--compare', slots, '-o', join(tmp.path, 'x.mp4'), runs], io)).toBe(2);
+    expect(err.join('\n')).toContain(message);
+  });
+
+  it('says which seeds have frames when the seed has none', async () => {
+    const { io, err } = capture();
+    expect(await runCli(['record', '--compare', 'cartpole_balance:v001', '--seed', '123', '-o', join(tmp.path, 'x.mp4'), runs], io)).toBe(2);
+    expect(err.join('\n')).toContain('has no frames for seed 123');
+    expect(err.join('\n')).toContain('seeds with frames: 620008, 900001, 900002, 900003');
+  });
+
+  it('says so when there is no ffmpeg', async () => {
+    process.env.CELLWATCH_FFMPEG = '/nonexistent/ffmpeg';
+    const { io, err } = capture();
+    expect(await runCli(['record', '--compare', 'cartpole_balance:v001', '-o', join(tmp.path, 'x.mp4'), runs], io)).toBe(1);
+    expect(err.join('\n')).toContain('ffmpeg not found at /nonexistent/ffmpeg');
+    process.env = { ...saved };
+  });
+});
