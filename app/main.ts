@@ -21,7 +21,8 @@ const isTrusted = (url: string | undefined) => url !== undefined && (url === ORI
 async function serveApp(core: Core, request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.host !== 'app') return new Response('not found', { status: 404 });
-  const file = url.pathname.startsWith('/media/') ? await core.mediaFile(url.pathname) : await resolveStatic(join(outDir, 'renderer'), url.pathname);
+  const media = url.pathname.startsWith('/media/') || url.pathname.startsWith('/recordings/');
+  const file = media ? await core.mediaFile(url.pathname) : await resolveStatic(join(outDir, 'renderer'), url.pathname);
   if (!file) return new Response('not found', { status: 404 });
   const response = await net.fetch(pathToFileURL(file).toString());
   return new Response(response.body, {

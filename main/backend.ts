@@ -12,6 +12,11 @@ import { listFrames } from './frames';
 import { startGpu } from './gpu/history';
 import { parseGpus } from './gpu/parse';
 import { diskOf, sampleSystem } from './gpu/system';
+import { compareSlots } from './compare/slots';
+import { slotInputs } from './record/compose';
+import { findFfmpeg } from './record/ffmpeg';
+import { recordComparison } from './record/record';
+import type { RecordProgress } from '../shared/cell-detail';
 import { gpuQueryArgs, runOnce } from './gpu/sampler';
 import { planLaunch, profileDirs, profileInfos, type LaunchContext } from './launch/plan';
 import { processGroupOf } from './launch/pgid';
@@ -59,7 +64,7 @@ export interface ClientBackend extends EventedBackend {
 export interface Core extends EventedBackend {
   /** A view of the core for one client, which releases the cells and streams it opened on dispose. */
   client(): ClientBackend;
-  /** The file a `media/<cell id>/<path>` URL names, only inside a listed cell; null otherwise. */
+  /** The file a `media/<cell id>/<path>` URL names, only inside a listed cell, or a `recordings/<file>`; null otherwise. */
   mediaFile(urlPath: string): Promise<string | null>;
   /** Stops rescans, watchers and the demo. */
   close(): Promise<void>;
@@ -167,6 +172,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     (pid) => runGroups.get(processGroupOf(pid) ?? -1),
   );
   const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
+  const recordingsDir = join(options.dataDir ?? defaultDataDir(), 'recordings');
   const launchContext: LaunchContext = {
     profileDirs: profileDirs(root, options.configDir),
     dataDir: options.dataDir ?? defaultDataDir(),
@@ -231,6 +237,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       };
     },
     async mediaFile(urlPath) {
+      if (urlPath.startsWith('/recordings/')) return resolveStatic(recordingsDir, urlPath.slice('/recordings'.length));
       const match = /^\/media\/([^/]+)\/(.+)$/.exec(urlPath);
       if (!match) return null;
       let id: string;
@@ -291,6 +298,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return runInfo(await runs.stop(name));
     },
     drainRun: (name) => runs.drain(name),
+    compare: (slots, seed) => compareSlots(slots, seed, listed(), localContext(json)),
+    async record(slots, seed, seconds, fps) {
+      const comparison = await compareSlots(slots, seed, listed(), localContext(json));
+      const ffmpeg = findFfmpeg();
+      const id = `compare-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${seed}`;
+      const file = join(recordingsDir, `${id}.mp4`);
+      const paths = new Map(listed().map((c) => [c.id, c.path]));
+      const emit = (progress: Omit<RecordProgress, 'id'>) => events.emit('recordProgress', { id, ...progress });
+      recordComparison(ffmpeg, slotInputs(comparison, (cellId) => paths.get(cellId) as string), { seconds, fps, out: file }, (fraction) => emit({ fraction })).then(
+        (result) => emit({ fraction: 1, file, url: `recordings/${id}.mp4`, ...(result.note ? { note: result.note } : {}) }),
+        (error: Error) => emit({ fraction: 0, error: error.message }),
+      );
+      return { id };
+    },
     async listFrames(id, source) {
       const cell = findCell(id);
       if (!cell) throw new Error(`${id} is not a cell of a runs root`);

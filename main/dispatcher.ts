@@ -36,6 +36,8 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   listRuns: z.tuple([]),
   stopRun: z.tuple([name]),
   drainRun: z.tuple([name]),
+  compare: z.union([z.tuple([z.string().min(1).max(2000)]), z.tuple([z.string().min(1).max(2000), z.string().regex(/^\d+$/)])]),
+  record: z.tuple([z.string().min(1).max(2000), z.string().regex(/^\d+$/), z.number().positive().max(3600), z.number().positive().max(120)]),
   listFrames: z.tuple([
     cellId,
     z.union([

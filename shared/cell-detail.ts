@@ -148,3 +148,13 @@ export interface Comparison {
   seeds: string[];
   slots: ComparedSlot[];
 }
+
+/** A recording's progress; `url` (and `file`) once it is written, `error` when it failed. */
+export interface RecordProgress {
+  id: string;
+  fraction: number;
+  file?: string;
+  url?: string;
+  note?: string;
+  error?: string;
+}

@@ -2,7 +2,7 @@
 // can receive is named here; app/ (IPC) and main/server (WebSocket) carry exactly these.
 import type { Launched, LaunchPlan, LaunchRequest, ProfileInfo, RunInfo } from './launch';
 import type { PairedTest } from './mcnemar';
-import type { CellDelta, CellDetail, FrameSet, FrameSource, GpuSampleShown, GpuStatus, StreamEvent, SystemSample } from './cell-detail';
+import type { CellDelta, CellDetail, Comparison, FrameSet, FrameSource, GpuSampleShown, GpuStatus, RecordProgress, StreamEvent, SystemSample } from './cell-detail';
 import type { AppInfo, CellId, CellSummary, Problem, RootStatus } from './model';
 
 export interface Backend {
@@ -39,6 +39,10 @@ export interface Backend {
   stopRun(name: string): Promise<RunInfo>;
   /** DRAIN and SIGUSR1 (coding-agent); returns what the runner printed, its resume spec. */
   drainRun(name: string): Promise<string[]>;
+  /** Up to six policy versions on one seed (`s1:v008,s2:last`): each slot's frames and outcome. */
+  compare(slots: string, seed?: string): Promise<Comparison>;
+  /** Starts recording the comparison to mp4; progress arrives as `recordProgress` with this id. */
+  record(slots: string, seed: string, seconds: number, fps: number): Promise<{ id: string }>;
 }
 
 export interface StreamOpened {
@@ -52,6 +56,7 @@ export interface BackendEvents {
   rootsChanged: RootStatus[];
   cellChanged: CellDelta;
   gpuSample: GpuSampleShown;
+  recordProgress: RecordProgress;
 }
 
 export type Method = keyof Backend;
@@ -79,8 +84,10 @@ const methodNames: Record<Method, true> = {
   listRuns: true,
   stopRun: true,
   drainRun: true,
+  compare: true,
+  record: true,
 };
-const eventNames: Record<EventName, true> = { rootsChanged: true, cellChanged: true, gpuSample: true };
+const eventNames: Record<EventName, true> = { rootsChanged: true, cellChanged: true, gpuSample: true, recordProgress: true };
 export const METHODS = Object.keys(methodNames) as readonly Method[];
 export const EVENTS = Object.keys(eventNames) as readonly EventName[];
 

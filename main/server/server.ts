@@ -92,7 +92,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return void res.end();
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
-    const file = url.pathname.startsWith('/media/') ? await options.core.mediaFile(url.pathname) : await resolveStatic(options.rendererDir, url.pathname);
+    const media = url.pathname.startsWith('/media/') || url.pathname.startsWith('/recordings/');
+    const file = media ? await options.core.mediaFile(url.pathname) : await resolveStatic(options.rendererDir, url.pathname);
     if (!file) {
       const built = await resolveStatic(options.rendererDir, '/');
       return built ? refuse(res, 404, `no such file ${url.pathname}`) : refuse(res, 503, `renderer not built in ${options.rendererDir}: run npm run build`);

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { CellView } from './cell/CellView';
+import { CompareView } from './compare/CompareView';
 import { GpuView } from './gpu/GpuView';
 import { CellList } from './cells/CellList';
 import { useApp } from './context';
@@ -38,7 +39,10 @@ export function App() {
             <>
               <ViewTabs />
               <RootProblems />
-              {view === 'cells' ? <CellList /> : view === 'paired' ? <PairedTestView /> : <GpuView />}
+              {view === 'cells' && <CellList />}
+              {view === 'paired' && <PairedTestView />}
+              {view === 'compare' && <CompareView />}
+              {view === 'gpu' && <GpuView />}
             </>
           )
         ) : (

@@ -14,6 +14,8 @@ export interface AppState {
   /** The cell whose view is open, replacing the list. */
   openCellId: string | null;
   gpu: GpuStatus | null;
+  /** The slots the Compare view opens on. */
+  compareSlots: string;
   /** The last failed action, shown until the next one succeeds. */
   error: string | null;
   load(): Promise<void>;
@@ -24,9 +26,11 @@ export interface AppState {
   setView(view: View): void;
   openCell(id: string): void;
   closeCell(): void;
+  /** Opens the Compare view on these slots. */
+  compare(slots: string): void;
 }
 
-export type View = 'cells' | 'paired' | 'gpu';
+export type View = 'cells' | 'paired' | 'compare' | 'gpu';
 
 export type AppStore = StoreApi<AppState>;
 
@@ -57,6 +61,7 @@ export function createAppStore(transport: Transport): AppStore {
       view: 'cells',
       openCellId: null,
       gpu: null,
+      compareSlots: '',
       error: null,
       async load() {
         await attempt(async () => {
@@ -99,6 +104,9 @@ export function createAppStore(transport: Transport): AppStore {
       },
       closeCell() {
         set({ openCellId: null });
+      },
+      compare(slots) {
+        set({ compareSlots: slots, view: 'compare', openCellId: null });
       },
     };
   });

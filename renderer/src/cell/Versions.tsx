@@ -1,4 +1,6 @@
 import { percent } from '../format';
+import { useState } from 'react';
+import { useApp } from '../context';
 import { useCell } from './context';
 
 const EVAL_LABEL = { none: '–', evaluating: 'evaluating', scored: 'scored', eval_failed: 'EVAL FAILED (unscored)' } as const;
@@ -6,11 +8,23 @@ const EVAL_TONE = { none: 'grey', evaluating: 'running', scored: 'ok', eval_fail
 
 export function Versions() {
   const versions = useCell((s) => s.detail?.versions ?? []);
+  const cellName = useCell((s) => s.detail?.summary.name ?? '');
+  const compare = useApp((s) => s.compare);
+  const [ticked, setTicked] = useState<string[]>([]);
   if (versions.length === 0) return <p className="empty-note">No policy version yet: the cell is void until policies/ holds one.</p>;
+  const tick = (version: string) => setTicked((t) => (t.includes(version) ? t.filter((v) => v !== version) : [...t, version].slice(-6)));
   return (
+    <>
+    <div className="versions-actions">
+      <button disabled={ticked.length < 2} onClick={() => compare(ticked.map((v) => `${cellName}:${v}`).join(','))}>
+        Compare {ticked.length || ''} on one seed
+      </button>
+      <span className="muted">tick two to six versions</span>
+    </div>
     <table className="plain-table" aria-label="Policy versions">
       <thead>
         <tr>
+          <th />
           <th>Version</th>
           <th className="num">Dev episodes</th>
           <th className="num">Dev success</th>
@@ -22,6 +36,9 @@ export function Versions() {
       <tbody>
         {versions.map((v) => (
           <tr key={v.version}>
+            <td>
+              <input type="checkbox" aria-label={`Compare ${v.version}`} checked={ticked.includes(v.version)} onChange={() => tick(v.version)} />
+            </td>
             <td className="name">{v.version}</td>
             <td className="num">{v.devEpisodes}</td>
             <td className="num">{v.devEpisodes ? percent(v.devSuccesses / v.devEpisodes) : '–'}</td>
@@ -44,5 +61,6 @@ export function Versions() {
         ))}
       </tbody>
     </table>
+    </>
   );
 }

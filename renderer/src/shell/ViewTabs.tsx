@@ -4,6 +4,7 @@ import type { View } from '../store';
 const TABS: { view: View; label: string }[] = [
   { view: 'cells', label: 'Cells' },
   { view: 'paired', label: 'Paired test' },
+  { view: 'compare', label: 'Compare' },
   { view: 'gpu', label: 'GPU' },
 ];
 

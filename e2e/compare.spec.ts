@@ -1,0 +1,61 @@
+import { expect, test } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT, scratchHome, startServing, type Served } from './processes';
+
+const cli = join(ROOT, 'out', 'cli.mjs');
+
+test.describe('compare policy versions on one seed, and record it', () => {
+  const home = scratchHome();
+  const runs = join(home.home, 'runs');
+  let served: Served;
+  test.beforeAll(async () => {
+    execFileSync(process.execPath, [cli, 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
+    served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
+  });
+  test.afterAll(async () => {
+    await served?.stop();
+    home.remove();
+  });
+
+  test('tick versions, play them on one clock, record an mp4 with a progress bar and a link', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('button', { name: 'cartpole_balance' }).click();
+    await page.getByRole('tab', { name: 'Versions' }).click();
+    for (const v of ['v001', 'v002', 'v004']) await page.getByLabel(`Compare ${v}`).check();
+    await page.getByRole('button', { name: /^Compare 3 on one seed/ }).click();
+
+    const view = page.getByRole('region', { name: 'Compare' });
+    await expect(view.getByLabel('Slots')).toHaveValue('cartpole_balance:v001,cartpole_balance:v002,cartpole_balance:v004');
+    await view.getByLabel('Seed').selectOption('900001');
+    await expect(view.getByRole('figure')).toHaveCount(3);
+    await expect(view.getByRole('figure', { name: 'cartpole_balance v004' })).toContainText('success');
+
+    const head = (v: string) => view.getByRole('img', { name: `cartpole_balance ${v} head` });
+    await expect(head('v001')).toHaveAttribute('src', /000000\.png$/);
+    await view.getByRole('button', { name: 'Next frame' }).click();
+    await expect(head('v001')).toHaveAttribute('src', /000001\.png$/);
+    await expect(head('v004')).toHaveAttribute('src', /000001\.png$/);
+    await view.getByLabel('Speed').selectOption('4');
+    await view.getByRole('button', { name: 'Play' }).click();
+    await expect.poll(async () => Number(/(\d{6})\.png$/.exec((await head('v004').getAttribute('src')) ?? '')?.[1]), { timeout: 10_000 }).toBeGreaterThan(20);
+    await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'compare.png') });
+
+    await view.getByLabel('Recording length (s)').fill('1');
+    await view.getByRole('button', { name: 'Record mp4' }).click();
+    const link = view.getByRole('link', { name: /open the recording/ });
+    await expect(link).toBeVisible({ timeout: 30_000 });
+    const response = await page.request.get(new URL((await link.getAttribute('href')) as string, page.url()).toString());
+    expect(response.status()).toBe(200);
+    expect(response.headers()['content-type']).toBe('video/mp4');
+    expect((await response.body()).subarray(4, 8).toString()).toBe('ftyp');
+  });
+
+  test('a slot that names no cell says so', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('tab', { name: 'Compare' }).click();
+    await page.getByLabel('Slots').fill('nothing:v001');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await expect(page.getByRole('alert')).toContainText('no bigym-agent cell is named or found by "nothing"');
+  });
+});

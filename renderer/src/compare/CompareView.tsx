@@ -1,0 +1,169 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Comparison, RecordProgress } from '../../../shared/cell-detail';
+import { useApp, useTransport } from '../context';
+import { useKey } from '../keys';
+
+const SPEEDS = [0.25, 0.5, 1, 2, 4];
+const OUTCOME_TONE = { success: 'ok', failure: 'fail', unknown: 'grey' } as const;
+
+/** One clock for every slot: play, pause, speed, scrub, step. A shorter slot holds its last frame. */
+function usePlayback(frames: number, fps: number) {
+  const [index, setIndex] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState(1);
+  useEffect(() => setIndex((i) => Math.min(i, Math.max(0, frames - 1))), [frames]);
+  useEffect(() => {
+    if (!playing || frames === 0) return;
+    const timer = setInterval(() => setIndex((i) => (i + 1 >= frames ? (setPlaying(false), i) : i + 1)), 1000 / (fps * speed));
+    return () => clearInterval(timer);
+  }, [playing, frames, fps, speed]);
+  const faster = (step: number) => setSpeed((s) => SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, SPEEDS.indexOf(s) + step))] as number);
+  useKey(' ', useCallback(() => setPlaying((p) => !p), []));
+  useKey('[', useCallback(() => (setPlaying(false), setIndex((i) => Math.max(0, i - 1))), []));
+  useKey(']', useCallback(() => (setPlaying(false), setIndex((i) => Math.min(frames - 1, i + 1))), [frames]));
+  useKey(',', useCallback(() => faster(-1), []));
+  useKey('.', useCallback(() => faster(1), []));
+  return { index, setIndex, playing, setPlaying, speed, setSpeed };
+}
+
+function Recorder({ slots, seed, seconds, fps }: { slots: string; seed: string; seconds: number; fps: number }) {
+  const transport = useTransport();
+  const [length, setLength] = useState(seconds.toFixed(1));
+  const [progress, setProgress] = useState<RecordProgress | null>(null);
+  const [id, setId] = useState<string | null>(null);
+  useEffect(() => transport.on('recordProgress', (p) => p.id === id && setProgress(p)), [transport, id]);
+  const start = async () => {
+    setProgress({ id: '', fraction: 0 });
+    try {
+      setId((await transport.call('record', slots, seed, Number(length), fps)).id);
+    } catch (error) {
+      setProgress({ id: '', fraction: 0, error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  const busy = progress !== null && !progress.url && !progress.error;
+  return (
+    <div className="recorder">
+      <label>
+        Length <input aria-label="Recording length (s)" value={length} onChange={(e) => setLength(e.target.value)} size={5} /> s
+      </label>
+      <button onClick={() => void start()} disabled={busy || !(Number(length) > 0)}>
+        {busy ? 'Recording…' : 'Record mp4'}
+      </button>
+      {progress && !progress.error && (
+        <span className="bar record-bar" role="progressbar" aria-label="Recording" aria-valuenow={Math.round(progress.fraction * 100)} aria-valuemin={0} aria-valuemax={100}>
+          <span className="fill" style={{ width: `${progress.fraction * 100}%` }} />
+        </span>
+      )}
+      {progress?.url && (
+        <a href={progress.url} download target="_blank" rel="noreferrer">
+          open the recording ({progress.file})
+        </a>
+      )}
+      {progress?.note && <span className="muted">{progress.note}</span>}
+      {progress?.error && (
+        <span className="tone-fail" role="alert">
+          {progress.error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function CompareView() {
+  const transport = useTransport();
+  const initial = useApp((s) => s.compareSlots);
+  const [slots, setSlots] = useState(initial);
+  const [seed, setSeed] = useState<string | undefined>(undefined);
+  const [comparison, setComparison] = useState<Comparison | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(
+    (text: string, chosen?: string) => {
+      if (!text.trim()) return;
+      transport.call('compare', text, ...(chosen ? [chosen] : [])).then(
+        (result) => (setComparison(result), setSeed(result.seed), setError(null)),
+        (e: unknown) => (setComparison(null), setError(e instanceof Error ? e.message : String(e))),
+      );
+    },
+    [transport],
+  );
+  useEffect(() => load(initial), [load, initial]);
+
+  const frames = Math.max(0, ...(comparison?.slots.flatMap((s) => s.frames.cameras.map((c) => c.urls.length)) ?? [0]));
+  const fps = comparison?.slots[0]?.frames.fps ?? 25;
+  const clock = usePlayback(frames, fps);
+
+  return (
+    <section className="compare-view" aria-label="Compare">
+      <form
+        className="compare-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          load(slots, seed);
+        }}
+      >
+        <input aria-label="Slots" value={slots} onChange={(e) => setSlots(e.target.value)} placeholder="session:version, … (up to six; vNNN, NNN, last, submission)" spellCheck={false} />
+        <select aria-label="Seed" value={seed ?? ''} onChange={(e) => (setSeed(e.target.value), load(slots, e.target.value))} disabled={!comparison}>
+          {comparison?.seeds.map((s) => (
+            <option key={s} value={s}>
+              seed {s}
+            </option>
+          ))}
+        </select>
+        <button type="submit">Show</button>
+      </form>
+      {error && (
+        <p className="tone-fail" role="alert">
+          {error}
+        </p>
+      )}
+      {!comparison && !error && <p className="empty-note">Type two to six slots, or tick versions in a bigym cell's Versions tab.</p>}
+      {comparison && (
+        <>
+          <div className="transport">
+            <button onClick={() => clock.setPlaying((p) => !p)} aria-label={clock.playing ? 'Pause' : 'Play'}>
+              {clock.playing ? '❚❚' : '▶'}
+            </button>
+            <button onClick={() => clock.setIndex((i) => Math.max(0, i - 1))} aria-label="Previous frame">
+              ◀
+            </button>
+            <button onClick={() => clock.setIndex((i) => Math.min(frames - 1, i + 1))} aria-label="Next frame">
+              ▶▏
+            </button>
+            <input type="range" min={0} max={Math.max(0, frames - 1)} value={clock.index} onChange={(e) => (clock.setPlaying(false), clock.setIndex(Number(e.target.value)))} aria-label="Frame" />
+            <select aria-label="Speed" value={clock.speed} onChange={(e) => clock.setSpeed(Number(e.target.value))}>
+              {SPEEDS.map((s) => (
+                <option key={s} value={s}>
+                  {s}x
+                </option>
+              ))}
+            </select>
+            <span className="frame-count">
+              {clock.index + 1} / {frames} · {(clock.index / fps).toFixed(2)} s
+            </span>
+          </div>
+          <div className="slots">
+            {comparison.slots.map((slot) => (
+              <figure key={slot.slot} className="slot" aria-label={`${slot.session} ${slot.version}`}>
+                <figcaption>
+                  <strong>{slot.session}</strong> {slot.version} · seed {comparison.seed} ·{' '}
+                  <span className={`pill tone-${OUTCOME_TONE[slot.outcome]}`}>{slot.outcome}</span> <span className="muted">{slot.source}</span>
+                </figcaption>
+                <div className="cameras">
+                  {slot.frames.cameras.map((camera) =>
+                    camera.video ? (
+                      <video key={camera.name} src={camera.video} muted />
+                    ) : (
+                      <img key={camera.name} src={camera.urls[Math.min(clock.index, camera.urls.length - 1)]} alt={`${slot.session} ${slot.version} ${camera.name}`} width={168} height={168} />
+                    ),
+                  )}
+                </div>
+              </figure>
+            ))}
+          </div>
+          <Recorder slots={slots} seed={comparison.seed} seconds={frames / fps} fps={fps} />
+        </>
+      )}
+    </section>
+  );
+}

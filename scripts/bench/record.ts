@@ -1,0 +1,35 @@
+// npm run bench:record: a 6-slot, 10 s, 25 fps comparison recorded with `cellwatch record`; its wall
+// time as a fraction of real time (goal: at most 0.3x on 2 cores), beside ffmpeg alone encoding the same
+// frames from raw video.
+import { cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runDemo } from '../../runners/demo';
+import { findFfmpeg } from '../../main/record/ffmpeg';
+import { measure, ROOT } from './measure';
+
+const SECONDS = 10;
+const FPS = 25;
+const home = mkdtempSync(join(tmpdir(), 'cellwatch-bench-record-'));
+const runs = join(home, 'runs');
+try {
+  await runDemo(runs, { speed: 1, instant: true });
+  cpSync(join(runs, 'cartpole_balance'), join(runs, 'second', 'cartpole_again'), { recursive: true });
+  await measure(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet']);
+  const slots = 'cartpole_balance:v001,cartpole_balance:v002,cartpole_balance:v003,cartpole_balance:v004,cartpole_again:v002,cartpole_again:last';
+  const out = join(home, 'six.mp4');
+  const ours = await measure(process.execPath, [join(ROOT, 'out/cli.mjs'), 'record', '--compare', slots, '--seed', '900001', '--seconds', String(SECONDS), '--fps', String(FPS), '-o', out, runs]);
+
+  const ffmpeg = findFfmpeg();
+  const raw = join(home, 'frames.yuv');
+  await measure(ffmpeg, ['-v', 'error', '-i', out, '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-y', raw]);
+  const probe = await measure('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', out]);
+  const [width, height] = probe.stdout.trim().split(',');
+  const alone = await measure(ffmpeg, ['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-r', String(FPS), '-i', raw, '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-y', join(home, 'alone.mp4')]);
+
+  console.log(`6 slots x 3 cameras, ${width}x${height}, ${SECONDS} s at ${FPS} fps (${(statSync(out).size / 1024).toFixed(0)} KiB)\n`);
+  console.log(`${'ffmpeg alone, encoding the raw frames'.padEnd(40)} ${(alone.wallMs / 1000).toFixed(2).padStart(6)} s  ${(alone.wallMs / 1000 / SECONDS).toFixed(2)}x real time  baseline`);
+  console.log(`${'cellwatch record (compose + encode)'.padEnd(40)} ${(ours.wallMs / 1000).toFixed(2).padStart(6)} s  ${(ours.wallMs / 1000 / SECONDS).toFixed(2)}x real time  goal: at most 0.3x`);
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}
