@@ -1,17 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, scratchHome, startServing, type Served } from './processes';
+import { ROOT, scratchHome, serveInstantDemo, type Served } from './processes';
 
-const cli = join(ROOT, 'out', 'cli.mjs');
 
 test.describe('compare policy versions on one seed, and record it', () => {
   const home = scratchHome();
-  const runs = join(home.home, 'runs');
   let served: Served;
   test.beforeAll(async () => {
-    execFileSync(process.execPath, [cli, 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
-    served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
+    ({ served } = await serveInstantDemo(home));
   });
   test.afterAll(async () => {
     await served?.stop();

@@ -1,18 +1,17 @@
 import { expect, test } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, scratchHome, startServing, type Served } from './processes';
+import { ROOT, scratchHome, serveInstantDemo, type Served } from './processes';
 
 const cli = join(ROOT, 'out', 'cli.mjs');
 
 test.describe('paired McNemar view', () => {
   const home = scratchHome();
-  const runs = join(home.home, 'runs');
+  let runs: string;
   let served: Served;
 
   test.beforeAll(async () => {
-    execFileSync(process.execPath, [cli, 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
-    served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
+    ({ runs, served } = await serveInstantDemo(home));
   });
   test.afterAll(async () => {
     await served?.stop();

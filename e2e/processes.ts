@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -61,4 +61,12 @@ export function writeFiles(root: string, files: Record<string, string | object>)
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, typeof contents === 'string' ? contents : JSON.stringify(contents));
   }
+}
+
+/** The demo written at once into `home`/runs, served with that root: the setup of specs that need finished cells. */
+export async function serveInstantDemo(home: { home: string; env: NodeJS.ProcessEnv }): Promise<{ runs: string; served: Served }> {
+  const runs = join(home.home, 'runs');
+  const cli = join(ROOT, 'out', 'cli.mjs');
+  execFileSync(process.execPath, [cli, 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
+  return { runs, served: await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env) };
 }

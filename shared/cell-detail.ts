@@ -96,21 +96,32 @@ export function frameSourceKey(source: FrameSource): string {
   return source.kind === 'episode' ? `episode:${source.episode}` : `${source.kind}:${source.version}:${source.seed}`;
 }
 
-/** One GPU's memory at a moment, as the sampler read it. */
-export interface GpuReadingShown {
+/** One GPU's memory at a moment, as nvidia-smi reported it. */
+export interface GpuReading {
   index: number;
   name: string;
   totalMib: number | null;
   usedMib: number | null;
+  /** As nvidia-smi reports it: total = reserved + used + free, so never total minus used. */
   freeMib: number | null;
+  /** null when the card does not say (MIG mode, some drivers). */
   utilizationPct: number | null;
 }
 
-export interface GpuSampleShown {
+export interface GpuProcess {
+  pid: number;
+  gpuUuid: string | null;
+  /** null on Windows WDDM, where per-process memory is not reported. */
+  usedMib: number | null;
+  /** The launched run whose process group holds the process. */
+  run?: string;
+}
+
+export interface GpuSample {
+  /** Epoch milliseconds. */
   t: number;
-  gpus: GpuReadingShown[];
-  /** `run`: the launched run whose process group holds the process. */
-  processes: { pid: number; gpuUuid: string | null; usedMib: number | null; run?: string }[];
+  gpus: GpuReading[];
+  processes: GpuProcess[];
 }
 
 export interface GpuStatus {
@@ -118,7 +129,7 @@ export interface GpuStatus {
   available: boolean;
   problems: string[];
   /** The last samples, oldest first (about ten minutes at 1 Hz). */
-  history: GpuSampleShown[];
+  history: GpuSample[];
 }
 
 /** CPU, memory and disks of the machine (systeminformation), and GPUs it lists where nvidia-smi does not run. */

@@ -2,7 +2,7 @@
 // can receive is named here; app/ (IPC) and main/server (WebSocket) carry exactly these.
 import type { Launched, LaunchPlan, LaunchRequest, ProfileInfo, RunInfo } from './launch';
 import type { PairedTest } from './mcnemar';
-import type { CellDelta, CellDetail, Comparison, FrameSet, FrameSource, GpuSampleShown, GpuStatus, RecordProgress, StreamEvent, SystemSample } from './cell-detail';
+import type { CellDelta, CellDetail, Comparison, FrameSet, FrameSource, GpuSample, GpuStatus, RecordProgress, StreamEvent, SystemSample } from './cell-detail';
 import type { AppInfo, CellId, CellSummary, Problem, RootStatus } from './model';
 
 export interface Backend {
@@ -55,7 +55,7 @@ export interface StreamOpened {
 export interface BackendEvents {
   rootsChanged: RootStatus[];
   cellChanged: CellDelta;
-  gpuSample: GpuSampleShown;
+  gpuSample: GpuSample;
   recordProgress: RecordProgress;
 }
 

@@ -1,4 +1,4 @@
-import type { GpuSampleShown, GpuStatus } from '../../shared/cell-detail';
+import type { GpuSample, GpuStatus } from '../../shared/cell-detail';
 import { GpuSampler } from './sampler';
 
 /** Samples kept for the GPU panel's timeline: ten minutes at 1 Hz. */
@@ -7,19 +7,19 @@ const HISTORY = 600;
 export interface GpuFeed {
   status(): GpuStatus;
   /** The GPUs of the latest sample. */
-  latest(): GpuSampleShown['gpus'] | undefined;
+  latest(): GpuSample['gpus'] | undefined;
   stop(): void;
 }
 
 /** The core's GPU sampler: keeps recent samples and the problems it met, and passes each sample on. */
-export function startGpu(command: string | false, onSample: (sample: GpuSampleShown) => void, runOf: (pid: number) => string | undefined = () => undefined): GpuFeed {
-  const history: GpuSampleShown[] = [];
+export function startGpu(command: string | false, onSample: (sample: GpuSample) => void, runOf: (pid: number) => string | undefined = () => undefined): GpuFeed {
+  const history: GpuSample[] = [];
   const problems: string[] = [];
   if (command === false) return { status: () => ({ available: false, problems: ['GPU sampling is off'], history }), latest: () => undefined, stop: () => undefined };
   const sampler = new GpuSampler({
     command,
     onSample(raw) {
-      const sample: GpuSampleShown = { ...raw, processes: raw.processes.map((p) => ({ ...p, run: runOf(p.pid) })) };
+      const sample: GpuSample = { ...raw, processes: raw.processes.map((p) => ({ ...p, run: runOf(p.pid) })) };
       history.push(sample);
       if (history.length > HISTORY) history.shift();
       onSample(sample);

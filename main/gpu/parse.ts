@@ -1,27 +1,12 @@
 // Parsing what real nvidia-smi prints: CSV with or without a header, with or without units,
 // `[N/A]` and `[Not Supported]` for values a card (MIG, Windows WDDM) does not report.
+import type { GpuProcess, GpuReading } from '../../shared/cell-detail';
 
 /** The columns Cellwatch asks for, in order. */
 export const GPU_QUERY = ['index', 'name', 'memory.total', 'memory.used', 'memory.free', 'utilization.gpu'] as const;
 export const APPS_QUERY = ['gpu_uuid', 'pid', 'used_memory'] as const;
 
-export interface GpuReading {
-  index: number;
-  name: string;
-  totalMib: number | null;
-  usedMib: number | null;
-  /** As nvidia-smi reports it: total = reserved + used + free, so never total minus used. */
-  freeMib: number | null;
-  /** null when the card does not say (MIG mode, some drivers). */
-  utilizationPct: number | null;
-}
-
-export interface GpuProcess {
-  pid: number;
-  gpuUuid: string | null;
-  /** null on Windows WDDM, where per-process memory is not reported. */
-  usedMib: number | null;
-}
+export type { GpuProcess, GpuReading };
 
 /** A figure without its unit; null for `[N/A]`, `[Not Supported]` or anything else that is no number. */
 export function figure(value: string | undefined): number | null {

@@ -1,14 +1,10 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Problem } from '../../shared/model';
-import { APPS_QUERY, GPU_QUERY, parseGpus, parseProcesses, type GpuProcess, type GpuReading } from './parse';
+import type { GpuProcess, GpuReading, GpuSample } from '../../shared/cell-detail';
+import { APPS_QUERY, GPU_QUERY, parseGpus, parseProcesses } from './parse';
 
-export interface GpuSample {
-  /** Epoch milliseconds. */
-  t: number;
-  gpus: GpuReading[];
-  processes: GpuProcess[];
-}
+export type { GpuSample };
 
 export interface SamplerOptions {
   command?: string;
