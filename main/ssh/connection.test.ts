@@ -1,0 +1,52 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSshConfig, parseRemote, resolveHost } from './config';
+import { exec, openConnection } from './connection';
+import { startSshd, type TestSshd } from './testing';
+
+let sshd: TestSshd;
+beforeAll(async () => {
+  sshd = await startSshd();
+});
+afterAll(async () => sshd?.stop());
+
+const host = async () => resolveHost('testhost', await loadSshConfig(sshd.home), sshd.home);
+const knownHostsFile = () => join(sshd.home, '.ssh', 'known_hosts');
+
+describe('SSH to a real sshd', () => {
+  it('resolves the alias like ssh does', async () => {
+    expect(await host()).toMatchObject({ alias: 'testhost', hostName: '127.0.0.1', port: sshd.port, identityFiles: [join(sshd.home, '.ssh/id_ed25519')], proxyJump: null });
+    expect(parseRemote('ssh://gpu1/data/jobs')).toEqual({ alias: 'gpu1', path: '/data/jobs' });
+    expect(parseRemote('gpu1:/data/jobs')).toEqual({ alias: 'gpu1', path: '/data/jobs' });
+    expect(parseRemote('/data/jobs')).toBeNull();
+  });
+
+  it('refuses an unknown host key, showing its SHA256 fingerprint, unless accepted', async () => {
+    writeFileSync(knownHostsFile(), '');
+    const expected = execFileSync('ssh-keygen', ['-lf', join(sshd.dir, 'host_key.pub')], { encoding: 'utf8' }).split(' ')[1];
+    await expect(openConnection(await host(), { knownHostsFile: knownHostsFile() })).rejects.toThrow(`is not a known host; its ssh-ed25519 key is ${expected}`);
+    const client = await openConnection(await host(), { knownHostsFile: knownHostsFile(), acceptNewHostKey: true });
+    expect((await exec(client, 'echo hello')).stdout).toBe('hello\n');
+    client.end();
+    expect(readFileSync(knownHostsFile(), 'utf8')).toBe(`${sshd.hostKeyLine}\n`);
+  });
+
+  it('refuses a changed host key with a warning, even when new keys are accepted', async () => {
+    const other = execFileSync('sh', ['-c', `ssh-keygen -q -t ed25519 -N '' -f ${join(sshd.dir, 'other')} && cat ${join(sshd.dir, 'other.pub')}`], { encoding: 'utf8' }).trim().split(' ');
+    writeFileSync(knownHostsFile(), `[127.0.0.1]:${sshd.port} ${other[0]} ${other[1]}\n`);
+    await expect(openConnection(await host(), { knownHostsFile: knownHostsFile(), acceptNewHostKey: true })).rejects.toThrow(/has CHANGED to ssh-ed25519 SHA256:.*refusing to connect/);
+  });
+
+  it('refuses a wrong user key, naming what it tried', async () => {
+    writeFileSync(knownHostsFile(), `${sshd.hostKeyLine}\n`);
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(sshd.dir, 'wrong_key')]);
+    const wrong = { ...(await host()), identityFiles: [join(sshd.dir, 'wrong_key')] };
+    await expect(openConnection(wrong, { knownHostsFile: knownHostsFile() })).rejects.toThrow(`authentication failed (tried the agent and ${join(sshd.dir, 'wrong_key')})`);
+  });
+
+  it('says a host it cannot reach', async () => {
+    await expect(openConnection({ ...(await host()), port: 1 }, { knownHostsFile: knownHostsFile() })).rejects.toThrow('cannot reach testhost (127.0.0.1:1)');
+  });
+});

@@ -1,0 +1,108 @@
+import { readFile } from 'node:fs/promises';
+import { connect as tcpConnect, type Socket } from 'node:net';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
+import type { HostConfig } from './config';
+import { addKnownHost, fingerprint, keyTypeOf, readKnownHosts, verifyKnownHost } from './known-hosts';
+
+export class HostKeyError extends Error {
+  override name = 'HostKeyError';
+  constructor(
+    message: string,
+    readonly kind: 'unknown' | 'changed',
+    readonly fingerprint: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ConnectOptions {
+  knownHostsFile?: string;
+  /** Add an unknown host key instead of refusing it (the CLI's --accept-new-host-key, or the user's yes). */
+  acceptNewHostKey?: boolean;
+  /** Passphrases for encrypted keys, by file; never stored. */
+  passphrases?: Map<string, string>;
+  timeoutMs?: number;
+}
+
+async function readKey(file: string): Promise<Buffer | null> {
+  return readFile(file).catch(() => null);
+}
+
+/**
+ * One SSH connection to a host: TCP with Nagle off (SFTP reads crawl without), host key checked
+ * against known_hosts (unknown refused unless accepted, changed always refused), agent and key files.
+ */
+export async function openConnection(host: HostConfig, options: ConnectOptions = {}): Promise<Client> {
+  const knownHosts = options.knownHostsFile ?? join(homedir(), '.ssh', 'known_hosts');
+  const keys = (await Promise.all(host.identityFiles.map(async (file) => ({ file, key: await readKey(file) })))).filter((k) => k.key !== null);
+  const sock: Socket = await new Promise((resolve, reject) => {
+    const socket = tcpConnect({ host: host.hostName, port: host.port });
+    socket.setNoDelay(true);
+    socket.setTimeout(options.timeoutMs ?? 10_000, () => socket.destroy(new Error(`no answer from ${host.hostName}:${host.port}`)));
+    socket.once('connect', () => (socket.setTimeout(0), resolve(socket)));
+    socket.once('error', (error) => reject(new Error(`cannot reach ${host.alias} (${host.hostName}:${host.port}): ${error.message}`)));
+  });
+  let keyProblem: HostKeyError | undefined;
+  const client = new Client();
+  const config: ConnectConfig = {
+    sock,
+    username: host.user,
+    readyTimeout: options.timeoutMs ?? 10_000,
+    keepaliveInterval: 5000,
+    keepaliveCountMax: 3,
+    agent: process.env.SSH_AUTH_SOCK,
+    hostVerifier: (key: Buffer, verify: (ok: boolean) => void) => {
+      void readKnownHosts(knownHosts).then(async (text) => {
+        const verdict = verifyKnownHost(text, host.hostName, host.port, key);
+        const print = fingerprint(key);
+        if (verdict === 'match') return verify(true);
+        if (verdict === 'changed') {
+          keyProblem = new HostKeyError(
+            `the host key of ${host.alias} (${host.hostName}:${host.port}) has CHANGED to ${keyTypeOf(key)} ${print}; refusing to connect. If the server was reinstalled, remove its old line from ${knownHosts}.`,
+            'changed',
+            print,
+          );
+          return verify(false);
+        }
+        if (!options.acceptNewHostKey) {
+          keyProblem = new HostKeyError(`${host.alias} (${host.hostName}:${host.port}) is not a known host; its ${keyTypeOf(key)} key is ${print}. Accept it to connect.`, 'unknown', print);
+          return verify(false);
+        }
+        await addKnownHost(knownHosts, host.hostName, host.port, key);
+        verify(true);
+      });
+    },
+  };
+  // Try each key file in turn after the agent: ssh2 takes one privateKey, so the first readable key is offered.
+  const first = keys[0];
+  if (first) Object.assign(config, { privateKey: first.key, passphrase: options.passphrases?.get(first.file) });
+  return new Promise((resolve, reject) => {
+    client.once('ready', () => resolve(client));
+    client.once('error', (error: Error & { level?: string }) => {
+      sock.destroy();
+      if (keyProblem) return reject(keyProblem);
+      if (error.level === 'client-authentication') return reject(new Error(`${host.user}@${host.alias}: authentication failed (tried the agent and ${keys.map((k) => k.file).join(', ') || 'no key file'})`));
+      reject(new Error(`${host.alias}: ${error.message}`));
+    });
+    client.connect(config);
+  });
+}
+
+export function exec(client: Client, command: string): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    client.exec(command, (error, stream) => {
+      if (error) return reject(error);
+      let stdout = '';
+      let stderr = '';
+      stream.on('data', (chunk: Buffer) => (stdout += chunk));
+      stream.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+      stream.on('close', (code: number | null) => resolve({ stdout, stderr, code }));
+    });
+  });
+}
+
+export function sftp(client: Client): Promise<SFTPWrapper> {
+  return new Promise((resolve, reject) => client.sftp((error, wrapper) => (error ? reject(error) : resolve(wrapper))));
+}

@@ -1,0 +1,85 @@
+// A private sshd on 127.0.0.1 for tests: its own config, host key and user key in a temporary folder,
+// and a client HOME whose ~/.ssh/config names it `testhost`.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+
+export interface TestSshd {
+  port: number;
+  dir: string;
+  /** The client's HOME: .ssh/config (Host testhost), .ssh/id_ed25519, .ssh/known_hosts (empty). */
+  home: string;
+  hostKeyLine: string;
+  stop(): Promise<void>;
+  /** Kills the per-connection sshd processes, as a dropped network would, leaving the listener up. */
+  cutSessions(): void;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startSshd(): Promise<TestSshd> {
+  const dir = mkdtempSync(join(tmpdir(), 'cellwatch-sshd-'));
+  const home = join(dir, 'home');
+  mkdirSync(join(home, '.ssh'), { recursive: true });
+  mkdirSync('/run/sshd', { recursive: true });
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'host_key')]);
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(home, '.ssh', 'id_ed25519')]);
+  writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(home, '.ssh', 'id_ed25519.pub')));
+  const port = await freePort();
+  const user = userInfo().username;
+  writeFileSync(
+    join(dir, 'sshd_config'),
+    [
+      `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${join(dir, 'host_key')}`, `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+      `PidFile ${join(dir, 'sshd.pid')}`, 'StrictModes no', 'UsePAM no', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
+      'PubkeyAuthentication yes', 'PermitRootLogin prohibit-password', `AllowUsers ${user}`, 'Subsystem sftp internal-sftp', 'LogLevel ERROR',
+    ].join('\n') + '\n',
+  );
+  writeFileSync(join(home, '.ssh', 'config'), `Host testhost\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ~/.ssh/id_ed25519\n`);
+  writeFileSync(join(home, '.ssh', 'known_hosts'), '');
+  const daemon: ChildProcess = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  daemon.stderr?.on('data', (chunk) => (log += chunk));
+  // Ready once it accepts a TCP connection.
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(true));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
+    });
+    if (up) break;
+    if (daemon.exitCode !== null) throw new Error(`sshd exited: ${log}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const hostKey = readFileSync(join(dir, 'host_key.pub'), 'utf8').trim().split(' ');
+  return {
+    port,
+    dir,
+    home,
+    hostKeyLine: `[127.0.0.1]:${port} ${hostKey[0]} ${hostKey[1]}`,
+    cutSessions() {
+      const listener = daemon.pid as number;
+      const children = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' })
+        .split('\n')
+        .map((l) => l.trim().split(/\s+/).map(Number))
+        .filter(([, ppid]) => ppid === listener)
+        .map(([pid]) => pid as number);
+      for (const pid of children) process.kill(pid, 'SIGKILL');
+    },
+    async stop() {
+      daemon.kill('SIGTERM');
+      await new Promise((r) => (daemon.exitCode !== null ? r(null) : daemon.once('exit', r)));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
