@@ -363,7 +363,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         if (!path) throw new Error(`${cell} is not a cell of a runs root`);
         return version ? `${path}@${version}` : path;
       };
-      return compareSides(address(a), address(b), localContext(json));
+      return compareSides(address(a), address(b));
     },
     async pickFolder() {
       if (!options.pickFolder) throw new Error('no folder picker in the browser: type the runs root path instead');

@@ -9,20 +9,27 @@ const RUNNER_FORMATS: Record<string, FormatName> = {
   evopolicygym: 'evopolicygym',
 };
 
-async function readObject(fs: CellFs, file: string): Promise<Record<string, unknown> | null> {
-  const read = await fs.read(file, MAX_JSON_BYTES);
-  if (!read || read.truncated) return null;
+/** The files whose contents say a folder is a cell. */
+export const DETECT_FILES = ['run.json', 'config.json'] as const;
+
+function parseObject(text: string): Record<string, unknown> | null {
   try {
-    const value: unknown = JSON.parse(read.text);
+    const value: unknown = JSON.parse(text);
     return isObject(value) ? value : null;
   } catch {
     return null;
   }
 }
 
-/** A Harbor job's config.json names the job; a trial's names the trial and is not a cell of its own. */
-function isHarborJobConfig(config: Record<string, unknown>): boolean {
-  return typeof config.job_name === 'string' && config.trial_name === undefined;
+/**
+ * The format a cell file's contents declare: run.json names its runner; a Harbor job's config.json names
+ * the job (a trial's names the trial and is not a cell of its own). Null when it declares none.
+ */
+export function formatOf(file: (typeof DETECT_FILES)[number], text: string): FormatName | null {
+  const value = parseObject(text);
+  if (!value) return null;
+  if (file === 'run.json') return typeof value.runner === 'string' ? (RUNNER_FORMATS[value.runner] ?? null) : null;
+  return typeof value.job_name === 'string' && value.trial_name === undefined ? 'harbor-job' : null;
 }
 
 /**
@@ -30,14 +37,11 @@ function isHarborJobConfig(config: Record<string, unknown>): boolean {
  * `files` are the names of the directory's files, so nothing is opened that is not there.
  */
 export async function detectFormat(fs: CellFs, dir: string, files: ReadonlySet<string>): Promise<FormatName | null> {
-  if (files.has('run.json')) {
-    const run = await readObject(fs, join(dir, 'run.json'));
-    const format = typeof run?.runner === 'string' ? RUNNER_FORMATS[run.runner] : undefined;
+  for (const file of DETECT_FILES) {
+    if (!files.has(file)) continue;
+    const read = await fs.read(join(dir, file), MAX_JSON_BYTES);
+    const format = read && !read.truncated ? formatOf(file, read.text) : null;
     if (format) return format;
-  }
-  if (files.has('config.json')) {
-    const config = await readObject(fs, join(dir, 'config.json'));
-    if (config && isHarborJobConfig(config)) return 'harbor-job';
   }
   return null;
 }

@@ -1,18 +1,22 @@
 import { parseArgs } from 'node:util';
-import { localContext, readCellAt } from '../cells';
+import { readCellAt } from '../cells';
 import { UsageError, type Io } from './io';
 import { table } from './table';
 
-export const EPISODES_HELP = `cellwatch episodes [--json] CELL
+export const EPISODES_HELP = `cellwatch episodes [--json] [--accept-new-host-key] CELL
 
 The cell's units that a paired test pairs: coding-agent episodes, the bigym submission's evaluation
 seeds, the evopolicygym assessment's episodes, Harbor tasks (task#k for the k-th attempt).
   --json   {"cell": id, "episodes": [{"id", "status", "success", "scored"}]}`;
 
 export async function episodes(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, 'accept-new-host-key': { type: 'boolean', default: false } },
+  });
   if (positionals.length !== 1) throw new UsageError(`name exactly one cell\n\n${EPISODES_HELP}`);
-  const read = await readCellAt(positionals[0] as string, localContext());
+  const read = await readCellAt(positionals[0] as string, { acceptNewHostKey: values['accept-new-host-key'] });
   if (values.json) {
     io.out(JSON.stringify({ cell: read.cell.id, episodes: read.units }, null, 2));
     return 0;

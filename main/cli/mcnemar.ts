@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { formatP, verdict } from '../../shared/mcnemar';
-import { localContext } from '../cells';
 import { compareSides } from '../compare/paired';
 import { UsageError, type Io } from './io';
 import { percent, table } from './table';
@@ -13,9 +12,13 @@ not run the same episodes.
   --json   {"a", "b", "pairs", "both", "only_a", "only_b", "neither", "statistic", "p_value", "excluded"}`;
 
 export async function mcnemar(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, 'accept-new-host-key': { type: 'boolean', default: false } },
+  });
   if (positionals.length !== 2) throw new UsageError(`name two cells\n\n${MCNEMAR_HELP}`);
-  const result = await compareSides(positionals[0] as string, positionals[1] as string, localContext());
+  const result = await compareSides(positionals[0] as string, positionals[1] as string, { acceptNewHostKey: values['accept-new-host-key'] });
   const a = result.a.id;
   const b = result.b.id;
   if (!result.ok) {

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { summaryOf } from '../../runners/read';
 import { localContext, readCellsAt } from '../cells';
 import { compareSlots } from '../compare/slots';
+import { parseRemote } from '../ssh/config';
 import { slotInputs } from '../record/compose';
 import { findFfmpeg } from '../record/ffmpeg';
 import { recordComparison } from '../record/record';
@@ -34,7 +35,8 @@ export async function record(argv: string[], io: Io): Promise<number> {
   if (!(fps > 0 && fps <= 120)) throw new UsageError(`--fps must be a number from 1 to 120, not ${values.fps}`);
   const ffmpeg = findFfmpeg();
   const ctx = localContext();
-  const cells = (await readCellsAt(positionals, ctx)).map((read) => summaryOf(read, ''));
+  if (positionals.some((p) => parseRemote(p))) throw new UsageError('record reads frames from this machine: give local runs roots');
+  const cells = (await readCellsAt(positionals)).map((read) => summaryOf(read, ''));
   const comparison = await compareSlots(values.compare, values.seed, cells, ctx).catch((error: Error) => {
     throw new UsageError(error.message);
   });

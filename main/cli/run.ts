@@ -49,9 +49,9 @@ ${RECORD_HELP}
 
 ${DEMO_HELP}`;
 
-const COMMANDS: Record<string, (argv: string[], io: Io) => Promise<number>> = { serve, status, episodes, tail, mcnemar, gpu, launch, record, demo };
+const COMMANDS: Record<string, (argv: string[], io: Io, stop?: AbortSignal) => Promise<number>> = { serve, status, episodes, tail, mcnemar, gpu, launch, record, demo };
 
-export async function runCli(argv: string[], io: Io): Promise<number> {
+export async function runCli(argv: string[], io: Io, stop?: AbortSignal): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     io.out(HELP);
@@ -67,7 +67,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     return 2;
   }
   try {
-    return await command(rest, io);
+    return await command(rest, io, stop);
   } catch (error) {
     const usage = error instanceof UsageError || error instanceof NotFoundError || error instanceof CompareError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     io.err(`cellwatch ${first}: ${(error as Error).message}`);

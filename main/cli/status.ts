@@ -1,12 +1,14 @@
 import { parseArgs } from 'node:util';
 import type { Cell } from '../../shared/model';
-import { cellJson, localContext, readCellsAt } from '../cells';
+import { cellJson, readCellsAt } from '../cells';
 import { UsageError, type Io } from './io';
 import { percent, table } from './table';
 
-export const STATUS_HELP = `cellwatch status [--json] ROOT_OR_CELL...
+export const STATUS_HELP = `cellwatch status [--json] [--accept-new-host-key] ROOT_OR_CELL...
 
-One line per cell: a cell folder, or every cell of a runs root (to depth 3).
+One line per cell: a cell folder, or every cell of a runs root (to depth 3). A path may be on an SSH
+host: ssh://ALIAS/abs/path or ALIAS:/abs/path, ALIAS as in ~/.ssh/config; an unknown host key is
+refused unless --accept-new-host-key.
   --json   {"cells": [...]} as docs/formats.md describes`;
 
 function budget(cell: Cell): string {
@@ -16,9 +18,13 @@ function budget(cell: Cell): string {
 }
 
 export async function status(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, 'accept-new-host-key': { type: 'boolean', default: false } },
+  });
   if (positionals.length === 0) throw new UsageError(`name at least one runs root or cell\n\n${STATUS_HELP}`);
-  const cells = (await readCellsAt(positionals, localContext())).map((r) => r.cell);
+  const cells = (await readCellsAt(positionals, { acceptNewHostKey: values['accept-new-host-key'] })).map((r) => r.cell);
   if (values.json) {
     io.out(JSON.stringify({ cells: cells.map(cellJson) }, null, 2));
     return 0;

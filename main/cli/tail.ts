@@ -4,17 +4,24 @@ import { parseArgs } from 'node:util';
 import type { StreamEvent } from '../../shared/cell-detail';
 import { ADAPTERS } from '../../runners';
 import type { EventLog } from '../../runners/types';
-import { localContext, readCellAt } from '../cells';
-import { LocalFollower } from '../tail/follower';
+import { openTarget, readTargetCell } from '../cells';
+import { sftpSource } from '../ssh/sftp-fs';
+import { Follower } from '../tail/follower';
+import { localSource } from '../tail/source';
 import { streamEvent } from '../watch/session';
 import { UsageError, type Io } from './io';
 
-export const TAIL_HELP = `cellwatch tail [--json] [--from-end] CELL
+export const TAIL_HELP = `cellwatch tail [--json] [--from-end] [--accept-new-host-key] CELL
 
 Prints the cell's events as they arrive, until Ctrl+C: coding-agent trajectories, the bigym ledger and
-evaluation progress, the evopolicygym event log. Malformed lines are reported on stderr with file and line.
+evaluation progress, the evopolicygym event log. Malformed lines are reported on stderr with file and
+line. CELL may be on an SSH host (ssh://ALIAS/abs/path or ALIAS:/abs/path): the tail then reads over
+SFTP and, when the connection drops, resumes from the byte it had reached.
   --json       one object a line: {"cell", "episode", "seq", "t", "ev", ...the event's own fields}
   --from-end   only events written from now on`;
+
+/** Remote logs are polled this often (there is no file watcher over SFTP). */
+const REMOTE_POLL_MS = 250;
 
 function line(cellId: string, event: StreamEvent, json: boolean): string {
   // The trajectory's own `episode` (a number) says the same as ours; ours is the stream's name.
@@ -29,16 +36,30 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { json: { type: 'boolean', default: false }, 'from-end': { type: 'boolean', default: false } },
+    options: {
+      json: { type: 'boolean', default: false },
+      'from-end': { type: 'boolean', default: false },
+      'accept-new-host-key': { type: 'boolean', default: false },
+    },
   });
   if (positionals.length !== 1) throw new UsageError(`name exactly one cell\n\n${TAIL_HELP}`);
-  const ctx = localContext();
-  const { cell } = await readCellAt(positionals[0] as string, ctx);
+  const target = await openTarget(positionals[0] as string, {
+    acceptNewHostKey: values['accept-new-host-key'],
+    onHostStatus: (status) => {
+      if (status.state === 'reconnecting') io.err(`${status.alias}: ${status.problem}; reconnecting in ${Math.round(((status.retryAt ?? Date.now()) - Date.now()) / 1000)} s`);
+      else if (status.state === 'connected') io.err(`${status.alias}: connected`);
+      else if (status.state === 'failed') io.err(`${status.alias}: ${status.problem}`);
+    },
+  });
+  const { cell } = await readTargetCell(target);
   const adapter = ADAPTERS[cell.format];
-  const followers = new Map<string, LocalFollower>();
+  const followers = new Map<string, Follower>();
+  const host = target.host;
   const follow = async (log: EventLog, fromEnd: boolean) => {
     if (followers.has(log.file)) return;
-    const follower = new LocalFollower(join(cell.path, log.file), log.file, (chunk) => {
+    const path = join(cell.path, log.file);
+    const source = host ? sftpSource(() => host.sftp(), path) : localSource(path);
+    const follower = new Follower(source, log.file, (chunk) => {
       for (const record of chunk.records) io.out(line(cell.id, streamEvent(log, record), values.json));
       for (const p of chunk.problems) io.err(`${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
     }, fromEnd ? { from: 'end', bytes: 0 } : { from: 'start' });
@@ -46,25 +67,41 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
     await follower.poll();
     follower.watch();
   };
-  const logs = async () => adapter.eventLogs(cell.path, localContext(ctx.json));
-  for (const log of await logs()) await follow(log, values['from-end']);
+  const logs = () => adapter.eventLogs(cell.path, target.ctx);
+  const followNew = async (fromEnd: boolean) => {
+    for (const log of await logs().catch(() => [])) await follow(log, fromEnd);
+  };
+  await followNew(values['from-end']);
   if ((await logs()).length === 0) io.err(`${cell.name} (${cell.format}) writes no event log; cellwatch status shows its trials.`);
 
-  const watcher = watch(cell.path, { ignoreInitial: true, depth: 5, ignored: (p: string) => /\.(png|jpe?g|mp4)$/i.test(p) });
-  watcher.on('all', (_event, path) => {
-    const rel = relative(cell.path, path).split(sep).join('/');
-    const follower = followers.get(rel);
-    if (follower) void follower.poll();
-    // A log that appeared after the start (a new episode) is followed from its first line.
-    else if (rel.endsWith('.jsonl')) void logs().then((all) => all.filter((l) => l.file === rel).forEach((l) => void follow(l, false)));
-  });
+  let stopWatching: () => Promise<void>;
+  if (host) {
+    // Over SSH: poll every follower, and look for new logs (a new episode) now and then.
+    let ticks = 0;
+    const timer = setInterval(() => {
+      followers.forEach((f) => void f.poll());
+      if (++ticks % 8 === 0) void followNew(false);
+    }, REMOTE_POLL_MS);
+    stopWatching = async () => clearInterval(timer);
+  } else {
+    const watcher = watch(cell.path, { ignoreInitial: true, depth: 5, ignored: (p: string) => /\.(png|jpe?g|mp4)$/i.test(p) });
+    watcher.on('all', (_event, path) => {
+      const rel = relative(cell.path, path).split(sep).join('/');
+      const follower = followers.get(rel);
+      if (follower) void follower.poll();
+      // A log that appeared after the start (a new episode) is followed from its first line.
+      else if (rel.endsWith('.jsonl')) void followNew(false);
+    });
+    stopWatching = () => watcher.close();
+  }
   await new Promise<void>((resolve) => {
     const done = () => resolve();
     stop?.addEventListener('abort', done, { once: true });
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
   });
-  await watcher.close();
+  await stopWatching();
   followers.forEach((f) => f.unwatch());
+  target.close();
   return 0;
 }

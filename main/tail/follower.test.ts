@@ -3,26 +3,26 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/model';
 import { tempDir } from '../../runners/testing';
-import { LocalFollower } from './follower';
+import { localFollower, type Follower } from './follower';
 
 let tmp: ReturnType<typeof tempDir>;
 let file: string;
 let seen: unknown[];
 let problems: Problem[];
-let follower: LocalFollower;
+let follower: Follower;
 beforeEach(() => {
   tmp = tempDir();
   file = join(tmp.path, 'log.jsonl');
   seen = [];
   problems = [];
-  follower = new LocalFollower(file, 'log.jsonl', (chunk) => {
+  follower = localFollower(file, 'log.jsonl', (chunk) => {
     seen.push(...chunk.records.map((r) => r.value));
     problems.push(...chunk.problems);
   });
 });
 afterEach(() => tmp.remove());
 
-describe('LocalFollower on a file that grows while it is read', () => {
+describe('A follower of a local file that grows while it is read', () => {
   it('delivers each complete line once, holding a partial line until its newline', async () => {
     writeFileSync(file, '{"n":1}\n{"n":2}\n{"n"');
     await follower.poll();
@@ -69,7 +69,7 @@ describe('LocalFollower on a file that grows while it is read', () => {
 
   it('starts near the end of a long file without reading it whole', async () => {
     writeFileSync(file, Array.from({ length: 10_000 }, (_, n) => `{"n":${n}}`).join('\n') + '\n');
-    const tail = new LocalFollower(file, 'log.jsonl', (chunk) => seen.push(...chunk.records.map((r) => r.value)), { from: 'end', bytes: 100 });
+    const tail = localFollower(file, 'log.jsonl', (chunk) => seen.push(...chunk.records.map((r) => r.value)), { from: 'end', bytes: 100 });
     await tail.poll();
     expect(seen.length).toBeLessThan(15);
     expect(seen.at(-1)).toEqual({ n: 9999 });

@@ -1,7 +1,6 @@
-import { watch, type FSWatcher } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
 import type { Problem } from '../../shared/model';
 import { LineTailer, type TailChunk } from './lines';
+import { localSource, type ByteSource } from './source';
 
 const CHUNK = 1 << 20;
 const NEWLINE = 0x0a;
@@ -10,20 +9,21 @@ const NEWLINE = 0x0a;
 export type FollowStart = { from: 'start' } | { from: 'end'; bytes: number };
 
 /**
- * Follows one local JSONL file: each poll reads the bytes appended since the last one and hands
- * complete records to `onChunk`. A file that shrank (truncated) or was replaced (new inode) is said as
- * a problem and read again from its start.
+ * Follows one JSONL file from any byte source: each poll reads the bytes appended since the last one
+ * and hands complete records to `onChunk`. A file that shrank (truncated) or was replaced (new inode)
+ * is said as a problem and read again from its start. It resumes from the offset it holds, so after a
+ * dropped connection nothing is read twice and nothing is skipped.
  */
-export class LocalFollower {
+export class Follower {
   private tailer: LineTailer;
-  private inode: number | undefined;
+  private identity: number | null = null;
   private busy = false;
   private again = false;
   private started = false;
-  private watcher: FSWatcher | undefined;
+  private unwatchSource: (() => void) | undefined;
 
   constructor(
-    readonly path: string,
+    readonly source: ByteSource,
     readonly label: string,
     private readonly onChunk: (chunk: TailChunk) => void,
     private readonly start: FollowStart = { from: 'start' },
@@ -41,18 +41,12 @@ export class LocalFollower {
    * there is; a directory watcher's events arrive later. A file that does not exist yet is left to them.
    */
   watch(): void {
-    if (this.watcher) return;
-    try {
-      this.watcher = watch(this.path, { persistent: false }, () => void this.poll());
-      this.watcher.on('error', () => this.unwatch());
-    } catch {
-      this.watcher = undefined;
-    }
+    if (!this.unwatchSource) this.unwatchSource = this.source.watch?.(() => void this.poll());
   }
 
   unwatch(): void {
-    this.watcher?.close();
-    this.watcher = undefined;
+    this.unwatchSource?.();
+    this.unwatchSource = undefined;
   }
 
   /** Reads what was appended; concurrent calls coalesce into one more read. */
@@ -67,66 +61,59 @@ export class LocalFollower {
         this.again = false;
         await this.readNew();
       } while (this.again);
+    } catch {
+      // A file removed mid-read, or a connection that dropped: the next poll starts again from the offset held.
     } finally {
       this.busy = false;
     }
   }
 
   private async readNew(): Promise<void> {
-    const info = await stat(this.path).catch(() => null);
-    if (!info?.isFile()) return;
+    const info = await this.source.stat();
+    if (!info) return;
     const problems: Problem[] = [];
     if (!this.started) {
       this.started = true;
       if (this.start.from === 'end' && info.size > this.start.bytes) await this.seekNearEnd(info.size - this.start.bytes);
-    } else if (this.inode !== undefined && info.ino !== this.inode) {
+    } else if (this.identity !== null && info.identity !== null && info.identity !== this.identity) {
       problems.push({ file: this.label, message: 'file was replaced; reading it again from the start' });
       this.tailer.reset();
     } else if (info.size < this.tailer.readPosition) {
       problems.push({ file: this.label, message: `file was truncated (${info.size} bytes, had read ${this.tailer.readPosition}); reading it again from the start` });
       this.tailer.reset();
     }
-    this.inode = info.ino;
+    this.identity = info.identity;
     const chunk: TailChunk = { records: [], problems };
-    if (info.size > this.tailer.readPosition) {
-      const handle = await open(this.path, 'r');
-      try {
-        const buffer = Buffer.alloc(CHUNK);
-        let position = this.tailer.readPosition;
-        while (position < info.size) {
-          const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, info.size - position), position);
-          if (bytesRead === 0) break;
-          position += bytesRead;
-          const part = this.tailer.push(buffer.subarray(0, bytesRead));
-          chunk.records.push(...part.records);
-          chunk.problems.push(...part.problems);
-        }
-      } finally {
-        await handle.close();
-      }
+    let position = this.tailer.readPosition;
+    while (position < info.size) {
+      const bytes = await this.source.read(position, Math.min(CHUNK, info.size - position));
+      if (bytes.length === 0) break;
+      position += bytes.length;
+      const part = this.tailer.push(bytes);
+      chunk.records.push(...part.records);
+      chunk.problems.push(...part.problems);
     }
     if (chunk.records.length || chunk.problems.length) this.onChunk(chunk);
   }
 
   /** Starts at the first line that begins at or after `offset`; line numbers are then unknown. */
   private async seekNearEnd(offset: number): Promise<void> {
-    const handle = await open(this.path, 'r');
-    try {
-      const buffer = Buffer.alloc(64 * 1024);
-      let position = offset;
-      for (;;) {
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
-        if (bytesRead === 0) break;
-        const newline = buffer.subarray(0, bytesRead).indexOf(NEWLINE);
-        if (newline >= 0) {
-          position += newline + 1;
-          break;
-        }
-        position += bytesRead;
+    let position = offset;
+    for (;;) {
+      const bytes = await this.source.read(position, 64 * 1024);
+      if (bytes.length === 0) break;
+      const newline = bytes.indexOf(NEWLINE);
+      if (newline >= 0) {
+        position += newline + 1;
+        break;
       }
-      this.tailer = new LineTailer(this.label, { offset: position, line: null });
-    } finally {
-      await handle.close();
+      position += bytes.length;
     }
+    this.tailer = new LineTailer(this.label, { offset: position, line: null });
   }
+}
+
+/** A follower of a local file. */
+export function localFollower(path: string, label: string, onChunk: (chunk: TailChunk) => void, start?: FollowStart): Follower {
+  return new Follower(localSource(path), label, onChunk, start);
 }

@@ -5,7 +5,7 @@ import type { CellSummary, Problem } from '../../shared/model';
 import { ADAPTERS, type ReadContext } from '../../runners';
 import type { EventLog } from '../../runners/types';
 import { readCell, summaryOf } from '../../runners/read';
-import { LocalFollower, type FollowStart } from '../tail/follower';
+import { localFollower, type Follower, type FollowStart } from '../tail/follower';
 import type { TailChunk, TailRecord } from '../tail/lines';
 import { diffDetail, problemKey } from './diff';
 
@@ -31,7 +31,7 @@ export function streamEvent(log: EventLog, record: TailRecord): StreamEvent {
 }
 
 interface Followed {
-  follower: LocalFollower;
+  follower: Follower;
   log: EventLog;
   users: number;
 }
@@ -48,7 +48,7 @@ export class CellSession {
   private settleTimer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> = Promise.resolve();
   private timers: NodeJS.Timeout[] = [];
-  private vram: LocalFollower | undefined;
+  private vram: Follower | undefined;
   users = 0;
 
   constructor(
@@ -78,7 +78,7 @@ export class CellSession {
     const vramFile = join(this.summary.path, 'vram.jsonl');
     // The detail already holds the samples written so far: the first read only finds the end.
     let caughtUp = false;
-    this.vram = new LocalFollower(vramFile, 'vram.jsonl', (chunk) => {
+    this.vram = localFollower(vramFile, 'vram.jsonl', (chunk) => {
       if (!caughtUp) return;
       const samples = chunk.records.flatMap(({ value }) =>
         typeof value.t === 'number' && typeof value.used_mib === 'number'
@@ -151,10 +151,10 @@ export class CellSession {
     if (existing) {
       // The live follower already serves deltas; this viewer reads the file's end once.
       existing.users++;
-      await new LocalFollower(path, log.file, collect, start).poll();
+      await localFollower(path, log.file, collect, start).poll();
     } else {
       let collecting = true;
-      const follower = new LocalFollower(path, log.file, (chunk) => (collecting ? collect(chunk) : this.deliver(log, chunk.records, chunk.problems)), start);
+      const follower = localFollower(path, log.file, (chunk) => (collecting ? collect(chunk) : this.deliver(log, chunk.records, chunk.problems)), start);
       await follower.poll();
       collecting = false;
       follower.watch();

@@ -1,0 +1,118 @@
+import type { Client, SFTPWrapper } from 'ssh2';
+import { loadSshConfig, resolveHost, type HostConfig } from './config';
+import { exec, HostKeyError, openConnection, sftp, type ConnectOptions } from './connection';
+
+export type HostState = 'connecting' | 'connected' | 'reconnecting' | 'failed';
+
+export interface HostStatus {
+  alias: string;
+  state: HostState;
+  /** What went wrong last: unreachable, authentication, a host key to accept or a changed one. */
+  problem: string | null;
+  /** Epoch milliseconds of the next attempt while reconnecting. */
+  retryAt: number | null;
+  /** The SHA256 fingerprint of an unknown host key waiting for the user's yes. */
+  unknownKey: string | null;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * One SSH host: one connection that every cell of the host shares, reconnected with backoff when it
+ * drops. Authentication and host-key failures stop the retries until the user acts (`retry`).
+ */
+export class RemoteHost {
+  private client: Client | undefined;
+  private channel: SFTPWrapper | undefined;
+  private backoff = 1000;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  status: HostStatus;
+
+  constructor(
+    readonly alias: string,
+    private readonly options: ConnectOptions & { home?: string; config?: HostConfig; onStatus?: (status: HostStatus) => void } = {},
+  ) {
+    this.status = { alias, state: 'connecting', problem: null, retryAt: null, unknownKey: null };
+    void this.attempt();
+  }
+
+  private set(status: Partial<HostStatus>): void {
+    this.status = { ...this.status, ...status };
+    this.options.onStatus?.(this.status);
+  }
+
+  private async attempt(): Promise<void> {
+    if (this.closed) return;
+    try {
+      const config = this.options.config ?? resolveHost(this.alias, await loadSshConfig(this.options.home), this.options.home);
+      const client = await openConnection(config, this.options);
+      const channel = await sftp(client);
+      if (this.closed) return void client.end();
+      this.client = client;
+      this.channel = channel;
+      this.backoff = 1000;
+      client.on('close', () => this.dropped(client));
+      client.on('error', () => this.dropped(client));
+      this.set({ state: 'connected', problem: null, retryAt: null, unknownKey: null });
+      this.waiters.splice(0).forEach((w) => w.resolve());
+    } catch (error) {
+      const message = (error as Error).message;
+      if (error instanceof HostKeyError || /authentication failed/.test(message)) {
+        this.set({ state: 'failed', problem: message, retryAt: null, unknownKey: error instanceof HostKeyError && error.kind === 'unknown' ? error.fingerprint : null });
+        this.waiters.splice(0).forEach((w) => w.reject(error as Error));
+        return;
+      }
+      this.retry(message);
+    }
+  }
+
+  private dropped(client: Client): void {
+    if (this.client !== client || this.closed) return;
+    this.client = undefined;
+    this.channel = undefined;
+    this.retry('connection lost');
+  }
+
+  private retry(problem: string): void {
+    const wait = this.backoff;
+    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+    this.set({ state: 'reconnecting', problem, retryAt: Date.now() + wait });
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.attempt(), wait);
+  }
+
+  /** Tries again now, accepting the host key when the user said yes to it. */
+  reconnect(acceptNewHostKey = false): void {
+    this.options.acceptNewHostKey = acceptNewHostKey || this.options.acceptNewHostKey;
+    clearTimeout(this.timer);
+    this.set({ state: 'connecting', retryAt: null });
+    void this.attempt();
+  }
+
+  /** Resolves once connected; rejects when the host refuses us for good (key, authentication). */
+  ready(): Promise<void> {
+    if (this.status.state === 'connected') return Promise.resolve();
+    if (this.status.state === 'failed') return Promise.reject(new Error(this.status.problem ?? 'failed'));
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  /** The live SFTP channel; throws while disconnected (callers retry after the reconnect). */
+  sftp(): SFTPWrapper {
+    if (!this.channel) throw new Error(`${this.alias} is ${this.status.state}`);
+    return this.channel;
+  }
+
+  async exec(command: string) {
+    if (!this.client) throw new Error(`${this.alias} is ${this.status.state}`);
+    return exec(this.client, command);
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.client?.end();
+    this.waiters.splice(0).forEach((w) => w.reject(new Error(`${this.alias}: closed`)));
+  }
+}

@@ -1,0 +1,90 @@
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runDemo } from '../../runners/demo';
+import { jsonl, tempDir, writeTree } from '../../runners/testing';
+import { runCli } from '../cli/run';
+import { startSshd, type TestSshd } from './testing';
+
+let sshd: TestSshd;
+let tmp: ReturnType<typeof tempDir>;
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  sshd = await startSshd();
+  tmp = tempDir();
+  process.env.HOME = sshd.home;
+  writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), `${sshd.hostKeyLine}\n`);
+  await runDemo(join(tmp.path, 'runs'), { speed: 1, instant: true, startEpochS: 1_764_403_200 });
+}, 60_000);
+afterAll(async () => {
+  process.env = { ...saved };
+  await sshd?.stop();
+  tmp?.remove();
+});
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) }, out, err };
+}
+
+describe('remote cells over SSH (a real sshd on 127.0.0.1)', () => {
+  it('discovers a remote runs root with one command and reads its cells like local ones', async () => {
+    const local = capture();
+    expect(await runCli(['status', '--json', join(tmp.path, 'runs')], local.io)).toBe(0);
+    for (const address of [`testhost:${join(tmp.path, 'runs')}`, `ssh://testhost${join(tmp.path, 'runs')}`]) {
+      const remote = capture();
+      expect(await runCli(['status', '--json', address], remote.io)).toBe(0);
+      const here = JSON.parse(local.out.join('\n')).cells;
+      const there = JSON.parse(remote.out.join('\n')).cells;
+      expect(there.map((c: { id: string }) => c.id)).toEqual(here.map((c: { path: string }) => `testhost:${c.path}`));
+      expect(there.map((c: { budget: object; success_rate: number }) => [c.budget, c.success_rate])).toEqual(here.map((c: { budget: object; success_rate: number }) => [c.budget, c.success_rate]));
+    }
+  });
+
+  it('names a missing remote path and a host it cannot reach', async () => {
+    const missing = capture();
+    expect(await runCli(['status', `testhost:${join(tmp.path, 'nope')}`], missing.io)).toBe(2);
+    expect(missing.err[0]).toContain(`testhost:${join(tmp.path, 'nope')}: no such file or folder`);
+    const unknownKey = capture();
+    writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), '');
+    expect(await runCli(['episodes', `testhost:${join(tmp.path, 'runs', 'cartpole_evo')}`], unknownKey.io)).toBe(2);
+    expect(unknownKey.err[0]).toContain('is not a known host');
+    const accepted = capture();
+    expect(await runCli(['episodes', '--json', '--accept-new-host-key', `testhost:${join(tmp.path, 'runs', 'cartpole_evo')}`], accepted.io)).toBe(0);
+    expect(JSON.parse(accepted.out.join('\n')).episodes).toHaveLength(20);
+  });
+});
+
+describe('a remote tail', () => {
+  const stop = new AbortController();
+  afterEach(() => stop.abort());
+
+  it('follows a growing file, and after the connection is cut delivers every line exactly once', async () => {
+    const cell = join(tmp.path, 'live', 'std_sdk_m_bare_default');
+    const trajectory = join(cell, 'episodes', '0000', 'trajectory.jsonl');
+    writeTree(cell, { 'run.json': { runner: 'coding-agent', run: 'std_sdk_m_bare_default', protocol: { episodes: [0] } }, 'episodes/0000/trajectory.jsonl': jsonl([{ seq: 0, ev: 'episode_start' }]) });
+    const { io, out, err } = capture();
+    const running = runCli(['tail', '--json', `testhost:${cell}`], io, stop.signal);
+    await expect.poll(() => out.length, { timeout: 10_000 }).toBe(1);
+
+    let seq = 1;
+    const write = (n: number, partialLast = false) => {
+      for (let i = 0; i < n; i++) appendFileSync(trajectory, `${JSON.stringify({ seq: seq++, ev: 'tool_call', text: 'x'.repeat(i % 50) })}\n`);
+      if (partialLast) appendFileSync(trajectory, `{"seq": ${seq++}, "ev": "tool_`);
+    };
+    write(40, true);
+    await expect.poll(() => out.length, { timeout: 10_000 }).toBe(41);
+    sshd.cutSessions();
+    appendFileSync(trajectory, 'call"}\n');
+    write(30);
+    await expect.poll(() => out.length, { timeout: 20_000 }).toBe(72);
+    expect(err.join('\n')).toMatch(/testhost: connection lost; reconnecting in 1 s\ntesthost: connected/);
+    const delivered = out.map((l) => JSON.parse(l).seq);
+    const written = readFileSync(trajectory, 'utf8').trim().split('\n').map((l) => JSON.parse(l).seq);
+    expect(delivered).toEqual(written);
+    stop.abort();
+    expect(await running).toBe(0);
+  }, 40_000);
+});

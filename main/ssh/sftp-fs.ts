@@ -1,0 +1,77 @@
+import type { FileEntry, SFTPWrapper, Stats } from 'ssh2';
+import type { CellFs, Entry, FileInfo } from '../../runners';
+import type { ByteSource } from '../tail/source';
+
+const S_IFMT = 0o170000;
+const S_IFDIR = 0o040000;
+const S_IFREG = 0o100000;
+const S_IFLNK = 0o120000;
+
+function kindOf(mode: number): Entry['kind'] {
+  const type = mode & S_IFMT;
+  return type === S_IFREG ? 'file' : type === S_IFDIR ? 'dir' : 'other';
+}
+
+const statOf = (sftp: SFTPWrapper, path: string) => new Promise<Stats | null>((resolve) => sftp.stat(path, (error, stats) => resolve(error ? null : stats)));
+
+function readRange(sftp: SFTPWrapper, path: string, position: number, length: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    sftp.open(path, 'r', (error, handle) => {
+      if (error) return reject(error);
+      const buffer = Buffer.alloc(length);
+      let done = 0;
+      const next = () => {
+        if (done >= length) return finish();
+        sftp.read(handle, buffer, done, length - done, position + done, (readError, bytesRead) => {
+          if (readError) return sftp.close(handle, () => reject(readError));
+          if (bytesRead === 0) return finish();
+          done += bytesRead;
+          next();
+        });
+      };
+      const finish = () => sftp.close(handle, () => resolve(buffer.subarray(0, done)));
+      next();
+    });
+  });
+}
+
+/** A cell's files on an SSH host, read over SFTP: the adapters read remote cells through this. */
+export function sftpFs(sftp: () => SFTPWrapper): CellFs {
+  return {
+    list: (dir) =>
+      new Promise((resolve) => {
+        sftp().readdir(dir, async (error, list: FileEntry[]) => {
+          if (error) return resolve(null);
+          const entries = await Promise.all(
+            list.map(async (e): Promise<Entry> => {
+              if ((e.attrs.mode & S_IFMT) !== S_IFLNK) return { name: e.filename, kind: kindOf(e.attrs.mode) };
+              const target = await statOf(sftp(), `${dir}/${e.filename}`);
+              return { name: e.filename, kind: target ? kindOf(target.mode) : 'other' };
+            }),
+          );
+          resolve(entries);
+        });
+      }),
+    async stat(path): Promise<FileInfo | null> {
+      const stats = await statOf(sftp(), path);
+      return stats ? { size: stats.size, mtimeMs: stats.mtime * 1000, kind: kindOf(stats.mode) } : null;
+    },
+    async read(path, maxBytes) {
+      const stats = await statOf(sftp(), path);
+      if (!stats || kindOf(stats.mode) !== 'file') return null;
+      const bytes = await readRange(sftp(), path, 0, Math.min(stats.size, maxBytes)).catch(() => null);
+      return bytes ? { text: bytes.toString('utf8'), truncated: stats.size > maxBytes } : null;
+    },
+  };
+}
+
+/** A remote file as a follower's byte source; `sftp` is asked each time, so a reconnect hands in the new channel. */
+export function sftpSource(sftp: () => SFTPWrapper, path: string): ByteSource {
+  return {
+    async stat() {
+      const stats = await statOf(sftp(), path);
+      return stats && kindOf(stats.mode) === 'file' ? { size: stats.size, identity: null } : null;
+    },
+    read: (position, length) => readRange(sftp(), path, position, length),
+  };
+}
