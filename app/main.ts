@@ -21,8 +21,10 @@ const isTrusted = (url: string | undefined) => url !== undefined && (url === ORI
 async function serveApp(core: Core, request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.host !== 'app') return new Response('not found', { status: 404 });
-  const media = url.pathname.startsWith('/media/') || url.pathname.startsWith('/recordings/');
-  const file = media ? await core.mediaFile(url.pathname) : await resolveStatic(join(outDir, 'renderer'), url.pathname);
+  const isMedia = url.pathname.startsWith('/media/') || url.pathname.startsWith('/recordings/');
+  const media = isMedia ? await core.media(url.pathname) : null;
+  if (media && 'bytes' in media) return new Response(new Uint8Array(media.bytes), { headers: { 'content-type': mimeOf(media.name), 'x-content-type-options': 'nosniff' } });
+  const file = isMedia ? (media?.file ?? null) : await resolveStatic(join(outDir, 'renderer'), url.pathname);
   if (!file) return new Response('not found', { status: 404 });
   const response = await net.fetch(pathToFileURL(file).toString());
   return new Response(response.body, {

@@ -84,7 +84,7 @@ describe('core: runs roots', () => {
 describe('core: paths the user types', () => {
   it('refuses a relative path and expands ~', async () => {
     const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
-    await expect(core.addRoot('runs')).rejects.toThrow('runs root must be an absolute path, not "runs"');
+    await expect(core.addRoot('runs')).rejects.toThrow('runs root must be an absolute path (or ALIAS:/path on an SSH host), not "runs"');
     expect((await core.addRoot('~/cellwatch-test-nowhere')).path).toBe(join(homedir(), 'cellwatch-test-nowhere'));
   });
 });

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Backend } from '../shared/contract';
 import type { AppInfo, CellSummary, Problem, RootStatus, Transport } from '../shared/model';
@@ -26,9 +26,21 @@ import { cellId as cellIdOf } from '../shared/names';
 import type { RunInfo } from '../shared/launch';
 import { resolveStatic } from './static';
 import { Sessions } from './watch/sessions';
+import type { CellAccess } from './watch/session';
+import { localSource } from './tail/source';
+import { sftpSource } from './ssh/sftp-fs';
+import { parseRemote } from './ssh/config';
+import { Hosts } from './ssh/hosts';
+import { scanRemoteRoot } from './ssh/remote';
 import { scanRoot, type ScanResult } from './scan';
 import { loadSettings, saveSettings, settingsFile, type Settings } from './settings';
 import { APP_VERSION } from './version';
+
+/** Frames and videos of remote cells are fetched whole; larger files are not served. */
+const MAX_MEDIA_BYTES = 64 << 20;
+
+/** A file to serve: on this machine, or read from an SSH host. */
+export type Media = { file: string } | { bytes: Buffer; name: string };
 
 /** How often roots are rescanned for new and changed cells. */
 const RESCAN_MS = 3000;
@@ -64,13 +76,17 @@ export interface ClientBackend extends EventedBackend {
 export interface Core extends EventedBackend {
   /** A view of the core for one client, which releases the cells and streams it opened on dispose. */
   client(): ClientBackend;
-  /** The file a `media/<cell id>/<path>` URL names, only inside a listed cell, or a `recordings/<file>`; null otherwise. */
-  mediaFile(urlPath: string): Promise<string | null>;
+  /**
+   * What a `media/<cell id>/<path>` URL names, only inside a listed cell (a local file, or the bytes of
+   * one on an SSH host), or a `recordings/<file>`; null otherwise.
+   */
+  media(urlPath: string): Promise<Media | null>;
   /** Stops rescans, watchers and the demo. */
   close(): Promise<void>;
 }
 
 interface RootEntry {
+  /** The root's address: a local path, or `ALIAS:/path` on an SSH host. */
   path: string;
   source: RootStatus['source'];
   scan?: ScanResult;
@@ -78,11 +94,22 @@ interface RootEntry {
   fingerprint?: string;
 }
 
-/** A root the user typed: `~` is their home; a relative path would depend on where the core started. */
-function absoluteRoot(path: string): string {
+/**
+ * A root the user typed, as the key it is kept under: `ALIAS:/abs/path` (or `ssh://ALIAS/abs/path`) on
+ * an SSH host; else a local path, `~` being their home (a relative path would depend on where the core started).
+ */
+function rootAddress(path: string): string {
+  const remote = parseRemote(path.trim());
+  if (remote) return `${remote.alias}:${posix.resolve(remote.path)}`;
   const expanded = path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
-  if (!isAbsolute(expanded)) throw new Error(`runs root must be an absolute path, not ${JSON.stringify(path)}`);
+  if (!isAbsolute(expanded)) throw new Error(`runs root must be an absolute path (or ALIAS:/path on an SSH host), not ${JSON.stringify(path)}`);
   return resolve(expanded);
+}
+
+/** The host and path of a root address. */
+function rootLocation(address: string): { alias: string | null; path: string } {
+  const remote = parseRemote(address);
+  return remote ? { alias: remote.alias, path: remote.path } : { alias: null, path: address };
 }
 
 export async function createCore(options: CoreOptions): Promise<Core> {
@@ -96,8 +123,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const roots = new Map<string, RootEntry>();
   const addEntry = (path: string, source: RootStatus['source']) => {
-    if (!roots.has(resolve(path))) roots.set(resolve(path), { path: resolve(path), source });
+    const address = rootAddress(path);
+    if (!roots.has(address)) roots.set(address, { path: address, source });
   };
+  const hosts = new Hosts((hostStatuses) => {
+    events.emit('hostsChanged', hostStatuses);
+    // A host that just connected is scanned at once, not at the next tick.
+    for (const host of hostStatuses.filter((h) => h.state === 'connected')) {
+      const mine = [...roots.values()].filter((r) => rootLocation(r.path).alias === host.alias);
+      if (mine.length) void Promise.all(mine.map(rescan)).then(() => events.emit('rootsChanged', statuses()));
+    }
+  });
   settings.roots.forEach((path) => addEntry(path, 'settings'));
   (options.commandLineRoots ?? []).forEach((path) => addEntry(path, 'command line'));
 
@@ -121,9 +157,23 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   }
   const statuses = () => [...roots.values()].map(status);
 
+  async function scanEntry(entry: RootEntry): Promise<ScanResult> {
+    const { alias, path } = rootLocation(entry.path);
+    if (!alias) return scanRoot(path, localContext(json));
+    const host = hosts.get(alias);
+    const waiting = (message: string): ScanResult => entry.scan ?? { state: 'unreadable', cells: [], problems: [{ file: entry.path, message }] };
+    if (host.status.state !== 'connected') return waiting(`${alias} is ${host.status.state}${host.status.problem ? `: ${host.status.problem}` : ''}`);
+    try {
+      const scan = await scanRemoteRoot(host, path, hosts.context(alias));
+      return { ...scan, cells: scan.cells.map((c) => ({ ...c, root: entry.path })) };
+    } catch (error) {
+      return waiting(`${alias}: ${(error as Error).message}`);
+    }
+  }
+
   /** Rescans a root; true when anything the user sees changed. */
   async function rescan(entry: RootEntry): Promise<boolean> {
-    const scan = await scanRoot(entry.path, localContext(json));
+    const scan = await scanEntry(entry);
     const fingerprint = JSON.stringify(scan);
     const changed = fingerprint !== entry.fingerprint;
     Object.assign(entry, { scan, fingerprint });
@@ -153,7 +203,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const listed = () => [...roots.values()].flatMap((r) => r.scan?.cells ?? []);
   const findCell = (id: string) => listed().find((c) => c.id === id);
-  const sessions = new Sessions(findCell, () => localContext(json), (delta) => events.emit('cellChanged', delta));
+  const access = (cell: CellSummary): CellAccess => {
+    if (cell.host === 'local') return { context: () => localContext(json), source: localSource, watchable: true };
+    const host = hosts.get(cell.host);
+    return { context: () => hosts.context(cell.host), source: (path) => sftpSource(() => host.sftp(), path), watchable: false };
+  };
+  const sessions = new Sessions(findCell, access, (delta) => events.emit('cellChanged', delta));
 
   const runs = new RunManager(join(options.configDir, 'launched.json'));
   // Process group → launched run, refreshed as runs start; the GPU panel names each process's run.
@@ -197,6 +252,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     events,
     async close() {
       gpu.stop();
+      hosts.close();
       clearInterval(timer);
       demo.abort();
       await Promise.all([demoRun, sessions.closeAll()]);
@@ -236,8 +292,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         },
       };
     },
-    async mediaFile(urlPath) {
-      if (urlPath.startsWith('/recordings/')) return resolveStatic(recordingsDir, urlPath.slice('/recordings'.length));
+    async media(urlPath) {
+      if (urlPath.startsWith('/recordings/')) {
+        const file = await resolveStatic(recordingsDir, urlPath.slice('/recordings'.length));
+        return file ? { file } : null;
+      }
       const match = /^\/media\/([^/]+)\/(.+)$/.exec(urlPath);
       if (!match) return null;
       let id: string;
@@ -247,7 +306,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         return null;
       }
       const cell = findCell(id);
-      return cell ? resolveStatic(cell.path, `/${match[2]}`) : null;
+      if (!cell) return null;
+      if (cell.host === 'local') {
+        const file = await resolveStatic(cell.path, `/${match[2]}`);
+        return file ? { file } : null;
+      }
+      const relative = posix.normalize(`/${decodeURIComponent(match[2] as string)}`);
+      const host = hosts.get(cell.host);
+      const source = sftpSource(() => host.sftp(), posix.join(cell.path, relative));
+      const info = await source.stat().catch(() => null);
+      if (!info || info.size > MAX_MEDIA_BYTES) return null;
+      return { bytes: await source.read(0, info.size), name: relative };
     },
     openCell: (id) => sessions.openCell(id),
     closeCell: (id) => sessions.closeCell(id),
@@ -315,7 +384,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     async listFrames(id, source) {
       const cell = findCell(id);
       if (!cell) throw new Error(`${id} is not a cell of a runs root`);
-      return listFrames(cell, source, localFs);
+      return listFrames(cell, source, cell.host === 'local' ? localFs : hosts.context(cell.host).fs);
     },
     async getInfo(): Promise<AppInfo> {
       return {
@@ -331,19 +400,22 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return statuses();
     },
     async addRoot(path) {
-      const absolute = absoluteRoot(path);
-      const entry: RootEntry = { ...roots.get(absolute), path: absolute, source: 'settings' };
-      roots.set(absolute, entry);
+      const address = rootAddress(path);
+      const entry: RootEntry = { ...roots.get(address), path: address, source: 'settings' };
+      roots.set(address, entry);
+      const alias = rootLocation(address).alias;
+      if (alias && hosts.get(alias).status.state !== 'connected') await hosts.get(alias).ready().catch(() => undefined);
       await persist();
       await rescan(entry);
       events.emit('rootsChanged', statuses());
       return status(entry);
     },
     async removeRoot(path) {
-      const absolute = resolve(path);
-      const entry = roots.get(absolute);
-      if (!entry) throw new Error(`${absolute} is not a runs root`);
-      roots.delete(absolute);
+      const address = rootAddress(path);
+      const entry = roots.get(address);
+      if (!entry) throw new Error(`${address} is not a runs root`);
+      roots.delete(address);
+      hosts.prune(new Set([...roots.keys()].map((r) => rootLocation(r).alias).filter((a) => a !== null)));
       if (entry.source === 'demo') {
         demo.abort();
         settings = { ...settings, demoDismissed: true };
@@ -352,18 +424,31 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       events.emit('rootsChanged', statuses());
     },
     async listCells(root) {
-      const chosen = root === undefined ? [...roots.values()] : [roots.get(resolve(root))].filter((r) => r !== undefined);
-      if (root !== undefined && chosen.length === 0) throw new Error(`${resolve(root)} is not a runs root`);
+      const chosen = root === undefined ? [...roots.values()] : [roots.get(rootAddress(root))].filter((r) => r !== undefined);
+      if (root !== undefined && chosen.length === 0) throw new Error(`${root} is not a runs root`);
       return chosen.flatMap((r): CellSummary[] => r.scan?.cells ?? []);
     },
     async pairedTest(a, b) {
       const address = (id: string) => {
         const { cell, version } = splitAddress(id);
-        const path = findCell(cell)?.path;
-        if (!path) throw new Error(`${cell} is not a cell of a runs root`);
-        return version ? `${path}@${version}` : path;
+        const found = findCell(cell);
+        if (!found) throw new Error(`${cell} is not a cell of a runs root`);
+        const where = found.host === 'local' ? found.path : `${found.host}:${found.path}`;
+        return version ? `${where}@${version}` : where;
       };
       return compareSides(address(a), address(b));
+    },
+    async listHosts() {
+      return hosts.statuses();
+    },
+    async acceptHostKey(alias) {
+      hosts.acceptKey(alias);
+    },
+    async unlockHostKey(alias, keyFile, passphrase) {
+      hosts.unlock(alias, keyFile, passphrase);
+    },
+    async reconnectHost(alias) {
+      hosts.reconnect(alias);
     },
     async pickFolder() {
       if (!options.pickFolder) throw new Error('no folder picker in the browser: type the runs root path instead');

@@ -37,6 +37,10 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   stopRun: z.tuple([name]),
   drainRun: z.tuple([name]),
   compare: z.union([z.tuple([z.string().min(1).max(2000)]), z.tuple([z.string().min(1).max(2000), z.string().regex(/^\d+$/)])]),
+  listHosts: z.tuple([]),
+  acceptHostKey: z.tuple([name]),
+  unlockHostKey: z.tuple([name, z.string().min(1).max(4096), z.string().max(4096)]),
+  reconnectHost: z.tuple([name]),
   record: z.tuple([z.string().min(1).max(2000), z.string().regex(/^\d+$/), z.number().positive().max(3600), z.number().positive().max(120)]),
   listFrames: z.tuple([
     cellId,

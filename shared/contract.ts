@@ -43,6 +43,23 @@ export interface Backend {
   compare(slots: string, seed?: string): Promise<Comparison>;
   /** Starts recording the comparison to mp4; progress arrives as `recordProgress` with this id. */
   record(slots: string, seed: string, seconds: number, fps: number): Promise<{ id: string }>;
+  /** SSH hosts of the runs roots, with their connection state. */
+  listHosts(): Promise<HostStatus[]>;
+  /** The user accepted the host's unknown key, having seen its fingerprint. */
+  acceptHostKey(alias: string): Promise<void>;
+  /** A passphrase for an encrypted key file, kept in memory only. */
+  unlockHostKey(alias: string, keyFile: string, passphrase: string): Promise<void>;
+  reconnectHost(alias: string): Promise<void>;
+}
+
+/** An SSH host's connection as the window shows it. */
+export interface HostStatus {
+  alias: string;
+  state: 'connecting' | 'connected' | 'reconnecting' | 'failed';
+  problem: string | null;
+  retryAt: number | null;
+  unknownKey: string | null;
+  lockedKey: string | null;
 }
 
 export interface StreamOpened {
@@ -57,6 +74,7 @@ export interface BackendEvents {
   cellChanged: CellDelta;
   gpuSample: GpuSample;
   recordProgress: RecordProgress;
+  hostsChanged: HostStatus[];
 }
 
 export type Method = keyof Backend;
@@ -86,8 +104,12 @@ const methodNames: Record<Method, true> = {
   drainRun: true,
   compare: true,
   record: true,
+  listHosts: true,
+  acceptHostKey: true,
+  unlockHostKey: true,
+  reconnectHost: true,
 };
-const eventNames: Record<EventName, true> = { rootsChanged: true, cellChanged: true, gpuSample: true, recordProgress: true };
+const eventNames: Record<EventName, true> = { rootsChanged: true, cellChanged: true, gpuSample: true, recordProgress: true, hostsChanged: true };
 export const METHODS = Object.keys(methodNames) as readonly Method[];
 export const EVENTS = Object.keys(eventNames) as readonly EventName[];
 

@@ -92,8 +92,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return void res.end();
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
-    const media = url.pathname.startsWith('/media/') || url.pathname.startsWith('/recordings/');
-    const file = media ? await options.core.mediaFile(url.pathname) : await resolveStatic(options.rendererDir, url.pathname);
+    const isMedia = url.pathname.startsWith('/media/') || url.pathname.startsWith('/recordings/');
+    const media = isMedia ? await options.core.media(url.pathname) : null;
+    if (media && 'bytes' in media) {
+      res.writeHead(200, { 'content-type': mimeOf(media.name), 'x-content-type-options': 'nosniff', 'cache-control': 'max-age=3600' });
+      return void res.end(req.method === 'HEAD' ? undefined : media.bytes);
+    }
+    const file = isMedia ? (media?.file ?? null) : await resolveStatic(options.rendererDir, url.pathname);
     if (!file) {
       const built = await resolveStatic(options.rendererDir, '/');
       return built ? refuse(res, 404, `no such file ${url.pathname}`) : refuse(res, 503, `renderer not built in ${options.rendererDir}: run npm run build`);

@@ -50,3 +50,19 @@ describe('SSH to a real sshd', () => {
     await expect(openConnection({ ...(await host()), port: 1 }, { knownHostsFile: knownHostsFile() })).rejects.toThrow('cannot reach testhost (127.0.0.1:1)');
   });
 });
+
+describe('an encrypted user key', () => {
+  it('asks for its passphrase, and connects with it', async () => {
+    writeFileSync(knownHostsFile(), `${sshd.hostKeyLine}\n`);
+    const key = join(sshd.home, '.ssh', 'id_ed25519');
+    execFileSync('ssh-keygen', ['-q', '-p', '-N', 'open sesame', '-f', key]);
+    try {
+      await expect(openConnection(await host(), { knownHostsFile: knownHostsFile() })).rejects.toThrow(`${key} is encrypted: enter its passphrase`);
+      const client = await openConnection(await host(), { knownHostsFile: knownHostsFile(), passphrases: new Map([[key, 'open sesame']]) });
+      expect((await exec(client, 'echo unlocked')).stdout).toBe('unlocked\n');
+      client.end();
+    } finally {
+      execFileSync('ssh-keygen', ['-q', '-p', '-P', 'open sesame', '-N', '', '-f', key]);
+    }
+  });
+});

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
+import { Client, utils, type ConnectConfig, type SFTPWrapper } from 'ssh2';
 import type { HostConfig } from './config';
 import { addKnownHost, fingerprint, keyTypeOf, readKnownHosts, verifyKnownHost } from './known-hosts';
 
@@ -14,6 +14,14 @@ export class HostKeyError extends Error {
     readonly fingerprint: string,
   ) {
     super(message);
+  }
+}
+
+/** The key file is encrypted and no passphrase was given: the window asks for one. */
+export class PassphraseNeeded extends Error {
+  override name = 'PassphraseNeeded';
+  constructor(readonly keyFile: string) {
+    super(`${keyFile} is encrypted: enter its passphrase (kept in memory only)`);
   }
 }
 
@@ -75,9 +83,17 @@ export async function openConnection(host: HostConfig, options: ConnectOptions =
       });
     },
   };
-  // Try each key file in turn after the agent: ssh2 takes one privateKey, so the first readable key is offered.
+  // ssh2 takes one privateKey besides the agent: the first readable key file is offered.
   const first = keys[0];
-  if (first) Object.assign(config, { privateKey: first.key, passphrase: options.passphrases?.get(first.file) });
+  if (first) {
+    const passphrase = options.passphrases?.get(first.file);
+    const parsed = utils.parseKey(first.key as Buffer, passphrase);
+    if (parsed instanceof Error && /passphrase/i.test(parsed.message) && !process.env.SSH_AUTH_SOCK) {
+      sock.destroy();
+      throw new PassphraseNeeded(first.file);
+    }
+    Object.assign(config, { privateKey: first.key, passphrase });
+  }
   return new Promise((resolve, reject) => {
     client.once('ready', () => resolve(client));
     client.once('error', (error: Error & { level?: string }) => {

@@ -1,19 +1,9 @@
 import type { Client, SFTPWrapper } from 'ssh2';
+import type { HostStatus } from '../../shared/contract';
 import { loadSshConfig, resolveHost, type HostConfig } from './config';
-import { exec, HostKeyError, openConnection, sftp, type ConnectOptions } from './connection';
+import { exec, HostKeyError, openConnection, PassphraseNeeded, sftp, type ConnectOptions } from './connection';
 
-export type HostState = 'connecting' | 'connected' | 'reconnecting' | 'failed';
-
-export interface HostStatus {
-  alias: string;
-  state: HostState;
-  /** What went wrong last: unreachable, authentication, a host key to accept or a changed one. */
-  problem: string | null;
-  /** Epoch milliseconds of the next attempt while reconnecting. */
-  retryAt: number | null;
-  /** The SHA256 fingerprint of an unknown host key waiting for the user's yes. */
-  unknownKey: string | null;
-}
+export type { HostStatus };
 
 const MAX_BACKOFF_MS = 30_000;
 
@@ -34,7 +24,7 @@ export class RemoteHost {
     readonly alias: string,
     private readonly options: ConnectOptions & { home?: string; config?: HostConfig; onStatus?: (status: HostStatus) => void } = {},
   ) {
-    this.status = { alias, state: 'connecting', problem: null, retryAt: null, unknownKey: null };
+    this.status = { alias, state: 'connecting', problem: null, retryAt: null, unknownKey: null, lockedKey: null };
     void this.attempt();
   }
 
@@ -55,12 +45,18 @@ export class RemoteHost {
       this.backoff = 1000;
       client.on('close', () => this.dropped(client));
       client.on('error', () => this.dropped(client));
-      this.set({ state: 'connected', problem: null, retryAt: null, unknownKey: null });
+      this.set({ state: 'connected', problem: null, retryAt: null, unknownKey: null, lockedKey: null });
       this.waiters.splice(0).forEach((w) => w.resolve());
     } catch (error) {
       const message = (error as Error).message;
-      if (error instanceof HostKeyError || /authentication failed/.test(message)) {
-        this.set({ state: 'failed', problem: message, retryAt: null, unknownKey: error instanceof HostKeyError && error.kind === 'unknown' ? error.fingerprint : null });
+      if (error instanceof HostKeyError || error instanceof PassphraseNeeded || /authentication failed/.test(message)) {
+        this.set({
+          state: 'failed',
+          problem: message,
+          retryAt: null,
+          unknownKey: error instanceof HostKeyError && error.kind === 'unknown' ? error.fingerprint : null,
+          lockedKey: error instanceof PassphraseNeeded ? error.keyFile : null,
+        });
         this.waiters.splice(0).forEach((w) => w.reject(error as Error));
         return;
       }

@@ -94,8 +94,8 @@ describe('an open cell', () => {
     writeTree(cell, { 'episodes/0000/frames/000001.png': 'png' });
     const frames = await core.listFrames(id, { kind: 'episode', episode: '0' });
     expect(frames.cameras[0]?.urls).toEqual([`media/${encodeURIComponent(id)}/episodes/0000/frames/000001.png`]);
-    expect(await core.mediaFile(`/${frames.cameras[0]?.urls[0]}`)).toBe(join(cell, 'episodes/0000/frames/000001.png'));
-    expect(await core.mediaFile(`/media/${encodeURIComponent(id)}/../../../etc/passwd`)).toBeNull();
-    expect(await core.mediaFile(`/media/${encodeURIComponent('local:/etc')}/passwd`)).toBeNull();
+    expect(await core.media(`/${frames.cameras[0]?.urls[0]}`)).toEqual({ file: join(cell, 'episodes/0000/frames/000001.png') });
+    expect(await core.media(`/media/${encodeURIComponent(id)}/../../../etc/passwd`)).toBeNull();
+    expect(await core.media(`/media/${encodeURIComponent('local:/etc')}/passwd`)).toBeNull();
   });
 });

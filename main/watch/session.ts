@@ -5,7 +5,8 @@ import type { CellSummary, Problem } from '../../shared/model';
 import { ADAPTERS, type ReadContext } from '../../runners';
 import type { EventLog } from '../../runners/types';
 import { readCell, summaryOf } from '../../runners/read';
-import { localFollower, type Follower, type FollowStart } from '../tail/follower';
+import { Follower, type FollowStart } from '../tail/follower';
+import type { ByteSource } from '../tail/source';
 import type { TailChunk, TailRecord } from '../tail/lines';
 import { diffDetail, problemKey } from './diff';
 
@@ -15,6 +16,9 @@ const SETTLE_MS = 25;
 const POLL_MS = 1000;
 /** Ages (running turns stale) need a reread even when nothing is written. */
 const REFRESH_MS = 30_000;
+/** Over SSH, open logs are polled this often, and the cell reread this often. */
+const REMOTE_POLL_MS = 250;
+const REMOTE_REFRESH_MS = 3000;
 /** A stream opens on the last this-many bytes of its log, so a 1 GB trajectory shows its end at once. */
 export const OPEN_TAIL_BYTES = 4 << 20;
 
@@ -28,6 +32,13 @@ export function streamEvent(log: EventLog, record: TailRecord): StreamEvent {
     line: record.line,
     fields,
   };
+}
+
+/** How a session reaches its cell's files: here, with a folder watcher; or over SSH, by polling. */
+export interface CellAccess {
+  context(): ReadContext;
+  source(path: string): ByteSource;
+  watchable: boolean;
 }
 
 interface Followed {
@@ -53,9 +64,17 @@ export class CellSession {
 
   constructor(
     readonly summary: CellSummary,
-    private readonly context: () => ReadContext,
+    private readonly access: CellAccess,
     private readonly emit: (delta: CellDelta) => void,
   ) {}
+
+  private context(): ReadContext {
+    return this.access.context();
+  }
+
+  private follower(relativePath: string, onChunk: (chunk: TailChunk) => void, start?: FollowStart): Follower {
+    return new Follower(this.access.source(join(this.summary.path, relativePath)), relativePath, onChunk, start);
+  }
 
   private async read(): Promise<CellDetail> {
     const ctx = this.context();
@@ -75,10 +94,9 @@ export class CellSession {
   async open(): Promise<CellDetail> {
     this.detail = await this.read();
     this.detail.summary.problems.forEach((p) => this.seenProblems.add(problemKey(p)));
-    const vramFile = join(this.summary.path, 'vram.jsonl');
     // The detail already holds the samples written so far: the first read only finds the end.
     let caughtUp = false;
-    this.vram = localFollower(vramFile, 'vram.jsonl', (chunk) => {
+    this.vram = this.follower('vram.jsonl', (chunk) => {
       if (!caughtUp) return;
       const samples = chunk.records.flatMap(({ value }) =>
         typeof value.t === 'number' && typeof value.used_mib === 'number'
@@ -92,17 +110,23 @@ export class CellSession {
     caughtUp = true;
     this.vram.watch();
 
-    this.watcher = watch(this.summary.path, {
-      ignoreInitial: true,
-      depth: 5,
-      // Frames are listed when a viewer asks; watching each one would flood the events.
-      ignored: (path: string) => /\.(png|jpe?g|mp4)$/i.test(path),
-    });
-    this.watcher.on('all', (_event, path) => this.changed(path));
-    this.watcher.on('error', (error) => this.emit({ cellId: this.summary.id, problems: [{ file: this.summary.path, message: `watching stopped: ${(error as Error).message}` }] }));
-    await new Promise<void>((resolve) => this.watcher?.once('ready', () => resolve()));
-    this.timers.push(setInterval(() => this.followed.forEach((f) => void f.follower.poll()), POLL_MS));
-    this.timers.push(setInterval(() => this.scheduleRefresh(), REFRESH_MS));
+    if (this.access.watchable) {
+      this.watcher = watch(this.summary.path, {
+        ignoreInitial: true,
+        depth: 5,
+        // Frames are listed when a viewer asks; watching each one would flood the events.
+        ignored: (path: string) => /\.(png|jpe?g|mp4)$/i.test(path),
+      });
+      this.watcher.on('all', (_event, path) => this.changed(path));
+      this.watcher.on('error', (error) => this.emit({ cellId: this.summary.id, problems: [{ file: this.summary.path, message: `watching stopped: ${(error as Error).message}` }] }));
+      await new Promise<void>((resolve) => this.watcher?.once('ready', () => resolve()));
+      this.timers.push(setInterval(() => this.followed.forEach((f) => void f.follower.poll()), POLL_MS));
+      this.timers.push(setInterval(() => this.scheduleRefresh(), REFRESH_MS));
+    } else {
+      // No watcher over SFTP: open logs are polled often, the rest of the cell every few seconds.
+      this.timers.push(setInterval(() => [this.vram, ...[...this.followed.values()].map((f) => f.follower)].forEach((f) => void f?.poll()), REMOTE_POLL_MS));
+      this.timers.push(setInterval(() => this.scheduleRefresh(), REMOTE_REFRESH_MS));
+    }
     this.timers.forEach((t) => t.unref());
     return this.detail;
   }
@@ -146,15 +170,14 @@ export class CellSession {
       initial.events.push(...chunk.records.map((r) => streamEvent(log, r)));
       initial.problems.push(...chunk.problems);
     };
-    const path = join(this.summary.path, log.file);
     const start: FollowStart = { from: 'end', bytes: OPEN_TAIL_BYTES };
     if (existing) {
       // The live follower already serves deltas; this viewer reads the file's end once.
       existing.users++;
-      await localFollower(path, log.file, collect, start).poll();
+      await this.follower(log.file, collect, start).poll();
     } else {
       let collecting = true;
-      const follower = localFollower(path, log.file, (chunk) => (collecting ? collect(chunk) : this.deliver(log, chunk.records, chunk.problems)), start);
+      const follower = this.follower(log.file, (chunk) => (collecting ? collect(chunk) : this.deliver(log, chunk.records, chunk.problems)), start);
       await follower.poll();
       collecting = false;
       follower.watch();

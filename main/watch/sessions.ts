@@ -1,8 +1,7 @@
 import type { CellDelta, CellDetail } from '../../shared/cell-detail';
 import type { StreamOpened } from '../../shared/contract';
 import type { CellSummary } from '../../shared/model';
-import type { ReadContext } from '../../runners';
-import { CellSession } from './session';
+import { CellSession, type CellAccess } from './session';
 
 interface Open {
   session: CellSession;
@@ -16,7 +15,7 @@ export class Sessions {
 
   constructor(
     private readonly find: (id: string) => CellSummary | undefined,
-    private readonly context: () => ReadContext,
+    private readonly access: (cell: CellSummary) => CellAccess,
     private readonly emit: (delta: CellDelta) => void,
   ) {}
 
@@ -29,7 +28,7 @@ export class Sessions {
     }
     const summary = this.find(id);
     if (!summary) throw new Error(`${id} is not a cell of a runs root`);
-    const session = new CellSession(summary, this.context, this.emit);
+    const session = new CellSession(summary, this.access(summary), this.emit);
     const entry: Open = { session, ready: session.open(), users: 1 };
     this.open.set(id, entry);
     try {
