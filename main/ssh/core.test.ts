@@ -1,0 +1,70 @@
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HostStatus } from '../../shared/contract';
+import type { CellDelta } from '../../shared/cell-detail';
+import { jsonl, tempDir, writeTree } from '../../runners/testing';
+import { createCore, type Core } from '../backend';
+import { startSshd, type TestSshd } from './testing';
+
+let sshd: TestSshd;
+let tmp: ReturnType<typeof tempDir>;
+let core: Core;
+const saved = { ...process.env };
+const hostStates: string[] = [];
+const deltas: CellDelta[] = [];
+
+beforeAll(async () => {
+  sshd = await startSshd();
+  tmp = tempDir();
+  process.env.HOME = sshd.home;
+  writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), '');
+  writeTree(join(tmp.path, 'runs', 'std_sdk_m_bare_default'), {
+    'run.json': { runner: 'coding-agent', run: 'std_sdk_m_bare_default', protocol: { episodes: [0, 1] } },
+    'episodes/0000/trajectory.jsonl': jsonl([{ seq: 0, t: 1, ev: 'episode_start' }]),
+    'episodes/0000/frames/000001.png': 'not really a png',
+  });
+  core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false, nvidiaSmi: false });
+  core.events.on('hostsChanged', (hosts: HostStatus[]) => hostStates.push(hosts.map((h) => `${h.alias}:${h.state}`).join(',')));
+  core.events.on('cellChanged', (delta) => deltas.push(delta));
+}, 30_000);
+afterAll(async () => {
+  await core?.close();
+  process.env = { ...saved };
+  await sshd?.stop();
+  tmp?.remove();
+});
+
+describe('a remote runs root in the app', () => {
+  it('asks before trusting an unknown host key, then lists the remote cells', async () => {
+    const root = `testhost:${join(tmp.path, 'runs')}`;
+    const added = await core.addRoot(root);
+    expect(added.state).toBe('unreadable');
+    const [host] = await core.listHosts();
+    expect(host).toMatchObject({ alias: 'testhost', state: 'failed', unknownKey: expect.stringMatching(/^SHA256:/) });
+    await core.acceptHostKey('testhost');
+    await expect.poll(async () => (await core.listCells()).map((c) => c.id), { timeout: 10_000 }).toEqual([`testhost:${join(tmp.path, 'runs', 'std_sdk_m_bare_default')}`]);
+    expect((await core.listRoots())[0]).toMatchObject({ path: root, state: 'ok', cellCount: 1 });
+  });
+
+  it('streams a remote episode, serves its frames, and resumes after the connection drops', async () => {
+    const id = `testhost:${join(tmp.path, 'runs', 'std_sdk_m_bare_default')}`;
+    const detail = await core.openCell(id);
+    expect(detail.episodes.map((e) => [e.id, e.status])).toEqual([['0', 'running']]);
+    const opened = await core.openStream(id, '0');
+    expect(opened.events.map((e) => e.ev)).toEqual(['episode_start']);
+    const frames = await core.listFrames(id, { kind: 'episode', episode: '0' });
+    const media = await core.media(`/${frames.cameras[0]?.urls[0]}`);
+    expect(media && 'bytes' in media ? media.bytes.toString() : null).toBe('not really a png');
+
+    const trajectory = join(tmp.path, 'runs', 'std_sdk_m_bare_default', 'episodes', '0000', 'trajectory.jsonl');
+    const events = () => deltas.flatMap((d) => d.events ?? []).map((e) => e.seq);
+    appendFileSync(trajectory, jsonl([1, 2, 3].map((seq) => ({ seq, ev: 'tool_call' }))));
+    await expect.poll(events, { timeout: 10_000 }).toEqual([1, 2, 3]);
+    sshd.cutSessions();
+    appendFileSync(trajectory, jsonl([4, 5].map((seq) => ({ seq, ev: 'tool_call' }))));
+    await expect.poll(() => hostStates.join(' '), { timeout: 10_000 }).toMatch(/testhost:reconnecting.*testhost:connected/);
+    await expect.poll(events, { timeout: 15_000 }).toEqual([1, 2, 3, 4, 5]);
+    await core.closeCell(id);
+  }, 40_000);
+});
