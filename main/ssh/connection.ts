@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { Client, utils, type ConnectConfig, type SFTPWrapper } from 'ssh2';
+import ssh2, { type Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
 import type { HostConfig } from './config';
 import { addKnownHost, fingerprint, keyTypeOf, readKnownHosts, verifyKnownHost } from './known-hosts';
 
@@ -53,7 +53,7 @@ export async function openConnection(host: HostConfig, options: ConnectOptions =
     socket.once('error', (error) => reject(new Error(`cannot reach ${host.alias} (${host.hostName}:${host.port}): ${error.message}`)));
   });
   let keyProblem: HostKeyError | undefined;
-  const client = new Client();
+  const client = new ssh2.Client();
   const config: ConnectConfig = {
     sock,
     username: host.user,
@@ -87,7 +87,7 @@ export async function openConnection(host: HostConfig, options: ConnectOptions =
   const first = keys[0];
   if (first) {
     const passphrase = options.passphrases?.get(first.file);
-    const parsed = utils.parseKey(first.key as Buffer, passphrase);
+    const parsed = ssh2.utils.parseKey(first.key as Buffer, passphrase);
     if (parsed instanceof Error && /passphrase/i.test(parsed.message) && !process.env.SSH_AUTH_SOCK) {
       sock.destroy();
       throw new PassphraseNeeded(first.file);

@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Transport } from '../../shared/contract';
+import type { HostStatus, Transport } from '../../shared/contract';
 import type { GpuStatus } from '../../shared/cell-detail';
 import type { AppInfo, CellSummary, RootStatus } from '../../shared/model';
 
@@ -14,6 +14,7 @@ export interface AppState {
   /** The cell whose view is open, replacing the list. */
   openCellId: string | null;
   gpu: GpuStatus | null;
+  hosts: HostStatus[];
   /** The slots the Compare view opens on. */
   compareSlots: string;
   /** The last failed action, shown until the next one succeeds. */
@@ -61,17 +62,19 @@ export function createAppStore(transport: Transport): AppStore {
       view: 'cells',
       openCellId: null,
       gpu: null,
+      hosts: [],
       compareSlots: '',
       error: null,
       async load() {
         await attempt(async () => {
-          const [info, roots, cells, gpu] = await Promise.all([
+          const [info, roots, cells, gpu, hosts] = await Promise.all([
             transport.call('getInfo'),
             transport.call('listRoots'),
             transport.call('listCells'),
             transport.call('gpuStatus'),
+            transport.call('listHosts'),
           ]);
-          set({ info, roots, cells, gpu, loaded: true });
+          set({ info, roots, cells, gpu, hosts, loaded: true });
         });
       },
       addRoot: (path) =>
@@ -114,6 +117,7 @@ export function createAppStore(transport: Transport): AppStore {
     store.setState({ roots });
     void transport.call('listCells').then((cells) => store.setState({ cells }));
   });
+  transport.on('hostsChanged', (hosts) => store.setState({ hosts }));
   transport.on('gpuSample', (sample) =>
     store.setState(({ gpu }) => ({
       gpu: { available: true, problems: gpu?.problems ?? [], history: [...(gpu?.history ?? []), sample].slice(-600) },

@@ -23,7 +23,7 @@ export function AddRoot({ compact = false }: { compact?: boolean }) {
         type="text"
         value={path}
         onChange={(e) => setPath(e.target.value)}
-        placeholder="/path/to/runs"
+        placeholder="/path/to/runs or gpu1:/data/runs"
         aria-label="Runs root path"
         spellCheck={false}
       />

@@ -12,7 +12,7 @@ export function EmptyState() {
       </p>
       <AddRoot />
       <p className="hint">
-        {canPickFolder ? 'Type a path or choose a folder. ' : 'Type the path of a folder on the machine that runs Cellwatch. '}
+        {canPickFolder ? 'Type a path or choose a folder. ' : 'Type the path of a folder on the machine that runs Cellwatch, or ALIAS:/path on an SSH host of ~/.ssh/config. '}
         From a terminal: <code>cellwatch serve /path/to/runs</code>
       </p>
     </section>

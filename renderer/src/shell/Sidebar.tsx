@@ -5,6 +5,7 @@ import { baseName } from '../format';
 import { useKey } from '../keys';
 import { AddRoot } from '../roots/AddRoot';
 import { STATE_LOOK } from '../cells/states';
+import { HostRow } from './HostRow';
 
 /** Cells shown under a selected root in the sidebar; the cell list shows them all. */
 const SIDEBAR_CELLS = 200;
@@ -50,8 +51,15 @@ function RootRow({ root, selected }: { root: RootStatus; selected: boolean }) {
   );
 }
 
+/** The host a root address names: `ALIAS:/path` on an SSH host, else this machine. */
+export function hostOf(rootPath: string): string {
+  const remote = /^([A-Za-z0-9_.@-]+):\//.exec(rootPath);
+  return remote ? (remote[1] as string) : 'local';
+}
+
 export function Sidebar() {
   const roots = useApp((s) => s.roots);
+  const hosts = useApp((s) => s.hosts);
   const selectedRoot = useApp((s) => s.selectedRoot);
   const [filter, setFilter] = useState('');
   const filterRef = useRef<HTMLInputElement>(null);
@@ -75,10 +83,20 @@ export function Sidebar() {
         <span>local</span>
       </div>
       <ul className="roots">
-        {shown.map((root) => (
+        {shown.filter((r) => hostOf(r.path) === 'local').map((root) => (
           <RootRow key={root.path} root={root} selected={root.path === selectedRoot} />
         ))}
       </ul>
+      {hosts.map((host) => (
+        <section key={host.alias} aria-label={`Host ${host.alias}`}>
+          <HostRow host={host} />
+          <ul className="roots">
+            {shown.filter((r) => hostOf(r.path) === host.alias).map((root) => (
+              <RootRow key={root.path} root={root} selected={root.path === selectedRoot} />
+            ))}
+          </ul>
+        </section>
+      ))}
       {roots.length > 0 && <AddRoot compact />}
     </aside>
   );

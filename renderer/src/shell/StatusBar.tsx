@@ -20,11 +20,17 @@ export function StatusBar() {
   const info = useApp((s) => s.info);
   const error = useApp((s) => s.error);
   const connection = useConnection();
+  const hosts = useApp((s) => s.hosts);
   return (
     <footer className="statusbar">
       <span className="status-item">
         <span className="dot state-ok" aria-hidden /> local ok
       </span>
+      {hosts.map((h) => (
+        <span key={h.alias} className={`status-item${h.state === 'connected' ? '' : h.state === 'failed' ? ' error' : ' warn'}`}>
+          {h.state === 'connected' ? '●' : h.state === 'failed' ? '!' : '◐'} {h.alias} {h.state}
+        </span>
+      ))}
       {connection && connection !== 'open' && (
         <span className="status-item warn" role="status">
           ◐ server {connection}

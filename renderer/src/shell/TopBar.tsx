@@ -1,6 +1,7 @@
 import { useApp } from '../context';
 import { baseName } from '../format';
 import { GpuMeters } from '../gpu/GpuView';
+import { hostOf } from './Sidebar';
 import { LaunchDialog } from '../launch/LaunchDialog';
 import { useState } from 'react';
 
@@ -11,11 +12,11 @@ export function TopBar() {
     <header className="topbar">
       <span className="brand">Cellwatch</span>
       <nav className="crumbs" aria-label="Location">
-        <span>local</span>
+        <span>{selectedRoot ? hostOf(selectedRoot) : 'local'}</span>
         {selectedRoot && (
           <>
             <span className="sep">/</span>
-            <span title={selectedRoot}>{baseName(selectedRoot)}</span>
+            <span title={selectedRoot}>{baseName(selectedRoot.replace(/^[^/]*:/, ''))}</span>
           </>
         )}
       </nav>

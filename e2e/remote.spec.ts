@@ -1,0 +1,44 @@
+import { expect, test } from '@playwright/test';
+import { join } from 'node:path';
+import { runDemo } from '../runners/demo';
+import { startSshd, type TestSshd } from '../main/ssh/testing';
+import { ROOT, scratchHome, startServing, type Served } from './processes';
+
+test.describe('a runs root on an SSH host', () => {
+  const home = scratchHome();
+  let sshd: TestSshd;
+  let served: Served;
+  test.beforeAll(async () => {
+    sshd = await startSshd();
+    await runDemo(join(home.home, 'runs'), { speed: 1, instant: true });
+    served = await startServing(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'serve', '--port', '0', '--no-demo'], { ...home.env, HOME: sshd.home });
+  });
+  test.afterAll(async () => {
+    await served?.stop();
+    await sshd?.stop();
+    home.remove();
+  });
+
+  test('asks for the host key by fingerprint, lists the remote cells, shows a dropped connection reconnecting', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByLabel('Runs root path').fill(`testhost:${join(home.home, 'runs')}`);
+    await page.getByRole('button', { name: 'Add root' }).click();
+    const host = page.getByRole('region', { name: 'Host testhost' });
+    await expect(host.getByRole('alert')).toContainText(/Unknown host key SHA256:\S+/);
+    await host.getByRole('button', { name: 'Accept key' }).click();
+    await expect(host.getByRole('status')).toHaveText('connected');
+    const table = page.getByRole('table', { name: 'Cells' });
+    await expect(table.getByRole('row')).toHaveCount(5, { timeout: 15_000 });
+    await expect(table).toContainText('cartpole_balance');
+
+    await page.getByRole('button', { name: 'cartpole_balance' }).click();
+    await page.getByRole('tab', { name: 'Episodes' }).click();
+    await expect(page.getByRole('img', { name: 'head frame 1' })).toBeVisible();
+    await expect.poll(() => page.getByRole('img', { name: 'head frame 1' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(84);
+
+    sshd.cutSessions();
+    await expect(page.locator('footer')).toContainText(/testhost (reconnecting|connected)/);
+    await expect(host.getByRole('status')).toHaveText('connected', { timeout: 15_000 });
+    await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'remote.png') });
+  });
+});
