@@ -32,6 +32,8 @@ export interface ConnectOptions {
   /** Passphrases for encrypted keys, by file; never stored. */
   passphrases?: Map<string, string>;
   timeoutMs?: number;
+  /** Counts the bytes that arrive over the connection (benchmarks). */
+  onBytesReceived?: (bytes: number) => void;
 }
 
 async function readKey(file: string): Promise<Buffer | null> {
@@ -48,6 +50,7 @@ export async function openConnection(host: HostConfig, options: ConnectOptions =
   const sock: Socket = await new Promise((resolve, reject) => {
     const socket = tcpConnect({ host: host.hostName, port: host.port });
     socket.setNoDelay(true);
+    if (options.onBytesReceived) socket.on('data', (chunk: Buffer) => options.onBytesReceived?.(chunk.length));
     socket.setTimeout(options.timeoutMs ?? 10_000, () => socket.destroy(new Error(`no answer from ${host.hostName}:${host.port}`)));
     socket.once('connect', () => (socket.setTimeout(0), resolve(socket)));
     socket.once('error', (error) => reject(new Error(`cannot reach ${host.alias} (${host.hostName}:${host.port}): ${error.message}`)));

@@ -65,13 +65,68 @@ export function sftpFs(sftp: () => SFTPWrapper): CellFs {
   };
 }
 
-/** A remote file as a follower's byte source; `sftp` is asked each time, so a reconnect hands in the new channel. */
+/** A real size check (truncation, the first look) every this many polls; the others only read ahead. */
+const FSTAT_EVERY = 16;
+const READ_AHEAD = 256 * 1024;
+
+type Handle = { channel: SFTPWrapper; handle: Buffer };
+
+/**
+ * A remote file as a follower's byte source, cheap on the wire: one open handle, and each poll a single
+ * read at the offset the follower reached (its reply is the new bytes, or EOF), with a real size check
+ * only every few polls. `sftp` is asked each time, so a reconnect hands in the new channel.
+ */
 export function sftpSource(sftp: () => SFTPWrapper, path: string): ByteSource {
+  let open: Handle | null = null;
+  let ahead: { position: number; bytes: Buffer } | null = null;
+  let next = 0;
+  let polls = 0;
+
+  async function handle(): Promise<Handle | null> {
+    const channel = sftp();
+    if (open?.channel === channel) return open;
+    open = null;
+    ahead = null;
+    const opened = await new Promise<Buffer | null>((resolve) => channel.open(path, 'r', (error, h) => resolve(error ? null : h)));
+    if (opened) open = { channel, handle: opened };
+    return open;
+  }
+
+  function readAt(h: Handle, position: number, length: number): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const buffer = Buffer.alloc(length);
+      h.channel.read(h.handle, buffer, 0, length, position, (error, bytesRead) => {
+        // EOF is the usual answer when nothing was appended.
+        if (error && (error as { code?: number }).code !== 1) return reject(error);
+        resolve(buffer.subarray(0, error ? 0 : bytesRead));
+      });
+    });
+  }
+
   return {
     async stat() {
-      const stats = await statOf(sftp(), path);
-      return stats && kindOf(stats.mode) === 'file' ? { size: stats.size, identity: null } : null;
+      const h = await handle();
+      if (!h) return null;
+      if (polls++ % FSTAT_EVERY === 0) {
+        const stats = await new Promise<Stats | null>((resolve) => h.channel.fstat(h.handle, (error, st) => resolve(error ? null : st)));
+        ahead = null;
+        return stats ? { size: stats.size, identity: null } : null;
+      }
+      const bytes = await readAt(h, next, READ_AHEAD);
+      ahead = { position: next, bytes };
+      return { size: next + bytes.length, identity: null };
     },
-    read: (position, length) => readRange(sftp(), path, position, length),
+    async read(position, length) {
+      const start = ahead ? position - ahead.position : -1;
+      if (ahead && start >= 0 && start + length <= ahead.bytes.length) {
+        next = position + length;
+        return ahead.bytes.subarray(start, start + length);
+      }
+      const h = await handle();
+      if (!h) return Buffer.alloc(0);
+      const bytes = await readAt(h, position, length);
+      next = position + bytes.length;
+      return bytes;
+    },
   };
 }
