@@ -9,7 +9,8 @@ import { localContext } from './cells';
 import { compareSides, splitAddress } from './compare/paired';
 import { EventHub } from './events';
 import { listFrames } from './frames';
-import { startGpu } from './gpu/history';
+import { startGpu, type GpuFeed } from './gpu/history';
+import { shellQuote } from './launch/quote';
 import { parseGpus } from './gpu/parse';
 import { diskOf, sampleSystem } from './gpu/system';
 import { compareSlots } from './compare/slots';
@@ -31,6 +32,7 @@ import { localSource } from './tail/source';
 import { sftpSource } from './ssh/sftp-fs';
 import { parseRemote } from './ssh/config';
 import { Hosts } from './ssh/hosts';
+import { readHostsFiles } from './ssh/hosts-file';
 import { scanRemoteRoot } from './ssh/remote';
 import { scanRoot, type ScanResult } from './scan';
 import { loadSettings, saveSettings, settingsFile, type Settings } from './settings';
@@ -60,6 +62,8 @@ export interface CoreOptions {
   nvidiaSmi?: string | false;
   /** Where launch profiles put runs by default (the user's data folder). */
   dataDir?: string;
+  /** The nvidia-smi to run on SSH hosts (default: nvidia-smi on the host's PATH). */
+  remoteNvidiaSmi?: string;
 }
 
 /** The contract with its events: what a transport serves. */
@@ -126,8 +130,26 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     const address = rootAddress(path);
     if (!roots.has(address)) roots.set(address, { path: address, source });
   };
+  // nvidia-smi on each connected SSH host, over that host's connection.
+  const remoteGpus = new Map<string, GpuFeed>();
+  const remoteNvidiaSmi = options.remoteNvidiaSmi ?? 'nvidia-smi';
   const hosts = new Hosts((hostStatuses) => {
     events.emit('hostsChanged', hostStatuses);
+    for (const [alias, feed] of remoteGpus) {
+      if (hostStatuses.some((h) => h.alias === alias)) continue;
+      feed.stop();
+      remoteGpus.delete(alias);
+    }
+    for (const status of hostStatuses.filter((h) => h.state === 'connected' && !remoteGpus.has(h.alias))) {
+      const host = hosts.get(status.alias);
+      remoteGpus.set(
+        status.alias,
+        startGpu(remoteNvidiaSmi, (sample) => events.emit('gpuSample', { ...sample, host: status.alias }), undefined, {
+          spawn: (args) => host.spawn(remoteNvidiaSmi, args),
+          once: async (args) => (await host.exec(shellQuote([remoteNvidiaSmi, ...args]))).stdout,
+        }),
+      );
+    }
     // A host that just connected is scanned at once, not at the next tick.
     for (const host of hostStatuses.filter((h) => h.state === 'connected')) {
       const mine = [...roots.values()].filter((r) => rootLocation(r.path).alias === host.alias);
@@ -135,6 +157,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }
   });
   settings.roots.forEach((path) => addEntry(path, 'settings'));
+  const hostsFiles = await readHostsFiles(options.configDir);
+  hostsFiles.roots.forEach((address) => addEntry(address, 'hosts file'));
   (options.commandLineRoots ?? []).forEach((path) => addEntry(path, 'command line'));
 
   const demo = new AbortController();
@@ -252,6 +276,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     events,
     async close() {
       gpu.stop();
+      remoteGpus.forEach((feed) => feed.stop());
       hosts.close();
       clearInterval(timer);
       demo.abort();
@@ -324,8 +349,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     async closeStream(id, stream) {
       sessions.closeStream(id, stream);
     },
-    async gpuStatus() {
-      return gpu.status();
+    async gpuStatus(host) {
+      if (host === undefined || host === 'local') return gpu.status();
+      return remoteGpus.get(host)?.status() ?? { available: false, problems: [`${host} is not connected`], history: [] };
     },
     async systemStatus() {
       const system = await sampleSystem(!gpu.latest());
@@ -393,7 +419,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         transport: options.transport,
         canPickFolder: options.pickFolder !== undefined,
         settingsFile: file,
-        problems: settingsProblem ? [settingsProblem] : [],
+        problems: [...(settingsProblem ? [settingsProblem] : []), ...hostsFiles.problems],
       };
     },
     async listRoots() {
@@ -420,7 +446,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         demo.abort();
         settings = { ...settings, demoDismissed: true };
       }
-      if (entry.source !== 'command line') await persist();
+      if (entry.source === 'settings' || entry.source === 'demo') await persist();
       events.emit('rootsChanged', statuses());
     },
     async listCells(root) {

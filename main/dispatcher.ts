@@ -28,7 +28,7 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   closeCell: z.tuple([cellId]),
   openStream: z.tuple([cellId, name]),
   closeStream: z.tuple([cellId, name]),
-  gpuStatus: z.tuple([]),
+  gpuStatus: z.union([z.tuple([]), z.tuple([name])]),
   systemStatus: z.tuple([]),
   listProfiles: z.tuple([]),
   planLaunch: z.tuple([launchRequest]),

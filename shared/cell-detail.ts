@@ -118,6 +118,8 @@ export interface GpuProcess {
 }
 
 export interface GpuSample {
+  /** The SSH host it was sampled on; absent for this machine. */
+  host?: string;
   /** Epoch milliseconds. */
   t: number;
   gpus: GpuReading[];

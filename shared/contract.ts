@@ -25,8 +25,8 @@ export interface Backend {
   closeStream(id: CellId, stream: string): Promise<void>;
   /** The frames of an episode, or of a policy version's development or replay episode on a seed, as URLs. */
   listFrames(id: CellId, source: FrameSource): Promise<FrameSet>;
-  /** This machine's GPUs: recent samples and what went wrong; new samples arrive as `gpuSample`. */
-  gpuStatus(): Promise<GpuStatus>;
+  /** GPUs of this machine, or of an SSH host: recent samples and what went wrong; new samples arrive as `gpuSample`. */
+  gpuStatus(host?: string): Promise<GpuStatus>;
   /** CPU, memory, the disks that hold the runs roots, and GPUs found without nvidia-smi. */
   systemStatus(): Promise<SystemSample>;
   listProfiles(): Promise<ProfileInfo[]>;

@@ -97,8 +97,11 @@ export type RootState = 'scanning' | 'ok' | 'missing' | 'unreadable';
 
 export interface RootStatus {
   path: string;
-  /** settings: saved in the settings file; command line: given as ROOT for this start only; demo: the built-in demo. */
-  source: 'settings' | 'command line' | 'demo';
+  /**
+   * settings: saved in the settings file; command line: given as ROOT for this start only; demo: the
+   * built-in demo; hosts file: a host's `jobs` folder in hosts*.yml of the config folder.
+   */
+  source: 'settings' | 'command line' | 'demo' | 'hosts file';
   state: RootState;
   cellCount: number;
   problems: Problem[];

@@ -45,6 +45,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     commandLineRoots: positionals,
     demoRoot: values['no-demo'] ? undefined : defaultDemoRoot(),
     nvidiaSmi: process.env.CELLWATCH_NVIDIA_SMI ?? 'nvidia-smi',
+    remoteNvidiaSmi: process.env.CELLWATCH_REMOTE_NVIDIA_SMI,
   });
   const rendererDir = builtRendererDir(dirname(fileURLToPath(import.meta.url)));
   let server;

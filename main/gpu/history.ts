@@ -1,5 +1,5 @@
 import type { GpuSample, GpuStatus } from '../../shared/cell-detail';
-import { GpuSampler } from './sampler';
+import { GpuSampler, type SamplerOptions } from './sampler';
 
 /** Samples kept for the GPU panel's timeline: ten minutes at 1 Hz. */
 const HISTORY = 600;
@@ -12,12 +12,18 @@ export interface GpuFeed {
 }
 
 /** The core's GPU sampler: keeps recent samples and the problems it met, and passes each sample on. */
-export function startGpu(command: string | false, onSample: (sample: GpuSample) => void, runOf: (pid: number) => string | undefined = () => undefined): GpuFeed {
+export function startGpu(
+  command: string | false,
+  onSample: (sample: GpuSample) => void,
+  runOf: (pid: number) => string | undefined = () => undefined,
+  remote?: Pick<SamplerOptions, 'spawn' | 'once'>,
+): GpuFeed {
   const history: GpuSample[] = [];
   const problems: string[] = [];
   if (command === false) return { status: () => ({ available: false, problems: ['GPU sampling is off'], history }), latest: () => undefined, stop: () => undefined };
   const sampler = new GpuSampler({
     command,
+    ...remote,
     onSample(raw) {
       const sample: GpuSample = { ...raw, processes: raw.processes.map((p) => ({ ...p, run: runOf(p.pid) })) };
       history.push(sample);

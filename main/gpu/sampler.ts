@@ -6,8 +6,23 @@ import { APPS_QUERY, GPU_QUERY, parseGpus, parseProcesses } from './parse';
 
 export type { GpuSample };
 
+/** A running nvidia-smi: a local child process, or an exec channel on an SSH host. */
+export interface Spawned {
+  /** The local process's pid; absent for a remote one. */
+  pid?: number;
+  stdout: NodeJS.ReadableStream;
+  stderr: NodeJS.ReadableStream | null;
+  kill(): void;
+  on(event: 'exit', listener: (code: number | null, signal: string | null) => void): unknown;
+  on(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown;
+}
+
 export interface SamplerOptions {
   command?: string;
+  /** Starts nvidia-smi with these arguments (default: here, as a child process). */
+  spawn?: (args: string[]) => Spawned;
+  /** Runs nvidia-smi once and returns its output (default: here, with a timeout). */
+  once?: (args: string[]) => Promise<string>;
   intervalMs?: number;
   /** How often per-process memory is asked for (a separate, short-lived nvidia-smi). */
   processesEveryMs?: number;
@@ -45,7 +60,7 @@ export function runOnce(command: string, args: string[], timeoutMs = 5000): Prom
  * `--query-compute-apps` every few seconds.
  */
 export class GpuSampler {
-  private child: ChildProcess | undefined;
+  private child: Spawned | undefined;
   private stopped = false;
   private backoff = 1000;
   private round: GpuReading[] = [];
@@ -73,8 +88,9 @@ export class GpuSampler {
     this.stopped = false;
     this.launch();
     const every = this.options.processesEveryMs ?? 10_000;
+    const once = this.options.once ?? ((args: string[]) => runOnce(this.command, args));
     const poll = () =>
-      runOnce(this.command, appsQueryArgs).then(
+      once(appsQueryArgs).then(
         (text) => (this.processes = parseProcesses(text)),
         () => undefined,
       );
@@ -85,11 +101,20 @@ export class GpuSampler {
   private launch(): void {
     if (this.stopped) return;
     this.starts++;
-    const child = spawn(this.command, gpuQueryArgs(this.intervalMs), { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const args = gpuQueryArgs(this.intervalMs);
+    let child: Spawned;
+    try {
+      child = this.options.spawn ? this.options.spawn(args) : localSpawn(this.command, args);
+    } catch (error) {
+      this.options.onProblem({ file: this.command, message: `${this.command} could not start: ${(error as Error).message}` });
+      this.restartTimer = setTimeout(() => this.launch(), this.backoff);
+      this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+      return;
+    }
     this.child = child;
     let stderr = '';
-    child.stderr?.on('data', (chunk) => (stderr = (stderr + chunk).slice(-2000)));
-    createInterface({ input: child.stdout! }).on('line', (line) => this.line(line));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk).slice(-2000)));
+    createInterface({ input: child.stdout }).on('line', (line) => this.line(line));
     this.armWatchdog();
     child.on('error', (error: NodeJS.ErrnoException) => {
       // Not startable: no output will come, so no watchdog; nvidia-smi missing is final.
@@ -104,6 +129,10 @@ export class GpuSampler {
       if (this.child !== child) return;
       clearTimeout(this.watchdog);
       if (this.stopped) return;
+      if (code === 127) {
+        this.options.onProblem({ file: this.command, message: `${this.command} not found: this machine has no NVIDIA GPU sampler` });
+        return;
+      }
       if (code !== null || signal !== 'SIGKILL') {
         const why = code === null ? `was killed (${signal})` : `exited with code ${code}`;
         this.options.onProblem({ file: this.command, message: `${this.command} ${why}${stderr ? `: ${stderr.trim()}` : ''}; restarting in ${this.backoff / 1000} s` });
@@ -118,7 +147,7 @@ export class GpuSampler {
     clearTimeout(this.watchdog);
     this.watchdog = setTimeout(() => {
       this.options.onProblem({ file: this.command, message: `${this.command} fell silent for ${(3 * this.intervalMs) / 1000} s; restarting it` });
-      this.child?.kill('SIGKILL');
+      this.child?.kill();
     }, Math.max(3 * this.intervalMs, 3000));
   }
 
@@ -140,7 +169,18 @@ export class GpuSampler {
     this.stopped = true;
     [this.watchdog, this.roundTimer, this.restartTimer].forEach(clearTimeout);
     clearInterval(this.appsTimer);
-    this.child?.kill('SIGKILL');
+    this.child?.kill();
     this.child = undefined;
   }
+}
+
+function localSpawn(command: string, args: string[]): Spawned {
+  const child: ChildProcess = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  return {
+    pid: child.pid,
+    stdout: child.stdout as NodeJS.ReadableStream,
+    stderr: child.stderr,
+    kill: () => child.kill('SIGKILL'),
+    on: (event: 'exit' | 'error', listener: never) => child.on(event, listener),
+  } as Spawned;
 }

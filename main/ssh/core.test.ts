@@ -5,6 +5,7 @@ import type { HostStatus } from '../../shared/contract';
 import type { CellDelta } from '../../shared/cell-detail';
 import { jsonl, tempDir, writeTree } from '../../runners/testing';
 import { createCore, type Core } from '../backend';
+import { shellNvidiaSmi } from '../gpu/fake/shell';
 import { startSshd, type TestSshd } from './testing';
 
 let sshd: TestSshd;
@@ -24,7 +25,9 @@ beforeAll(async () => {
     'episodes/0000/trajectory.jsonl': jsonl([{ seq: 0, t: 1, ev: 'episode_start' }]),
     'episodes/0000/frames/000001.png': 'not really a png',
   });
-  core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false, nvidiaSmi: false });
+  const capture = join(import.meta.dirname, '..', 'gpu', 'fixtures', 'noheader-nounits', 'linux-x86_64__nvidia-h200__590.48.01__load.csv');
+  const remoteNvidiaSmi = shellNvidiaSmi(tmp.path, capture);
+  core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false, nvidiaSmi: false, remoteNvidiaSmi });
   core.events.on('hostsChanged', (hosts: HostStatus[]) => hostStates.push(hosts.map((h) => `${h.alias}:${h.state}`).join(',')));
   core.events.on('cellChanged', (delta) => deltas.push(delta));
 }, 30_000);
@@ -45,6 +48,12 @@ describe('a remote runs root in the app', () => {
     await core.acceptHostKey('testhost');
     await expect.poll(async () => (await core.listCells()).map((c) => c.id), { timeout: 10_000 }).toEqual([`testhost:${join(tmp.path, 'runs', 'std_sdk_m_bare_default')}`]);
     expect((await core.listRoots())[0]).toMatchObject({ path: root, state: 'ok', cellCount: 1 });
+  });
+
+  it("samples the host's GPUs with nvidia-smi over the same connection", async () => {
+    await expect.poll(async () => (await core.gpuStatus('testhost')).history.at(-1)?.gpus, { timeout: 10_000 }).toEqual([
+      { index: 0, name: 'NVIDIA H200', totalMib: 143771, usedMib: 32362, freeMib: 110796, utilizationPct: 100 },
+    ]);
   });
 
   it('streams a remote episode, serves its frames, and resumes after the connection drops', async () => {

@@ -1,4 +1,8 @@
-import type { Client, SFTPWrapper } from 'ssh2';
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
+import type { Spawned } from '../gpu/sampler';
+import { shellQuote } from '../launch/quote';
 import type { HostStatus } from '../../shared/contract';
 import { loadSshConfig, resolveHost, type HostConfig } from './config';
 import { exec, HostKeyError, openConnection, PassphraseNeeded, sftp, type ConnectOptions } from './connection';
@@ -103,6 +107,38 @@ export class RemoteHost {
   async exec(command: string) {
     if (!this.client) throw new Error(`${this.alias} is ${this.status.state}`);
     return exec(this.client, command);
+  }
+
+  /** Runs a command on the host, streaming: how nvidia-smi -lms samples a remote GPU over this connection. */
+  spawn(command: string, args: string[]): Spawned {
+    if (!this.client) throw new Error(`${this.alias} is ${this.status.state}`);
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const events = new EventEmitter();
+    let channel: ClientChannel | undefined;
+    let ended = false;
+    const exit = (code: number | null, signal: string | null) => {
+      if (ended) return;
+      ended = true;
+      events.emit('exit', code, signal);
+    };
+    this.client.exec(shellQuote([command, ...args]), (error, stream) => {
+      if (error) return void events.emit('error', error);
+      channel = stream;
+      stream.pipe(stdout);
+      stream.stderr.pipe(stderr);
+      stream.on('exit', (code: number | null, signal?: string) => exit(code ?? null, signal ?? null));
+      stream.on('close', () => exit(null, 'SIGHUP'));
+    });
+    return {
+      stdout,
+      stderr,
+      kill: () => {
+        channel?.signal('KILL');
+        channel?.close();
+      },
+      on: (event: string, listener: (...args: unknown[]) => void) => events.on(event, listener),
+    } as Spawned;
   }
 
   close(): void {

@@ -119,6 +119,7 @@ export function createAppStore(transport: Transport): AppStore {
   });
   transport.on('hostsChanged', (hosts) => store.setState({ hosts }));
   transport.on('gpuSample', (sample) =>
+    sample.host === undefined &&
     store.setState(({ gpu }) => ({
       gpu: { available: true, problems: gpu?.problems ?? [], history: [...(gpu?.history ?? []), sample].slice(-600) },
     })),

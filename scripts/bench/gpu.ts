@@ -3,31 +3,17 @@
 // Without a GPU here it runs a tiny shell stand-in that replays a real H200 capture (a shell script
 // costs about what the C nvidia-smi does to start; the Node fake of the tests would cost ten times more).
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { shellNvidiaSmi } from '../../main/gpu/fake/shell';
 import { GpuSampler, gpuQueryArgs } from '../../main/gpu/sampler';
 import { ROOT } from './measure';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const real = process.env.CELLWATCH_NVIDIA_SMI ?? (existsSync('/usr/bin/nvidia-smi') ? '/usr/bin/nvidia-smi' : null);
 const capture = join(ROOT, 'main/gpu/fixtures/noheader-nounits/linux-x86_64__nvidia-h200__590.48.01__load.csv');
-function shellFake(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'cellwatch-bench-gpu-')), 'nvidia-smi');
-  writeFileSync(
-    file,
-    `#!/bin/sh
-case "$*" in
-  *--query-compute-apps*) exit 0 ;;
-  *-lms*) while :; do cat '${capture}'; sleep 1; done ;;
-  *) cat '${capture}' ;;
-esac
-`,
-  );
-  chmodSync(file, 0o755);
-  return file;
-}
-const command = real ?? shellFake();
+const command = real ?? shellNvidiaSmi(mkdtempSync(join(tmpdir(), 'cellwatch-bench-gpu-')), capture);
 
 const TICK = 100; // clock ticks a second on Linux
 /** CPU seconds of a process from /proc (utime + stime, and its waited-for children's with `children`). */

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { SystemSample } from '../../../shared/cell-detail';
+import type { GpuStatus, SystemSample } from '../../../shared/cell-detail';
 import type { RunInfo } from '../../../shared/launch';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useApp, useTransport } from '../context';
@@ -77,8 +77,32 @@ function VramPeaks() {
   );
 }
 
+/** The GPU status of this machine (from the app store), or of an SSH host (fetched, then kept live). */
+function useHostGpu(host: string): GpuStatus | null {
+  const transport = useTransport();
+  const local = useApp((s) => s.gpu);
+  const [remote, setRemote] = useState<GpuStatus | null>(null);
+  useEffect(() => {
+    if (host === 'local') return;
+    let current = true;
+    setRemote(null);
+    transport.call('gpuStatus', host).then((status) => current && setRemote(status), () => undefined);
+    const off = transport.on('gpuSample', (sample) => {
+      if (sample.host !== host) return;
+      setRemote((status) => ({ available: true, problems: status?.problems ?? [], history: [...(status?.history ?? []), sample].slice(-600) }));
+    });
+    return () => {
+      current = false;
+      off();
+    };
+  }, [transport, host]);
+  return host === 'local' ? local : remote;
+}
+
 export function GpuView() {
-  const gpu = useApp((s) => s.gpu);
+  const hosts = useApp((s) => s.hosts);
+  const [host, setHost] = useState('local');
+  const gpu = useHostGpu(host);
   const history = gpu?.history ?? [];
   const latest = history.at(-1);
   const indices = latest?.gpus.map((g) => g.index) ?? [];
@@ -90,8 +114,15 @@ export function GpuView() {
     <section className="gpu-view" aria-label="GPU">
       <h1 className="view-title">
         GPU memory <span className="count">nvidia-smi, once a second</span>
+        {hosts.length > 0 && (
+          <select aria-label="Host" value={host} onChange={(e) => setHost(e.target.value)}>
+            {['local', ...hosts.map((h) => h.alias)].map((alias) => (
+              <option key={alias}>{alias}</option>
+            ))}
+          </select>
+        )}
       </h1>
-      <SystemLine />
+      {host === 'local' && <SystemLine />}
       {!latest && (
         <p className="empty-note" role="status">
           No GPU sample: {gpu?.problems.at(-1) ?? 'waiting for nvidia-smi'}.
