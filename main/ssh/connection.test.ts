@@ -66,3 +66,22 @@ describe('an encrypted user key', () => {
     }
   });
 });
+
+describe('ssh config beyond one hop', () => {
+  it('tries each key file in turn, and goes through a ProxyJump host', async () => {
+    writeFileSync(knownHostsFile(), `${sshd.hostKeyLine}\n`);
+    const { parseSshConfig } = await import('./config');
+    const { RemoteHost } = await import('./host');
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(sshd.dir, 'unrelated_key')]);
+    const config = `Host testhost\n  HostName 127.0.0.1\n  Port ${sshd.port}\n  IdentityFile ${join(sshd.dir, 'unrelated_key')}\n  IdentityFile ~/.ssh/id_ed25519\nHost behind\n  HostName 127.0.0.1\n  Port ${sshd.port}\n  ProxyJump testhost\n  IdentityFile ~/.ssh/id_ed25519\n`;
+    writeFileSync(join(sshd.home, '.ssh', 'config'), config);
+    expect(resolveHost('behind', parseSshConfig(config), sshd.home).proxyJump).toBe('testhost');
+    const host = new RemoteHost('behind', { home: sshd.home, knownHostsFile: knownHostsFile() });
+    try {
+      await host.ready();
+      expect((await host.exec('echo through the jump')).stdout).toBe('through the jump\n');
+    } finally {
+      host.close();
+    }
+  });
+});

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { connect as tcpConnect, type Socket } from 'node:net';
+import { connect as tcpConnect } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import ssh2, { type Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
+import ssh2, { type AgentAuthMethod, type Client, type ConnectConfig, type PublicKeyAuthMethod, type SFTPWrapper } from 'ssh2';
 import type { HostConfig } from './config';
 import { addKnownHost, fingerprint, keyTypeOf, readKnownHosts, verifyKnownHost } from './known-hosts';
 
@@ -34,6 +35,8 @@ export interface ConnectOptions {
   timeoutMs?: number;
   /** Counts the bytes that arrive over the connection (benchmarks). */
   onBytesReceived?: (bytes: number) => void;
+  /** Resolves a ProxyJump alias (from ~/.ssh/config). */
+  resolveJump?: (alias: string) => Promise<HostConfig>;
 }
 
 async function readKey(file: string): Promise<Buffer | null> {
@@ -47,7 +50,13 @@ async function readKey(file: string): Promise<Buffer | null> {
 export async function openConnection(host: HostConfig, options: ConnectOptions = {}): Promise<Client> {
   const knownHosts = options.knownHostsFile ?? join(homedir(), '.ssh', 'known_hosts');
   const keys = (await Promise.all(host.identityFiles.map(async (file) => ({ file, key: await readKey(file) })))).filter((k) => k.key !== null);
-  const sock: Socket = await new Promise((resolve, reject) => {
+  const sock = host.proxyJump ? await throughJump(host, options) : await tcp(host, options);
+  return handshake(host, sock, keys, knownHosts, options);
+}
+
+/** A TCP connection to the host with Nagle off. */
+function tcp(host: HostConfig, options: ConnectOptions): Promise<Duplex> {
+  return new Promise((resolve, reject) => {
     const socket = tcpConnect({ host: host.hostName, port: host.port });
     socket.setNoDelay(true);
     if (options.onBytesReceived) socket.on('data', (chunk: Buffer) => options.onBytesReceived?.(chunk.length));
@@ -55,6 +64,27 @@ export async function openConnection(host: HostConfig, options: ConnectOptions =
     socket.once('connect', () => (socket.setTimeout(0), resolve(socket)));
     socket.once('error', (error) => reject(new Error(`cannot reach ${host.alias} (${host.hostName}:${host.port}): ${error.message}`)));
   });
+}
+
+/** ProxyJump: a connection to the jump host, and through it a channel to the target (`ssh -J`). */
+async function throughJump(host: HostConfig, options: ConnectOptions): Promise<Duplex> {
+  const jumpAlias = (host.proxyJump as string).split(',')[0] as string;
+  if (!options.resolveJump) throw new Error(`${host.alias}: ProxyJump ${jumpAlias} cannot be resolved here`);
+  const jump = await openConnection(await options.resolveJump(jumpAlias), { ...options, onBytesReceived: undefined });
+  return new Promise((resolve, reject) => {
+    jump.forwardOut('127.0.0.1', 0, host.hostName, host.port, (error, channel) => {
+      if (error) {
+        jump.end();
+        return reject(new Error(`${host.alias}: the jump host ${jumpAlias} cannot reach ${host.hostName}:${host.port}: ${error.message}`));
+      }
+      channel.on('close', () => jump.end());
+      if (options.onBytesReceived) channel.on('data', (chunk: Buffer) => options.onBytesReceived?.(chunk.length));
+      resolve(channel);
+    });
+  });
+}
+
+async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; key: Buffer | null }[], knownHosts: string, options: ConnectOptions): Promise<Client> {
   let keyProblem: HostKeyError | undefined;
   const client = new ssh2.Client();
   const config: ConnectConfig = {
@@ -63,7 +93,6 @@ export async function openConnection(host: HostConfig, options: ConnectOptions =
     readyTimeout: options.timeoutMs ?? 10_000,
     keepaliveInterval: 5000,
     keepaliveCountMax: 3,
-    agent: process.env.SSH_AUTH_SOCK,
     hostVerifier: (key: Buffer, verify: (ok: boolean) => void) => {
       void readKnownHosts(knownHosts).then(async (text) => {
         const verdict = verifyKnownHost(text, host.hostName, host.port, key);
@@ -86,17 +115,23 @@ export async function openConnection(host: HostConfig, options: ConnectOptions =
       });
     },
   };
-  // ssh2 takes one privateKey besides the agent: the first readable key file is offered.
-  const first = keys[0];
-  if (first) {
-    const passphrase = options.passphrases?.get(first.file);
-    const parsed = ssh2.utils.parseKey(first.key as Buffer, passphrase);
-    if (parsed instanceof Error && /passphrase/i.test(parsed.message) && !process.env.SSH_AUTH_SOCK) {
-      sock.destroy();
-      throw new PassphraseNeeded(first.file);
+  // The agent first, then each key file in turn, as ssh does; an encrypted key is skipped until unlocked.
+  const methods: (AgentAuthMethod | PublicKeyAuthMethod)[] = process.env.SSH_AUTH_SOCK ? [{ type: 'agent', username: host.user, agent: process.env.SSH_AUTH_SOCK }] : [];
+  let locked: string | undefined;
+  for (const { file, key } of keys) {
+    const passphrase = options.passphrases?.get(file);
+    const parsed = ssh2.utils.parseKey(key as Buffer, passphrase);
+    if (parsed instanceof Error) {
+      if (/passphrase/i.test(parsed.message)) locked ??= file;
+      continue;
     }
-    Object.assign(config, { privateKey: first.key, passphrase });
+    methods.push({ type: 'publickey', username: host.user, key: key as Buffer, ...(passphrase === undefined ? {} : { passphrase }) });
   }
+  if (methods.length === 0 && locked) {
+    sock.destroy();
+    throw new PassphraseNeeded(locked);
+  }
+  config.authHandler = methods;
   return new Promise((resolve, reject) => {
     client.once('ready', () => resolve(client));
     client.once('error', (error: Error & { level?: string }) => {

@@ -40,8 +40,9 @@ export class RemoteHost {
   private async attempt(): Promise<void> {
     if (this.closed) return;
     try {
-      const config = this.options.config ?? resolveHost(this.alias, await loadSshConfig(this.options.home), this.options.home);
-      const client = await openConnection(config, this.options);
+      const sshConfig = await loadSshConfig(this.options.home);
+      const config = this.options.config ?? resolveHost(this.alias, sshConfig, this.options.home);
+      const client = await openConnection(config, { ...this.options, resolveJump: async (alias) => resolveHost(alias, sshConfig, this.options.home) });
       const channel = await sftp(client);
       if (this.closed) return void client.end();
       this.client = client;
