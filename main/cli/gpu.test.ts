@@ -1,16 +1,12 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './run';
+import { capture } from './testing';
 
 const GPU_DIR = join(import.meta.dirname, '..', 'gpu');
 const saved = { ...process.env };
 afterEach(() => (process.env = { ...saved }));
 
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) }, out, err };
-}
 
 describe('cellwatch gpu', () => {
   it('prints one sample of the GPUs that nvidia-smi reports, as JSON', async () => {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../runners/testing';
 import { RunManager } from '../launch/runs';
 import { runCli } from './run';
+import { capture } from './testing';
 
 const GPU_DIR = join(import.meta.dirname, '..', 'gpu');
 const saved = { ...process.env };
@@ -17,11 +18,6 @@ afterEach(() => {
   tmp.remove();
 });
 
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) }, out, err };
-}
 
 describe('cellwatch launch', () => {
   it('dry-runs the coding-agent profile on the GPU with the most free memory', async () => {

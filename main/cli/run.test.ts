@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { runCli } from './run';
+import { capture } from './testing';
 
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) }, out, err };
-}
 
 describe('cellwatch CLI', () => {
   it('prints its version', async () => {

@@ -6,16 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemo } from '../../runners/demo';
 import { tempDir } from '../../runners/testing';
 import { runCli } from '../cli/run';
+import { capture } from '../cli/testing';
 
 let tmp: ReturnType<typeof tempDir>;
 let runs: string;
 const saved = { ...process.env };
 
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) }, out, err };
-}
 
 /** RGB bytes of a PNG the demo wrote (8-bit RGB, filter 0). */
 function png(file: string): Buffer {

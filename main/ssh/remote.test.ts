@@ -5,6 +5,7 @@ import { runDemo } from '../../runners/demo';
 import { jsonl, tempDir, writeTree } from '../../runners/testing';
 import { runCli } from '../cli/run';
 import { startSshd, type TestSshd } from './testing';
+import { capture } from '../cli/testing';
 
 let sshd: TestSshd;
 let tmp: ReturnType<typeof tempDir>;
@@ -23,11 +24,6 @@ afterAll(async () => {
   tmp?.remove();
 });
 
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) }, out, err };
-}
 
 describe('remote cells over SSH (a real sshd on 127.0.0.1)', () => {
   it('discovers a remote runs root with one command and reads its cells like local ones', async () => {
