@@ -46,8 +46,8 @@ export function evaluationUnits(summary: JsonObject): EpisodeUnit[] {
 
 export const bigymAgent: FormatAdapter = {
   format: 'bigym-agent',
-  detail: (dir, ctx) => bigymDetail(dir, ctx),
-  eventLogs: (dir, ctx) => bigymEventLogs(dir, ctx),
+  detail: bigymDetail,
+  eventLogs: bigymEventLogs,
   async read(dir, ctx) {
     const r = new CellReading(dir, ctx);
     const run = (await r.json('run.json')) ?? {};

@@ -13,8 +13,8 @@ function sameRate(a: number, b: number): boolean {
 
 export const codingAgent: FormatAdapter = {
   format: 'coding-agent',
-  detail: (dir, ctx) => codingAgentDetail(dir, ctx),
-  eventLogs: (dir, ctx) => codingAgentEventLogs(dir, ctx),
+  detail: codingAgentDetail,
+  eventLogs: codingAgentEventLogs,
   async read(dir, ctx) {
     const r = new CellReading(dir, ctx);
     const run = (await r.json('run.json')) ?? {};

@@ -6,8 +6,8 @@ import type { FormatAdapter } from '../types';
 
 export const evopolicygym: FormatAdapter = {
   format: 'evopolicygym',
-  detail: (dir, ctx) => evopolicygymDetail(dir, ctx),
-  eventLogs: () => evopolicygymEventLogs(),
+  detail: evopolicygymDetail,
+  eventLogs: evopolicygymEventLogs,
   async read(dir, ctx) {
     const r = new CellReading(dir, ctx);
     const run = (await r.json('run.json')) ?? {};

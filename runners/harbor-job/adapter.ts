@@ -32,8 +32,8 @@ export function trialUnits(trials: Trial[]): EpisodeUnit[] {
 
 export const harborJob: FormatAdapter = {
   format: 'harbor-job',
-  detail: (dir, ctx) => harborDetail(dir, ctx),
-  eventLogs: () => harborEventLogs(),
+  detail: harborDetail,
+  eventLogs: harborEventLogs,
   async read(dir, ctx) {
     const r = new CellReading(dir, ctx);
     const config = (await r.json('config.json')) ?? {};
