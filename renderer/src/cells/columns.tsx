@@ -50,7 +50,7 @@ export const COLUMNS: Column[] = [
   { key: 'tokens', title: 'Tokens · cost', width: 'minmax(110px, 1fr)', sortValue: (c) => c.cost_usd_estimate ?? c.tokens.input ?? -1, render: tokens },
   { key: 'changed', title: 'Changed', width: '72px', numeric: true, sortValue: (c) => c.changedAt ?? 0, render: (c, now) => ago(c.changedAt, now) },
   {
-    key: 'problems', title: 'Problems', width: '56px', numeric: true, sortValue: (c) => c.problems.length,
+    key: 'problems', title: 'Problems', width: '68px', numeric: true, sortValue: (c) => c.problems.length,
     render: (c) => (c.problems.length ? <span className="problem-count" title={c.problems.map((p) => `${p.file}: ${p.message}`).join('\n')}>! {c.problems.length}</span> : '–'),
   },
 ];
