@@ -53,6 +53,13 @@ test.describe('runs roots in serve mode', () => {
     await expect(rows).toHaveCount(2);
     await page.getByLabel('Filter cells').fill('');
 
+    // Ctrl+K jumps to a cell by a few letters of its name.
+    await page.keyboard.press('Control+k');
+    await page.getByLabel('Go to a cell or view').fill('plate');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'move_plate' })).toBeVisible();
+    await page.keyboard.press('Escape');
+
     await page.reload();
     await expect(page.locator('.root-row', { hasText: 'runs' })).toContainText('3 cells');
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'roots.png') });

@@ -1,8 +1,9 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { CellView } from './cell/CellView';
 import { CompareView } from './compare/CompareView';
 import { GpuView } from './gpu/GpuView';
 import { CellList } from './cells/CellList';
+import { Palette } from './palette/Palette';
 import { useApp } from './context';
 import { EmptyState } from './roots/EmptyState';
 import { RootProblems } from './roots/RootProblems';
@@ -27,8 +28,21 @@ export function App() {
     if (loaded) document.body.dataset.ready = 'true';
   }, [loaded]);
 
+  const [palette, setPalette] = useState(false);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        setPalette((open) => !open);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
   return (
     <div className="shell">
+      {palette && <Palette onClose={() => setPalette(false)} />}
       <TopBar />
       <Sidebar />
       <main className="content" aria-busy={!loaded}>

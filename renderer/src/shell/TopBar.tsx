@@ -21,6 +21,7 @@ export function TopBar() {
         )}
       </nav>
       <span className="spacer" />
+      <kbd className="muted" title="Go to a cell or view">Ctrl+K</kbd>
       <GpuMeters />
       <button onClick={() => setLaunching(true)} title="Launch a UI run">
         Launch
