@@ -52,6 +52,10 @@ test.describe('runs roots in serve mode', () => {
     await page.getByLabel('Filter cells').fill('bigym');
     await expect(rows).toHaveCount(2);
     await page.getByLabel('Filter cells').fill('');
+    await page.getByLabel('Group by').selectOption('format');
+    await expect(table.getByRole('rowheader')).toHaveText(['bigym-agent 1', 'coding-agent 2']);
+    await expect(rows).toHaveCount(1 + 2 + 3);
+    await page.getByLabel('Group by').selectOption('none');
 
     // Ctrl+K jumps to a cell by a few letters of its name.
     await page.keyboard.press('Control+k');

@@ -10,6 +10,30 @@ import { useVirtualRows } from './useVirtualRows';
 const ROW_HEIGHT = 24;
 const GRID = COLUMNS.map((c) => c.width).join(' ');
 
+type GroupBy = 'none' | 'host' | 'format' | 'model';
+type Row = { kind: 'group'; label: string; count: number } | { kind: 'cell'; cell: CellSummary };
+
+const GROUP_KEY: Record<Exclude<GroupBy, 'none'>, (cell: CellSummary) => string> = {
+  host: (c) => c.host,
+  format: (c) => c.format,
+  model: (c) => c.labels.model ?? 'model unknown',
+};
+
+/** The list's rows: the cells in their order, under a header per group when grouped. */
+function groupRows(cells: CellSummary[], group: GroupBy): Row[] {
+  if (group === 'none') return cells.map((cell) => ({ kind: 'cell', cell }));
+  const groups = new Map<string, CellSummary[]>();
+  for (const cell of cells) {
+    const key = GROUP_KEY[group](cell);
+    const members = groups.get(key);
+    if (members) members.push(cell);
+    else groups.set(key, [cell]);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([label, members]): Row[] => [{ kind: 'group', label, count: members.length }, ...members.map((cell): Row => ({ kind: 'cell', cell }))]);
+}
+
 interface Sort {
   key: string;
   descending: boolean;
@@ -39,16 +63,19 @@ export function CellList() {
     const inRoot = selectedRoot === null ? cells : cells.filter((c) => c.root === selectedRoot);
     return sortCells(inRoot.filter((c) => matches(c, filter)), sort);
   }, [cells, selectedRoot, filter, sort]);
-  const { ref, onScroll, first, last, totalHeight, scrollToRow } = useVirtualRows(shown.length, ROW_HEIGHT);
+  const [group, setGroup] = useState<GroupBy>('none');
+  const rows = useMemo(() => groupRows(shown, group), [shown, group]);
+  const { ref, onScroll, first, last, totalHeight, scrollToRow } = useVirtualRows(rows.length, ROW_HEIGHT);
 
   const move = useCallback(
     (delta: number) => {
       if (shown.length === 0) return;
       const index = Math.max(0, Math.min(shown.length - 1, shown.findIndex((c) => c.id === cursor) + delta));
-      setCursor(shown[index]!.id);
-      scrollToRow(index);
+      const id = shown[index]!.id;
+      setCursor(id);
+      scrollToRow(rows.findIndex((r) => r.kind === 'cell' && r.cell.id === id));
     },
-    [shown, cursor, scrollToRow],
+    [shown, rows, cursor, scrollToRow],
   );
   useRowKeys(move);
   useKey('f', useCallback(() => filterRef.current?.focus(), []));
@@ -66,6 +93,12 @@ export function CellList() {
             {shown.length === cells.length ? `${cells.length} cells` : `${shown.length} of ${cells.length} cells`}
           </span>
         </h1>
+        <select aria-label="Group by" value={group} onChange={(e) => setGroup(e.target.value as GroupBy)} className="list-group">
+          <option value="none">no grouping</option>
+          <option value="host">group by host</option>
+          <option value="format">group by format</option>
+          <option value="model">group by model</option>
+        </select>
         <input
           ref={filterRef}
           type="search"
@@ -83,7 +116,7 @@ export function CellList() {
           bigym-agent or evopolicygym, or a Harbor job folder, at most three folders below the root.
         </p>
       ) : (
-        <div className="grid-table" role="table" aria-label="Cells" aria-rowcount={shown.length + 1}>
+        <div className="grid-table" role="table" aria-label="Cells" aria-rowcount={rows.length + 1}>
           <div className="grid-row grid-head" role="row" style={{ gridTemplateColumns: GRID }}>
             {COLUMNS.map((column) => (
               <div
@@ -101,30 +134,38 @@ export function CellList() {
           </div>
           <div className="grid-body" ref={ref} onScroll={onScroll}>
             <div style={{ height: totalHeight, position: 'relative' }}>
-              {shown.slice(first, last).map((cell, i) => (
+              {rows.slice(first, last).map((row, i) =>
+                row.kind === 'group' ? (
+                  <div key={`group:${row.label}`} role="row" className="grid-row group-head" style={{ top: (first + i) * ROW_HEIGHT }}>
+                    <div role="rowheader">
+                      {row.label} <span className="count">{row.count}</span>
+                    </div>
+                  </div>
+                ) : (
                 <div
-                  key={cell.id}
+                  key={row.cell.id}
                   role="row"
                   aria-rowindex={first + i + 2}
-                  aria-selected={cell.id === cursor}
-                  className={`grid-row${cell.id === cursor ? ' cursor' : ''}`}
+                  aria-selected={row.cell.id === cursor}
+                  className={`grid-row${row.cell.id === cursor ? ' cursor' : ''}`}
                   style={{ gridTemplateColumns: GRID, top: (first + i) * ROW_HEIGHT }}
-                  onClick={() => setCursor(cell.id)}
-                  onDoubleClick={() => openCell(cell.id)}
+                  onClick={() => setCursor(row.cell.id)}
+                  onDoubleClick={() => openCell(row.cell.id)}
                 >
                   {COLUMNS.map((column) => (
                     <div key={column.key} role="cell" className={column.numeric ? 'num' : undefined}>
                       {column.key === 'name' ? (
-                        <button className="link" onClick={() => openCell(cell.id)}>
-                          {column.render(cell, now)}
+                        <button className="link" onClick={() => openCell(row.cell.id)}>
+                          {column.render(row.cell, now)}
                         </button>
                       ) : (
-                        column.render(cell, now)
+                        column.render(row.cell, now)
                       )}
                     </div>
                   ))}
                 </div>
-              ))}
+                ),
+              )}
             </div>
           </div>
         </div>
