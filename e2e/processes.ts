@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -55,13 +55,6 @@ export function scratchHome(): { home: string; env: NodeJS.ProcessEnv; remove():
   };
 }
 
-export function writeFiles(root: string, files: Record<string, string | object>): void {
-  for (const [relative, contents] of Object.entries(files)) {
-    const file = join(root, relative);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, typeof contents === 'string' ? contents : JSON.stringify(contents));
-  }
-}
 
 /** The demo written at once into `home`/runs, served with that root: the setup of specs that need finished cells. */
 export async function serveInstantDemo(home: { home: string; env: NodeJS.ProcessEnv }): Promise<{ runs: string; served: Served }> {

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
-import { ROOT, scratchHome, startServing, writeFiles, type Served } from './processes';
+import { writeTree } from '../runners/testing';
+import { ROOT, scratchHome, startServing, type Served } from './processes';
 
 const cli = join(ROOT, 'out', 'cli.mjs');
 
@@ -11,7 +12,7 @@ test.describe('runs roots in serve mode', () => {
   let served: Served;
 
   test.beforeAll(async () => {
-    writeFiles(runs, {
+    writeTree(runs, {
       'std_sdk_fable-5_bare_default/run.json': { runner: 'coding-agent' },
       'bigym/move_plate/run.json': { runner: 'bigym-agent' },
       'ui_try/run.json': { runner: 'coding-agent' },

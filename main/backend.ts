@@ -162,11 +162,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   (options.commandLineRoots ?? []).forEach((path) => addEntry(path, 'command line'));
 
   const demo = new AbortController();
+  let demoProblem: Problem | undefined;
   let demoRun: Promise<unknown> = Promise.resolve();
   if (roots.size === 0 && !settings.demoDismissed && options.demoRoot) {
     addEntry(options.demoRoot, 'demo');
     demoRun = runDemo(options.demoRoot, { speed: 1, instant: false, signal: demo.signal }).catch((error: unknown) => {
-      settingsProblem = { file: options.demoRoot as string, message: `the demo stopped: ${(error as Error).message}` };
+      demoProblem = { file: options.demoRoot as string, message: `the demo stopped: ${(error as Error).message}` };
     });
   }
 
@@ -251,10 +252,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     (pid) => runGroups.get(processGroupOf(pid) ?? -1),
   );
   const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
-  const recordingsDir = join(options.dataDir ?? defaultDataDir(), 'recordings');
+  const dataDir = options.dataDir ?? defaultDataDir();
+  const recordingsDir = join(dataDir, 'recordings');
   const launchContext: LaunchContext = {
     profileDirs: profileDirs(root, options.configDir),
-    dataDir: options.dataDir ?? defaultDataDir(),
+    dataDir,
     cli: join(root, 'out', 'cli.mjs'),
     gpus: async () => gpu.latest() ?? (options.nvidiaSmi === false ? [] : runOnce(options.nvidiaSmi ?? 'nvidia-smi', gpuQueryArgs()).then(parseGpus, () => [])),
   };
@@ -419,7 +421,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         transport: options.transport,
         canPickFolder: options.pickFolder !== undefined,
         settingsFile: file,
-        problems: [...(settingsProblem ? [settingsProblem] : []), ...hostsFiles.problems],
+        problems: [settingsProblem, demoProblem, ...hostsFiles.problems].filter((p) => p !== undefined),
       };
     },
     async listRoots() {

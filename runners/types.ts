@@ -46,3 +46,8 @@ export interface FormatAdapter {
 
 /** A cell none of whose files changed for this long is no longer running. */
 export const STALE_AFTER_MS = 10 * 60 * 1000;
+
+/** Whether something last changed at `changedAt` still counts as moving at `now`. */
+export function isRecent(changedAt: number | null, now: number): boolean {
+  return changedAt !== null && now - changedAt < STALE_AFTER_MS;
+}

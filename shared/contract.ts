@@ -110,7 +110,6 @@ const methodNames: Record<Method, true> = {
   reconnectHost: true,
 };
 const eventNames: Record<EventName, true> = { rootsChanged: true, cellChanged: true, gpuSample: true, recordProgress: true, hostsChanged: true };
-export const METHODS = Object.keys(methodNames) as readonly Method[];
 export const EVENTS = Object.keys(eventNames) as readonly EventName[];
 
 export type Unsubscribe = () => void;

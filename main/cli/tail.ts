@@ -8,7 +8,7 @@ import { openTarget, readTargetCell } from '../cells';
 import { sftpSource } from '../ssh/sftp-fs';
 import { Follower } from '../tail/follower';
 import { localSource } from '../tail/source';
-import { streamEvent } from '../watch/session';
+import { REMOTE_POLL_MS, streamEvent } from '../watch/session';
 import { UsageError, type Io } from './io';
 
 export const TAIL_HELP = `cellwatch tail [--json] [--from-end] [--accept-new-host-key] CELL
@@ -19,9 +19,6 @@ line. CELL may be on an SSH host (ssh://ALIAS/abs/path or ALIAS:/abs/path): the 
 SFTP and, when the connection drops, resumes from the byte it had reached.
   --json       one object a line: {"cell", "episode", "seq", "t", "ev", ...the event's own fields}
   --from-end   only events written from now on`;
-
-/** Remote logs are polled this often (there is no file watcher over SFTP). */
-const REMOTE_POLL_MS = 250;
 
 function line(cellId: string, event: StreamEvent, json: boolean): string {
   // The trajectory's own `episode` (a number) says the same as ours; ours is the stream's name.

@@ -94,9 +94,3 @@ export function ffmpegArgs(slots: SlotInput[], options: ComposeOptions): string[
     '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-y', options.out,
   ];
 }
-
-export function gridSize(slots: SlotInput[], labels: boolean): { width: number; height: number } {
-  const columns = Math.min(3, slots.length);
-  const cameras = Math.max(...slots.map((s) => s.cameras.length));
-  return { width: 84 * SCALE * cameras * columns, height: (84 * SCALE + (labels ? LABEL_HEIGHT : 0)) * Math.ceil(slots.length / columns) };
-}

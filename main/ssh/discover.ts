@@ -1,9 +1,9 @@
 import { dirname } from 'node:path';
 import type { Found } from '../scan';
 import { DETECT_FILES, formatOf } from '../../runners/detect';
+import { shellQuote } from '../launch/quote';
 import { MAX_DEPTH } from '../scan';
 
-const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 /** Cell files larger than this are not read by discovery (no runner writes one). */
 const HEAD_BYTES = 1 << 20;
 
@@ -13,7 +13,7 @@ const HEAD_BYTES = 1 << 20;
  */
 export function discoveryCommand(root: string): string {
   const names = DETECT_FILES.map((n) => `-name ${n}`).join(' -o ');
-  return `find -L ${quote(root)} -maxdepth ${MAX_DEPTH + 1} \\( ${names} \\) -type f -exec sh -c 'for f; do printf "%s\\0" "$f"; head -c ${HEAD_BYTES} "$f"; printf "\\0"; done' sh {} + 2>/dev/null`;
+  return `find -L ${shellQuote([root])} -maxdepth ${MAX_DEPTH + 1} \\( ${names} \\) -type f -exec sh -c 'for f; do printf "%s\\0" "$f"; head -c ${HEAD_BYTES} "$f"; printf "\\0"; done' sh {} + 2>/dev/null`;
 }
 
 /** The cells in a discovery listing: not a folder inside another cell. */

@@ -17,7 +17,7 @@ const POLL_MS = 1000;
 /** Ages (running turns stale) need a reread even when nothing is written. */
 const REFRESH_MS = 30_000;
 /** Over SSH, open logs are polled this often, and the cell reread this often. */
-const REMOTE_POLL_MS = 250;
+export const REMOTE_POLL_MS = 250;
 const REMOTE_REFRESH_MS = 3000;
 /** A stream opens on the last this-many bytes of its log, so a 1 GB trajectory shows its end at once. */
 export const OPEN_TAIL_BYTES = 4 << 20;

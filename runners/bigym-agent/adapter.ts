@@ -3,7 +3,7 @@ import type { EpisodeUnit } from '../../shared/model';
 import { baseCell, CellReading } from '../common/cell';
 import type { JsonObject } from '../common/json';
 import { arr, bool, num, obj, str } from '../common/values';
-import { STALE_AFTER_MS, type FormatAdapter, type ReadContext } from '../types';
+import { isRecent, type FormatAdapter, type ReadContext } from '../types';
 
 /** A reset costs this many steps (the controller warm-up) on top of the episode's own. */
 export const RESET_STEPS = 200;
@@ -105,7 +105,7 @@ export const bigymAgent: FormatAdapter = {
 
     const running = run.status === 'running';
     const pending = evaluations.filter((e) => !e.summary);
-    const recentlyChanged = (e: Evaluation) => e.changedAt !== null && ctx.now - e.changedAt < STALE_AFTER_MS;
+    const recentlyChanged = (e: Evaluation) => isRecent(e.changedAt, ctx.now);
     if (versions.length === 0) cell.state = 'void';
     else if (run.status === 'interrupted') cell.state = 'interrupted';
     else if (submitted?.summary) cell.state = 'scored';

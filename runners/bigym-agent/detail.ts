@@ -1,7 +1,7 @@
 import type { EpisodeRow, FrameSource, VersionRow } from '../../shared/cell-detail';
 import { CellReading } from '../common/cell';
 import { arr, bool, num, obj, str, timestampMs } from '../common/values';
-import { STALE_AFTER_MS, type DetailRead, type EventLog, type ReadContext } from '../types';
+import { isRecent, type DetailRead, type EventLog, type ReadContext } from '../types';
 import { readEvaluation, readVersions } from './adapter';
 
 async function frameSources(r: CellReading, kind: 'dev' | 'replay'): Promise<FrameSource[]> {
@@ -40,7 +40,7 @@ export async function bigymDetail(dir: string, ctx: ReadContext): Promise<Detail
     const evaluation = await readEvaluation(dir, version, ctx, r);
     const mine = ledger.filter((l) => l.value.version === version);
     const summary = evaluation.summary;
-    const moving = evaluation.changedAt !== null && ctx.now - evaluation.changedAt < STALE_AFTER_MS;
+    const moving = isRecent(evaluation.changedAt, ctx.now);
     rows.push({
       version,
       devEpisodes: mine.length,

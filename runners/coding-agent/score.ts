@@ -1,7 +1,5 @@
 import type { EpisodeUnit } from '../../shared/model';
 
-export type EndStatus = 'evaluated' | 'timeout' | 'rate_limited' | 'infra_error' | 'error';
-
 export interface EpisodeEnd {
   status: string;
   success: boolean | null;

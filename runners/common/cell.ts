@@ -1,7 +1,7 @@
 import { basename, join } from 'node:path';
 import type { Cell, CellLabels, FormatName, Problem } from '../../shared/model';
 import { boardOf, cellId } from '../../shared/names';
-import { STALE_AFTER_MS, type ReadContext } from '../types';
+import { isRecent, type ReadContext } from '../types';
 import type { JsonObject } from './json';
 import { parseJsonl, type JsonlRecord } from './jsonl';
 
@@ -79,7 +79,7 @@ export class CellReading {
   }
 
   recent(): boolean {
-    return this.changedAt !== null && this.ctx.now - this.changedAt < STALE_AFTER_MS;
+    return isRecent(this.changedAt, this.ctx.now);
   }
 }
 
