@@ -133,6 +133,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // nvidia-smi on each connected SSH host, over that host's connection.
   const remoteGpus = new Map<string, GpuFeed>();
   const remoteNvidiaSmi = options.remoteNvidiaSmi ?? 'nvidia-smi';
+  const connectedHosts = new Set<string>();
   const hosts = new Hosts((hostStatuses) => {
     events.emit('hostsChanged', hostStatuses);
     for (const [alias, feed] of remoteGpus) {
@@ -150,8 +151,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         }),
       );
     }
-    // A host that just connected is scanned at once, not at the next tick.
-    for (const host of hostStatuses.filter((h) => h.state === 'connected')) {
+    // A host that just connected is scanned at once, not at the next tick; one already connected is not rescanned.
+    const justConnected = hostStatuses.filter((h) => h.state === 'connected' && !connectedHosts.has(h.alias));
+    connectedHosts.clear();
+    hostStatuses.filter((h) => h.state === 'connected').forEach((h) => connectedHosts.add(h.alias));
+    for (const host of justConnected) {
       const mine = [...roots.values()].filter((r) => rootLocation(r.path).alias === host.alias);
       if (mine.length) void Promise.all(mine.map(rescan)).then(() => events.emit('rootsChanged', statuses()));
     }
