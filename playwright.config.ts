@@ -5,6 +5,10 @@ const systemChromium = '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: 'e2e',
+  // Specs that fail on purpose, run by teardown.spec.ts under their own config.
+  testIgnore: 'failing/**',
+  globalSetup: './e2e/global-setup.ts',
+  globalTeardown: './e2e/global-teardown.ts',
   timeout: 60_000,
   fullyParallel: false,
   workers: 1,

@@ -37,10 +37,26 @@ test.describe('compare policy versions on one seed, and record it', () => {
     await expect.poll(async () => Number(/(\d{6})\.png$/.exec((await head('v004').getAttribute('src')) ?? '')?.[1]), { timeout: 10_000 }).toBeGreaterThan(20);
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'compare.png') });
 
-    await view.getByLabel('Recording length (s)').fill('1');
+    // Every value the progress bar takes, from the first render on.
+    await view.evaluate((element) => {
+      const seen: number[] = [];
+      (window as unknown as { progressSeen: number[] }).progressSeen = seen;
+      new MutationObserver(() => {
+        const bar = element.querySelector('[role="progressbar"]');
+        const value = bar && Number(bar.getAttribute('aria-valuenow'));
+        if (value !== null && value !== seen.at(-1)) seen.push(value);
+      }).observe(element, { subtree: true, childList: true, attributes: true });
+    });
+    await view.getByLabel('Recording length (s)').fill('4');
     await view.getByRole('button', { name: 'Record mp4' }).click();
+    await expect(view.getByRole('button', { name: 'Recording…' })).toBeDisabled();
     const link = view.getByRole('link', { name: /open the recording/ });
     await expect(link).toBeVisible({ timeout: 30_000 });
+    await expect(view.getByRole('progressbar', { name: 'Recording' })).toHaveAttribute('aria-valuenow', '100');
+    const seen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+    expect(seen[0]).toBe(0);
+    expect(seen.at(-1)).toBe(100);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
     const response = await page.request.get(new URL((await link.getAttribute('href')) as string, page.url()).toString());
     expect(response.status()).toBe(200);
     expect(response.headers()['content-type']).toBe('video/mp4');

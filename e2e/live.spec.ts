@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, scratchHome, startServing, type Served } from './processes';
+import { ROOT, scratchHome, startProcess, startServing, type Served } from './processes';
 
 const cli = join(ROOT, 'out', 'cli.mjs');
 const CELL = 'std_sdk_demo-model_bare_default';
@@ -14,7 +14,7 @@ test.describe('watch a live cell', () => {
   let served: Served;
 
   test.beforeAll(async () => {
-    demo = spawn(process.execPath, [cli, 'demo', runs, '--speed', '3'], { stdio: 'ignore' });
+    demo = startProcess(process.execPath, [cli, 'demo', runs, '--speed', '3']);
     await new Promise((r) => setTimeout(r, 1500));
     served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
   });

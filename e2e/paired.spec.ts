@@ -1,17 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT, scratchHome, serveInstantDemo, type Served } from './processes';
 
-const cli = join(ROOT, 'out', 'cli.mjs');
-
 test.describe('paired McNemar view', () => {
   const home = scratchHome();
-  let runs: string;
   let served: Served;
 
   test.beforeAll(async () => {
-    ({ runs, served } = await serveInstantDemo(home));
+    ({ served } = await serveInstantDemo(home));
   });
   test.afterAll(async () => {
     await served?.stop();
@@ -24,15 +20,16 @@ test.describe('paired McNemar view', () => {
     await page.getByLabel('Run A').selectOption({ label: 'std_sdk_demo-model_bare_default' });
     await page.getByLabel('Run B').selectOption({ label: 'std_sdk_demo-model_full_default' });
 
-    const expected = JSON.parse(
-      execFileSync(process.execPath, [cli, 'mcnemar', '--json', join(runs, 'std_sdk_demo-model_bare_default'), join(runs, 'std_sdk_demo-model_full_default')], { encoding: 'utf8' }),
-    );
+    // The demo is deterministic: over 28 paired episodes both succeed on 11, only B on 10, neither on 7;
+    // the exact two-sided p is 2 * 0.5^10. Episodes 12 (A rate-limited) and 18 (infra error) are excluded.
     const outcomes = page.getByRole('table', { name: 'Paired outcomes' });
-    await expect(outcomes.getByRole('row').nth(1)).toContainText(`${expected.both}${expected.only_a}`);
-    await expect(outcomes.getByRole('row').nth(2)).toContainText(`${expected.only_b}${expected.neither}`);
-    await expect(page.getByLabel('Verdict')).toHaveText(new RegExp(`^B wins ${expected.only_b} episodes that A fails and loses ${expected.only_a}; p = `));
-    await expect(page.getByLabel('Discordant episodes').getByRole('listitem')).toHaveCount(expected.only_a + expected.only_b);
-    await expect(page.getByLabel('Excluded episodes').getByRole('listitem')).toHaveCount(expected.excluded.length);
+    await expect(outcomes.getByRole('row').nth(1).getByRole('cell')).toHaveText(['11', '0']);
+    await expect(outcomes.getByRole('row').nth(2).getByRole('cell')).toHaveText(['10', '7']);
+    await expect(page.locator('.figures')).toContainText('pairs28');
+    await expect(page.getByLabel('p-value')).toHaveText('0.002');
+    await expect(page.getByLabel('Verdict')).toHaveText(/^B wins 10 episodes that A fails and loses 0; p = 0\.002/);
+    await expect(page.getByLabel('Discordant episodes').getByRole('listitem')).toHaveCount(10);
+    await expect(page.getByLabel('Excluded episodes').getByRole('listitem')).toHaveText(['12 A rate_limited', '18 A infra_error B infra_error']);
 
     // A discordant episode opens on both sides: each side's own events for that episode.
     const first = page.getByLabel('Discordant episodes').getByRole('button').first();
@@ -46,7 +43,7 @@ test.describe('paired McNemar view', () => {
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'paired.png') });
 
     await page.getByRole('button', { name: 'Swap A and B' }).click();
-    await expect(page.getByLabel('Verdict')).toHaveText(new RegExp(`^B wins ${expected.only_a} episodes that A fails and loses ${expected.only_b};`));
+    await expect(page.getByLabel('Verdict')).toHaveText(/^B wins 0 episodes that A fails and loses 10;/);
   });
 
   test('two policy versions of the bigym cell', async ({ page }) => {
@@ -54,7 +51,9 @@ test.describe('paired McNemar view', () => {
     await page.getByRole('tab', { name: 'Paired test' }).click();
     await page.getByLabel('Run A').selectOption({ label: 'cartpole_balance @ v001' });
     await page.getByLabel('Run B').selectOption({ label: 'cartpole_balance @ v004' });
-    await expect(page.getByLabel('p-value')).toHaveText(/^\d|e/);
+    // 15 seeds that v004 solves and v001 fails, none the other way: p = 2 * 0.5^15.
+    await expect(page.getByLabel('p-value')).toHaveText('6.1e-5');
+    await expect(page.getByLabel('Discordant episodes').getByRole('listitem')).toHaveCount(15);
     await expect(page.getByLabel('Verdict')).toContainText('a real difference');
     // A policy version's side of a discordant seed is its replay, when the seed was replayed.
     await page.getByLabel('Discordant episodes').getByRole('button', { name: /^900001 / }).click();

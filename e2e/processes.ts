@@ -1,9 +1,46 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { test } from '@playwright/test';
+import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 export const ROOT = join(dirname(new URL(import.meta.url).pathname), '..');
+
+/** The folder where this run records the process groups its specs start (set by global-setup.ts). */
+export const GROUPS_ENV = 'CELLWATCH_E2E_GROUPS';
+
+/** Kills a process group, whatever state it is in. */
+export function killGroup(pgid: number, signal: NodeJS.Signals = 'SIGKILL'): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+const started = new Set<number>();
+// A worker that ends (a failed spec, a timed-out hook) takes its processes' groups with it; global teardown
+// kills any group whose worker died before it could.
+process.once('exit', () => started.forEach((pgid) => killGroup(pgid)));
+
+/** Spawns a command in its own process group, recorded so that it dies with the spec that started it. */
+export function startProcess(command: string, args: string[], options: SpawnOptions = {}): ChildProcess {
+  const child = spawn(command, args, { cwd: ROOT, stdio: 'ignore', ...options, detached: true });
+  const pgid = child.pid as number;
+  started.add(pgid);
+  const groups = process.env[GROUPS_ENV];
+  if (groups) {
+    mkdirSync(groups, { recursive: true });
+    writeFileSync(join(groups, String(pgid)), '');
+  }
+  child.once('exit', () => {
+    // Its children may live on in the group: end them with their parent.
+    killGroup(pgid);
+    started.delete(pgid);
+    if (groups) rmSync(join(groups, String(pgid)), { force: true });
+  });
+  return child;
+}
 
 export interface Served {
   url: string;
@@ -12,14 +49,18 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-/** Runs a command that prints a serve URL, and resolves once it has. Its children die with it. */
+/**
+ * Runs a command that prints a serve URL, and resolves once it has. Its children die with it. Called in a
+ * beforeAll hook, it gives the hook `timeoutMs` and some more (a hook otherwise has the test's timeout).
+ */
 export function startServing(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<Served> {
-  const child: ChildProcess = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  test.setTimeout(timeoutMs + 15_000);
+  const child = startProcess(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    process.kill(-(child.pid as number), 'SIGTERM');
+    killGroup(child.pid as number, 'SIGTERM');
     await exited;
   };
   return new Promise((resolve, reject) => {

@@ -19,7 +19,7 @@ test.describe('a runs root on an SSH host', () => {
     home.remove();
   });
 
-  test('asks for the host key by fingerprint, lists the remote cells, shows a dropped connection reconnecting', async ({ page }) => {
+  test('asks for the host key by fingerprint, lists the remote cells, counts down while the host is down, reconnects', async ({ page }) => {
     await page.goto(served.url);
     await page.getByLabel('Runs root path').fill(`testhost:${join(home.home, 'runs')}`);
     await page.getByRole('button', { name: 'Add root' }).click();
@@ -36,9 +36,16 @@ test.describe('a runs root on an SSH host', () => {
     await expect(page.getByRole('img', { name: 'head frame 1' })).toBeVisible();
     await expect.poll(() => page.getByRole('img', { name: 'head frame 1' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(84);
 
-    sshd.cutSessions();
-    await expect(page.locator('footer')).toContainText(/testhost (reconnecting|connected)/);
-    await expect(host.getByRole('status')).toHaveText('connected', { timeout: 15_000 });
+    // The host goes down: the row counts down to each retry, the status bar says it in one word.
+    await sshd.down();
+    const state = host.getByRole('status');
+    await expect(state).toHaveText(/^reconnecting in [2-9] s$/, { timeout: 15_000 });
+    await expect(page.locator('footer')).toContainText('testhost reconnecting');
+    const seconds = Number(/in (\d) s/.exec((await state.textContent()) ?? '')?.[1]);
+    await expect(state).toHaveText(`reconnecting in ${seconds - 1} s`);
+    await sshd.up();
+    await expect(state).toHaveText('connected', { timeout: 20_000 });
+    await expect(page.locator('footer')).toContainText('testhost connected');
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'remote.png') });
   });
 });

@@ -63,7 +63,10 @@ test.describe('runs roots in serve mode', () => {
     await page.getByLabel('Go to a cell or view').fill('plate');
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { name: 'move_plate' })).toBeVisible();
+    // Esc goes back to the list.
     await page.keyboard.press('Escape');
+    await expect(page.getByRole('heading', { name: 'move_plate' })).toHaveCount(0);
+    await expect(table.getByRole('row')).toHaveCount(4);
 
     await page.reload();
     await expect(page.locator('.root-row', { hasText: 'runs' })).toContainText('3 cells');

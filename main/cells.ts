@@ -17,7 +17,7 @@ export class NotFoundError extends Error {
   override name = 'NotFoundError';
 }
 
-/** A cell's fields exactly as formats.md lists them, in that order, whatever else the model carries. */
+/** A cell's fields exactly as runners/FORMATS.md lists them, in that order, whatever else the model carries. */
 export function cellJson(cell: Cell): Cell {
   const { id, host, path, format, name, board, state, budget, episodes, success_rate, tokens, cost_usd_estimate, problems } = cell;
   return { id, host, path, format, name, board, state, budget, episodes, success_rate, tokens, cost_usd_estimate, problems };

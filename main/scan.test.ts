@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { buildSync } from 'esbuild';
 import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JsonReader, localFs } from '../runners';
-import { scanRoot as scanWith } from './scan';
+import { scanRoot as scanWith, type ScanResult } from './scan';
 import { tempDir, writeTree } from '../runners/testing';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -60,12 +62,14 @@ describe('scanRoot', () => {
     expect(result.problems[0]?.message).toContain('not a folder');
   });
 
-  it.skipIf(process.getuid?.() === 0)('reports an unreadable subfolder as a problem and keeps the rest', async () => {
+  // Root reads every folder, so as root (how CI runs) the scan runs as an unprivileged user.
+  it('reports an unreadable subfolder as a problem and keeps the rest', async () => {
     writeTree(tmp.path, { 'ok/run.json': { runner: 'coding-agent' } });
     mkdirSync(join(tmp.path, 'locked'));
     chmodSync(join(tmp.path, 'locked'), 0);
+    chmodSync(tmp.path, 0o755);
     try {
-      const result = await scanRoot(tmp.path);
+      const result = process.getuid?.() === 0 ? scanAsNobody(tmp.path) : await scanRoot(tmp.path);
       expect(result.cells.map((c) => c.name)).toEqual(['ok']);
       expect(result.problems[0]).toMatchObject({ file: join(tmp.path, 'locked'), message: expect.stringContaining('permission denied') });
     } finally {
@@ -73,3 +77,29 @@ describe('scanRoot', () => {
     }
   });
 });
+
+/**
+ * scanRoot in a child process running as `nobody` (uid 65534), through setpriv. The scanner is bundled into
+ * one file beside the root first: `nobody` may not be able to read the checkout (CI clones under /root).
+ */
+function scanAsNobody(root: string): ScanResult {
+  const bundle = join(root, 'scan-as-nobody.mjs');
+  buildSync({
+    stdin: {
+      contents: `
+        import { JsonReader, localFs } from './runners/index.ts';
+        import { scanRoot } from './main/scan.ts';
+        const result = await scanRoot(process.argv[2], { fs: localFs, json: new JsonReader(localFs), now: Date.now(), host: 'local' });
+        process.stdout.write(JSON.stringify(result));`,
+      resolveDir: join(import.meta.dirname, '..'),
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: bundle,
+    logLevel: 'error',
+  });
+  const output = execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, bundle, root], { cwd: '/', encoding: 'utf8' });
+  return JSON.parse(output) as ScanResult;
+}

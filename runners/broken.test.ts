@@ -1,4 +1,4 @@
-// Every adapter against broken input: it returns problems naming the file, and never throws.
+// Every adapter against broken input: it returns problems naming the file (and the line or field), and never throws.
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,18 @@ import { context, jsonl, tempDir, writeTree } from './testing';
 const FIFTY_MB = 50 * 1024 * 1024;
 
 /** A well-formed cell of each format, and the files each adapter parses (JSON or JSONL). */
-const CELLS: Record<FormatName, { files: Record<string, string | object>; json: string[]; jsonl: string[]; dirs: string[] }> = {
+const CELLS: Record<
+  FormatName,
+  {
+    files: Record<string, string | object>;
+    json: string[];
+    jsonl: string[];
+    /** Folders the adapter lists by name. */
+    dirs: string[];
+    /** A file with fields of the wrong type, and the fields its problems must name. */
+    wrong: Record<string, { text: string; fields: string[] }>;
+  }
+> = {
   'coding-agent': {
     files: {
       'run.json': { runner: 'coding-agent', run: 'std_a_b_c_d', protocol: { episodes: [0, 1] } },
@@ -20,6 +31,10 @@ const CELLS: Record<FormatName, { files: Record<string, string | object>; json: 
     json: ['run.json', 'summary.json'],
     jsonl: [],
     dirs: ['episodes'],
+    wrong: {
+      'run.json': { text: '{"runner": "coding-agent", "run": 5, "protocol": "none", "cell": [], "started_at": false}', fields: ['run', 'cell', 'protocol', 'started_at'] },
+      'summary.json': { text: '{"episodes": [1, 2], "planned": {"a": 1}, "aggregate": 3, "finished": "yes"}', fields: ['planned', 'episodes', 'aggregate', 'finished'] },
+    },
   },
   'bigym-agent': {
     files: {
@@ -33,6 +48,10 @@ const CELLS: Record<FormatName, { files: Record<string, string | object>; json: 
     json: ['run.json', 'sandbox_config.json', 'eval/v001/summary.json'],
     jsonl: ['ledger.jsonl', 'eval/v001/progress.jsonl'],
     dirs: ['policies', 'eval'],
+    wrong: {
+      'run.json': { text: '{"runner": "bigym-agent", "tokens": "many", "cost": 7, "budget_steps": "lots", "status": 1}', fields: ['budget_steps', 'status', 'tokens', 'cost'] },
+      'eval/v001/summary.json': { text: '{"episodes": {}, "rejected": "no", "success_rate": "1"}', fields: ['episodes', 'rejected', 'success_rate'] },
+    },
   },
   evopolicygym: {
     files: {
@@ -41,7 +60,10 @@ const CELLS: Record<FormatName, { files: Record<string, string | object>; json: 
     },
     json: ['run.json'],
     jsonl: ['events.jsonl'],
-    dirs: ['programs'],
+    dirs: [],
+    wrong: {
+      'run.json': { text: '{"runner": "evopolicygym", "config": null, "assessment": [1], "terminal_reason": 3}', fields: ['assessment', 'terminal_reason'] },
+    },
   },
   'harbor-job': {
     files: {
@@ -52,7 +74,12 @@ const CELLS: Record<FormatName, { files: Record<string, string | object>; json: 
     },
     json: ['config.json', 'result.json', 'task__abc1234/result.json'],
     jsonl: [],
-    dirs: ['task__abc1234'],
+    // Trial folders are found by listing the job's folder, not by name.
+    dirs: [],
+    wrong: {
+      'result.json': { text: '{"n_total_trials": "two", "stats": [], "finished_at": 5}', fields: ['stats', 'n_total_trials'] },
+      'task__abc1234/result.json': { text: '{"task_name": 7, "verifier_result": "passed"}', fields: ['task_name', 'verifier_result'] },
+    },
   },
 };
 
@@ -62,12 +89,6 @@ const JSON_CORRUPTIONS: Record<string, string | Buffer> = {
   empty: '',
   'an array': '[1, 2, 3]',
 };
-const WRONG_TYPES: Record<string, string> = {
-  'run.json': '{"runner": "x", "run": 5, "protocol": "none", "cell": [], "tokens": "many", "cost": 7, "config": null, "assessment": [1], "budget_steps": "lots"}',
-  'summary.json': '{"episodes": [1, 2], "planned": {"a": 1}, "aggregate": 3, "finished": "yes"}',
-  'result.json': '{"n_total_trials": "two", "stats": [], "finished_at": 5}',
-};
-
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(() => (tmp = tempDir()));
 afterAll(() => tmp.remove());
@@ -89,10 +110,12 @@ describe.each(Object.keys(CELLS) as FormatName[])('%s with broken input', (forma
     expect(cell.problems.map((p) => p.file)).toContain(file);
   });
 
-  it.each(spec.json.filter((f) => f.split('/').pop() as string in WRONG_TYPES))('%s with wrong types: read without throwing', async (file) => {
+  it.each(Object.entries(spec.wrong))('%s with fields of the wrong type: a problem naming the file and each field', async (file, { text, fields }) => {
     const dir = freshCell(format, `${file}-types`);
-    writeFileSync(join(dir, file), WRONG_TYPES[file.split('/').pop() as string] as string);
-    await expect(adapter.read(dir, context())).resolves.toBeDefined();
+    writeFileSync(join(dir, file), text);
+    const { cell } = await adapter.read(dir, context());
+    const named = cell.problems.filter((p) => p.file === file).map((p) => /"([^"]+)" is /.exec(p.message)?.[1]);
+    expect(named).toEqual(fields);
   });
 
   it.each(spec.jsonl)('%s with binary junk and a malformed line: problems with line numbers', async (file) => {
@@ -110,23 +133,25 @@ describe.each(Object.keys(CELLS) as FormatName[])('%s with broken input', (forma
     for (const file of [...spec.json, ...spec.jsonl]) expect(cell.problems.map((p) => p.file)).toContain(file);
   });
 
-  it('missing folders, a file where a folder belongs, a folder where a file belongs, a symlink loop', async () => {
+  it('missing folders: no problem; a file where a folder belongs and a folder where a file belongs: a problem naming it', async () => {
     const dir = freshCell(format, 'shapes');
     for (const sub of spec.dirs) rmSync(join(dir, sub), { recursive: true, force: true });
-    await expect(adapter.read(dir, context())).resolves.toBeDefined();
+    expect((await adapter.read(dir, context())).cell.problems).toEqual([]);
 
-    const folder = spec.dirs[0] as string;
-    writeFileSync(join(dir, folder), 'not a folder');
-    await expect(adapter.read(dir, context())).resolves.toBeDefined();
-
-    rmSync(join(dir, folder));
-    symlinkSync(dir, join(dir, folder));
-    await expect(adapter.read(dir, context())).resolves.toBeDefined();
+    for (const folder of spec.dirs) {
+      writeFileSync(join(dir, folder), 'not a folder');
+      expect((await adapter.read(dir, context())).cell.problems).toContainEqual({ file: folder, message: `${folder} is not a folder` });
+      // A folder that links back to the cell is read as a folder, once.
+      rmSync(join(dir, folder));
+      symlinkSync(dir, join(dir, folder));
+      await expect(adapter.read(dir, context())).resolves.toBeDefined();
+      rmSync(join(dir, folder));
+    }
 
     const file = spec.json[0] as string;
     rmSync(join(dir, file));
     mkdirSync(join(dir, file));
-    await expect(adapter.read(dir, context())).resolves.toBeDefined();
+    expect((await adapter.read(dir, context())).cell.problems).toContainEqual({ file, message: `${file} is not a file` });
   });
 
   it('a cell folder that vanished: a problem, no throw', async () => {

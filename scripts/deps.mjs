@@ -1,19 +1,22 @@
 // Installs dependencies on a fresh clone. Uses only Node built-ins: it runs before node_modules exists.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-function installed() {
-  const marker = join(ROOT, 'node_modules', '.package-lock.json');
+/**
+ * Installed when npm's own record of the last install (node_modules/.package-lock.json, written at the end
+ * of every install) is newer than package.json and the lockfile. Comparing package lists instead never
+ * matches: other platforms' optional packages are in the lockfile but never installed.
+ */
+export function installed(root = ROOT) {
+  const marker = join(root, 'node_modules', '.package-lock.json');
   if (!existsSync(marker)) return false;
-  // A lockfile newer than the last install means dependencies changed since.
-  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
-  const have = JSON.parse(readFileSync(marker, 'utf8'));
-  return Object.keys(lock.packages ?? {}).every((key) => key === '' || key in (have.packages ?? {}));
+  const at = statSync(marker).mtimeMs;
+  return ['package.json', 'package-lock.json'].every((file) => statSync(join(root, file)).mtimeMs <= at);
 }
 
 function npmCi(env) {

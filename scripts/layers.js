@@ -1,4 +1,4 @@
-// The layer table of docs/architecture.md as lint rules: a forbidden import fails `npm run lint`.
+// The layer table of the README's Layout section as lint rules: a forbidden import fails `npm run lint`.
 
 const anyPackage = '^(?!\\.{1,2}/)';
 const sibling = (folder) => `^(\\.\\./)+${folder}(/|$)`;

@@ -1,10 +1,16 @@
-// `npm test`: typecheck each runtime, lint (layer rules included), build, unit tests, e2e in Chromium.
-// Ends with one summary line counting the tests of Vitest and Playwright.
+// `npm test`: the system tools the suite needs, npm's packages, then typecheck each runtime, lint (layer
+// rules included), build, unit tests, e2e in Chromium. Ends with one summary line counting the tests of
+// Vitest and Playwright.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureDependencies, ROOT, run } from './deps.mjs';
+import { electronBinary, ensureDependencies, ROOT, run } from './deps.mjs';
+import { ensureSystemTools } from './system-tools.mjs';
 
+// Electron's binary is only known after npm's install; the check runs again then for xvfb-run.
+ensureSystemTools({ electron: electronBinary() !== null });
 ensureDependencies();
+const electron = electronBinary() !== null;
+ensureSystemTools({ electron });
 const bin = (pkg, file) => [process.execPath, join(ROOT, 'node_modules', pkg, file)];
 const results = join(ROOT, 'out', 'test-results');
 rmSync(results, { recursive: true, force: true });
@@ -18,7 +24,8 @@ const stages = [
   // Built before the unit tests too: a launch test starts the built CLI's demo.
   ['build', [process.execPath, join(ROOT, 'scripts', 'build.mjs'), '--quiet']],
   ['unit', [...bin('vitest', 'vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'unit.json')}`]],
-  ['e2e', [...bin('@playwright/test', 'cli.js'), 'test']],
+  // The Electron spec needs a display: a virtual one where none is set.
+  ['e2e', [...(electron && !process.env.DISPLAY ? ['xvfb-run', '-a'] : []), ...bin('@playwright/test', 'cli.js'), 'test']],
 ];
 
 const failedStages = [];

@@ -1,4 +1,4 @@
-// The data model every layer speaks. Field names follow ../docs/formats.md (the CLI's JSON).
+// The data model every layer speaks. Field names follow the CLI's JSON (runners/FORMATS.md).
 
 export type FormatName = 'coding-agent' | 'bigym-agent' | 'evopolicygym' | 'harbor-job';
 
@@ -46,7 +46,7 @@ export interface Tokens {
   output: number | null;
 }
 
-/** A cell exactly as `status --json` prints it (../docs/formats.md, "The app's own JSON"). */
+/** A cell exactly as `status --json` prints it (runners/FORMATS.md, "The CLI's JSON"). */
 export interface Cell {
   id: CellId;
   host: string;

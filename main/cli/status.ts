@@ -9,7 +9,7 @@ export const STATUS_HELP = `cellwatch status [--json] [--accept-new-host-key] RO
 One line per cell: a cell folder, or every cell of a runs root (to depth 3). A path may be on an SSH
 host: ssh://ALIAS/abs/path or ALIAS:/abs/path, ALIAS as in ~/.ssh/config; an unknown host key is
 refused unless --accept-new-host-key.
-  --json   {"cells": [...]} as docs/formats.md describes`;
+  --json   {"cells": [...]} as runners/FORMATS.md describes`;
 
 function budget(cell: Cell): string {
   const { used, total, unit } = cell.budget;

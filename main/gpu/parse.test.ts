@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { figure, parseGpus, parseProcesses } from './parse';
+import { figure, GPU_QUERY, parseCsv, parseGpus, parseProcesses } from './parse';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 
@@ -38,12 +38,17 @@ describe('every real capture', () => {
     expect(runs.length).toBeGreaterThan(0);
     for (const run of runs) {
       const gpus = parseGpus(run);
+      const reserved = parseCsv(run, GPU_QUERY, 'memory.total').map((row) => figure(row['memory.reserved']));
       expect(gpus.length).toBeGreaterThan(0);
-      for (const gpu of gpus) {
+      expect(reserved).toHaveLength(gpus.length);
+      gpus.forEach((gpu, i) => {
         expect(gpu.name).toMatch(/NVIDIA/);
         expect(gpu.totalMib).toBeGreaterThan(0);
-        expect(gpu.usedMib! + gpu.freeMib!).toBeLessThanOrEqual(gpu.totalMib!);
-      }
+        expect(gpu.usedMib).toEqual(expect.any(Number));
+        expect(gpu.freeMib).toEqual(expect.any(Number));
+        // nvidia-smi rounds each of the four figures to the MiB on its own, so the sum may be 2 off.
+        expect(Math.abs(gpu.totalMib! - (reserved[i]! + gpu.usedMib! + gpu.freeMib!))).toBeLessThanOrEqual(2);
+      });
     }
   });
 
@@ -61,7 +66,12 @@ describe('every real capture', () => {
   it('reads the H200 under load with its processes', () => {
     const text = readFileSync(join(FIXTURES, 'captures', 'linux-x86_64__nvidia-h200__590.48.01.txt'), 'utf8');
     const [, load] = sections(text, /^nvidia-smi --query-compute-apps=/);
-    expect(parseProcesses(load as string).map((p) => p.usedMib)).toEqual(expect.arrayContaining([expect.any(Number)]));
+    const uuid = 'GPU-00000000-0000-0000-0000-000000000000';
+    expect(parseProcesses(load as string)).toEqual([
+      { pid: 10291, gpuUuid: uuid, usedMib: 2566 },
+      { pid: 10293, gpuUuid: uuid, usedMib: 1542 },
+      { pid: 10309, gpuUuid: uuid, usedMib: 28234 },
+    ]);
   });
 });
 

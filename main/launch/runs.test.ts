@@ -84,6 +84,19 @@ describe('launched processes', () => {
     const started = Date.now();
     await manager.stop(run.name, 500);
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(group(run.pid)).toEqual([]);
+  });
+
+  it('lets a run that cleans up on SIGTERM finish within the grace period: no SIGKILL before it ends', async () => {
+    const cleaned = join(tmp.path, 'cleaned');
+    const run = await launch(`trap 'sleep 1; echo done > ${cleaned}; exit 0' TERM; sleep 300 & wait`);
+    await expect.poll(() => group(run.pid).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+    const started = Date.now();
+    const stopped = await manager.stop(run.name, 4000);
+    expect(Date.now() - started).toBeLessThan(3500);
+    expect(readFileSync(cleaned, 'utf8')).toBe('done\n');
+    expect(stopped.state).toBe('stopped');
     expect(group(run.pid)).toEqual([]);
   });
 

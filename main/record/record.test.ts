@@ -7,6 +7,8 @@ import { runDemo } from '../../runners/demo';
 import { tempDir } from '../../runners/testing';
 import { runCli } from '../cli/run';
 import { capture } from '../cli/testing';
+import { findFfmpeg } from './ffmpeg';
+import { findFfprobe } from './testing';
 
 let tmp: ReturnType<typeof tempDir>;
 let runs: string;
@@ -45,7 +47,7 @@ describe('cellwatch record', () => {
     const { io } = capture();
     expect(await runCli(['record', '--compare', 'cartpole_balance:v001,cartpole_balance:2,copies/cartpole:v003,cartpole_balance:last', '--seed', '900001', '--seconds', '2', '--fps', '25', '-o', out, runs], io)).toBe(0);
     const probe = JSON.parse(
-      execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,width,height,nb_read_frames,pix_fmt:format=duration', '-of', 'json', out], { encoding: 'utf8' }),
+      execFileSync(findFfprobe(), ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,width,height,nb_read_frames,pix_fmt:format=duration', '-of', 'json', out], { encoding: 'utf8' }),
     );
     expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 3 * 3 * 168, height: 2 * (168 + 28), nb_read_frames: '50', pix_fmt: 'yuv420p' });
     expect(Number(probe.format.duration)).toBeCloseTo(2, 1);
@@ -57,7 +59,7 @@ describe('cellwatch record', () => {
     expect(await runCli(['record', '--compare', 'cartpole_balance:v001,cartpole_balance:v004', '--seed', '900001', '--seconds', '1', '-o', out, runs], io)).toBe(0);
     const frameIndex = 10;
     const width = 2 * 3 * 168;
-    const decoded = execFileSync('ffmpeg', ['-v', 'error', '-i', out, '-vf', `select=eq(n\\,${frameIndex})`, '-vframes', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
+    const decoded = execFileSync(findFfmpeg(), ['-v', 'error', '-i', out, '-vf', `select=eq(n\\,${frameIndex})`, '-vframes', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
     expect(decoded.length).toBe(width * (168 + 28) * 3);
     for (const [slot, version] of [[0, 'v001'], [1, 'v004']] as const) {
       for (const [camera, name] of ['head', 'left_wrist', 'right_wrist'].entries()) {

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { findTool } from '../../scripts/system-tools.mjs';
 
 export interface TestSshd {
   port: number;
@@ -15,6 +16,9 @@ export interface TestSshd {
   stop(): Promise<void>;
   /** Kills the per-connection sshd processes, as a dropped network would, leaving the listener up. */
   cutSessions(): void;
+  /** Takes the server down, sessions and listener, as a rebooting host would, until `up()`. */
+  down(): Promise<void>;
+  up(): Promise<void>;
 }
 
 function freePort(): Promise<number> {
@@ -47,38 +51,51 @@ export async function startSshd(): Promise<TestSshd> {
   );
   writeFileSync(join(home, '.ssh', 'config'), `Host testhost\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ~/.ssh/id_ed25519\n`);
   writeFileSync(join(home, '.ssh', 'known_hosts'), '');
-  const daemon: ChildProcess = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let daemon: ChildProcess;
   let log = '';
-  daemon.stderr?.on('data', (chunk) => (log += chunk));
-  // Ready once it accepts a TCP connection.
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const probe = createServer();
-      probe.once('error', () => resolve(true));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
-    });
-    if (up) break;
-    if (daemon.exitCode !== null) throw new Error(`sshd exited: ${log}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const up = async () => {
+    daemon = spawn(findTool('sshd') ?? 'sshd', ['-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    daemon.stderr?.on('data', (chunk) => (log += chunk));
+    // Ready once it accepts a TCP connection.
+    for (let i = 0; i < 100; i++) {
+      const listening = await new Promise<boolean>((resolve) => {
+        const probe = createServer();
+        probe.once('error', () => resolve(true));
+        probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
+      });
+      if (listening) break;
+      if (daemon.exitCode !== null) throw new Error(`sshd exited: ${log}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const cutSessions = () => {
+    const listener = daemon.pid as number;
+    const children = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' })
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/).map(Number))
+      .filter(([, ppid]) => ppid === listener)
+      .map(([pid]) => pid as number);
+    for (const pid of children) process.kill(pid, 'SIGKILL');
+  };
+  const down = async () => {
+    cutSessions();
+    if (daemon.exitCode !== null || daemon.signalCode !== null) return;
+    const exited = new Promise((r) => daemon.once('exit', r));
+    daemon.kill('SIGTERM');
+    await exited;
+  };
+  await up();
   const hostKey = readFileSync(join(dir, 'host_key.pub'), 'utf8').trim().split(' ');
   return {
     port,
     dir,
     home,
     hostKeyLine: `[127.0.0.1]:${port} ${hostKey[0]} ${hostKey[1]}`,
-    cutSessions() {
-      const listener = daemon.pid as number;
-      const children = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' })
-        .split('\n')
-        .map((l) => l.trim().split(/\s+/).map(Number))
-        .filter(([, ppid]) => ppid === listener)
-        .map(([pid]) => pid as number);
-      for (const pid of children) process.kill(pid, 'SIGKILL');
-    },
+    cutSessions,
+    down,
+    up,
     async stop() {
-      daemon.kill('SIGTERM');
-      await new Promise((r) => (daemon.exitCode !== null ? r(null) : daemon.once('exit', r)));
+      await down();
       rmSync(dir, { recursive: true, force: true });
     },
   };

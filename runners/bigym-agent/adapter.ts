@@ -4,6 +4,7 @@ import { baseCell, CellReading } from '../common/cell';
 import type { JsonObject } from '../common/json';
 import { arr, bool, num, obj, str } from '../common/values';
 import { isRecent, type FormatAdapter, type ReadContext } from '../types';
+import { EVAL_SUMMARY_JSON, RUN_JSON } from './files';
 
 /** A reset costs this many steps (the controller warm-up) on top of the episode's own. */
 export const RESET_STEPS = 200;
@@ -25,7 +26,7 @@ export async function readVersions(r: CellReading): Promise<string[]> {
 
 export async function readEvaluation(dir: string, version: string, ctx: ReadContext, r: CellReading): Promise<Evaluation> {
   const own = new CellReading(dir, ctx);
-  const summary = await own.json(`eval/${version}/summary.json`);
+  const summary = await own.json(`eval/${version}/summary.json`, EVAL_SUMMARY_JSON);
   const progress = await own.jsonl(`eval/${version}/progress.jsonl`);
   r.problems.push(...own.problems);
   if (own.changedAt !== null) await r.stat(`eval/${version}`);
@@ -50,7 +51,7 @@ export const bigymAgent: FormatAdapter = {
   eventLogs: bigymEventLogs,
   async read(dir, ctx) {
     const r = new CellReading(dir, ctx);
-    const run = (await r.json('run.json')) ?? {};
+    const run = (await r.json('run.json', RUN_JSON)) ?? {};
     const sandbox = await r.json('sandbox_config.json');
     const ledger = await r.jsonl('ledger.jsonl');
     await r.stat('transcript.md');
@@ -131,6 +132,6 @@ export const bigymAgent: FormatAdapter = {
 
 /** The evaluation units of one policy version, or null when it has no evaluation summary yet. */
 export async function versionUnits(dir: string, version: string, ctx: ReadContext): Promise<EpisodeUnit[] | null> {
-  const summary = await new CellReading(dir, ctx).json(`eval/${version}/summary.json`);
+  const summary = await new CellReading(dir, ctx).json(`eval/${version}/summary.json`, EVAL_SUMMARY_JSON);
   return summary ? evaluationUnits(summary) : null;
 }

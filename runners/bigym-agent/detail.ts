@@ -3,6 +3,7 @@ import { CellReading } from '../common/cell';
 import { arr, bool, num, obj, str, timestampMs } from '../common/values';
 import { isRecent, type DetailRead, type EventLog, type ReadContext } from '../types';
 import { readEvaluation, readVersions } from './adapter';
+import { RUN_JSON } from './files';
 
 async function frameSources(r: CellReading, kind: 'dev' | 'replay'): Promise<FrameSource[]> {
   const folder = kind === 'dev' ? 'dev' : 'replays';
@@ -18,7 +19,7 @@ async function frameSources(r: CellReading, kind: 'dev' | 'replay'): Promise<Fra
 
 export async function bigymDetail(dir: string, ctx: ReadContext): Promise<DetailRead> {
   const r = new CellReading(dir, ctx);
-  const run = (await r.json('run.json')) ?? {};
+  const run = (await r.json('run.json', RUN_JSON)) ?? {};
   const ledger = await r.jsonl('ledger.jsonl');
   const versions = await readVersions(r);
   const episodes: EpisodeRow[] = ledger.map(({ line, value }) => ({

@@ -4,6 +4,7 @@ import { baseCell, CellReading } from '../common/cell';
 import type { EpisodeUnit } from '../../shared/model';
 import type { FormatAdapter } from '../types';
 import { unitOf } from './score';
+import { RUN_JSON, SUMMARY_JSON } from './files';
 
 const RATE_TOLERANCE = 1e-6;
 
@@ -17,8 +18,8 @@ export const codingAgent: FormatAdapter = {
   eventLogs: codingAgentEventLogs,
   async read(dir, ctx) {
     const r = new CellReading(dir, ctx);
-    const run = (await r.json('run.json')) ?? {};
-    const summary = await r.json('summary.json');
+    const run = (await r.json('run.json', RUN_JSON)) ?? {};
+    const summary = await r.json('summary.json', SUMMARY_JSON);
     const drain = await r.stat('DRAIN');
     await Promise.all(['driver.log', 'vram.jsonl'].map((f) => r.stat(f)));
 

@@ -3,6 +3,7 @@ import { CellReading } from '../common/cell';
 import { bool, num, obj, str, timestampMs } from '../common/values';
 import type { DetailRead, EventLog, ReadContext } from '../types';
 import { unitOf } from './score';
+import { RUN_JSON, SUMMARY_JSON } from './files';
 
 export async function readVram(r: CellReading, file: string): Promise<VramSample[]> {
   return (await r.jsonl(file)).flatMap(({ value }) => {
@@ -14,8 +15,8 @@ export async function readVram(r: CellReading, file: string): Promise<VramSample
 
 export async function codingAgentDetail(dir: string, ctx: ReadContext): Promise<DetailRead> {
   const r = new CellReading(dir, ctx);
-  const run = (await r.json('run.json')) ?? {};
-  const summary = (await r.json('summary.json')) ?? {};
+  const run = (await r.json('run.json', RUN_JSON)) ?? {};
+  const summary = (await r.json('summary.json', SUMMARY_JSON)) ?? {};
   const protocol = obj(run.protocol);
   const ended = obj(summary.episodes);
   const rows: EpisodeRow[] = Object.entries(ended).map(([id, raw]) => {

@@ -2,7 +2,7 @@ import { basename, join } from 'node:path';
 import type { Cell, CellLabels, FormatName, Problem } from '../../shared/model';
 import { boardOf, cellId } from '../../shared/names';
 import { isRecent, type ReadContext } from '../types';
-import type { JsonObject } from './json';
+import { shapeProblems, type JsonObject, type Shape } from './json';
 import { parseJsonl, type JsonlRecord } from './jsonl';
 
 export const NO_LABELS: CellLabels = { harness: null, model: null, condition: null, effort: null };
@@ -50,10 +50,13 @@ export class CellReading {
     return info;
   }
 
-  async json(relative: string): Promise<JsonObject | null> {
+  /** A JSON file's object; each field of `shape` it holds with another type is a problem (and reads as absent). */
+  async json(relative: string, shape: Shape = {}): Promise<JsonObject | null> {
     const read = await this.ctx.json.read(this.path(relative), relative);
     if (read.problem) this.problems.push(read.problem);
-    if (read.value) await this.stat(relative);
+    if (!read.value) return null;
+    await this.stat(relative);
+    this.problems.push(...shapeProblems(read.value, shape, relative));
     return read.value;
   }
 
@@ -74,8 +77,13 @@ export class CellReading {
     return chunk.records;
   }
 
+  /** A folder's entries; a file where the folder belongs is a problem, a missing folder is not. */
   async list(relative: string) {
-    return (await this.ctx.fs.list(this.path(relative))) ?? [];
+    const entries = await this.ctx.fs.list(this.path(relative));
+    if (entries) return entries;
+    const info = await this.ctx.fs.stat(this.path(relative));
+    if (info && info.kind !== 'dir') this.problems.push({ file: relative, message: `${relative} is not a folder` });
+    return [];
   }
 
   recent(): boolean {

@@ -22,6 +22,33 @@ export function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** The type a format expects of a top-level field; `timestamp` is epoch seconds or an ISO 8601 string. */
+export type FieldType = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'timestamp';
+/** The fields of a JSON file that a format reads, with their types. */
+export type Shape = Record<string, FieldType>;
+
+function typeOf(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}
+
+function fits(value: unknown, type: FieldType): boolean {
+  if (type === 'array') return Array.isArray(value);
+  if (type === 'object') return isObject(value);
+  if (type === 'timestamp') return typeof value === 'string' || typeof value === 'number';
+  return typeof value === type;
+}
+
+/** A problem for each field of `shape` that `value` holds with another type (absent and null are fine). */
+export function shapeProblems(value: JsonObject, shape: Shape, label: string): Problem[] {
+  return Object.entries(shape).flatMap(([field, type]) => {
+    const found = value[field];
+    if (found === undefined || found === null || fits(found, type)) return [];
+    return [{ file: label, message: `${label}: "${field}" is ${typeOf(found)}, expected ${type === 'array' || type === 'object' ? 'an' : 'a'} ${type}; ignored` }];
+  });
+}
+
 /**
  * Reads JSON files written in place by live processes: a parse failure is retried (the writer may be
  * mid-write), and when it persists the last good copy of that file is kept and the failure reported.

@@ -3,6 +3,7 @@ import type { EpisodeUnit } from '../../shared/model';
 import { baseCell, CellReading } from '../common/cell';
 import { arr, bool, num, obj, str } from '../common/values';
 import type { FormatAdapter } from '../types';
+import { RUN_JSON } from './files';
 
 export const evopolicygym: FormatAdapter = {
   format: 'evopolicygym',
@@ -10,7 +11,7 @@ export const evopolicygym: FormatAdapter = {
   eventLogs: evopolicygymEventLogs,
   async read(dir, ctx) {
     const r = new CellReading(dir, ctx);
-    const run = (await r.json('run.json')) ?? {};
+    const run = (await r.json('run.json', RUN_JSON)) ?? {};
     const events = await r.jsonl('events.jsonl');
     await r.stat('agent/stdout.jsonl');
     const config = obj(run.config);

@@ -2,6 +2,7 @@ import type { EpisodeRow } from '../../shared/cell-detail';
 import { CellReading } from '../common/cell';
 import { arr, num, obj, str, timestampMs } from '../common/values';
 import type { DetailRead, EventLog, ReadContext } from '../types';
+import { RUN_JSON } from './files';
 
 export async function evopolicygymDetail(dir: string, ctx: ReadContext): Promise<DetailRead> {
   const r = new CellReading(dir, ctx);
@@ -32,7 +33,7 @@ export async function evopolicygymDetail(dir: string, ctx: ReadContext): Promise
       row.note = `${row.note} · ${wins}/${episodes.length} succeeded`;
     }
   }
-  const run = (await r.json('run.json')) ?? {};
+  const run = (await r.json('run.json', RUN_JSON)) ?? {};
   return {
     episodes: [...rows.values()],
     versions: [],

@@ -4,6 +4,7 @@ import { baseCell, CellReading } from '../common/cell';
 import type { JsonObject } from '../common/json';
 import { num, obj, str, sumOrNull, timestampMs } from '../common/values';
 import type { FormatAdapter } from '../types';
+import { CONFIG_JSON, JOB_RESULT_JSON, TRIAL_RESULT_JSON } from './files';
 
 export interface Trial {
   dir: string;
@@ -36,8 +37,8 @@ export const harborJob: FormatAdapter = {
   eventLogs: harborEventLogs,
   async read(dir, ctx) {
     const r = new CellReading(dir, ctx);
-    const config = (await r.json('config.json')) ?? {};
-    const job = await r.json('result.json');
+    const config = (await r.json('config.json', CONFIG_JSON)) ?? {};
+    const job = await r.json('result.json', JOB_RESULT_JSON);
     await r.stat('job.log');
 
     const trialDirs = (await r.list('.')).filter((e) => e.kind === 'dir').map((e) => e.name);
@@ -47,7 +48,7 @@ export const harborJob: FormatAdapter = {
     for (const name of trialDirs) {
       const trialConfig = await r.stat(`${name}/config.json`);
       if (!trialConfig) continue;
-      const result = await r.json(`${name}/result.json`);
+      const result = await r.json(`${name}/result.json`, TRIAL_RESULT_JSON);
       if (!result) continue;
       trials.push({ dir: name, result });
       const info = obj(result.agent_info);

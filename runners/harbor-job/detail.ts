@@ -3,14 +3,15 @@ import { CellReading } from '../common/cell';
 import { num, obj, str, timestampMs } from '../common/values';
 import type { DetailRead, EventLog, ReadContext } from '../types';
 import { trialSucceeded } from './adapter';
+import { JOB_RESULT_JSON, TRIAL_RESULT_JSON } from './files';
 
 export async function harborDetail(dir: string, ctx: ReadContext): Promise<DetailRead> {
   const r = new CellReading(dir, ctx);
-  const job = (await r.json('result.json')) ?? {};
+  const job = (await r.json('result.json', JOB_RESULT_JSON)) ?? {};
   const rows: EpisodeRow[] = [];
   for (const entry of await r.list('.')) {
     if (entry.kind !== 'dir' || !(await r.stat(`${entry.name}/config.json`))) continue;
-    const result = await r.json(`${entry.name}/result.json`);
+    const result = await r.json(`${entry.name}/result.json`, TRIAL_RESULT_JSON);
     if (!result) {
       rows.push({ id: entry.name, status: 'running', success: null, scored: false, toolCalls: null, actions: null, wallS: null, t: null, note: null, hasEvents: false });
       continue;

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runDemo } from '../../runners/demo';
 import { findFfmpeg } from '../../main/record/ffmpeg';
+import { findFfprobe } from '../../main/record/testing';
 import { measure, ROOT } from './measure';
 
 const SECONDS = 10;
@@ -23,7 +24,7 @@ try {
   const ffmpeg = findFfmpeg();
   const raw = join(home, 'frames.yuv');
   await measure(ffmpeg, ['-v', 'error', '-i', out, '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-y', raw]);
-  const probe = await measure('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', out]);
+  const probe = await measure(findFfprobe(), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', out]);
   const [width, height] = probe.stdout.trim().split(',');
   const alone = await measure(ffmpeg, ['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-r', String(FPS), '-i', raw, '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-y', join(home, 'alone.mp4')]);
 

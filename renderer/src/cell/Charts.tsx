@@ -1,5 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useCell } from './context';
 
 const AXIS = { fontSize: 11, fill: 'var(--muted)' };
@@ -14,8 +15,8 @@ function Panel({ title, children }: { title: string; children: React.ReactNode }
 }
 
 export function Charts() {
-  const episodes = useCell((s) => s.detail?.episodes ?? []);
-  const vram = useCell((s) => s.detail?.vram ?? []);
+  const episodes = useCell(useShallow((s) => s.detail?.episodes ?? []));
+  const vram = useCell(useShallow((s) => s.detail?.vram ?? []));
 
   const success = useMemo(() => {
     let scored = 0;

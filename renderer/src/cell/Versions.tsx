@@ -1,5 +1,6 @@
 import { percent } from '../format';
 import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../context';
 import { useCell } from './context';
 
@@ -7,7 +8,7 @@ const EVAL_LABEL = { none: '–', evaluating: 'evaluating', scored: 'scored', ev
 const EVAL_TONE = { none: 'grey', evaluating: 'running', scored: 'ok', eval_failed: 'error' } as const;
 
 export function Versions() {
-  const versions = useCell((s) => s.detail?.versions ?? []);
+  const versions = useCell(useShallow((s) => s.detail?.versions ?? []));
   const cellName = useCell((s) => s.detail?.summary.name ?? '');
   const compare = useApp((s) => s.compare);
   const [ticked, setTicked] = useState<string[]>([]);

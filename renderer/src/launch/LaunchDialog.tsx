@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { uiName, type LaunchPlan, type LaunchRequest, type ProfileInfo } from '../../../shared/launch';
 import { useApp, useTransport } from '../context';
 
@@ -9,7 +10,8 @@ const MIN_FREE_MIB = 6000;
 export function LaunchDialog({ onClose }: { onClose: () => void }) {
   const transport = useTransport();
   const openCell = useApp((s) => s.openCell);
-  const gpus = useApp((s) => s.gpu?.history.at(-1)?.gpus ?? []);
+  // useShallow: a selector returning a new [] each render makes React re-render without end (error #185).
+  const gpus = useApp(useShallow((s) => s.gpu?.history.at(-1)?.gpus ?? []));
   const [profiles, setProfiles] = useState<ProfileInfo[]>([]);
   const [profileName, setProfileName] = useState('demo');
   const [values, setValues] = useState<Record<string, string>>({});

@@ -1,0 +1,10 @@
+// Kills every process group a spec started and no spec stopped: a worker that died mid-hook leaves them here.
+import { readdirSync, rmSync } from 'node:fs';
+import { GROUPS_ENV, killGroup } from './processes';
+
+export default function globalTeardown(): void {
+  const folder = process.env[GROUPS_ENV];
+  if (!folder) return;
+  for (const name of readdirSync(folder)) killGroup(Number(name));
+  rmSync(folder, { recursive: true, force: true });
+}

@@ -1,0 +1,78 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import type { CellDetail, EpisodeRow, StreamEvent } from '../../../shared/cell-detail';
+import type { CellSummary } from '../../../shared/model';
+import { fakeTransport } from '../testing';
+import { applyDeltas, createCellStore, type CellViewState } from './cellStore';
+
+const summary = { id: 'local:/runs/a', name: 'a', state: 'running', problems: [] } as unknown as CellSummary;
+const row = (id: string, status = 'running'): EpisodeRow => ({ id, status, success: null, scored: false, toolCalls: null, actions: null, wallS: null, t: null, note: null, hasEvents: true });
+const event = (episode: string, seq: number): StreamEvent => ({ episode, seq, t: null, ev: 'tool_call', line: seq + 1, fields: {} });
+const detail = (): CellDetail => ({
+  summary,
+  episodes: [row('1', 'success'), row('3')],
+  versions: [],
+  vram: [],
+  startedAt: null,
+  episodeBudget: null,
+  frameSources: [],
+  logStream: null,
+  otherBudgets: [],
+});
+const state = (patch: Partial<CellViewState> = {}) => ({ detail: detail(), error: null, problems: [], stream: '3', events: [], startedMidFile: false, ...patch }) as CellViewState;
+
+describe('applyDeltas', () => {
+  it('merges summary fields, upserts episodes in id order, keeps only the open stream\'s events', () => {
+    const next = applyDeltas(state(), [
+      { cellId: summary.id, summary: { state: 'finished' }, episodes: [row('3', 'failure'), row('2')], events: [event('3', 0), event('2', 0)] },
+    ]);
+    expect(next.detail?.summary).toMatchObject({ name: 'a', state: 'finished' });
+    expect(next.detail?.episodes.map((e) => [e.id, e.status])).toEqual([['1', 'success'], ['2', 'running'], ['3', 'failure']]);
+    expect(next.events).toEqual([event('3', 0)]);
+  });
+
+  it('applies a batch in order: the later delta of a row wins, events and problems append in order', () => {
+    const next = applyDeltas(state(), [
+      { cellId: summary.id, episodes: [row('3', 'success')], events: [event('3', 0)], problems: [{ file: 'x.jsonl', line: 4, message: 'malformed' }] },
+      { cellId: summary.id, episodes: [row('3', 'failure')], events: [event('3', 1)], problems: [{ file: 'x.jsonl', line: 9, message: 'malformed' }] },
+    ]);
+    expect(next.detail?.episodes.find((e) => e.id === '3')?.status).toBe('failure');
+    expect(next.events?.map((e) => e.seq)).toEqual([0, 1]);
+    expect(next.problems?.map((p) => p.line)).toEqual([4, 9]);
+  });
+
+  it('keeps at most 20,000 events of a stream, the newest', () => {
+    const many = Array.from({ length: 20_005 }, (_, i) => event('3', i));
+    const next = applyDeltas(state(), [{ cellId: summary.id, events: many }]);
+    expect(next.events).toHaveLength(20_000);
+    expect(next.events?.[0]?.seq).toBe(5);
+  });
+
+  it('does nothing before the cell has opened', () => {
+    expect(applyDeltas(state({ detail: null }), [{ cellId: summary.id, summary: { state: 'finished' } }])).toEqual({});
+  });
+});
+
+describe('createCellStore', () => {
+  it('opens the cell, then applies the deltas of one animation frame at once', async () => {
+    const transport = fakeTransport({ openCell: async () => detail(), closeCell: async () => undefined });
+    const store = createCellStore(transport, summary.id);
+    await expect.poll(() => store.getState().detail?.summary.name).toBe('a');
+    let renders = 0;
+    store.subscribe(() => renders++);
+    transport.emit('cellChanged', { cellId: summary.id, episodes: [row('4')] });
+    transport.emit('cellChanged', { cellId: 'local:/runs/other', episodes: [row('9')] });
+    transport.emit('cellChanged', { cellId: summary.id, episodes: [row('5')] });
+    expect(renders).toBe(0);
+    await expect.poll(() => store.getState().detail?.episodes.map((e) => e.id)).toEqual(['1', '3', '4', '5']);
+    expect(renders).toBe(1);
+    await store.getState().close();
+    expect(transport.calls).toContain('closeCell');
+  });
+
+  it('says why a cell could not be opened', async () => {
+    const transport = fakeTransport({ openCell: async () => Promise.reject(new Error('no such cell: local:/runs/a')) });
+    const store = createCellStore(transport, summary.id);
+    await expect.poll(() => store.getState().error).toBe('no such cell: local:/runs/a');
+  });
+});

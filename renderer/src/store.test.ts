@@ -1,0 +1,70 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import type { GpuSample } from '../../shared/cell-detail';
+import type { AppInfo, CellSummary, RootStatus } from '../../shared/model';
+import { createAppStore } from './store';
+import { fakeTransport } from './testing';
+
+const info = { name: 'Cellwatch', version: '0.1.0', transport: 'serve', canPickFolder: false, settingsFile: '/x/settings.json', problems: [] } as AppInfo;
+const root = (path: string): RootStatus => ({ path, source: 'settings', state: 'ok', cellCount: 1, problems: [] });
+const cell = (name: string) => ({ id: `local:/runs/${name}`, name }) as CellSummary;
+const sample = (t: number): GpuSample => ({ t, gpus: [], processes: [] });
+
+function backend(cells: CellSummary[] = [cell('a')]) {
+  return {
+    getInfo: async () => info,
+    listRoots: async () => [root('/runs')],
+    listCells: async () => cells,
+    gpuStatus: async () => ({ available: false, problems: ['nvidia-smi not found'], history: [] }),
+    listHosts: async () => [],
+  };
+}
+
+describe('the app store', () => {
+  it('loads info, roots, cells, GPUs and hosts at once', async () => {
+    const store = createAppStore(fakeTransport(backend()));
+    await store.getState().load();
+    expect(store.getState()).toMatchObject({ loaded: true, info, roots: [root('/runs')], cells: [cell('a')], gpu: { available: false }, error: null });
+  });
+
+  it('keeps the reason an action failed until the next one succeeds', async () => {
+    let refuse = true;
+    const transport = fakeTransport({
+      ...backend(),
+      addRoot: async (path) => (refuse ? Promise.reject(new Error('runs root must be an absolute path')) : root(path)),
+    });
+    const store = createAppStore(transport);
+    expect(await store.getState().addRoot('relative')).toBe(false);
+    expect(store.getState().error).toBe('runs root must be an absolute path');
+    refuse = false;
+    expect(await store.getState().addRoot(' /runs2 ')).toBe(true);
+    expect(store.getState()).toMatchObject({ error: null, selectedRoot: '/runs2' });
+  });
+
+  it('refetches the cells when the roots change', async () => {
+    const cells = [cell('a')];
+    const transport = fakeTransport(backend(cells));
+    const store = createAppStore(transport);
+    await store.getState().load();
+    cells.push(cell('b'));
+    transport.emit('rootsChanged', [root('/runs')]);
+    await expect.poll(() => store.getState().cells.map((c) => c.name)).toEqual(['a', 'b']);
+  });
+
+  it('appends this machine\'s GPU samples, keeping the last 600; other hosts\' samples go elsewhere', () => {
+    const transport = fakeTransport(backend());
+    const store = createAppStore(transport);
+    for (let t = 0; t < 605; t++) transport.emit('gpuSample', sample(t));
+    transport.emit('gpuSample', { ...sample(999), host: 'gpu1' });
+    const history = store.getState().gpu?.history ?? [];
+    expect(history).toHaveLength(600);
+    expect([history[0]?.t, history.at(-1)?.t]).toEqual([5, 604]);
+  });
+
+  it('opening a view closes the open cell; compare opens the Compare view on its slots', () => {
+    const store = createAppStore(fakeTransport(backend()));
+    store.getState().openCell('local:/runs/a');
+    store.getState().compare('a:v001,a:v002');
+    expect(store.getState()).toMatchObject({ view: 'compare', compareSlots: 'a:v001,a:v002', openCellId: null });
+  });
+});

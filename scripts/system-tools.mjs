@@ -1,0 +1,105 @@
+// The system tools `npm test` needs beyond npm's packages. Checked before anything runs: installed with
+// apt-get where this machine can (root, or passwordless sudo), else named with the command that installs them.
+// Uses only Node built-ins: it runs before node_modules exists. ffmpeg and ffprobe come from npm packages.
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+// sbin folders are often off a user's PATH, and sshd lives there.
+const SBIN = ['/usr/local/sbin', '/usr/sbin', '/sbin'];
+
+/** An executable named `name` on PATH or in an sbin folder, or null. */
+export function findTool(name, path = process.env.PATH ?? '') {
+  for (const dir of [...path.split(delimiter), ...SBIN]) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      // not in this folder
+    }
+  }
+  return null;
+}
+
+/** Playwright's own Chromium, where `npx playwright install chromium` put one. */
+function playwrightChromium(env) {
+  const dir = env.PLAYWRIGHT_BROWSERS_PATH || join(homedir(), process.platform === 'darwin' ? 'Library/Caches' : '.cache', 'ms-playwright');
+  try {
+    return readdirSync(dir).some((name) => name.startsWith('chromium'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What the suite needs on this machine, given whether an Electron binary is installed.
+ * `found` says whether it is present; `apt` is the Debian package that brings it.
+ */
+export function requiredTools({ env = process.env, electron = false, root = process.getuid?.() === 0, path = env.PATH ?? '' } = {}) {
+  const tools = [
+    { name: 'sshd', why: 'SSH tests run a private sshd', apt: 'openssh-server', found: findTool('sshd', path) !== null },
+    { name: 'ssh-keygen', why: 'SSH tests make their own keys', apt: 'openssh-client', found: findTool('ssh-keygen', path) !== null },
+    {
+      name: 'chromium',
+      why: 'end-to-end tests run in Chromium',
+      apt: 'chromium',
+      other: 'npx playwright install chromium',
+      found: existsSync('/usr/bin/chromium') || playwrightChromium(env),
+    },
+    { name: 'ps', why: 'process-tree tests list processes', apt: 'procps', found: findTool('ps', path) !== null },
+  ];
+  // As root, the unreadable-folder test drops to an unprivileged user with setpriv.
+  if (root) tools.push({ name: 'setpriv', why: 'permission tests run as an unprivileged user', apt: 'util-linux', found: findTool('setpriv', path) !== null });
+  // The Electron spec needs a display: a virtual one where none is set.
+  if (electron && !env.DISPLAY) tools.push({ name: 'xvfb-run', why: 'the Electron spec needs a display', apt: 'xvfb xauth', found: findTool('xvfb-run', path) !== null });
+  return tools;
+}
+
+/** How missing tools can be installed here: as root, through passwordless sudo, or not at all. */
+export function installPlan(missing, { root, sudo, apt }) {
+  const packages = [...new Set(missing.flatMap((t) => t.apt.split(' ')))];
+  const command = `apt-get install -y ${packages.join(' ')}`;
+  if (apt && (root || sudo)) return { install: { packages } };
+  const lines = missing.map((t) => `  ${t.name}: ${t.why}${t.other ? ` (or: ${t.other})` : ''}`);
+  return {
+    message: [
+      `npm test needs ${missing.length === 1 ? 'a tool' : 'tools'} this machine lacks:`,
+      ...lines,
+      apt ? `Install ${missing.length === 1 ? 'it' : 'them'} with: sudo ${command}` : `Install ${missing.length === 1 ? 'it' : 'them'} with your package manager (Debian: ${command}).`,
+    ].join('\n'),
+  };
+}
+
+function succeeds(command, args) {
+  return spawnSync(command, args, { stdio: 'ignore' }).status === 0;
+}
+
+/** Installs what is missing, or prints what to install and exits non-zero before anything runs. */
+export function ensureSystemTools({ electron = false } = {}) {
+  const root = process.getuid?.() === 0;
+  const missing = requiredTools({ electron, root }).filter((t) => !t.found);
+  if (missing.length === 0) return;
+  const apt = findTool('apt-get') !== null;
+  const sudo = !root && findTool('sudo') !== null && succeeds('sudo', ['-n', 'true']);
+  const plan = installPlan(missing, { root, sudo, apt });
+  if (plan.message) {
+    console.error(plan.message);
+    process.exit(1);
+  }
+  const { packages } = plan.install;
+  const [command, ...prefix] = root ? ['apt-get'] : ['sudo', '-n', 'apt-get'];
+  console.log(`Installing what the tests need: ${missing.map((t) => t.name).join(', ')} (${command === 'sudo' ? 'sudo ' : ''}apt-get install ${packages.join(' ')})`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const aptGet = (args) => spawnSync(command, [...prefix, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env }).status === 0;
+  if (!aptGet(['update', '-qq']) || !aptGet(['install', '-y', '-qq', ...packages])) {
+    console.error(`Could not install ${packages.join(' ')} with apt-get: see its output above.`);
+    process.exit(1);
+  }
+  const still = requiredTools({ electron, root }).filter((t) => !t.found);
+  if (still.length) {
+    console.error(`Still missing after apt-get: ${still.map((t) => t.name).join(', ')}`);
+    process.exit(1);
+  }
+}
