@@ -2,7 +2,8 @@ import js from '@eslint/js';
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
-import { layerRules } from './scripts/layers.js';
+import { noImportCycle } from './scripts/cycles.js';
+import { formatLiteralRule, layerRules } from './scripts/layers.js';
 
 export default defineConfig(
   { ignores: ['out/**', 'dist/**', 'node_modules/**'] },
@@ -18,4 +19,10 @@ export default defineConfig(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
   ...layerRules(builtinModules),
+  formatLiteralRule,
+  {
+    files: ['**/*.{ts,tsx}'],
+    plugins: { cellwatch: { rules: { 'no-import-cycle': noImportCycle } } },
+    rules: { 'cellwatch/no-import-cycle': 'error' },
+  },
 );

@@ -3,7 +3,7 @@ import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell, typ
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EVENTS, IPC_CALL, IPC_EVENT } from '../shared/contract';
-import { createCore, type Core } from '../main/backend';
+import { createCore, type Core } from '../main/core';
 import { createDispatcher } from '../main/dispatcher';
 import { CONTENT_SECURITY_POLICY, mimeOf, resolveStatic } from '../main/static';
 
@@ -63,7 +63,8 @@ async function openWindow(): Promise<void> {
 
   ipcMain.handle(IPC_CALL, (event: IpcMainInvokeEvent, method: unknown, args: unknown) => {
     if (event.sender !== win.webContents || !isTrusted(event.senderFrame?.url)) throw new Error('call refused: untrusted sender');
-    return dispatcher.call(method, args);
+    // A reply, not a throw: Electron would keep only an error's message, and the window needs its kind too.
+    return dispatcher.reply(method, args);
   });
   const unsubscribes = EVENTS.map((name) => dispatcher.on(name, (payload) => win.webContents.send(IPC_EVENT, name, payload)));
   // On quit, runs this app launched are stopped or left running, as the user says; left runs are found again by pid.

@@ -68,6 +68,6 @@ test.describe('compare policy versions on one seed, and record it', () => {
     await page.getByRole('tab', { name: 'Compare' }).click();
     await page.getByLabel('Slots').fill('nothing:v001');
     await page.getByRole('button', { name: 'Show' }).click();
-    await expect(page.getByRole('alert')).toContainText('no bigym-agent cell is named or found by "nothing"');
+    await expect(page.getByRole('alert')).toContainText('no cell with policy versions is named or found by "nothing"');
   });
 });

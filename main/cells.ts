@@ -1,21 +1,16 @@
+// How the CLI reaches cells: local paths, and paths on SSH hosts, each host over one connection for the
+// whole command however many of its cells the command reads.
 import { resolve } from 'node:path';
 import type { Cell } from '../shared/model';
-import { detectFormat, JsonReader, localFs, type CellRead, type ReadContext } from '../runners';
+import { detectFormat, localFs, type CellRead } from '../runners';
 import { readCell } from '../runners/read';
+import { localCellContext, remoteCellContext, type CellContext, type ContextOf } from './cell-context';
 import { mapLimited, PARALLEL_IO } from './concurrency';
+import { NotFoundError } from './errors';
 import { findCells, type Found } from './scan';
 import { parseRemote } from './ssh/config';
 import { discoveryCommand, parseDiscovery } from './ssh/discover';
 import { RemoteHost, type HostStatus } from './ssh/host';
-import { remoteContext } from './ssh/remote';
-
-export function localContext(json = new JsonReader(localFs)): ReadContext {
-  return { fs: localFs, json, now: Date.now(), host: 'local' };
-}
-
-export class NotFoundError extends Error {
-  override name = 'NotFoundError';
-}
 
 /** A cell's fields exactly as runners/FORMATS.md lists them, in that order, whatever else the model carries. */
 export function cellJson(cell: Cell): Cell {
@@ -27,14 +22,11 @@ export function cellJson(cell: Cell): Cell {
 export interface Target {
   /** The absolute path on its host. */
   path: string;
-  ctx: ReadContext;
+  context: CellContext;
   /** How messages name it: `ALIAS:/path`, or the local path. */
   where: string;
   /** The cells below a runs root (one remote command on a host). */
   find(root: string): Promise<Found[]>;
-  /** The SSH host, for followers that must outlive a dropped connection. */
-  host: RemoteHost | null;
-  close(): void;
 }
 
 export interface TargetOptions {
@@ -44,63 +36,95 @@ export interface TargetOptions {
   onHostStatus?: (status: HostStatus) => void;
 }
 
-/** A local path, or `ssh://ALIAS/abs/path` or `ALIAS:/abs/path` for a host of ~/.ssh/config. */
-export async function openTarget(address: string, options: TargetOptions = {}): Promise<Target> {
-  const remote = parseRemote(address);
-  if (!remote) {
-    const path = resolve(address);
-    return { path, ctx: localContext(), where: path, find: (root) => findCells(localFs, root, []), host: null, close: () => undefined };
+/** The places one command reads: this machine, and each SSH host it names, connected once. */
+export class Places {
+  private readonly local = localCellContext();
+  private readonly hosts = new Map<string, Promise<{ host: RemoteHost; context: CellContext }>>();
+
+  constructor(private readonly options: TargetOptions = {}) {}
+
+  private readonly contexts = new Map<string, CellContext>();
+  private readonly opened: RemoteHost[] = [];
+
+  /** The host's one connection, opened on first use; every caller waits for the same one. */
+  private host(alias: string): Promise<{ host: RemoteHost; context: CellContext }> {
+    let entry = this.hosts.get(alias);
+    if (!entry) {
+      const host = new RemoteHost(alias, { acceptNewHostKey: this.options.acceptNewHostKey, timeoutMs: 15_000, onStatus: this.options.onHostStatus });
+      this.opened.push(host);
+      const context = remoteCellContext(host);
+      this.contexts.set(alias, context);
+      entry = host.ready().then(
+        () => ({ host, context }),
+        (error: Error) => Promise.reject(new NotFoundError(error.message)),
+      );
+      this.hosts.set(alias, entry);
+    }
+    return entry;
   }
-  const host = new RemoteHost(remote.alias, { acceptNewHostKey: options.acceptNewHostKey, timeoutMs: 15_000, onStatus: options.onHostStatus });
-  try {
-    await host.ready();
-  } catch (error) {
-    host.close();
-    throw new NotFoundError((error as Error).message);
-  }
-  return {
-    path: remote.path,
-    ctx: remoteContext(host),
-    where: `${remote.alias}:${remote.path}`,
-    find: async (root) => parseDiscovery((await host.exec(discoveryCommand(root))).stdout),
-    host,
-    close: () => host.close(),
+
+  /** The context of a cell this command has read: its host is connected already. */
+  readonly contextOf: ContextOf = (cell) => {
+    if (cell.host === 'local') return this.local;
+    const context = this.contexts.get(cell.host);
+    if (!context) throw new NotFoundError(`${cell.host} is not connected`);
+    return context;
   };
+
+  /** A local path, or `ssh://ALIAS/abs/path` or `ALIAS:/abs/path` for a host of ~/.ssh/config. */
+  async open(address: string): Promise<Target> {
+    const remote = parseRemote(address);
+    if (!remote) {
+      const path = resolve(address);
+      return { path, context: this.local, where: path, find: (root) => findCells(localFs, root, []) };
+    }
+    const { host, context } = await this.host(remote.alias);
+    return {
+      path: remote.path,
+      context,
+      where: `${remote.alias}:${remote.path}`,
+      find: async (root) => parseDiscovery((await host.exec(discoveryCommand(root))).stdout),
+    };
+  }
+
+  /** Each address is a cell, or a runs root whose cells are read (to depth 3), here or on an SSH host. */
+  async readCells(addresses: string[]): Promise<CellRead[]> {
+    const reads: CellRead[] = [];
+    for (const address of addresses) {
+      const target = await this.open(address);
+      const ctx = target.context.read();
+      const info = await ctx.fs.stat(target.path);
+      if (!info) throw new NotFoundError(`${target.where}: no such file or folder`);
+      if (info.kind !== 'dir') throw new NotFoundError(`${target.where} is not a folder`);
+      const found = await target.find(target.path);
+      reads.push(...(await mapLimited(found, PARALLEL_IO, ({ dir, format }) => readCell(dir, format, ctx))));
+    }
+    return reads;
+  }
+
+  close(): void {
+    this.opened.forEach((host) => host.close());
+    this.opened.length = 0;
+    this.hosts.clear();
+    this.contexts.clear();
+  }
 }
 
-export async function withTarget<T>(address: string, options: TargetOptions, use: (target: Target) => Promise<T>): Promise<T> {
-  const target = await openTarget(address, options);
+export async function withPlaces<T>(options: TargetOptions, use: (places: Places) => Promise<T>): Promise<T> {
+  const places = new Places(options);
   try {
-    return await use(target);
+    return await use(places);
   } finally {
-    target.close();
+    places.close();
   }
 }
 
 /** The cell at a target's path, read; NotFoundError when the path does not exist or is no cell. */
 export async function readTargetCell(target: Target): Promise<CellRead> {
-  const entries = await target.ctx.fs.list(target.path);
+  const ctx = target.context.read();
+  const entries = await ctx.fs.list(target.path);
   if (!entries) throw new NotFoundError(`${target.where}: no such folder`);
-  const format = await detectFormat(target.ctx.fs, target.path, new Set(entries.filter((e) => e.kind === 'file').map((e) => e.name)));
+  const format = await detectFormat(ctx.fs, target.path, new Set(entries.filter((e) => e.kind === 'file').map((e) => e.name)));
   if (!format) throw new NotFoundError(`${target.where} is not a cell: no run.json of a known runner, nor a Harbor job's config.json`);
-  return readCell(target.path, format, target.ctx);
-}
-
-export async function readCellAt(address: string, options: TargetOptions = {}): Promise<CellRead> {
-  return withTarget(address, options, readTargetCell);
-}
-
-/** Each address is a cell, or a runs root whose cells are read (to depth 3), here or on an SSH host. */
-export async function readCellsAt(addresses: string[], options: TargetOptions = {}): Promise<CellRead[]> {
-  const reads: CellRead[] = [];
-  for (const address of addresses) {
-    await withTarget(address, options, async (target) => {
-      const info = await target.ctx.fs.stat(target.path);
-      if (!info) throw new NotFoundError(`${target.where}: no such file or folder`);
-      if (info.kind !== 'dir') throw new NotFoundError(`${target.where} is not a folder`);
-      const found = await target.find(target.path);
-      reads.push(...(await mapLimited(found, PARALLEL_IO, ({ dir, format }) => readCell(dir, format, target.ctx))));
-    });
-  }
-  return reads;
+  return readCell(target.path, format, ctx);
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCore } from './backend';
+import { createCore } from './core';
 import { createDispatcher, DispatchError, type Dispatcher } from './dispatcher';
 import { tempDir, writeTree } from '../runners/testing';
 

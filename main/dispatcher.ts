@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isEventName, isMethod, type Backend, type BackendEvents, type EventName, type Method, type Unsubscribe } from '../shared/contract';
-import type { EventedBackend } from './backend';
+import { isEventName, type Backend, type BackendEvents, type CallReply, type EventName, type Method, type Unsubscribe } from '../shared/contract';
+import type { EventedBackend } from './core';
 
 const path = z.string().min(1, 'a path is required').max(4096);
 const cellId = z.string().min(1).max(4200);
@@ -55,9 +55,15 @@ export class DispatchError extends Error {
   override name = 'DispatchError';
 }
 
+function isMethod(name: unknown): name is Method {
+  return typeof name === 'string' && Object.hasOwn(argumentSchemas, name);
+}
+
 export interface Dispatcher {
   /** Runs a call that arrived over a transport; rejects with DispatchError when it is not in the contract. */
   call(method: unknown, args: unknown): Promise<unknown>;
+  /** The same call, its outcome as a transport carries it: the result, or the error's kind and message. */
+  reply(method: unknown, args: unknown): Promise<CallReply>;
   on<E extends EventName>(event: E, listener: (payload: BackendEvents[E]) => void): Unsubscribe;
 }
 
@@ -67,13 +73,22 @@ function describe(issues: z.core.$ZodIssue[]): string {
 
 /** The boundary both transports go through: only contract methods, only well-shaped arguments. */
 export function createDispatcher(core: EventedBackend): Dispatcher {
+  const call = async (method: unknown, args: unknown) => {
+    if (!isMethod(method)) throw new DispatchError(`unknown method ${JSON.stringify(method)}: not in the contract`);
+    const parsed = argumentSchemas[method].safeParse(args);
+    if (!parsed.success) throw new DispatchError(`${method}: bad arguments: ${describe(parsed.error.issues)}`);
+    const fn = core[method] as (...a: unknown[]) => Promise<unknown>;
+    return fn.apply(core, parsed.data as unknown[]);
+  };
   return {
-    async call(method, args) {
-      if (!isMethod(method)) throw new DispatchError(`unknown method ${JSON.stringify(method)}: not in the contract`);
-      const parsed = argumentSchemas[method].safeParse(args);
-      if (!parsed.success) throw new DispatchError(`${method}: bad arguments: ${describe(parsed.error.issues)}`);
-      const fn = core[method] as (...a: unknown[]) => Promise<unknown>;
-      return fn.apply(core, parsed.data as unknown[]);
+    call,
+    async reply(method, args) {
+      try {
+        return { ok: true, result: await call(method, args) };
+      } catch (error) {
+        const { name, message } = error instanceof Error ? error : new Error(String(error));
+        return { ok: false, error: { name, message } };
+      }
     },
     on(event, listener) {
       if (!isEventName(event)) throw new DispatchError(`unknown event ${JSON.stringify(event)}: not in the contract`);

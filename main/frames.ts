@@ -1,12 +1,16 @@
 import { join } from 'node:path';
 import type { FrameSet, FrameSource } from '../shared/cell-detail';
 import type { CellSummary } from '../shared/model';
-import type { CellFs } from '../runners';
+import { ADAPTERS, type CellFs } from '../runners';
 
-/** bigym cameras record at this rate; coding-agent observations are stills, shown two a second. */
+/** Versions' cameras record at this rate; episode observations are stills, shown two a second. */
 const VIDEO_FPS = 25;
 const STILLS_FPS = 2;
 const IMAGE = /\.(png|jpe?g)$/i;
+
+export class FramesError extends Error {
+  override name = 'FramesError';
+}
 
 /** The URL the window loads a cell's file from: relative, so it resolves in the browser and in Electron alike. */
 export function mediaUrl(cellId: string, relativePath: string): string {
@@ -17,15 +21,19 @@ async function images(fs: CellFs, dir: string): Promise<string[]> {
   return ((await fs.list(dir)) ?? []).filter((e) => e.kind === 'file' && IMAGE.test(e.name)).map((e) => e.name).sort();
 }
 
+/** The frames of a source, asked of the cell's format: an episode's stills, or a version's cameras on a seed. */
 export async function listFrames(cell: CellSummary, source: FrameSource, fs: CellFs): Promise<FrameSet> {
+  const capabilities = ADAPTERS[cell.format].capabilities;
   if (source.kind === 'episode') {
-    const folder = `episodes/${source.episode.padStart(4, '0')}/frames`;
+    if (!capabilities.episodeStreams) throw new FramesError(`${cell.name}: its episodes have no frames of their own`);
+    const folder = capabilities.episodeStreams.framesFolder(source.episode);
     const names = await images(fs, join(cell.path, folder));
     return { fps: STILLS_FPS, cameras: [{ name: 'observation', urls: names.map((n) => mediaUrl(cell.id, `${folder}/${n}`)) }] };
   }
-  const folder = `${source.kind === 'dev' ? 'dev' : 'replays'}/${source.version}/${source.seed}`;
+  if (!capabilities.versions) throw new FramesError(`${cell.name} has no policy versions`);
+  const folder = capabilities.versions.framesFolder(source.kind, source.version, source.seed);
   const entries = (await fs.list(join(cell.path, folder))) ?? [];
-  if (entries.length === 0) throw new Error(`${cell.name} has no ${source.kind} frames for ${source.version} on seed ${source.seed} (${folder})`);
+  if (entries.length === 0) throw new FramesError(`${cell.name} has no ${source.kind} frames for ${source.version} on seed ${source.seed} (${folder})`);
   const cameras = [];
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     if (entry.kind === 'dir') {

@@ -52,7 +52,7 @@ describe('scanRoot', () => {
     const missing = join(tmp.path, 'nope');
     const result = await scanRoot(missing);
     expect(result.state).toBe('missing');
-    expect(result.problems).toEqual([{ file: missing, message: expect.stringContaining('does not exist') }]);
+    expect(result.problems).toEqual([{ file: missing, message: expect.stringContaining('does not exist'), severity: 'error' }]);
   });
 
   it('says a file given as a root is not a folder', async () => {

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { realpath } from 'node:fs/promises';
-import type { CellSummary, FormatName, Problem, RootState } from '../shared/model';
+import { type CellSummary, type FormatName, type Problem, type RootState, problem } from '../shared/model';
 import { detectFormat, type CellFs, type ReadContext } from '../runners';
 import { readCell, summaryOf } from '../runners/read';
 import { mapLimited, PARALLEL_IO } from './concurrency';
@@ -29,7 +29,7 @@ export async function findCells(fs: CellFs, root: string, problems: Problem[]): 
     seen.add(real);
     const entries = await fs.list(dir);
     if (!entries) {
-      problems.push({ file: dir, message: 'cannot list folder (permission denied?)' });
+      problems.push(problem(dir, 'cannot list folder (permission denied?)'));
       return;
     }
     const files = new Set(entries.filter((e) => e.kind === 'file').map((e) => e.name));
@@ -50,10 +50,10 @@ export async function findCells(fs: CellFs, root: string, problems: Problem[]): 
 export async function scanRoot(rootPath: string, ctx: ReadContext): Promise<ScanResult> {
   const root = resolve(rootPath);
   const info = await ctx.fs.stat(root);
-  if (!info) return { state: 'missing', cells: [], problems: [{ file: root, message: 'runs root does not exist; check the path or remove the root' }] };
-  if (info.kind !== 'dir') return { state: 'missing', cells: [], problems: [{ file: root, message: 'runs root is not a folder' }] };
+  if (!info) return { state: 'missing', cells: [], problems: [problem(root, 'runs root does not exist; check the path or remove the root')] };
+  if (info.kind !== 'dir') return { state: 'missing', cells: [], problems: [problem(root, 'runs root is not a folder')] };
   if (!(await ctx.fs.list(root))) {
-    return { state: 'unreadable', cells: [], problems: [{ file: root, message: 'runs root cannot be listed: permission denied' }] };
+    return { state: 'unreadable', cells: [], problems: [problem(root, 'runs root cannot be listed: permission denied')] };
   }
   const problems: Problem[] = [];
   const found = await findCells(ctx.fs, root, problems);

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Problem } from '../shared/model';
+import { type Problem, problem } from '../shared/model';
 
 export interface Settings {
   roots: string[];
@@ -37,13 +37,13 @@ export async function loadSettings(file: string): Promise<LoadedSettings> {
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { settings: { roots: [] } };
-    return { settings: { roots: [] }, problem: { file: file, message: `cannot read settings: ${(error as Error).message}` } };
+    return { settings: { roots: [] }, problem: problem(file, `cannot read settings: ${(error as Error).message}`) };
   }
   const parsed = parse(text);
   if (typeof parsed === 'string') {
     return {
       settings: { roots: [] },
-      problem: { file: file, message: `settings ignored: ${parsed}. Fix or delete the file; adding a root rewrites it.` },
+      problem: problem(file, `settings ignored: ${parsed}. Fix or delete the file; adding a root rewrites it.`),
     };
   }
   return { settings: parsed };

@@ -140,7 +140,7 @@ describe.each(Object.keys(CELLS) as FormatName[])('%s with broken input', (forma
 
     for (const folder of spec.dirs) {
       writeFileSync(join(dir, folder), 'not a folder');
-      expect((await adapter.read(dir, context())).cell.problems).toContainEqual({ file: folder, message: `${folder} is not a folder` });
+      expect((await adapter.read(dir, context())).cell.problems).toContainEqual({ file: folder, message: `${folder} is not a folder`, severity: 'error' });
       // A folder that links back to the cell is read as a folder, once.
       rmSync(join(dir, folder));
       symlinkSync(dir, join(dir, folder));
@@ -151,11 +151,11 @@ describe.each(Object.keys(CELLS) as FormatName[])('%s with broken input', (forma
     const file = spec.json[0] as string;
     rmSync(join(dir, file));
     mkdirSync(join(dir, file));
-    expect((await adapter.read(dir, context())).cell.problems).toContainEqual({ file, message: `${file} is not a file` });
+    expect((await adapter.read(dir, context())).cell.problems).toContainEqual({ file, message: `${file} is not a file`, severity: 'error' });
   });
 
   it('a cell folder that vanished: a problem, no throw', async () => {
     const { cell } = await readCell(join(tmp.path, 'gone', format), format, context());
-    expect(cell.problems).toEqual([{ file: join(tmp.path, 'gone', format), message: 'cell folder no longer exists' }]);
+    expect(cell.problems).toEqual([{ file: join(tmp.path, 'gone', format), message: 'cell folder no longer exists', severity: 'error' }]);
   });
 });

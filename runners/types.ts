@@ -1,5 +1,5 @@
 import type { CellDetail } from '../shared/cell-detail';
-import type { Cell, CellLabels, EpisodeUnit, FormatName, Problem } from '../shared/model';
+import type { Capabilities, Cell, CellLabels, EpisodeUnit, FormatName } from '../shared/model';
 import type { CellFs } from './common/fs';
 import type { JsonReader } from './common/json';
 
@@ -11,20 +11,22 @@ export interface ReadContext {
   host: string;
 }
 
+/** What the cell view shows beyond the summary. */
+export type DetailRead = Omit<CellDetail, 'summary'>;
+
 export interface CellRead {
   cell: Cell;
   labels: CellLabels;
   changedAt: number | null;
   /** The units a McNemar test pairs, in the format's order. */
   units: EpisodeUnit[];
-  /** Policy versions with an evaluation summary (bigym-agent); each pairs as CELL@vNNN. */
+  /** Policy versions with an evaluation summary; each pairs as CELL@vNNN. */
   evaluatedVersions?: string[];
   vramPeakMib?: number | null;
   policyVersions?: string[];
+  /** Present when the read was asked for it: from the same reading of the files as the rest. */
+  detail?: DetailRead;
 }
-
-/** What the cell view shows beyond the summary, with the problems met reading it. */
-export type DetailRead = Omit<CellDetail, 'summary'> & { problems: Problem[] };
 
 /** A JSONL log whose lines become a stream of events (`cellwatch tail`, the cell view's event stream). */
 export interface EventLog {
@@ -36,12 +38,45 @@ export interface EventLog {
   eventName(value: Record<string, unknown>): string;
 }
 
+/** Where a version's frames on a seed come from: an evaluation replay, or a development episode. */
+export type VersionSource = 'replay' | 'dev';
+
+/** A format whose cells hold policy versions (evaluated, replayed and compared per seed). */
+export interface VersionsCapability {
+  /** The folder, relative to the cell, of a version's frames on a seed. */
+  framesFolder(source: VersionSource, version: string, seed: string): string;
+  /** The seeds a version has frames for, and where they come from. */
+  seedsWithFrames(dir: string, version: string, ctx: ReadContext): Promise<Map<string, VersionSource>>;
+  /** The version's outcome on a seed: its evaluation, else its development episode. */
+  outcome(dir: string, version: string, seed: string, ctx: ReadContext): Promise<'success' | 'failure' | 'unknown'>;
+  /** The units a paired test of this version pairs; null before it has an evaluation. */
+  units(dir: string, version: string, ctx: ReadContext): Promise<EpisodeUnit[] | null>;
+}
+
+/** What a format can do beyond reading a cell; main/ and renderer/ ask for these, never for a format by name. */
+export interface FormatCapabilities {
+  versions?: VersionsCapability;
+  /** Each episode has an event log and a folder of frames (relative to the cell). */
+  episodeStreams?: { framesFolder(episode: string): string };
+  /** Some ended episodes are excluded from the score. */
+  exclusions?: true;
+  /** GPU memory samples appended to a JSONL file of the cell (see common/vram.ts). */
+  vram?: { file: string };
+}
+
 export interface FormatAdapter {
   format: FormatName;
-  read(dir: string, ctx: ReadContext): Promise<CellRead>;
-  detail(dir: string, ctx: ReadContext): Promise<DetailRead>;
+  /** Reads the cell; with `detail`, also what its view shows, in the same pass over its files. */
+  read(dir: string, ctx: ReadContext, options?: { detail?: boolean }): Promise<CellRead>;
   /** The cell's event logs, as they are now. */
   eventLogs(dir: string, ctx: ReadContext): Promise<EventLog[]>;
+  capabilities: FormatCapabilities;
+}
+
+/** The capabilities as the window sees them. */
+export function capabilitiesOf(adapter: FormatAdapter): Capabilities {
+  const c = adapter.capabilities;
+  return { versions: c.versions !== undefined, episodeStreams: c.episodeStreams !== undefined, exclusions: c.exclusions === true, vram: c.vram !== undefined };
 }
 
 /** A cell none of whose files changed for this long is no longer running. */

@@ -129,7 +129,7 @@ export interface GpuSample {
 export interface GpuStatus {
   /** False when this machine has no nvidia-smi (or it never answered). */
   available: boolean;
-  problems: string[];
+  problems: Problem[];
   /** The last samples, oldest first (about ten minutes at 1 Hz). */
   history: GpuSample[];
 }

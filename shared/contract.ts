@@ -56,7 +56,7 @@ export interface Backend {
 export interface HostStatus {
   alias: string;
   state: 'connecting' | 'connected' | 'reconnecting' | 'failed';
-  problem: string | null;
+  problem: Problem | null;
   retryAt: number | null;
   unknownKey: string | null;
   lockedKey: string | null;
@@ -80,35 +80,8 @@ export interface BackendEvents {
 export type Method = keyof Backend;
 export type EventName = keyof BackendEvents;
 
-// Records keyed by the unions, so adding a call or event without naming it here fails to compile.
-const methodNames: Record<Method, true> = {
-  getInfo: true,
-  listRoots: true,
-  addRoot: true,
-  removeRoot: true,
-  listCells: true,
-  pickFolder: true,
-  pairedTest: true,
-  openCell: true,
-  closeCell: true,
-  openStream: true,
-  closeStream: true,
-  listFrames: true,
-  gpuStatus: true,
-  systemStatus: true,
-  listProfiles: true,
-  planLaunch: true,
-  launchRun: true,
-  listRuns: true,
-  stopRun: true,
-  drainRun: true,
-  compare: true,
-  record: true,
-  listHosts: true,
-  acceptHostKey: true,
-  unlockHostKey: true,
-  reconnectHost: true,
-};
+// Keyed by the union, so adding an event without naming it here fails to compile. (The methods are named
+// once, by the dispatcher's argument schemas in main/dispatcher.ts.)
 const eventNames: Record<EventName, true> = { rootsChanged: true, cellChanged: true, gpuSample: true, recordProgress: true, hostsChanged: true };
 export const EVENTS = Object.keys(eventNames) as readonly EventName[];
 
@@ -132,16 +105,31 @@ export interface WireCall {
   method: string;
   args: unknown[];
 }
-export type WireReply =
-  | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; error: string };
+/** An error as it crosses a transport: its kind (`NotFoundError`, `DispatchError`, `SlotError`, ...) and message. */
+export interface WireError {
+  name: string;
+  message: string;
+}
+/** A call's outcome, as both transports carry it. */
+export type CallReply = { ok: true; result: unknown } | { ok: false; error: WireError };
+export type WireReply = CallReply & { id: number };
 export interface WireEvent {
   event: EventName;
   payload: unknown;
 }
 
-export function isMethod(name: unknown): name is Method {
-  return typeof name === 'string' && Object.hasOwn(methodNames, name);
+/** The error a failed call rejects with in the window: its kind kept as `name`. */
+export class CallError extends Error {
+  constructor(wire: WireError) {
+    super(wire.message);
+    this.name = wire.name;
+  }
+}
+
+/** The value of a reply, or its error thrown as a CallError. */
+export function unwrapReply(reply: CallReply): unknown {
+  if (reply.ok) return reply.result;
+  throw new CallError(reply.error);
 }
 
 export function isEventName(name: unknown): name is EventName {

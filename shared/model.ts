@@ -7,11 +7,22 @@ export type Board = 'on' | 'ui' | 'nonstd';
 export type CellId = string;
 
 /** Something the user should see: what went wrong, where, and what to try. */
+/** How bad a problem is: error, something could not be read or done; warning, read but not as it should be. */
+export type Severity = 'error' | 'warning';
+
+/** Every failure the user is told of, shown where it concerns: a cell, a root, a host, the app. */
 export interface Problem {
   /** The file (relative to its cell when it is in one), folder, host or command it concerns. */
   file: string;
   line?: number;
   message: string;
+  severity: Severity;
+  /** What the user can do about it, when there is something to do. */
+  tip?: string;
+}
+
+export function problem(file: string, message: string, more: { line?: number; severity?: Severity; tip?: string } = {}): Problem {
+  return { file, ...(more.line !== undefined ? { line: more.line } : {}), message, severity: more.severity ?? 'error', ...(more.tip ? { tip: more.tip } : {}) };
 }
 
 export type CellState =
@@ -83,6 +94,19 @@ export interface CellSummary extends Cell {
   vramPeakMib: number | null;
   /** Every policy version of a bigym cell (policies/vNNN.py), oldest first. */
   policyVersions: string[];
+  capabilities: Capabilities;
+}
+
+/** What a cell's format can show beyond the summary: its adapter declares them; views ask for them, never for a format. */
+export interface Capabilities {
+  /** Policy versions: evaluations per version, frames per version and seed, a version's outcome on a seed. */
+  versions: boolean;
+  /** Each episode has its own event log and frames. */
+  episodeStreams: boolean;
+  /** Some ended episodes are excluded from the score. */
+  exclusions: boolean;
+  /** GPU memory samples over time. */
+  vram: boolean;
 }
 
 /** One unit that pairs in a McNemar test (`episodes --json`). */

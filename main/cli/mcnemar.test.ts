@@ -62,7 +62,7 @@ describe('cellwatch mcnemar', () => {
     writeTree(join(tmp.path, 'task'), { 'run.json': { runner: 'bigym-agent' }, 'policies/v001.py': '' });
     for (const [args, message] of [
       [[`${join(tmp.path, 'task')}@v001`, `${join(tmp.path, 'task')}@v001`], 'v001 has no evaluation summary'],
-      [[`${a}@v001`, a], 'only bigym-agent cells have'],
+      [[`${a}@v001`, a], 'std_a has none'],
       [[a, join(tmp.path, 'task')], 'compare two cells of one format'],
     ] as const) {
       const { io, err } = capture();

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { formatP, verdict } from '../../shared/mcnemar';
-import { compareSides } from '../compare/paired';
+import { readTargetCell, withPlaces } from '../cells';
+import { compareSides, sideOf, splitAddress, type Side } from '../compare/paired';
 import { UsageError, type Io } from './io';
 import { percent, table } from './table';
 
@@ -18,7 +19,17 @@ export async function mcnemar(argv: string[], io: Io): Promise<number> {
     options: { json: { type: 'boolean', default: false }, 'accept-new-host-key': { type: 'boolean', default: false } },
   });
   if (positionals.length !== 2) throw new UsageError(`name two cells\n\n${MCNEMAR_HELP}`);
-  const result = await compareSides(positionals[0] as string, positionals[1] as string, { acceptNewHostKey: values['accept-new-host-key'] });
+  // Both sides over one connection per host, even when both cells live on the same one.
+  const result = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, async (places) => {
+    const [a, b] = await Promise.all(
+      positionals.map(async (address) => {
+        const { cell, version } = splitAddress(address);
+        const target = await places.open(cell);
+        return sideOf(await readTargetCell(target), version, target.context.read());
+      }),
+    );
+    return compareSides(a as Side, b as Side);
+  });
   const a = result.a.id;
   const b = result.b.id;
   if (!result.ok) {

@@ -1,12 +1,10 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { summaryOf } from '../../runners/read';
-import { localContext, readCellsAt } from '../cells';
+import { withPlaces } from '../cells';
 import { compareSlots } from '../compare/slots';
-import { parseRemote } from '../ssh/config';
-import { slotInputs } from '../record/compose';
 import { findFfmpeg } from '../record/ffmpeg';
-import { recordComparison } from '../record/record';
+import { recordSlots } from '../record/slots';
 import { UsageError, type Io } from './io';
 
 export const RECORD_HELP = `cellwatch record --compare "s1:v008,s2:last" [--seed N] [--seconds S] [--fps F] -o out.mp4 ROOT...
@@ -15,8 +13,8 @@ Records up to six policy versions side by side on one seed to an H.264 mp4, with
 slot's cameras in a row under a label (session, version, seed, outcome), a shorter slot holding its
 last frame. A session is a bigym-agent cell's name or a path substring naming one cell; a version is
 vNNN, NNN, last or submission. Frames come from replays/vNNN/<seed>/ or dev/vNNN/<seed>/. Without
---seed, the first seed every slot has frames for. ffmpeg: CELLWATCH_FFMPEG, else the system's, else
-the bundled one.`;
+--seed, the first seed every slot has frames for. A ROOT may be on an SSH host (ALIAS:/abs/path): its
+frames are fetched over one connection. ffmpeg: CELLWATCH_FFMPEG, else the system's, else the bundled one.`;
 
 export async function record(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -34,24 +32,23 @@ export async function record(argv: string[], io: Io): Promise<number> {
   const fps = Number(values.fps);
   if (!(fps > 0 && fps <= 120)) throw new UsageError(`--fps must be a number from 1 to 120, not ${values.fps}`);
   const ffmpeg = findFfmpeg();
-  const ctx = localContext();
-  if (positionals.some((p) => parseRemote(p))) throw new UsageError('record reads frames from this machine: give local runs roots');
-  const cells = (await readCellsAt(positionals)).map((read) => summaryOf(read, ''));
-  const comparison = await compareSlots(values.compare, values.seed, cells, ctx).catch((error: Error) => {
-    throw new UsageError(error.message);
-  });
-  const longest = Math.max(...comparison.slots.map((s) => Math.max(...s.frames.cameras.map((c) => c.urls.length))));
-  const seconds = values.seconds === undefined ? Math.max(1 / fps, longest / 25) : Number(values.seconds);
-  if (!(seconds > 0)) throw new UsageError(`--seconds must be a positive number, not ${values.seconds}`);
-  const paths = new Map(cells.map((c) => [c.id, c.path]));
-  const slots = slotInputs(comparison, (id) => paths.get(id) as string);
-  let shown = -1;
-  const result = await recordComparison(ffmpeg, slots, { seconds, fps, out: resolve(values.output) }, (fraction) => {
-    const tenth = Math.floor(fraction * 10);
-    if (tenth > shown) {
-      shown = tenth;
-      io.err(`recording ${tenth * 10}%`);
-    }
+  const { result, comparison, seconds } = await withPlaces({}, async (places) => {
+    const cells = (await places.readCells(positionals)).map((read) => summaryOf(read, ''));
+    const comparison = await compareSlots(values.compare as string, values.seed, cells, places.contextOf).catch((error: Error) => {
+      throw new UsageError(error.message);
+    });
+    const longest = Math.max(...comparison.slots.map((s) => Math.max(...s.frames.cameras.map((c) => c.urls.length))));
+    const seconds = values.seconds === undefined ? Math.max(1 / fps, longest / 25) : Number(values.seconds);
+    if (!(seconds > 0)) throw new UsageError(`--seconds must be a positive number, not ${values.seconds}`);
+    let shown = -1;
+    const result = await recordSlots(ffmpeg, comparison, cells, places.contextOf, { seconds, fps, out: resolve(values.output as string) }, (fraction) => {
+      const tenth = Math.floor(fraction * 10);
+      if (tenth > shown) {
+        shown = tenth;
+        io.err(`recording ${tenth * 10}%`);
+      }
+    });
+    return { result, comparison, seconds };
   });
   if (result.note) io.err(result.note);
   io.out(`${result.out}: ${comparison.slots.length} slots on seed ${comparison.seed}, ${seconds} s at ${fps} fps`);

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../cells';
+import { NotFoundError } from '../errors';
 import { CompareError } from '../compare/paired';
 import { APP_VERSION } from '../version';
 import { UsageError, type Io } from './io';

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createCore } from '../backend';
+import { createCore } from '../core';
 import { openBrowser } from '../open-browser';
 import { builtRendererDir, defaultConfigDir, defaultDemoRoot } from '../paths';
 import { isLoopback } from '../server/guard';

@@ -4,10 +4,8 @@ import { parseArgs } from 'node:util';
 import type { StreamEvent } from '../../shared/cell-detail';
 import { ADAPTERS } from '../../runners';
 import type { EventLog } from '../../runners/types';
-import { openTarget, readTargetCell } from '../cells';
-import { sftpSource } from '../ssh/sftp-fs';
+import { Places, readTargetCell } from '../cells';
 import { Follower } from '../tail/follower';
-import { localSource } from '../tail/source';
 import { REMOTE_POLL_MS, streamEvent } from '../watch/session';
 import { UsageError, type Io } from './io';
 
@@ -40,23 +38,25 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
     },
   });
   if (positionals.length !== 1) throw new UsageError(`name exactly one cell\n\n${TAIL_HELP}`);
-  const target = await openTarget(positionals[0] as string, {
+  const places = new Places({
     acceptNewHostKey: values['accept-new-host-key'],
     onHostStatus: (status) => {
-      if (status.state === 'reconnecting') io.err(`${status.alias}: ${status.problem}; reconnecting in ${Math.round(((status.retryAt ?? Date.now()) - Date.now()) / 1000)} s`);
+      if (status.state === 'reconnecting') io.err(`${status.alias}: ${status.problem?.message}; reconnecting in ${Math.round(((status.retryAt ?? Date.now()) - Date.now()) / 1000)} s`);
       else if (status.state === 'connected') io.err(`${status.alias}: connected`);
-      else if (status.state === 'failed') io.err(`${status.alias}: ${status.problem}`);
+      else if (status.state === 'failed') io.err(`${status.alias}: ${status.problem?.message}`);
     },
+  });
+  const target = await places.open(positionals[0] as string).catch((error: Error) => {
+    places.close();
+    throw error;
   });
   const { cell } = await readTargetCell(target);
   const adapter = ADAPTERS[cell.format];
   const followers = new Map<string, Follower>();
-  const host = target.host;
   const follow = async (log: EventLog, fromEnd: boolean) => {
     if (followers.has(log.file)) return;
     const path = join(cell.path, log.file);
-    const source = host ? sftpSource(() => host.sftp(), path) : localSource(path);
-    const follower = new Follower(source, log.file, (chunk) => {
+    const follower = new Follower(target.context.source(path), log.file, (chunk) => {
       for (const record of chunk.records) io.out(line(cell.id, streamEvent(log, record), values.json));
       for (const p of chunk.problems) io.err(`${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
     }, fromEnd ? { from: 'end', bytes: 0 } : { from: 'start' });
@@ -64,7 +64,7 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
     await follower.poll();
     follower.watch();
   };
-  const logs = () => adapter.eventLogs(cell.path, target.ctx);
+  const logs = () => adapter.eventLogs(cell.path, target.context.read());
   const followNew = async (fromEnd: boolean) => {
     for (const log of await logs().catch(() => [])) await follow(log, fromEnd);
   };
@@ -72,7 +72,7 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
   if ((await logs()).length === 0) io.err(`${cell.name} (${cell.format}) writes no event log; cellwatch status shows its trials.`);
 
   let stopWatching: () => Promise<void>;
-  if (host) {
+  if (!target.context.watchable) {
     // Over SSH: poll every follower, and look for new logs (a new episode) now and then.
     let ticks = 0;
     const timer = setInterval(() => {
@@ -99,6 +99,6 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
   });
   await stopWatching();
   followers.forEach((f) => f.unwatch());
-  target.close();
+  places.close();
   return 0;
 }

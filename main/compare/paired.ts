@@ -1,7 +1,6 @@
 import type { CellState, EpisodeUnit, FormatName } from '../../shared/model';
 import { pairUnits, type PairedSide, type PairedTest } from '../../shared/mcnemar';
-import { versionUnits } from '../../runners/bigym-agent/adapter';
-import { readTargetCell, withTarget, type Target, type TargetOptions } from '../cells';
+import { ADAPTERS, type CellRead, type ReadContext } from '../../runners';
 
 const LIVE: ReadonlySet<CellState> = new Set(['running', 'evaluating', 'draining']);
 
@@ -20,26 +19,22 @@ export function splitAddress(address: string): { cell: string; version: string |
   return match ? { cell: match[1] as string, version: match[2] as string } : { cell: address, version: null };
 }
 
-export async function readSide(address: string, options: TargetOptions): Promise<Side> {
-  const { cell, version } = splitAddress(address);
-  return withTarget(cell, options, async (target) => readTargetSide(address, version, target));
-}
-
-async function readTargetSide(address: string, version: string | null, target: Target): Promise<Side> {
-  const read = await readTargetCell(target);
-  const live = LIVE.has(read.cell.state);
-  if (version === null) return { id: read.cell.id, name: read.cell.name, format: read.cell.format, units: read.units, live };
-  if (read.cell.format !== 'bigym-agent') throw new CompareError(`${address}: @${version} names a policy version, which only bigym-agent cells have`);
-  const units = await versionUnits(read.cell.path, version, target.ctx);
-  if (!units) throw new CompareError(`${address}: ${version} has no evaluation summary (eval/${version}/summary.json) yet`);
-  return { id: `${read.cell.id}@${version}`, name: `${read.cell.name}@${version}`, format: read.cell.format, units, live: false };
+/** One side of a paired test: a read cell, or one of its policy versions (read through `ctx`, wherever the cell lives). */
+export async function sideOf(read: CellRead, version: string | null, ctx: ReadContext): Promise<Side> {
+  const { cell } = read;
+  const live = LIVE.has(cell.state);
+  if (version === null) return { id: cell.id, name: cell.name, format: cell.format, units: read.units, live };
+  const versions = ADAPTERS[cell.format].capabilities.versions;
+  if (!versions) throw new CompareError(`${cell.name}@${version}: @${version} names a policy version, and ${cell.name} has none`);
+  const units = await versions.units(cell.path, version, ctx);
+  if (!units) throw new CompareError(`${cell.name}@${version}: ${version} has no evaluation summary yet`);
+  return { id: `${cell.id}@${version}`, name: `${cell.name}@${version}`, format: cell.format, units, live: false };
 }
 
 const shown = ({ id, name, format, live }: Side): PairedSide => ({ id, name, format, live });
 
-/** The paired test of two cells of one format, or of two policy versions. */
-export async function compareSides(addressA: string, addressB: string, options: TargetOptions = {}): Promise<PairedTest> {
-  const [a, b] = await Promise.all([readSide(addressA, options), readSide(addressB, options)]);
+/** The paired test of two sides already read: two cells of one format, or two policy versions. */
+export function compareSides(a: Side, b: Side): PairedTest {
   if (a.format !== b.format) throw new CompareError(`${a.name} is ${a.format} and ${b.name} is ${b.format}: compare two cells of one format`);
   const pairing = pairUnits(a.units, b.units, a.live || b.live);
   return pairing.ok

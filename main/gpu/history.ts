@@ -1,4 +1,5 @@
 import type { GpuSample, GpuStatus } from '../../shared/cell-detail';
+import { problem, type Problem } from '../../shared/model';
 import { GpuSampler, type SamplerOptions } from './sampler';
 
 /** Samples kept for the GPU panel's timeline: ten minutes at 1 Hz. */
@@ -11,16 +12,21 @@ export interface GpuFeed {
   stop(): void;
 }
 
+export interface GpuFeedOptions {
+  /** The nvidia-smi to run; false: no sampling (tests). */
+  command: string | false;
+  onSample(sample: GpuSample): void;
+  /** The launched run a process belongs to, to name it in the GPU view. */
+  runOf?(pid: number): string | undefined;
+  /** How to run nvidia-smi on an SSH host, over its connection; absent: on this machine. */
+  remote?: Pick<SamplerOptions, 'spawn' | 'once'>;
+}
+
 /** The core's GPU sampler: keeps recent samples and the problems it met, and passes each sample on. */
-export function startGpu(
-  command: string | false,
-  onSample: (sample: GpuSample) => void,
-  runOf: (pid: number) => string | undefined = () => undefined,
-  remote?: Pick<SamplerOptions, 'spawn' | 'once'>,
-): GpuFeed {
+export function startGpu({ command, onSample, runOf = () => undefined, remote }: GpuFeedOptions): GpuFeed {
   const history: GpuSample[] = [];
-  const problems: string[] = [];
-  if (command === false) return { status: () => ({ available: false, problems: ['GPU sampling is off'], history }), latest: () => undefined, stop: () => undefined };
+  const problems: Problem[] = [];
+  if (command === false) return { status: () => ({ available: false, problems: [problem('nvidia-smi', 'GPU sampling is off', { severity: 'warning' })], history }), latest: () => undefined, stop: () => undefined };
   const sampler = new GpuSampler({
     command,
     ...remote,
@@ -30,8 +36,8 @@ export function startGpu(
       if (history.length > HISTORY) history.shift();
       onSample(sample);
     },
-    onProblem(problem) {
-      problems.push(problem.message);
+    onProblem(found) {
+      problems.push(found);
       if (problems.length > 20) problems.shift();
     },
   });

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { Problem } from '../../shared/model';
+import { problem, type Problem } from '../../shared/model';
 import type { GpuProcess, GpuReading, GpuSample } from '../../shared/cell-detail';
 import { APPS_QUERY, GPU_QUERY, parseGpus, parseProcesses } from './parse';
 
@@ -106,7 +106,7 @@ export class GpuSampler {
     try {
       child = this.options.spawn ? this.options.spawn(args) : localSpawn(this.command, args);
     } catch (error) {
-      this.options.onProblem({ file: this.command, message: `${this.command} could not start: ${(error as Error).message}` });
+      this.options.onProblem(problem(this.command, `${this.command} could not start: ${(error as Error).message}`));
       this.restartTimer = setTimeout(() => this.launch(), this.backoff);
       this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
       return;
@@ -120,22 +120,23 @@ export class GpuSampler {
       // Not startable: no output will come, so no watchdog; nvidia-smi missing is final.
       clearTimeout(this.watchdog);
       if (error.code !== 'ENOENT' && !this.stopped) this.restartTimer = setTimeout(() => this.launch(), this.backoff);
-      this.options.onProblem({
-        file: this.command,
-        message: error.code === 'ENOENT' ? `${this.command} not found: this machine has no NVIDIA GPU sampler` : `${this.command} could not start: ${error.message}`,
-      });
+      this.options.onProblem(
+        error.code === 'ENOENT'
+          ? problem(this.command, `${this.command} not found: this machine has no NVIDIA GPU sampler`, { severity: 'warning', tip: 'set CELLWATCH_NVIDIA_SMI to its path if it lives elsewhere' })
+          : problem(this.command, `${this.command} could not start: ${error.message}`),
+      );
     });
     child.on('exit', (code, signal) => {
       if (this.child !== child) return;
       clearTimeout(this.watchdog);
       if (this.stopped) return;
       if (code === 127) {
-        this.options.onProblem({ file: this.command, message: `${this.command} not found: this machine has no NVIDIA GPU sampler` });
+        this.options.onProblem(problem(this.command, `${this.command} not found: this machine has no NVIDIA GPU sampler`));
         return;
       }
       if (code !== null || signal !== 'SIGKILL') {
         const why = code === null ? `was killed (${signal})` : `exited with code ${code}`;
-        this.options.onProblem({ file: this.command, message: `${this.command} ${why}${stderr ? `: ${stderr.trim()}` : ''}; restarting in ${this.backoff / 1000} s` });
+        this.options.onProblem(problem(this.command, `${this.command} ${why}${stderr ? `: ${stderr.trim()}` : ''}; restarting in ${this.backoff / 1000} s`));
       }
       this.restartTimer = setTimeout(() => this.launch(), this.backoff);
       this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
@@ -146,7 +147,7 @@ export class GpuSampler {
   private armWatchdog(): void {
     clearTimeout(this.watchdog);
     this.watchdog = setTimeout(() => {
-      this.options.onProblem({ file: this.command, message: `${this.command} fell silent for ${(3 * this.intervalMs) / 1000} s; restarting it` });
+      this.options.onProblem(problem(this.command, `${this.command} fell silent for ${(3 * this.intervalMs) / 1000} s; restarting it`));
       this.child?.kill();
     }, Math.max(3 * this.intervalMs, 3000));
   }

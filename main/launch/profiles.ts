@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { uiName } from '../../shared/launch';
+import { problem, type FormatName, type Problem } from '../../shared/model';
+import { ADAPTERS } from '../../runners';
 
 const Knob = z.object({ key: z.string().regex(/^[a-z_]+$/), label: z.string(), default: z.string().default(''), choices: z.array(z.string()).optional() });
 
@@ -11,7 +13,7 @@ const Knob = z.object({ key: z.string().regex(/^[a-z_]+$/), label: z.string(), d
 export const Profile = z.object({
   name: z.string().min(1),
   description: z.string().default(''),
-  format: z.enum(['coding-agent', 'bigym-agent', 'evopolicygym', 'harbor-job']),
+  format: z.enum(Object.keys(ADAPTERS) as [FormatName, ...FormatName[]]),
   /** Whether the run needs a GPU: the launch then picks one and sets CUDA_VISIBLE_DEVICES. */
   gpu: z.boolean().default(true),
   /** sentinel: Drain writes DRAIN into the cell and sends SIGUSR1 (coding-agent). */
@@ -28,7 +30,7 @@ export type Profile = z.infer<typeof Profile>;
 
 export interface LoadedProfiles {
   profiles: Profile[];
-  problems: { file: string; message: string }[];
+  problems: Problem[];
 }
 
 /** Shipped profiles first; a user's profile of the same name replaces the shipped one. */
@@ -42,7 +44,7 @@ export async function loadProfiles(dirs: string[]): Promise<LoadedProfiles> {
         const profile = Profile.parse(parse(await readFile(join(dir, file), 'utf8')));
         byName.set(profile.name, profile);
       } catch (error) {
-        problems.push({ file: join(dir, file), message: `profile ignored: ${error instanceof z.ZodError ? error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : (error as Error).message}` });
+        problems.push(problem(join(dir, file), `profile ignored: ${error instanceof z.ZodError ? error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : (error as Error).message}`));
       }
     }
   }

@@ -93,8 +93,9 @@ describe('launched processes', () => {
     const run = await launch(`trap 'sleep 1; echo done > ${cleaned}; exit 0' TERM; sleep 300 & wait`);
     await expect.poll(() => group(run.pid).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
     const started = Date.now();
-    const stopped = await manager.stop(run.name, 4000);
-    expect(Date.now() - started).toBeLessThan(3500);
+    const stopped = await manager.stop(run.name, 10_000);
+    // It ended when its cleanup did, well before the grace period ran out.
+    expect(Date.now() - started).toBeLessThan(7000);
     expect(readFileSync(cleaned, 'utf8')).toBe('done\n');
     expect(stopped.state).toBe('stopped');
     expect(group(run.pid)).toEqual([]);

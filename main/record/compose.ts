@@ -32,10 +32,10 @@ function escapeText(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/'/g, '\u2019').replace(/:/g, '\\:').replace(/%/g, '\\%');
 }
 
-/** Local paths of each slot's cameras, from the comparison and the slots' cell folders. */
-export function slotInputs(comparison: Comparison, cellPath: (cellId: string) => string): SlotInput[] {
+/** Local paths of each slot's cameras, from the comparison and the local folder of each slot's frames. */
+export function slotInputs(comparison: Comparison, folderOf: (slot: ComparedSlot) => string): SlotInput[] {
   return comparison.slots.map((slot) => {
-    const folder = join(cellPath(slot.cellId), slot.source === 'dev' ? 'dev' : 'replays', slot.version, comparison.seed);
+    const folder = folderOf(slot);
     return {
       label: `${slot.session} ${slot.version} · seed ${comparison.seed} · ${slot.outcome}`,
       outcome: slot.outcome,

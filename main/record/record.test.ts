@@ -78,7 +78,7 @@ describe('cellwatch record', () => {
   });
 
   it.each([
-    ['nope:v001', 'no bigym-agent cell is named or found by "nope"'],
+    ['nope:v001', 'no cell with policy versions is named or found by "nope"'],
     ['balance:v001', '"balance" is ambiguous'],
     ['cartpole_balance:v009', 'has no v009; it has v001, v002, v003, v004'],
     ['cartpole_balance', 'is not session:version'],

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { WireEvent, WireReply } from '../../shared/contract';
-import { createCore } from '../backend';
+import { createCore } from '../core';
 import { tempDir, writeTree } from '../../runners/testing';
 import { startServer, type RunningServer } from './server';
 
@@ -116,10 +116,10 @@ describe('serve mode WebSocket', () => {
     expect(await nextMessage()).toMatchObject({ id: 1, ok: true, result: { name: 'Cellwatch', transport: 'serve' } });
 
     ws.send(JSON.stringify({ id: 2, method: 'readFile', args: ['/etc/passwd'] }));
-    expect(await nextMessage()).toEqual({ id: 2, ok: false, error: 'unknown method "readFile": not in the contract' });
+    expect(await nextMessage()).toEqual({ id: 2, ok: false, error: { name: 'DispatchError', message: 'unknown method "readFile": not in the contract' } });
 
     ws.send(JSON.stringify({ id: 3, method: 'addRoot', args: [{ path: '/' }] }));
-    expect(await nextMessage()).toMatchObject({ id: 3, ok: false, error: expect.stringMatching(/^addRoot: bad arguments/) });
+    expect(await nextMessage()).toMatchObject({ id: 3, ok: false, error: { name: 'DispatchError', message: expect.stringMatching(/^addRoot: bad arguments/) } });
 
     ws.send('not json');
     expect(await nextMessage()).toMatchObject({ id: -1, ok: false });

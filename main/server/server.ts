@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS, type WireCall, type WireEvent, type WireReply } from '../../shared/contract';
-import type { Core } from '../backend';
+import type { Core } from '../core';
 import { createDispatcher } from '../dispatcher';
 import { CONTENT_SECURITY_POLICY, mimeOf, resolveStatic } from '../static';
 import { allowedHosts, checkRequest, cookieName } from './guard';
@@ -61,13 +61,10 @@ function serveConnection(ws: WebSocket, core: Core): void {
   ws.on('message', (data) => {
     const call = parseCall(String(data));
     if (!call) {
-      send({ id: -1, ok: false, error: 'malformed message: expected {"id", "method", "args"}' });
+      send({ id: -1, ok: false, error: { name: 'DispatchError', message: 'malformed message: expected {"id", "method", "args"}' } });
       return;
     }
-    dispatcher.call(call.method, call.args).then(
-      (result) => send({ id: call.id, ok: true, result }),
-      (error: unknown) => send({ id: call.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
-    );
+    void dispatcher.reply(call.method, call.args).then((reply) => send({ id: call.id, ...reply }));
   });
 }
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostStatus } from '../../shared/contract';
 import type { CellDelta } from '../../shared/cell-detail';
 import { jsonl, tempDir, writeTree } from '../../runners/testing';
-import { createCore, type Core } from '../backend';
+import { createCore, type Core } from '../core';
 import { shellNvidiaSmi } from '../gpu/fake/shell';
 import { startSshd, type TestSshd } from './testing';
 

@@ -4,6 +4,7 @@ import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
 import type { Spawned } from '../gpu/sampler';
 import { shellQuote } from '../launch/quote';
 import type { HostStatus } from '../../shared/contract';
+import { problem } from '../../shared/model';
 import { loadSshConfig, resolveHost, type HostConfig } from './config';
 import { exec, HostKeyError, openConnection, PassphraseNeeded, sftp, type ConnectOptions } from './connection';
 
@@ -11,9 +12,14 @@ export type { HostStatus };
 
 const MAX_BACKOFF_MS = 30_000;
 
+/** The host is not connected now; callers try again once it reconnects. */
+export class HostUnavailableError extends Error {
+  override name = 'HostUnavailableError';
+}
+
 /**
  * One SSH host: one connection that every cell of the host shares, reconnected with backoff when it
- * drops. Authentication and host-key failures stop the retries until the user acts (`retry`).
+ * drops. Authentication and host-key failures stop the retries until the user acts (`reconnect`).
  */
 export class RemoteHost {
   private client: Client | undefined;
@@ -57,7 +63,7 @@ export class RemoteHost {
       if (error instanceof HostKeyError || error instanceof PassphraseNeeded || /authentication failed/.test(message)) {
         this.set({
           state: 'failed',
-          problem: message,
+          problem: problem(this.alias, message, error instanceof HostKeyError && error.kind === 'unknown' ? { tip: 'check the fingerprint with the server\'s admin, then accept it' } : {}),
           retryAt: null,
           unknownKey: error instanceof HostKeyError && error.kind === 'unknown' ? error.fingerprint : null,
           lockedKey: error instanceof PassphraseNeeded ? error.keyFile : null,
@@ -76,10 +82,10 @@ export class RemoteHost {
     this.retry('connection lost');
   }
 
-  private retry(problem: string): void {
+  private retry(why: string): void {
     const wait = this.backoff;
     this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
-    this.set({ state: 'reconnecting', problem, retryAt: Date.now() + wait });
+    this.set({ state: 'reconnecting', problem: problem(this.alias, why, { severity: 'warning' }), retryAt: Date.now() + wait });
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.attempt(), wait);
   }
@@ -95,24 +101,24 @@ export class RemoteHost {
   /** Resolves once connected; rejects when the host refuses us for good (key, authentication). */
   ready(): Promise<void> {
     if (this.status.state === 'connected') return Promise.resolve();
-    if (this.status.state === 'failed') return Promise.reject(new Error(this.status.problem ?? 'failed'));
+    if (this.status.state === 'failed') return Promise.reject(new Error(this.status.problem?.message ?? 'failed'));
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
   /** The live SFTP channel; throws while disconnected (callers retry after the reconnect). */
   sftp(): SFTPWrapper {
-    if (!this.channel) throw new Error(`${this.alias} is ${this.status.state}`);
+    if (!this.channel) throw new HostUnavailableError(`${this.alias} is ${this.status.state}`);
     return this.channel;
   }
 
   async exec(command: string) {
-    if (!this.client) throw new Error(`${this.alias} is ${this.status.state}`);
+    if (!this.client) throw new HostUnavailableError(`${this.alias} is ${this.status.state}`);
     return exec(this.client, command);
   }
 
   /** Runs a command on the host, streaming: how nvidia-smi -lms samples a remote GPU over this connection. */
   spawn(command: string, args: string[]): Spawned {
-    if (!this.client) throw new Error(`${this.alias} is ${this.status.state}`);
+    if (!this.client) throw new HostUnavailableError(`${this.alias} is ${this.status.state}`);
     const stdout = new PassThrough();
     const stderr = new PassThrough();
     const events = new EventEmitter();

@@ -13,7 +13,7 @@ describe('hosts files', () => {
       });
       const { roots, problems } = await readHostsFiles(tmp.path);
       expect(roots).toEqual(['gpu1:/data/me/jobs/agents', 'gpu2:/scratch/runs', 'big-box:/runs']);
-      expect(problems).toEqual([{ file: `${tmp.path}/hosts.lab.local.yml`, message: 'host bad: "jobs" must be an absolute path on that host' }]);
+      expect(problems).toEqual([{ file: `${tmp.path}/hosts.lab.local.yml`, message: 'host bad: "jobs" must be an absolute path on that host', severity: 'error' }]);
     } finally {
       tmp.remove();
     }

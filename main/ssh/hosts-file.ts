@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import type { Problem } from '../../shared/model';
+import { type Problem, problem } from '../../shared/model';
 
 /** Hosts files in the config folder: hosts.yml, and hosts.<name>.local.yml as users keep them. */
 const HOSTS_FILE = /^hosts(\.[\w-]+)*\.ya?ml$/;
@@ -26,14 +26,14 @@ export async function readHostsFiles(configDir: string): Promise<HostsFileRoots>
     try {
       hosts = parse(await readFile(file, 'utf8'));
     } catch (error) {
-      problems.push({ file, message: `not valid YAML: ${(error as Error).message}` });
+      problems.push(problem(file, `not valid YAML: ${(error as Error).message}`));
       continue;
     }
     if (hosts === null || typeof hosts !== 'object') continue;
     for (const [key, value] of Object.entries(hosts as Record<string, unknown>)) {
       const entry = (value ?? {}) as { ssh?: unknown; jobs?: unknown };
       if (typeof entry.jobs !== 'string' || !entry.jobs.startsWith('/')) {
-        problems.push({ file, message: `host ${key}: "jobs" must be an absolute path on that host` });
+        problems.push(problem(file, `host ${key}: "jobs" must be an absolute path on that host`));
         continue;
       }
       roots.push(`${typeof entry.ssh === 'string' ? entry.ssh : key}:${entry.jobs}`);

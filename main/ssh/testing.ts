@@ -16,6 +16,8 @@ export interface TestSshd {
   stop(): Promise<void>;
   /** Kills the per-connection sshd processes, as a dropped network would, leaving the listener up. */
   cutSessions(): void;
+  /** How many SSH connections were accepted (authenticated) since the server started, once its log is quiet. */
+  connections(): Promise<number>;
   /** Takes the server down, sessions and listener, as a rebooting host would, until `up()`. */
   down(): Promise<void>;
   up(): Promise<void>;
@@ -46,7 +48,7 @@ export async function startSshd(): Promise<TestSshd> {
     [
       `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${join(dir, 'host_key')}`, `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
       `PidFile ${join(dir, 'sshd.pid')}`, 'StrictModes no', 'UsePAM no', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
-      'PubkeyAuthentication yes', 'PermitRootLogin prohibit-password', `AllowUsers ${user}`, 'Subsystem sftp internal-sftp', 'LogLevel ERROR',
+      'PubkeyAuthentication yes', 'PermitRootLogin prohibit-password', `AllowUsers ${user}`, 'Subsystem sftp internal-sftp', 'LogLevel INFO',
     ].join('\n') + '\n',
   );
   writeFileSync(join(home, '.ssh', 'config'), `Host testhost\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ~/.ssh/id_ed25519\n`);
@@ -92,6 +94,14 @@ export async function startSshd(): Promise<TestSshd> {
     home,
     hostKeyLine: `[127.0.0.1]:${port} ${hostKey[0]} ${hostKey[1]}`,
     cutSessions,
+    async connections() {
+      // Each connection's sshd logs on its own: wait until the log has been still for a moment.
+      for (let seen = -1; seen !== log.length; ) {
+        seen = log.length;
+        await new Promise((r) => setTimeout(r, 150));
+      }
+      return log.match(/Accepted publickey/g)?.length ?? 0;
+    },
     down,
     up,
     async stop() {

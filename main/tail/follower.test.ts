@@ -54,7 +54,7 @@ describe('A follower of a local file that grows while it is read', () => {
     appendFileSync(file, '{"n":9}\n');
     await follower.poll();
     expect(seen).toEqual([{ n: 1 }, { n: 2 }, { n: 9 }]);
-    expect(problems).toEqual([{ file: 'log.jsonl', message: expect.stringContaining('truncated') }]);
+    expect(problems).toEqual([{ file: 'log.jsonl', message: expect.stringContaining('truncated'), severity: 'error' }]);
   });
 
   it('says when the file was replaced by another', async () => {

@@ -1,8 +1,10 @@
-import type { Problem } from '../../shared/model';
+import { type Problem, problem } from '../../shared/model';
 import { LineTailer, type TailChunk } from './lines';
 import { localSource, type ByteSource } from './source';
 
 const CHUNK = 1 << 20;
+/** Errors after which the next poll simply tries again. */
+const TRANSIENT = new Set(['ENOENT', 'HostUnavailableError']);
 const NEWLINE = 0x0a;
 
 /** Where to start following: the beginning, or the last `bytes` of the file (the first partial line dropped). */
@@ -21,6 +23,8 @@ export class Follower {
   private again = false;
   private started = false;
   private unwatchSource: (() => void) | undefined;
+  /** The last read error reported, so a file that stays unreadable is said once. */
+  private failure: string | null = null;
 
   constructor(
     readonly source: ByteSource,
@@ -61,8 +65,14 @@ export class Follower {
         this.again = false;
         await this.readNew();
       } while (this.again);
-    } catch {
-      // A file removed mid-read, or a connection that dropped: the next poll starts again from the offset held.
+      this.failure = null;
+    } catch (error) {
+      // A file removed mid-read, or a host that is reconnecting: the next poll starts again from the offset held.
+      if (TRANSIENT.has((error as NodeJS.ErrnoException).code ?? (error as Error).name)) return;
+      // Anything else (permission denied, an I/O error) is a problem of this file, said once.
+      const message = `cannot be read: ${(error as Error).message}`;
+      if (message !== this.failure) this.onChunk({ records: [], problems: [problem(this.label, message)] });
+      this.failure = message;
     } finally {
       this.busy = false;
     }
@@ -76,10 +86,10 @@ export class Follower {
       this.started = true;
       if (this.start.from === 'end' && info.size > this.start.bytes) await this.seekNearEnd(info.size - this.start.bytes);
     } else if (this.identity !== null && info.identity !== null && info.identity !== this.identity) {
-      problems.push({ file: this.label, message: 'file was replaced; reading it again from the start' });
+      problems.push(problem(this.label, 'file was replaced; reading it again from the start'));
       this.tailer.reset();
     } else if (info.size < this.tailer.readPosition) {
-      problems.push({ file: this.label, message: `file was truncated (${info.size} bytes, had read ${this.tailer.readPosition}); reading it again from the start` });
+      problems.push(problem(this.label, `file was truncated (${info.size} bytes, had read ${this.tailer.readPosition}); reading it again from the start`));
       this.tailer.reset();
     }
     this.identity = info.identity;

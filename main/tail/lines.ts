@@ -62,7 +62,7 @@ export class LineTailer {
       const lineStart = this.offset;
       this.offset += raw.length + 1;
       if (this.skipping) {
-        problems.push({ ...where(lineStart), message: `line longer than ${MAX_LINE_BYTES >> 20} MB; skipped` });
+        problems.push({ ...where(lineStart), severity: 'error', message: `line longer than ${MAX_LINE_BYTES >> 20} MB; skipped` });
         this.skipping = false;
       } else {
         const text = raw.toString('utf8').trim();
@@ -70,9 +70,9 @@ export class LineTailer {
           try {
             const value: unknown = JSON.parse(text);
             if (value !== null && typeof value === 'object' && !Array.isArray(value)) records.push({ line: this.line, end: this.offset, value: value as Record<string, unknown> });
-            else problems.push({ ...where(lineStart), message: 'not a JSON object; skipped' });
+            else problems.push({ ...where(lineStart), severity: 'error', message: 'not a JSON object; skipped' });
           } catch (error) {
-            problems.push({ ...where(lineStart), message: `malformed JSON (${(error as Error).message}); skipped` });
+            problems.push({ ...where(lineStart), severity: 'error', message: `malformed JSON (${(error as Error).message}); skipped` });
           }
         }
       }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CellDelta } from '../../shared/cell-detail';
 import { jsonl, tempDir, writeTree } from '../../runners/testing';
-import { createCore, type Core } from '../backend';
+import { createCore, type Core } from '../core';
 
 let tmp: ReturnType<typeof tempDir>;
 let core: Core;
@@ -54,7 +54,7 @@ describe('an open cell', () => {
     appendFileSync(trajectory, `${JSON.stringify(ev(4, 'throttle', { attempt: 1, wait_s: 30 }))}\n`);
     await expect.poll(() => all('events').map((e) => e.seq), { timeout: 5000 }).toEqual([2, 4]);
     expect(all('events')[1]).toMatchObject({ ev: 'throttle', fields: { attempt: 1, wait_s: 30 } });
-    expect(all('problems')).toContainEqual({ file: 'episodes/0000/trajectory.jsonl', line: 4, message: expect.stringContaining('malformed JSON') });
+    expect(all('problems')).toContainEqual({ file: 'episodes/0000/trajectory.jsonl', line: 4, message: expect.stringContaining('malformed JSON'), severity: 'error' });
   });
 
   it('sends only what changed when an episode ends and a new one starts', async () => {
@@ -88,6 +88,25 @@ describe('an open cell', () => {
     appendFileSync(join(cell, 'vram.jsonl'), `${JSON.stringify({ t: 1764403280, gpu: 0, used_mib: 4000 })}\n`);
     await new Promise((r) => setTimeout(r, 300));
     expect(all('vram').length).toBe(1);
+  });
+
+  it('follows a stream while any client holds it: one leaving keeps it flowing for the other', async () => {
+    const a = core.client();
+    const b = core.client();
+    const trajectory = join(cell, 'episodes', '0000', 'trajectory.jsonl');
+    for (const client of [a, b]) {
+      await client.openCell(id);
+      expect((await client.openStream(id, '0')).events.map((e) => e.seq)).toEqual([0, 1]);
+    }
+    await a.closeStream(id, '0');
+    await a.closeStream(id, '0');
+    appendFileSync(trajectory, jsonl([ev(2, 'tool_call')]));
+    await expect.poll(() => all('events').map((e) => e.seq), { timeout: 5000 }).toEqual([2]);
+    await b.dispose();
+    await a.dispose();
+    appendFileSync(trajectory, jsonl([ev(3, 'tool_call')]));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(all('events').map((e) => e.seq)).toEqual([2]);
   });
 
   it('serves frames only from inside a listed cell', async () => {

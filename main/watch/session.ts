@@ -1,13 +1,15 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { join, relative, sep } from 'node:path';
 import type { CellDelta, CellDetail, StreamEvent } from '../../shared/cell-detail';
-import type { CellSummary, Problem } from '../../shared/model';
-import { ADAPTERS, type ReadContext } from '../../runners';
+import { problem, type CellSummary, type Problem } from '../../shared/model';
+import { ADAPTERS } from '../../runners';
 import type { EventLog } from '../../runners/types';
 import { readCell, summaryOf } from '../../runners/read';
+import { vramSample } from '../../runners/common/vram';
+import type { CellContext } from '../cell-context';
 import { Follower, type FollowStart } from '../tail/follower';
-import type { ByteSource } from '../tail/source';
 import type { TailChunk, TailRecord } from '../tail/lines';
+import { NotFoundError } from '../errors';
 import { diffDetail, problemKey } from './diff';
 
 /** How long file events are gathered before the cell is read again. */
@@ -34,17 +36,9 @@ export function streamEvent(log: EventLog, record: TailRecord): StreamEvent {
   };
 }
 
-/** How a session reaches its cell's files: here, with a folder watcher; or over SSH, by polling. */
-export interface CellAccess {
-  context(): ReadContext;
-  source(path: string): ByteSource;
-  watchable: boolean;
-}
-
 interface Followed {
   follower: Follower;
   log: EventLog;
-  users: number;
 }
 
 /**
@@ -60,30 +54,22 @@ export class CellSession {
   private refreshing: Promise<void> = Promise.resolve();
   private timers: NodeJS.Timeout[] = [];
   private vram: Follower | undefined;
-  users = 0;
 
   constructor(
     readonly summary: CellSummary,
-    private readonly access: CellAccess,
+    private readonly context: CellContext,
     private readonly emit: (delta: CellDelta) => void,
   ) {}
 
-  private context(): ReadContext {
-    return this.access.context();
-  }
-
   private follower(relativePath: string, onChunk: (chunk: TailChunk) => void, start?: FollowStart): Follower {
-    return new Follower(this.access.source(join(this.summary.path, relativePath)), relativePath, onChunk, start);
+    return new Follower(this.context.source(join(this.summary.path, relativePath)), relativePath, onChunk, start);
   }
 
+  /** The cell and its detail, from one pass over its files. */
   private async read(): Promise<CellDetail> {
-    const ctx = this.context();
-    const adapter = ADAPTERS[this.summary.format];
-    const [read, detail] = await Promise.all([readCell(this.summary.path, this.summary.format, ctx), adapter.detail(this.summary.path, ctx)]);
-    const summary = summaryOf(read, this.summary.root);
-    summary.problems = [...summary.problems, ...detail.problems.filter((p) => !summary.problems.some((q) => problemKey(q) === problemKey(p)))];
-    const { problems, ...rest } = detail;
-    return { summary, ...rest };
+    const read = await readCell(this.summary.path, this.summary.format, this.context.read(), { detail: true });
+    const empty = { episodes: [], versions: [], vram: [], startedAt: null, episodeBudget: null, frameSources: [], logStream: null, otherBudgets: [] };
+    return { summary: summaryOf(read, this.summary.root), ...(read.detail ?? empty) };
   }
 
   /** The detail as of the last reread, for a second viewer of an open cell. */
@@ -94,23 +80,10 @@ export class CellSession {
   async open(): Promise<CellDetail> {
     this.detail = await this.read();
     this.detail.summary.problems.forEach((p) => this.seenProblems.add(problemKey(p)));
-    // The detail already holds the samples written so far: the first read only finds the end.
-    let caughtUp = false;
-    this.vram = this.follower('vram.jsonl', (chunk) => {
-      if (!caughtUp) return;
-      const samples = chunk.records.flatMap(({ value }) =>
-        typeof value.t === 'number' && typeof value.used_mib === 'number'
-          ? [{ t: value.t * 1000, gpu: typeof value.gpu === 'number' ? value.gpu : 0, usedMib: value.used_mib, totalMib: typeof value.total_mib === 'number' ? value.total_mib : null }]
-          : [],
-      );
-      if (samples.length) this.emit({ cellId: this.summary.id, vram: samples });
-      if (chunk.problems.length) this.emit({ cellId: this.summary.id, problems: chunk.problems });
-    });
-    await this.vram.poll();
-    caughtUp = true;
-    this.vram.watch();
+    const vramFile = ADAPTERS[this.summary.format].capabilities.vram?.file;
+    if (vramFile) await this.followVram(vramFile);
 
-    if (this.access.watchable) {
+    if (this.context.watchable) {
       this.watcher = watch(this.summary.path, {
         ignoreInitial: true,
         depth: 5,
@@ -118,7 +91,7 @@ export class CellSession {
         ignored: (path: string) => /\.(png|jpe?g|mp4)$/i.test(path),
       });
       this.watcher.on('all', (_event, path) => this.changed(path));
-      this.watcher.on('error', (error) => this.emit({ cellId: this.summary.id, problems: [{ file: this.summary.path, message: `watching stopped: ${(error as Error).message}` }] }));
+      this.watcher.on('error', (error) => this.emit({ cellId: this.summary.id, problems: [problem(this.summary.path, `watching stopped: ${(error as Error).message}`, { tip: 'close the cell and open it again' })] }));
       await new Promise<void>((resolve) => this.watcher?.once('ready', () => resolve()));
       this.timers.push(setInterval(() => this.followed.forEach((f) => void f.follower.poll()), POLL_MS));
       this.timers.push(setInterval(() => this.scheduleRefresh(), REFRESH_MS));
@@ -131,9 +104,23 @@ export class CellSession {
     return this.detail;
   }
 
+  /** GPU memory samples as they are appended: the detail holds those written so far, so the first read only finds the end. */
+  private async followVram(file: string): Promise<void> {
+    let caughtUp = false;
+    this.vram = this.follower(file, (chunk) => {
+      if (!caughtUp) return;
+      const samples = chunk.records.flatMap(({ value }) => vramSample(value) ?? []);
+      if (samples.length) this.emit({ cellId: this.summary.id, vram: samples });
+      if (chunk.problems.length) this.emit({ cellId: this.summary.id, problems: chunk.problems });
+    });
+    await this.vram.poll();
+    caughtUp = true;
+    this.vram.watch();
+  }
+
   private changed(path: string): void {
     const rel = relative(this.summary.path, path).split(sep).join('/');
-    if (rel === 'vram.jsonl') {
+    if (this.vram && rel === this.vram.label) {
       void this.vram?.poll();
       return;
     }
@@ -157,14 +144,14 @@ export class CellSession {
   }
 
   /**
-   * Starts following a stream (an episode's trajectory, or the cell's log); returns the events it has now,
-   * read from the last OPEN_TAIL_BYTES of the file. Later events come as deltas.
+   * Starts following a stream (an episode's trajectory, or the cell's log), or joins it when another
+   * viewer follows it already; returns the events it has now, read from the last OPEN_TAIL_BYTES of the
+   * file. Later events come as deltas.
    */
   async openStream(stream: string): Promise<{ events: StreamEvent[]; problems: Problem[]; startedMidFile: boolean }> {
     const existing = this.followed.get(stream);
-    const logs = await ADAPTERS[this.summary.format].eventLogs(this.summary.path, this.context());
-    const log = existing?.log ?? logs.find((l) => l.stream === stream);
-    if (!log) throw new Error(`${this.summary.name} has no event stream ${JSON.stringify(stream)}`);
+    const log = existing?.log ?? (await ADAPTERS[this.summary.format].eventLogs(this.summary.path, this.context.read())).find((l) => l.stream === stream);
+    if (!log) throw new NotFoundError(`${this.summary.name} has no event stream ${JSON.stringify(stream)}`);
     const initial: { events: StreamEvent[]; problems: Problem[] } = { events: [], problems: [] };
     const collect = (chunk: TailChunk) => {
       initial.events.push(...chunk.records.map((r) => streamEvent(log, r)));
@@ -173,7 +160,6 @@ export class CellSession {
     const start: FollowStart = { from: 'end', bytes: OPEN_TAIL_BYTES };
     if (existing) {
       // The live follower already serves deltas; this viewer reads the file's end once.
-      existing.users++;
       await this.follower(log.file, collect, start).poll();
     } else {
       let collecting = true;
@@ -181,7 +167,7 @@ export class CellSession {
       await follower.poll();
       collecting = false;
       follower.watch();
-      this.followed.set(stream, { follower, log, users: 1 });
+      this.followed.set(stream, { follower, log });
     }
     return { ...initial, startedMidFile: initial.events[0]?.line === null };
   }
@@ -196,12 +182,10 @@ export class CellSession {
     if (delta.events || delta.problems) this.emit(delta);
   }
 
+  /** Stops following a stream: its last viewer left. */
   closeStream(stream: string): void {
-    const followed = this.followed.get(stream);
-    if (followed && --followed.users <= 0) {
-      followed.follower.unwatch();
-      this.followed.delete(stream);
-    }
+    this.followed.get(stream)?.follower.unwatch();
+    this.followed.delete(stream);
   }
 
   async close(): Promise<void> {

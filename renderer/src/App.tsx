@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { CellView } from './cell/CellView';
+import { CellView } from './cell-view/CellView';
 import { CompareView } from './compare/CompareView';
 import { GpuView } from './gpu/GpuView';
-import { CellList } from './cells/CellList';
+import { CellList } from './cell-list/CellList';
 import { Palette } from './palette/Palette';
 import { useApp } from './context';
 import { EmptyState } from './roots/EmptyState';

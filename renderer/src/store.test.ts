@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import type { GpuSample } from '../../shared/cell-detail';
-import type { AppInfo, CellSummary, RootStatus } from '../../shared/model';
+import { problem, type AppInfo, type CellSummary, type RootStatus } from '../../shared/model';
 import { createAppStore } from './store';
 import { fakeTransport } from './testing';
 
@@ -15,7 +15,7 @@ function backend(cells: CellSummary[] = [cell('a')]) {
     getInfo: async () => info,
     listRoots: async () => [root('/runs')],
     listCells: async () => cells,
-    gpuStatus: async () => ({ available: false, problems: ['nvidia-smi not found'], history: [] }),
+    gpuStatus: async () => ({ available: false, problems: [problem('nvidia-smi', 'nvidia-smi not found')], history: [] }),
     listHosts: async () => [],
   };
 }

@@ -45,7 +45,7 @@ describe('bigym-agent: budget', () => {
   it('reports a ledger that disagrees with steps_used', async () => {
     writeTree(cell, { ...base, 'run.json': { ...run, steps_used: 5000 }, 'policies/v001.py': '' });
     const { cell: c } = await read(bigymAgent, cell);
-    expect(c.problems).toEqual([{ file: 'ledger.jsonl', message: expect.stringContaining('2212 steps') }]);
+    expect(c.problems).toEqual([{ file: 'ledger.jsonl', message: expect.stringContaining('2212 steps'), severity: 'warning' }]);
   });
 
   it('reports a malformed ledger line with its number, counts the lines after it, and holds a partial last line', async () => {
@@ -55,7 +55,7 @@ describe('bigym-agent: budget', () => {
     appendFileSync(join(cell, 'ledger.jsonl'), '{"seed": 620008, "steps": 50');
     const { cell: c } = await read(bigymAgent, cell);
     expect(c.budget.used).toBe(2212);
-    expect(c.problems).toEqual([{ file: 'ledger.jsonl', line: 3, message: expect.stringContaining('malformed JSON') }]);
+    expect(c.problems).toEqual([{ file: 'ledger.jsonl', line: 3, message: expect.stringContaining('malformed JSON'), severity: 'error' }]);
   });
 });
 

@@ -1,9 +1,10 @@
 import type { EpisodeRow, FrameSource, VersionRow } from '../../shared/cell-detail';
 import { CellReading } from '../common/cell';
+import type { JsonObject } from '../common/json';
+import type { JsonlRecord } from '../common/jsonl';
 import { arr, bool, num, obj, str, timestampMs } from '../common/values';
 import { isRecent, type DetailRead, type EventLog, type ReadContext } from '../types';
-import { readEvaluation, readVersions } from './adapter';
-import { RUN_JSON } from './files';
+import type { Evaluation } from './evaluation';
 
 async function frameSources(r: CellReading, kind: 'dev' | 'replay'): Promise<FrameSource[]> {
   const folder = kind === 'dev' ? 'dev' : 'replays';
@@ -17,11 +18,8 @@ async function frameSources(r: CellReading, kind: 'dev' | 'replay'): Promise<Fra
   return sources;
 }
 
-export async function bigymDetail(dir: string, ctx: ReadContext): Promise<DetailRead> {
-  const r = new CellReading(dir, ctx);
-  const run = (await r.json('run.json', RUN_JSON)) ?? {};
-  const ledger = await r.jsonl('ledger.jsonl');
-  const versions = await readVersions(r);
+/** What the cell view shows, from the files the summary read already parsed. */
+export async function bigymDetail(r: CellReading, run: JsonObject, ledger: JsonlRecord[], versions: string[], evaluations: Evaluation[]): Promise<DetailRead> {
   const episodes: EpisodeRow[] = ledger.map(({ line, value }) => ({
     id: String(line),
     status: 'ended',
@@ -38,10 +36,10 @@ export async function bigymDetail(dir: string, ctx: ReadContext): Promise<Detail
   const running = run.status === 'running';
   const rows: VersionRow[] = [];
   for (const version of versions) {
-    const evaluation = await readEvaluation(dir, version, ctx, r);
+    const evaluation = evaluations.find((e) => e.version === version) ?? { version, summary: null, progressLines: 0, changedAt: null };
     const mine = ledger.filter((l) => l.value.version === version);
     const summary = evaluation.summary;
-    const moving = isRecent(evaluation.changedAt, ctx.now);
+    const moving = isRecent(evaluation.changedAt, r.ctx.now);
     rows.push({
       version,
       devEpisodes: mine.length,
@@ -63,7 +61,6 @@ export async function bigymDetail(dir: string, ctx: ReadContext): Promise<Detail
     frameSources: [...(await frameSources(r, 'replay')), ...(await frameSources(r, 'dev'))],
     logStream: 'ledger',
     otherBudgets: [],
-    problems: r.problems,
   };
 }
 

@@ -107,7 +107,7 @@ describe('coding-agent: live files', () => {
     writeFileSync(join(cell, 'summary.json'), JSON.stringify(summary({})).slice(0, 60));
     const { cell: c } = await codingAgent.read(cell, ctx);
     expect(c.episodes.ended).toBe(7);
-    expect(c.problems).toEqual([{ file: 'summary.json', message: expect.stringMatching(/not valid JSON.*showing the last good copy/) }]);
+    expect(c.problems).toEqual([{ file: 'summary.json', message: expect.stringMatching(/not valid JSON.*showing the last good copy/), severity: 'error' }]);
   });
 
   it('names the run from run.json and keeps unknown fields without complaint', async () => {

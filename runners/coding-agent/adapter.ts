@@ -1,7 +1,7 @@
 import { codingAgentDetail, codingAgentEventLogs } from './detail';
 import { obj, arr, bool, num, str } from '../common/values';
 import { baseCell, CellReading } from '../common/cell';
-import type { EpisodeUnit } from '../../shared/model';
+import { type EpisodeUnit, problem } from '../../shared/model';
 import type { FormatAdapter } from '../types';
 import { unitOf } from './score';
 import { RUN_JSON, SUMMARY_JSON } from './files';
@@ -14,9 +14,13 @@ function sameRate(a: number, b: number): boolean {
 
 export const codingAgent: FormatAdapter = {
   format: 'coding-agent',
-  detail: codingAgentDetail,
   eventLogs: codingAgentEventLogs,
-  async read(dir, ctx) {
+  capabilities: {
+    episodeStreams: { framesFolder: (episode) => `episodes/${episode.padStart(4, '0')}/frames` },
+    exclusions: true,
+    vram: { file: 'vram.jsonl' },
+  },
+  async read(dir, ctx, options) {
     const r = new CellReading(dir, ctx);
     const run = (await r.json('run.json', RUN_JSON)) ?? {};
     const summary = await r.json('summary.json', SUMMARY_JSON);
@@ -61,11 +65,13 @@ export const codingAgent: FormatAdapter = {
       said.scored !== null && said.scored !== scored.length ? `scored ${said.scored} (board scoring gives ${scored.length})` : null,
       said.excluded !== null && said.excluded !== cell.episodes.excluded ? `excluded ${said.excluded} (board scoring gives ${cell.episodes.excluded})` : null,
     ].filter((m) => m !== null);
-    if (mismatches.length) r.problems.push({ file: 'summary.json', message: `runner's aggregate disagrees with board scoring: ${mismatches.join('; ')}` });
+    if (mismatches.length) r.problems.push(problem('summary.json', `runner's aggregate disagrees with board scoring: ${mismatches.join('; ')}`, { severity: 'warning' }));
 
     cell.state = summary?.finished === true ? 'finished' : drain ? 'draining' : r.recent() ? 'running' : 'stale';
+    const detail = options?.detail ? await codingAgentDetail(r, run, summary ?? {}, episodeDirs) : undefined;
     cell.problems = r.problems;
     return {
+      ...(detail ? { detail } : {}),
       cell,
       labels: { harness: str(labels.harness), model: str(labels.model), condition: str(labels.condition), effort: str(labels.effort) },
       changedAt: r.changedAt,

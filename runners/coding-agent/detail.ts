@@ -1,22 +1,13 @@
-import type { EpisodeRow, VramSample } from '../../shared/cell-detail';
-import { CellReading } from '../common/cell';
+import type { EpisodeRow } from '../../shared/cell-detail';
+import type { CellReading } from '../common/cell';
+import type { JsonObject } from '../common/json';
 import { bool, num, obj, str, timestampMs } from '../common/values';
+import { vramSample } from '../common/vram';
 import type { DetailRead, EventLog, ReadContext } from '../types';
 import { unitOf } from './score';
-import { RUN_JSON, SUMMARY_JSON } from './files';
 
-export async function readVram(r: CellReading, file: string): Promise<VramSample[]> {
-  return (await r.jsonl(file)).flatMap(({ value }) => {
-    const t = timestampMs(value.t);
-    const used = num(value.used_mib);
-    return t === null || used === null ? [] : [{ t, gpu: num(value.gpu) ?? 0, usedMib: used, totalMib: num(value.total_mib) }];
-  });
-}
-
-export async function codingAgentDetail(dir: string, ctx: ReadContext): Promise<DetailRead> {
-  const r = new CellReading(dir, ctx);
-  const run = (await r.json('run.json', RUN_JSON)) ?? {};
-  const summary = (await r.json('summary.json', SUMMARY_JSON)) ?? {};
+/** What the cell view shows, from the files the summary read already parsed. */
+export async function codingAgentDetail(r: CellReading, run: JsonObject, summary: JsonObject, episodeDirs: string[]): Promise<DetailRead> {
   const protocol = obj(run.protocol);
   const ended = obj(summary.episodes);
   const rows: EpisodeRow[] = Object.entries(ended).map(([id, raw]) => {
@@ -27,22 +18,21 @@ export async function codingAgentDetail(dir: string, ctx: ReadContext): Promise<
       wallS: num(e.wall_s), t: null, note: str(e.error), hasEvents: true,
     };
   });
-  for (const entry of await r.list('episodes')) {
-    const id = String(Number(entry.name));
-    if (entry.kind !== 'dir' || !/^\d+$/.test(entry.name) || id in ended) continue;
+  for (const name of episodeDirs) {
+    const id = String(Number(name));
+    if (!/^\d+$/.test(name) || id in ended) continue;
     rows.push({ id, status: 'running', success: null, scored: false, toolCalls: null, actions: null, wallS: null, t: null, note: null, hasEvents: true });
   }
   rows.sort((a, b) => Number(a.id) - Number(b.id));
   return {
     episodes: rows,
     versions: [],
-    vram: await readVram(r, 'vram.jsonl'),
+    vram: (await r.jsonl('vram.jsonl')).flatMap(({ value }) => vramSample(value) ?? []),
     startedAt: timestampMs(run.started_at),
     episodeBudget: { turns: num(protocol.max_turns), actions: num(protocol.max_actions), timeoutS: num(protocol.timeout_s) },
     frameSources: [],
     logStream: null,
     otherBudgets: [],
-    problems: r.problems,
   };
 }
 

@@ -1,5 +1,5 @@
 import { basename, join } from 'node:path';
-import type { Cell, CellLabels, FormatName, Problem } from '../../shared/model';
+import { type Cell, type CellLabels, type FormatName, type Problem, problem } from '../../shared/model';
 import { boardOf, cellId } from '../../shared/names';
 import { isRecent, type ReadContext } from '../types';
 import { shapeProblems, type JsonObject, type Shape } from './json';
@@ -73,7 +73,7 @@ export class CellReading {
     await this.stat(relative);
     const chunk = parseJsonl(file.text, relative);
     this.problems.push(...chunk.problems);
-    if (file.truncated) this.problems.push({ file: relative, message: `only the first ${MAX_LOG_BYTES >> 20} MB read` });
+    if (file.truncated) this.problems.push(problem(relative, `only the first ${MAX_LOG_BYTES >> 20} MB read`));
     return chunk.records;
   }
 
@@ -82,7 +82,7 @@ export class CellReading {
     const entries = await this.ctx.fs.list(this.path(relative));
     if (entries) return entries;
     const info = await this.ctx.fs.stat(this.path(relative));
-    if (info && info.kind !== 'dir') this.problems.push({ file: relative, message: `${relative} is not a folder` });
+    if (info && info.kind !== 'dir') this.problems.push(problem(relative, `${relative} is not a folder`));
     return [];
   }
 

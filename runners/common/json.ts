@@ -1,4 +1,4 @@
-import type { Problem } from '../../shared/model';
+import { type Problem, problem } from '../../shared/model';
 import type { CellFs } from './fs';
 
 /** JSON files larger than this are not parsed: no runner writes one, and a huge one would stall the scan. */
@@ -45,7 +45,7 @@ export function shapeProblems(value: JsonObject, shape: Shape, label: string): P
   return Object.entries(shape).flatMap(([field, type]) => {
     const found = value[field];
     if (found === undefined || found === null || fits(found, type)) return [];
-    return [{ file: label, message: `${label}: "${field}" is ${typeOf(found)}, expected ${type === 'array' || type === 'object' ? 'an' : 'a'} ${type}; ignored` }];
+    return [problem(label, `${label}: "${field}" is ${typeOf(found)}, expected ${type === 'array' || type === 'object' ? 'an' : 'a'} ${type}; ignored`)];
   });
 }
 
@@ -94,7 +94,7 @@ export class JsonReader {
     return {
       value: kept,
       stale: kept !== null,
-      problem: { file: label, message: `${label} ${message}${kept ? '; showing the last good copy' : ''}` },
+      problem: problem(label, `${label} ${message}${kept ? '; showing the last good copy' : ''}`),
     };
   }
 }

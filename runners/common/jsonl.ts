@@ -1,4 +1,4 @@
-import type { Problem } from '../../shared/model';
+import { type Problem, problem } from '../../shared/model';
 import { isObject, type JsonObject } from './json';
 
 /** Longer lines are reported and skipped rather than parsed. */
@@ -35,14 +35,14 @@ export function parseJsonl(text: string, file: string, firstLine = 1): JsonlChun
     consumed += Buffer.byteLength(raw) + 1;
     const trimmed = raw.trim();
     if (trimmed.length > MAX_LINE_BYTES) {
-      problems.push({ file, line, message: `line of ${trimmed.length} characters is too long; skipped` });
+      problems.push(problem(file, `line of ${trimmed.length} characters is too long; skipped`, { line }));
     } else if (trimmed !== '') {
       try {
         const value: unknown = JSON.parse(trimmed);
         if (isObject(value)) records.push({ line, value });
-        else problems.push({ file, line, message: 'not a JSON object; skipped' });
+        else problems.push(problem(file, 'not a JSON object; skipped', { line }));
       } catch (error) {
-        problems.push({ file, line, message: `malformed JSON (${(error as Error).message}); skipped` });
+        problems.push(problem(file, `malformed JSON (${(error as Error).message}); skipped`, { line }));
       }
     }
     start = end + 1;

@@ -56,14 +56,15 @@ describe('evopolicygym', () => {
 
   it('says when the run ended in error', async () => {
     writeTree(cell, { 'run.json': { ...run, terminal_reason: 'error' } });
-    expect((await read(evopolicygym, cell)).cell.problems).toEqual([{ file: 'run.json', message: 'run ended with terminal_reason error' }]);
+    expect((await read(evopolicygym, cell)).cell.problems).toEqual([{ file: 'run.json', message: 'run ended with terminal_reason error', severity: 'error' }]);
   });
 });
 
 describe('evopolicygym detail', () => {
   it('shows accepted submissions of max_submissions beside the episode budget, and each submission as a row', async () => {
     writeTree(cell, { 'run.json': run, 'events.jsonl': jsonl(events), 'feedback/submission-000001.json': { episodes: [{ index: 0, success: true }, { index: 1, success: false }] } });
-    const detail = await evopolicygym.detail(cell, context());
+    const { detail } = await evopolicygym.read(cell, context(), { detail: true });
+    if (!detail) throw new Error('no detail');
     expect(detail.otherBudgets).toEqual([{ label: 'submissions', used: 2, total: 3 }]);
     expect(detail.episodes.map((e) => [e.id, e.status, e.note])).toEqual([
       ['submission-000001', 'completed', 'charged 10 · 1/2 succeeded'],

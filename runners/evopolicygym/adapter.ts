@@ -1,5 +1,5 @@
 import { evopolicygymDetail, evopolicygymEventLogs } from './detail';
-import type { EpisodeUnit } from '../../shared/model';
+import { type EpisodeUnit, problem } from '../../shared/model';
 import { baseCell, CellReading } from '../common/cell';
 import { arr, bool, num, obj, str } from '../common/values';
 import type { FormatAdapter } from '../types';
@@ -7,9 +7,9 @@ import { RUN_JSON } from './files';
 
 export const evopolicygym: FormatAdapter = {
   format: 'evopolicygym',
-  detail: evopolicygymDetail,
   eventLogs: evopolicygymEventLogs,
-  async read(dir, ctx) {
+  capabilities: {},
+  async read(dir, ctx, options) {
     const r = new CellReading(dir, ctx);
     const run = (await r.json('run.json', RUN_JSON)) ?? {};
     const events = await r.jsonl('events.jsonl');
@@ -42,10 +42,12 @@ export const evopolicygym: FormatAdapter = {
     cell.success_rate = num(assessment.success_rate);
 
     const terminal = str(run.terminal_reason);
-    if (terminal === 'error') r.problems.push({ file: 'run.json', message: 'run ended with terminal_reason error' });
+    if (terminal === 'error') r.problems.push(problem('run.json', 'run ended with terminal_reason error'));
     cell.state = terminal ? 'finished' : r.recent() ? 'running' : 'stale';
+    const detail = options?.detail ? await evopolicygymDetail(r, run, events) : undefined;
     cell.problems = r.problems;
     return {
+      ...(detail ? { detail } : {}),
       cell,
       labels: { harness: str(agent.provider), model: str(agent.model), condition: str(config.split), effort: str(agent.effort) },
       changedAt: r.changedAt,

@@ -1,12 +1,12 @@
 import type { EpisodeRow } from '../../shared/cell-detail';
-import { CellReading } from '../common/cell';
+import type { CellReading } from '../common/cell';
+import type { JsonObject } from '../common/json';
+import type { JsonlRecord } from '../common/jsonl';
 import { arr, num, obj, str, timestampMs } from '../common/values';
-import type { DetailRead, EventLog, ReadContext } from '../types';
-import { RUN_JSON } from './files';
+import type { DetailRead, EventLog } from '../types';
 
-export async function evopolicygymDetail(dir: string, ctx: ReadContext): Promise<DetailRead> {
-  const r = new CellReading(dir, ctx);
-  const events = await r.jsonl('events.jsonl');
+/** What the cell view shows, from the files the summary read already parsed, and each submission's feedback. */
+export async function evopolicygymDetail(r: CellReading, run: JsonObject, events: JsonlRecord[]): Promise<DetailRead> {
   const rows = new Map<string, EpisodeRow>();
   for (const { value } of events) {
     const id = str(value.submission);
@@ -33,7 +33,6 @@ export async function evopolicygymDetail(dir: string, ctx: ReadContext): Promise
       row.note = `${row.note} · ${wins}/${episodes.length} succeeded`;
     }
   }
-  const run = (await r.json('run.json', RUN_JSON)) ?? {};
   return {
     episodes: [...rows.values()],
     versions: [],
@@ -49,7 +48,6 @@ export async function evopolicygymDetail(dir: string, ctx: ReadContext): Promise
         total: num(obj(run.config).max_submissions),
       },
     ],
-    problems: r.problems,
   };
 }
 

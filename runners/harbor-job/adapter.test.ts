@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { context, read, tempDir, writeTree } from '../testing';
-import { harborJob, trialUnits } from './adapter';
+import { harborJob } from './adapter';
+import { trialUnits } from './trials';
 
 const REAL = join(import.meta.dirname, 'fixtures', 'real-trial-results');
 
@@ -51,7 +52,7 @@ describe('harbor-job on real trial results', () => {
 
   it('counts legacy n_errors as errored trials', async () => {
     const dir = realJob(tmp.path, 'legacy', 'terminal_bench', { n_total_trials: 5, stats: { n_trials: 5, n_errors: 2 } });
-    expect((await read(harborJob, dir)).cell.problems).toEqual([{ file: 'result.json', message: '2 trials errored (runner said)' }]);
+    expect((await read(harborJob, dir)).cell.problems).toEqual([{ file: 'result.json', message: '2 trials errored (runner said)', severity: 'error' }]);
   });
 
   it('keeps the last good job result when it is caught half-written', async () => {

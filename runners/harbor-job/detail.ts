@@ -1,26 +1,22 @@
 import type { EpisodeRow } from '../../shared/cell-detail';
-import { CellReading } from '../common/cell';
+import type { JsonObject } from '../common/json';
 import { num, obj, str, timestampMs } from '../common/values';
-import type { DetailRead, EventLog, ReadContext } from '../types';
-import { trialSucceeded } from './adapter';
-import { JOB_RESULT_JSON, TRIAL_RESULT_JSON } from './files';
+import type { DetailRead, EventLog } from '../types';
+import { trialSucceeded, type Trial } from './trials';
 
-export async function harborDetail(dir: string, ctx: ReadContext): Promise<DetailRead> {
-  const r = new CellReading(dir, ctx);
-  const job = (await r.json('result.json', JOB_RESULT_JSON)) ?? {};
+/** What the cell view shows: a row per trial, from the results the summary read already parsed. */
+export function harborDetail(job: JsonObject, trials: Trial[]): DetailRead {
   const rows: EpisodeRow[] = [];
-  for (const entry of await r.list('.')) {
-    if (entry.kind !== 'dir' || !(await r.stat(`${entry.name}/config.json`))) continue;
-    const result = await r.json(`${entry.name}/result.json`, TRIAL_RESULT_JSON);
+  for (const { dir, result } of trials) {
     if (!result) {
-      rows.push({ id: entry.name, status: 'running', success: null, scored: false, toolCalls: null, actions: null, wallS: null, t: null, note: null, hasEvents: false });
+      rows.push({ id: dir, status: 'running', success: null, scored: false, toolCalls: null, actions: null, wallS: null, t: null, note: null, hasEvents: false });
       continue;
     }
     const started = timestampMs(result.started_at);
     const finished = timestampMs(result.finished_at);
     const exception = obj(result.exception_info);
     rows.push({
-      id: entry.name,
+      id: dir,
       status: exception.exception_type ? 'error' : 'ended',
       success: trialSucceeded(result),
       scored: true,
@@ -35,7 +31,7 @@ export async function harborDetail(dir: string, ctx: ReadContext): Promise<Detai
     });
   }
   rows.sort((a, b) => (a.t ?? Infinity) - (b.t ?? Infinity));
-  return { episodes: rows, versions: [], vram: [], startedAt: timestampMs(job.started_at), episodeBudget: null, frameSources: [], logStream: null, otherBudgets: [], problems: r.problems };
+  return { episodes: rows, versions: [], vram: [], startedAt: timestampMs(job.started_at), episodeBudget: null, frameSources: [], logStream: null, otherBudgets: [] };
 }
 
 /** Harbor writes JSON files, not event logs: trials appear in the episodes table as they end. */

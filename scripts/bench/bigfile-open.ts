@@ -1,6 +1,6 @@
 // Child of bench:bigfile: opens the big cell the way the window does and reports what it took.
 import { join } from 'node:path';
-import { createCore } from '../../main/backend';
+import { createCore } from '../../main/core';
 
 const [root, configDir] = process.argv.slice(2) as [string, string];
 const started = performance.now();

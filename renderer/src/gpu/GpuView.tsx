@@ -1,8 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { GpuStatus, SystemSample } from '../../../shared/cell-detail';
 import type { RunInfo } from '../../../shared/launch';
+import { problem } from '../../../shared/model';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useApp, useTransport } from '../context';
+import { CallFailed } from '../CallFailed';
 
 const gib = (mib: number | null) => (mib === null ? '?' : (mib / 1024).toFixed(1));
 const AXIS = { fontSize: 11, fill: 'var(--muted)' };
@@ -12,7 +14,7 @@ export function GpuMeters() {
   const gpu = useApp((s) => s.gpu);
   const setView = useApp((s) => s.setView);
   const latest = gpu?.history.at(-1);
-  if (!latest) return <span className="gpu-meter muted" title={gpu?.problems.at(-1) ?? ''}>no GPU</span>;
+  if (!latest) return <span className="gpu-meter muted" title={gpu?.problems.at(-1)?.message ?? ''}>no GPU</span>;
   return (
     <button className="gpu-meters" onClick={() => setView('gpu')} title="GPU memory (nvidia-smi)">
       {latest.gpus.map((g) => {
@@ -31,12 +33,18 @@ export function GpuMeters() {
 function SystemLine() {
   const transport = useTransport();
   const [system, setSystem] = useState<SystemSample | null>(null);
+  const [error, setError] = useState<Error | null>(null);
   useEffect(() => {
-    const load = () => transport.call('systemStatus').then(setSystem, () => undefined);
+    const load = () =>
+      transport.call('systemStatus').then(
+        (sample) => (setSystem(sample), setError(null)),
+        (failed: Error) => setError(failed),
+      );
     void load();
     const timer = setInterval(load, 5000);
     return () => clearInterval(timer);
   }, [transport]);
+  if (error) return <CallFailed what="Machine" error={error} />;
   if (!system) return null;
   return (
     <p className="system-line" aria-label="Machine">
@@ -53,15 +61,17 @@ function VramPeaks() {
   const transport = useTransport();
   const cells = useApp((s) => s.cells);
   const [runs, setRuns] = useState<RunInfo[]>([]);
-  useEffect(() => void transport.call('listRuns').then(setRuns, () => undefined), [transport]);
+  const [error, setError] = useState<Error | null>(null);
+  useEffect(() => void transport.call('listRuns').then(setRuns, setError), [transport]);
   const rows = [
     ...cells.filter((c) => c.vramPeakMib !== null).map((c) => ({ name: c.name, mib: c.vramPeakMib as number, source: 'vram_peak_mib' })),
     ...runs.filter((r) => r.vramPeakMib !== null).map((r) => ({ name: r.name, mib: r.vramPeakMib as number, source: 'sampled' })),
   ].sort((a, b) => b.mib - a.mib);
-  if (rows.length === 0) return null;
+  if (rows.length === 0 && !error) return null;
   return (
     <>
       <h2 className="section-title">VRAM peak by cell</h2>
+      {error && <CallFailed what="Launched runs" error={error} />}
       <table className="plain-table" aria-label="VRAM peaks">
         <tbody>
           {rows.map((row) => (
@@ -86,7 +96,10 @@ function useHostGpu(host: string): GpuStatus | null {
     if (host === 'local') return;
     let current = true;
     setRemote(null);
-    transport.call('gpuStatus', host).then((status) => current && setRemote(status), () => undefined);
+    transport.call('gpuStatus', host).then(
+      (status) => current && setRemote(status),
+      (error: Error) => current && setRemote({ available: false, problems: [problem(host, error.message)], history: [] }),
+    );
     const off = transport.on('gpuSample', (sample) => {
       if (sample.host !== host) return;
       setRemote((status) => ({ available: true, problems: status?.problems ?? [], history: [...(status?.history ?? []), sample].slice(-600) }));
@@ -125,7 +138,7 @@ export function GpuView() {
       {host === 'local' && <SystemLine />}
       {!latest && (
         <p className="empty-note" role="status">
-          No GPU sample: {gpu?.problems.at(-1) ?? 'waiting for nvidia-smi'}.
+          No GPU sample: {gpu?.problems.at(-1)?.message ?? 'waiting for nvidia-smi'}.
         </p>
       )}
       {latest && (
@@ -189,7 +202,7 @@ export function GpuView() {
         </>
       )}
       <VramPeaks />
-      {gpu && gpu.problems.length > 0 && latest && <p className="muted">Last sampler problem: {gpu.problems.at(-1)}</p>}
+      {gpu && gpu.problems.length > 0 && latest && <p className="muted">Last sampler problem: {gpu.problems.at(-1)?.message}</p>}
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { RunInfo } from '../../../shared/launch';
+import { CallFailed } from '../CallFailed';
 import { useTransport } from '../context';
 
 /** Drain and Stop for a cell this app launched, and why it crashed when it did. */
@@ -8,9 +9,14 @@ export function RunControls({ cellPath }: { cellPath: string }) {
   const [run, setRun] = useState<RunInfo | null>(null);
   const [said, setSaid] = useState<string[] | null>(null);
   const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error | null>(null);
   useEffect(() => {
     let current = true;
-    const load = () => transport.call('listRuns').then((runs) => current && setRun(runs.filter((r) => r.cell === cellPath).at(-1) ?? null), () => undefined);
+    const load = () =>
+      transport.call('listRuns').then(
+        (runs) => current && (setRun(runs.filter((r) => r.cell === cellPath).at(-1) ?? null), setError(null)),
+        (failed: Error) => current && setError(failed),
+      );
     void load();
     const timer = setInterval(load, 2000);
     return () => {
@@ -18,6 +24,7 @@ export function RunControls({ cellPath }: { cellPath: string }) {
       clearInterval(timer);
     };
   }, [transport, cellPath]);
+  if (error && !run) return <CallFailed what="Launched runs" error={error} />;
   if (!run) return null;
   const act = async (what: () => Promise<void>) => {
     setBusy(true);

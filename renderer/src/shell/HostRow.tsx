@@ -14,7 +14,7 @@ export function HostRow({ host }: { host: HostStatus }) {
   const label = host.state === 'reconnecting' ? `reconnecting${seconds !== null ? ` in ${seconds} s` : ''}` : host.state;
   return (
     <div className="host-block">
-      <div className="host-row" title={host.problem ?? ''}>
+      <div className="host-row" title={host.problem?.message ?? ''}>
         <span className={`dot ${DOT[host.state]}`} aria-hidden />
         <span>{host.alias}</span>
         <span className="root-meta" role="status">
@@ -43,7 +43,7 @@ export function HostRow({ host }: { host: HostStatus }) {
       )}
       {host.state === 'failed' && !host.unknownKey && !host.lockedKey && (
         <div className="host-ask tone-fail">
-          {host.problem} <button onClick={() => void transport.call('reconnectHost', host.alias)}>Retry</button>
+          {host.problem?.message} <button onClick={() => void transport.call('reconnectHost', host.alias)}>Retry</button>
         </div>
       )}
     </div>

@@ -4,7 +4,7 @@ import { useApp } from '../context';
 import { baseName } from '../format';
 import { useKey } from '../keys';
 import { AddRoot } from '../roots/AddRoot';
-import { STATE_LOOK } from '../cells/states';
+import { STATE_LOOK } from '../cell-list/states';
 import { HostRow } from './HostRow';
 
 /** Cells shown under a selected root in the sidebar; the cell list shows them all. */

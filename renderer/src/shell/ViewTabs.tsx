@@ -1,23 +1,16 @@
 import { useApp } from '../context';
 import type { View } from '../store';
+import { Tabs } from '../Tabs';
 
-const TABS: { view: View; label: string }[] = [
-  { view: 'cells', label: 'Cells' },
-  { view: 'paired', label: 'Paired test' },
-  { view: 'compare', label: 'Compare' },
-  { view: 'gpu', label: 'GPU' },
+const TABS: { id: View; label: string }[] = [
+  { id: 'cells', label: 'Cells' },
+  { id: 'paired', label: 'Paired test' },
+  { id: 'compare', label: 'Compare' },
+  { id: 'gpu', label: 'GPU' },
 ];
 
 export function ViewTabs() {
   const view = useApp((s) => s.view);
   const setView = useApp((s) => s.setView);
-  return (
-    <nav className="tabs" role="tablist" aria-label="Views">
-      {TABS.map((tab) => (
-        <button key={tab.view} role="tab" aria-selected={view === tab.view} className={view === tab.view ? 'active' : undefined} onClick={() => setView(tab.view)}>
-          {tab.label}
-        </button>
-      ))}
-    </nav>
-  );
+  return <Tabs label="Views" tabs={TABS} selected={view} onSelect={setView} />;
 }

@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
 import type { PairedSide } from '../../../shared/mcnemar';
-import { CellProvider, useCell } from '../cell/context';
-import { EventStream } from '../cell/EventStream';
-import { FramesViewer } from '../cell/FramesViewer';
+import { useApp } from '../context';
+import { CellProvider, useCell } from '../cell-view/context';
+import { EventStream } from '../cell-view/EventStream';
+import { FramesViewer } from '../cell-view/FramesViewer';
 
 function splitId(id: string): { cellId: string; version: string | null } {
   const match = /^(.*)@(v\d{3})$/.exec(id);
@@ -25,9 +26,10 @@ function EpisodeEvents({ cellId, episode }: { cellId: string; episode: string })
 /** One side's record of an episode: its events and frames, or a policy version's replay on that seed. */
 export function SideEpisode({ label, side, episode }: { label: string; side: PairedSide; episode: string }) {
   const { cellId, version } = splitId(side.id);
+  const streams = useApp((s) => s.cells.find((c) => c.id === cellId)?.capabilities.episodeStreams ?? false);
   let body;
   if (version) body = <FramesViewer cellId={cellId} source={{ kind: 'replay', version, seed: episode }} refreshKey={0} />;
-  else if (side.format === 'coding-agent') {
+  else if (streams) {
     body = (
       <CellProvider cellId={cellId}>
         <EpisodeEvents cellId={cellId} episode={episode} />

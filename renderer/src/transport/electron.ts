@@ -1,18 +1,18 @@
-import { BRIDGE_NAME, type Transport } from '../../../shared/contract';
+import { BRIDGE_NAME, unwrapReply, type CallReply, type Transport } from '../../../shared/contract';
 
-/** The bridge the Electron preload exposes, or undefined in a browser. */
-export function electronBridge(): Transport | undefined {
-  return (window as unknown as Record<string, Transport | undefined>)[BRIDGE_NAME];
+/** What the Electron preload exposes: calls answer with a reply that carries an error's kind. */
+interface Bridge {
+  call(method: string, ...args: unknown[]): Promise<CallReply>;
+  on: Transport['on'];
 }
 
-/** Electron prefixes errors that cross IPC; the user needs only the core's own message. */
-export function withPlainErrors(bridge: Transport): Transport {
+/** The contract over the Electron bridge, or undefined in a browser. */
+export function electronTransport(): Transport | undefined {
+  const bridge = (window as unknown as Record<string, Bridge | undefined>)[BRIDGE_NAME];
+  if (!bridge) return undefined;
   return {
-    call: ((method, ...args) =>
-      (bridge.call(method, ...args) as Promise<unknown>).catch((error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
-        throw new Error(message.replace(/^Error invoking remote method '[^']+': (Error: )?/, ''));
-      })) as Transport['call'],
+    // A refused sender still throws across IPC: that error keeps only its message.
+    call: ((method: string, ...args: unknown[]) => bridge.call(method, ...args).then(unwrapReply)) as Transport['call'],
     on: (event, listener) => bridge.on(event, listener),
   };
 }

@@ -1,4 +1,4 @@
-import type { BackendEvents, EventName, Transport, WireCall, WireEvent, WireReply } from '../../../shared/contract';
+import { unwrapReply, type BackendEvents, type EventName, type Transport, type WireCall, type WireEvent, type WireReply } from '../../../shared/contract';
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting';
 
@@ -60,8 +60,11 @@ export class WebSocketTransport implements Transport {
     const pending = this.pending.get(message.id);
     if (!pending) return;
     this.pending.delete(message.id);
-    if (message.ok) pending.resolve(message.result);
-    else pending.reject(new Error(message.error));
+    try {
+      pending.resolve(unwrapReply(message));
+    } catch (error) {
+      pending.reject(error as Error);
+    }
   }
 
   call: Transport['call'] = ((method: string, ...args: unknown[]) =>

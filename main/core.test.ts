@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RootStatus } from '../shared/model';
-import { createCore } from './backend';
+import { createCore } from './core';
 import { tempDir, writeTree } from '../runners/testing';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -67,7 +67,7 @@ describe('core: runs roots', () => {
     writeTree(configDir, { 'settings.json': '{"roots": [' });
     const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
     const info = await core.getInfo();
-    expect(info.problems).toEqual([{ file: join(configDir, 'settings.json'), message: expect.stringContaining('not valid JSON') }]);
+    expect(info.problems).toEqual([{ file: join(configDir, 'settings.json'), message: expect.stringContaining('not valid JSON'), severity: 'error' }]);
     expect(readFileSync(join(configDir, 'settings.json'), 'utf8')).toBe('{"roots": [');
     await core.addRoot(runs);
     expect((await core.getInfo()).problems).toEqual([]);

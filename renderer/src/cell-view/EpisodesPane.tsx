@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { frameSourceKey, type EpisodeRow, type FrameSource } from '../../../shared/cell-detail';
-import { useVirtualRows } from '../cells/useVirtualRows';
+import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { useRowKeys } from '../keys';
 import { EpisodeBudget } from './BudgetBars';
 import { useCell } from './context';

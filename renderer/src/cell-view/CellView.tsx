@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { StatePill } from '../cells/states';
+import { StatePill } from '../cell-list/states';
 import { useApp } from '../context';
 import { compact } from '../format';
 import { useKey } from '../keys';
@@ -9,6 +9,7 @@ import { CellProvider, useCell } from './context';
 import { EpisodesPane } from './EpisodesPane';
 import { Versions } from './Versions';
 import { RunControls } from '../launch/RunControls';
+import { Tabs } from '../Tabs';
 
 type Tab = 'overview' | 'episodes' | 'versions' | 'problems';
 
@@ -69,24 +70,18 @@ function Body() {
   const tabs: { id: Tab; label: string }[] = [
     { id: 'overview', label: 'Overview' },
     { id: 'episodes', label: 'Episodes' },
-    ...(detail.summary.format === 'bigym-agent' ? [{ id: 'versions' as Tab, label: 'Versions' }] : []),
+    ...(detail.summary.capabilities.versions ? [{ id: 'versions' as Tab, label: 'Versions' }] : []),
     { id: 'problems', label: `Problems (${problems})` },
   ];
   return (
     <>
       <Header />
-      <nav className="tabs" role="tablist" aria-label="Cell views">
-        {tabs.map((t) => (
-          <button key={t.id} role="tab" aria-selected={tab === t.id} className={tab === t.id ? 'active' : undefined} onClick={() => setTab(t.id)}>
-            {t.label}
-          </button>
-        ))}
-      </nav>
+      <Tabs label="Cell views" tabs={tabs} selected={tab} onSelect={setTab} />
       {tab === 'overview' && (
         <div className="overview">
           <BudgetBars />
           <Charts />
-          {detail.summary.format === 'bigym-agent' && <Versions />}
+          {detail.summary.capabilities.versions && <Versions />}
         </div>
       )}
       {tab === 'episodes' && <EpisodesPane />}

@@ -72,7 +72,7 @@ export function BudgetBars() {
   return (
     <div className="budgets" aria-label="Budgets">
       <Bar label={budget.unit} used={budget.used} total={budget.total} unit={budget.unit} note={end ? `ends ~${clock(end)}` : undefined} />
-      {detail.summary.format === 'coding-agent' && (
+      {detail.summary.capabilities.exclusions && (
         <Bar label="scored" used={detail.summary.episodes.scored} total={detail.summary.episodes.ended || null} unit="ended" tone="ok" note={`${detail.summary.episodes.excluded} excluded`} />
       )}
       {detail.otherBudgets.map((b) => (

@@ -33,8 +33,8 @@ describe('applyDeltas', () => {
 
   it('applies a batch in order: the later delta of a row wins, events and problems append in order', () => {
     const next = applyDeltas(state(), [
-      { cellId: summary.id, episodes: [row('3', 'success')], events: [event('3', 0)], problems: [{ file: 'x.jsonl', line: 4, message: 'malformed' }] },
-      { cellId: summary.id, episodes: [row('3', 'failure')], events: [event('3', 1)], problems: [{ file: 'x.jsonl', line: 9, message: 'malformed' }] },
+      { cellId: summary.id, episodes: [row('3', 'success')], events: [event('3', 0)], problems: [{ file: 'x.jsonl', line: 4, message: 'malformed', severity: 'error' }] },
+      { cellId: summary.id, episodes: [row('3', 'failure')], events: [event('3', 1)], problems: [{ file: 'x.jsonl', line: 9, message: 'malformed', severity: 'error' }] },
     ]);
     expect(next.detail?.episodes.find((e) => e.id === '3')?.status).toBe('failure');
     expect(next.events?.map((e) => e.seq)).toEqual([0, 1]);

@@ -1,29 +1,32 @@
-import { JsonReader, type ReadContext } from '../../runners';
-import { RemoteHost, type HostStatus } from './host';
-import { remoteContext } from './remote';
+import type { HostStatus } from '../../shared/contract';
+import { remoteCellContext, type CellContext } from '../cell-context';
+import { RemoteHost } from '../ssh/host';
 
 /** The SSH hosts the app watches: one connection each, shared by every root and cell of that host. */
-export class Hosts {
-  private readonly hosts = new Map<string, { host: RemoteHost; json: JsonReader }>();
+export class HostRegistry {
+  private readonly hosts = new Map<string, { host: RemoteHost; context: CellContext }>();
   private readonly passphrases = new Map<string, string>();
 
   constructor(private readonly onStatus: (statuses: HostStatus[]) => void) {}
 
-  get(alias: string): RemoteHost {
+  private entry(alias: string) {
     let entry = this.hosts.get(alias);
     if (!entry) {
       const host = new RemoteHost(alias, { passphrases: this.passphrases, onStatus: () => this.onStatus(this.statuses()) });
-      entry = { host, json: new JsonReader(remoteContext(host).fs) };
+      // One context a host: it keeps the last good copy of each JSON file across reads.
+      entry = { host, context: remoteCellContext(host) };
       this.hosts.set(alias, entry);
     }
-    return entry.host;
+    return entry;
   }
 
-  /** A read context for the host's files, keeping its last good JSON copies across reads. */
-  context(alias: string): ReadContext {
-    const entry = this.hosts.get(alias);
-    if (!entry) throw new Error(`${alias} is not a watched host`);
-    return remoteContext(entry.host, entry.json);
+  get(alias: string): RemoteHost {
+    return this.entry(alias).host;
+  }
+
+  /** How cells on the host are reached: over its one connection. */
+  context(alias: string): CellContext {
+    return this.entry(alias).context;
   }
 
   statuses(): HostStatus[] {

@@ -1,0 +1,113 @@
+// One way to reach a cell's files, wherever it lives: every operation (reading, following, frames, media,
+// recordings, compare, paired tests) goes through a CellContext, so a remote cell does all a local one does.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix } from 'node:path';
+import { JsonReader, localFs, type ReadContext } from '../runners';
+import { HostUnavailableError, type RemoteHost } from './ssh/host';
+import { sftpFs, sftpSource } from './ssh/sftp-fs';
+import { resolveStatic } from './static';
+import { localSource, type ByteSource } from './tail/source';
+
+/** Frames and videos of remote cells are fetched whole; larger files are not served. */
+const MAX_MEDIA_BYTES = 64 << 20;
+
+/** A file to serve: on this machine, or its bytes read from an SSH host. */
+export type Media = { file: string } | { bytes: Buffer; name: string };
+
+/** Files of a cell as local files, for tools that only read local paths (ffmpeg). */
+export interface LocalCopy {
+  /** The local folder that stands for the cell's folder. */
+  dir: string;
+  release(): Promise<void>;
+}
+
+export interface CellContext {
+  /** `local`, or the SSH host's alias. */
+  host: string;
+  /** What adapters read with, "now" being the time of this call. */
+  read(): ReadContext;
+  /** A growing file, for followers. */
+  source(path: string): ByteSource;
+  /** True where the OS reports changes; elsewhere a session polls. */
+  watchable: boolean;
+  /** A file below the cell folder `dir`, to serve; null when absent, too large or outside the cell. */
+  media(dir: string, relative: string): Promise<Media | null>;
+  /** `relatives` (files below `dir`) on this machine: the folder itself here, a temporary copy from a host. */
+  localCopy(dir: string, relatives: string[]): Promise<LocalCopy>;
+}
+
+/** How any part of the core reaches a cell: by the host it lives on. */
+export type ContextOf = (cell: { host: string }) => CellContext;
+
+export function localCellContext(json = new JsonReader(localFs)): CellContext {
+  return {
+    host: 'local',
+    read: () => ({ fs: localFs, json, now: Date.now(), host: 'local' }),
+    source: localSource,
+    watchable: true,
+    async media(dir, relative) {
+      const file = await resolveStatic(dir, `/${relative}`);
+      return file ? { file } : null;
+    },
+    localCopy: async (dir) => ({ dir, release: async () => undefined }),
+  };
+}
+
+/** A read that failed because the connection dropped under it says so, rather than as a problem of the file. */
+function unavailableWhenDropped(host: RemoteHost, source: ByteSource): ByteSource {
+  const guard = async <T>(read: () => Promise<T>): Promise<T> => {
+    try {
+      return await read();
+    } catch (error) {
+      if (host.status.state !== 'connected') throw new HostUnavailableError(`${host.alias} is ${host.status.state}`);
+      throw error;
+    }
+  };
+  return { stat: () => guard(() => source.stat()), read: (position, length) => guard(() => source.read(position, length)) };
+}
+
+/** A cell on an SSH host, reached over the host's one connection (SFTP for files). Never writes there. */
+export function remoteCellContext(host: RemoteHost, json = new JsonReader(sftpFs(() => host.sftp()))): CellContext {
+  const fs = sftpFs(() => host.sftp());
+  const fetch = async (path: string): Promise<Buffer | null> => {
+    const source = sftpSource(() => host.sftp(), path);
+    const info = await source.stat().catch(() => null);
+    if (!info || info.size > MAX_MEDIA_BYTES) return null;
+    return source.read(0, info.size);
+  };
+  return {
+    host: host.alias,
+    read: () => ({ fs, json, now: Date.now(), host: host.alias }),
+    source: (path) => unavailableWhenDropped(host, sftpSource(() => host.sftp(), path)),
+    watchable: false,
+    async media(dir, relative) {
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(relative);
+      } catch {
+        return null;
+      }
+      const inside = posix.normalize(`/${decoded}`);
+      if (decoded.includes('\0')) return null;
+      const bytes = await fetch(posix.join(dir, inside));
+      return bytes ? { bytes, name: inside } : null;
+    },
+    async localCopy(dir, relatives) {
+      const local = await mkdtemp(join(tmpdir(), `cellwatch-${host.alias}-`));
+      try {
+        for (const relative of relatives) {
+          const inside = posix.normalize(`/${relative}`);
+          const bytes = await fetch(posix.join(dir, inside));
+          if (!bytes) continue;
+          await mkdir(dirname(join(local, inside)), { recursive: true });
+          await writeFile(join(local, inside), bytes);
+        }
+      } catch (error) {
+        await rm(local, { recursive: true, force: true });
+        throw error;
+      }
+      return { dir: local, release: () => rm(local, { recursive: true, force: true }) };
+    },
+  };
+}

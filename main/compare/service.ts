@@ -1,0 +1,56 @@
+// Comparing cells: policy versions side by side on one seed, recorded to mp4, and the paired test of two
+// cells or versions. Each cell is read where it lives, a remote one over its host's connection.
+import { join } from 'node:path';
+import type { Comparison, RecordProgress } from '../../shared/cell-detail';
+import type { Backend } from '../../shared/contract';
+import type { PairedTest } from '../../shared/mcnemar';
+import type { CellSummary } from '../../shared/model';
+import { readCell } from '../../runners/read';
+import type { ContextOf } from '../cell-context';
+import type { EventHub } from '../events';
+import { findFfmpeg } from '../record/ffmpeg';
+import { recordSlots } from '../record/slots';
+import { compareSides, sideOf, splitAddress } from './paired';
+import { compareSlots } from './slots';
+
+type CompareCalls = Pick<Backend, 'compare' | 'record' | 'pairedTest'>;
+
+export class CompareService implements CompareCalls {
+  constructor(
+    private readonly cells: () => CellSummary[],
+    private readonly cell: (id: string) => CellSummary,
+    private readonly contextOf: ContextOf,
+    private readonly events: EventHub,
+    private readonly recordingsDir: string,
+  ) {}
+
+  compare(slots: string, seed?: string): Promise<Comparison> {
+    return compareSlots(slots, seed, this.cells(), this.contextOf);
+  }
+
+  /** Starts the recording and returns its id at once; progress, the file or the failure arrive as `recordProgress`. */
+  async record(slots: string, seed: string, seconds: number, fps: number) {
+    const cells = this.cells();
+    const comparison = await compareSlots(slots, seed, cells, this.contextOf);
+    const ffmpeg = findFfmpeg();
+    const id = `compare-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${seed}`;
+    const out = join(this.recordingsDir, `${id}.mp4`);
+    const emit = (progress: Omit<RecordProgress, 'id'>) => this.events.emit('recordProgress', { id, ...progress });
+    recordSlots(ffmpeg, comparison, cells, this.contextOf, { seconds, fps, out }, (fraction) => emit({ fraction })).then(
+      (result) => emit({ fraction: 1, file: out, url: `recordings/${id}.mp4`, ...(result.note ? { note: result.note } : {}) }),
+      (error: Error) => emit({ fraction: 0, error: error.message }),
+    );
+    return { id };
+  }
+
+  async pairedTest(a: string, b: string): Promise<PairedTest> {
+    const side = async (address: string) => {
+      const { cell: id, version } = splitAddress(address);
+      const cell = this.cell(id);
+      const ctx = this.contextOf(cell).read();
+      return sideOf(await readCell(cell.path, cell.format, ctx), version, ctx);
+    };
+    const [sideA, sideB] = await Promise.all([side(a), side(b)]);
+    return compareSides(sideA, sideB);
+  }
+}

@@ -1,0 +1,140 @@
+// The Node core: services with one job each, composed into the one Backend both windows talk to.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Backend } from '../shared/contract';
+import type { AppInfo, Transport } from '../shared/model';
+import { localCellContext, type ContextOf, type Media } from './cell-context';
+import { CompareService } from './compare/service';
+import { EventHub } from './events';
+import { listFrames } from './frames';
+import { GpuService } from './gpu/service';
+import { HostsService } from './hosts/service';
+import { LaunchService } from './launch/service';
+import { mediaOf } from './media';
+import { defaultDataDir, packageRoot } from './paths';
+import { RootsService } from './roots/service';
+import { APP_VERSION } from './version';
+import { WatchService } from './watch/service';
+
+export type { Media };
+
+export interface CoreOptions {
+  configDir: string;
+  transport: Transport;
+  /** Roots given on the command line: shown for this start, never saved. */
+  commandLineRoots?: string[];
+  /** The window's native folder picker; absent in serve mode. */
+  pickFolder?: () => Promise<string | null>;
+  /** Where the built-in demo runs, live, when no runs root is configured; absent: no demo. */
+  demoRoot?: string;
+  /** Rescan roots every few seconds (default true; tests that drive scans themselves turn it off). */
+  rescan?: boolean;
+  /** The nvidia-smi to sample GPUs with; false: no GPU sampler (tests). */
+  nvidiaSmi?: string | false;
+  /** Where launch profiles put runs by default (the user's data folder). */
+  dataDir?: string;
+  /** The nvidia-smi to run on SSH hosts (default: nvidia-smi on the host's PATH). */
+  remoteNvidiaSmi?: string;
+}
+
+/** The contract with its events: what a transport serves. */
+export interface EventedBackend extends Backend {
+  readonly events: EventHub;
+}
+
+/** One window or browser tab: what it opened is released when it goes. */
+export interface ClientBackend extends EventedBackend {
+  dispose(): Promise<void>;
+}
+
+/** The Node core: the contract as plain async functions (as one client of its own), and its events. */
+export interface Core extends EventedBackend {
+  /** The contract for one window or tab, which releases the cells and streams it opened on dispose. */
+  client(): ClientBackend;
+  /** What a `media/<cell id>/<path>` or `recordings/<file>` URL names; null when nothing may be served. */
+  media(urlPath: string): Promise<Media | null>;
+  /** Stops rescans, watchers, samplers and the demo. */
+  close(): Promise<void>;
+}
+
+export async function createCore(options: CoreOptions): Promise<Core> {
+  const events = new EventHub();
+  const hosts = new HostsService(events, options.remoteNvidiaSmi);
+  const local = localCellContext();
+  const contextOf: ContextOf = (cell) => (cell.host === 'local' ? local : hosts.registry.context(cell.host));
+  const roots = await RootsService.create(options, events, hosts.registry, contextOf);
+  hosts.onConnected((alias) => void roots.rescanHost(alias));
+
+  const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
+  const dataDir = options.dataDir ?? defaultDataDir();
+  const recordingsDir = join(dataDir, 'recordings');
+  // The GPU view names processes by launched run, and launching picks a GPU from the samples: launch only
+  // asks for readings once the core is up.
+  const launch = await LaunchService.create({
+    configDir: options.configDir,
+    packageRoot: root,
+    dataDir,
+    gpus: () => gpus.readings(),
+    watchCell: (path, id) => roots.watchCell(path, id),
+  });
+  const gpus = new GpuService({ nvidiaSmi: options.nvidiaSmi ?? 'nvidia-smi', events, hosts, runOfGroup: (pgid) => launch.runOfGroup(pgid), rootPaths: () => roots.localPaths() });
+  gpus.onSample((sample) => launch.observe(sample));
+
+  const watch = new WatchService((id) => roots.cell(id), contextOf, (delta) => events.emit('cellChanged', delta));
+  const compare = new CompareService(() => roots.cells(), (id) => roots.cell(id), contextOf, events, recordingsDir);
+
+  const getInfo = async (): Promise<AppInfo> => ({
+    name: 'Cellwatch',
+    version: APP_VERSION,
+    transport: options.transport,
+    canPickFolder: options.pickFolder !== undefined,
+    settingsFile: roots.settingsFile,
+    problems: roots.problems(),
+  });
+
+  const client = (): ClientBackend => {
+    const id = watch.newClient();
+    const backend: Backend = {
+      getInfo,
+      listRoots: () => roots.listRoots(),
+      addRoot: (path) => roots.addRoot(path),
+      removeRoot: (path) => roots.removeRoot(path),
+      listCells: (root) => roots.listCells(root),
+      pickFolder: () => roots.pickFolder(),
+      openCell: (cell) => watch.openCell(id, cell),
+      closeCell: (cell) => watch.closeCell(id, cell),
+      openStream: (cell, stream) => watch.openStream(id, cell, stream),
+      closeStream: (cell, stream) => watch.closeStream(id, cell, stream),
+      async listFrames(cellId, source) {
+        const cell = roots.cell(cellId);
+        return listFrames(cell, source, contextOf(cell).read().fs);
+      },
+      gpuStatus: (host) => gpus.gpuStatus(host),
+      systemStatus: () => gpus.systemStatus(),
+      listProfiles: () => launch.listProfiles(),
+      planLaunch: (request) => launch.planLaunch(request),
+      launchRun: (request) => launch.launchRun(request),
+      listRuns: () => launch.listRuns(),
+      stopRun: (name) => launch.stopRun(name),
+      drainRun: (name) => launch.drainRun(name),
+      compare: (slots, seed) => compare.compare(slots, seed),
+      record: (slots, seed, seconds, fps) => compare.record(slots, seed, seconds, fps),
+      pairedTest: (a, b) => compare.pairedTest(a, b),
+      listHosts: () => hosts.listHosts(),
+      acceptHostKey: (alias) => hosts.acceptHostKey(alias),
+      unlockHostKey: (alias, keyFile, passphrase) => hosts.unlockHostKey(alias, keyFile, passphrase),
+      reconnectHost: (alias) => hosts.reconnectHost(alias),
+    };
+    return { ...backend, events, dispose: () => watch.release(id) };
+  };
+  return {
+    ...client(),
+    client,
+    media: (urlPath) => mediaOf(urlPath, () => roots.cells(), contextOf, recordingsDir),
+    async close() {
+      gpus.close();
+      hosts.close();
+      await Promise.all([roots.close(), watch.close()]);
+    },
+  };
+}

@@ -1,0 +1,83 @@
+// The SSH hosts of the runs roots: their connections (the registry), nvidia-smi on each connected host,
+// and the contract's host calls. Others learn when a host connects through onConnected.
+import type { GpuStatus } from '../../shared/cell-detail';
+import { problem } from '../../shared/model';
+import type { Backend } from '../../shared/contract';
+import type { EventHub } from '../events';
+import { startGpu, type GpuFeed } from '../gpu/history';
+import { shellQuote } from '../launch/quote';
+import { HostRegistry } from './registry';
+
+type HostCalls = Pick<Backend, 'listHosts' | 'acceptHostKey' | 'unlockHostKey' | 'reconnectHost'>;
+
+export class HostsService implements HostCalls {
+  readonly registry: HostRegistry;
+  private readonly gpus = new Map<string, GpuFeed>();
+  private readonly connected = new Set<string>();
+  private readonly connectedListeners: ((alias: string) => void)[] = [];
+
+  constructor(
+    private readonly events: EventHub,
+    /** The nvidia-smi to run on each host (default: the one on the host's PATH). */
+    private readonly nvidiaSmi = 'nvidia-smi',
+  ) {
+    this.registry = new HostRegistry((statuses) => {
+      events.emit('hostsChanged', statuses);
+      for (const [alias, feed] of this.gpus) {
+        if (statuses.some((h) => h.alias === alias)) continue;
+        feed.stop();
+        this.gpus.delete(alias);
+      }
+      const nowConnected = new Set(statuses.filter((h) => h.state === 'connected').map((h) => h.alias));
+      const just = [...nowConnected].filter((alias) => !this.connected.has(alias));
+      this.connected.clear();
+      nowConnected.forEach((alias) => this.connected.add(alias));
+      for (const alias of just) {
+        if (!this.gpus.has(alias)) this.gpus.set(alias, this.sampleGpus(alias));
+        this.connectedListeners.forEach((listener) => listener(alias));
+      }
+    });
+  }
+
+  private sampleGpus(alias: string): GpuFeed {
+    const host = this.registry.get(alias);
+    return startGpu({
+      command: this.nvidiaSmi,
+      onSample: (sample) => this.events.emit('gpuSample', { ...sample, host: alias }),
+      remote: {
+        spawn: (args) => host.spawn(this.nvidiaSmi, args),
+        once: async (args) => (await host.exec(shellQuote([this.nvidiaSmi, ...args]))).stdout,
+      },
+    });
+  }
+
+  /** Called each time a host becomes connected (after a start, a drop or a retry). */
+  onConnected(listener: (alias: string) => void): void {
+    this.connectedListeners.push(listener);
+  }
+
+  gpuStatus(alias: string): GpuStatus {
+    return this.gpus.get(alias)?.status() ?? { available: false, problems: [problem(alias, `${alias} is not connected`)], history: [] };
+  }
+
+  async listHosts() {
+    return this.registry.statuses();
+  }
+
+  async acceptHostKey(alias: string) {
+    this.registry.acceptKey(alias);
+  }
+
+  async unlockHostKey(alias: string, keyFile: string, passphrase: string) {
+    this.registry.unlock(alias, keyFile, passphrase);
+  }
+
+  async reconnectHost(alias: string) {
+    this.registry.reconnect(alias);
+  }
+
+  close(): void {
+    this.gpus.forEach((feed) => feed.stop());
+    this.registry.close();
+  }
+}

@@ -1,0 +1,51 @@
+import type { EpisodeUnit } from '../../shared/model';
+import { CellReading } from '../common/cell';
+import type { JsonObject } from '../common/json';
+import { arr, bool, num, obj } from '../common/values';
+import type { ReadContext } from '../types';
+import { EVAL_SUMMARY_JSON } from './files';
+
+export const VERSION_FILE = /^(v\d{3})\.py$/;
+
+export interface Evaluation {
+  version: string;
+  summary: JsonObject | null;
+  progressLines: number;
+  changedAt: number | null;
+}
+
+/** The policy versions, oldest first: `policies/vNNN.py`. */
+export async function readVersions(r: CellReading): Promise<string[]> {
+  return (await r.list('policies'))
+    .map((e) => (e.kind === 'file' ? VERSION_FILE.exec(e.name)?.[1] : undefined))
+    .filter((v): v is string => v !== undefined)
+    .sort();
+}
+
+/** A version's evaluation: its summary when it has one, and how far its progress log got. */
+export async function readEvaluation(version: string, r: CellReading): Promise<Evaluation> {
+  const own = new CellReading(r.dir, r.ctx);
+  const summary = await own.json(`eval/${version}/summary.json`, EVAL_SUMMARY_JSON);
+  const progress = await own.jsonl(`eval/${version}/progress.jsonl`);
+  r.problems.push(...own.problems);
+  if (own.changedAt !== null) await r.stat(`eval/${version}`);
+  return { version, summary, progressLines: progress.length, changedAt: own.changedAt };
+}
+
+/** The evaluation episodes of a version, as McNemar units; a rejected policy scores 0 on every one. */
+export function evaluationUnits(summary: JsonObject): EpisodeUnit[] {
+  const rejected = arr(summary.rejected).length > 0;
+  return arr(summary.episodes).flatMap((raw) => {
+    const e = obj(raw);
+    const seed = num(e.seed);
+    if (seed === null) return [];
+    const success = rejected ? false : bool(e.success) === true;
+    return [{ id: String(seed), status: rejected ? 'rejected' : 'scored', success, scored: true }];
+  });
+}
+
+/** The evaluation units of one policy version, or null when it has no evaluation summary yet. */
+export async function versionUnits(dir: string, version: string, ctx: ReadContext): Promise<EpisodeUnit[] | null> {
+  const summary = await new CellReading(dir, ctx).json(`eval/${version}/summary.json`, EVAL_SUMMARY_JSON);
+  return summary ? evaluationUnits(summary) : null;
+}
