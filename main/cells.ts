@@ -7,6 +7,8 @@ import { readCell } from '../runners/read';
 import { localCellContext, remoteCellContext, type CellContext, type ContextOf } from './cell-context';
 import { mapLimited, PARALLEL_IO } from './concurrency';
 import { NotFoundError } from './errors';
+import { ReaderPool } from './roots/pool';
+import { LogCache } from '../runners/common/logs';
 import { findCells, type Found } from './scan';
 import { parseRemote } from './ssh/config';
 import { discoveryCommand, parseDiscovery } from './ssh/discover';
@@ -45,6 +47,7 @@ export class Places {
 
   private readonly contexts = new Map<string, CellContext>();
   private readonly opened: RemoteHost[] = [];
+  private pool: ReaderPool | undefined;
 
   /** The host's one connection, opened on first use; every caller waits for the same one. */
   private host(alias: string): Promise<{ host: RemoteHost; context: CellContext }> {
@@ -87,7 +90,10 @@ export class Places {
     };
   }
 
-  /** Each address is a cell, or a runs root whose cells are read (to depth 3), here or on an SSH host. */
+  /**
+   * Each address is a cell, or a runs root whose cells are read (to depth 3), their event logs checked
+   * for malformed lines: local ones by the read workers, the index's own reader; remote ones over SFTP.
+   */
   async readCells(addresses: string[]): Promise<CellRead[]> {
     const reads: CellRead[] = [];
     for (const address of addresses) {
@@ -96,13 +102,23 @@ export class Places {
       const info = await ctx.fs.stat(target.path);
       if (!info) throw new NotFoundError(`${target.where}: no such file or folder`);
       if (info.kind !== 'dir') throw new NotFoundError(`${target.where} is not a folder`);
+      if (target.context.host === 'local') {
+        this.pool ??= new ReaderPool();
+        const { cells } = await this.pool.discover(target.path);
+        const found: CellRead[] = [];
+        await this.pool.read(cells, (batch) => found.push(...batch));
+        reads.push(...found.sort((a, b) => a.cell.path.localeCompare(b.cell.path)));
+        continue;
+      }
       const found = await target.find(target.path);
-      reads.push(...(await mapLimited(found, PARALLEL_IO, ({ dir, format }) => readCell(dir, format, ctx))));
+      const logs = new LogCache(ctx.fs);
+      reads.push(...(await mapLimited(found, PARALLEL_IO, ({ dir, format }) => readCell(dir, format, ctx, { logs }))));
     }
     return reads;
   }
 
   close(): void {
+    void this.pool?.close();
     this.opened.forEach((host) => host.close());
     this.opened.length = 0;
     this.hosts.clear();

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RootStatus } from '../shared/model';
+import type { CellsDelta, RootStatus } from '../shared/model';
 import { createCore } from './core';
 import { tempDir, writeTree } from '../runners/testing';
 
@@ -20,12 +20,15 @@ afterEach(() => tmp.remove());
 describe('core: runs roots', () => {
   it('saves added roots in the settings file and finds them at the next start', async () => {
     const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
+    await core.scanned();
     expect(await core.listRoots()).toEqual([]);
     const added = await core.addRoot(runs);
     expect(added).toMatchObject({ path: runs, state: 'ok', cellCount: 2, source: 'settings' });
     expect(JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8'))).toEqual({ roots: [runs] });
 
     const again = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
+
+    await again.scanned();
     expect((await again.listCells()).map((c) => [c.name, c.board])).toEqual([
       ['nonstd_b', 'nonstd'],
       ['ui_a', 'ui'],
@@ -34,6 +37,7 @@ describe('core: runs roots', () => {
 
   it('shows command-line roots without saving them', async () => {
     const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [runs], rescan: false, nvidiaSmi: false });
+    await core.scanned();
     expect((await core.listRoots())[0]).toMatchObject({ path: runs, source: 'command line', cellCount: 2 });
     await core.removeRoot(runs);
     expect(await core.listRoots()).toEqual([]);
@@ -43,6 +47,7 @@ describe('core: runs roots', () => {
   it('keeps a missing root as a problem on that root while the others work', async () => {
     const gone = join(tmp.path, 'gone');
     const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [gone, runs], rescan: false, nvidiaSmi: false });
+    await core.scanned();
     const roots = await core.listRoots();
     expect(roots.map((r) => [r.path, r.state])).toEqual([
       [gone, 'missing'],
@@ -52,20 +57,26 @@ describe('core: runs roots', () => {
     expect(await core.listCells()).toHaveLength(2);
   });
 
-  it('tells listeners when roots change', async () => {
+  it('tells listeners when roots change, and sends their cells as deltas', async () => {
     const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
+    await core.scanned();
     const seen: RootStatus[][] = [];
-    const off = core.events.on('rootsChanged', (roots) => seen.push(roots));
+    const deltas: CellsDelta[] = [];
+    core.events.on('rootsChanged', (roots) => seen.push(roots));
+    core.events.on('cellsChanged', (delta) => deltas.push(delta));
     await core.addRoot(runs);
-    off();
+    expect(seen.at(-1)).toEqual([expect.objectContaining({ path: runs, state: 'ok', cellCount: 2, progress: null })]);
+    expect(deltas.flatMap((d) => d.added.map((c) => c.name)).sort()).toEqual(['nonstd_b', 'ui_a']);
     await core.removeRoot(runs);
-    expect(seen).toHaveLength(1);
-    expect(seen[0]?.[0]?.path).toBe(runs);
+    expect(seen.at(-1)).toEqual([]);
+    expect(deltas.at(-1)?.removed).toHaveLength(2);
+    await core.close();
   });
 
   it('starts on a corrupt settings file, says which file, and rewrites it on the next change', async () => {
     writeTree(configDir, { 'settings.json': '{"roots": [' });
     const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
+    await core.scanned();
     const info = await core.getInfo();
     expect(info.problems).toEqual([{ file: join(configDir, 'settings.json'), message: expect.stringContaining('not valid JSON'), severity: 'error' }]);
     expect(readFileSync(join(configDir, 'settings.json'), 'utf8')).toBe('{"roots": [');
@@ -76,6 +87,7 @@ describe('core: runs roots', () => {
 
   it('has no folder picker in serve mode', async () => {
     const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
+    await core.scanned();
     expect((await core.getInfo()).canPickFolder).toBe(false);
     await expect(core.pickFolder()).rejects.toThrow(/type the runs root path/);
   });
@@ -84,6 +96,7 @@ describe('core: runs roots', () => {
 describe('core: paths the user types', () => {
   it('refuses a relative path and expands ~', async () => {
     const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
+    await core.scanned();
     await expect(core.addRoot('runs')).rejects.toThrow('runs root must be an absolute path (or ALIAS:/path on an SSH host), not "runs"');
     expect((await core.addRoot('~/cellwatch-test-nowhere')).path).toBe(join(homedir(), 'cellwatch-test-nowhere'));
   });
@@ -93,6 +106,7 @@ describe('core: the demo and rescans', () => {
   it('runs the demo live when no root is configured, until the user removes it for good', async () => {
     const demoRoot = join(tmp.path, 'demo');
     const core = await createCore({ configDir, transport: 'serve', demoRoot, rescan: false, nvidiaSmi: false });
+    await core.scanned();
     try {
       expect((await core.listRoots()).map((r) => [r.path, r.source])).toEqual([[demoRoot, 'demo']]);
       await core.removeRoot(demoRoot);
@@ -101,18 +115,21 @@ describe('core: the demo and rescans', () => {
       await core.close();
     }
     const again = await createCore({ configDir, transport: 'serve', demoRoot, rescan: false, nvidiaSmi: false });
+    await again.scanned();
     expect(await again.listRoots()).toEqual([]);
     await again.close();
   });
 
   it('does not start the demo when a root is configured', async () => {
     const core = await createCore({ configDir, transport: 'serve', demoRoot: join(tmp.path, 'demo'), commandLineRoots: [runs], rescan: false, nvidiaSmi: false });
+    await core.scanned();
     expect((await core.listRoots()).map((r) => r.source)).toEqual(['command line']);
     await core.close();
   });
 
   it('finds a cell that appears later and tells listeners', async () => {
     const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [runs], nvidiaSmi: false });
+    await core.scanned();
     try {
       const seen: number[] = [];
       core.events.on('rootsChanged', (roots) => seen.push(roots[0]?.cellCount ?? 0));

@@ -12,6 +12,7 @@ import { HostsService } from './hosts/service';
 import { LaunchService } from './launch/service';
 import { mediaOf } from './media';
 import { defaultDataDir, packageRoot } from './paths';
+import type { IndexOptions } from './roots/local-index';
 import { RootsService } from './roots/service';
 import { APP_VERSION } from './version';
 import { WatchService } from './watch/service';
@@ -27,8 +28,10 @@ export interface CoreOptions {
   pickFolder?: () => Promise<string | null>;
   /** Where the built-in demo runs, live, when no runs root is configured; absent: no demo. */
   demoRoot?: string;
-  /** Rescan roots every few seconds (default true; tests that drive scans themselves turn it off). */
+  /** Rescan roots on SSH hosts every few seconds (default true; tests that drive scans themselves turn it off). */
   rescan?: boolean;
+  /** How local roots are watched and swept. */
+  index?: IndexOptions;
   /** The nvidia-smi to sample GPUs with; false: no GPU sampler (tests). */
   nvidiaSmi?: string | false;
   /** Where launch profiles put runs by default (the user's data folder). */
@@ -53,6 +56,8 @@ export interface Core extends EventedBackend {
   client(): ClientBackend;
   /** What a `media/<cell id>/<path>` or `recordings/<file>` URL names; null when nothing may be served. */
   media(urlPath: string): Promise<Media | null>;
+  /** Resolves once the first scans of the roots known at start are done; rows stream out before. */
+  scanned(): Promise<void>;
   /** Stops rescans, watchers, samplers and the demo. */
   close(): Promise<void>;
 }
@@ -131,6 +136,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...client(),
     client,
     media: (urlPath) => mediaOf(urlPath, () => roots.cells(), contextOf, recordingsDir),
+    scanned: () => roots.scanned(),
     async close() {
       gpus.close();
       hosts.close();

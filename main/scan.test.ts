@@ -2,17 +2,31 @@ import { execFileSync } from 'node:child_process';
 import { buildSync } from 'esbuild';
 import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JsonReader, localFs } from '../runners';
-import { scanRoot as scanWith, type ScanResult } from './scan';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LocalIndex } from './roots/local-index';
+import { ReaderPool } from './roots/pool';
+import { findCells, type Found, type ScanResult } from './scan';
+import { syncLocalFs } from '../runners';
+import type { Problem } from '../shared/model';
 import { tempDir, writeTree } from '../runners/testing';
 
 let tmp: ReturnType<typeof tempDir>;
-const scanRoot = (root: string) => scanWith(root, { fs: localFs, json: new JsonReader(localFs), now: Date.now(), host: 'local' });
+let pool: ReaderPool;
+beforeAll(() => (pool = new ReaderPool(2)));
+afterAll(() => pool.close());
+
+/** A root's first scan by its index (the read workers), no watcher. */
+async function scanRoot(root: string): Promise<ScanResult> {
+  const index = new LocalIndex(root, pool, () => undefined, () => undefined, { watch: false });
+  await index.start();
+  await index.close();
+  const { state, problems } = index.status('command line');
+  return { state: state === 'scanning' ? 'ok' : state, problems, cells: index.list() };
+}
 beforeEach(() => (tmp = tempDir()));
 afterEach(() => tmp.remove());
 
-describe('scanRoot', () => {
+describe('the first scan of a runs root', () => {
   it('finds cells of every format down to three folders, and none below', async () => {
     writeTree(tmp.path, {
       'std_sdk_fable-5_bare_default/run.json': { runner: 'coding-agent' },
@@ -69,8 +83,8 @@ describe('scanRoot', () => {
     chmodSync(join(tmp.path, 'locked'), 0);
     chmodSync(tmp.path, 0o755);
     try {
-      const result = process.getuid?.() === 0 ? scanAsNobody(tmp.path) : await scanRoot(tmp.path);
-      expect(result.cells.map((c) => c.name)).toEqual(['ok']);
+      const result = process.getuid?.() === 0 ? findAsNobody(tmp.path) : await findLocally(tmp.path);
+      expect(result.cells.map((c) => c.dir)).toEqual([join(tmp.path, 'ok')]);
       expect(result.problems[0]).toMatchObject({ file: join(tmp.path, 'locked'), message: expect.stringContaining('permission denied') });
     } finally {
       chmodSync(join(tmp.path, 'locked'), 0o755);
@@ -78,19 +92,25 @@ describe('scanRoot', () => {
   });
 });
 
+async function findLocally(root: string): Promise<{ cells: Found[]; problems: Problem[] }> {
+  const problems: Problem[] = [];
+  return { cells: await findCells(syncLocalFs(), root, problems), problems };
+}
+
 /**
- * scanRoot in a child process running as `nobody` (uid 65534), through setpriv. The scanner is bundled into
- * one file beside the root first: `nobody` may not be able to read the checkout (CI clones under /root).
+ * Finding cells in a child process running as `nobody` (uid 65534), through setpriv. The finder is bundled
+ * into one file beside the root first: `nobody` may not be able to read the checkout (CI clones under /root).
  */
-function scanAsNobody(root: string): ScanResult {
-  const bundle = join(root, 'scan-as-nobody.mjs');
+function findAsNobody(root: string): { cells: Found[]; problems: Problem[] } {
+  const bundle = join(root, 'find-as-nobody.mjs');
   buildSync({
     stdin: {
       contents: `
-        import { JsonReader, localFs } from './runners/index.ts';
-        import { scanRoot } from './main/scan.ts';
-        const result = await scanRoot(process.argv[2], { fs: localFs, json: new JsonReader(localFs), now: Date.now(), host: 'local' });
-        process.stdout.write(JSON.stringify(result));`,
+        import { syncLocalFs } from './runners/common/fs.ts';
+        import { findCells } from './main/scan.ts';
+        const problems = [];
+        const cells = await findCells(syncLocalFs(), process.argv[2], problems);
+        process.stdout.write(JSON.stringify({ cells, problems }));`,
       resolveDir: join(import.meta.dirname, '..'),
       loader: 'ts',
     },
@@ -101,5 +121,5 @@ function scanAsNobody(root: string): ScanResult {
     logLevel: 'error',
   });
   const output = execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, bundle, root], { cwd: '/', encoding: 'utf8' });
-  return JSON.parse(output) as ScanResult;
+  return JSON.parse(output) as { cells: Found[]; problems: Problem[] };
 }

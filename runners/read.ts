@@ -1,18 +1,45 @@
-import { problem, type CellSummary, type FormatName } from '../shared/model';
+import { join } from 'node:path';
+import { problem, type CellSummary, type FormatName, type Problem } from '../shared/model';
 import { baseCell, NO_LABELS } from './common/cell';
+import type { LogCache } from './common/logs';
 import { ADAPTERS } from './index';
 import { capabilitiesOf, type CellRead, type ReadContext } from './types';
 
+export interface ReadOptions {
+  /** Also what the cell view shows (detail), from the same pass. */
+  detail?: boolean;
+  /** Check every event log of the cell for malformed lines, on from where this cache left each. */
+  logs?: LogCache;
+}
+
+const key = (p: Problem) => `${p.file}\u0000${p.line ?? ''}\u0000${p.message}`;
+
+/** The malformed lines of every event log of a cell, on from where `logs` left each log. */
+export async function logProblems(dir: string, format: FormatName, ctx: ReadContext, logs: LogCache): Promise<Problem[]> {
+  const found: Problem[] = [];
+  for (const log of await ADAPTERS[format].eventLogs(dir, ctx)) found.push(...(await logs.problems(join(dir, log.file), log.file)));
+  return found;
+}
+
+/** Problems with `more` added, each once. */
+export function mergeProblems(problems: Problem[], more: Problem[]): Problem[] {
+  const seen = new Set(problems.map(key));
+  const fresh = more.filter((p) => !seen.has(key(p)));
+  return fresh.length ? [...problems, ...fresh] : problems;
+}
+
 /** Reads a cell with its format's adapter; whatever goes wrong becomes a problem on the cell, never a throw. */
-export async function readCell(dir: string, format: FormatName, ctx: ReadContext, options: { detail?: boolean } = {}): Promise<CellRead> {
+export async function readCell(dir: string, format: FormatName, ctx: ReadContext, options: ReadOptions = {}): Promise<CellRead> {
   const unreadable = (message: string): CellRead => {
     const cell = baseCell(dir, format, ctx);
     cell.problems = [problem(dir, message)];
     return { cell, labels: NO_LABELS, changedAt: null, units: [] };
   };
-  if ((await ctx.fs.stat(dir))?.kind !== 'dir') return unreadable('cell folder no longer exists');
+  if ((await ctx.fs.stat(dir))?.kind !== 'dir') return { ...unreadable('cell folder no longer exists'), gone: true };
   try {
-    return await ADAPTERS[format].read(dir, ctx, options);
+    const read = await ADAPTERS[format].read(dir, ctx, { detail: options.detail });
+    if (options.logs) read.cell.problems = mergeProblems(read.cell.problems, await logProblems(dir, format, ctx, options.logs));
+    return read;
   } catch (error) {
     return unreadable(`could not read this cell: ${(error as Error).message}`);
   }

@@ -26,6 +26,8 @@ export interface CellRead {
   policyVersions?: string[];
   /** Present when the read was asked for it: from the same reading of the files as the rest. */
   detail?: DetailRead;
+  /** The cell's folder is gone. */
+  gone?: true;
 }
 
 /** A JSONL log whose lines become a stream of events (`cellwatch tail`, the cell view's event stream). */
@@ -62,6 +64,8 @@ export interface FormatCapabilities {
   exclusions?: true;
   /** GPU memory samples appended to a JSONL file of the cell (see common/vram.ts). */
   vram?: { file: string };
+  /** Paths (relative to the cell) whose changes never change what the cell list shows: frames, media. */
+  quiet?: RegExp;
 }
 
 export interface FormatAdapter {

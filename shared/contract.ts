@@ -3,7 +3,7 @@
 import type { Launched, LaunchPlan, LaunchRequest, ProfileInfo, RunInfo } from './launch';
 import type { PairedTest } from './mcnemar';
 import type { CellDelta, CellDetail, Comparison, FrameSet, FrameSource, GpuSample, GpuStatus, RecordProgress, StreamEvent, SystemSample } from './cell-detail';
-import type { AppInfo, CellId, CellSummary, Problem, RootStatus } from './model';
+import type { AppInfo, CellId, CellsDelta, CellSummary, Problem, RootStatus } from './model';
 
 export interface Backend {
   getInfo(): Promise<AppInfo>;
@@ -70,7 +70,9 @@ export interface StreamOpened {
 }
 
 export interface BackendEvents {
+  /** A root's state, count, progress or problems changed; its cells come as `cellsChanged`. */
   rootsChanged: RootStatus[];
+  cellsChanged: CellsDelta;
   cellChanged: CellDelta;
   gpuSample: GpuSample;
   recordProgress: RecordProgress;
@@ -82,7 +84,7 @@ export type EventName = keyof BackendEvents;
 
 // Keyed by the union, so adding an event without naming it here fails to compile. (The methods are named
 // once, by the dispatcher's argument schemas in main/dispatcher.ts.)
-const eventNames: Record<EventName, true> = { rootsChanged: true, cellChanged: true, gpuSample: true, recordProgress: true, hostsChanged: true };
+const eventNames: Record<EventName, true> = { rootsChanged: true, cellsChanged: true, cellChanged: true, gpuSample: true, recordProgress: true, hostsChanged: true };
 export const EVENTS = Object.keys(eventNames) as readonly EventName[];
 
 export type Unsubscribe = () => void;

@@ -129,6 +129,16 @@ export interface RootStatus {
   state: RootState;
   cellCount: number;
   problems: Problem[];
+  /** While the first scan reads the root's cells: how many of how many found so far. */
+  progress: { read: number; total: number } | null;
+}
+
+/** How a root's list of cells changed: rows added, rows changed (whole), cells gone. Applied in order. */
+export interface CellsDelta {
+  root: string;
+  added: CellSummary[];
+  changed: CellSummary[];
+  removed: CellId[];
 }
 
 export type Transport = 'electron' | 'serve';

@@ -76,8 +76,10 @@ describe('the app on cells of an SSH host', () => {
   beforeAll(async () => {
     const options = { transport: 'serve' as const, rescan: false, nvidiaSmi: false as const, remoteNvidiaSmi: '/bin/false' };
     local = await createCore({ ...options, configDir: join(tmp.path, 'local-config'), commandLineRoots: [runs] });
+    await local.scanned();
     const before = await sshd.connections();
     remote = await createCore({ ...options, configDir: join(tmp.path, 'remote-config'), commandLineRoots: [`testhost:${runs}`] });
+    await remote.scanned();
     const want = (await local.listCells()).length;
     for (let i = 0; i < 150 && (await remote.listCells()).length < want; i++) await new Promise((r) => setTimeout(r, 100));
     expect((await sshd.connections()) - before).toBe(1);

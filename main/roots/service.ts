@@ -1,29 +1,28 @@
-// The runs roots: where they come from (settings, hosts files, the command line, the demo), their scans,
-// the rescan timer, and the cells they list. The one owner of the list of cells.
+// The runs roots: where they come from (settings, hosts files, the command line, the demo), their
+// indexes, and the cells they list. The one owner of the list of cells; it sends changes as deltas.
 import { dirname } from 'node:path';
-import { problem, type CellSummary, type Problem, type RootStatus } from '../../shared/model';
+import type { CellsDelta, CellSummary, Problem, RootStatus } from '../../shared/model';
 import type { Backend } from '../../shared/contract';
-import { runDemo } from '../../runners/demo';
 import type { ContextOf } from '../cell-context';
 import { NotFoundError } from '../errors';
 import type { EventHub } from '../events';
 import type { HostRegistry } from '../hosts/registry';
-import { scanRoot, type ScanResult } from '../scan';
 import { readHostsFiles } from '../ssh/hosts-file';
-import { scanRemoteRoot } from '../ssh/remote';
 import { loadSettings, saveSettings, settingsFile, type Settings } from '../settings';
 import { rootAddress, rootLocation } from './address';
+import { LiveDemo } from './demo';
+import { LocalIndex, type IndexOptions } from './local-index';
+import { RemoteIndex } from './remote-index';
+import { ReaderPool } from './pool';
 
-/** How often roots are rescanned for new and changed cells. */
+/** How often roots on SSH hosts are rescanned for new and changed cells. */
 const RESCAN_MS = 3000;
 
 interface RootEntry {
   /** The root's address: a local path, or `ALIAS:/path` on an SSH host. */
   path: string;
   source: RootStatus['source'];
-  scan?: ScanResult;
-  /** The last scan as JSON, to tell whether a rescan changed anything. */
-  fingerprint?: string;
+  index?: LocalIndex | RemoteIndex;
 }
 
 export interface RootsOptions {
@@ -32,8 +31,10 @@ export interface RootsOptions {
   commandLineRoots?: string[];
   /** Where the built-in demo runs, live, when no runs root is configured; absent: no demo. */
   demoRoot?: string;
-  /** Rescan roots every few seconds (default true). */
+  /** Rescan roots on SSH hosts every few seconds (default true). */
   rescan?: boolean;
+  /** How local roots are watched and swept (tests shorten the sweep or turn the watcher off). */
+  index?: IndexOptions;
   /** The window's native folder picker; absent in serve mode. */
   pickFolder?: () => Promise<string | null>;
 }
@@ -46,10 +47,11 @@ export class RootsService implements RootCalls {
   /** A settings file that could not be used stays a problem until a save replaces it. */
   private settingsProblem: Problem | undefined;
   private readonly hostsFileProblems: Problem[] = [];
-  private demoProblem: Problem | undefined;
-  private readonly demo = new AbortController();
-  private demoRun: Promise<unknown> = Promise.resolve();
+  private demo: LiveDemo | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private readonly pool = new ReaderPool();
+  /** The first scans of the roots known at start, which run on after the service is up. */
+  private firstScans: Promise<unknown> = Promise.resolve();
   readonly settingsFile: string;
 
   private constructor(
@@ -67,9 +69,33 @@ export class RootsService implements RootCalls {
     return service;
   }
 
-  private add(path: string, source: RootStatus['source']): void {
+  private add(path: string, source: RootStatus['source']): RootEntry {
     const address = rootAddress(path);
-    if (!this.roots.has(address)) this.roots.set(address, { path: address, source });
+    let entry = this.roots.get(address);
+    if (!entry) this.roots.set(address, (entry = { path: address, source }));
+    return entry;
+  }
+
+  /** The root's index, started: a local root's first scan streams rows to the window; a remote one is scanned. */
+  private async index(entry: RootEntry): Promise<void> {
+    if (entry.index) return;
+    const emit = (delta: CellsDelta) => this.events.emit('cellsChanged', delta);
+    const { alias, path } = rootLocation(entry.path);
+    if (alias === null) {
+      const local = new LocalIndex(entry.path, this.pool, emit, () => this.changed(), this.options.index);
+      entry.index = local;
+      await local.start();
+      return;
+    }
+    const remote = new RemoteIndex(entry.path, this.hosts.get(alias), path, this.contextOf({ host: alias }), emit);
+    entry.index = remote;
+    await remote.rescan();
+  }
+
+  private remoteIndexes(alias?: string): RemoteIndex[] {
+    return [...this.roots.values()].flatMap((entry) =>
+      entry.index instanceof RemoteIndex && (alias === undefined || rootLocation(entry.path).alias === alias) ? [entry.index] : [],
+    );
   }
 
   private async start(): Promise<void> {
@@ -84,17 +110,16 @@ export class RootsService implements RootCalls {
     const demoRoot = this.options.demoRoot;
     if (this.roots.size === 0 && !this.settings.demoDismissed && demoRoot) {
       this.add(demoRoot, 'demo');
-      this.demoRun = runDemo(demoRoot, { speed: 1, instant: false, signal: this.demo.signal }).catch((error: unknown) => {
-        this.demoProblem = problem(demoRoot, `the demo stopped: ${(error as Error).message}`);
-      });
+      this.demo = new LiveDemo(demoRoot);
     }
-    await Promise.all([...this.roots.values()].map((entry) => this.rescan(entry)));
+    this.firstScans = Promise.all([...this.roots.values()].map((entry) => this.index(entry)));
     if (this.options.rescan !== false) {
       let rescanning = false;
       this.timer = setInterval(() => {
-        if (rescanning) return;
+        const remote = this.remoteIndexes();
+        if (rescanning || remote.length === 0) return;
         rescanning = true;
-        Promise.all([...this.roots.values()].map((entry) => this.rescan(entry)))
+        Promise.all(remote.map((index) => index.rescan()))
           .then((changes) => changes.some(Boolean) && this.changed())
           .finally(() => (rescanning = false));
       }, RESCAN_MS);
@@ -103,7 +128,11 @@ export class RootsService implements RootCalls {
   }
 
   private status(entry: RootEntry): RootStatus {
-    return { path: entry.path, source: entry.source, state: entry.scan?.state ?? 'scanning', cellCount: entry.scan?.cells.length ?? 0, problems: entry.scan?.problems ?? [] };
+    return entry.index?.status(entry.source) ?? { path: entry.path, source: entry.source, state: 'scanning', cellCount: 0, problems: [], progress: null };
+  }
+
+  private cellsOf(entry: RootEntry): CellSummary[] {
+    return entry.index?.list() ?? [];
   }
 
   private statuses(): RootStatus[] {
@@ -114,34 +143,16 @@ export class RootsService implements RootCalls {
     this.events.emit('rootsChanged', this.statuses());
   }
 
-  private async scan(entry: RootEntry): Promise<ScanResult> {
-    const { alias, path } = rootLocation(entry.path);
-    if (!alias) return scanRoot(path, this.contextOf({ host: 'local' }).read());
-    const host = this.hosts.get(alias);
-    const waiting = (message: string): ScanResult => entry.scan ?? { state: 'unreadable', cells: [], problems: [problem(entry.path, message)] };
-    if (host.status.state !== 'connected') return waiting(`${alias} is ${host.status.state}${host.status.problem ? `: ${host.status.problem.message}` : ''}`);
-    try {
-      const scan = await scanRemoteRoot(host, path, this.contextOf({ host: alias }).read());
-      return { ...scan, cells: scan.cells.map((c) => ({ ...c, root: entry.path })) };
-    } catch (error) {
-      return waiting(`${alias}: ${(error as Error).message}`);
-    }
-  }
-
-  /** Rescans a root; true when anything the user sees changed. */
-  private async rescan(entry: RootEntry): Promise<boolean> {
-    const scan = await this.scan(entry);
-    const fingerprint = JSON.stringify(scan);
-    const changed = fingerprint !== entry.fingerprint;
-    Object.assign(entry, { scan, fingerprint });
-    return changed;
+  /** Resolves once the roots known at start have had their first scan (rows stream out meanwhile). */
+  async scanned(): Promise<void> {
+    await this.firstScans;
   }
 
   /** A host that just connected is scanned at once, not at the next tick. */
   async rescanHost(alias: string): Promise<void> {
-    const mine = [...this.roots.values()].filter((r) => rootLocation(r.path).alias === alias);
+    const mine = this.remoteIndexes(alias);
     if (mine.length === 0) return;
-    await Promise.all(mine.map((entry) => this.rescan(entry)));
+    await Promise.all(mine.map((index) => index.rescan()));
     this.changed();
   }
 
@@ -153,7 +164,7 @@ export class RootsService implements RootCalls {
 
   /** Every listed cell. */
   cells(): CellSummary[] {
-    return [...this.roots.values()].flatMap((r) => r.scan?.cells ?? []);
+    return [...this.roots.values()].flatMap((r) => this.cellsOf(r));
   }
 
   /** A listed cell by id; NotFoundError otherwise. */
@@ -170,7 +181,7 @@ export class RootsService implements RootCalls {
 
   /** Problems of the app itself: settings, hosts files, the demo. */
   problems(): Problem[] {
-    return [this.settingsProblem, this.demoProblem, ...this.hostsFileProblems].filter((p) => p !== undefined);
+    return [this.settingsProblem, this.demo?.problem(), ...this.hostsFileProblems].filter((p) => p !== undefined);
   }
 
   /**
@@ -180,17 +191,15 @@ export class RootsService implements RootCalls {
   async watchCell(cellPath: string, cellId: string): Promise<string | null> {
     let entry = [...this.roots.values()].find((r) => cellPath.startsWith(`${r.path}/`));
     if (!entry) {
-      const parent = dirname(cellPath);
-      entry = { path: parent, source: 'settings' };
-      this.roots.set(parent, entry);
+      entry = this.add(dirname(cellPath), 'settings');
       await this.persist();
+      await this.index(entry);
     }
+    const listed = () => this.cellsOf(entry).some((c) => c.id === cellId);
     const deadline = Date.now() + 10_000;
-    const listed = () => entry.scan?.cells.some((c) => c.id === cellId) ?? false;
-    while (Date.now() < deadline) {
-      await this.rescan(entry);
-      if (listed()) break;
-      await new Promise((r) => setTimeout(r, 200));
+    while (Date.now() < deadline && !listed()) {
+      await entry.index?.refresh();
+      if (!listed()) await new Promise((r) => setTimeout(r, 200));
     }
     this.changed();
     return listed() ? cellId : null;
@@ -201,13 +210,13 @@ export class RootsService implements RootCalls {
   }
 
   async addRoot(path: string) {
-    const address = rootAddress(path);
-    const entry: RootEntry = { ...this.roots.get(address), path: address, source: 'settings' };
-    this.roots.set(address, entry);
-    const alias = rootLocation(address).alias;
-    if (alias && this.hosts.get(alias).status.state !== 'connected') await this.hosts.get(alias).ready().catch(() => undefined);
+    const entry = this.add(path, 'settings');
+    entry.source = 'settings';
+    const alias = rootLocation(entry.path).alias;
     await this.persist();
-    await this.rescan(entry);
+    if (alias && this.hosts.get(alias).status.state !== 'connected') await this.hosts.get(alias).ready().catch(() => undefined);
+    if (entry.index instanceof RemoteIndex) await entry.index.rescan();
+    else await this.index(entry);
     this.changed();
     return this.status(entry);
   }
@@ -217,9 +226,11 @@ export class RootsService implements RootCalls {
     const entry = this.roots.get(address);
     if (!entry) throw new NotFoundError(`${address} is not a runs root`);
     this.roots.delete(address);
+    await entry.index?.close();
+    this.events.emit('cellsChanged', { root: address, added: [], changed: [], removed: this.cellsOf(entry).map((c) => c.id) });
     this.hosts.prune(new Set([...this.roots.keys()].map((r) => rootLocation(r).alias).filter((a) => a !== null)));
     if (entry.source === 'demo') {
-      this.demo.abort();
+      void this.demo?.stop();
       this.settings = { ...this.settings, demoDismissed: true };
     }
     if (entry.source === 'settings' || entry.source === 'demo') await this.persist();
@@ -230,7 +241,7 @@ export class RootsService implements RootCalls {
     if (root === undefined) return this.cells();
     const entry = this.roots.get(rootAddress(root));
     if (!entry) throw new NotFoundError(`${root} is not a runs root`);
-    return entry.scan?.cells ?? [];
+    return this.cellsOf(entry);
   }
 
   async pickFolder() {
@@ -240,7 +251,7 @@ export class RootsService implements RootCalls {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    this.demo.abort();
-    await this.demoRun;
+    await Promise.all([this.demo?.stop(), ...[...this.roots.values()].map((entry) => entry.index?.close())]);
+    await this.pool.close();
   }
 }

@@ -56,11 +56,15 @@ export function sftpFs(sftp: () => SFTPWrapper): CellFs {
       const stats = await statOf(sftp(), path);
       return stats ? { size: stats.size, mtimeMs: stats.mtime * 1000, kind: kindOf(stats.mode) } : null;
     },
-    async read(path, maxBytes) {
+    read(path, maxBytes) {
+      return this.readFrom(path, 0, maxBytes);
+    },
+    async readFrom(path, position, maxBytes) {
       const stats = await statOf(sftp(), path);
       if (!stats || kindOf(stats.mode) !== 'file') return null;
-      const bytes = await readRange(sftp(), path, 0, Math.min(stats.size, maxBytes)).catch(() => null);
-      return bytes ? { text: bytes.toString('utf8'), truncated: stats.size > maxBytes } : null;
+      const length = Math.max(0, Math.min(stats.size - position, maxBytes));
+      const bytes = await readRange(sftp(), path, position, length).catch(() => null);
+      return bytes ? { text: bytes.toString('utf8'), truncated: stats.size - position > maxBytes } : null;
     },
   };
 }

@@ -24,6 +24,7 @@ beforeEach(async () => {
     'vram.jsonl': jsonl([{ t: 1764403200, gpu: 0, used_mib: 1000, total_mib: 80000 }]),
   });
   core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', commandLineRoots: [join(tmp.path, 'runs')], rescan: false, nvidiaSmi: false });
+  await core.scanned();
   id = `local:${cell}`;
   deltas = [];
   core.events.on('cellChanged', (d) => deltas.push(d));
@@ -88,6 +89,12 @@ describe('an open cell', () => {
     appendFileSync(join(cell, 'vram.jsonl'), `${JSON.stringify({ t: 1764403280, gpu: 0, used_mib: 4000 })}\n`);
     await new Promise((r) => setTimeout(r, 300));
     expect(all('vram').length).toBe(1);
+  });
+
+  it('opens with the malformed lines of every episode\'s trajectory, as the list and status --json count them', async () => {
+    writeTree(cell, { 'episodes/0001/trajectory.jsonl': '{"seq": 0}\n{broken\n' });
+    const detail = await core.openCell(id);
+    expect(detail.summary.problems).toContainEqual({ file: 'episodes/0001/trajectory.jsonl', line: 2, message: expect.stringContaining('malformed JSON'), severity: 'error' });
   });
 
   it('follows a stream while any client holds it: one leaving keeps it flowing for the other', async () => {

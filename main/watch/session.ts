@@ -5,6 +5,7 @@ import { problem, type CellSummary, type Problem } from '../../shared/model';
 import { ADAPTERS } from '../../runners';
 import type { EventLog } from '../../runners/types';
 import { readCell, summaryOf } from '../../runners/read';
+import { LogCache } from '../../runners/common/logs';
 import { vramSample } from '../../runners/common/vram';
 import type { CellContext } from '../cell-context';
 import { Follower, type FollowStart } from '../tail/follower';
@@ -54,6 +55,7 @@ export class CellSession {
   private refreshing: Promise<void> = Promise.resolve();
   private timers: NodeJS.Timeout[] = [];
   private vram: Follower | undefined;
+  private logs: LogCache | undefined;
 
   constructor(
     readonly summary: CellSummary,
@@ -65,9 +67,11 @@ export class CellSession {
     return new Follower(this.context.source(join(this.summary.path, relativePath)), relativePath, onChunk, start);
   }
 
-  /** The cell and its detail, from one pass over its files. */
+  /** The cell and its detail, from one pass over its files; its event logs checked on from where they were. */
   private async read(): Promise<CellDetail> {
-    const read = await readCell(this.summary.path, this.summary.format, this.context.read(), { detail: true });
+    const ctx = this.context.read();
+    this.logs ??= new LogCache(ctx.fs);
+    const read = await readCell(this.summary.path, this.summary.format, ctx, { detail: true, logs: this.logs });
     const empty = { episodes: [], versions: [], vram: [], startedAt: null, episodeBudget: null, frameSources: [], logStream: null, otherBudgets: [] };
     return { summary: summaryOf(read, this.summary.root), ...(read.detail ?? empty) };
   }

@@ -6,7 +6,7 @@ import { createAppStore } from './store';
 import { fakeTransport } from './testing';
 
 const info = { name: 'Cellwatch', version: '0.1.0', transport: 'serve', canPickFolder: false, settingsFile: '/x/settings.json', problems: [] } as AppInfo;
-const root = (path: string): RootStatus => ({ path, source: 'settings', state: 'ok', cellCount: 1, problems: [] });
+const root = (path: string): RootStatus => ({ path, source: 'settings', state: 'ok', cellCount: 1, problems: [], progress: null });
 const cell = (name: string) => ({ id: `local:/runs/${name}`, name }) as CellSummary;
 const sample = (t: number): GpuSample => ({ t, gpus: [], processes: [] });
 
@@ -41,14 +41,18 @@ describe('the app store', () => {
     expect(store.getState()).toMatchObject({ error: null, selectedRoot: '/runs2' });
   });
 
-  it('refetches the cells when the roots change', async () => {
-    const cells = [cell('a')];
-    const transport = fakeTransport(backend(cells));
+  it('applies list deltas in order: added, changed in place, removed; a root change alone refetches nothing', async () => {
+    const transport = fakeTransport(backend([cell('a'), cell('b')]));
     const store = createAppStore(transport);
     await store.getState().load();
-    cells.push(cell('b'));
+    const changed = { ...cell('a'), state: 'finished' } as CellSummary;
+    transport.emit('cellsChanged', { root: '/runs', added: [cell('c')], changed: [], removed: [] });
+    transport.emit('cellsChanged', { root: '/runs', added: [], changed: [changed], removed: [cell('b').id] });
+    transport.emit('cellsChanged', { root: '/runs', added: [], changed: [{ ...cell('c'), state: 'stale' } as CellSummary], removed: [] });
+    expect(store.getState().cells.map((c) => [c.name, c.state])).toEqual([['a', 'finished'], ['c', 'stale']]);
+    const calls = transport.calls.length;
     transport.emit('rootsChanged', [root('/runs')]);
-    await expect.poll(() => store.getState().cells.map((c) => c.name)).toEqual(['a', 'b']);
+    expect(transport.calls.length).toBe(calls);
   });
 
   it('appends this machine\'s GPU samples, keeping the last 600; other hosts\' samples go elsewhere', () => {

@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { HostStatus, Transport } from '../../shared/contract';
 import type { GpuStatus } from '../../shared/cell-detail';
-import type { AppInfo, CellSummary, RootStatus } from '../../shared/model';
+import type { AppInfo, CellsDelta, CellSummary, RootStatus } from '../../shared/model';
 
 export interface AppState {
   info: AppInfo | null;
@@ -34,6 +34,18 @@ export interface AppState {
 export type View = 'cells' | 'paired' | 'compare' | 'gpu';
 
 export type AppStore = StoreApi<AppState>;
+
+/** A list of cells with a delta applied: rows added or changed in place (by id), removed ones gone. */
+export function applyCellsDelta(cells: CellSummary[], delta: CellsDelta): CellSummary[] {
+  const removed = new Set(delta.removed);
+  const updated = new Map([...delta.added, ...delta.changed].map((c) => [c.id, c]));
+  const next = cells.filter((c) => !removed.has(c.id)).map((c) => {
+    const row = updated.get(c.id);
+    updated.delete(c.id);
+    return row ?? c;
+  });
+  return updated.size ? [...next, ...updated.values()] : next;
+}
 
 /** One store per provider, never a module global, so each test or window gets a fresh one. */
 export function createAppStore(transport: Transport): AppStore {
@@ -113,10 +125,8 @@ export function createAppStore(transport: Transport): AppStore {
       },
     };
   });
-  transport.on('rootsChanged', (roots) => {
-    store.setState({ roots });
-    void transport.call('listCells').then((cells) => store.setState({ cells }));
-  });
+  transport.on('rootsChanged', (roots) => store.setState({ roots }));
+  transport.on('cellsChanged', (delta) => store.setState(({ cells }) => ({ cells: applyCellsDelta(cells, delta) })));
   transport.on('hostsChanged', (hosts) => store.setState({ hosts }));
   transport.on('gpuSample', (sample) =>
     sample.host === undefined &&

@@ -13,7 +13,7 @@ export const RESET_STEPS = 200;
 export const bigymAgent: FormatAdapter = {
   format: 'bigym-agent',
   eventLogs: bigymEventLogs,
-  capabilities: { versions: bigymVersions },
+  capabilities: { versions: bigymVersions, quiet: /^(dev|replays)(\/|$)/ },
   async read(dir, ctx, options) {
     const r = new CellReading(dir, ctx);
     const run = (await r.json('run.json', RUN_JSON)) ?? {};

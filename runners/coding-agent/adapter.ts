@@ -19,6 +19,7 @@ export const codingAgent: FormatAdapter = {
     episodeStreams: { framesFolder: (episode) => `episodes/${episode.padStart(4, '0')}/frames` },
     exclusions: true,
     vram: { file: 'vram.jsonl' },
+    quiet: /^episodes\/\d+\/frames(\/|$)/,
   },
   async read(dir, ctx, options) {
     const r = new CellReading(dir, ctx);

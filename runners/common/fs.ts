@@ -1,9 +1,13 @@
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface Entry {
   name: string;
+  /** What it is, or for a symbolic link what it points to. */
   kind: 'file' | 'dir' | 'other';
+  /** True for a symbolic link. */
+  link?: boolean;
 }
 
 export interface FileInfo {
@@ -12,21 +16,33 @@ export interface FileInfo {
   kind: Entry['kind'];
 }
 
+export interface FileText {
+  text: string;
+  /** True when the file holds more than was read. */
+  truncated: boolean;
+}
+
 /**
- * How adapters read a cell. The local implementation uses node:fs; a remote host implements the same
- * three calls, so every adapter works on both.
+ * How adapters read a cell. The local implementations use node:fs; a remote host implements the same
+ * calls, so every adapter works on both. Only regular files are ever opened: a FIFO or a device in a
+ * cell must not block a read.
  */
 export interface CellFs {
   /** The folder's entries, or null when it cannot be listed (missing, not a folder, unreadable). */
   list(dir: string): Promise<Entry[] | null>;
   stat(path: string): Promise<FileInfo | null>;
-  /** At most `maxBytes` of the file from its start; null when it cannot be read. */
-  read(path: string, maxBytes: number): Promise<{ text: string; truncated: boolean } | null>;
+  /** At most `maxBytes` of the file from its start; null when it cannot be read or is no regular file. */
+  read(path: string, maxBytes: number): Promise<FileText | null>;
+  /** At most `maxBytes` of the file from byte `position`: how logs are read on from where they were. */
+  readFrom(path: string, position: number, maxBytes: number): Promise<FileText | null>;
 }
 
-function kindOf(info: { isFile(): boolean; isDirectory(): boolean }): Entry['kind'] {
+export function kindOf(info: { isFile(): boolean; isDirectory(): boolean }): Entry['kind'] {
   return info.isFile() ? 'file' : info.isDirectory() ? 'dir' : 'other';
 }
+
+/** Opening without blocking: a FIFO opened for reading would otherwise wait for a writer. */
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 export const localFs: CellFs = {
   async list(dir) {
@@ -37,7 +53,7 @@ export const localFs: CellFs = {
           // A symlink counts as what it points to; a dangling one as 'other'.
           if (!entry.isSymbolicLink()) return { name: entry.name, kind: kindOf(entry) };
           const target = await stat(join(dir, entry.name)).catch(() => null);
-          return { name: entry.name, kind: target ? kindOf(target) : 'other' };
+          return { name: entry.name, kind: target ? kindOf(target) : 'other', link: true };
         }),
       );
     } catch {
@@ -52,15 +68,19 @@ export const localFs: CellFs = {
       return null;
     }
   },
-  async read(path, maxBytes) {
+  read(path, maxBytes) {
+    return this.readFrom(path, 0, maxBytes);
+  },
+  async readFrom(path, position, maxBytes) {
     let handle;
     try {
-      handle = await open(path, 'r');
-      const size = (await handle.stat()).size;
-      const length = Math.min(size, maxBytes);
+      handle = await open(path, READ_FLAGS);
+      const info = await handle.stat();
+      if (!info.isFile()) return null;
+      const length = Math.max(0, Math.min(info.size - position, maxBytes));
       const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, 0);
-      return { text: buffer.subarray(0, bytesRead).toString('utf8'), truncated: size > maxBytes };
+      const { bytesRead } = await handle.read(buffer, 0, length, position);
+      return { text: buffer.subarray(0, bytesRead).toString('utf8'), truncated: info.size - position > maxBytes };
     } catch {
       return null;
     } finally {
@@ -68,3 +88,62 @@ export const localFs: CellFs = {
     }
   },
 };
+
+/** Told what every path a file system call looked at was (null: not there). */
+export type Observer = (path: string, info: Stats | null) => void;
+
+/**
+ * The same calls done synchronously, for worker threads that read many small files: a synchronous call
+ * costs microseconds where a promise round trip through the thread pool costs tens of them. Never on
+ * the main thread, where a slow disk would stall everything.
+ */
+export function syncLocalFs(observe: Observer = () => undefined): CellFs {
+  const stat = (path: string) => {
+    const info = statSync(path, { throwIfNoEntry: false });
+    observe(path, info ?? null);
+    return info;
+  };
+  return {
+    async list(dir) {
+      try {
+        stat(dir);
+        return readdirSync(dir, { withFileTypes: true }).map((entry) => {
+          if (!entry.isSymbolicLink()) return { name: entry.name, kind: kindOf(entry) };
+          const target = statSync(join(dir, entry.name), { throwIfNoEntry: false });
+          return { name: entry.name, kind: target ? kindOf(target) : 'other', link: true };
+        });
+      } catch {
+        return null;
+      }
+    },
+    async stat(path) {
+      try {
+        const info = stat(path);
+        return info ? { size: info.size, mtimeMs: info.mtimeMs, kind: kindOf(info) } : null;
+      } catch {
+        return null;
+      }
+    },
+    read(path, maxBytes) {
+      return this.readFrom(path, 0, maxBytes);
+    },
+    async readFrom(path, position, maxBytes) {
+      let fd: number | undefined;
+      try {
+        fd = openSync(path, READ_FLAGS);
+        const info = fstatSync(fd);
+        observe(path, info);
+        if (!info.isFile()) return null;
+        const length = Math.max(0, Math.min(info.size - position, maxBytes));
+        const buffer = Buffer.alloc(length);
+        const bytesRead = readSync(fd, buffer, 0, length, position);
+        return { text: buffer.subarray(0, bytesRead).toString('utf8'), truncated: info.size - position > maxBytes };
+      } catch {
+        observe(path, null);
+        return null;
+      } finally {
+        if (fd !== undefined) closeSync(fd);
+      }
+    },
+  };
+}

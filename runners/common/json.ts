@@ -56,7 +56,11 @@ export function shapeProblems(value: JsonObject, shape: Shape, label: string): P
 export class JsonReader {
   private readonly lastGood = new Map<string, JsonObject>();
 
-  constructor(private readonly fs: CellFs) {}
+  /** `keepLastGood: false` where thousands of cells are read and the index keeps their rows instead. */
+  constructor(
+    private readonly fs: CellFs,
+    private readonly options: { keepLastGood?: boolean } = {},
+  ) {}
 
   /** `label` names the file in problems (its path relative to the cell). A missing file is not a problem. */
   async read(path: string, label: string): Promise<JsonRead> {
@@ -84,7 +88,7 @@ export class JsonReader {
           message = 'is not a JSON object';
           break;
         }
-        this.lastGood.set(path, value);
+        if (this.options.keepLastGood !== false) this.lastGood.set(path, value);
         return { value, stale: false };
       } catch (error) {
         message = `is not valid JSON (${(error as Error).message}); half-written?`;

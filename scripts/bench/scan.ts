@@ -1,17 +1,26 @@
-// npm run bench:scan: scan a generated runs root of 10,000 coding-agent cells of 100 episodes each,
-// with `cellwatch status --json`, beside `find ROOT -name summary.json | wc -l` on the same tree.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// npm run bench:scan: a generated runs root of 10,000 coding-agent cells of 100 episodes each (run.json,
+// summary.json, the newest episode's trajectory). Prints, each beside a baseline measured in the same run:
+// `status --json` against a plain reader of the same files; the idle CPU of `serve` after its first scan
+// against `tail -F` idling on one file; and the time from appending a line to one cell's trajectory to its
+// changed row reaching a connected client, against the same line reaching `tail -F`.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import WebSocket from 'ws';
+import type { CellsDelta, RootStatus } from '../../shared/model';
 import { measure, ROOT, row } from './measure';
 
 const CELLS = Number(process.env.BENCH_CELLS ?? 10_000);
+const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 30);
 const EPISODES = 100;
 const PER_FOLDER = 500;
 
-function generate(root: string): void {
+function generate(root: string): string[] {
   const planned = Array.from({ length: EPISODES }, (_, i) => i);
   const statuses = ['evaluated', 'evaluated', 'evaluated', 'timeout', 'rate_limited', 'infra_error', 'error'];
+  const trajectories = [];
   for (let i = 0; i < CELLS; i++) {
     const name = `std_sdk_model-${i % 7}_bare_e${i}`;
     const cell = join(root, `batch_${String(Math.floor(i / PER_FOLDER)).padStart(2, '0')}`, name);
@@ -19,25 +28,146 @@ function generate(root: string): void {
     writeFileSync(join(cell, 'run.json'), JSON.stringify({ runner: 'coding-agent', run: name, cell: { harness: 'sdk', model: `model-${i % 7}`, condition: 'bare', effort: 'default' }, protocol: { episodes: planned } }));
     const episodes = Object.fromEntries(planned.map((e) => [String(e), { status: statuses[(e + i) % statuses.length], success: (e * 7 + i) % 3 === 0, engaged: e % 2 === 0, tool_calls: 40, actions: 120, wall_s: 500.5 }]));
     writeFileSync(join(cell, 'summary.json'), JSON.stringify({ run: name, finished: true, planned, episodes, aggregate: {} }));
-    writeFileSync(join(cell, 'episodes', '0099', 'trajectory.jsonl'), '{"seq": 0, "ev": "episode_start"}\n');
+    const trajectory = join(cell, 'episodes', '0099', 'trajectory.jsonl');
+    writeFileSync(trajectory, '{"seq": 0, "ev": "episode_start"}\n');
+    trajectories.push(trajectory);
   }
+  return trajectories;
 }
 
-const root = join(tmpdir(), `cellwatch-bench-scan-${process.pid}`);
+/** The baseline reader: walks the root and JSON-parses every run.json and summary.json, nothing more. */
+const PLAIN_READER = `
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+let cells = 0;
+const visit = (dir, depth) => {
+  const names = readdirSync(dir);
+  if (names.includes('run.json')) {
+    JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+    JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+    cells++;
+    return;
+  }
+  if (depth < 3) for (const name of names) visit(join(dir, name), depth + 1);
+};
+visit(process.argv[1], 0);
+console.log(cells);`;
+
+/** The same in Python, the reader the issue measured against. */
+const PYTHON_READER = `
+import json, os, sys
+cells = 0
+def visit(d, depth):
+    global cells
+    names = os.listdir(d)
+    if 'run.json' in names:
+        json.load(open(os.path.join(d, 'run.json'))); json.load(open(os.path.join(d, 'summary.json'))); cells += 1
+        return
+    if depth < 3:
+        for n in names:
+            p = os.path.join(d, n)
+            if os.path.isdir(p): visit(p, depth + 1)
+visit(sys.argv[1], 0)
+print(cells)`;
+
+/** CPU seconds (user + system, every thread) a process has used, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const home = join(tmpdir(), `cellwatch-bench-scan-${process.pid}`);
+const root = join(home, 'runs');
+const children: ChildProcess[] = [];
 try {
   console.log(`Generating ${CELLS.toLocaleString('en-US')} coding-agent cells of ${EPISODES} episodes (run.json, summary.json, the newest trajectory) in ${root}...`);
-  generate(root);
+  const trajectories = generate(root);
   await measure(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet']);
 
-  const find = await measure('sh', ['-c', `find '${root}' -name summary.json | wc -l`]);
-  const scan = await measure(process.execPath, [join(ROOT, 'out/cli.mjs'), 'status', '--json', root], { rss: true });
-  const found = (JSON.parse(scan.stdout) as { cells: unknown[] }).cells.length;
-  if (found !== CELLS || Number(find.stdout.trim()) !== CELLS) throw new Error(`expected ${CELLS} cells, status found ${found}, find ${find.stdout.trim()}`);
+  // 1. status --json against the plain reader, each run twice and the second kept (a warm disk cache for both).
+  await measure(process.execPath, ['--input-type=module', '-e', PLAIN_READER, root]);
+  const plain = await measure(process.execPath, ['--input-type=module', '-e', PLAIN_READER, root], { rss: true });
+  const python = await measure('python3', ['-c', PYTHON_READER, root]).catch(() => null);
+  await measure(process.execPath, [join(ROOT, 'out/cli.mjs'), 'status', '--json', root]);
+  const status = await measure(process.execPath, [join(ROOT, 'out/cli.mjs'), 'status', '--json', root], { rss: true });
+  const found = (JSON.parse(status.stdout) as { cells: unknown[] }).cells.length;
+  if (found !== CELLS || Number(plain.stdout.trim()) !== CELLS) throw new Error(`expected ${CELLS} cells, status found ${found}, the plain reader ${plain.stdout.trim()}`);
 
+  // 2. serve: the first scan, then idle.
+  const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data') };
+  const started = performance.now();
+  const server = spawn(process.execPath, [join(ROOT, 'out/cli.mjs'), 'serve', '--port', '0', '--no-demo', root], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  children.push(server);
+  const url = new URL(await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).on('line', (line) => /http:\/\/\S+/.test(line) && resolve(/http:\/\/\S+/.exec(line)![0]))));
+  const ws = new WebSocket(`ws://${url.host}/ws${url.search}`, { origin: url.origin });
+  let firstRows = 0;
+  let scanned = 0;
+  const deltas: { at: number; delta: CellsDelta }[] = [];
+  ws.on('message', (data) => {
+    const message = JSON.parse(String(data)) as { event?: string; payload?: unknown };
+    if (message.event === 'cellsChanged') {
+      deltas.push({ at: performance.now(), delta: message.payload as CellsDelta });
+      firstRows ||= performance.now() - started;
+    }
+    if (message.event === 'rootsChanged' && (message.payload as RootStatus[]).some((r) => r.state === 'ok' && r.progress === null && r.cellCount === CELLS)) scanned ||= performance.now() - started;
+  });
+  await new Promise((resolve) => ws.once('open', resolve));
+  while (!scanned) await sleep(50);
+  // After the rows: the event logs' check and the OS watcher's set-up; idle is once those are done.
+  for (let last = cpuSeconds(server.pid as number); ; ) {
+    await sleep(2000);
+    const now = cpuSeconds(server.pid as number);
+    if (now - last < 0.05) break;
+    last = now;
+  }
+  const settled = performance.now() - started;
+  const before = cpuSeconds(server.pid as number);
+  const tailF = spawn('tail', ['-n', '0', '-F', trajectories[0] as string], { stdio: ['ignore', 'pipe', 'ignore'] });
+  children.push(tailF);
+  await sleep(500);
+  const tailBefore = cpuSeconds(tailF.pid as number);
+  await sleep(IDLE_S * 1000);
+  const idle = ((cpuSeconds(server.pid as number) - before) / IDLE_S) * 100;
+  const tailIdle = ((cpuSeconds(tailF.pid as number) - tailBefore) / IDLE_S) * 100;
+
+  // 3. One line appended to one cell's trajectory: until its row (with the new malformed line) reaches the client.
+  const tailArrivals: number[] = [];
+  createInterface({ input: tailF.stdout! }).on('line', () => tailArrivals.push(performance.now()));
+  const rowTimes: number[] = [];
+  const tailTimes: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const trajectory = trajectories[(i * 997) % trajectories.length] as string;
+    const id = `local:${join(trajectory, '..', '..', '..')}`;
+    const count = deltas.length;
+    const at = performance.now();
+    appendFileSync(trajectory, `not json ${i}\n`);
+    while (!deltas.slice(count).some((d) => d.delta.changed.some((c) => c.id === id))) await sleep(5);
+    const arrived = deltas.slice(count).find((d) => d.delta.changed.some((c) => c.id === id));
+    rowTimes.push((arrived?.at ?? at) - at);
+    await sleep(300);
+  }
+  for (let i = 0; i < 10; i++) {
+    const seen = tailArrivals.length;
+    const at = performance.now();
+    appendFileSync(trajectories[0] as string, `tail line ${i}\n`);
+    while (tailArrivals.length === seen) await sleep(2);
+    tailTimes.push((tailArrivals[seen] as number) - at);
+  }
+  const rowsSent = deltas.slice(-10).map((d) => d.delta.changed.length + d.delta.added.length);
+  ws.close();
+
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
   console.log('');
-  console.log(row('find -name summary.json | wc -l', `${(find.wallMs / 1000).toFixed(2)} s`, 'baseline: lists the files, reads none'));
-  console.log(row('cellwatch status --json', `${(scan.wallMs / 1000).toFixed(2)} s`, `peak RSS ${scan.peakRssMb?.toFixed(0)} MB; reads and scores every cell`));
-  console.log(row('ratio', `${(scan.wallMs / find.wallMs).toFixed(1)}x`, `${((scan.wallMs / CELLS) * 1000).toFixed(0)} µs a cell`));
+  console.log(row('plain reader (JSON.parse every file)', `${(plain.wallMs / 1000).toFixed(2)} s`, `baseline; peak RSS ${plain.peakRssMb?.toFixed(0)} MB`));
+  if (python) console.log(row('plain reader (Python json.load)', `${(python.wallMs / 1000).toFixed(2)} s`, 'baseline'));
+  console.log(row('cellwatch status --json', `${(status.wallMs / 1000).toFixed(2)} s`, `${(status.wallMs / plain.wallMs).toFixed(2)}x the Node reader${python ? `, ${(status.wallMs / python.wallMs).toFixed(2)}x the Python one` : ''} (goal: at most 0.5x); peak RSS ${status.peakRssMb?.toFixed(0)} MB (goal: under 300)`));
+  console.log(row('serve: first rows / first scan', `${(firstRows / 1000).toFixed(2)} s`, `all ${CELLS.toLocaleString('en-US')} cells listed after ${(scanned / 1000).toFixed(2)} s; logs checked and watching after ${(settled / 1000).toFixed(0)} s`));
+  console.log(row('tail -F idling on one file', `${tailIdle.toFixed(2)} %`, `baseline, of one core over ${IDLE_S} s`));
+  console.log(row('serve idle after its first scan', `${idle.toFixed(2)} %`, `of one core over ${IDLE_S} s (goal: under 3 %)`));
+  console.log(row('tail -F: append to arrival', `${median(tailTimes).toFixed(0)} ms`, 'baseline (median)'));
+  console.log(row('serve: append to changed row', `${median(rowTimes).toFixed(0)} ms`, `median of ${rowTimes.length}, max ${Math.max(...rowTimes).toFixed(0)} ms (goal: under 1 s); rows sent per change: ${[...new Set(rowsSent)].join(', ')}`));
 } finally {
-  rmSync(root, { recursive: true, force: true });
+  children.forEach((child) => child.kill());
+  rmSync(home, { recursive: true, force: true });
 }

@@ -1,7 +1,8 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { CellSummary } from '../../../shared/model';
 import { useApp } from '../context';
-import { baseName } from '../format';
+import { baseName, percent } from '../format';
 import { useKey, useRowKeys } from '../keys';
 import { useNow } from '../useNow';
 import { COLUMNS, matches } from './columns';
@@ -11,7 +12,21 @@ const ROW_HEIGHT = 24;
 const GRID = COLUMNS.map((c) => c.width).join(' ');
 
 type GroupBy = 'none' | 'host' | 'format' | 'model';
-type Row = { kind: 'group'; label: string; count: number } | { kind: 'cell'; cell: CellSummary };
+/** A group's header: its cells, how many run, and the success rate over the group's scored episodes. */
+interface GroupHead {
+  kind: 'group';
+  label: string;
+  count: number;
+  running: number;
+  successRate: number | null;
+}
+type Row = GroupHead | { kind: 'cell'; cell: CellSummary };
+
+function groupHead(label: string, members: CellSummary[]): GroupHead {
+  const scored = members.reduce((sum, c) => sum + c.episodes.scored, 0);
+  const successes = members.reduce((sum, c) => sum + c.episodes.successes, 0);
+  return { kind: 'group', label, count: members.length, running: members.filter((c) => c.state === 'running').length, successRate: scored ? successes / scored : null };
+}
 
 const GROUP_KEY: Record<Exclude<GroupBy, 'none'>, (cell: CellSummary) => string> = {
   host: (c) => c.host,
@@ -31,7 +46,7 @@ function groupRows(cells: CellSummary[], group: GroupBy): Row[] {
   }
   return [...groups.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .flatMap(([label, members]): Row[] => [{ kind: 'group', label, count: members.length }, ...members.map((cell): Row => ({ kind: 'cell', cell }))]);
+    .flatMap(([label, members]): Row[] => [groupHead(label, members), ...members.map((cell): Row => ({ kind: 'cell', cell }))]);
 }
 
 interface Sort {
@@ -50,9 +65,24 @@ function sortCells(cells: CellSummary[], sort: Sort): CellSummary[] {
   });
 }
 
+/** The first scan of the roots in view: how many cells are read of how many found. */
+function ReadingLine({ progress }: { progress: { read: number; total: number }[] }) {
+  const read = progress.reduce((sum, p) => sum + p.read, 0);
+  const total = progress.reduce((sum, p) => sum + p.total, 0);
+  return (
+    <span className="reading" role="status" aria-label="Reading cells">
+      reading {read.toLocaleString('en-US')} / {total.toLocaleString('en-US')} cells
+      <span className="bar" role="progressbar" aria-valuenow={read} aria-valuemin={0} aria-valuemax={total}>
+        <span className="fill" style={{ width: `${total ? (read / total) * 100 : 0}%` }} />
+      </span>
+    </span>
+  );
+}
+
 export function CellList() {
   const cells = useApp((s) => s.cells);
   const selectedRoot = useApp((s) => s.selectedRoot);
+  const reading = useApp(useShallow((s) => s.roots.filter((r) => r.progress && (selectedRoot === null || r.path === selectedRoot)).map((r) => r.progress as { read: number; total: number })));
   const [filter, setFilter] = useState('');
   const [sort, setSort] = useState<Sort>({ key: 'state', descending: false });
   const [cursor, setCursor] = useState<string | null>(null);
@@ -92,6 +122,7 @@ export function CellList() {
           <span className="count">
             {shown.length === cells.length ? `${cells.length} cells` : `${shown.length} of ${cells.length} cells`}
           </span>
+          {reading.length > 0 && <ReadingLine progress={reading} />}
         </h1>
         <select aria-label="Group by" value={group} onChange={(e) => setGroup(e.target.value as GroupBy)} className="list-group">
           <option value="none">no grouping</option>
@@ -139,6 +170,9 @@ export function CellList() {
                   <div key={`group:${row.label}`} role="row" className="grid-row group-head" style={{ top: (first + i) * ROW_HEIGHT }}>
                     <div role="rowheader">
                       {row.label} <span className="count">{row.count}</span>
+                    </div>
+                    <div role="cell" className="group-summary muted">
+                      {row.count} cells · {row.running} running · {row.successRate === null ? 'nothing scored' : `${percent(row.successRate)} of scored episodes`}
                     </div>
                   </div>
                 ) : (

@@ -43,7 +43,12 @@ function upsert(rows: EpisodeRow[], changed: EpisodeRow[]): EpisodeRow[] {
   return added ? next.sort(byId) : next;
 }
 
-const mergeProblems = (list: Problem[], more: Problem[]) => [...list, ...more].slice(-MAX_PROBLEMS);
+const problemKey = (p: Problem) => `${p.file}\u0000${p.line ?? ''}\u0000${p.message}`;
+/** The list with `more` appended, each problem once (a log's line may be met by the index and by a follower). */
+function mergeProblems(list: Problem[], more: Problem[]): Problem[] {
+  const seen = new Set(list.map(problemKey));
+  return [...list, ...more.filter((p) => !seen.has(problemKey(p)) && seen.add(problemKey(p)))].slice(-MAX_PROBLEMS);
+}
 
 /** Applies a batch of deltas at once: the store changes, and the view renders, once per batch. */
 export function applyDeltas(state: CellViewState, deltas: CellDelta[]): Partial<CellViewState> {

@@ -1,0 +1,181 @@
+// A pool of read workers (read-worker.ts): local cells are found and read off the main thread, on every
+// core. A cell always goes to the same worker, which remembers what its last read looked at.
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { detectFormat, localFs, type CellRead } from '../../runners';
+import { problem, type FormatName, type Problem } from '../../shared/model';
+import { packageRoot } from '../paths';
+import type { Found } from '../scan';
+
+export type WorkerJob =
+  | { type: 'discover'; id: number; dirs: string[]; depth: number; known: [string, FormatName][] }
+  | { type: 'read'; id: number; cells: Found[]; logs: boolean }
+  | { type: 'logs'; id: number; cells: Found[] }
+  | { type: 'sweep'; id: number; dirs: string[] }
+  | { type: 'forget'; dirs: string[] };
+
+export type WorkerReply =
+  | { type: 'discovered'; id: number; cells: Found[]; problems: Problem[] }
+  | { type: 'reads'; id: number; reads: CellRead[]; done?: boolean }
+  | { type: 'logged'; id: number; logs: { dir: string; problems: Problem[] }[]; done?: boolean }
+  | { type: 'swept'; id: number; dirty: string[] }
+  | { type: 'failed'; id: number; message: string };
+
+/** A job without its id (the pool numbers them). */
+type Asked = Extract<WorkerJob, { id: number }> extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
+
+/** The worker's script: the built one beside the bundle, or the TypeScript source through tsx in a checkout. */
+function startWorker(): Worker {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.ts')) {
+    const source = new URL('./read-worker.ts', import.meta.url).href;
+    return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`, { eval: true });
+  }
+  const built = join(packageRoot(dirname(here)), 'out', 'read-worker.mjs');
+  const unpacked = built.replace(`app.asar${'/'}`, `app.asar.unpacked${'/'}`);
+  return new Worker(existsSync(unpacked) ? unpacked : built);
+}
+
+/** A worker for a cell no worker found: the same one each time. */
+function slot(dir: string, size: number): number {
+  let hash = 0;
+  for (let i = 0; i < dir.length; i++) hash = (hash * 31 + dir.charCodeAt(i)) | 0;
+  return Math.abs(hash) % size;
+}
+
+export class ReaderPool {
+  private readonly workers: Worker[];
+  private nextId = 1;
+  /** The worker that found each cell reads it, each time: it holds what the cell's reads looked at. */
+  private readonly owner = new Map<string, number>();
+  private readonly waiting = new Map<number, { onReply: (reply: WorkerReply) => void; reject: (error: Error) => void }>();
+
+  constructor(size = Math.max(1, Math.min(4, availableParallelism()))) {
+    this.workers = Array.from({ length: size }, () => {
+      const worker = startWorker();
+      worker.on('message', (reply: WorkerReply) => this.waiting.get(reply.id)?.onReply(reply));
+      worker.on('error', (error) => [...this.waiting.values()].forEach((w) => w.reject(error)));
+      worker.unref();
+      return worker;
+    });
+  }
+
+  /** Jobs in flight per worker: a busy worker keeps the process alive, an idle one does not. */
+  private readonly busy = new Map<Worker, number>();
+
+  private ask<T>(worker: Worker, job: Asked, onReply: (reply: WorkerReply, finish: (value: T) => void) => void): Promise<T> {
+    const id = this.nextId++;
+    this.busy.set(worker, (this.busy.get(worker) ?? 0) + 1);
+    worker.ref();
+    const idle = () => {
+      const left = (this.busy.get(worker) ?? 1) - 1;
+      this.busy.set(worker, left);
+      if (left === 0) worker.unref();
+    };
+    return new Promise<T>((resolve, reject) => {
+      const finish = (value: T) => {
+        this.waiting.delete(id);
+        idle();
+        resolve(value);
+      };
+      this.waiting.set(id, {
+        onReply: (reply) => (reply.type === 'failed' ? (this.waiting.delete(id), idle(), reject(new Error(reply.message))) : onReply(reply, finish)),
+        reject: (error) => (this.waiting.delete(id), idle(), reject(error)),
+      });
+      worker.postMessage({ ...job, id });
+    });
+  }
+
+  /**
+   * The cells below a local runs root, down to three folders, and the folders that could not be listed:
+   * the root's subfolders are shared out among the workers.
+   */
+  async discover(root: string, known: ReadonlyMap<string, FormatName> = new Map()): Promise<{ cells: Found[]; problems: Problem[] }> {
+    const entries = await localFs.list(root);
+    const files = new Set((entries ?? []).filter((e) => e.kind === 'file').map((e) => e.name));
+    const format = entries ? (known.get(root) ?? (await detectFormat(localFs, root, files))) : null;
+    if (!entries || format) {
+      return format ? { cells: [{ dir: root, format }], problems: [] } : { cells: [], problems: [problem(root, 'cannot list folder (permission denied?)')] };
+    }
+    const parts = this.workers.map(() => [] as string[]);
+    entries.filter((e) => e.kind === 'dir').forEach((e, i) => parts[i % parts.length]?.push(join(root, e.name)));
+    const found = await Promise.all(
+      parts.map((dirs, i) =>
+        this.ask<{ cells: Found[]; problems: Problem[] }>(this.workers[i] as Worker, { type: 'discover', dirs, depth: 1, known: [...known] }, (reply, finish) => {
+          if (reply.type !== 'discovered') return;
+          reply.cells.forEach((cell) => this.owner.set(cell.dir, i));
+          finish({ cells: reply.cells, problems: reply.problems });
+        }),
+      ),
+    );
+    return { cells: found.flatMap((f) => f.cells).sort((a, b) => a.dir.localeCompare(b.dir)), problems: found.flatMap((f) => f.problems) };
+  }
+
+  /**
+   * Reads the cells, handing over the results in batches as they come; with `logs` (the default), every
+   * event log of each cell is checked for malformed lines too, on from where the last check ended.
+   */
+  async read(cells: Found[], onBatch: (reads: CellRead[]) => void, logs = true): Promise<void> {
+    const parts = this.workers.map(() => [] as Found[]);
+    for (const cell of cells) parts[this.ownerOf(cell.dir)]?.push(cell);
+    await Promise.all(
+      parts.map((part, i) =>
+        part.length === 0
+          ? undefined
+          : this.ask<void>(this.workers[i] as Worker, { type: 'read', cells: part, logs }, (reply, finish) => {
+              if (reply.type !== 'reads') return;
+              if (reply.reads.length) onBatch(reply.reads);
+              if (reply.done) finish();
+            }),
+      ),
+    );
+  }
+
+  /** The malformed lines of each cell's event logs, in batches as they are checked. */
+  async logs(cells: Found[], onBatch: (logs: { dir: string; problems: Problem[] }[]) => void): Promise<void> {
+    const parts = this.workers.map(() => [] as Found[]);
+    for (const cell of cells) parts[this.ownerOf(cell.dir)]?.push(cell);
+    await Promise.all(
+      parts.map((part, i) =>
+        part.length === 0
+          ? undefined
+          : this.ask<void>(this.workers[i] as Worker, { type: 'logs', cells: part }, (reply, finish) => {
+              if (reply.type !== 'logged') return;
+              if (reply.logs.length) onBatch(reply.logs);
+              if (reply.done) finish();
+            }),
+      ),
+    );
+  }
+
+  /** Of these cells, those whose files or folders changed since their last read: stats only, nothing parsed. */
+  async sweep(dirs: string[]): Promise<string[]> {
+    const parts = this.workers.map(() => [] as string[]);
+    for (const dir of dirs) parts[this.ownerOf(dir)]?.push(dir);
+    const dirty = await Promise.all(
+      parts.map((part, i) =>
+        this.ask<string[]>(this.workers[i] as Worker, { type: 'sweep', dirs: part }, (reply, finish) => {
+          if (reply.type === 'swept') finish(reply.dirty);
+        }),
+      ),
+    );
+    return dirty.flat();
+  }
+
+  private ownerOf(dir: string): number {
+    return this.owner.get(dir) ?? slot(dir, this.workers.length);
+  }
+
+  /** Cells that are gone: their workers drop what they remembered. */
+  forget(dirs: string[]): void {
+    dirs.forEach((dir) => this.owner.delete(dir));
+    this.workers.forEach((worker) => worker.postMessage({ type: 'forget', dirs } satisfies WorkerJob));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}

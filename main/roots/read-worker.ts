@@ -1,0 +1,125 @@
+// A worker thread that finds and reads local cells with synchronous file calls: many small files are read
+// fastest that way, and a slow disk stalls this thread, never the app's. It remembers what each cell's
+// read looked at (size and mtime of every file and folder), so a sweep can tell a changed cell by stats alone.
+import { statSync, type Stats } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import { JsonReader, syncLocalFs, type CellFs, type Entry } from '../../runners';
+import { kindOf } from '../../runners/common/fs';
+import { LogCache } from '../../runners/common/logs';
+import { logProblems, readCell } from '../../runners/read';
+import type { Problem } from '../../shared/model';
+import { findCells, type Found } from '../scan';
+import type { WorkerJob, WorkerReply } from './pool';
+
+/** Size and mtime of a path, '-' when it is not there. */
+const signature = (info: Stats | null | undefined) => (info ? `${info.size}:${info.mtimeMs}` : '-');
+
+/** The files and folders each cell's last read looked at, with their signatures then. */
+const looked = new Map<string, Map<string, string>>();
+
+/** What the cell being read looked at: each path's stat once, each folder's listing once. */
+let seen = new Map<string, Stats | null>();
+let listed = new Map<string, Promise<Entry[] | null>>();
+const base = syncLocalFs((path, info) => {
+  if (!seen.has(path)) seen.set(path, info);
+});
+/** Files discovery read to tell a cell's format (its run.json), kept until that cell is read. */
+const detected = new Map<string, { file: { text: string; truncated: boolean }; info: Stats }>();
+let lastInfo: Stats | null = null;
+const discoveryFs = syncLocalFs((_path, info) => (lastInfo = info));
+const discovering: CellFs = {
+  ...discoveryFs,
+  async read(path, maxBytes) {
+    const file = await discoveryFs.read(path, maxBytes);
+    if (file && lastInfo) detected.set(path, { file, info: lastInfo });
+    return file;
+  },
+};
+const tracking: CellFs = {
+  list(dir) {
+    let entries = listed.get(dir);
+    if (!entries) listed.set(dir, (entries = base.list(dir)));
+    return entries;
+  },
+  async stat(path) {
+    if (!seen.has(path)) return base.stat(path);
+    const info = seen.get(path);
+    return info ? { size: info.size, mtimeMs: info.mtimeMs, kind: kindOf(info) } : null;
+  },
+  async read(path, maxBytes) {
+    const known = detected.get(path);
+    if (!known) return base.read(path, maxBytes);
+    detected.delete(path);
+    // Read moments ago while finding the cell: still good if its size and mtime are the same.
+    const info = statSync(path, { throwIfNoEntry: false }) ?? null;
+    if (!info || info.size !== known.info.size || info.mtimeMs !== known.info.mtimeMs) return base.read(path, maxBytes);
+    if (!seen.has(path)) seen.set(path, info);
+    return known.file;
+  },
+  readFrom: (path, position, maxBytes) => base.readFrom(path, position, maxBytes),
+};
+const json = new JsonReader(tracking, { keepLastGood: false });
+const logs = new LogCache(tracking);
+/** Results go back in batches, so the first rows arrive while the rest are read. */
+const BATCH = 200;
+
+const reply = (message: WorkerReply) => parentPort?.postMessage(message);
+
+async function handle(job: WorkerJob): Promise<void> {
+  if (job.type === 'discover') {
+    const problems: Problem[] = [];
+    const cells: Found[] = [];
+    const known = new Map(job.known);
+    for (const dir of job.dirs) cells.push(...(await findCells(discovering, dir, problems, job.depth, known)));
+    reply({ type: 'discovered', id: job.id, cells, problems });
+  } else if (job.type === 'read') {
+    let batch = [];
+    for (const { dir, format } of job.cells) {
+      seen = new Map();
+      listed = new Map();
+      const read = await readCell(dir, format, { fs: tracking, json, now: Date.now(), host: 'local' }, job.logs ? { logs } : {});
+      looked.set(dir, new Map([...seen].map(([path, info]) => [path, signature(info)])));
+      // The units a paired test pairs are read again when one runs: too many to send for every cell.
+      batch.push({ ...read, units: [] });
+      if (batch.length >= BATCH) {
+        reply({ type: 'reads', id: job.id, reads: batch });
+        batch = [];
+      }
+    }
+    detected.clear();
+    reply({ type: 'reads', id: job.id, reads: batch, done: true });
+  } else if (job.type === 'logs') {
+    let batch = [];
+    for (const { dir, format } of job.cells) {
+      seen = new Map();
+      listed = new Map();
+      const problems = await logProblems(dir, format, { fs: tracking, json, now: Date.now(), host: 'local' }, logs);
+      const was = looked.get(dir) ?? new Map<string, string>();
+      for (const [path, info] of seen) if (!was.has(path)) was.set(path, signature(info));
+      looked.set(dir, was);
+      batch.push({ dir, problems });
+      if (batch.length >= BATCH) {
+        reply({ type: 'logged', id: job.id, logs: batch });
+        batch = [];
+      }
+    }
+    reply({ type: 'logged', id: job.id, logs: batch, done: true });
+  } else if (job.type === 'sweep') {
+    const dirty = job.dirs.filter((dir) => {
+      const was = looked.get(dir);
+      return !was || [...was].some(([path, sig]) => signature(statSync(path, { throwIfNoEntry: false })) !== sig);
+    });
+    reply({ type: 'swept', id: job.id, dirty });
+  } else {
+    for (const dir of job.dirs) {
+      looked.delete(dir);
+      logs.forget(`${dir}/`);
+    }
+  }
+}
+
+// One job at a time, in order.
+let queue = Promise.resolve();
+parentPort?.on('message', (job: WorkerJob) => {
+  queue = queue.then(() => handle(job)).catch((error: Error) => reply({ type: 'failed', id: 'id' in job ? job.id : -1, message: error.message }));
+});
