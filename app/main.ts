@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EVENTS, IPC_CALL, IPC_EVENT } from '../shared/contract';
 import { createCore, type Core } from '../main/core';
 import { createDispatcher } from '../main/dispatcher';
-import { CONTENT_SECURITY_POLICY, mimeOf, resolveStatic } from '../main/static';
+import { CONTENT_SECURITY_POLICY, mediaHeaders, mediaType, mimeOf, resolveStatic } from '../main/static';
 
 const SCHEME = 'cellwatch';
 const ORIGIN = `${SCHEME}://app`;
@@ -16,15 +16,26 @@ if (userDataArg) app.setPath('userData', userDataArg.slice('--user-data-dir='.le
 
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } }]);
 
-const isTrusted = (url: string | undefined) => url !== undefined && (url === ORIGIN || url.startsWith(`${ORIGIN}/`));
+const isMediaPath = (path: string) => path.startsWith('/media/') || path.startsWith('/recordings/');
+/** The app's own pages only: a run directory's media, though served from the same scheme, never reaches the bridge. */
+const isTrusted = (url: string | undefined) => {
+  if (url === undefined || !(url === ORIGIN || url.startsWith(`${ORIGIN}/`))) return false;
+  return !isMediaPath(new URL(url).pathname);
+};
 
 async function serveApp(core: Core, request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.host !== 'app') return new Response('not found', { status: 404 });
-  const isMedia = url.pathname.startsWith('/media/') || url.pathname.startsWith('/recordings/');
-  const media = isMedia ? await core.media(url.pathname) : null;
-  if (media && 'bytes' in media) return new Response(new Uint8Array(media.bytes), { headers: { 'content-type': mimeOf(media.name), 'x-content-type-options': 'nosniff' } });
-  const file = isMedia ? (media?.file ?? null) : await resolveStatic(join(outDir, 'renderer'), url.pathname);
+  if (isMediaPath(url.pathname)) {
+    // A run directory's files: media types only, sandboxed, never active content in the app's origin.
+    const media = await core.media(url.pathname);
+    const name = media ? ('bytes' in media ? media.name : media.file) : '';
+    const type = mediaType(name);
+    if (!media || !type) return new Response('not found', { status: 404 });
+    const body = 'bytes' in media ? new Uint8Array(media.bytes) : (await net.fetch(pathToFileURL(media.file).toString())).body;
+    return new Response(body, { headers: mediaHeaders(name, type) });
+  }
+  const file = await resolveStatic(join(outDir, 'renderer'), url.pathname);
   if (!file) return new Response('not found', { status: 404 });
   const response = await net.fetch(pathToFileURL(file).toString());
   return new Response(response.body, {
@@ -86,7 +97,7 @@ async function openWindow(): Promise<void> {
         }));
       }
       if (answer === 2) return;
-      if (answer === 0) await Promise.all(running.map((r) => core.stopRun(r.name)));
+      if (answer === 0) await Promise.all(running.map((r) => core.stopRun(r.id)));
       asked = true;
       app.quit();
     });

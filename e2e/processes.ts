@@ -57,11 +57,17 @@ export function startServing(command: string, args: string[], env: NodeJS.Proces
   test.setTimeout(timeoutMs + 15_000);
   const child = startProcess(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  // SIGTERM, as a user's Ctrl+C; a process that has not gone after a few seconds is killed, and the spec says so.
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     killGroup(child.pid as number, 'SIGTERM');
-    await exited;
+    const late = await Promise.race([exited.then(() => false), new Promise((r) => setTimeout(() => r(true), 10_000))]);
+    if (late) {
+      killGroup(child.pid as number);
+      await exited;
+      throw new Error(`${command} did not exit within 10 s of SIGTERM`);
+    }
   };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -86,7 +86,7 @@ export class Places {
       path: remote.path,
       context,
       where: `${remote.alias}:${remote.path}`,
-      find: async (root) => parseDiscovery((await host.exec(discoveryCommand(root))).stdout),
+      find: async (root) => parseDiscovery((await host.exec(discoveryCommand(root))).stdout, root),
     };
   }
 

@@ -73,6 +73,16 @@ describe('core: runs roots', () => {
     await core.close();
   });
 
+  it('starts with a root it cannot use in its settings (relative, a NUL byte), saying so, and refuses one typed', async () => {
+    writeTree(configDir, { 'settings.json': { roots: ['relative/runs', runs] } });
+    const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
+    await core.scanned();
+    expect((await core.listRoots()).map((r) => r.path)).toEqual([runs]);
+    expect((await core.getInfo()).problems).toEqual([expect.objectContaining({ file: join(configDir, 'settings.json'), message: expect.stringContaining('"relative/runs" ignored') })]);
+    await expect(core.addRoot(`${runs}\u0000x`)).rejects.toThrow('NUL byte');
+    await core.close();
+  });
+
   it('starts on a corrupt settings file, says which file, and rewrites it on the next change', async () => {
     writeTree(configDir, { 'settings.json': '{"roots": [' });
     const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });

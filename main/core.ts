@@ -105,7 +105,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       addRoot: (path) => roots.addRoot(path),
       removeRoot: (path) => roots.removeRoot(path),
       listCells: (root) => roots.listCells(root),
-      pickFolder: () => roots.pickFolder(),
+      async pickFolder() {
+        if (!options.pickFolder) throw new Error('no folder picker in the browser: type the runs root path instead');
+        return options.pickFolder();
+      },
       openCell: (cell) => watch.openCell(id, cell),
       closeCell: (cell) => watch.closeCell(id, cell),
       openStream: (cell, stream) => watch.openStream(id, cell, stream),

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 function onPath(command: string): boolean {
   return (process.env.PATH ?? '').split(delimiter).some((dir) => {
@@ -21,11 +23,24 @@ export function browserOpener(platform: NodeJS.Platform = process.platform, env:
   return onPath('xdg-open') ? ['xdg-open'] : null;
 }
 
-/** Opens the URL in a browser; false when this machine has none to open. */
+/** How long the page that carries the token stays on the disk: long enough for a browser to start. */
+const LAUNCH_PAGE_MS = 60_000;
+
+/**
+ * Opens the URL in a browser; false when this machine has none to open. The URL carries the token, and a
+ * command line can be read by every local user (`ps`), so the browser is handed a file instead: a page
+ * only this user can read, which sends it on to the URL, removed a minute later.
+ */
 export function openBrowser(url: string): boolean {
   const opener = browserOpener();
   if (!opener) return false;
+  const dir = mkdtempSync(join(tmpdir(), 'cellwatch-open-'));
+  chmodSync(dir, 0o700);
+  const page = join(dir, 'open.html');
+  const escaped = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  writeFileSync(page, `<!doctype html><meta http-equiv="refresh" content="0;url=${escaped}"><title>Cellwatch</title>\n`, { mode: 0o600 });
+  setTimeout(() => rmSync(dir, { recursive: true, force: true }), LAUNCH_PAGE_MS).unref();
   const [command, ...args] = opener;
-  spawn(command, [...args, url], { stdio: 'ignore', detached: true }).on('error', () => undefined).unref();
+  spawn(command, [...args, pathToFileURL(page).href], { stdio: 'ignore', detached: true }).on('error', () => undefined).unref();
   return true;
 }

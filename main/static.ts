@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 
 const MIME: Record<string, string> = {
@@ -17,6 +17,39 @@ export function mimeOf(file: string): string {
   return MIME[extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
 
+/** What a run directory's media may be served as: images, video, and text only as plain text. */
+const MEDIA: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.txt': 'text/plain; charset=utf-8',
+  '.log': 'text/plain; charset=utf-8',
+  '.json': 'text/plain; charset=utf-8',
+  '.jsonl': 'text/plain; charset=utf-8',
+  '.py': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+};
+
+/** The type a media file is served as, or null: anything else (HTML, scripts, SVG) is never served from a run directory. */
+export function mediaType(file: string): string | null {
+  return MEDIA[extname(file).toLowerCase()] ?? null;
+}
+
+/** Headers of a media response: no sniffing, no script, no plugins, no framing, shown in place. */
+export function mediaHeaders(file: string, type: string): Record<string, string> {
+  return {
+    'content-type': type,
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "sandbox; default-src 'none'; img-src 'self'; media-src 'self'",
+    'content-disposition': `inline; filename="${(file.split(/[\\/]/).pop() ?? 'file').replace(/[^\w.-]/g, '_')}"`,
+    'cache-control': 'max-age=3600',
+  };
+}
+
 /** The file under `dir` that a URL path names, or null when it escapes `dir` or is not a file. */
 export async function resolveStatic(dir: string, urlPath: string): Promise<string | null> {
   let decoded: string;
@@ -28,9 +61,13 @@ export async function resolveStatic(dir: string, urlPath: string): Promise<strin
   if (decoded.includes('\0')) return null;
   const relative = normalize(decoded === '/' || decoded === '' ? '/index.html' : decoded).replace(/^[/\\]+/, '');
   const file = join(dir, relative);
-  if (file !== dir && !file.startsWith(dir.endsWith(sep) ? dir : dir + sep)) return null;
+  const inside = (path: string, folder: string) => path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+  if (!inside(file, dir)) return null;
   const info = await stat(file).catch(() => null);
-  return info?.isFile() ? file : null;
+  if (!info?.isFile()) return null;
+  // A symbolic link inside that points outside (to /etc/passwd, to another cell) is refused.
+  const [real, realDir] = await Promise.all([realpath(file).catch(() => null), realpath(dir).catch(() => null)]);
+  return real && realDir && inside(real, realDir) ? file : null;
 }
 
 /** The Content-Security-Policy both windows run under. Styles inline: React and recharts set style attributes. */

@@ -35,10 +35,10 @@ export interface Backend {
   /** Starts a UI run; its cell's folder becomes a runs root when none holds it. */
   launchRun(request: LaunchRequest): Promise<Launched>;
   listRuns(): Promise<RunInfo[]>;
-  /** SIGTERM to the run's process group, SIGKILL after a grace period. */
-  stopRun(name: string): Promise<RunInfo>;
-  /** DRAIN and SIGUSR1 (coding-agent); returns what the runner printed, its resume spec. */
-  drainRun(name: string): Promise<string[]>;
+  /** SIGTERM to the run's process group, SIGKILL after a grace period. By the run's id. */
+  stopRun(id: string): Promise<RunInfo>;
+  /** DRAIN and SIGUSR1 (coding-agent); returns what the runner printed, its resume spec. By the run's id. */
+  drainRun(id: string): Promise<string[]>;
   /** Up to six policy versions on one seed (`s1:v008,s2:last`): each slot's frames and outcome. */
   compare(slots: string, seed?: string): Promise<Comparison>;
   /** Starts recording the comparison to mp4; progress arrives as `recordProgress` with this id. */

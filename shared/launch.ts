@@ -42,6 +42,8 @@ export interface LaunchPlan {
 export type RunState = 'running' | 'exited' | 'crashed' | 'stopped' | 'ended';
 
 export interface RunInfo {
+  /** Unique for every launch: two runs of one name are two ids. */
+  id: string;
   name: string;
   profile: string;
   cell: string;

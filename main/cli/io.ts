@@ -1,11 +1,14 @@
+import { printableLines } from './printable';
+
 export interface Io {
   out(line: string): void;
   err(line: string): void;
 }
 
+/** The terminal: no control character other than newline and tab gets through, whatever a command printed. */
 export const processIo: Io = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
+  out: (line) => process.stdout.write(`${printableLines(line)}\n`),
+  err: (line) => process.stderr.write(`${printableLines(line)}\n`),
 };
 
 /** A mistake in how the command was called: printed with the usage hint, exit code 2. */

@@ -40,10 +40,26 @@ describe('cellwatch launch', () => {
     const cell = join(tmp.path, 'data', 'cellwatch', 'ui-runs', 'ui_my_try');
     expect(out[1]).toBe(`cell  ${cell}`);
     const runs = new RunManager(join(tmp.path, 'config', 'cellwatch', 'launched.json'));
-    expect((await runs.list()).map((r) => [r.name, r.state])).toEqual([['ui_my_try', 'running']]);
+    const [run] = await runs.list();
+    expect([run?.name, run?.state]).toEqual(['ui_my_try', 'running']);
     const { existsSync } = await import('node:fs');
     await expect.poll(() => existsSync(join(cell, 'summary.json')), { timeout: 10_000 }).toBe(true);
-    await runs.stop('ui_my_try', 1000);
+    await runs.stop(run?.id as string, 1000);
+  });
+
+  it('shows a dry run as written: a newline in a value cannot forge a line of the plan', async () => {
+    const { io, out } = capture();
+    expect(await runCli(['launch', '--profile', 'custom', '--set', 'command=echo hi\nrun   rm -rf ~', '--dry-run'], io)).toBe(0);
+    expect(out.filter((line) => line.startsWith('run '))).toHaveLength(1);
+    expect(out.join('\n')).toContain('\\n');
+  });
+
+  it('refuses knob values that leave the run\'s folder, and a relative runs root', async () => {
+    for (const set of ['task=../../..', 'root=relative/runs']) {
+      const { io, err } = capture();
+      expect(await runCli(['launch', '--profile', 'bigym-agent', '--set', set, '--dry-run'], io)).not.toBe(0);
+      expect(err.join('\n')).toMatch(/climbs out of its folder|must be an absolute path/);
+    }
   });
 
   it('names the profiles when asked for one that does not exist', async () => {

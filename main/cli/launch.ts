@@ -8,6 +8,7 @@ import { RunManager } from '../launch/runs';
 import { shellQuote } from '../launch/quote';
 import { defaultConfigDir, defaultDataDir, packageRoot } from '../paths';
 import { UsageError, type Io } from './io';
+import { printable } from './printable';
 
 export const LAUNCH_HELP = `cellwatch launch --profile P [--set key=value ...] [--name ui_...] [--gpu N] [--min-free MiB] [--override] [--dry-run]
 
@@ -53,12 +54,13 @@ export async function launch(argv: string[], io: Io): Promise<number> {
   ).catch((error: Error) => {
     throw error.message.startsWith('no profile') ? new UsageError(error.message) : error;
   });
-  io.out(`name  ${plan.name}`);
-  io.out(`cell  ${plan.cell}`);
+  // Each value on its own line, control characters shown: a newline in --set cannot forge a line of the plan.
+  io.out(`name  ${printable(plan.name)}`);
+  io.out(`cell  ${printable(plan.cell)}`);
   if (values['dry-run']) {
-    io.out(`cwd   ${plan.cwd}`);
-    io.out(`run   ${shellQuote(plan.command)}`);
-    for (const [key, value] of Object.entries(plan.env)) io.out(`env   ${key}=${value}`);
+    io.out(`cwd   ${printable(plan.cwd)}`);
+    io.out(`run   ${printable(shellQuote(plan.command))}`);
+    for (const [key, value] of Object.entries(plan.env)) io.out(`env   ${printable(`${key}=${value}`)}`);
     if (plan.refused) io.out(`gpu   launch would be refused: ${plan.refused}`);
     return 0;
   }

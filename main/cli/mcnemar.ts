@@ -3,6 +3,7 @@ import { formatP, verdict } from '../../shared/mcnemar';
 import { readTargetCell, withPlaces } from '../cells';
 import { compareSides, sideOf, splitAddress, type Side } from '../compare/paired';
 import { UsageError, type Io } from './io';
+import { printable } from './printable';
 import { percent, table } from './table';
 
 export const MCNEMAR_HELP = `cellwatch mcnemar [--json] CELL_A CELL_B
@@ -44,8 +45,8 @@ export async function mcnemar(argv: string[], io: Io): Promise<number> {
     io.out(JSON.stringify({ a, b, pairs, both, only_a, only_b, neither, statistic, p_value, excluded }, null, 2));
     return 0;
   }
-  io.out(`A  ${result.a.name}  ${percent(t.success_rate_a)} of ${t.pairs} paired`);
-  io.out(`B  ${result.b.name}  ${percent(t.success_rate_b)} of ${t.pairs} paired\n`);
+  io.out(`A  ${printable(result.a.name)}  ${percent(t.success_rate_a)} of ${t.pairs} paired`);
+  io.out(`B  ${printable(result.b.name)}  ${percent(t.success_rate_b)} of ${t.pairs} paired\n`);
   io.out(table(['', 'B succeeds', 'B fails'], [['A succeeds', String(t.both), String(t.only_a)], ['A fails', String(t.only_b), String(t.neither)]], [false, true, true]));
   io.out(`\nstatistic min(b, c) = ${t.statistic}, exact two-sided p = ${formatP(t.p_value)}`);
   io.out(verdict(t, 'A', 'B'));

@@ -1,10 +1,11 @@
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createCore } from '../core';
 import { openBrowser } from '../open-browser';
 import { builtRendererDir, defaultConfigDir, defaultDemoRoot } from '../paths';
 import { isLoopback } from '../server/guard';
+import { parseRemote } from '../ssh/config';
 import { startServer } from '../server/server';
 import { UsageError, type Io } from './io';
 
@@ -42,7 +43,8 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   const core = await createCore({
     configDir: defaultConfigDir(),
     transport: 'serve',
-    commandLineRoots: positionals,
+    // A root typed here is relative to where the command runs; the core takes absolute paths only.
+    commandLineRoots: positionals.map((root) => (parseRemote(root) ? root : resolve(root))),
     demoRoot: values['no-demo'] ? undefined : defaultDemoRoot(),
     nvidiaSmi: process.env.CELLWATCH_NVIDIA_SMI ?? 'nvidia-smi',
     remoteNvidiaSmi: process.env.CELLWATCH_REMOTE_NVIDIA_SMI,
@@ -55,6 +57,8 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${values.host} is in use: pass --port 0 for a free one`);
     throw error;
   }
+  // The last line of defence: an error no part of the core caught is said, and the server goes on.
+  process.on('unhandledRejection', (error) => io.err(`cellwatch serve: an unexpected error, the server goes on: ${(error as Error)?.stack ?? String(error)}`));
   io.out(`Cellwatch serving ${server.url}`);
   if (values.open && !openBrowser(server.url)) io.out('No browser found here: open the URL above in one.');
 
@@ -63,7 +67,11 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  await server.close();
-  await core.close();
-  return 0;
+  // A close that hangs (a watcher still starting, a disk that stopped answering) must not keep Ctrl+C waiting.
+  const closed = (async () => {
+    await server.close();
+    await core.close();
+  })();
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+  process.exit(0);
 }

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Cell } from '../../shared/model';
 import { cellJson, withPlaces } from '../cells';
 import { UsageError, type Io } from './io';
+import { printable } from './printable';
 import { percent, table } from './table';
 
 export const STATUS_HELP = `cellwatch status [--json] [--accept-new-host-key] ROOT_OR_CELL...
@@ -44,6 +45,6 @@ export async function status(argv: string[], io: Io): Promise<number> {
     String(c.problems.length),
   ]);
   io.out(table(['NAME', 'FORMAT', 'BOARD', 'STATE', 'BUDGET', 'EPISODES', 'SUCCESS', 'PROBLEMS'], rows, [false, false, false, false, true, true, true, true]));
-  for (const cell of cells) for (const p of cell.problems) io.err(`${cell.name}: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
+  for (const cell of cells) for (const p of cell.problems) io.err(printable(`${cell.name}: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
   return 0;
 }

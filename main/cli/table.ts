@@ -1,5 +1,9 @@
+import { printable } from './printable';
+
 /** Plain text columns, left-aligned, numbers right-aligned, two spaces apart. */
-export function table(header: string[], rows: string[][], numeric: boolean[] = []): string {
+export function table(header: string[], cellRows: string[][], numeric: boolean[] = []): string {
+  // Each cell on its one line: a name with a newline or an escape sequence cannot break or paint the table.
+  const rows = cellRows.map((r) => r.map(printable));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells

@@ -33,9 +33,10 @@ export class HostRegistry {
     return [...this.hosts.values()].map((e) => e.host.status);
   }
 
-  /** The user said yes to the host's unknown key (after seeing its fingerprint). */
+  /** The user said yes to the host's unknown key: exactly the fingerprint they were shown, once. */
   acceptKey(alias: string): void {
-    this.get(alias).reconnect(true);
+    const host = this.get(alias);
+    host.reconnect(host.status.unknownKey ?? undefined);
   }
 
   /** A passphrase for an encrypted key: kept in memory for this run of the app, never written. */

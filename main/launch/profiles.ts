@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, normalize } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { uiName } from '../../shared/launch';
@@ -54,7 +54,8 @@ export async function loadProfiles(dirs: string[]): Promise<LoadedProfiles> {
 /** Fills `{key}` from `vars`; an unknown key is an error that names it. */
 export function fill(template: string, vars: Record<string, string>): string {
   return template.replace(/\{([a-zA-Z_]+)\}/g, (_, key: string) => {
-    if (!(key in vars)) throw new Error(`unknown placeholder {${key}} in ${JSON.stringify(template)}`);
+    // Own keys only: `{constructor}` must not reach Object.prototype.
+    if (!Object.hasOwn(vars, key)) throw new Error(`unknown placeholder {${key}} in ${JSON.stringify(template)}`);
     return vars[key] as string;
   });
 }
@@ -83,6 +84,18 @@ function stamp(now: Date): string {
   return now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 }
 
+/**
+ * The cell a launch writes: an absolute path with the run's ui_ folder in it and nothing that climbs out
+ * of that folder, whatever the knobs say (a task of `../../..`, a relative runs root).
+ */
+export function runCell(cell: string, name: string): string {
+  if (!isAbsolute(cell)) throw new Error(`the run's cell must be an absolute path (is the runs root absolute?), not ${JSON.stringify(cell)}`);
+  const parts = cell.split(/[\\/]+/);
+  if (parts.includes('..') || parts.includes('.')) throw new Error(`the run's cell ${JSON.stringify(cell)} climbs out of its folder: knob values must not hold "." or ".." as a folder`);
+  if (!parts.includes(name)) throw new Error(`the run's cell ${JSON.stringify(cell)} is not inside its ${name} folder`);
+  return normalize(cell);
+}
+
 /** The exact command a launch runs, from a profile and the user's knob values (and name, when they typed one). */
 export function renderRun(profile: Profile, set: Record<string, string>, ctx: RenderContext, name?: string): RenderedRun {
   const unknown = Object.keys(set).filter((key) => key !== 'name' && !profile.knobs.some((k) => k.key === key));
@@ -94,7 +107,7 @@ export function renderRun(profile: Profile, set: Record<string, string>, ctx: Re
     vars[knob.key] = knob.key === 'root' || knob.key === 'repo' || knob.key === 'checkout' || knob.key === 'script' ? expandHome(value) : value;
   }
   vars.name = uiName(name ?? set.name ?? fill(profile.run_name, vars));
-  vars.cell = expandHome(fill(profile.cell, vars));
+  vars.cell = runCell(expandHome(fill(profile.cell, vars)), vars.name);
   const command = profile.command.flatMap((arg) => {
     const conditional = /^\?([a-z_]+):(.*)$/.exec(arg);
     if (conditional) return vars[conditional[1] as string] ? [fill(conditional[2] as string, vars)] : [];

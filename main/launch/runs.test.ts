@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../runners/testing';
@@ -73,7 +73,7 @@ describe('launched processes', () => {
   it('stops a whole tree of child processes: nothing outlives the group', async () => {
     const run = await launch('sleep 300 & sleep 300 & (sleep 300 & sleep 300 & wait) & wait');
     await expect.poll(() => group(run.pid).length, { timeout: 5000 }).toBeGreaterThanOrEqual(5);
-    const stopped = await manager.stop(run.name, 2000);
+    const stopped = await manager.stop(run.id, 2000);
     expect(stopped.state).toBe('stopped');
     expect(group(run.pid)).toEqual([]);
   });
@@ -82,7 +82,7 @@ describe('launched processes', () => {
     const run = await launch("trap '' TERM; sleep 300 & trap '' TERM; wait");
     await expect.poll(() => group(run.pid).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
     const started = Date.now();
-    await manager.stop(run.name, 500);
+    await manager.stop(run.id, 500);
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);
     expect(Date.now() - started).toBeLessThan(2500);
     expect(group(run.pid)).toEqual([]);
@@ -93,7 +93,7 @@ describe('launched processes', () => {
     const run = await launch(`trap 'sleep 1; echo done > ${cleaned}; exit 0' TERM; sleep 300 & wait`);
     await expect.poll(() => group(run.pid).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
     const started = Date.now();
-    const stopped = await manager.stop(run.name, 10_000);
+    const stopped = await manager.stop(run.id, 10_000);
     // It ended when its cleanup did, well before the grace period ran out.
     expect(Date.now() - started).toBeLessThan(7000);
     expect(readFileSync(cleaned, 'utf8')).toBe('done\n');
@@ -104,9 +104,9 @@ describe('launched processes', () => {
   it('drains: DRAIN in the cell, SIGUSR1 to the group, and the resume spec it prints', async () => {
     const run = await launch("trap 'echo \"resume: --episodes 7,8\"; exit 0' USR1; echo started; while true; do sleep 0.1; done");
     await expect.poll(() => existsSync(join(run.cell, 'stdout.log')) && readFileSync(join(run.cell, 'stdout.log'), 'utf8'), { timeout: 5000 }).toContain('started');
-    expect(await manager.drain(run.name, 800)).toEqual(['resume: --episodes 7,8']);
+    expect(await manager.drain(run.id, 800)).toEqual(['resume: --episodes 7,8']);
     expect(existsSync(join(run.cell, 'DRAIN'))).toBe(true);
-    await manager.stop(run.name, 500);
+    await manager.stop(run.id, 500);
   });
 
   it('shows a run that exits non-zero as crashed, with its exit code and the end of its stderr', async () => {
@@ -118,10 +118,42 @@ describe('launched processes', () => {
     expect(view.stderrTail.at(-1)).toBe('line 60');
   });
 
+  it('saves its registry one write at a time: runs that exit at once leave it whole', async () => {
+    const runs = await Promise.all(Array.from({ length: 8 }, () => launch('exit 0')));
+    await expect.poll(async () => (await manager.list()).filter((r) => r.state === 'exited').length, { timeout: 5000 }).toBe(8);
+    await new Promise((r) => setTimeout(r, 200));
+    const saved = JSON.parse(readFileSync(join(tmp.path, 'config', 'launched.json'), 'utf8')) as { id: string }[];
+    expect(saved.map((r) => r.id).sort()).toEqual(runs.map((r) => r.id).sort());
+  });
+
+  it('stops the run it is asked to by id, when two runs share a name', async () => {
+    const first = await manager.launch(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'runs') }, ctx(), 'twin'), null, true).catch((e: Error) => e);
+    expect(first).not.toBeInstanceOf(Error);
+    const a = first as Awaited<ReturnType<typeof manager.launch>>;
+    await manager.stop(a.id, 500);
+    const b = await manager.launch(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'runs') }, ctx(), 'twin'), null, true);
+    await manager.stop(a.id, 500);
+    expect((await manager.list()).find((r) => r.id === b.id)?.state).toBe('running');
+    await manager.stop(b.id, 500);
+  });
+
+  it('never signals a pid that now belongs to another process', async () => {
+    const run = await launch('sleep 300');
+    const registry = join(tmp.path, 'config', 'launched.json');
+    const saved = JSON.parse(readFileSync(registry, 'utf8')) as { pidStart: string }[];
+    // As after a reboot: the pid lives, but it started at another time than the run did.
+    writeFileSync(registry, JSON.stringify(saved.map((r) => ({ ...r, pidStart: '1' }))));
+    const again = new RunManager(registry);
+    const stopped = await again.stop(run.id, 200);
+    expect(stopped.state).not.toBe('running');
+    expect(group(run.pid).length).toBeGreaterThan(0);
+    await manager.stop(run.id, 500);
+  });
+
   it('finds a run left running at the next start, by pid', async () => {
     const run = await launch('sleep 300');
     const again = new RunManager(join(tmp.path, 'config', 'launched.json'));
     expect((await again.list()).map((r) => [r.name, r.state])).toEqual([[run.name, 'running']]);
-    await again.stop(run.name, 500);
+    await again.stop(run.id, 500);
   });
 });

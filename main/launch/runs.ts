@@ -1,16 +1,23 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { RunState } from '../../shared/launch';
+import { NotFoundError } from '../errors';
 import type { RenderedRun } from './profiles';
 
 export interface LaunchedRun {
+  /** Unique for every launch, so a stop or drain reaches exactly this run. */
+  id: string;
   name: string;
   profile: string;
   format: RenderedRun['format'];
   cell: string;
   command: string[];
   pid: number;
+  /** The process's start time (clock ticks since boot, from /proc): a pid reused by another process has another. */
+  pidStart: string | null;
   gpu: number | null;
   startedAt: number;
   canDrain: boolean;
@@ -29,9 +36,27 @@ export interface RunView extends LaunchedRun {
 const STDOUT = 'stdout.log';
 const STDERR = 'stderr.log';
 
-function alive(pid: number): boolean {
+/** When the process with this pid started (field 22 of /proc/PID/stat); null where there is no /proc. */
+function startTime(pid: number): string | null {
   try {
-    process.kill(-pid, 0);
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the run's process group still lives (its leader may have exited while its children go on), and
+ * never when its pid now belongs to a process that started at another time (the pid was reused).
+ */
+function alive(run: LaunchedRun): boolean {
+  if (run.pidStart !== null && process.platform === 'linux') {
+    const now = startTime(run.pid);
+    // The leader may have exited while its group lives on: then the group's other processes answer below.
+    if (now !== null && now !== run.pidStart) return false;
+  }
+  try {
+    process.kill(-run.pid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
@@ -52,6 +77,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class RunManager {
   private runs: LaunchedRun[] = [];
   private loaded = false;
+  /** Writes of the registry, one after another: two saves never race on the same file. */
+  private saving: Promise<void> = Promise.resolve();
 
   constructor(private readonly registry: string) {}
 
@@ -59,21 +86,28 @@ export class RunManager {
     if (this.loaded) return;
     this.loaded = true;
     try {
-      this.runs = JSON.parse(await readFile(this.registry, 'utf8')) as LaunchedRun[];
+      // Runs saved by an older Cellwatch have no id and no start time.
+      this.runs = (JSON.parse(await readFile(this.registry, 'utf8')) as LaunchedRun[]).map((r) => ({ ...r, id: r.id ?? randomUUID(), pidStart: r.pidStart ?? null }));
     } catch {
       this.runs = [];
     }
   }
 
-  private async save(): Promise<void> {
-    await mkdir(dirname(this.registry), { recursive: true });
-    await writeFile(`${this.registry}.tmp`, JSON.stringify(this.runs, null, 1));
-    await rename(`${this.registry}.tmp`, this.registry);
+  /** Writes the registry atomically (beside it, then renamed over it), after any write already under way. */
+  private save(): Promise<void> {
+    const write = async () => {
+      await mkdir(dirname(this.registry), { recursive: true });
+      const temp = `${this.registry}.${process.pid}.${randomUUID()}.tmp`;
+      await writeFile(temp, JSON.stringify(this.runs, null, 1));
+      await rename(temp, this.registry);
+    };
+    this.saving = this.saving.then(write, write);
+    return this.saving;
   }
 
   async launch(run: RenderedRun, gpu: number | null, canDrain = false): Promise<LaunchedRun> {
     await this.load();
-    if (this.runs.some((r) => r.name === run.name && alive(r.pid))) throw new Error(`a run named ${run.name} is already running`);
+    if (this.runs.some((r) => r.name === run.name && alive(r))) throw new Error(`a run named ${run.name} is already running`);
     await mkdir(run.cell, { recursive: true });
     await mkdir(run.cwd, { recursive: true });
     const out = await open(join(run.cell, STDOUT), 'a');
@@ -81,16 +115,24 @@ export class RunManager {
     const [command, ...args] = run.command as [string, ...string[]];
     const env = { ...process.env, ...run.env, ...(gpu === null ? {} : { CUDA_VISIBLE_DEVICES: String(gpu) }) };
     const child = spawn(command, args, { cwd: run.cwd, env, detached: true, stdio: ['ignore', out.fd, err.fd] });
+    // Listened for at once: a command that exits at once may exit before the run is recorded.
+    const recorded: { run?: LaunchedRun; exit?: LaunchedRun['exit'] } = {};
+    child.once('exit', (code, signal) => {
+      recorded.exit = { code, signal, at: Date.now() };
+      if (!recorded.run) return;
+      recorded.run.exit = recorded.exit;
+      this.save().catch(() => undefined);
+    });
     const started = new Promise<number>((resolve, reject) => {
       child.once('spawn', () => resolve(child.pid as number));
       child.once('error', (e) => reject(new Error(`could not start ${command}: ${e.message}`)));
     });
     const pid = await started.finally(() => Promise.all([out.close(), err.close()]));
-    const launched: LaunchedRun = { name: run.name, profile: run.profile, format: run.format, cell: run.cell, command: run.command, pid, gpu, startedAt: Date.now(), canDrain };
-    child.once('exit', (code, signal) => {
-      launched.exit = { code, signal, at: Date.now() };
-      void this.save();
-    });
+    const launched: LaunchedRun = {
+      id: randomUUID(), name: run.name, profile: run.profile, format: run.format, cell: run.cell, command: run.command,
+      pid, pidStart: startTime(pid), gpu, startedAt: Date.now(), canDrain, ...(recorded.exit ? { exit: recorded.exit } : {}),
+    };
+    recorded.run = launched;
     child.unref();
     this.runs.push(launched);
     await this.save();
@@ -103,39 +145,39 @@ export class RunManager {
   }
 
   private async view(run: LaunchedRun): Promise<RunView> {
-    const running = !run.exit && alive(run.pid);
+    const running = alive(run);
     const crashed = !running && run.exit !== undefined && !run.stoppedByUser && run.exit.code !== 0;
     const state: RunState = running ? 'running' : run.stoppedByUser ? 'stopped' : crashed ? 'crashed' : run.exit ? 'exited' : 'ended';
     return { ...run, state, stderrTail: crashed ? await tail(join(run.cell, STDERR), 50) : [] };
   }
 
-  private async find(name: string): Promise<LaunchedRun> {
+  private async find(id: string): Promise<LaunchedRun> {
     await this.load();
-    const run = this.runs.find((r) => r.name === name);
-    if (!run) throw new Error(`no launched run named ${name}`);
+    const run = this.runs.find((r) => r.id === id);
+    if (!run) throw new NotFoundError(`no launched run ${id}`);
     return run;
   }
 
   /** SIGTERM to the run's process group; SIGKILL to what is left after `graceMs`. */
-  async stop(name: string, graceMs = 10_000): Promise<RunView> {
-    const run = await this.find(name);
-    if (alive(run.pid)) {
+  async stop(id: string, graceMs = 10_000): Promise<RunView> {
+    const run = await this.find(id);
+    if (alive(run)) {
       run.stoppedByUser = true;
       process.kill(-run.pid, 'SIGTERM');
       const deadline = Date.now() + graceMs;
-      while (alive(run.pid) && Date.now() < deadline) await sleep(50);
-      if (alive(run.pid)) process.kill(-run.pid, 'SIGKILL');
-      while (alive(run.pid)) await sleep(20);
+      while (alive(run) && Date.now() < deadline) await sleep(50);
+      if (alive(run)) process.kill(-run.pid, 'SIGKILL');
+      while (alive(run)) await sleep(20);
       await this.save();
     }
     return this.view(run);
   }
 
   /** Asks a coding-agent run to finish its episodes: DRAIN in the cell, SIGUSR1; returns what it printed since. */
-  async drain(name: string, waitMs = 1500): Promise<string[]> {
-    const run = await this.find(name);
-    if (!run.canDrain) throw new Error(`${name} was launched with profile ${run.profile}, which has no drain`);
-    if (!alive(run.pid)) throw new Error(`${name} is not running`);
+  async drain(id: string, waitMs = 1500): Promise<string[]> {
+    const run = await this.find(id);
+    if (!run.canDrain) throw new Error(`${run.name} was launched with profile ${run.profile}, which has no drain`);
+    if (!alive(run)) throw new Error(`${run.name} is not running`);
     const before = (await tail(join(run.cell, STDOUT), 100_000)).length;
     await writeFile(join(run.cell, 'DRAIN'), '');
     process.kill(-run.pid, 'SIGUSR1');

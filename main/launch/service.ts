@@ -59,6 +59,7 @@ export class LaunchService implements LaunchCalls {
 
   private info(run: RunView): RunInfo {
     return {
+      id: run.id,
       name: run.name,
       profile: run.profile,
       cell: run.cell,
@@ -87,7 +88,7 @@ export class LaunchService implements LaunchCalls {
     const launched = await this.runs.launch(run, plan.gpu, profile.drain === 'sentinel');
     await this.refreshGroups();
     const id = await this.options.watchCell(run.cell, cellId('local', run.cell));
-    const view = (await this.runs.list()).find((r) => r.name === launched.name) as RunView;
+    const view = (await this.runs.list()).find((r) => r.id === launched.id) as RunView;
     return { run: this.info(view), cellId: id };
   }
 
@@ -95,11 +96,11 @@ export class LaunchService implements LaunchCalls {
     return (await this.runs.list()).map((run) => this.info(run));
   }
 
-  async stopRun(name: string) {
-    return this.info(await this.runs.stop(name));
+  async stopRun(id: string) {
+    return this.info(await this.runs.stop(id));
   }
 
-  drainRun(name: string) {
-    return this.runs.drain(name);
+  drainRun(id: string) {
+    return this.runs.drain(id);
   }
 }

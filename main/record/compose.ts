@@ -60,8 +60,11 @@ export function ffmpegArgs(slots: SlotInput[], options: ComposeOptions): string[
   slots.forEach((slot, i) => {
     const names: string[] = [];
     slot.cameras.forEach((camera, j) => {
-      if (camera.frames) inputs.push('-framerate', String(options.fps), '-start_number', String(camera.frames.start), '-i', join(camera.frames.dir, '%06d.png'));
-      else inputs.push('-i', camera.video as string);
+      // Every input comes from a run directory: local files only, each read as the format it claims (a
+      // playlist saved as .mp4 is not followed), so no input can make ffmpeg open anything else.
+      const guarded = ['-protocol_whitelist', 'file,pipe'];
+      if (camera.frames) inputs.push(...guarded, '-f', 'image2', '-c:v', 'png', '-framerate', String(options.fps), '-start_number', String(camera.frames.start), '-i', join(camera.frames.dir, '%06d.png'));
+      else inputs.push(...guarded, '-f', 'mp4', '-i', camera.video as string);
       const name = `c${i}_${j}`;
       // A shorter slot holds its last frame until the recording ends.
       filters.push(`[${index++}:v]fps=${options.fps},scale=${tileSize}:${tileSize}:flags=neighbor,setsar=1,tpad=stop_mode=clone:stop_duration=${options.seconds}[${name}]`);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +93,21 @@ describe('cellwatch record', () => {
     expect(await runCli(['record', '--compare', 'cartpole_balance:v001', '--seed', '123', '-o', join(tmp.path, 'x.mp4'), runs], io)).toBe(2);
     expect(err.join('\n')).toContain('has no frames for seed 123');
     expect(err.join('\n')).toContain('seeds with frames: 620008, 900001, 900002, 900003');
+  });
+
+  it('reads a video as mp4 only: a playlist saved as .mp4 is refused, never followed', async () => {
+    const secret = join(tmp.path, 'secret.txt');
+    writeFileSync(secret, 'not for the recording');
+    const cell = join(runs, 'playlist', 'cartpole_playlist');
+    cpSync(join(runs, 'cartpole_balance'), cell, { recursive: true });
+    const seed = join(cell, 'replays', 'v001', '900001');
+    rmSync(seed, { recursive: true });
+    mkdirSync(seed, { recursive: true });
+    writeFileSync(join(seed, 'head.mp4'), `#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\nfile://${secret}\n#EXT-X-ENDLIST\n`);
+    const { io, err } = capture();
+    expect(await runCli(['record', '--compare', 'cartpole_playlist:v001', '--seed', '900001', '--seconds', '1', '-o', join(tmp.path, 'playlist.mp4'), runs], io)).toBe(1);
+    expect(err.join('\n')).toContain('ffmpeg failed');
+    rmSync(join(runs, 'playlist'), { recursive: true });
   });
 
   it('says so when there is no ffmpeg', async () => {

@@ -7,6 +7,7 @@ import { parseRemote } from '../ssh/config';
  * an SSH host; else a local path, `~` being their home (a relative path would depend on where the core started).
  */
 export function rootAddress(path: string): string {
+  if (path.includes('\0')) throw new Error('runs root has a NUL byte in it');
   const remote = parseRemote(path.trim());
   if (remote) return `${remote.alias}:${posix.resolve(remote.path)}`;
   const expanded = path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;

@@ -1,12 +1,13 @@
 // The cells of one local runs root, kept current by change rather than by rescanning: an OS watcher marks
 // cells dirty and only those are read again; a slow stat-only sweep catches what a watcher misses.
-import { watch, type FSWatcher } from 'chokidar';
-import { dirname, relative, sep } from 'node:path';
+import { dirname } from 'node:path';
 import { problem, type CellsDelta, type CellSummary, type FormatName, type Problem, type RootState, type RootStatus } from '../../shared/model';
-import { ADAPTERS, localFs, type CellRead } from '../../runners';
+import { localFs, type CellRead } from '../../runners';
 import { mergeProblems, summaryOf } from '../../runners/read';
-import { MAX_DEPTH, rootTrouble } from '../scan';
+import { rootTrouble } from '../scan';
+import { readRows } from './first-scan';
 import type { ReaderPool } from './pool';
+import { watchRoot, watchProblem, type RootWatcher } from './root-watcher';
 
 /** How long changes are gathered before the cells they touch are read. */
 const SETTLE_MS = 40;
@@ -19,8 +20,6 @@ const SWEEP_MS = 5 * 60_000;
 const SWEEP_UNWATCHED_MS = 30_000;
 /** A missing or unreadable root is looked at again this often. */
 const MISSING_RETRY_MS = 2000;
-/** Rows reach the window at most this often during the first scan. */
-const FLUSH_MS = 100;
 
 export interface IndexOptions {
   /** Watch with the OS (default true); off, only the sweep finds changes. */
@@ -33,7 +32,7 @@ export class LocalIndex {
   private rootProblems: Problem[] = [];
   private progress: RootStatus['progress'] = null;
   private readonly cells = new Map<string, CellSummary>();
-  private watcher: FSWatcher | undefined;
+  private watcher: RootWatcher | undefined;
   private readonly dirty = new Set<string>();
   private rediscover = false;
   private settle: NodeJS.Timeout | undefined;
@@ -51,14 +50,8 @@ export class LocalIndex {
   ) {}
 
   status(source: RootStatus['source']): RootStatus {
-    return {
-      path: this.root,
-      source,
-      state: this.state,
-      cellCount: this.cells.size,
-      problems: this.watchProblem ? [...this.rootProblems, this.watchProblem] : this.rootProblems,
-      progress: this.progress,
-    };
+    const problems = this.watchProblem ? [...this.rootProblems, this.watchProblem] : this.rootProblems;
+    return { path: this.root, source, state: this.state, cellCount: this.cells.size, problems, progress: this.progress };
   }
 
   list(): CellSummary[] {
@@ -77,37 +70,33 @@ export class LocalIndex {
       return;
     }
     const { cells, problems } = await this.pool.discover(this.root);
+    if (this.closed) return;
     this.rootProblems = problems;
     this.progress = { read: 0, total: cells.length };
     this.onStatus();
-    let pending: CellSummary[] = [];
-    let last = Date.now();
-    const flush = () => {
-      if (pending.length) this.onDelta({ root: this.root, added: pending, changed: [], removed: [] });
-      pending = [];
-      last = Date.now();
-      this.onStatus();
-    };
     // Rows first; the event logs' malformed lines are found after, in the background.
-    await this.pool.read(
+    await readRows(
+      this.pool,
+      this.root,
       cells,
-      (reads) => {
-        for (const read of reads) {
-          const summary = summaryOf(read, this.root);
-          this.cells.set(summary.path, summary);
-          pending.push(summary);
-        }
-        if (this.progress) this.progress.read += reads.length;
-        if (Date.now() - last >= FLUSH_MS) flush();
+      (rows) => {
+        rows.forEach((row) => this.cells.set(row.path, row));
+        this.onDelta({ root: this.root, added: rows, changed: [], removed: [] });
       },
-      false,
+      (read) => {
+        if (this.progress) this.progress.read = read;
+        this.onStatus();
+      },
     );
     this.state = 'ok';
     this.progress = null;
-    flush();
+    this.onStatus();
+    if (this.closed) return;
     await this.checkLogs(cells);
+    if (this.closed) return;
     if (this.options.watch !== false) {
       await this.startWatching();
+      if (this.closed) return;
       // What changed while the watcher was being set up (cells a live run just made) is caught up once.
       await this.sweep();
     }
@@ -117,59 +106,36 @@ export class LocalIndex {
   /** The malformed lines of each cell's event logs, found after the rows are out: rows that gain problems change. */
   private async checkLogs(cells: { dir: string; format: FormatName }[]): Promise<void> {
     await this.pool.logs(cells, (found) => {
-      const changed: CellSummary[] = [];
-      for (const { dir, problems } of found) {
+      const changed = found.flatMap(({ dir, problems }) => {
         const cell = this.cells.get(dir);
-        const merged = cell && mergeProblems(cell.problems, problems);
-        if (!cell || !merged || merged === cell.problems) continue;
-        const updated = { ...cell, problems: merged };
-        this.cells.set(dir, updated);
-        changed.push(updated);
-      }
+        const merged = cell ? mergeProblems(cell.problems, problems) : undefined;
+        return cell && merged !== cell.problems ? [{ ...cell, problems: merged as Problem[] }] : [];
+      });
+      changed.forEach((cell) => this.cells.set(cell.path, cell));
       if (changed.length) this.onDelta({ root: this.root, added: [], changed, removed: [] });
     });
   }
 
-  /** The cell folder holding `path`, when it is in a known cell. */
-  private cellOf(path: string): string | null {
+  /** The known cell holding `path`. */
+  private cellOf(path: string): { dir: string; format: FormatName } | null {
     for (let dir = path; dir.length >= this.root.length; dir = dirname(dir)) {
-      if (this.cells.has(dir)) return dir;
+      const cell = this.cells.get(dir);
+      if (cell) return { dir, format: cell.format };
       if (dir === dirname(dir)) break;
     }
     return null;
   }
 
-  /** Paths whose changes never change a row: a format's frames and media. */
-  private quiet(path: string): boolean {
-    const cell = this.cellOf(path);
-    if (!cell) return false;
-    const format = this.cells.get(cell)?.format as FormatName;
-    return ADAPTERS[format].capabilities.quiet?.test(relative(cell, path).split(sep).join('/')) ?? false;
-  }
-
   private async startWatching(): Promise<void> {
-    const watcher = watch(this.root, {
-      ignoreInitial: true,
-      // root/…/cell (up to 3) and inside a cell its logs, two folders down.
-      depth: MAX_DEPTH + 2,
-      ignored: (path: string) => path !== this.root && this.quiet(path),
-    });
-    this.watcher = watcher;
-    watcher.on('all', (_event, path) => this.changed(path));
-    watcher.on('error', (error) => this.watchFailed(error as NodeJS.ErrnoException));
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    const watcher = await watchRoot(this.root, (path) => this.cellOf(path), (path) => this.changed(path), (error) => this.watchFailed(error));
+    // Closed while the watcher was being set up: it must not keep the process alive.
+    if (this.closed) await watcher.close();
+    else if (!this.watchProblem) this.watcher = watcher;
   }
 
   /** The OS could not watch everything (the inotify limit, most often): the sweep takes over, said once. */
   private watchFailed(error: NodeJS.ErrnoException): void {
-    if (this.watchProblem) return;
-    const limit = error.code === 'ENOSPC' || error.code === 'EMFILE';
-    this.watchProblem = limit
-      ? problem(this.root, `too many folders to watch: the system's limit fs.inotify.max_user_watches is reached; changes are found by a sweep every ${SWEEP_UNWATCHED_MS / 1000} s instead`, {
-          severity: 'warning',
-          tip: 'raise it: sudo sysctl fs.inotify.max_user_watches=524288',
-        })
-      : problem(this.root, `watching stopped (${error.message}); changes are found by a sweep every ${SWEEP_UNWATCHED_MS / 1000} s instead`, { severity: 'warning' });
+    this.watchProblem = watchProblem(this.root, error, SWEEP_UNWATCHED_MS / 1000);
     void this.watcher?.close();
     this.watcher = undefined;
     this.scheduleSweep(this.options.sweepMs ?? SWEEP_UNWATCHED_MS);
@@ -178,7 +144,7 @@ export class LocalIndex {
 
   private changed(path: string): void {
     const cell = this.cellOf(path);
-    if (cell) this.dirty.add(cell);
+    if (cell) this.dirty.add(cell.dir);
     // Outside any known cell: a new cell (or a removed one) somewhere above.
     else this.rediscover = true;
     clearTimeout(this.settle);
@@ -187,7 +153,8 @@ export class LocalIndex {
 
   private scheduleSweep(every: number): void {
     clearInterval(this.sweeper);
-    this.sweeper = setInterval(() => void this.sweep(), every);
+    if (this.closed) return;
+    this.sweeper = setInterval(() => void this.sweep().catch((error: Error) => this.failed(error)), every);
     this.sweeper.unref();
   }
 
@@ -212,7 +179,7 @@ export class LocalIndex {
 
   /** Reads what is dirty, finds new and removed cells, and sends the rows that changed. One update at a time. */
   update(): Promise<void> {
-    this.working = this.working.then(() => this.apply());
+    this.working = this.working.then(() => this.apply()).catch((error: Error) => this.failed(error));
     return this.working;
   }
 
@@ -229,16 +196,19 @@ export class LocalIndex {
       const fresh = cells.filter((c) => !this.cells.has(c.dir));
       await this.pool.read(fresh, (reads) => reads.forEach((read) => this.keep(read, delta)));
     }
-    const dirty = [...this.dirty].filter((dir) => this.cells.has(dir));
+    const dirty = [...this.dirty].flatMap((dir) => (this.cells.has(dir) ? [{ dir, format: (this.cells.get(dir) as CellSummary).format }] : []));
     this.dirty.clear();
-    if (dirty.length) {
-      const formats = dirty.map((dir) => ({ dir, format: this.cells.get(dir)?.format as FormatName }));
-      await this.pool.read(formats, (reads) => reads.forEach((read) => this.keep(read, delta)));
-    }
+    await this.pool.read(dirty, (reads) => reads.forEach((read) => this.keep(read, delta)));
     if (delta.added.length || delta.changed.length || delta.removed.length) {
       this.onDelta(delta);
       this.onStatus();
     }
+  }
+
+  /** Reading changes failed (a read worker died, the disk stopped answering): said on the root, tried again later. */
+  private failed(error: Error): void {
+    this.rootProblems = [...this.rootProblems.filter((p) => !p.message.startsWith('could not read changes')), problem(this.root, `could not read changes: ${error.message}`)];
+    this.onStatus();
   }
 
   private keep(read: CellRead, delta: CellsDelta): void {
@@ -273,6 +243,7 @@ export class LocalIndex {
     clearTimeout(this.settle);
     clearInterval(this.sweeper);
     await this.watcher?.close();
+    this.watcher = undefined;
     await this.working;
   }
 }

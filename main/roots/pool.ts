@@ -114,41 +114,32 @@ export class ReaderPool {
     return { cells: found.flatMap((f) => f.cells).sort((a, b) => a.dir.localeCompare(b.dir)), problems: found.flatMap((f) => f.problems) };
   }
 
+  /** Sends each worker the cells it owns, as one job; `onReply` hears every reply until it calls `finish`. */
+  private async toOwners(cells: Found[], job: (part: Found[]) => Asked, onReply: (reply: WorkerReply, finish: () => void) => void): Promise<void> {
+    const parts = this.workers.map(() => [] as Found[]);
+    for (const cell of cells) parts[this.ownerOf(cell.dir)]?.push(cell);
+    await Promise.all(parts.map((part, i) => (part.length === 0 ? undefined : this.ask<void>(this.workers[i] as Worker, job(part), (reply, finish) => onReply(reply, () => finish())))));
+  }
+
   /**
    * Reads the cells, handing over the results in batches as they come; with `logs` (the default), every
    * event log of each cell is checked for malformed lines too, on from where the last check ended.
    */
-  async read(cells: Found[], onBatch: (reads: CellRead[]) => void, logs = true): Promise<void> {
-    const parts = this.workers.map(() => [] as Found[]);
-    for (const cell of cells) parts[this.ownerOf(cell.dir)]?.push(cell);
-    await Promise.all(
-      parts.map((part, i) =>
-        part.length === 0
-          ? undefined
-          : this.ask<void>(this.workers[i] as Worker, { type: 'read', cells: part, logs }, (reply, finish) => {
-              if (reply.type !== 'reads') return;
-              if (reply.reads.length) onBatch(reply.reads);
-              if (reply.done) finish();
-            }),
-      ),
-    );
+  read(cells: Found[], onBatch: (reads: CellRead[]) => void, logs = true): Promise<void> {
+    return this.toOwners(cells, (part) => ({ type: 'read', cells: part, logs }), (reply, finish) => {
+      if (reply.type !== 'reads') return;
+      if (reply.reads.length) onBatch(reply.reads);
+      if (reply.done) finish();
+    });
   }
 
   /** The malformed lines of each cell's event logs, in batches as they are checked. */
-  async logs(cells: Found[], onBatch: (logs: { dir: string; problems: Problem[] }[]) => void): Promise<void> {
-    const parts = this.workers.map(() => [] as Found[]);
-    for (const cell of cells) parts[this.ownerOf(cell.dir)]?.push(cell);
-    await Promise.all(
-      parts.map((part, i) =>
-        part.length === 0
-          ? undefined
-          : this.ask<void>(this.workers[i] as Worker, { type: 'logs', cells: part }, (reply, finish) => {
-              if (reply.type !== 'logged') return;
-              if (reply.logs.length) onBatch(reply.logs);
-              if (reply.done) finish();
-            }),
-      ),
-    );
+  logs(cells: Found[], onBatch: (logs: { dir: string; problems: Problem[] }[]) => void): Promise<void> {
+    return this.toOwners(cells, (part) => ({ type: 'logs', cells: part }), (reply, finish) => {
+      if (reply.type !== 'logged') return;
+      if (reply.logs.length) onBatch(reply.logs);
+      if (reply.done) finish();
+    });
   }
 
   /** Of these cells, those whose files or folders changed since their last read: stats only, nothing parsed. */

@@ -7,13 +7,13 @@ import type { ContextOf } from '../cell-context';
 import { NotFoundError } from '../errors';
 import type { EventHub } from '../events';
 import type { HostRegistry } from '../hosts/registry';
-import { readHostsFiles } from '../ssh/hosts-file';
-import { loadSettings, saveSettings, settingsFile, type Settings } from '../settings';
+import { saveSettings, settingsFile, type Settings } from '../settings';
 import { rootAddress, rootLocation } from './address';
 import { LiveDemo } from './demo';
 import { LocalIndex, type IndexOptions } from './local-index';
 import { RemoteIndex } from './remote-index';
 import { ReaderPool } from './pool';
+import { readRootSources } from './sources';
 
 /** How often roots on SSH hosts are rescanned for new and changed cells. */
 const RESCAN_MS = 3000;
@@ -35,18 +35,17 @@ export interface RootsOptions {
   rescan?: boolean;
   /** How local roots are watched and swept (tests shorten the sweep or turn the watcher off). */
   index?: IndexOptions;
-  /** The window's native folder picker; absent in serve mode. */
-  pickFolder?: () => Promise<string | null>;
 }
 
-type RootCalls = Pick<Backend, 'listRoots' | 'addRoot' | 'removeRoot' | 'listCells' | 'pickFolder'>;
+type RootCalls = Pick<Backend, 'listRoots' | 'addRoot' | 'removeRoot' | 'listCells'>;
 
 export class RootsService implements RootCalls {
   private readonly roots = new Map<string, RootEntry>();
   private settings: Settings = { roots: [] };
   /** A settings file that could not be used stays a problem until a save replaces it. */
   private settingsProblem: Problem | undefined;
-  private readonly hostsFileProblems: Problem[] = [];
+  /** Problems met reading the settings and hosts files at start. */
+  private readonly startProblems: Problem[] = [];
   private demo: LiveDemo | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly pool = new ReaderPool();
@@ -99,14 +98,11 @@ export class RootsService implements RootCalls {
   }
 
   private async start(): Promise<void> {
-    const loaded = await loadSettings(this.settingsFile);
-    this.settings = loaded.settings;
-    this.settingsProblem = loaded.problem;
-    this.settings.roots.forEach((path) => this.add(path, 'settings'));
-    const hostsFiles = await readHostsFiles(this.options.configDir);
-    this.hostsFileProblems.push(...hostsFiles.problems);
-    hostsFiles.roots.forEach((address) => this.add(address, 'hosts file'));
-    (this.options.commandLineRoots ?? []).forEach((path) => this.add(path, 'command line'));
+    const sources = await readRootSources(this.settingsFile, this.options.configDir, this.options.commandLineRoots ?? []);
+    this.settings = sources.settings;
+    this.settingsProblem = sources.settingsProblem;
+    this.startProblems.push(...sources.problems);
+    sources.roots.forEach(({ address, source }) => this.add(address, source));
     const demoRoot = this.options.demoRoot;
     if (this.roots.size === 0 && !this.settings.demoDismissed && demoRoot) {
       this.add(demoRoot, 'demo');
@@ -181,7 +177,7 @@ export class RootsService implements RootCalls {
 
   /** Problems of the app itself: settings, hosts files, the demo. */
   problems(): Problem[] {
-    return [this.settingsProblem, this.demo?.problem(), ...this.hostsFileProblems].filter((p) => p !== undefined);
+    return [this.settingsProblem, this.demo?.problem(), ...this.startProblems].filter((p) => p !== undefined);
   }
 
   /**
@@ -242,11 +238,6 @@ export class RootsService implements RootCalls {
     const entry = this.roots.get(rootAddress(root));
     if (!entry) throw new NotFoundError(`${root} is not a runs root`);
     return this.cellsOf(entry);
-  }
-
-  async pickFolder() {
-    if (!this.options.pickFolder) throw new Error('no folder picker in the browser: type the runs root path instead');
-    return this.options.pickFolder();
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -7,7 +6,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS, type WireCall, type WireEvent, type WireReply } from '../../shared/contract';
 import type { Core } from '../core';
 import { createDispatcher } from '../dispatcher';
-import { CONTENT_SECURITY_POLICY, mimeOf, resolveStatic } from '../static';
+import { CONTENT_SECURITY_POLICY, mediaHeaders, mediaType, mimeOf, resolveStatic } from '../static';
+import { sendFile } from './send';
 import { allowedHosts, checkRequest, cookieName } from './guard';
 
 export interface ServeOptions {
@@ -48,6 +48,8 @@ function parseCall(data: string): WireCall | null {
 }
 
 function serveConnection(ws: WebSocket, core: Core): void {
+  // A frame over the size limit or with invalid UTF-8 is an error of this socket: drop this client only.
+  ws.on('error', () => ws.terminate());
   const client = core.client();
   const dispatcher = createDispatcher(client);
   const send = (message: WireReply | WireEvent) => {
@@ -80,41 +82,54 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const url = new URL(req.url ?? '/', 'http://local');
     if (verdict.tokenInQuery) {
       // Trade the token in the address bar for a cookie, so assets and the WebSocket need no token in their URLs.
+      // The redirect stays on this app: one leading slash, never `//other.host/`.
       url.searchParams.delete('token');
       res.writeHead(303, {
-        location: url.pathname + url.search,
+        location: `/${url.pathname.replace(/^[/\\]+/, '')}${url.search}`,
         'set-cookie': `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
         'cache-control': 'no-store',
       });
       return void res.end();
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
-    const isMedia = url.pathname.startsWith('/media/') || url.pathname.startsWith('/recordings/');
-    const media = isMedia ? await options.core.media(url.pathname) : null;
-    if (media && 'bytes' in media) {
-      res.writeHead(200, { 'content-type': mimeOf(media.name), 'x-content-type-options': 'nosniff', 'cache-control': 'max-age=3600' });
-      return void res.end(req.method === 'HEAD' ? undefined : media.bytes);
+    const head = req.method === 'HEAD';
+    if (url.pathname.startsWith('/media/') || url.pathname.startsWith('/recordings/')) {
+      // A run directory's files: media types only, never active content in the app's origin.
+      const media = await options.core.media(url.pathname);
+      const name = media ? ('bytes' in media ? media.name : media.file) : '';
+      const type = mediaType(name);
+      if (!media || !type) return refuse(res, 404, `no such media ${url.pathname}`);
+      if ('bytes' in media) {
+        res.writeHead(200, mediaHeaders(name, type));
+        return void res.end(head ? undefined : media.bytes);
+      }
+      if (!(await sendFile(res, media.file, mediaHeaders(name, type), head))) refuse(res, 404, `no such media ${url.pathname}`);
+      return;
     }
-    const file = isMedia ? (media?.file ?? null) : await resolveStatic(options.rendererDir, url.pathname);
-    if (!file) {
-      const built = await resolveStatic(options.rendererDir, '/');
-      return built ? refuse(res, 404, `no such file ${url.pathname}`) : refuse(res, 503, `renderer not built in ${options.rendererDir}: run npm run build`);
-    }
-    res.writeHead(200, {
-      'content-type': mimeOf(file),
+    const file = await resolveStatic(options.rendererDir, url.pathname);
+    const headers = {
+      'content-type': file ? mimeOf(file) : '',
       'content-security-policy': CONTENT_SECURITY_POLICY,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
-      'cache-control': file.endsWith('.html') ? 'no-store' : 'max-age=3600',
-    });
-    if (req.method === 'HEAD') return void res.end();
-    createReadStream(file).pipe(res);
+      'cache-control': file?.endsWith('.html') ? 'no-store' : 'max-age=3600',
+    };
+    if (!file || !(await sendFile(res, file, headers, head))) {
+      const built = await resolveStatic(options.rendererDir, '/');
+      return built ? refuse(res, 404, `no such file ${url.pathname}`) : refuse(res, 503, `renderer not built in ${options.rendererDir}: run npm run build`);
+    }
   }
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => refuse(res, 500, (error as Error).message));
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) refuse(res, 500, (error as Error).message);
+      else res.destroy();
+    });
   });
+  // A malformed request or a socket that errors ends that connection only.
+  server.on('clientError', (_error, socket) => socket.destroy());
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
+  wss.on('error', () => undefined);
   wss.on('connection', (ws) => serveConnection(ws, options.core));
 
   server.on('upgrade', (req, socket, head) => {

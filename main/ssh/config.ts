@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 
 /** Where `ssh ALIAS` would go, as ~/.ssh/config says. */
 export interface HostConfig {
@@ -10,8 +10,14 @@ export interface HostConfig {
   port: number;
   identityFiles: string[];
   proxyJump: string | null;
+  /** False with `IdentitiesOnly yes` or `IdentityAgent none`: the agent's keys are not offered to this host. */
+  useAgent: boolean;
 }
 
+/**
+ * A `Host` block, or a `Match` block: `Match all`, `Match host|originalhost PATTERNS`. A Match on anything
+ * else (exec, user, localuser, ...) is never taken: its options must not land on the host before it.
+ */
 interface Block {
   patterns: string[];
   options: Map<string, string[]>;
@@ -23,7 +29,24 @@ function matches(pattern: string, alias: string): boolean {
   return glob.test(alias) !== negated;
 }
 
-export function parseSshConfig(text: string): Block[] {
+const NEVER = '!*';
+
+/** The Host-style patterns a Match line stands for. */
+function matchPatterns(criteria: string): string[] {
+  const words = criteria.trim().split(/\s+/);
+  if (words.length === 1 && words[0]?.toLowerCase() === 'all') return ['*'];
+  const [criterion, list] = words;
+  if ((criterion?.toLowerCase() === 'host' || criterion?.toLowerCase() === 'originalhost') && list && words.length === 2) return list.split(',');
+  return [NEVER];
+}
+
+/** Reads an Include's files: relative to ~/.ssh, a `*` matching in the last part of the path. */
+export type ConfigReader = (pattern: string) => Promise<string[]>;
+
+const MAX_INCLUDE_DEPTH = 16;
+
+/** ~/.ssh/config as blocks, its Include lines read in place, as ssh does. */
+export async function parseSshConfig(text: string, include: ConfigReader = async () => [], depth = 0): Promise<Block[]> {
   const blocks: Block[] = [{ patterns: ['*'], options: new Map() }];
   for (const raw of text.split('\n')) {
     const line = raw.trim();
@@ -33,7 +56,19 @@ export function parseSshConfig(text: string): Block[] {
     const key = (match[1] as string).toLowerCase();
     const value = (match[2] as string).replace(/^"(.*)"$/, '$1');
     if (key === 'host') blocks.push({ patterns: value.split(/\s+/), options: new Map() });
-    else {
+    else if (key === 'match') blocks.push({ patterns: matchPatterns(value), options: new Map() });
+    else if (key === 'include') {
+      if (depth >= MAX_INCLUDE_DEPTH) continue;
+      // An Include inside a block belongs to that block: its own first lines go there.
+      for (const file of value.split(/\s+/)) {
+        for (const included of await include(file)) {
+          const [head, ...rest] = await parseSshConfig(included, include, depth + 1);
+          const current = blocks.at(-1) as Block;
+          for (const [k, values] of head?.options ?? []) current.options.set(k, [...(current.options.get(k) ?? []), ...values]);
+          blocks.push(...rest);
+        }
+      }
+    } else {
       const options = (blocks.at(-1) as Block).options;
       options.set(key, [...(options.get(key) ?? []), value]);
     }
@@ -64,11 +99,24 @@ export function resolveHost(alias: string, blocks: Block[], home = homedir(), us
     port: Number(first.get('port') ?? 22),
     identityFiles: identities.length ? identities : defaults,
     proxyJump: first.get('proxyjump') && first.get('proxyjump') !== 'none' ? (first.get('proxyjump') as string) : null,
+    useAgent: first.get('identitiesonly')?.toLowerCase() !== 'yes' && first.get('identityagent')?.toLowerCase() !== 'none',
+  };
+}
+
+/** The files an Include names: `~` expanded, relative to ~/.ssh, `*` and `?` in the file name. */
+function includeReader(home: string): ConfigReader {
+  return async (pattern) => {
+    const path = expand(pattern, home);
+    const full = isAbsolute(path) ? path : join(home, '.ssh', path);
+    const dir = dirname(full);
+    const name = basename(full);
+    const names = /[*?]/.test(name) ? ((await readdir(dir).catch(() => [])) as string[]).filter((n) => matches(name, n)).sort() : [name];
+    return (await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8').catch(() => null)))).filter((t) => t !== null);
   };
 }
 
 export async function loadSshConfig(home = homedir()): Promise<Block[]> {
-  return parseSshConfig(await readFile(join(home, '.ssh', 'config'), 'utf8').catch(() => ''));
+  return parseSshConfig(await readFile(join(home, '.ssh', 'config'), 'utf8').catch(() => ''), includeReader(home));
 }
 
 /** `ssh://ALIAS/abs/path` or `ALIAS:/abs/path` → host and path; null for a local path. */

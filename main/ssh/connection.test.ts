@@ -39,6 +39,28 @@ describe('SSH to a real sshd', () => {
     await expect(openConnection(await host(), { knownHostsFile: knownHostsFile(), acceptNewHostKey: true })).rejects.toThrow(/has CHANGED to ssh-ed25519 SHA256:.*refusing to connect/);
   });
 
+  it('treats a key of another type than the one known as changed, not as unknown', async () => {
+    const rsa = execFileSync('sh', ['-c', `ssh-keygen -q -t rsa -b 2048 -N '' -f ${join(sshd.dir, 'rsa')} && cat ${join(sshd.dir, 'rsa.pub')}`], { encoding: 'utf8' }).trim().split(' ');
+    writeFileSync(knownHostsFile(), `[127.0.0.1]:${sshd.port} ${rsa[0]} ${rsa[1]}\n`);
+    await expect(openConnection(await host(), { knownHostsFile: knownHostsFile(), acceptNewHostKey: true })).rejects.toThrow(/has CHANGED/);
+    expect(readFileSync(knownHostsFile(), 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
+  });
+
+  it('refuses a key marked @revoked, whatever else known_hosts says', async () => {
+    const [type, blob] = sshd.hostKeyLine.split(' ').slice(1);
+    writeFileSync(knownHostsFile(), `${sshd.hostKeyLine}\n@revoked * ${type} ${blob}\n`);
+    await expect(openConnection(await host(), { knownHostsFile: knownHostsFile() })).rejects.toThrow(/marked @revoked/);
+  });
+
+  it('accepts exactly the fingerprint the user was shown, and no other', async () => {
+    writeFileSync(knownHostsFile(), '');
+    await expect(openConnection(await host(), { knownHostsFile: knownHostsFile(), acceptFingerprint: 'SHA256:someotherkey' })).rejects.toThrow('is not a known host');
+    const shown = execFileSync('ssh-keygen', ['-lf', join(sshd.dir, 'host_key.pub')], { encoding: 'utf8' }).split(' ')[1];
+    const client = await openConnection(await host(), { knownHostsFile: knownHostsFile(), acceptFingerprint: shown });
+    client.end();
+    expect(readFileSync(knownHostsFile(), 'utf8')).toBe(`${sshd.hostKeyLine}\n`);
+  });
+
   it('refuses a wrong user key, naming what it tried', async () => {
     writeFileSync(knownHostsFile(), `${sshd.hostKeyLine}\n`);
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(sshd.dir, 'wrong_key')]);
@@ -75,7 +97,7 @@ describe('ssh config beyond one hop', () => {
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(sshd.dir, 'unrelated_key')]);
     const config = `Host testhost\n  HostName 127.0.0.1\n  Port ${sshd.port}\n  IdentityFile ${join(sshd.dir, 'unrelated_key')}\n  IdentityFile ~/.ssh/id_ed25519\nHost behind\n  HostName 127.0.0.1\n  Port ${sshd.port}\n  ProxyJump testhost\n  IdentityFile ~/.ssh/id_ed25519\n`;
     writeFileSync(join(sshd.home, '.ssh', 'config'), config);
-    expect(resolveHost('behind', parseSshConfig(config), sshd.home).proxyJump).toBe('testhost');
+    expect(resolveHost('behind', await parseSshConfig(config), sshd.home).proxyJump).toBe('testhost');
     const host = new RemoteHost('behind', { home: sshd.home, knownHostsFile: knownHostsFile() });
     try {
       await host.ready();

@@ -11,7 +11,7 @@ export class HostKeyError extends Error {
   override name = 'HostKeyError';
   constructor(
     message: string,
-    readonly kind: 'unknown' | 'changed',
+    readonly kind: 'unknown' | 'changed' | 'revoked',
     readonly fingerprint: string,
   ) {
     super(message);
@@ -28,8 +28,10 @@ export class PassphraseNeeded extends Error {
 
 export interface ConnectOptions {
   knownHostsFile?: string;
-  /** Add an unknown host key instead of refusing it (the CLI's --accept-new-host-key, or the user's yes). */
+  /** Add any unknown host key instead of refusing it (the CLI's --accept-new-host-key, for one command). */
   acceptNewHostKey?: boolean;
+  /** Add the unknown host key with exactly this fingerprint: the one the user was shown and said yes to. */
+  acceptFingerprint?: string;
   /** Passphrases for encrypted keys, by file; never stored. */
   passphrases?: Map<string, string>;
   timeoutMs?: number;
@@ -98,6 +100,10 @@ async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; k
         const verdict = verifyKnownHost(text, host.hostName, host.port, key);
         const print = fingerprint(key);
         if (verdict === 'match') return verify(true);
+        if (verdict === 'revoked') {
+          keyProblem = new HostKeyError(`the host key of ${host.alias} (${host.hostName}:${host.port}), ${keyTypeOf(key)} ${print}, is marked @revoked in ${knownHosts}; refusing to connect.`, 'revoked', print);
+          return verify(false);
+        }
         if (verdict === 'changed') {
           keyProblem = new HostKeyError(
             `the host key of ${host.alias} (${host.hostName}:${host.port}) has CHANGED to ${keyTypeOf(key)} ${print}; refusing to connect. If the server was reinstalled, remove its old line from ${knownHosts}.`,
@@ -106,7 +112,7 @@ async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; k
           );
           return verify(false);
         }
-        if (!options.acceptNewHostKey) {
+        if (!options.acceptNewHostKey && options.acceptFingerprint !== print) {
           keyProblem = new HostKeyError(`${host.alias} (${host.hostName}:${host.port}) is not a known host; its ${keyTypeOf(key)} key is ${print}. Accept it to connect.`, 'unknown', print);
           return verify(false);
         }
@@ -116,7 +122,7 @@ async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; k
     },
   };
   // The agent first, then each key file in turn, as ssh does; an encrypted key is skipped until unlocked.
-  const methods: (AgentAuthMethod | PublicKeyAuthMethod)[] = process.env.SSH_AUTH_SOCK ? [{ type: 'agent', username: host.user, agent: process.env.SSH_AUTH_SOCK }] : [];
+  const methods: (AgentAuthMethod | PublicKeyAuthMethod)[] = process.env.SSH_AUTH_SOCK && host.useAgent ? [{ type: 'agent', username: host.user, agent: process.env.SSH_AUTH_SOCK }] : [];
   let locked: string | undefined;
   for (const { file, key } of keys) {
     const passphrase = options.passphrases?.get(file);

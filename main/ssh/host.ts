@@ -43,12 +43,12 @@ export class RemoteHost {
     this.options.onStatus?.(this.status);
   }
 
-  private async attempt(): Promise<void> {
+  private async attempt(acceptFingerprint?: string): Promise<void> {
     if (this.closed) return;
     try {
       const sshConfig = await loadSshConfig(this.options.home);
       const config = this.options.config ?? resolveHost(this.alias, sshConfig, this.options.home);
-      const client = await openConnection(config, { ...this.options, resolveJump: async (alias) => resolveHost(alias, sshConfig, this.options.home) });
+      const client = await openConnection(config, { ...this.options, acceptFingerprint, resolveJump: async (alias) => resolveHost(alias, sshConfig, this.options.home) });
       const channel = await sftp(client);
       if (this.closed) return void client.end();
       this.client = client;
@@ -90,12 +90,14 @@ export class RemoteHost {
     this.timer = setTimeout(() => void this.attempt(), wait);
   }
 
-  /** Tries again now, accepting the host key when the user said yes to it. */
-  reconnect(acceptNewHostKey = false): void {
-    this.options.acceptNewHostKey = acceptNewHostKey || this.options.acceptNewHostKey;
+  /**
+   * Tries again now. With `acceptFingerprint`, the unknown key with exactly that fingerprint (the one the
+   * user was shown) is added, on this attempt only: another key later is asked about again.
+   */
+  reconnect(acceptFingerprint?: string): void {
     clearTimeout(this.timer);
     this.set({ state: 'connecting', retryAt: null });
-    void this.attempt();
+    void this.attempt(acceptFingerprint);
   }
 
   /** Resolves once connected; rejects when the host refuses us for good (key, authentication). */

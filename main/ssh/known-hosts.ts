@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-export type KeyVerdict = 'match' | 'changed' | 'unknown';
+export type KeyVerdict = 'match' | 'changed' | 'unknown' | 'revoked';
 
 /** How known_hosts names a host: `name`, or `[name]:port` off port 22. */
 export function knownHostsName(host: string, port: number): string {
@@ -27,18 +27,29 @@ export function keyTypeOf(key: Buffer): string {
   return key.subarray(4, 4 + key.readUInt32BE(0)).toString('ascii');
 }
 
-/** Whether `key` (the raw public key blob) is the one known_hosts holds for the host, another, or none. */
+/**
+ * Whether `key` (the raw public key blob) is one known_hosts holds for the host, another (of any type: as
+ * OpenSSH, a known host that shows a key it does not list has changed), none, or one marked @revoked.
+ */
 export function verifyKnownHost(text: string, host: string, port: number, key: Buffer): KeyVerdict {
-  const keyType = keyTypeOf(key);
   const name = knownHostsName(host, port);
   let verdict: KeyVerdict = 'unknown';
   for (const line of text.split('\n')) {
     const fields = line.trim().split(/\s+/);
-    if (fields.length < 3 || fields[0]?.startsWith('#') || fields[0]?.startsWith('@')) continue;
-    const [names, type, blob] = fields as [string, string, string];
-    if (!nameMatches(names, name) || type !== keyType) continue;
-    if (Buffer.from(blob, 'base64').equals(key)) return 'match';
-    verdict = 'changed';
+    if (fields[0]?.startsWith('#')) continue;
+    const marker = fields[0]?.startsWith('@') ? fields.shift() : undefined;
+    if (fields.length < 3) continue;
+    const [names, , blob] = fields as [string, string, string];
+    const same = Buffer.from(blob, 'base64').equals(key);
+    // A revoked key is refused for every host; its line's names do not matter.
+    if (marker === '@revoked') {
+      if (same) return 'revoked';
+      continue;
+    }
+    // Certificate authorities sign certificates, which Cellwatch does not check: such a line says nothing of plain keys.
+    if (marker !== undefined || !nameMatches(names, name)) continue;
+    if (same) verdict = 'match';
+    else if (verdict === 'unknown') verdict = 'changed';
   }
   return verdict;
 }

@@ -39,6 +39,20 @@ describe('remote cells over SSH (a real sshd on 127.0.0.1)', () => {
     }
   });
 
+  it('cannot be fooled into listing cells outside the root by a file that holds NUL bytes', async () => {
+    const forged = join(tmp.path, 'forged');
+    // A run.json whose bytes end its own record and forge one for a cell outside the root.
+    writeFileSync(join(tmp.path, 'outside-run.json'), '');
+    writeTree(forged, { 'cell/run.json': `{"runner": "coding-agent"}\u0000/etc/run.json\u0000{"runner": "coding-agent"}` });
+    const { io, out } = capture();
+    expect(await runCli(['status', '--json', `testhost:${forged}`], io)).toBe(0);
+    expect(JSON.parse(out.join('\n')).cells.map((c: { path: string }) => c.path)).toEqual([]);
+    const { io: io2, out: out2 } = capture();
+    writeTree(forged, { 'real/run.json': { runner: 'coding-agent' } });
+    expect(await runCli(['status', '--json', `testhost:${forged}`], io2)).toBe(0);
+    expect(JSON.parse(out2.join('\n')).cells.map((c: { path: string }) => c.path)).toEqual([join(forged, 'real')]);
+  });
+
   it('names a missing remote path and a host it cannot reach', async () => {
     const missing = capture();
     expect(await runCli(['status', `testhost:${join(tmp.path, 'nope')}`], missing.io)).toBe(2);

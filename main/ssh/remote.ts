@@ -19,7 +19,7 @@ export async function scanRemoteRoot(host: RemoteHost, root: string, ctx: ReadCo
   const trouble = await rootTrouble(ctx.fs, root, `${host.alias}:${root}`);
   if (trouble) return { ...trouble, cells: [] };
   const listing = await host.exec(discoveryCommand(root));
-  const found = parseDiscovery(listing.stdout);
+  const found = parseDiscovery(listing.stdout, root);
   const cells = await mapLimited(found, PARALLEL_REMOTE, async ({ dir, format }) => summaryOf(await readCell(dir, format, ctx), root));
   return { state: 'ok', cells, problems: [] };
 }

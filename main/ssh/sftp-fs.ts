@@ -78,7 +78,9 @@ type Handle = { channel: SFTPWrapper; handle: Buffer };
 /**
  * A remote file as a follower's byte source, cheap on the wire: one open handle, and each poll a single
  * read at the offset the follower reached (its reply is the new bytes, or EOF), with a real size check
- * only every few polls. `sftp` is asked each time, so a reconnect hands in the new channel.
+ * only every few polls. That check opens the file afresh: a log rotated away (renamed, a new file in its
+ * place) is then the new file, which the follower reads from its start. `sftp` is asked each time, so a
+ * reconnect hands in the new channel.
  */
 export function sftpSource(sftp: () => SFTPWrapper, path: string): ByteSource {
   let open: Handle | null = null;
@@ -109,6 +111,11 @@ export function sftpSource(sftp: () => SFTPWrapper, path: string): ByteSource {
 
   return {
     async stat() {
+      if (polls % FSTAT_EVERY === 0 && open) {
+        const stale = open;
+        open = null;
+        stale.channel.close(stale.handle, () => undefined);
+      }
       const h = await handle();
       if (!h) return null;
       if (polls++ % FSTAT_EVERY === 0) {

@@ -4,7 +4,9 @@ import { localSource, type ByteSource } from './source';
 
 const CHUNK = 1 << 20;
 /** Errors after which the next poll simply tries again. */
-const TRANSIENT = new Set(['ENOENT', 'HostUnavailableError']);
+const TRANSIENT = new Set(['ENOENT', 'HostUnavailableError', 'ReadTimeout']);
+/** A read that has not answered by then (a channel that died under it) is given up; the next poll starts afresh. */
+const READ_TIMEOUT_MS = 10_000;
 const NEWLINE = 0x0a;
 
 /** Where to start following: the beginning, or the last `bytes` of the file (the first partial line dropped). */
@@ -25,6 +27,8 @@ export class Follower {
   private unwatchSource: (() => void) | undefined;
   /** The last read error reported, so a file that stays unreadable is said once. */
   private failure: string | null = null;
+  /** Bumped when a read is given up: that read then changes nothing if it ever answers. */
+  private generation = 0;
 
   constructor(
     readonly source: ByteSource,
@@ -63,7 +67,19 @@ export class Follower {
     try {
       do {
         this.again = false;
-        await this.readNew();
+        const generation = this.generation;
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(Object.assign(new Error(`no answer in ${READ_TIMEOUT_MS / 1000} s`), { name: 'ReadTimeout' })), READ_TIMEOUT_MS);
+        });
+        try {
+          await Promise.race([this.readNew(generation), deadline]);
+        } catch (error) {
+          if ((error as Error).name === 'ReadTimeout') this.generation++;
+          throw error;
+        } finally {
+          clearTimeout(timer);
+        }
       } while (this.again);
       this.failure = null;
     } catch (error) {
@@ -78,9 +94,10 @@ export class Follower {
     }
   }
 
-  private async readNew(): Promise<void> {
+  /** Reads what was appended, handing over each part as it is read; a read given up (`generation` passed) stops. */
+  private async readNew(generation: number): Promise<void> {
     const info = await this.source.stat();
-    if (!info) return;
+    if (!info || generation !== this.generation) return;
     const problems: Problem[] = [];
     if (!this.started) {
       this.started = true;
@@ -93,17 +110,15 @@ export class Follower {
       this.tailer.reset();
     }
     this.identity = info.identity;
-    const chunk: TailChunk = { records: [], problems };
+    if (problems.length) this.onChunk({ records: [], problems });
     let position = this.tailer.readPosition;
     while (position < info.size) {
       const bytes = await this.source.read(position, Math.min(CHUNK, info.size - position));
-      if (bytes.length === 0) break;
+      if (bytes.length === 0 || generation !== this.generation) break;
       position += bytes.length;
       const part = this.tailer.push(bytes);
-      chunk.records.push(...part.records);
-      chunk.problems.push(...part.problems);
+      if (part.records.length || part.problems.length) this.onChunk(part);
     }
-    if (chunk.records.length || chunk.problems.length) this.onChunk(chunk);
   }
 
   /** Starts at the first line that begins at or after `offset`; line numbers are then unknown. */

@@ -136,8 +136,17 @@ export class CellSession {
   private scheduleRefresh(): void {
     clearTimeout(this.settleTimer);
     this.settleTimer = setTimeout(() => {
-      this.refreshing = this.refreshing.then(() => this.refresh());
+      this.refreshing = this.refreshing.then(() => this.refresh()).catch((error: Error) => this.refreshFailed(error));
     }, SETTLE_MS);
+  }
+
+  /** A reread that failed: a host reconnecting is tried again at the next tick; anything else is said, once. */
+  private refreshFailed(error: Error): void {
+    if (error.name === 'HostUnavailableError') return;
+    const failed = problem(this.summary.path, `could not read the cell again: ${error.message}`);
+    if (this.seenProblems.has(problemKey(failed))) return;
+    this.seenProblems.add(problemKey(failed));
+    this.emit({ cellId: this.summary.id, problems: [failed] });
   }
 
   private async refresh(): Promise<void> {

@@ -5,6 +5,8 @@ import { GpuView } from './gpu/GpuView';
 import { CellList } from './cell-list/CellList';
 import { Palette } from './palette/Palette';
 import { useApp } from './context';
+import type { View } from './store';
+import { ViewBoundary } from './ViewBoundary';
 import { EmptyState } from './roots/EmptyState';
 import { RootProblems } from './roots/RootProblems';
 import { Sidebar } from './shell/Sidebar';
@@ -12,6 +14,8 @@ import { StatusBar } from './shell/StatusBar';
 import { ViewTabs } from './shell/ViewTabs';
 import { PairedTestView } from './stats/PairedTestView';
 import { TopBar } from './shell/TopBar';
+
+const VIEW_NAMES: Record<View, string> = { cells: 'Cells', paired: 'Paired test', compare: 'Compare', gpu: 'GPU' };
 
 export function App() {
   const load = useApp((s) => s.load);
@@ -42,28 +46,42 @@ export function App() {
 
   return (
     <div className="shell">
-      {palette && <Palette onClose={() => setPalette(false)} />}
-      <TopBar />
-      <Sidebar />
+      {palette && (
+        <ViewBoundary name="Go to">
+          <Palette onClose={() => setPalette(false)} />
+        </ViewBoundary>
+      )}
+      <ViewBoundary name="Top bar">
+        <TopBar />
+      </ViewBoundary>
+      <ViewBoundary name="Sidebar">
+        <Sidebar />
+      </ViewBoundary>
       <main className="content" aria-busy={!loaded}>
         {!loaded ? null : hasRoots ? (
           openCellId ? (
-            <CellView cellId={openCellId} />
+            <ViewBoundary key={openCellId} name="Cell">
+              <CellView cellId={openCellId} />
+            </ViewBoundary>
           ) : (
             <>
               <ViewTabs />
               <RootProblems />
-              {view === 'cells' && <CellList />}
-              {view === 'paired' && <PairedTestView />}
-              {view === 'compare' && <CompareView />}
-              {view === 'gpu' && <GpuView />}
+              <ViewBoundary key={view} name={VIEW_NAMES[view]}>
+                {view === 'cells' && <CellList />}
+                {view === 'paired' && <PairedTestView />}
+                {view === 'compare' && <CompareView />}
+                {view === 'gpu' && <GpuView />}
+              </ViewBoundary>
             </>
           )
         ) : (
           <EmptyState />
         )}
       </main>
-      <StatusBar />
+      <ViewBoundary name="Status bar">
+        <StatusBar />
+      </ViewBoundary>
     </div>
   );
 }

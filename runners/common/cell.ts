@@ -1,4 +1,4 @@
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { type Cell, type CellLabels, type FormatName, type Problem, problem } from '../../shared/model';
 import { boardOf, cellId } from '../../shared/names';
 import { isRecent, type ReadContext } from '../types';
@@ -15,7 +15,8 @@ export function baseCell(dir: string, format: FormatName, ctx: ReadContext, name
     path: dir,
     format,
     name,
-    board: boardOf(name),
+    // A run launched from a UI is in a ui_ folder even where its runner names the cell otherwise (bigym: the task).
+    board: basename(dirname(dir)).startsWith('ui_') ? 'ui' : boardOf(name),
     state: 'stale',
     budget: { unit: 'episodes', used: 0, total: null },
     episodes: { planned: null, ended: 0, scored: 0, excluded: 0, successes: 0 },

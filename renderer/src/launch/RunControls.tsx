@@ -38,12 +38,12 @@ export function RunControls({ cellPath }: { cellPath: string }) {
         {run.gpu !== null ? ` · GPU${run.gpu}` : ''}
       </span>
       {run.state === 'running' && run.canDrain && (
-        <button disabled={busy} onClick={() => void act(async () => setSaid(await transport.call('drainRun', run.name)))}>
+        <button disabled={busy} onClick={() => void act(async () => setSaid(await transport.call('drainRun', run.id)))}>
           Drain
         </button>
       )}
       {run.state === 'running' && (
-        <button disabled={busy} onClick={() => void act(async () => setRun(await transport.call('stopRun', run.name)))}>
+        <button disabled={busy} onClick={() => void act(async () => setRun(await transport.call('stopRun', run.id)))}>
           {busy ? 'Stopping…' : 'Stop'}
         </button>
       )}

@@ -1,0 +1,35 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../../runners/testing';
+import { runCli } from './run';
+import { capture } from './testing';
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => (tmp = tempDir()));
+afterEach(() => tmp.remove());
+
+describe('cellwatch status', () => {
+  it('prints what a run directory says without letting it drive the terminal', async () => {
+    const evil = 'std_x\u001b]2;owned\u0007\n\u001b[31mfake line';
+    writeTree(tmp.path, { 'cell/run.json': { runner: 'coding-agent', run: evil }, 'cell/summary.json': '{"episodes": ' });
+    const { io, out, err } = capture();
+    expect(await runCli(['status', tmp.path], io)).toBe(0);
+    const text = [...out, ...err].join('\n');
+    // eslint-disable-next-line no-control-regex -- no control character but the newline may reach the terminal
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+    expect(out).toHaveLength(1);
+    expect(out[0]?.split('\n')).toHaveLength(2);
+    expect(text).toContain('std_x\\e]2;owned\\x07\\n\\e[31mfake line');
+  });
+
+  it('puts every cell of a ui_ run folder off the board, whatever the runner names the cell', async () => {
+    writeTree(tmp.path, { 'ui_try_codex/move_plate/run.json': { runner: 'bigym-agent' }, 'std/move_plate/run.json': { runner: 'bigym-agent' } });
+    const { io, out } = capture();
+    expect(await runCli(['status', '--json', tmp.path], io)).toBe(0);
+    const cells = (JSON.parse(out.join('\n')) as { cells: { path: string; board: string }[] }).cells;
+    expect(cells.map((c) => [c.path, c.board])).toEqual([
+      [join(tmp.path, 'std', 'move_plate'), 'on'],
+      [join(tmp.path, 'ui_try_codex', 'move_plate'), 'ui'],
+    ]);
+  });
+});

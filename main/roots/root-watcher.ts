@@ -1,0 +1,55 @@
+// The OS watcher of a local runs root: every change below it, but for the paths a format says never
+// change a row (frames, media), which would flood it.
+import { watch, type FSWatcher } from 'chokidar';
+import { relative, sep } from 'node:path';
+import { problem, type FormatName, type Problem } from '../../shared/model';
+import { ADAPTERS } from '../../runners';
+import { MAX_DEPTH } from '../scan';
+
+export interface RootWatcher {
+  close(): Promise<void>;
+}
+
+/**
+ * Watches `root`, resolving once the watcher is set up. `cellOf` names the known cell a path is in;
+ * `onChange` hears each change, `onFailure` the error that stopped the watcher (it is closed then).
+ */
+export async function watchRoot(
+  root: string,
+  cellOf: (path: string) => { dir: string; format: FormatName } | null,
+  onChange: (path: string) => void,
+  onFailure: (error: NodeJS.ErrnoException) => void,
+): Promise<RootWatcher> {
+  const quiet = (path: string) => {
+    const cell = cellOf(path);
+    return cell !== null && (ADAPTERS[cell.format].capabilities.quiet?.test(relative(cell.dir, path).split(sep).join('/')) ?? false);
+  };
+  const watcher: FSWatcher = watch(root, {
+    ignoreInitial: true,
+    // root/…/cell (up to 3) and inside a cell its logs, two folders down.
+    depth: MAX_DEPTH + 2,
+    ignored: (path: string) => path !== root && quiet(path),
+  });
+  let failed = false;
+  watcher.on('all', (_event, path) => onChange(path));
+  watcher.on('error', (error) => {
+    if (failed) return;
+    failed = true;
+    void watcher.close();
+    onFailure(error as NodeJS.ErrnoException);
+  });
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return { close: () => watcher.close() };
+}
+
+/** What the user is told when the OS cannot watch the root: once, with the limit's name when that is it. */
+export function watchProblem(root: string, error: NodeJS.ErrnoException, sweepS: number): Problem {
+  const instead = `changes are found by a sweep every ${sweepS} s instead`;
+  if (error.code === 'ENOSPC' || error.code === 'EMFILE') {
+    return problem(root, `too many folders to watch: the system's limit fs.inotify.max_user_watches is reached; ${instead}`, {
+      severity: 'warning',
+      tip: 'raise it: sudo sysctl fs.inotify.max_user_watches=524288',
+    });
+  }
+  return problem(root, `watching stopped (${error.message}); ${instead}`, { severity: 'warning' });
+}

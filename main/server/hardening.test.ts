@@ -1,0 +1,147 @@
+// What a run directory, a local process or a malformed request can send serve mode: none of it may crash
+// the server, leak a file from outside the cell or run active content in the app's origin.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { tempDir, writeTree } from '../../runners/testing';
+import { createCore, type Core } from '../core';
+import { openBrowser } from '../open-browser';
+import { startServer, type RunningServer } from './server';
+
+let tmp: ReturnType<typeof tempDir>;
+let core: Core;
+let server: RunningServer;
+let cookie: string;
+const cell = () => join(tmp.path, 'runs', 'std_sdk_m_bare_default');
+const mediaPath = (file: string) => `/media/${encodeURIComponent(`local:${cell()}`)}/${file}`;
+
+function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    // The path goes out as written: the server must cope with whatever a client sends.
+    const req = request({ host: '127.0.0.1', port: server.port, path, headers: { host: `127.0.0.1:${server.port}`, cookie, ...headers }, timeout: 5000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${path} timed out`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+beforeAll(async () => {
+  tmp = tempDir();
+  writeTree(join(tmp.path, 'renderer'), { 'index.html': '<!doctype html><title>Cellwatch</title>' });
+  writeTree(cell(), {
+    'run.json': { runner: 'coding-agent', run: 'std_sdk_m_bare_default', protocol: { episodes: [0] } },
+    'episodes/0000/frames/000001.png': 'png bytes',
+    'evil.html': '<script>alert(1)</script>',
+    'evil.js': 'alert(1)',
+    'evil.svg': '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>',
+  });
+  writeFileSync(join(tmp.path, 'secret.txt'), 'outside the cell');
+  symlinkSync('/etc/passwd', join(cell(), 'leak.png'));
+  symlinkSync(join(tmp.path, 'secret.txt'), join(cell(), 'secret.txt'));
+  symlinkSync('/proc/self/mem', join(cell(), 'mem.png'));
+  execFileSync('mkfifo', [join(cell(), 'fifo.png')]);
+  mkdirSync(join(cell(), 'folder.png'));
+  core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', commandLineRoots: [join(tmp.path, 'runs')], rescan: false, nvidiaSmi: false });
+  await core.scanned();
+  server = await startServer({ host: '127.0.0.1', port: 0, rendererDir: join(tmp.path, 'renderer'), core });
+  cookie = `cellwatch_${server.port}=${server.token}`;
+}, 30_000);
+afterAll(async () => {
+  await server?.close();
+  await core?.close();
+  tmp.remove();
+});
+
+describe('serve mode media', () => {
+  it('serves a frame as an image, sandboxed and unsniffable', async () => {
+    const res = await get(mediaPath('episodes/0000/frames/000001.png'));
+    expect(res.status).toBe(200);
+    expect(res.body.toString()).toBe('png bytes');
+    expect(res.headers).toMatchObject({ 'content-type': 'image/png', 'x-content-type-options': 'nosniff', 'content-security-policy': expect.stringMatching(/^sandbox;/) });
+  });
+
+  it.each(['leak.png', 'secret.txt', 'mem.png'])('refuses %s, a link that leads out of the cell', async (file) => {
+    expect((await get(mediaPath(file))).status).toBe(404);
+  });
+
+  it.each(['evil.html', 'evil.js', 'evil.svg'])('never serves %s: only media types come from a run directory', async (file) => {
+    const res = await get(mediaPath(file));
+    expect(res.status).toBe(404);
+    expect(res.body.toString()).not.toContain('alert');
+  });
+
+  it('answers at once for a FIFO or a folder named like a frame, and keeps serving', async () => {
+    expect((await get(mediaPath('fifo.png'))).status).toBe(404);
+    expect((await get(mediaPath('folder.png'))).status).toBe(404);
+    expect((await get(mediaPath('episodes/0000/frames/000001.png'))).status).toBe(200);
+  });
+
+  it('survives a frame it cannot read (mode 000, read as an unprivileged user)', async () => {
+    const frame = join(cell(), 'episodes', '0000', 'frames', 'locked.png');
+    writeFileSync(frame, 'x');
+    chmodSync(frame, 0);
+    const res = await get(mediaPath('episodes/0000/frames/locked.png'));
+    // Root reads it anyway; anyone else gets a refusal. Either way the server goes on.
+    expect([200, 404]).toContain(res.status);
+    expect((await get('/')).status).toBe(200);
+  });
+});
+
+describe('serve mode requests', () => {
+  it('redirects the token only to its own paths, never off-site', async () => {
+    const res = await get(`/.//evil.com/x?token=${server.token}`, { cookie: '' });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/evil.com/x');
+  });
+
+  it('drops a client that sends a frame over the limit or invalid UTF-8, and serves the others', async () => {
+    const open = () =>
+      new Promise<WebSocket>((resolve, reject) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`, { origin: `http://127.0.0.1:${server.port}` });
+        ws.once('open', () => resolve(ws));
+        ws.once('error', reject);
+      });
+    const closed = (ws: WebSocket) => new Promise((resolve) => ws.once('close', resolve));
+    const big = await open();
+    big.send(Buffer.alloc(2 << 20, 'a'));
+    await closed(big);
+    const bad = await open();
+    bad.send(Buffer.from([0xff, 0xfe, 0xfd]), { binary: false });
+    await closed(bad);
+    const good = await open();
+    const reply = new Promise((resolve) => good.once('message', (data) => resolve(JSON.parse(String(data)))));
+    good.send(JSON.stringify({ id: 1, method: 'getInfo', args: [] }));
+    expect(await reply).toMatchObject({ id: 1, ok: true });
+    good.close();
+  });
+});
+
+describe('serve --open', () => {
+  it('hands the browser a page only this user can read, never the token on a command line', async () => {
+    const bin = join(tmp.path, 'bin');
+    const args = join(tmp.path, 'opener-args');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\necho "$@" > ${args}\n`, { mode: 0o755 });
+    const saved = { PATH: process.env.PATH, DISPLAY: process.env.DISPLAY };
+    Object.assign(process.env, { PATH: `${bin}:${process.env.PATH}`, DISPLAY: ':0' });
+    try {
+      expect(openBrowser(server.url)).toBe(true);
+    } finally {
+      Object.assign(process.env, saved);
+    }
+    await expect.poll(() => { try { return readFileSync(args, 'utf8'); } catch { return ''; } }).toMatch(/^file:\/\//);
+    const opened = readFileSync(args, 'utf8').trim();
+    expect(opened).not.toContain(server.token);
+    const page = new URL(opened).pathname;
+    expect(readFileSync(page, 'utf8')).toContain(server.url);
+    expect((execFileSync('stat', ['-c', '%a', page], { encoding: 'utf8' })).trim()).toBe('600');
+  });
+});

@@ -1,0 +1,33 @@
+import { constants, createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+
+/**
+ * Streams a regular file as the response. Opened without blocking (a FIFO would wait for a writer) and
+ * checked to be a regular file; a read that fails (permissions, /proc files, a vanished file) ends this
+ * response only, never the server.
+ */
+export async function sendFile(res: ServerResponse, file: string, headers: Record<string, string>, headOnly: boolean): Promise<boolean> {
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch(() => null);
+  if (!handle) return false;
+  const info = await handle.stat().catch(() => null);
+  if (!info?.isFile()) {
+    await handle.close();
+    return false;
+  }
+  res.writeHead(200, { ...headers, 'content-length': String(info.size) });
+  if (headOnly) {
+    await handle.close();
+    res.end();
+    return true;
+  }
+  const stream = createReadStream('', { fd: handle.fd, autoClose: false });
+  const done = () => void handle.close().catch(() => undefined);
+  stream.on('error', () => {
+    res.destroy();
+    done();
+  });
+  stream.on('close', done);
+  stream.pipe(res);
+  return true;
+}

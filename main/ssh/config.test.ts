@@ -1,0 +1,35 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../runners/testing';
+import { loadSshConfig, parseSshConfig, resolveHost } from './config';
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  tmp = tempDir();
+  mkdirSync(join(tmp.path, '.ssh', 'config.d'), { recursive: true });
+});
+afterEach(() => tmp.remove());
+
+describe('~/.ssh/config as ssh reads it', () => {
+  it('keeps a Match block\'s options off the Host before it; takes Match all and Match host', async () => {
+    const blocks = await parseSshConfig(['Host gpu1', '  HostName 10.0.0.1', 'Match exec "false"', '  User nobody', '  Port 2222', 'Match host gpu*', '  IdentityFile ~/.ssh/gpu_key', 'Match all', '  User me'].join('\n'));
+    const gpu1 = resolveHost('gpu1', blocks, tmp.path);
+    expect(gpu1).toMatchObject({ hostName: '10.0.0.1', user: 'me', port: 22, identityFiles: [join(tmp.path, '.ssh/gpu_key')] });
+  });
+
+  it('reads Include files in place, relative to ~/.ssh, with wildcards', async () => {
+    writeFileSync(join(tmp.path, '.ssh', 'config'), 'Include config.d/*.conf\nHost *\n  User fallback\n');
+    writeFileSync(join(tmp.path, '.ssh', 'config.d', 'lab.conf'), 'Host lab1\n  HostName lab1.example\n  Port 2200\n');
+    writeFileSync(join(tmp.path, '.ssh', 'config.d', 'ignored.txt'), 'Host lab1\n  Port 1\n');
+    const lab1 = resolveHost('lab1', await loadSshConfig(tmp.path), tmp.path);
+    expect(lab1).toMatchObject({ hostName: 'lab1.example', port: 2200, user: 'fallback' });
+  });
+
+  it('offers the agent\'s keys only where IdentitiesOnly and IdentityAgent allow', async () => {
+    const blocks = await parseSshConfig('Host strict\n  IdentitiesOnly yes\nHost noagent\n  IdentityAgent none\n');
+    expect(resolveHost('strict', blocks, tmp.path).useAgent).toBe(false);
+    expect(resolveHost('noagent', blocks, tmp.path).useAgent).toBe(false);
+    expect(resolveHost('other', blocks, tmp.path).useAgent).toBe(true);
+  });
+});

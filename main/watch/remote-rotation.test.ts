@@ -1,0 +1,48 @@
+// A log on an SSH host that a runner rotates (renames, then starts a new file) goes on being followed from
+// the new file's first line, and a dropped connection after that loses and doubles nothing.
+import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { jsonl, tempDir, writeTree } from '../../runners/testing';
+import { createCore, type Core } from '../core';
+import { startSshd, type TestSshd } from '../ssh/testing';
+
+let sshd: TestSshd;
+let tmp: ReturnType<typeof tempDir>;
+let core: Core;
+const saved = process.env.HOME;
+beforeAll(async () => {
+  sshd = await startSshd();
+  tmp = tempDir();
+  process.env.HOME = sshd.home;
+  writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), `${sshd.hostKeyLine}\n`);
+}, 30_000);
+afterAll(async () => {
+  await core?.close();
+  process.env.HOME = saved;
+  await sshd?.stop();
+  tmp?.remove();
+});
+
+it('follows a remote log across a rotation and a dropped connection, every line once', async () => {
+  const cell = join(tmp.path, 'runs', 'std_a_b_c_d');
+  const trajectory = join(cell, 'episodes', '0000', 'trajectory.jsonl');
+  writeTree(cell, { 'run.json': { runner: 'coding-agent', protocol: { episodes: [0] } }, 'episodes/0000/trajectory.jsonl': '' });
+  core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', commandLineRoots: [`testhost:${join(tmp.path, 'runs')}`], rescan: false, nvidiaSmi: false, remoteNvidiaSmi: '/bin/false' });
+  const got: number[] = [];
+  core.events.on('cellChanged', (delta) => delta.events?.forEach((e) => got.push(e.fields.n as number)));
+  const id = `testhost:${cell}`;
+  await expect.poll(async () => (await core.listCells()).map((c) => c.id), { timeout: 10_000 }).toEqual([id]);
+  await core.openCell(id);
+  await core.openStream(id, '0');
+  const write = (ns: number[]) => appendFileSync(trajectory, jsonl(ns.map((n) => ({ seq: n, ev: 'tool_call', n }))));
+  write([0, 1, 2]);
+  await expect.poll(() => got, { timeout: 10_000 }).toEqual([0, 1, 2]);
+  renameSync(trajectory, `${trajectory}.1`);
+  writeFileSync(trajectory, '');
+  write([3, 4]);
+  await expect.poll(() => got, { timeout: 20_000 }).toEqual([0, 1, 2, 3, 4]);
+  sshd.cutSessions();
+  write([5]);
+  await expect.poll(() => got, { timeout: 20_000 }).toEqual([0, 1, 2, 3, 4, 5]);
+}, 60_000);
