@@ -163,6 +163,15 @@ export function exec(client: Client, command: string): Promise<{ stdout: string;
   });
 }
 
+/** The SFTP channel; rejected when the connection ends first (ssh2 may otherwise never answer). */
 export function sftp(client: Client): Promise<SFTPWrapper> {
-  return new Promise((resolve, reject) => client.sftp((error, wrapper) => (error ? reject(error) : resolve(wrapper))));
+  return new Promise((resolve, reject) => {
+    const ended = () => reject(new Error('the connection closed before its SFTP channel opened'));
+    client.once('close', ended);
+    client.sftp((error, wrapper) => {
+      client.removeListener('close', ended);
+      if (error) reject(error);
+      else resolve(wrapper);
+    });
+  });
 }

@@ -73,7 +73,17 @@ export function sftpFs(sftp: () => SFTPWrapper): CellFs {
 const FSTAT_EVERY = 16;
 const READ_AHEAD = 256 * 1024;
 
-type Handle = { channel: SFTPWrapper; handle: Buffer };
+type Handle = { channel: SFTPWrapper; handle: Buffer; identity: number | null };
+
+/** How many first bytes of a remote file stand for its identity; a smaller file has none yet. */
+const IDENTITY_BYTES = 64;
+
+/** FNV-1a of the bytes: a number to compare, not a secret. */
+function hashOf(bytes: Buffer): number {
+  let hash = 0x811c9dc5;
+  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash;
+}
 
 /**
  * A remote file as a follower's byte source, cheap on the wire: one open handle, and each poll a single
@@ -87,6 +97,8 @@ export function sftpSource(sftp: () => SFTPWrapper, path: string): ByteSource {
   let ahead: { position: number; bytes: Buffer } | null = null;
   let next = 0;
   let polls = 0;
+  /** A handle just opened: its first poll checks the real size, not the read-ahead from an offset of another file. */
+  let fresh = false;
 
   async function handle(): Promise<Handle | null> {
     const channel = sftp();
@@ -94,7 +106,13 @@ export function sftpSource(sftp: () => SFTPWrapper, path: string): ByteSource {
     open = null;
     ahead = null;
     const opened = await new Promise<Buffer | null>((resolve) => channel.open(path, 'r', (error, h) => resolve(error ? null : h)));
-    if (opened) open = { channel, handle: opened };
+    if (!opened) return null;
+    const h: Handle = { channel, handle: opened, identity: null };
+    // SFTP tells no inode: the file's first bytes stand for it, so a log rotated away is told from its successor.
+    const head = await readAt(h, 0, IDENTITY_BYTES);
+    h.identity = head.length === IDENTITY_BYTES ? hashOf(head) : null;
+    open = h;
+    fresh = true;
     return open;
   }
 
@@ -118,14 +136,15 @@ export function sftpSource(sftp: () => SFTPWrapper, path: string): ByteSource {
       }
       const h = await handle();
       if (!h) return null;
-      if (polls++ % FSTAT_EVERY === 0) {
+      if (polls++ % FSTAT_EVERY === 0 || fresh) {
+        fresh = false;
         const stats = await new Promise<Stats | null>((resolve) => h.channel.fstat(h.handle, (error, st) => resolve(error ? null : st)));
         ahead = null;
-        return stats ? { size: stats.size, identity: null } : null;
+        return stats ? { size: stats.size, identity: h.identity } : null;
       }
       const bytes = await readAt(h, next, READ_AHEAD);
       ahead = { position: next, bytes };
-      return { size: next + bytes.length, identity: null };
+      return { size: next + bytes.length, identity: h.identity };
     },
     async read(position, length) {
       const start = ahead ? position - ahead.position : -1;

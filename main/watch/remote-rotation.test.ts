@@ -24,7 +24,7 @@ afterAll(async () => {
   tmp?.remove();
 });
 
-it('follows a remote log across a rotation and a dropped connection, every line once', async () => {
+it('follows a remote log across rotations and dropped connections, every line once, in order', async () => {
   const cell = join(tmp.path, 'runs', 'std_a_b_c_d');
   const trajectory = join(cell, 'episodes', '0000', 'trajectory.jsonl');
   writeTree(cell, { 'run.json': { runner: 'coding-agent', protocol: { episodes: [0] } }, 'episodes/0000/trajectory.jsonl': '' });
@@ -45,4 +45,17 @@ it('follows a remote log across a rotation and a dropped connection, every line 
   sshd.cutSessions();
   write([5]);
   await expect.poll(() => got, { timeout: 20_000 }).toEqual([0, 1, 2, 3, 4, 5]);
+  // A rotation with lines on either side of a cut, five times: the new file is read from its first line.
+  for (let round = 0; round < 5; round++) {
+    const base = 6 + round * 10;
+    renameSync(trajectory, `${trajectory}.${round + 2}`);
+    writeFileSync(trajectory, '');
+    write([base, base + 1, base + 2, base + 3, base + 4]);
+    sshd.cutSessions();
+    write([base + 5, base + 6, base + 7, base + 8, base + 9]);
+    await new Promise((r) => setTimeout(r, 250));
+    sshd.cutSessions();
+    await expect.poll(() => got.length, { timeout: 40_000 }).toBe(base + 10);
+  }
+  expect(got).toEqual(Array.from({ length: 56 }, (_, i) => i));
 }, 60_000);

@@ -106,6 +106,10 @@ try {
   badInputs(runs);
   let n = 0;
   const written: number[] = [];
+  // CHAOS_DEBUG=1: every 5 s, what was written, what arrived, and the host's state.
+  const debug = process.env.CHAOS_DEBUG
+    ? setInterval(() => void call('listHosts').then((hosts) => console.log(`written ${written.length}, delivered ${new Set(delivered).size}, ${JSON.stringify((hosts as { state: string }[]).map((h) => h.state))}`)), 5000)
+    : undefined;
   const write = (count: number) => {
     for (let i = 0; i < count; i++, n++) {
       appendFileSync(trajectory, `${JSON.stringify({ seq: n, ev: 'tool_call', n })}\n`);
@@ -127,6 +131,7 @@ try {
     }
   }
   for (let wait = 0; wait < 900 && new Set(delivered).size < written.length; wait++) await sleep(100);
+  clearInterval(debug);
   const rssEnd = rssMb(server.pid as number);
   ws.close();
 
