@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { dirname, posix } from 'node:path';
 import type { Found } from '../scan';
 import { DETECT_FILES, formatOf } from '../../runners/detect';
 import { shellQuote } from '../launch/quote';
@@ -25,7 +25,7 @@ export function parseDiscovery(output: string, root: string): Found[] {
   const under = `${root.replace(/\/+$/, '')}/`;
   for (let i = 0; i + 1 < parts.length; i += 2) {
     const path = parts[i] as string;
-    const dir = dirname(path);
+    const dir = posix.normalize(dirname(path));
     if (!`${dir}/`.startsWith(under) || /[^0-9a-f]/.test(parts[i + 1] as string)) continue;
     const file = path.slice(path.lastIndexOf('/') + 1) as (typeof DETECT_FILES)[number];
     const format = formatOf(file, Buffer.from(parts[i + 1] as string, 'hex').toString('utf8'));
