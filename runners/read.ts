@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { problem, type CellSummary, type FormatName, type Problem } from '../shared/model';
+import { mergeProblems, problem, type CellSummary, type FormatName, type Problem } from '../shared/model';
 import { baseCell, NO_LABELS } from './common/cell';
 import type { LogCache } from './common/logs';
 import { ADAPTERS } from './index';
@@ -12,20 +12,11 @@ export interface ReadOptions {
   logs?: LogCache;
 }
 
-const key = (p: Problem) => `${p.file}\u0000${p.line ?? ''}\u0000${p.message}`;
-
 /** The malformed lines of every event log of a cell, on from where `logs` left each log. */
 export async function logProblems(dir: string, format: FormatName, ctx: ReadContext, logs: LogCache): Promise<Problem[]> {
   const found: Problem[] = [];
   for (const log of await ADAPTERS[format].eventLogs(dir, ctx)) found.push(...(await logs.problems(join(dir, log.file), log.file)));
   return found;
-}
-
-/** Problems with `more` added, each once. */
-export function mergeProblems(problems: Problem[], more: Problem[]): Problem[] {
-  const seen = new Set(problems.map(key));
-  const fresh = more.filter((p) => !seen.has(key(p)));
-  return fresh.length ? [...problems, ...fresh] : problems;
 }
 
 /** Reads a cell with its format's adapter; whatever goes wrong becomes a problem on the cell, never a throw. */

@@ -21,6 +21,18 @@ export interface Problem {
   tip?: string;
 }
 
+/** What makes two problems the same one: the file, the line and the message. */
+export function problemKey(p: Problem): string {
+  return `${p.file}\u0000${p.line ?? ''}\u0000${p.message}`;
+}
+
+/** `problems` with each of `more` it does not hold yet appended, once; `problems` itself when there is none. */
+export function mergeProblems(problems: Problem[], more: Problem[]): Problem[] {
+  const seen = new Set(problems.map(problemKey));
+  const fresh = more.filter((p) => !seen.has(problemKey(p)) && seen.add(problemKey(p)));
+  return fresh.length ? [...problems, ...fresh] : problems;
+}
+
 export function problem(file: string, message: string, more: { line?: number; severity?: Severity; tip?: string } = {}): Problem {
   return { file, ...(more.line !== undefined ? { line: more.line } : {}), message, severity: more.severity ?? 'error', ...(more.tip ? { tip: more.tip } : {}) };
 }

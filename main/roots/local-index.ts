@@ -1,9 +1,9 @@
 // The cells of one local runs root, kept current by change rather than by rescanning: an OS watcher marks
 // cells dirty and only those are read again; a slow stat-only sweep catches what a watcher misses.
 import { dirname } from 'node:path';
-import { problem, type CellsDelta, type CellSummary, type FormatName, type Problem, type RootState, type RootStatus } from '../../shared/model';
+import { mergeProblems, problem, type CellsDelta, type CellSummary, type FormatName, type Problem, type RootState, type RootStatus } from '../../shared/model';
 import { localFs, type CellRead } from '../../runners';
-import { mergeProblems, summaryOf } from '../../runners/read';
+import { summaryOf } from '../../runners/read';
 import { rootTrouble } from '../scan';
 import { readRows } from './first-scan';
 import type { ReaderPool } from './pool';

@@ -1,11 +1,7 @@
 import type { CellDetail, CellDelta, EpisodeRow } from '../../shared/cell-detail';
-import type { CellSummary, Problem } from '../../shared/model';
+import { problemKey, type CellSummary } from '../../shared/model';
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-export function problemKey(p: Problem): string {
-  return `${p.file}\u0000${p.line ?? ''}\u0000${p.message}`;
-}
 
 /** The part of `next` that differs from `previous`: changed summary fields, new or changed rows, new problems. */
 export function diffDetail(cellId: string, previous: CellDetail, next: CellDetail, seenProblems: Set<string>): CellDelta | null {

@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { join, relative, sep } from 'node:path';
 import type { CellDelta, CellDetail, StreamEvent } from '../../shared/cell-detail';
-import { problem, type CellSummary, type Problem } from '../../shared/model';
+import { problem, problemKey, type CellSummary, type Problem } from '../../shared/model';
 import { ADAPTERS } from '../../runners';
 import type { EventLog } from '../../runners/types';
 import { readCell, summaryOf } from '../../runners/read';
@@ -11,7 +11,7 @@ import type { CellContext } from '../cell-context';
 import { Follower, type FollowStart } from '../tail/follower';
 import type { TailChunk, TailRecord } from '../tail/lines';
 import { NotFoundError } from '../errors';
-import { diffDetail, problemKey } from './diff';
+import { diffDetail } from './diff';
 
 /** How long file events are gathered before the cell is read again. */
 const SETTLE_MS = 25;

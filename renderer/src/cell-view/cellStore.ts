@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { CellDelta, CellDetail, EpisodeRow, StreamEvent } from '../../../shared/cell-detail';
 import type { Transport } from '../../../shared/contract';
-import type { Problem } from '../../../shared/model';
+import { mergeProblems, type Problem } from '../../../shared/model';
 
 /** Caps that keep a window open for days from growing without bound. */
 const MAX_EVENTS = 20_000;
@@ -43,12 +43,8 @@ function upsert(rows: EpisodeRow[], changed: EpisodeRow[]): EpisodeRow[] {
   return added ? next.sort(byId) : next;
 }
 
-const problemKey = (p: Problem) => `${p.file}\u0000${p.line ?? ''}\u0000${p.message}`;
 /** The list with `more` appended, each problem once (a log's line may be met by the index and by a follower). */
-function mergeProblems(list: Problem[], more: Problem[]): Problem[] {
-  const seen = new Set(list.map(problemKey));
-  return [...list, ...more.filter((p) => !seen.has(problemKey(p)) && seen.add(problemKey(p)))].slice(-MAX_PROBLEMS);
-}
+const withProblems = (list: Problem[], more: Problem[]) => mergeProblems(list, more).slice(-MAX_PROBLEMS);
 
 /** Applies a batch of deltas at once: the store changes, and the view renders, once per batch. */
 export function applyDeltas(state: CellViewState, deltas: CellDelta[]): Partial<CellViewState> {
@@ -64,7 +60,7 @@ export function applyDeltas(state: CellViewState, deltas: CellDelta[]): Partial<
       const mine = delta.events.filter((e) => e.episode === state.stream);
       if (mine.length) events = [...events, ...mine].slice(-MAX_EVENTS);
     }
-    if (delta.problems) problems = mergeProblems(problems, delta.problems);
+    if (delta.problems) problems = withProblems(problems, delta.problems);
   }
   return { detail: { ...state.detail, summary, episodes, versions, vram }, events, problems };
 }
@@ -89,7 +85,7 @@ export function createCellStore(transport: Transport, cellId: string): CellStore
         const opened = await transport.call('openStream', cellId, stream);
         // Events that arrived as deltas while the stream opened are newer than the ones read.
         if (get().stream === stream) {
-          set((s) => ({ events: [...opened.events, ...s.events], startedMidFile: opened.startedMidFile, problems: mergeProblems(s.problems, opened.problems) }));
+          set((s) => ({ events: [...opened.events, ...s.events], startedMidFile: opened.startedMidFile, problems: withProblems(s.problems, opened.problems) }));
         }
       } catch (error) {
         set({ error: error instanceof Error ? error.message : String(error) });
