@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { JsonReader, localFs, type ReadContext } from '../runners';
 import { HostUnavailableError, type RemoteHost } from './ssh/host';
-import { sftpFs, sftpSource } from './ssh/sftp-fs';
+import { sftpFile, sftpFs, sftpSource } from './ssh/sftp-fs';
 import { resolveStatic } from './static';
 import { localSource, type ByteSource } from './tail/source';
 
@@ -70,11 +70,15 @@ function unavailableWhenDropped(host: RemoteHost, source: ByteSource): ByteSourc
 /** A cell on an SSH host, reached over the host's one connection (SFTP for files). Never writes there. */
 export function remoteCellContext(host: RemoteHost, json = new JsonReader(sftpFs(() => host.sftp()))): CellContext {
   const fs = sftpFs(() => host.sftp());
+  // One request set a file, its handle closed after: a follower's source (held open, read ahead) is for logs.
   const fetch = async (path: string): Promise<Buffer | null> => {
-    const source = sftpSource(() => host.sftp(), path);
-    const info = await source.stat().catch(() => null);
-    if (!info || info.size > MAX_MEDIA_BYTES) return null;
-    return source.read(0, info.size);
+    let channel;
+    try {
+      channel = host.sftp();
+    } catch {
+      return null;
+    }
+    return sftpFile(channel, path, MAX_MEDIA_BYTES);
   };
   return {
     host: host.alias,

@@ -35,6 +35,13 @@ function readRange(sftp: SFTPWrapper, path: string, position: number, length: nu
   });
 }
 
+/** A whole regular file of at most `maxBytes`, read and its handle closed; null when there is no such file. */
+export async function sftpFile(sftp: SFTPWrapper, path: string, maxBytes: number): Promise<Buffer | null> {
+  const stats = await statOf(sftp, path);
+  if (!stats || kindOf(stats.mode) !== 'file' || stats.size > maxBytes) return null;
+  return readRange(sftp, path, 0, stats.size);
+}
+
 /** A cell's files on an SSH host, read over SFTP: the adapters read remote cells through this. */
 export function sftpFs(sftp: () => SFTPWrapper): CellFs {
   return {
