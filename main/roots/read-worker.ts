@@ -3,7 +3,7 @@
 // read looked at (size and mtime of every file and folder), so a sweep can tell a changed cell by stats alone.
 import { statSync, type Stats } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { JsonReader, syncLocalFs, type CellFs, type Entry } from '../../runners';
+import { JsonReader, syncLocalFs, type CellFs, type Entry, type ReadContext } from '../../runners';
 import { kindOf } from '../../runners/common/fs';
 import { LogCache } from '../../runners/common/logs';
 import { logProblems, readCell } from '../../runners/read';
@@ -65,6 +65,27 @@ const BATCH = 200;
 
 const reply = (message: WorkerReply) => parentPort?.postMessage(message);
 
+/**
+ * Runs `each` on every cell with fresh per-cell memos, remembers what it looked at (replacing, or with
+ * `merge` adding to, what the cell's reads looked at before), and sends the results in batches.
+ */
+async function eachCell<T>(cells: Found[], merge: boolean, each: (cell: Found, ctx: ReadContext) => Promise<T>, send: (batch: T[], done: boolean) => void): Promise<void> {
+  let batch: T[] = [];
+  for (const cell of cells) {
+    seen = new Map();
+    listed = new Map();
+    batch.push(await each(cell, { fs: tracking, json, now: Date.now(), host: 'local' }));
+    const was = merge ? (looked.get(cell.dir) ?? new Map<string, string>()) : new Map<string, string>();
+    for (const [path, info] of seen) if (!was.has(path)) was.set(path, signature(info));
+    looked.set(cell.dir, was);
+    if (batch.length >= BATCH) {
+      send(batch, false);
+      batch = [];
+    }
+  }
+  send(batch, true);
+}
+
 async function handle(job: WorkerJob): Promise<void> {
   if (job.type === 'discover') {
     const problems: Problem[] = [];
@@ -73,37 +94,17 @@ async function handle(job: WorkerJob): Promise<void> {
     for (const dir of job.dirs) cells.push(...(await findCells(discovering, dir, problems, job.depth, known)));
     reply({ type: 'discovered', id: job.id, cells, problems });
   } else if (job.type === 'read') {
-    let batch = [];
-    for (const { dir, format } of job.cells) {
-      seen = new Map();
-      listed = new Map();
-      const read = await readCell(dir, format, { fs: tracking, json, now: Date.now(), host: 'local' }, job.logs ? { logs } : {});
-      looked.set(dir, new Map([...seen].map(([path, info]) => [path, signature(info)])));
-      // The units a paired test pairs are read again when one runs: too many to send for every cell.
-      batch.push({ ...read, units: [] });
-      if (batch.length >= BATCH) {
-        reply({ type: 'reads', id: job.id, reads: batch });
-        batch = [];
-      }
-    }
+    // A read replaces what the cell's last read looked at. The units a paired test pairs are read again
+    // when one runs: too many to send for every cell.
+    await eachCell(job.cells, false, async ({ dir, format }, ctx) => ({ ...(await readCell(dir, format, ctx, job.logs ? { logs } : {})), units: [] }), (reads, done) =>
+      reply({ type: 'reads', id: job.id, reads, done }),
+    );
     detected.clear();
-    reply({ type: 'reads', id: job.id, reads: batch, done: true });
   } else if (job.type === 'logs') {
-    let batch = [];
-    for (const { dir, format } of job.cells) {
-      seen = new Map();
-      listed = new Map();
-      const problems = await logProblems(dir, format, { fs: tracking, json, now: Date.now(), host: 'local' }, logs);
-      const was = looked.get(dir) ?? new Map<string, string>();
-      for (const [path, info] of seen) if (!was.has(path)) was.set(path, signature(info));
-      looked.set(dir, was);
-      batch.push({ dir, problems });
-      if (batch.length >= BATCH) {
-        reply({ type: 'logged', id: job.id, logs: batch });
-        batch = [];
-      }
-    }
-    reply({ type: 'logged', id: job.id, logs: batch, done: true });
+    // The logs' check adds to it.
+    await eachCell(job.cells, true, async ({ dir, format }, ctx) => ({ dir, problems: await logProblems(dir, format, ctx, logs) }), (found, done) =>
+      reply({ type: 'logged', id: job.id, logs: found, done }),
+    );
   } else if (job.type === 'sweep') {
     const dirty = job.dirs.filter((dir) => {
       const was = looked.get(dir);
