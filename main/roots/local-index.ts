@@ -60,39 +60,24 @@ export class LocalIndex {
 
   /** The first scan: cells reach the window in batches as they are read, with progress. */
   async start(): Promise<void> {
-    const trouble = await rootTrouble(localFs, this.root);
+    let stalled = false;
+    const failed = (error: Error) => ((stalled = true), { state: 'unreadable' as const, problems: [problem(this.root, `could not be read: ${error.message}`)] });
+    const trouble = (await rootTrouble(localFs, this.root)) ?? (await this.firstScan().then(() => null, failed));
     if (trouble) {
       this.state = trouble.state;
       this.rootProblems = trouble.problems;
+      this.progress = null;
       this.onStatus();
-      // A root that appears later (a run about to make it) is scanned then: one stat every few seconds.
-      this.scheduleSweep(this.options.sweepMs ?? MISSING_RETRY_MS);
+      // A root that appears later (a run about to make it) is scanned then: one stat every few seconds. A
+      // stalled read (a hung network disk) leaves a worker stuck each time: tried again less often.
+      this.scheduleSweep(this.options.sweepMs ?? (stalled ? SWEEP_UNWATCHED_MS : MISSING_RETRY_MS));
       return;
     }
-    const { cells, problems } = await this.pool.discover(this.root);
-    if (this.closed) return;
-    this.rootProblems = problems;
-    this.progress = { read: 0, total: cells.length };
-    this.onStatus();
-    // Rows first; the event logs' malformed lines are found after, in the background.
-    await readRows(
-      this.pool,
-      this.root,
-      cells,
-      (rows) => {
-        rows.forEach((row) => this.cells.set(row.path, row));
-        this.onDelta({ root: this.root, added: rows, changed: [], removed: [] });
-      },
-      (read) => {
-        if (this.progress) this.progress.read = read;
-        this.onStatus();
-      },
-    );
     this.state = 'ok';
     this.progress = null;
     this.onStatus();
     if (this.closed) return;
-    await this.checkLogs(cells);
+    await this.checkLogs([...this.cells.values()].map((c) => ({ dir: c.path, format: c.format })));
     if (this.closed) return;
     if (this.options.watch !== false) {
       await this.startWatching();
@@ -101,6 +86,22 @@ export class LocalIndex {
       await this.sweep();
     }
     this.scheduleSweep(this.options.sweepMs ?? (this.watcher ? SWEEP_MS : SWEEP_UNWATCHED_MS));
+  }
+
+  /** Finds the root's cells and reads their rows, handing them over in batches with progress. */
+  private async firstScan(): Promise<void> {
+    const { cells, problems } = await this.pool.discover(this.root);
+    this.rootProblems = problems;
+    this.progress = { read: 0, total: cells.length };
+    this.onStatus();
+    // Rows first; the event logs' malformed lines are found after, in the background.
+    await readRows(this.pool, this.root, cells, (rows) => {
+      rows.forEach((row) => this.cells.set(row.path, row));
+      this.onDelta({ root: this.root, added: rows, changed: [], removed: [] });
+    }, (read) => {
+      if (this.progress) this.progress.read = read;
+      this.onStatus();
+    });
   }
 
   /** The malformed lines of each cell's event logs, found after the rows are out: rows that gain problems change. */

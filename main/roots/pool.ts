@@ -46,45 +46,85 @@ function slot(dir: string, size: number): number {
   return Math.abs(hash) % size;
 }
 
+/** A job that hears nothing from its worker for this long is given up: a read hung on a dead network disk. */
+const STALL_MS = 30_000;
+
+/** What a job was doing, for the message when it stalls. */
+function describe(job: Asked): string {
+  const dirs = 'cells' in job ? job.cells.map((c) => c.dir) : 'dirs' in job ? job.dirs : [];
+  const what = job.type === 'discover' ? 'finding cells in' : job.type === 'sweep' ? 'checking' : 'reading';
+  return `${what} ${dirs.length === 1 ? dirs[0] : `${dirs.length} folders (${dirs[0]}, ...)`}`;
+}
+
 export class ReaderPool {
   private readonly workers: Worker[];
   private nextId = 1;
   /** The worker that found each cell reads it, each time: it holds what the cell's reads looked at. */
   private readonly owner = new Map<string, number>();
-  private readonly waiting = new Map<number, { onReply: (reply: WorkerReply) => void; reject: (error: Error) => void }>();
-
-  constructor(size = Math.max(1, Math.min(4, availableParallelism()))) {
-    this.workers = Array.from({ length: size }, () => {
-      const worker = startWorker();
-      worker.on('message', (reply: WorkerReply) => this.waiting.get(reply.id)?.onReply(reply));
-      worker.on('error', (error) => [...this.waiting.values()].forEach((w) => w.reject(error)));
-      worker.unref();
-      return worker;
-    });
-  }
-
+  private readonly waiting = new Map<number, { worker: number; onReply: (reply: WorkerReply) => void; reject: (error: Error) => void }>();
   /** Jobs in flight per worker: a busy worker keeps the process alive, an idle one does not. */
   private readonly busy = new Map<Worker, number>();
 
-  private ask<T>(worker: Worker, job: Asked, onReply: (reply: WorkerReply, finish: (value: T) => void) => void): Promise<T> {
+  /** `stallMs`: how long a job may go without a word from its worker before it fails and the worker is replaced. */
+  constructor(
+    size = Math.max(1, Math.min(4, availableParallelism())),
+    public stallMs = STALL_MS,
+  ) {
+    this.workers = Array.from({ length: size }, (_, i) => this.spawn(i));
+  }
+
+  private spawn(index: number): Worker {
+    const worker = startWorker();
+    worker.on('message', (reply: WorkerReply) => this.waiting.get(reply.id)?.onReply(reply));
+    worker.on('error', (error) => this.failAll(index, error));
+    worker.unref();
+    return worker;
+  }
+
+  private failAll(index: number, error: Error): void {
+    for (const job of [...this.waiting.values()]) if (job.worker === index) job.reject(error);
+  }
+
+  /**
+   * A worker stuck in a file call (its reads are synchronous) cannot be interrupted: it is left behind and
+   * a fresh one takes its place; its jobs fail, naming what they were doing, and the caller tries later.
+   */
+  private replace(index: number, error: Error): void {
+    const stuck = this.workers[index] as Worker;
+    this.workers[index] = this.spawn(index);
+    stuck.removeAllListeners();
+    stuck.on('error', () => undefined);
+    void stuck.terminate();
+    this.failAll(index, error);
+  }
+
+  private ask<T>(index: number, job: Asked, onReply: (reply: WorkerReply, finish: (value: T) => void) => void): Promise<T> {
     const id = this.nextId++;
+    const worker = this.workers[index] as Worker;
     this.busy.set(worker, (this.busy.get(worker) ?? 0) + 1);
     worker.ref();
-    const idle = () => {
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = () => this.replace(index, new Error(`${describe(job)} made no progress for ${this.stallMs >= 1000 ? `${this.stallMs / 1000} s` : `${this.stallMs} ms`} (a hung network filesystem?)`));
+    const done = () => {
+      clearTimeout(timer);
+      this.waiting.delete(id);
       const left = (this.busy.get(worker) ?? 1) - 1;
       this.busy.set(worker, left);
       if (left === 0) worker.unref();
     };
     return new Promise<T>((resolve, reject) => {
-      const finish = (value: T) => {
-        this.waiting.delete(id);
-        idle();
-        resolve(value);
-      };
+      const finish = (value: T) => (done(), resolve(value));
       this.waiting.set(id, {
-        onReply: (reply) => (reply.type === 'failed' ? (this.waiting.delete(id), idle(), reject(new Error(reply.message))) : onReply(reply, finish)),
-        reject: (error) => (this.waiting.delete(id), idle(), reject(error)),
+        worker: index,
+        onReply: (reply) => {
+          timer?.refresh();
+          if (reply.type !== 'failed') return onReply(reply, finish);
+          done();
+          reject(new Error(reply.message));
+        },
+        reject: (error) => (done(), reject(error)),
       });
+      timer = setTimeout(stalled, this.stallMs);
       worker.postMessage({ ...job, id });
     });
   }
@@ -104,7 +144,7 @@ export class ReaderPool {
     entries.filter((e) => e.kind === 'dir').forEach((e, i) => parts[i % parts.length]?.push(join(root, e.name)));
     const found = await Promise.all(
       parts.map((dirs, i) =>
-        this.ask<{ cells: Found[]; problems: Problem[] }>(this.workers[i] as Worker, { type: 'discover', dirs, depth: 1, known: [...known] }, (reply, finish) => {
+        this.ask<{ cells: Found[]; problems: Problem[] }>(i, { type: 'discover', dirs, depth: 1, known: [...known] }, (reply, finish) => {
           if (reply.type !== 'discovered') return;
           reply.cells.forEach((cell) => this.owner.set(cell.dir, i));
           finish({ cells: reply.cells, problems: reply.problems });
@@ -118,7 +158,7 @@ export class ReaderPool {
   private async toOwners(cells: Found[], job: (part: Found[]) => Asked, onReply: (reply: WorkerReply, finish: () => void) => void): Promise<void> {
     const parts = this.workers.map(() => [] as Found[]);
     for (const cell of cells) parts[this.ownerOf(cell.dir)]?.push(cell);
-    await Promise.all(parts.map((part, i) => (part.length === 0 ? undefined : this.ask<void>(this.workers[i] as Worker, job(part), (reply, finish) => onReply(reply, () => finish())))));
+    await Promise.all(parts.map((part, i) => (part.length === 0 ? undefined : this.ask<void>(i, job(part), (reply, finish) => onReply(reply, () => finish())))));
   }
 
   /**
@@ -148,7 +188,7 @@ export class ReaderPool {
     for (const dir of dirs) parts[this.ownerOf(dir)]?.push(dir);
     const dirty = await Promise.all(
       parts.map((part, i) =>
-        this.ask<string[]>(this.workers[i] as Worker, { type: 'sweep', dirs: part }, (reply, finish) => {
+        this.ask<string[]>(i, { type: 'sweep', dirs: part }, (reply, finish) => {
           if (reply.type === 'swept') finish(reply.dirty);
         }),
       ),

@@ -52,6 +52,22 @@ describe('SSH to a real sshd', () => {
     await expect(openConnection(await host(), { knownHostsFile: knownHostsFile() })).rejects.toThrow(/marked @revoked/);
   });
 
+  it('never takes a @cert-authority key for the host key: asks, saying certificates are not checked', async () => {
+    const [, type, blob] = sshd.hostKeyLine.split(' ');
+    writeFileSync(knownHostsFile(), `@cert-authority [127.0.0.*]:* ${type} ${blob}\n`);
+    await expect(openConnection(await host(), { knownHostsFile: knownHostsFile() })).rejects.toThrow(
+      `is not a known host; its ssh-ed25519 key is ${execFileSync('ssh-keygen', ['-lf', join(sshd.dir, 'host_key.pub')], { encoding: 'utf8' }).split(' ')[1]}. Accept it to connect. ${knownHostsFile()} trusts a certificate authority for it, but Cellwatch checks plain host keys only`,
+    );
+  });
+
+  it('reads host patterns as OpenSSH does: wildcards match, a matching !pattern excludes', async () => {
+    const [, type, blob] = sshd.hostKeyLine.split(' ');
+    writeFileSync(knownHostsFile(), `[127.0.0.?]:${sshd.port},other ${type} ${blob}\n`);
+    (await openConnection(await host(), { knownHostsFile: knownHostsFile() })).end();
+    writeFileSync(knownHostsFile(), `[127.0.0.?]:${sshd.port},![127.0.0.1]:* ${type} ${blob}\n`);
+    await expect(openConnection(await host(), { knownHostsFile: knownHostsFile() })).rejects.toThrow('is not a known host');
+  });
+
   it('accepts exactly the fingerprint the user was shown, and no other', async () => {
     writeFileSync(knownHostsFile(), '');
     await expect(openConnection(await host(), { knownHostsFile: knownHostsFile(), acceptFingerprint: 'SHA256:someotherkey' })).rejects.toThrow('is not a known host');

@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import ssh2, { type AgentAuthMethod, type Client, type ConnectConfig, type PublicKeyAuthMethod, type SFTPWrapper } from 'ssh2';
 import type { HostConfig } from './config';
-import { addKnownHost, fingerprint, keyTypeOf, readKnownHosts, verifyKnownHost } from './known-hosts';
+import { addKnownHost, fingerprint, keyTypeOf, readKnownHosts, trustsCertificateAuthority, verifyKnownHost } from './known-hosts';
 
 export class HostKeyError extends Error {
   override name = 'HostKeyError';
@@ -113,7 +113,10 @@ async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; k
           return verify(false);
         }
         if (!options.acceptNewHostKey && options.acceptFingerprint !== print) {
-          keyProblem = new HostKeyError(`${host.alias} (${host.hostName}:${host.port}) is not a known host; its ${keyTypeOf(key)} key is ${print}. Accept it to connect.`, 'unknown', print);
+          const authority = trustsCertificateAuthority(text, host.hostName, host.port)
+            ? ` ${knownHosts} trusts a certificate authority for it, but Cellwatch checks plain host keys only: compare the fingerprint with the server's before accepting.`
+            : '';
+          keyProblem = new HostKeyError(`${host.alias} (${host.hostName}:${host.port}) is not a known host; its ${keyTypeOf(key)} key is ${print}. Accept it to connect.${authority}`, 'unknown', print);
           return verify(false);
         }
         await addKnownHost(knownHosts, host.hostName, host.port, key);

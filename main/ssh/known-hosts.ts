@@ -14,7 +14,19 @@ function nameMatches(field: string, name: string): boolean {
     const [, , salt, hash] = field.split('|');
     return createHmac('sha1', Buffer.from(salt ?? '', 'base64')).update(name).digest('base64') === hash;
   }
-  return field.split(',').includes(name);
+  // Patterns as OpenSSH reads them: `*` and `?` wildcards, and a `!pattern` that matches excludes the host.
+  let matched = false;
+  for (const pattern of field.split(',')) {
+    const negated = pattern.startsWith('!');
+    if (!globMatches(negated ? pattern.slice(1) : pattern, name)) continue;
+    if (negated) return false;
+    matched = true;
+  }
+  return matched;
+}
+
+function globMatches(pattern: string, name: string): boolean {
+  return new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`).test(name);
 }
 
 /** The SHA256 fingerprint ssh prints: base64 without padding. */
@@ -52,6 +64,18 @@ export function verifyKnownHost(text: string, host: string, port: number, key: B
     else if (verdict === 'unknown') verdict = 'changed';
   }
   return verdict;
+}
+
+/**
+ * Whether a @cert-authority line names the host. Its key signs host certificates, which ssh2 cannot check,
+ * so the host's plain key is asked about as an unknown one, as OpenSSH does when no certificate is shown.
+ */
+export function trustsCertificateAuthority(text: string, host: string, port: number): boolean {
+  const name = knownHostsName(host, port);
+  return text.split('\n').some((line) => {
+    const [marker, names] = line.trim().split(/\s+/);
+    return marker === '@cert-authority' && names !== undefined && nameMatches(names, name);
+  });
 }
 
 export async function readKnownHosts(file: string): Promise<string> {
