@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -5,5 +7,7 @@ export default defineConfig({
     include: ['{app,main,runners,shared,scripts}/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}'],
     exclude: ['e2e/**', 'node_modules/**', 'out/**'],
     testTimeout: 20_000,
+    // A core a test starts without its own data folder (alerts, recordings) writes here, never in the user's.
+    env: { XDG_DATA_HOME: join(tmpdir(), 'cellwatch-unit-tests-data') },
   },
 });

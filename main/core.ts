@@ -3,6 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Backend } from '../shared/contract';
 import type { AppInfo, Transport } from '../shared/model';
+import { AlertLog } from './alerts/log';
+import { AlertService, type AlertTiming } from './alerts/service';
 import { localCellContext, type ContextOf, type Media } from './cell-context';
 import { CompareService } from './compare/service';
 import { EventHub } from './events';
@@ -24,6 +26,8 @@ export interface CoreOptions {
   transport: Transport;
   /** Roots given on the command line: shown for this start, never saved. */
   commandLineRoots?: string[];
+  /** Watch only the command line's roots, not the saved ones nor the hosts files' (`cellwatch alerts ROOT`). */
+  onlyCommandLineRoots?: boolean;
   /** The window's native folder picker; absent in serve mode. */
   pickFolder?: () => Promise<string | null>;
   /** Where the built-in demo runs, live, when no runs root is configured; absent: no demo. */
@@ -38,6 +42,8 @@ export interface CoreOptions {
   dataDir?: string;
   /** The nvidia-smi to run on SSH hosts (default: nvidia-smi on the host's PATH). */
   remoteNvidiaSmi?: string;
+  /** How often alerts are looked for; `readOnly`: use the saved alert settings but write nothing (the CLI). */
+  alerts?: AlertTiming & { readOnly?: boolean };
 }
 
 /** The contract with its events: what a transport serves. */
@@ -88,13 +94,21 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const watch = new WatchService((id) => roots.cell(id), contextOf, (delta) => events.emit('cellChanged', delta));
   const compare = new CompareService(() => roots.cells(), (id) => roots.cell(id), contextOf, events, recordingsDir);
 
+  const alerts = new AlertService(await AlertLog.open(join(dataDir, 'alerts.json'), options.alerts?.readOnly), {
+    events,
+    cells: () => roots.cells(),
+    runs: () => launch.listRuns(),
+    onRunEnded: (listener) => launch.onRunEnded(listener),
+    pairedTest: (a, b) => compare.pairedTest(a, b),
+  }, options.alerts);
+
   const getInfo = async (): Promise<AppInfo> => ({
     name: 'Cellwatch',
     version: APP_VERSION,
     transport: options.transport,
     canPickFolder: options.pickFolder !== undefined,
     settingsFile: roots.settingsFile,
-    problems: roots.problems(),
+    problems: [...roots.problems(), ...alerts.problems()],
   });
 
   const client = (): ClientBackend => {
@@ -132,6 +146,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       acceptHostKey: (alias) => hosts.acceptHostKey(alias),
       unlockHostKey: (alias, keyFile, passphrase) => hosts.unlockHostKey(alias, keyFile, passphrase),
       reconnectHost: (alias) => hosts.reconnectHost(alias),
+      listAlerts: () => alerts.listAlerts(),
+      markAlertsRead: (until) => alerts.markAlertsRead(until),
+      setAlertPrefs: (prefs) => alerts.setAlertPrefs(prefs),
     };
     return { ...backend, events, dispose: () => watch.release(id) };
   };
@@ -141,6 +158,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     media: (urlPath) => mediaOf(urlPath, () => roots.cells(), contextOf, recordingsDir),
     scanned: () => roots.scanned(),
     async close() {
+      alerts.close();
       gpus.close();
       hosts.close();
       await Promise.all([roots.close(), watch.close()]);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isEventName, type Backend, type BackendEvents, type CallReply, type EventName, type Method, type Unsubscribe } from '../shared/contract';
+import { prefsSchema } from './alerts/log';
 import type { EventedBackend } from './core';
 
 const path = z.string().min(1, 'a path is required').max(4096);
@@ -41,6 +42,9 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   acceptHostKey: z.tuple([name]),
   unlockHostKey: z.tuple([name, z.string().min(1).max(4096), z.string().max(4096)]),
   reconnectHost: z.tuple([name]),
+  listAlerts: z.tuple([]),
+  markAlertsRead: z.tuple([z.number().min(0)]),
+  setAlertPrefs: z.tuple([prefsSchema]),
   record: z.tuple([z.string().min(1).max(2000), z.string().regex(/^\d+$/), z.number().positive().max(3600), z.number().positive().max(120)]),
   listFrames: z.tuple([
     cellId,

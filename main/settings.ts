@@ -1,5 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { StateFile } from './state-file';
 import { type Problem, problem } from '../shared/model';
 
 export interface Settings {
@@ -49,10 +50,6 @@ export async function loadSettings(file: string): Promise<LoadedSettings> {
   return { settings: parsed };
 }
 
-/** Writes beside the target and renames over it, so a crash never leaves half a settings file. */
-export async function saveSettings(file: string, settings: Settings): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(settings, null, 2)}\n`);
-  await rename(temp, file);
+export function saveSettings(file: StateFile, settings: Settings): Promise<void> {
+  return file.write(`${JSON.stringify(settings, null, 2)}\n`);
 }

@@ -45,6 +45,7 @@ export function summaryOf(read: CellRead, root: string): CellSummary {
     evaluatedVersions: read.evaluatedVersions ?? [],
     vramPeakMib: read.vramPeakMib ?? null,
     policyVersions: read.policyVersions ?? [],
+    pausedUntil: read.pausedUntil ?? null,
     capabilities: capabilitiesOf(ADAPTERS[read.cell.format]),
   };
 }

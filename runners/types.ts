@@ -24,6 +24,8 @@ export interface CellRead {
   evaluatedVersions?: string[];
   vramPeakMib?: number | null;
   policyVersions?: string[];
+  /** Epoch ms a throttle pause the run is in ends (its countdown): no bytes until then is not a stall. */
+  pausedUntil?: number | null;
   /** Present when the read was asked for it: from the same reading of the files as the rest. */
   detail?: DetailRead;
   /** The cell's folder is gone. */

@@ -1,5 +1,6 @@
 // The one contract between the UI and the core. Every call the renderer can make and every event it
 // can receive is named here; app/ (IPC) and main/server (WebSocket) carry exactly these.
+import type { Alert, AlertPrefs, AlertsState } from './alerts';
 import type { Launched, LaunchPlan, LaunchRequest, ProfileInfo, RunInfo } from './launch';
 import type { PairedTest } from './mcnemar';
 import type { CellDelta, CellDetail, Comparison, FrameSet, FrameSource, GpuSample, GpuStatus, RecordProgress, StreamEvent, SystemSample } from './cell-detail';
@@ -50,6 +51,12 @@ export interface Backend {
   /** A passphrase for an encrypted key file, kept in memory only. */
   unlockHostKey(alias: string, keyFile: string, passphrase: string): Promise<void>;
   reconnectHost(alias: string): Promise<void>;
+  /** The alerts kept (the last 1,000), what was read, and the alert settings; new ones arrive as `alertRaised`. */
+  listAlerts(): Promise<AlertsState>;
+  /** The notification centre was looked at: alerts up to `until` (epoch ms) are read. */
+  markAlertsRead(until: number): Promise<AlertsState>;
+  /** Kinds on and off, muted cells, the stall threshold, pinned paired tests. */
+  setAlertPrefs(prefs: AlertPrefs): Promise<AlertsState>;
 }
 
 /** An SSH host's connection as the window shows it. */
@@ -77,6 +84,7 @@ export interface BackendEvents {
   gpuSample: GpuSample;
   recordProgress: RecordProgress;
   hostsChanged: HostStatus[];
+  alertRaised: Alert;
 }
 
 export type Method = keyof Backend;
@@ -84,7 +92,7 @@ export type EventName = keyof BackendEvents;
 
 // Keyed by the union, so adding an event without naming it here fails to compile. (The methods are named
 // once, by the dispatcher's argument schemas in main/dispatcher.ts.)
-const eventNames: Record<EventName, true> = { rootsChanged: true, cellsChanged: true, cellChanged: true, gpuSample: true, recordProgress: true, hostsChanged: true };
+const eventNames: Record<EventName, true> = { rootsChanged: true, cellsChanged: true, cellChanged: true, gpuSample: true, recordProgress: true, hostsChanged: true, alertRaised: true };
 export const EVENTS = Object.keys(eventNames) as readonly EventName[];
 
 export type Unsubscribe = () => void;

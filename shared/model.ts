@@ -106,6 +106,8 @@ export interface CellSummary extends Cell {
   vramPeakMib: number | null;
   /** Every policy version of a bigym cell (policies/vNNN.py), oldest first. */
   policyVersions: string[];
+  /** Epoch ms a throttle pause the run is in ends (the countdown it shows); null when not paused. */
+  pausedUntil: number | null;
   capabilities: Capabilities;
 }
 

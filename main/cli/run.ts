@@ -2,6 +2,7 @@ import { NotFoundError } from '../errors';
 import { CompareError } from '../compare/paired';
 import { APP_VERSION } from '../version';
 import { UsageError, type Io } from './io';
+import { alerts, ALERTS_HELP } from './alerts';
 import { demo, DEMO_HELP } from './demo';
 import { episodes, EPISODES_HELP } from './episodes';
 import { gpu, GPU_HELP } from './gpu';
@@ -21,6 +22,7 @@ Commands:
   status     budgets, states and success rates of cells
   episodes   a cell's pairable units
   tail       a cell's events as they arrive
+  alerts     alerts as they happen (finished, failed, stalled, ...)
   mcnemar    are two runs really different? (exact paired test)
   gpu        GPU memory, CPU, memory and disks of this machine
   launch     start a UI run of a runner profile
@@ -39,6 +41,8 @@ ${EPISODES_HELP}
 
 ${TAIL_HELP}
 
+${ALERTS_HELP}
+
 ${MCNEMAR_HELP}
 
 ${GPU_HELP}
@@ -49,7 +53,7 @@ ${RECORD_HELP}
 
 ${DEMO_HELP}`;
 
-const COMMANDS: Record<string, (argv: string[], io: Io, stop?: AbortSignal) => Promise<number>> = { serve, status, episodes, tail, mcnemar, gpu, launch, record, demo };
+const COMMANDS: Record<string, (argv: string[], io: Io, stop?: AbortSignal) => Promise<number>> = { serve, status, episodes, tail, alerts, mcnemar, gpu, launch, record, demo };
 
 export async function runCli(argv: string[], io: Io, stop?: AbortSignal): Promise<number> {
   const [first, ...rest] = argv;

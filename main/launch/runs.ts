@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { RunState } from '../../shared/launch';
 import { NotFoundError } from '../errors';
+import { StateFile } from '../state-file';
 import type { RenderedRun } from './profiles';
 
 export interface LaunchedRun {
@@ -77,10 +78,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class RunManager {
   private runs: LaunchedRun[] = [];
   private loaded = false;
-  /** Writes of the registry, one after another: two saves never race on the same file. */
-  private saving: Promise<void> = Promise.resolve();
+  private readonly file: StateFile;
 
-  constructor(private readonly registry: string) {}
+  /** `onEnded`: hears each run whose process ended while this app watched it, once its exit is recorded. */
+  constructor(
+    private readonly registry: string,
+    private readonly onEnded: (run: RunView) => void = () => undefined,
+  ) {
+    this.file = new StateFile(registry);
+  }
 
   private async load(): Promise<void> {
     if (this.loaded) return;
@@ -93,16 +99,8 @@ export class RunManager {
     }
   }
 
-  /** Writes the registry atomically (beside it, then renamed over it), after any write already under way. */
   private save(): Promise<void> {
-    const write = async () => {
-      await mkdir(dirname(this.registry), { recursive: true });
-      const temp = `${this.registry}.${process.pid}.${randomUUID()}.tmp`;
-      await writeFile(temp, JSON.stringify(this.runs, null, 1));
-      await rename(temp, this.registry);
-    };
-    this.saving = this.saving.then(write, write);
-    return this.saving;
+    return this.file.write(JSON.stringify(this.runs, null, 1));
   }
 
   async launch(run: RenderedRun, gpu: number | null, canDrain = false): Promise<LaunchedRun> {
@@ -120,8 +118,12 @@ export class RunManager {
     child.once('exit', (code, signal) => {
       recorded.exit = { code, signal, at: Date.now() };
       if (!recorded.run) return;
-      recorded.run.exit = recorded.exit;
-      this.save().catch(() => undefined);
+      const ended = recorded.run;
+      ended.exit = recorded.exit;
+      this.save()
+        .catch(() => undefined)
+        .then(() => this.view(ended))
+        .then((view) => this.onEnded(view));
     });
     const started = new Promise<number>((resolve, reject) => {
       child.once('spawn', () => resolve(child.pid as number));
@@ -136,6 +138,7 @@ export class RunManager {
     child.unref();
     this.runs.push(launched);
     await this.save();
+    if (launched.exit) void this.view(launched).then((view) => this.onEnded(view));
     return launched;
   }
 

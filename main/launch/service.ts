@@ -27,9 +27,10 @@ export class LaunchService implements LaunchCalls {
   /** Process group → launched run, refreshed as runs start; the GPU view names each process's run. */
   private groups = new Map<number, string>();
   private readonly vramPeaks = new Map<string, number>();
+  private readonly endedListeners: ((run: RunInfo) => void)[] = [];
 
   private constructor(private readonly options: LaunchOptions) {
-    this.runs = new RunManager(join(options.configDir, 'launched.json'));
+    this.runs = new RunManager(join(options.configDir, 'launched.json'), (run) => this.endedListeners.forEach((listener) => listener(this.info(run))));
     this.context = {
       profileDirs: profileDirs(options.packageRoot, options.configDir),
       dataDir: options.dataDir,
@@ -46,6 +47,11 @@ export class LaunchService implements LaunchCalls {
 
   private async refreshGroups(): Promise<void> {
     this.groups = new Map((await this.runs.list()).filter((r) => r.state === 'running').map((r) => [r.pid, r.name]));
+  }
+
+  /** Hears each launched run that ends while this app watches it: crashed, exited, stopped. */
+  onRunEnded(listener: (run: RunInfo) => void): void {
+    this.endedListeners.push(listener);
   }
 
   runOfGroup(pgid: number): string | undefined {

@@ -7,13 +7,14 @@ import type { ContextOf } from '../cell-context';
 import { NotFoundError } from '../errors';
 import type { EventHub } from '../events';
 import type { HostRegistry } from '../hosts/registry';
+import { StateFile } from '../state-file';
 import { saveSettings, settingsFile, type Settings } from '../settings';
 import { rootAddress, rootLocation } from './address';
 import { LiveDemo } from './demo';
-import { LocalIndex, type IndexOptions } from './local-index';
+import { LocalIndex } from './local-index';
 import { RemoteIndex } from './remote-index';
 import { ReaderPool } from './pool';
-import { readRootSources } from './sources';
+import { readRootSources, type RootsOptions } from './sources';
 
 /** How often roots on SSH hosts are rescanned for new and changed cells. */
 const RESCAN_MS = 3000;
@@ -23,18 +24,6 @@ interface RootEntry {
   path: string;
   source: RootStatus['source'];
   index?: LocalIndex | RemoteIndex;
-}
-
-export interface RootsOptions {
-  configDir: string;
-  /** Roots given on the command line: shown for this start only, never saved. */
-  commandLineRoots?: string[];
-  /** Where the built-in demo runs, live, when no runs root is configured; absent: no demo. */
-  demoRoot?: string;
-  /** Rescan roots on SSH hosts every few seconds (default true). */
-  rescan?: boolean;
-  /** How local roots are watched and swept (tests shorten the sweep or turn the watcher off). */
-  index?: IndexOptions;
 }
 
 type RootCalls = Pick<Backend, 'listRoots' | 'addRoot' | 'removeRoot' | 'listCells'>;
@@ -52,6 +41,7 @@ export class RootsService implements RootCalls {
   /** The first scans of the roots known at start, which run on after the service is up. */
   private firstScans: Promise<unknown> = Promise.resolve();
   readonly settingsFile: string;
+  private readonly settingsWriter: StateFile;
 
   private constructor(
     private readonly options: RootsOptions,
@@ -60,6 +50,7 @@ export class RootsService implements RootCalls {
     private readonly contextOf: ContextOf,
   ) {
     this.settingsFile = settingsFile(options.configDir);
+    this.settingsWriter = new StateFile(this.settingsFile);
   }
 
   static async create(options: RootsOptions, events: EventHub, hosts: HostRegistry, contextOf: ContextOf): Promise<RootsService> {
@@ -98,7 +89,7 @@ export class RootsService implements RootCalls {
   }
 
   private async start(): Promise<void> {
-    const sources = await readRootSources(this.settingsFile, this.options.configDir, this.options.commandLineRoots ?? []);
+    const sources = await readRootSources(this.settingsFile, this.options.configDir, this.options.commandLineRoots ?? [], this.options.onlyCommandLineRoots);
     this.settings = sources.settings;
     this.settingsProblem = sources.settingsProblem;
     this.startProblems.push(...sources.problems);
@@ -154,7 +145,7 @@ export class RootsService implements RootCalls {
 
   private async persist(): Promise<void> {
     this.settings = { ...this.settings, roots: [...this.roots.values()].filter((r) => r.source === 'settings').map((r) => r.path) };
-    await saveSettings(this.settingsFile, this.settings);
+    await saveSettings(this.settingsWriter, this.settings);
     this.settingsProblem = undefined;
   }
 

@@ -3,6 +3,21 @@ import { problem, type Problem, type RootStatus } from '../../shared/model';
 import { loadSettings, type Settings } from '../settings';
 import { readHostsFiles } from '../ssh/hosts-file';
 import { rootAddress } from './address';
+import type { IndexOptions } from './local-index';
+
+export interface RootsOptions {
+  configDir: string;
+  /** Roots given on the command line: shown for this start only, never saved. */
+  commandLineRoots?: string[];
+  /** Only the command line's roots: not the saved ones, nor the hosts files'. */
+  onlyCommandLineRoots?: boolean;
+  /** Where the built-in demo runs, live, when no runs root is configured; absent: no demo. */
+  demoRoot?: string;
+  /** Rescan roots on SSH hosts every few seconds (default true). */
+  rescan?: boolean;
+  /** How local roots are watched and swept (tests shorten the sweep or turn the watcher off). */
+  index?: IndexOptions;
+}
 
 export interface RootSources {
   settings: Settings;
@@ -13,7 +28,7 @@ export interface RootSources {
   problems: Problem[];
 }
 
-export async function readRootSources(settingsFile: string, configDir: string, commandLine: string[]): Promise<RootSources> {
+export async function readRootSources(settingsFile: string, configDir: string, commandLine: string[], onlyCommandLine = false): Promise<RootSources> {
   const loaded = await loadSettings(settingsFile);
   const hostsFiles = await readHostsFiles(configDir);
   const problems = [...hostsFiles.problems];
@@ -26,8 +41,10 @@ export async function readRootSources(settingsFile: string, configDir: string, c
       problems.push(problem(file, `runs root ${JSON.stringify(path)} ignored: ${(error as Error).message}`, { tip: 'remove it, or write it as an absolute path' }));
     }
   };
-  loaded.settings.roots.forEach((path) => add(path, 'settings', settingsFile));
-  hostsFiles.roots.forEach((address) => add(address, 'hosts file', configDir));
+  if (!onlyCommandLine) {
+    loaded.settings.roots.forEach((path) => add(path, 'settings', settingsFile));
+    hostsFiles.roots.forEach((address) => add(address, 'hosts file', configDir));
+  }
   commandLine.forEach((path) => add(path, 'command line', 'command line'));
   return { settings: loaded.settings, settingsProblem: loaded.problem, roots, problems };
 }

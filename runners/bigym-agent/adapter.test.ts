@@ -60,9 +60,11 @@ describe('bigym-agent: budget', () => {
 });
 
 describe('bigym-agent: states', () => {
-  it('is void when no version differs from the template', async () => {
-    writeTree(cell, base);
+  it('is void when the session ended with no version beyond the template, and running while it has none yet', async () => {
+    writeTree(cell, { ...base, 'run.json': { ...run, status: 'finished' } });
     expect((await read(bigymAgent, cell)).cell.state).toBe('void');
+    writeTree(cell, base);
+    expect((await read(bigymAgent, cell)).cell.state).toBe('running');
   });
 
   it('is running while the session runs', async () => {

@@ -70,7 +70,8 @@ export const bigymAgent: FormatAdapter = {
     const running = run.status === 'running';
     const pending = evaluations.filter((e) => !e.summary);
     const recentlyChanged = (e: Evaluation) => isRecent(e.changedAt, ctx.now);
-    if (versions.length === 0) cell.state = 'void';
+    // A session is void when it ends without a policy; while it runs, it simply has none yet.
+    if (versions.length === 0 && !running) cell.state = 'void';
     else if (run.status === 'interrupted') cell.state = 'interrupted';
     else if (submitted?.summary) cell.state = 'scored';
     else if (pending.some(recentlyChanged)) cell.state = 'evaluating';

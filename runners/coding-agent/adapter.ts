@@ -5,6 +5,7 @@ import { type EpisodeUnit, problem } from '../../shared/model';
 import type { FormatAdapter } from '../types';
 import { unitOf } from './score';
 import { RUN_JSON, SUMMARY_JSON } from './files';
+import { pausedUntil } from './throttle';
 
 const RATE_TOLERANCE = 1e-6;
 
@@ -36,7 +37,8 @@ export const codingAgent: FormatAdapter = {
     // The newest episode's trajectory is where a live run writes; its mtime says whether the run moves.
     const episodeDirs = (await r.list('episodes')).filter((e) => e.kind === 'dir').map((e) => e.name).sort();
     const newest = episodeDirs.at(-1);
-    if (newest) await r.stat(`episodes/${newest}/trajectory.jsonl`);
+    const trajectory = newest ? `episodes/${newest}/trajectory.jsonl` : null;
+    const last = trajectory ? await r.stat(trajectory) : null;
 
     const units: EpisodeUnit[] = Object.entries(obj(summary?.episodes))
       .map(([id, raw]) => {
@@ -78,6 +80,7 @@ export const codingAgent: FormatAdapter = {
       changedAt: r.changedAt,
       units,
       vramPeakMib: num(summary?.vram_peak_mib),
+      pausedUntil: trajectory && last?.kind === 'file' && summary?.finished !== true ? await pausedUntil(r, trajectory, last.size) : null,
     };
   },
 };

@@ -1,0 +1,171 @@
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Alert } from '../../shared/alerts';
+import { cellId } from '../../shared/names';
+import { jsonl, tempDir, writeTree } from '../../runners/testing';
+import { runCli } from '../cli/run';
+import { capture } from '../cli/testing';
+import { createCore, type Core } from '../core';
+
+let tmp: ReturnType<typeof tempDir>;
+let runs: string;
+let dataDir: string;
+const cores: Core[] = [];
+beforeEach(() => {
+  tmp = tempDir();
+  runs = join(tmp.path, 'runs');
+  dataDir = join(tmp.path, 'data');
+});
+afterEach(async () => {
+  await Promise.all(cores.splice(0).map((core) => core.close()));
+  tmp.remove();
+});
+
+/** A coding-agent cell of two planned episodes, the first ended with a success. */
+function writeCell(name: string, summary: object = {}, more: Record<string, string | object> = {}): string {
+  writeTree(runs, {
+    [`${name}/run.json`]: { runner: 'coding-agent', run: name, protocol: { episodes: [0, 1] } },
+    [`${name}/summary.json`]: { planned: [0, 1], episodes: { 0: { status: 'evaluated', success: true } }, finished: false, ...summary },
+    ...Object.fromEntries(Object.entries(more).map(([file, text]) => [`${name}/${file}`, text])),
+  });
+  return join(runs, name);
+}
+
+const finish = (name: string) =>
+  writeCell(name, { episodes: { 0: { status: 'evaluated', success: true }, 1: { status: 'evaluated', success: false } }, finished: true });
+
+async function start(nvidiaSmi: string | false = false): Promise<{ core: Core; raised: Alert[] }> {
+  const core = await createCore({ configDir: join(tmp.path, 'config'), dataDir, transport: 'serve', commandLineRoots: [runs], rescan: false, nvidiaSmi, alerts: { checkMs: 100 } });
+  cores.push(core);
+  const raised: Alert[] = [];
+  core.events.on('alertRaised', (alert) => raised.push(alert));
+  await core.scanned();
+  return { core, raised };
+}
+
+async function until(condition: () => boolean, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('alerts', () => {
+  it('says once when a cell finishes, with its success rate; a cell already finished at the start says nothing', async () => {
+    writeCell('std_done');
+    finish('std_done');
+    const cell = writeCell('std_live');
+    const { core, raised } = await start();
+    finish('std_live');
+    await until(() => raised.length > 0);
+    await sleep(500);
+    expect(raised.map((a) => [a.kind, a.cell, a.subject, a.message])).toEqual([['finished', cellId('local', cell), 'std_live', 'finished: 50.0 % success (1 of 2 scored)']]);
+    expect((await core.listAlerts()).alerts).toEqual(raised);
+  });
+
+  it('says a running cell stalled after the threshold, never during a throttle countdown', async () => {
+    const now = Date.now() / 1000;
+    writeCell('std_quiet');
+    writeCell('std_throttled', {}, { 'episodes/0001/trajectory.jsonl': jsonl([{ seq: 1, t: now, ev: 'throttle', attempt: 1, wait_s: 3 }]) });
+    const { core, raised } = await start();
+    await core.setAlertPrefs({ ...(await core.listAlerts()).prefs, stallSeconds: 1 });
+    await until(() => raised.length > 0);
+    await sleep(1000);
+    // 2 s in: the quiet cell has stalled once; the throttled one is still inside its countdown.
+    expect(raised.map((a) => [a.kind, a.subject])).toEqual([['stalled', 'std_quiet']]);
+    expect(raised[0]?.message).toMatch(/^stalled: no new bytes for \d+ s$/);
+    await until(() => raised.length > 1);
+    expect(raised[1]).toMatchObject({ kind: 'stalled', subject: 'std_throttled', message: expect.stringMatching(/, after its throttle pause ended$/) });
+  });
+
+  it('says a launched run failed, with its last stderr line', async () => {
+    const { core, raised } = await start();
+    await core.launchRun({ profile: 'custom', values: { command: 'echo starting; echo "CUDA out of memory" >&2; exit 3', root: runs }, override: true });
+    await until(() => raised.length > 0);
+    expect(raised[0]).toMatchObject({ kind: 'crashed', message: 'exited with code 3: CUDA out of memory' });
+    expect(raised[0]?.subject).toMatch(/^ui_custom_/);
+  });
+
+  it("says when a launched run's GPU is under the free-memory guard", async () => {
+    // The RTX 2080 SUPER of the real captures (fixtures/noheader-nounits), with 7 GB taken by another process.
+    writeTree(tmp.path, { 'gpus.csv': '0, NVIDIA GeForce RTX 2080 SUPER, 8192, 7169, 1002, 97\n' });
+    process.env.FAKE_SMI_GPUS = join(tmp.path, 'gpus.csv');
+    const { core, raised } = await start(join(import.meta.dirname, '..', 'gpu', 'fake', 'nvidia-smi'));
+    const { run } = await core.launchRun({ profile: 'custom', values: { command: 'sleep 30', root: runs }, gpu: 0, override: true });
+    try {
+      await until(() => raised.length > 0);
+      await sleep(1500);
+      expect(raised.map((a) => [a.kind, a.subject, a.message])).toEqual([['gpu_low', run.name, 'GPU 0 has 1002 MiB free, under the 6000 MiB guard']]);
+    } finally {
+      await core.stopRun(run.id);
+      delete process.env.FAKE_SMI_GPUS;
+    }
+  });
+
+  it('says when a pinned paired test crosses p < 0.05, naming the side ahead', async () => {
+    const ten = (wins: number) => Object.fromEntries(Array.from({ length: 10 }, (_, i) => [i, { status: 'evaluated', success: i < wins }]));
+    const a = writeCell('std_a', { planned: [...Array(10).keys()], episodes: ten(2) });
+    const b = writeCell('std_b', { planned: [...Array(10).keys()], episodes: ten(2) });
+    const { core, raised } = await start();
+    await core.setAlertPrefs({ ...(await core.listAlerts()).prefs, pinned: [{ a: cellId('local', a), b: cellId('local', b) }] });
+    await sleep(500);
+    writeCell('std_b', { planned: [...Array(10).keys()], episodes: ten(8) });
+    await until(() => raised.length > 0);
+    expect(raised.map((r) => [r.kind, r.subject, r.message])).toEqual([['paired', 'std_a vs std_b', 'std_b is ahead: p = 0.031 < 0.05 (0 vs 6 discordant episodes)']]);
+  });
+
+  it('raises nothing for a muted cell, nor for a kind turned off', async () => {
+    const muted = writeCell('std_muted');
+    writeCell('std_other');
+    const { core, raised } = await start();
+    await core.setAlertPrefs({ ...(await core.listAlerts()).prefs, muted: [cellId('local', muted)], off: ['budget'] });
+    finish('std_muted');
+    finish('std_other');
+    await until(() => raised.length > 0);
+    await sleep(500);
+    expect(raised.map((a) => [a.kind, a.subject])).toEqual([['finished', 'std_other']]);
+  });
+
+  it('keeps alerts across a restart, and never raises the same one again', async () => {
+    writeCell('std_quiet');
+    const first = await start();
+    await first.core.setAlertPrefs({ ...(await first.core.listAlerts()).prefs, stallSeconds: 1 });
+    await until(() => first.raised.length > 0);
+    await first.core.markAlertsRead(Date.now());
+    await first.core.close();
+    cores.length = 0;
+
+    const second = await start();
+    await sleep(1500);
+    expect(second.raised).toEqual([]);
+    const kept = await second.core.listAlerts();
+    expect(kept.alerts.map((a) => [a.kind, a.subject])).toEqual([['stalled', 'std_quiet']]);
+    expect(kept.readUntil).toBeGreaterThanOrEqual(kept.alerts[0]?.at ?? Infinity);
+    // New bytes, then quiet again: a new stall, said once.
+    appendFileSync(join(runs, 'std_quiet', 'driver.log'), 'step\n');
+    await until(() => second.raised.length > 0);
+    expect(JSON.parse(readFileSync(join(dataDir, 'alerts.json'), 'utf8')).alerts).toHaveLength(2);
+  });
+
+  it('`cellwatch alerts --json` prints the alerts the app raises, one a line', async () => {
+    const cell = writeCell('std_live');
+    const { raised } = await start();
+    const { io, out } = capture();
+    const stop = new AbortController();
+    const cli = runCli(['alerts', '--json', runs], io, stop.signal);
+    await sleep(1500);
+    finish('std_live');
+    await until(() => raised.length > 0 && out.length > 0);
+    stop.abort();
+    expect(await cli).toBe(0);
+    const printed = out.map((line) => JSON.parse(line) as Alert);
+    expect(printed.map(({ key, kind, cell: c, subject, message }) => ({ key, kind, cell: c, subject, message }))).toEqual(
+      raised.map(({ key, kind, cell: c, subject, message }) => ({ key, kind, cell: c, subject, message })),
+    );
+    expect(printed[0]?.cell).toBe(cellId('local', cell));
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { CellSummary } from '../../shared/model';
+import { cellAlerts, hostDownAlert, stallAlert } from './rules';
+
+const row = (more: Partial<CellSummary>): CellSummary =>
+  ({
+    id: 'local:/runs/task',
+    name: 'move_plate',
+    state: 'running',
+    changedAt: 1000,
+    pausedUntil: null,
+    budget: { unit: 'steps', used: 19_000, total: 20_000 },
+    episodes: { planned: null, ended: 0, scored: 0, excluded: 0, successes: 0 },
+    success_rate: null,
+    ...more,
+  }) as CellSummary;
+
+describe('what raises an alert', () => {
+  it('an evaluation that failed, a session that ended void, a budget used up: each once, on the change', () => {
+    expect(cellAlerts(row({ state: 'evaluating' }), row({ state: 'eval_failed' })).map((a) => a.message)).toEqual(['EVAL FAILED (unscored): the evaluation stopped without a summary']);
+    expect(cellAlerts(row({ state: 'eval_failed' }), row({ state: 'eval_failed', changedAt: 2000 }))).toEqual([]);
+    expect(cellAlerts(row({}), row({ state: 'void' })).map((a) => a.kind)).toEqual(['void']);
+    expect(cellAlerts(row({}), row({ budget: { unit: 'steps', used: 20_200, total: 20_000 } })).map((a) => a.message)).toEqual(['budget used up: 20200 / 20000 steps']);
+    expect(cellAlerts(row({ budget: { unit: 'steps', used: 20_200, total: 20_000 } }), row({ budget: { unit: 'steps', used: 20_400, total: 20_000 } }))).toEqual([]);
+  });
+
+  it('a finished cell with nothing scored says so, and a scored one its rate', () => {
+    expect(cellAlerts(row({}), row({ state: 'finished' }))[0]?.message).toBe('finished: nothing scored');
+    const scored = row({ state: 'scored', success_rate: 0.25, episodes: { planned: 100, ended: 100, scored: 100, excluded: 0, successes: 25 } });
+    expect(cellAlerts(row({ state: 'evaluating' }), scored)[0]?.message).toBe('finished: 25.0 % success (25 of 100 scored)');
+  });
+
+  it('a stall counts from the later of the last bytes and the end of a throttle pause', () => {
+    expect(stallAlert(row({}), 1000 + 599_000, 600_000)).toBeNull();
+    expect(stallAlert(row({}), 1000 + 600_000, 600_000)?.message).toBe('stalled: no new bytes for 10 min');
+    expect(stallAlert(row({ pausedUntil: 300_000 }), 1000 + 600_000, 600_000)).toBeNull();
+    expect(stallAlert(row({ state: 'finished' }), 10 ** 9, 600_000)).toBeNull();
+  });
+
+  it('a host is news once it has been down for the set time', () => {
+    expect(hostDownAlert('gpu1', 0, 59_999, 60_000, null)).toBeNull();
+    expect(hostDownAlert('gpu1', 0, 60_000, 60_000, 'connection refused')).toEqual({
+      key: 'host_down:gpu1:0', kind: 'host_down', cell: null, subject: 'gpu1', message: 'unreachable for 60 s: connection refused',
+    });
+  });
+});

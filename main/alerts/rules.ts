@@ -1,0 +1,79 @@
+// What raises an alert, as plain functions of what was seen: rows before and after a change, the time.
+import type { Alert } from '../../shared/alerts';
+import type { CellState, CellSummary } from '../../shared/model';
+import { formatP, type McNemarTable } from '../../shared/mcnemar';
+
+/** An alert before it is stamped with its time. */
+export type Raised = Omit<Alert, 'at'>;
+
+/** States of a run that still moves: a quiet one of these has stalled. */
+export const LIVE_STATES: ReadonlySet<CellState> = new Set(['running', 'draining', 'evaluating']);
+/** States a cell ends in. */
+const ENDED_STATES: ReadonlySet<CellState> = new Set(['finished', 'scored', 'void', 'eval_failed', 'interrupted']);
+
+export const isEnded = (state: CellState) => ENDED_STATES.has(state);
+
+function rate(cell: CellSummary): string {
+  const { successes, scored } = cell.episodes;
+  if (cell.success_rate === null) return 'nothing scored';
+  return `${(cell.success_rate * 100).toFixed(1)} % success (${successes} of ${scored} scored)`;
+}
+
+/** The alerts a cell's change raises, from its row before and after; a row seen for the first time raises none. */
+export function cellAlerts(before: CellSummary, after: CellSummary): Raised[] {
+  const base = { cell: after.id, subject: after.name };
+  const key = (kind: string) => `${kind}:${after.id}:${after.changedAt ?? 0}`;
+  const entered = (state: CellState) => before.state !== state && after.state === state;
+  const raised: Raised[] = [];
+  if (!isEnded(before.state) && (after.state === 'finished' || after.state === 'scored')) {
+    raised.push({ ...base, key: key('finished'), kind: 'finished', message: `finished: ${rate(after)}` });
+  }
+  if (entered('eval_failed')) {
+    raised.push({ ...base, key: key('eval_failed'), kind: 'eval_failed', message: 'EVAL FAILED (unscored): the evaluation stopped without a summary' });
+  }
+  if (entered('void')) raised.push({ ...base, key: key('void'), kind: 'void', message: 'ended void: no policy version to score' });
+  const { used, total, unit } = after.budget;
+  if (total !== null && total > 0 && before.budget.used < total && used >= total && raised.length === 0) {
+    raised.push({ ...base, key: `budget:${after.id}:${unit}:${total}`, kind: 'budget', message: `budget used up: ${used} / ${total} ${unit}` });
+  }
+  return raised;
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  const m = Math.round(s / 60);
+  return m < 120 ? `${m} min` : `${(m / 60).toFixed(1)} h`;
+}
+
+/**
+ * A cell seen live that has written nothing for `stallMs`: a throttle pause counts only once its
+ * countdown has run out. Null when it has not stalled (or has ended).
+ */
+export function stallAlert(cell: CellSummary, now: number, stallMs: number): Raised | null {
+  if (isEnded(cell.state) || cell.changedAt === null) return null;
+  const quietSince = Math.max(cell.changedAt, cell.pausedUntil ?? 0);
+  if (now - quietSince < stallMs) return null;
+  const paused = cell.pausedUntil !== null && cell.pausedUntil > cell.changedAt ? ', after its throttle pause ended' : '';
+  return { key: `stalled:${cell.id}:${cell.changedAt}`, kind: 'stalled', cell: cell.id, subject: cell.name, message: `stalled: no new bytes for ${duration(now - cell.changedAt)}${paused}` };
+}
+
+/** An SSH host down since `since` for at least `afterMs`. */
+export function hostDownAlert(alias: string, since: number, now: number, afterMs: number, why: string | null): Raised | null {
+  if (now - since < afterMs) return null;
+  return { key: `host_down:${alias}:${since}`, kind: 'host_down', cell: null, subject: alias, message: `unreachable for ${duration(now - since)}${why ? `: ${why}` : ''}` };
+}
+
+/** A pinned paired test whose significance at 5 % changed: which side is ahead, or that neither is any more. */
+export function pairedAlert(pair: { a: string; b: string }, names: { a: string; b: string }, table: McNemarTable, cell: string): Raised {
+  const significant = table.p_value < 0.05;
+  const ahead = table.only_a > table.only_b ? names.a : names.b;
+  const counts = `${table.only_a} vs ${table.only_b} discordant episodes`;
+  return {
+    key: `paired:${pair.a}|${pair.b}:${significant}:${table.pairs}:${table.only_a}:${table.only_b}`,
+    kind: 'paired',
+    cell,
+    subject: `${names.a} vs ${names.b}`,
+    message: significant ? `${ahead} is ahead: p = ${formatP(table.p_value)} < 0.05 (${counts})` : `no longer significant: p = ${formatP(table.p_value)} (${counts})`,
+  };
+}

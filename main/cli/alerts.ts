@@ -1,0 +1,43 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Alert } from '../../shared/alerts';
+import { createCore } from '../core';
+import { defaultConfigDir } from '../paths';
+import { parseRemote } from '../ssh/config';
+import type { Io } from './io';
+import { printable } from './printable';
+
+export const ALERTS_HELP = `cellwatch alerts [--json] [ROOT...]
+
+Prints alerts as they happen, one a line, until Ctrl+C: a cell finishes, a launched run fails, an
+evaluation fails or ends void, a budget is used up, a running cell stalls, an SSH host is unreachable,
+a launched run's GPU drops under the free-memory guard, a pinned paired test crosses p < 0.05. The
+kinds turned off and the cells muted in the app are honoured; nothing is written. With no ROOT, watches
+the runs roots the app has saved.
+  --json   one object a line: {"key", "kind", "at", "cell", "subject", "message"}`;
+
+function line(alert: Alert, json: boolean): string {
+  if (json) return JSON.stringify(alert);
+  return `${new Date(alert.at).toISOString().slice(0, 19).replace('T', ' ')}  ${printable(alert.kind.padEnd(11))} ${printable(alert.subject)}: ${printable(alert.message)}`;
+}
+
+export async function alerts(argv: string[], io: Io, stop?: AbortSignal): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const core = await createCore({
+    configDir: defaultConfigDir(),
+    transport: 'serve',
+    commandLineRoots: positionals.map((root) => (parseRemote(root) ? root : resolve(root))),
+    onlyCommandLineRoots: positionals.length > 0,
+    nvidiaSmi: process.env.CELLWATCH_NVIDIA_SMI ?? 'nvidia-smi',
+    alerts: { readOnly: true },
+  });
+  core.events.on('alertRaised', (alert) => io.out(line(alert, values.json)));
+  for (const root of await core.listRoots()) for (const p of root.problems) io.err(`${p.file}: ${p.message}`);
+  await new Promise<void>((done) => {
+    stop?.addEventListener('abort', () => done(), { once: true });
+    process.once('SIGINT', () => done());
+    process.once('SIGTERM', () => done());
+  });
+  await core.close();
+  return 0;
+}

@@ -1,0 +1,51 @@
+// Alerts: what Cellwatch tells the user without being asked (a run finished, failed, stalled, ...).
+import type { CellId } from './model';
+
+export type AlertKind = 'finished' | 'crashed' | 'eval_failed' | 'void' | 'budget' | 'stalled' | 'host_down' | 'gpu_low' | 'paired';
+
+/** Each kind as the settings list names it; keyed by the union, so a new kind must be named here. */
+export const ALERT_KINDS: Record<AlertKind, string> = {
+  finished: 'a cell finishes',
+  crashed: 'a launched run exits with an error',
+  eval_failed: 'an evaluation fails (EVAL FAILED)',
+  void: 'a run ends void (no policy to score)',
+  budget: 'a budget is used up',
+  stalled: 'a running cell stalls',
+  host_down: 'an SSH host is unreachable for over a minute',
+  gpu_low: "a launched run's GPU drops under the free-memory guard",
+  paired: 'a pinned paired test crosses p < 0.05',
+};
+
+export interface Alert {
+  /** What makes it the same alert: one event never raises two. */
+  key: string;
+  kind: AlertKind;
+  /** Epoch milliseconds. */
+  at: number;
+  /** The cell it concerns, when one does; clicking the alert opens it. */
+  cell: CellId | null;
+  /** What the list shows as its subject: a cell's name, a host, a pair. */
+  subject: string;
+  message: string;
+}
+
+export interface AlertPrefs {
+  /** Kinds turned off everywhere. */
+  off: AlertKind[];
+  /** Cells that raise nothing. */
+  muted: CellId[];
+  /** A running cell with no new bytes for this long has stalled (a throttle countdown does not count). */
+  stallSeconds: number;
+  /** Paired tests to watch: cell ids, or `<id>@vNNN` policy versions. */
+  pinned: { a: string; b: string }[];
+}
+
+export const DEFAULT_ALERT_PREFS: AlertPrefs = { off: [], muted: [], stallSeconds: 600, pinned: [] };
+
+export interface AlertsState {
+  /** Newest last; the last 1,000 are kept. */
+  alerts: Alert[];
+  /** Alerts at or before this time have been seen in the notification centre. */
+  readUntil: number;
+  prefs: AlertPrefs;
+}
