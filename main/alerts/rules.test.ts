@@ -22,6 +22,9 @@ describe('what raises an alert', () => {
     expect(cellAlerts(row({}), row({ state: 'void' })).map((a) => a.kind)).toEqual(['void']);
     expect(cellAlerts(row({}), row({ budget: { unit: 'steps', used: 20_200, total: 20_000 } })).map((a) => a.message)).toEqual(['budget used up: 20200 / 20000 steps']);
     expect(cellAlerts(row({ budget: { unit: 'steps', used: 20_200, total: 20_000 } }), row({ budget: { unit: 'steps', used: 20_400, total: 20_000 } }))).toEqual([]);
+    // The episodes planned, all ended: the run finishing says it.
+    const planned = { planned: 10, ended: 10, scored: 10, excluded: 0, successes: 3 };
+    expect(cellAlerts(row({ budget: { unit: 'episodes', used: 9, total: 10 } }), row({ budget: { unit: 'episodes', used: 10, total: 10 }, episodes: planned }))).toEqual([]);
   });
 
   it('a finished cell with nothing scored says so, and a scored one its rate', () => {

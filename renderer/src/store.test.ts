@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import type { GpuSample } from '../../shared/cell-detail';
+import { DEFAULT_ALERT_PREFS } from '../../shared/alerts';
 import { problem, type AppInfo, type CellSummary, type RootStatus } from '../../shared/model';
 import { createAppStore } from './store';
 import { fakeTransport } from './testing';
@@ -17,6 +18,7 @@ function backend(cells: CellSummary[] = [cell('a')]) {
     listCells: async () => cells,
     gpuStatus: async () => ({ available: false, problems: [problem('nvidia-smi', 'nvidia-smi not found')], history: [] }),
     listHosts: async () => [],
+    listAlerts: async () => ({ alerts: [], readUntil: 0, prefs: DEFAULT_ALERT_PREFS }),
   };
 }
 

@@ -1,7 +1,9 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { HostStatus, Transport } from '../../shared/contract';
 import type { GpuStatus } from '../../shared/cell-detail';
+import type { AlertPrefs, AlertsState } from '../../shared/alerts';
 import type { AppInfo, CellsDelta, CellSummary, RootStatus } from '../../shared/model';
+import { notify } from './alerts/notify';
 
 export interface AppState {
   info: AppInfo | null;
@@ -17,6 +19,8 @@ export interface AppState {
   hosts: HostStatus[];
   /** The slots the Compare view opens on. */
   compareSlots: string;
+  /** The notification centre: alerts kept, what was read, the alert settings. */
+  alerts: AlertsState | null;
   /** The last failed action, shown until the next one succeeds. */
   error: string | null;
   load(): Promise<void>;
@@ -29,6 +33,8 @@ export interface AppState {
   closeCell(): void;
   /** Opens the Compare view on these slots. */
   compare(slots: string): void;
+  markAlertsRead(): Promise<void>;
+  setAlertPrefs(change: (prefs: AlertPrefs) => AlertPrefs): Promise<void>;
 }
 
 export type View = 'cells' | 'paired' | 'compare' | 'gpu';
@@ -76,17 +82,19 @@ export function createAppStore(transport: Transport): AppStore {
       gpu: null,
       hosts: [],
       compareSlots: '',
+      alerts: null,
       error: null,
       async load() {
         await attempt(async () => {
-          const [info, roots, cells, gpu, hosts] = await Promise.all([
+          const [info, roots, cells, gpu, hosts, alerts] = await Promise.all([
             transport.call('getInfo'),
             transport.call('listRoots'),
             transport.call('listCells'),
             transport.call('gpuStatus'),
             transport.call('listHosts'),
+            transport.call('listAlerts'),
           ]);
-          set({ info, roots, cells, gpu, hosts, loaded: true });
+          set({ info, roots, cells, gpu, hosts, alerts, loaded: true });
         });
       },
       addRoot: (path) =>
@@ -123,11 +131,24 @@ export function createAppStore(transport: Transport): AppStore {
       compare(slots) {
         set({ compareSlots: slots, view: 'compare', openCellId: null });
       },
+      async markAlertsRead() {
+        const newest = get().alerts?.alerts.at(-1)?.at;
+        if (newest === undefined || newest <= (get().alerts?.readUntil ?? 0)) return;
+        await attempt(async () => set({ alerts: await transport.call('markAlertsRead', newest) }));
+      },
+      async setAlertPrefs(change) {
+        const alerts = get().alerts;
+        if (alerts) await attempt(async () => set({ alerts: await transport.call('setAlertPrefs', change(alerts.prefs)) }));
+      },
     };
   });
   transport.on('rootsChanged', (roots) => store.setState({ roots }));
   transport.on('cellsChanged', (delta) => store.setState(({ cells }) => ({ cells: applyCellsDelta(cells, delta) })));
   transport.on('hostsChanged', (hosts) => store.setState({ hosts }));
+  transport.on('alertRaised', (alert) => {
+    store.setState(({ alerts }) => (alerts ? { alerts: { ...alerts, alerts: [...alerts.alerts, alert].slice(-1000) } } : {}));
+    notify(alert, () => alert.cell !== null && store.getState().openCell(alert.cell));
+  });
   transport.on('gpuSample', (sample) =>
     sample.host === undefined &&
     store.setState(({ gpu }) => ({

@@ -9,6 +9,7 @@ import { CellProvider, useCell } from './context';
 import { EpisodesPane } from './EpisodesPane';
 import { Versions } from './Versions';
 import { RunControls } from '../launch/RunControls';
+import { MuteButton } from '../alerts/AlertToggles';
 import { Tabs } from '../Tabs';
 
 type Tab = 'overview' | 'episodes' | 'versions' | 'problems';
@@ -29,6 +30,7 @@ function Header() {
       <StatePill state={summary.state} />
       {summary.board === 'ui' && <RunControls cellPath={summary.path} />}
       <span className="spacer" />
+      <MuteButton cellId={summary.id} />
       <span className="muted tokens-line">
         {summary.tokens.input !== null && `${compact(summary.tokens.input)} in`}
         {summary.tokens.cached_input !== null && ` (${compact(summary.tokens.cached_input)} cached)`}

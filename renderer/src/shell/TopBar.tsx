@@ -1,3 +1,4 @@
+import { AlertsBell } from '../alerts/AlertsBell';
 import { useApp } from '../context';
 import { baseName } from '../format';
 import { GpuMeters } from '../gpu/GpuView';
@@ -23,6 +24,7 @@ export function TopBar() {
       <span className="spacer" />
       <kbd className="muted" title="Go to a cell or view">Ctrl+K</kbd>
       <GpuMeters />
+      <AlertsBell />
       <button onClick={() => setLaunching(true)} title="Launch a UI run">
         Launch
       </button>

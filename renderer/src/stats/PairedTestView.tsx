@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { formatP, verdict, type PairedTest } from '../../../shared/mcnemar';
 import type { CellSummary } from '../../../shared/model';
+import { PinButton } from '../alerts/AlertToggles';
 import { useApp, useTransport } from '../context';
 import { percent } from '../format';
 import { SideEpisode } from './SideEpisode';
@@ -174,6 +175,7 @@ export function PairedTestView() {
           ⇄
         </button>
         <SidePicker label="B" value={b} choices={b || !a ? choices : choices.filter((c) => c.format === choices.find((x) => x.id === a)?.format)} onChange={setB} />
+        {test?.ok && <PinButton a={a} b={b} />}
       </div>
       {error && (
         <p className="paired-error" role="alert">

@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, scratchHome, startProcess, startServing, type Served } from './processes';
+
+const cli = join(ROOT, 'out', 'cli.mjs');
+const CELL = 'std_sdk_demo-model_bare_default';
+
+test.describe('alerts', () => {
+  const home = scratchHome();
+  const runs = join(home.home, 'runs');
+  let demo: ChildProcess | undefined;
+  let served: Served;
+
+  test.beforeAll(async () => {
+    mkdirSync(runs, { recursive: true });
+    served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
+  });
+  test.afterAll(async () => {
+    demo?.kill();
+    await served?.stop();
+    home.remove();
+  });
+
+  test('a demo cell finishing raises one system notification and one centre entry, whose click opens the cell', async ({ page, context }) => {
+    test.setTimeout(120_000);
+    await context.grantPermissions(['notifications'], { origin: served.origin });
+    // Every system notification the page shows, kept where the test can read it; the real one is still shown.
+    await page.addInitScript(() => {
+      const Real = window.Notification;
+      const shown: { title: string; body: string }[] = [];
+      (window as unknown as { shown: typeof shown }).shown = shown;
+      window.Notification = class extends Real {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options);
+          shown.push({ title, body: options?.body ?? '' });
+        }
+      } as typeof Notification;
+    });
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.goto(served.url);
+    await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+    const bell = page.getByRole('button', { name: /^Alerts, \d+ unread$/ });
+    await expect(bell).toHaveAccessibleName('Alerts, 0 unread');
+
+    demo = startProcess(process.execPath, [cli, 'demo', runs, '--only', 'coding-agent', '--name', CELL, '--speed', '25']);
+    await expect(page.getByRole('button', { name: CELL })).toBeVisible({ timeout: 20_000 });
+    await expect(bell).toHaveAccessibleName('Alerts, 1 unread', { timeout: 60_000 });
+    const shown = await page.evaluate(() => (window as unknown as { shown: { title: string; body: string }[] }).shown);
+    expect(shown).toEqual([{ title: CELL, body: expect.stringMatching(/^finished: \d+\.\d % success \(\d+ of \d+ scored\)$/) }]);
+
+    await bell.click();
+    const panel = page.getByRole('dialog', { name: 'Alerts' });
+    const entry = panel.getByRole('button', { name: new RegExp(`${CELL}.*finished: `) });
+    await expect(entry).toHaveCount(1);
+    await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'alerts.png') });
+    await expect(bell).toHaveAccessibleName('Alerts, 0 unread');
+    await entry.click();
+    await expect(page.getByRole('heading', { name: CELL })).toBeVisible();
+    await expect(panel).toHaveCount(0);
+
+    // Muted from its header, the cell is named in the centre's settings; a reload keeps it all.
+    await page.getByRole('button', { name: 'Mute alerts' }).click();
+    await expect(page.getByRole('button', { name: 'Alerts muted' })).toBeVisible();
+    await page.reload();
+    await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+    await expect(bell).toHaveAccessibleName('Alerts, 0 unread');
+    await bell.click();
+    await expect(panel.getByRole('button', { name: new RegExp(`${CELL}.*finished: `) })).toHaveCount(1);
+    await panel.getByRole('button', { name: 'Settings' }).click();
+    await expect(panel).toContainText('1 cell muted');
+    expect(await page.evaluate(() => (window as unknown as { shown: unknown[] }).shown)).toEqual([]);
+  });
+});
