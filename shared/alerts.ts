@@ -27,7 +27,11 @@ export interface Alert {
   /** What the list shows as its subject: a cell's name, a host, a pair. */
   subject: string;
   message: string;
+  /** The cell view's tab that shows what the alert is about (the episodes of a stalled run, the versions of a failed evaluation). */
+  tab?: CellTab;
 }
+
+export type CellTab = 'overview' | 'episodes' | 'versions' | 'problems';
 
 export interface AlertPrefs {
   /** Kinds turned off everywhere. */

@@ -35,7 +35,7 @@ describe('what raises an alert', () => {
 
   it('a stall counts from the later of the last bytes and the end of a throttle pause', () => {
     expect(stallAlert(row({}), 1000 + 599_000, 600_000)).toBeNull();
-    expect(stallAlert(row({}), 1000 + 600_000, 600_000)?.message).toBe('stalled: no new bytes for 10 min');
+    expect(stallAlert(row({}), 1000 + 600_000, 600_000)).toMatchObject({ message: 'stalled: no new bytes for 10 min', tab: 'episodes' });
     expect(stallAlert(row({ pausedUntil: 300_000 }), 1000 + 600_000, 600_000)).toBeNull();
     expect(stallAlert(row({ state: 'finished' }), 10 ** 9, 600_000)).toBeNull();
   });

@@ -29,9 +29,9 @@ export function cellAlerts(before: CellSummary, after: CellSummary): Raised[] {
     raised.push({ ...base, key: key('finished'), kind: 'finished', message: `finished: ${rate(after)}` });
   }
   if (entered('eval_failed')) {
-    raised.push({ ...base, key: key('eval_failed'), kind: 'eval_failed', message: 'EVAL FAILED (unscored): the evaluation stopped without a summary' });
+    raised.push({ ...base, key: key('eval_failed'), kind: 'eval_failed', tab: 'versions', message: 'EVAL FAILED (unscored): the evaluation stopped without a summary' });
   }
-  if (entered('void')) raised.push({ ...base, key: key('void'), kind: 'void', message: 'ended void: no policy version to score' });
+  if (entered('void')) raised.push({ ...base, key: key('void'), kind: 'void', tab: 'versions', message: 'ended void: no policy version to score' });
   const { used, total, unit } = after.budget;
   // A budget that is only the episodes planned (coding-agent, Harbor) runs out as the run finishes: said once, as that.
   const plan = total === after.episodes.planned;
@@ -57,7 +57,7 @@ export function stallAlert(cell: CellSummary, now: number, stallMs: number): Rai
   const quietSince = Math.max(cell.changedAt, cell.pausedUntil ?? 0);
   if (now - quietSince < stallMs) return null;
   const paused = cell.pausedUntil !== null && cell.pausedUntil > cell.changedAt ? ', after its throttle pause ended' : '';
-  return { key: `stalled:${cell.id}:${cell.changedAt}`, kind: 'stalled', cell: cell.id, subject: cell.name, message: `stalled: no new bytes for ${duration(now - cell.changedAt)}${paused}` };
+  return { key: `stalled:${cell.id}:${cell.changedAt}`, kind: 'stalled', tab: 'episodes', cell: cell.id, subject: cell.name, message: `stalled: no new bytes for ${duration(now - cell.changedAt)}${paused}` };
 }
 
 /** An SSH host down since `since` for at least `afterMs`. */

@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { HostStatus, Transport } from '../../shared/contract';
 import type { GpuStatus } from '../../shared/cell-detail';
-import type { AlertPrefs, AlertsState } from '../../shared/alerts';
+import type { AlertPrefs, AlertsState, CellTab } from '../../shared/alerts';
 import type { AppInfo, CellsDelta, CellSummary, RootStatus } from '../../shared/model';
 import { notify } from './alerts/notify';
 
@@ -13,8 +13,9 @@ export interface AppState {
   selectedRoot: string | null;
   loaded: boolean;
   view: View;
-  /** The cell whose view is open, replacing the list. */
+  /** The cell whose view is open, replacing the list, and the tab it opened on. */
   openCellId: string | null;
+  openCellTab: CellTab;
   gpu: GpuStatus | null;
   hosts: HostStatus[];
   /** The slots the Compare view opens on. */
@@ -29,7 +30,7 @@ export interface AppState {
   removeRoot(path: string): Promise<void>;
   selectRoot(path: string | null): void;
   setView(view: View): void;
-  openCell(id: string): void;
+  openCell(id: string, tab?: CellTab): void;
   closeCell(): void;
   /** Opens the Compare view on these slots. */
   compare(slots: string): void;
@@ -79,6 +80,7 @@ export function createAppStore(transport: Transport): AppStore {
       loaded: false,
       view: 'cells',
       openCellId: null,
+      openCellTab: 'overview',
       gpu: null,
       hosts: [],
       compareSlots: '',
@@ -122,8 +124,8 @@ export function createAppStore(transport: Transport): AppStore {
       setView(view) {
         set({ view, openCellId: null });
       },
-      openCell(id) {
-        set({ openCellId: id });
+      openCell(id, tab = 'overview') {
+        set({ openCellId: id, openCellTab: tab });
       },
       closeCell() {
         set({ openCellId: null });
@@ -147,7 +149,7 @@ export function createAppStore(transport: Transport): AppStore {
   transport.on('hostsChanged', (hosts) => store.setState({ hosts }));
   transport.on('alertRaised', (alert) => {
     store.setState(({ alerts }) => (alerts ? { alerts: { ...alerts, alerts: [...alerts.alerts, alert].slice(-1000) } } : {}));
-    notify(alert, () => alert.cell !== null && store.getState().openCell(alert.cell));
+    notify(alert, () => alert.cell !== null && store.getState().openCell(alert.cell, alert.tab));
   });
   transport.on('gpuSample', (sample) =>
     sample.host === undefined &&

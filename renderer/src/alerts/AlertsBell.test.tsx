@@ -14,7 +14,8 @@ const alert = (key: string, at: number, more: Partial<Alert> = {}): Alert => ({ 
 function OpenCell() {
   const load = useApp((s) => s.load);
   useEffect(() => void load(), [load]);
-  return <output aria-label="Open cell">{useApp((s) => s.openCellId) ?? ''}</output>;
+  const open = useApp((s) => `${s.openCellId ?? ''} ${s.openCellTab}`);
+  return <output aria-label="Open cell">{open}</output>;
 }
 
 async function mount(state: AlertsState) {
@@ -49,7 +50,7 @@ describe('the notification centre', () => {
   it('counts unread alerts, new ones included; opening it reads them; an entry opens its cell', async () => {
     const { transport, raise } = await mount({ alerts: [alert('a', 1000), alert('b', 2000, { cell: 'local:/gone', subject: 'gone' })], readUntil: 1000, prefs: DEFAULT_ALERT_PREFS });
     expect(screen.getByRole('button', { name: 'Alerts, 1 unread' })).toBeTruthy();
-    await act(async () => raise(alert('c', 3000, { kind: 'stalled', message: 'stalled: no new bytes for 10 min' })));
+    await act(async () => raise(alert('c', 3000, { kind: 'stalled', message: 'stalled: no new bytes for 10 min', tab: 'episodes' })));
     const bell = screen.getByRole('button', { name: 'Alerts, 2 unread' });
 
     await act(async () => fireEvent.click(bell));
@@ -64,7 +65,8 @@ describe('the notification centre', () => {
     ]);
     expect((entries[1]?.querySelector('button') as HTMLButtonElement).disabled).toBe(true);
     await act(async () => fireEvent.click(entries[0]?.querySelector('button') as HTMLButtonElement));
-    expect(screen.getByRole('status', { name: 'Open cell' }).textContent).toBe(cell.id);
+    // At the tab that shows it: a stalled run's episodes.
+    expect(screen.getByRole('status', { name: 'Open cell' }).textContent).toBe(`${cell.id} episodes`);
     expect(screen.queryByRole('dialog', { name: 'Alerts' })).toBeNull();
   });
 });

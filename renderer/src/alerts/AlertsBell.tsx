@@ -108,7 +108,7 @@ export function AlertsBell() {
     setOpen(!open);
   };
   const onOpen = (alert: Alert) => {
-    if (alert.cell) openCell(alert.cell);
+    if (alert.cell) openCell(alert.cell, alert.tab);
     setOpen(false);
   };
   return (

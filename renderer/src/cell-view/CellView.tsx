@@ -11,8 +11,8 @@ import { Versions } from './Versions';
 import { RunControls } from '../launch/RunControls';
 import { MuteButton } from '../alerts/AlertToggles';
 import { Tabs } from '../Tabs';
+import type { CellTab } from '../../../shared/alerts';
 
-type Tab = 'overview' | 'episodes' | 'versions' | 'problems';
 
 function Header() {
   const summary = useCell((s) => s.detail?.summary);
@@ -66,13 +66,14 @@ function Body() {
   const detail = useCell((s) => s.detail);
   const error = useCell((s) => s.error);
   const problems = useCell((s) => s.problems.length);
-  const [tab, setTab] = useState<Tab>('overview');
+  const openedOn = useApp((s) => s.openCellTab);
+  const [tab, setTab] = useState<CellTab>(openedOn);
   if (error && !detail) return <p className="paired-error" role="alert">{error}</p>;
   if (!detail) return <p className="muted">Opening…</p>;
-  const tabs: { id: Tab; label: string }[] = [
+  const tabs: { id: CellTab; label: string }[] = [
     { id: 'overview', label: 'Overview' },
     { id: 'episodes', label: 'Episodes' },
-    ...(detail.summary.capabilities.versions ? [{ id: 'versions' as Tab, label: 'Versions' }] : []),
+    ...(detail.summary.capabilities.versions ? [{ id: 'versions' as CellTab, label: 'Versions' }] : []),
     { id: 'problems', label: `Problems (${problems})` },
   ];
   return (
