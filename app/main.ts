@@ -119,7 +119,10 @@ async function openWindow(): Promise<void> {
 }
 
 app.whenReady().then(async () => {
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  // The app's own page may show system notifications (alerts); nothing else is ever granted.
+  const allowed = (permission: string, url: string | undefined) => permission === 'notifications' && isTrusted(url);
+  session.defaultSession.setPermissionRequestHandler((contents, permission, callback) => callback(allowed(permission, contents.getURL())));
+  session.defaultSession.setPermissionCheckHandler((_contents, permission, origin) => allowed(permission, `${origin}/`));
   await openWindow();
 });
 
