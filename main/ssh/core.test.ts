@@ -1,6 +1,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Alert } from '../../shared/alerts';
 import type { HostStatus } from '../../shared/contract';
 import type { CellDelta } from '../../shared/cell-detail';
 import { jsonl, tempDir, writeTree } from '../../runners/testing';
@@ -14,6 +15,7 @@ let core: Core;
 const saved = { ...process.env };
 const hostStates: string[] = [];
 const deltas: CellDelta[] = [];
+const alerts: Alert[] = [];
 
 beforeAll(async () => {
   sshd = await startSshd();
@@ -27,9 +29,10 @@ beforeAll(async () => {
   });
   const capture = join(import.meta.dirname, '..', 'gpu', 'fixtures', 'noheader-nounits', 'linux-x86_64__nvidia-h200__590.48.01__load.csv');
   const remoteNvidiaSmi = shellNvidiaSmi(tmp.path, capture);
-  core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false, nvidiaSmi: false, remoteNvidiaSmi });
+  core = await createCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', rescan: false, nvidiaSmi: false, remoteNvidiaSmi, alerts: { hostDownMs: 2000, checkMs: 100 } });
   core.events.on('hostsChanged', (hosts: HostStatus[]) => hostStates.push(hosts.map((h) => `${h.alias}:${h.state}`).join(',')));
   core.events.on('cellChanged', (delta) => deltas.push(delta));
+  core.events.on('alertRaised', (alert) => alerts.push(alert));
 }, 30_000);
 afterAll(async () => {
   await core?.close();
@@ -76,4 +79,14 @@ describe('a remote runs root in the app', () => {
     await expect.poll(events, { timeout: 15_000 }).toEqual([1, 2, 3, 4, 5]);
     await core.closeCell(id);
   }, 40_000);
+
+  it('raises one alert when the host has been unreachable for the set time, naming why', async () => {
+    expect(alerts).toEqual([]);
+    await sshd.down();
+    await expect.poll(() => alerts.map((a) => [a.kind, a.subject]), { timeout: 15_000 }).toEqual([['host_down', 'testhost']]);
+    expect(alerts[0]?.message).toMatch(/^unreachable for \d+ s: .+/);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(alerts).toHaveLength(1);
+    await sshd.up();
+  }, 30_000);
 });
