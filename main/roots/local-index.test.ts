@@ -2,7 +2,7 @@ import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CellsDelta } from '../../shared/model';
-import { tempDir, writeTree } from '../../runners/testing';
+import { age, tempDir, writeTree } from '../../runners/testing';
 import { LocalIndex, type IndexOptions } from './local-index';
 import { ReaderPool } from './pool';
 
@@ -93,6 +93,16 @@ describe('the index of a local runs root', () => {
     writeTree(tmp.path, cell('a', { '0': ok }));
     await expect.poll(() => row('a')?.episodes.ended, { timeout: 15_000 }).toBe(1);
   }, 20_000);
+
+  it('a running cell whose files go quiet for the stale time turns stale, though no file changed', async () => {
+    writeTree(tmp.path, cell('std_quiet'));
+    // Ten minutes less a second and a half ago: running now, stale in a moment.
+    age(join(tmp.path, 'std_quiet'), ['run.json', 'summary.json', '.'], 10 * 60_000 - 1500);
+    await open({ watch: false, sweepMs: 3_600_000, ageCheckMs: 200 });
+    expect(row('std_quiet')?.state).toBe('running');
+    await expect.poll(() => row('std_quiet')?.state, { timeout: 5000 }).toBe('stale');
+    expect(deltas.at(-1)?.changed.map((c) => [c.name, c.state])).toEqual([['std_quiet', 'stale']]);
+  });
 
   it('a root that does not exist yet is scanned once it appears', async () => {
     rmSync(tmp.path, { recursive: true });

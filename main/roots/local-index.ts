@@ -1,13 +1,13 @@
 // The cells of one local runs root, kept current by change rather than by rescanning: an OS watcher marks
 // cells dirty and only those are read again; a slow stat-only sweep catches what a watcher misses.
-import { dirname } from 'node:path';
 import { mergeProblems, problem, type CellsDelta, type CellSummary, type FormatName, type Problem, type RootState, type RootStatus } from '../../shared/model';
 import { localFs, type CellRead } from '../../runners';
 import { summaryOf } from '../../runners/read';
+import { quietCells } from './aging';
 import { rootTrouble } from '../scan';
 import { readRows } from './first-scan';
 import type { ReaderPool } from './pool';
-import { watchRoot, watchProblem, type RootWatcher } from './root-watcher';
+import { cellHolding, watchRoot, watchProblem, type RootWatcher } from './root-watcher';
 
 /** How long changes are gathered before the cells they touch are read. */
 const SETTLE_MS = 40;
@@ -18,6 +18,8 @@ const SETTLE_MS = 40;
  */
 const SWEEP_MS = 5 * 60_000;
 const SWEEP_UNWATCHED_MS = 30_000;
+/** How often running cells are looked at for having gone quiet (their state changes with time alone). */
+const AGE_CHECK_MS = 15_000;
 /** A missing or unreadable root is looked at again this often. */
 const MISSING_RETRY_MS = 2000;
 
@@ -25,6 +27,7 @@ export interface IndexOptions {
   /** Watch with the OS (default true); off, only the sweep finds changes. */
   watch?: boolean;
   sweepMs?: number;
+  ageCheckMs?: number;
 }
 
 export class LocalIndex {
@@ -117,18 +120,8 @@ export class LocalIndex {
     });
   }
 
-  /** The known cell holding `path`. */
-  private cellOf(path: string): { dir: string; format: FormatName } | null {
-    for (let dir = path; dir.length >= this.root.length; dir = dirname(dir)) {
-      const cell = this.cells.get(dir);
-      if (cell) return { dir, format: cell.format };
-      if (dir === dirname(dir)) break;
-    }
-    return null;
-  }
-
   private async startWatching(): Promise<void> {
-    const watcher = await watchRoot(this.root, (path) => this.cellOf(path), (path) => this.changed(path), (error) => this.watchFailed(error));
+    const watcher = await watchRoot(this.root, (path) => cellHolding(this.cells, this.root, path), (path) => this.changed(path), (error) => this.watchFailed(error));
     // Closed while the watcher was being set up: it must not keep the process alive.
     if (this.closed) await watcher.close();
     else if (!this.watchProblem) this.watcher = watcher;
@@ -144,7 +137,7 @@ export class LocalIndex {
   }
 
   private changed(path: string): void {
-    const cell = this.cellOf(path);
+    const cell = cellHolding(this.cells, this.root, path);
     if (cell) this.dirty.add(cell.dir);
     // Outside any known cell: a new cell (or a removed one) somewhere above.
     else this.rediscover = true;
@@ -152,10 +145,17 @@ export class LocalIndex {
     this.settle = setTimeout(() => void this.update(), SETTLE_MS);
   }
 
+  /** One timer: the stat sweep every `every`; between sweeps, running cells gone quiet (their state changes with time alone). */
   private scheduleSweep(every: number): void {
     clearInterval(this.sweeper);
     if (this.closed) return;
-    this.sweeper = setInterval(() => void this.sweep().catch((error: Error) => this.failed(error)), every);
+    let swept = Date.now();
+    this.sweeper = setInterval(() => {
+      const sweep = Date.now() - swept >= every;
+      if (sweep) swept = Date.now();
+      else quietCells(this.cells.values(), Date.now()).forEach((dir) => this.dirty.add(dir));
+      void (sweep ? this.sweep() : this.dirty.size ? this.update() : Promise.resolve()).catch((error: Error) => this.failed(error));
+    }, Math.min(every, this.options.ageCheckMs ?? AGE_CHECK_MS));
     this.sweeper.unref();
   }
 

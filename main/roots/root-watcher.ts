@@ -1,10 +1,20 @@
 // The OS watcher of a local runs root: every change below it, but for the paths a format says never
 // change a row (frames, media), which would flood it.
 import { watch, type FSWatcher } from 'chokidar';
-import { relative, sep } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
 import { problem, type FormatName, type Problem } from '../../shared/model';
 import { ADAPTERS } from '../../runners';
 import { MAX_DEPTH } from '../scan';
+
+/** The known cell holding `path`: the nearest folder above it (or itself) that is a cell of `root`. */
+export function cellHolding(cells: ReadonlyMap<string, { format: FormatName }>, root: string, path: string): { dir: string; format: FormatName } | null {
+  for (let dir = path; dir.length >= root.length; dir = dirname(dir)) {
+    const cell = cells.get(dir);
+    if (cell) return { dir, format: cell.format };
+    if (dir === dirname(dir)) break;
+  }
+  return null;
+}
 
 export interface RootWatcher {
   close(): Promise<void>;
