@@ -1,13 +1,16 @@
 // How the CLI reaches cells: local paths, and paths on SSH hosts, each host over one connection for the
 // whole command however many of its cells the command reads.
 import { resolve } from 'node:path';
-import type { Cell } from '../shared/model';
+import { mergeProblems, type Cell, type CellSummary } from '../shared/model';
 import { detectFormat, localFs, type CellRead } from '../runners';
-import { readCell } from '../runners/read';
+import { readCell, summaryOf } from '../runners/read';
 import { localCellContext, remoteCellContext, type CellContext, type ContextOf } from './cell-context';
 import { mapLimited, PARALLEL_IO } from './concurrency';
 import { NotFoundError } from './errors';
+import { firstScan } from './roots/first-scan';
+import { IndexCache } from './roots/index-cache';
 import { ReaderPool } from './roots/pool';
+import { defaultDataDir } from './paths';
 import { LogCache } from '../runners/common/logs';
 import { findCells, type Found } from './scan';
 import { parseRemote } from './ssh/config';
@@ -36,6 +39,8 @@ export interface TargetOptions {
   acceptNewHostKey?: boolean;
   /** Told when an SSH host's connection drops, reconnects or fails. */
   onHostStatus?: (status: HostStatus) => void;
+  /** Where local roots' index caches are (default: the user's data folder). */
+  dataDir?: string;
 }
 
 /** The places one command reads: this machine, and each SSH host it names, connected once. */
@@ -92,10 +97,11 @@ export class Places {
 
   /**
    * Each address is a cell, or a runs root whose cells are read (to depth 3), their event logs checked
-   * for malformed lines: local ones by the read workers, the index's own reader; remote ones over SFTP.
+   * for malformed lines: local ones by the read workers as the app's index reads them (a cell unchanged
+   * since the cache in the data folder was saved is not read again); remote ones over SFTP.
    */
-  async readCells(addresses: string[]): Promise<CellRead[]> {
-    const reads: CellRead[] = [];
+  async listCells(addresses: string[]): Promise<CellSummary[]> {
+    const rows: CellSummary[] = [];
     for (const address of addresses) {
       const target = await this.open(address);
       const ctx = target.context.read();
@@ -103,18 +109,30 @@ export class Places {
       if (!info) throw new NotFoundError(`${target.where}: no such file or folder`);
       if (info.kind !== 'dir') throw new NotFoundError(`${target.where} is not a folder`);
       if (target.context.host === 'local') {
-        this.pool ??= new ReaderPool();
-        const { cells } = await this.pool.discover(target.path);
-        const found: CellRead[] = [];
-        await this.pool.read(cells, (batch) => found.push(...batch));
-        reads.push(...found.sort((a, b) => a.cell.path.localeCompare(b.cell.path)));
+        rows.push(...(await this.listLocal(target.path)));
         continue;
       }
       const found = await target.find(target.path);
       const logs = new LogCache(ctx.fs);
-      reads.push(...(await mapLimited(found, PARALLEL_IO, ({ dir, format }) => readCell(dir, format, ctx, { logs }))));
+      const reads = await mapLimited(found, PARALLEL_IO, ({ dir, format }) => readCell(dir, format, ctx, { logs }));
+      rows.push(...reads.map((read) => summaryOf(read, target.where)));
     }
-    return reads;
+    return rows;
+  }
+
+  private async listLocal(root: string): Promise<CellSummary[]> {
+    this.pool ??= new ReaderPool();
+    const pool = this.pool;
+    const cache = await IndexCache.open(this.options.dataDir ?? defaultDataDir(), root);
+    const rows = new Map<string, CellSummary>();
+    const { read } = await firstScan(pool, root, cache, (batch) => batch.forEach((row) => rows.set(row.path, row)), () => undefined);
+    await pool.logs(read, (found) => found.forEach(({ dir, problems }) => {
+      const row = rows.get(dir);
+      if (row) rows.set(dir, { ...row, problems: mergeProblems(row.problems, problems) });
+    }));
+    // Only what was read is news to the cache: a listing that read nothing leaves it as it is.
+    if (read.length) await cache.save(rows.values(), await pool.dump([...rows.keys()])).catch(() => undefined);
+    return [...rows.values()].sort((a, b) => a.path.localeCompare(b.path));
   }
 
   close(): void {

@@ -73,11 +73,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const hosts = new HostsService(events, options.remoteNvidiaSmi);
   const local = localCellContext();
   const contextOf: ContextOf = (cell) => (cell.host === 'local' ? local : hosts.registry.context(cell.host));
-  const roots = await RootsService.create(options, events, hosts.registry, contextOf);
+  const dataDir = options.dataDir ?? defaultDataDir();
+  // Local roots keep what they read in the data folder between starts.
+  const roots = await RootsService.create({ ...options, index: { cacheDir: dataDir, ...options.index } }, events, hosts.registry, contextOf);
   hosts.onConnected((alias) => void roots.rescanHost(alias));
 
   const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
-  const dataDir = options.dataDir ?? defaultDataDir();
   const recordingsDir = join(dataDir, 'recordings');
   // The GPU view names processes by launched run, and launching picks a GPU from the samples: launch only
   // asks for readings once the core is up.

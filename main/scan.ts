@@ -29,14 +29,19 @@ export async function findCells(fs: CellFs, root: string, problems: Problem[], d
       if (seen.has(real)) return;
       seen.add(real);
     }
+    // A cell known already (to the index or its cache) is not listed again: its parent's listing says it is there.
+    const knownFormat = known.get(dir);
+    if (knownFormat) {
+      found.push({ dir, format: knownFormat });
+      return;
+    }
     const entries = await fs.list(dir);
     if (!entries) {
       problems.push(problem(dir, 'cannot list folder (permission denied?)'));
       return;
     }
     const files = new Set(entries.filter((e) => e.kind === 'file').map((e) => e.name));
-    // A cell already known is not read again to tell its format.
-    const format = known.get(dir) ?? (await detectFormat(fs, dir, files));
+    const format = await detectFormat(fs, dir, files);
     if (format) {
       found.push({ dir, format });
       return;

@@ -25,7 +25,7 @@ export async function status(argv: string[], io: Io): Promise<number> {
     options: { json: { type: 'boolean', default: false }, 'accept-new-host-key': { type: 'boolean', default: false } },
   });
   if (positionals.length === 0) throw new UsageError(`name at least one runs root or cell\n\n${STATUS_HELP}`);
-  const cells = (await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, (places) => places.readCells(positionals))).map((r) => r.cell);
+  const cells = (await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, (places) => places.listCells(positionals)));
   if (values.json) {
     io.out(JSON.stringify({ cells: cells.map(cellJson) }, null, 2));
     return 0;

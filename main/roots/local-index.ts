@@ -5,7 +5,9 @@ import { localFs, type CellRead } from '../../runners';
 import { summaryOf } from '../../runners/read';
 import { quietCells } from './aging';
 import { rootTrouble } from '../scan';
-import { readRows } from './first-scan';
+import { firstScan } from './first-scan';
+import { IndexCache } from './index-cache';
+import type { Found } from '../scan';
 import type { ReaderPool } from './pool';
 import { cellHolding, watchRoot, watchProblem, type RootWatcher } from './root-watcher';
 
@@ -28,6 +30,8 @@ export interface IndexOptions {
   watch?: boolean;
   sweepMs?: number;
   ageCheckMs?: number;
+  /** Where the index keeps what it read between starts (the data folder); absent: nothing kept. */
+  cacheDir?: string;
 }
 
 export class LocalIndex {
@@ -43,6 +47,7 @@ export class LocalIndex {
   private working: Promise<void> = Promise.resolve();
   private closed = false;
   private watchProblem: Problem | undefined;
+  private cache: IndexCache | null = null;
 
   constructor(
     readonly root: string,
@@ -64,8 +69,9 @@ export class LocalIndex {
   /** The first scan: cells reach the window in batches as they are read, with progress. */
   async start(): Promise<void> {
     let stalled = false;
+    let read: Found[] = [];
     const failed = (error: Error) => ((stalled = true), { state: 'unreadable' as const, problems: [problem(this.root, `could not be read: ${error.message}`)] });
-    const trouble = (await rootTrouble(localFs, this.root)) ?? (await this.firstScan().then(() => null, failed));
+    const trouble = (await rootTrouble(localFs, this.root)) ?? (await this.firstScan().then((cells) => ((read = cells), null), failed));
     if (trouble) {
       this.state = trouble.state;
       this.rootProblems = trouble.problems;
@@ -80,7 +86,8 @@ export class LocalIndex {
     this.progress = null;
     this.onStatus();
     if (this.closed) return;
-    await this.checkLogs([...this.cells.values()].map((c) => ({ dir: c.path, format: c.format })));
+    await this.checkLogs(read);
+    await this.saveCache();
     if (this.closed) return;
     if (this.options.watch !== false) {
       await this.startWatching();
@@ -91,20 +98,24 @@ export class LocalIndex {
     this.scheduleSweep(this.options.sweepMs ?? (this.watcher ? SWEEP_MS : SWEEP_UNWATCHED_MS));
   }
 
-  /** Finds the root's cells and reads their rows, handing them over in batches with progress. */
-  private async firstScan(): Promise<void> {
-    const { cells, problems } = await this.pool.discover(this.root);
-    this.rootProblems = problems;
-    this.progress = { read: 0, total: cells.length };
-    this.onStatus();
-    // Rows first; the event logs' malformed lines are found after, in the background.
-    await readRows(this.pool, this.root, cells, (rows) => {
+  /** Finds the root's cells and reads their rows (unchanged ones from the cache), handing them over in batches. */
+  private async firstScan(): Promise<Found[]> {
+    this.cache = this.options.cacheDir ? await IndexCache.open(this.options.cacheDir, this.root) : null;
+    const onRows = (rows: CellSummary[]) => {
       rows.forEach((row) => this.cells.set(row.path, row));
       this.onDelta({ root: this.root, added: rows, changed: [], removed: [] });
-    }, (read) => {
-      if (this.progress) this.progress.read = read;
+    };
+    const { problems, read } = await firstScan(this.pool, this.root, this.cache, onRows, (done, total) => {
+      this.progress = { read: done, total };
       this.onStatus();
     });
+    this.rootProblems = problems;
+    return read;
+  }
+
+  /** Keeps what the index knows for the next start; a cache that cannot be written only costs a full read then. */
+  private async saveCache(): Promise<void> {
+    await this.cache?.save(this.cells.values(), await this.pool.dump([...this.cells.keys()])).catch(() => undefined);
   }
 
   /** The malformed lines of each cell's event logs, found after the rows are out: rows that gain problems change. */
@@ -246,5 +257,6 @@ export class LocalIndex {
     await this.watcher?.close();
     this.watcher = undefined;
     await this.working;
+    await this.saveCache();
   }
 }

@@ -6,23 +6,34 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { detectFormat, localFs, type CellRead } from '../../runners';
+import type { LookedFile, Remembered } from './index-cache';
 import { problem, type FormatName, type Problem } from '../../shared/model';
 import { packageRoot } from '../paths';
 import type { Found } from '../scan';
 
 export type WorkerJob =
-  | { type: 'discover'; id: number; dirs: string[]; depth: number; known: [string, FormatName][] }
+  | { type: 'discover'; id: number; dirs: string[]; depth: number; known: [string, FormatName][]; cache: LookedFile | null }
   | { type: 'read'; id: number; cells: Found[]; logs: boolean }
   | { type: 'logs'; id: number; cells: Found[] }
   | { type: 'sweep'; id: number; dirs: string[] }
+  | { type: 'dump'; id: number; dirs: string[] }
   | { type: 'forget'; dirs: string[] };
 
+
 export type WorkerReply =
-  | { type: 'discovered'; id: number; cells: Found[]; problems: Problem[] }
+  | { type: 'discovered'; id: number; cells: Found[]; problems: Problem[]; unchanged: string[] }
   | { type: 'reads'; id: number; reads: CellRead[]; done?: boolean }
   | { type: 'logged'; id: number; logs: { dir: string; problems: Problem[] }[]; done?: boolean }
   | { type: 'swept'; id: number; dirty: string[] }
+  | { type: 'dumped'; id: number; entries: Remembered[] }
   | { type: 'failed'; id: number; message: string };
+
+/** The cells below a root, the folders that could not be listed, and the cells the cache holds unchanged. */
+export interface Discovered {
+  cells: Found[];
+  problems: Problem[];
+  unchanged: ReadonlySet<string>;
+}
 
 /** A job without its id (the pool numbers them). */
 type Asked = Extract<WorkerJob, { id: number }> extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
@@ -133,25 +144,31 @@ export class ReaderPool {
    * The cells below a local runs root, down to three folders, and the folders that could not be listed:
    * the root's subfolders are shared out among the workers.
    */
-  async discover(root: string, known: ReadonlyMap<string, FormatName> = new Map()): Promise<{ cells: Found[]; problems: Problem[] }> {
+  async discover(root: string, known: ReadonlyMap<string, FormatName> = new Map(), cache: LookedFile | null = null): Promise<Discovered> {
     const entries = await localFs.list(root);
     const files = new Set((entries ?? []).filter((e) => e.kind === 'file').map((e) => e.name));
     const format = entries ? (known.get(root) ?? (await detectFormat(localFs, root, files))) : null;
-    if (!entries || format) {
-      return format ? { cells: [{ dir: root, format }], problems: [] } : { cells: [], problems: [problem(root, 'cannot list folder (permission denied?)')] };
+    if (!entries || (format && !cache)) {
+      return format ? { cells: [{ dir: root, format }], problems: [], unchanged: new Set() } : { cells: [], problems: [problem(root, 'cannot list folder (permission denied?)')], unchanged: new Set() };
     }
+    // A root that is itself a cell is found by one worker, which holds what the cache says of it.
     const parts = this.workers.map(() => [] as string[]);
-    entries.filter((e) => e.kind === 'dir').forEach((e, i) => parts[i % parts.length]?.push(join(root, e.name)));
+    if (format) parts[0]?.push(root);
+    else entries.filter((e) => e.kind === 'dir').forEach((e, i) => parts[i % parts.length]?.push(join(root, e.name)));
     const found = await Promise.all(
       parts.map((dirs, i) =>
-        this.ask<{ cells: Found[]; problems: Problem[] }>(i, { type: 'discover', dirs, depth: 1, known: [...known] }, (reply, finish) => {
+        this.ask<Extract<WorkerReply, { type: 'discovered' }>>(i, { type: 'discover', dirs, depth: format ? 0 : 1, known: [...known], cache }, (reply, finish) => {
           if (reply.type !== 'discovered') return;
           reply.cells.forEach((cell) => this.owner.set(cell.dir, i));
-          finish({ cells: reply.cells, problems: reply.problems });
+          finish(reply);
         }),
       ),
     );
-    return { cells: found.flatMap((f) => f.cells).sort((a, b) => a.dir.localeCompare(b.dir)), problems: found.flatMap((f) => f.problems) };
+    return {
+      cells: found.flatMap((f) => f.cells).sort((a, b) => a.dir.localeCompare(b.dir)),
+      problems: found.flatMap((f) => f.problems),
+      unchanged: new Set(found.flatMap((f) => f.unchanged)),
+    };
   }
 
   /** Sends each worker the cells it owns, as one job; `onReply` hears every reply until it calls `finish`. */
@@ -194,6 +211,20 @@ export class ReaderPool {
       ),
     );
     return dirty.flat();
+  }
+
+  /** What the workers remember of these cells, to be kept beside the index (index-cache.ts). */
+  async dump(dirs: string[]): Promise<Remembered[]> {
+    const parts = this.workers.map(() => [] as string[]);
+    for (const dir of dirs) parts[this.ownerOf(dir)]?.push(dir);
+    const dumped = await Promise.all(
+      parts.map((part, i) =>
+        this.ask<Remembered[]>(i, { type: 'dump', dirs: part }, (reply, finish) => {
+          if (reply.type === 'dumped') finish(reply.entries);
+        }),
+      ),
+    );
+    return dumped.flat();
   }
 
   private ownerOf(dir: string): number {

@@ -1,14 +1,16 @@
 // A worker thread that finds and reads local cells with synchronous file calls: many small files are read
 // fastest that way, and a slow disk stalls this thread, never the app's. It remembers what each cell's
 // read looked at (size and mtime of every file and folder), so a sweep can tell a changed cell by stats alone.
-import { statSync, type Stats } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { JsonReader, syncLocalFs, type CellFs, type Entry, type ReadContext } from '../../runners';
 import { kindOf } from '../../runners/common/fs';
-import { LogCache } from '../../runners/common/logs';
+import { LogCache, type LogState } from '../../runners/common/logs';
 import { logProblems, readCell } from '../../runners/read';
 import type { Problem } from '../../shared/model';
 import { findCells, type Found } from '../scan';
+import type { LookedFile, SavedLooked } from './index-cache';
 import type { WorkerJob, WorkerReply } from './pool';
 
 /** Size and mtime of a path, '-' when it is not there. */
@@ -86,13 +88,37 @@ async function eachCell<T>(cells: Found[], merge: boolean, each: (cell: Found, c
   send(batch, true);
 }
 
+/** What the cache file says each cell's last read looked at; nothing when it is not the one the rows were saved with. */
+function loadLooked(file: LookedFile): Map<string, SavedLooked['cells'][number]> {
+  try {
+    const saved = JSON.parse(readFileSync(file.path, 'utf8')) as SavedLooked;
+    return saved.stamp === file.stamp ? new Map(saved.cells.map((c) => [c.dir, c])) : new Map();
+  } catch {
+    return new Map();
+  }
+}
+
+/**
+ * Whether a cached cell's files all have the signatures its last read saw: then this worker takes over
+ * what that read looked at (and its logs' checks), as if it had read the cell itself.
+ */
+function unchanged(entry: SavedLooked['cells'][number] | undefined, format: string): boolean {
+  if (!entry || entry.format !== format) return false;
+  const paths = entry.looked.map(([rel, sig]) => [join(entry.dir, rel), sig] as const);
+  if (paths.some(([path, sig]) => signature(statSync(path, { throwIfNoEntry: false })) !== sig)) return false;
+  looked.set(entry.dir, new Map(paths));
+  logs.restore(entry.logs.map(([rel, state]) => [join(entry.dir, rel), state]));
+  return true;
+}
+
 async function handle(job: WorkerJob): Promise<void> {
   if (job.type === 'discover') {
     const problems: Problem[] = [];
     const cells: Found[] = [];
-    const known = new Map(job.known);
+    const cached = job.cache ? loadLooked(job.cache) : new Map<string, SavedLooked['cells'][number]>();
+    const known = new Map([...job.known, ...[...cached.values()].map((c) => [c.dir, c.format] as const)]);
     for (const dir of job.dirs) cells.push(...(await findCells(discovering, dir, problems, job.depth, known)));
-    reply({ type: 'discovered', id: job.id, cells, problems });
+    reply({ type: 'discovered', id: job.id, cells, problems, unchanged: cells.filter((c) => unchanged(cached.get(c.dir), c.format)).map((c) => c.dir) });
   } else if (job.type === 'read') {
     // A read replaces what the cell's last read looked at. The units a paired test pairs are read again
     // when one runs: too many to send for every cell.
@@ -111,6 +137,20 @@ async function handle(job: WorkerJob): Promise<void> {
       return !was || [...was].some(([path, sig]) => signature(statSync(path, { throwIfNoEntry: false })) !== sig);
     });
     reply({ type: 'swept', id: job.id, dirty });
+  } else if (job.type === 'dump') {
+    const entries = new Map(
+      job.dirs.flatMap((dir) => (looked.has(dir) ? [[dir, { dir, looked: [...(looked.get(dir) ?? [])].map(([path, sig]) => [relative(dir, path), sig] as [string, string]), logs: [] as [string, LogState][] }]] : [])),
+    );
+    // Each log to the cell it is in: the nearest folder above it that is one.
+    for (const [path, state] of logs.saved()) {
+      for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+        const entry = entries.get(dir);
+        if (!entry) continue;
+        entry.logs.push([relative(dir, path), state]);
+        break;
+      }
+    }
+    reply({ type: 'dumped', id: job.id, entries: [...entries.values()] });
   } else {
     for (const dir of job.dirs) {
       looked.delete(dir);

@@ -9,7 +9,7 @@ const STEP_BYTES = 16 * 1024 * 1024;
 /** Problems kept per log, the newest. */
 const MAX_PROBLEMS = 200;
 
-interface LogState {
+export interface LogState {
   /** Bytes of complete lines checked. */
   offset: number;
   /** The next line's number; null when the first read started past the file's start. */
@@ -64,6 +64,15 @@ export class LogCache {
       if (state.line !== null) state.line += parsed.lines;
     }
     return state.problems;
+  }
+
+  /** Where each log was checked to, to be restored by `restore` in another process. */
+  saved(): IterableIterator<[string, LogState]> {
+    return this.logs.entries();
+  }
+
+  restore(logs: [string, LogState][]): void {
+    for (const [path, state] of logs) this.logs.set(path, state);
   }
 
   forget(prefix: string): void {

@@ -10,10 +10,10 @@ export interface Measured {
 }
 
 /** Runs a command to its end; with `rss`, a Node command reports its own peak RSS. */
-export function measure(command: string, args: string[], options: { rss?: boolean; shell?: boolean } = {}): Promise<Measured> {
+export function measure(command: string, args: string[], options: { rss?: boolean; shell?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<Measured> {
   const fullArgs = options.rss ? ['--import', join(ROOT, 'scripts/bench/rss.mjs'), ...args] : args;
   const started = performance.now();
-  const child = spawn(command, fullArgs, { cwd: ROOT, shell: options.shell ?? false, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, fullArgs, { cwd: ROOT, shell: options.shell ?? false, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -1,0 +1,102 @@
+import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { age, tempDir, writeTree } from '../../runners/testing';
+import { runCli } from '../cli/run';
+import { capture } from '../cli/testing';
+import { LocalIndex } from './local-index';
+import { ReaderPool } from './pool';
+
+let pool: ReaderPool;
+let tmp: ReturnType<typeof tempDir>;
+let root: string;
+let cacheDir: string;
+beforeAll(() => (pool = new ReaderPool(2)));
+afterAll(() => pool.close());
+beforeEach(() => {
+  tmp = tempDir();
+  root = join(tmp.path, 'runs');
+  cacheDir = join(tmp.path, 'data');
+  for (const name of ['std_a', 'std_b', 'std_c']) {
+    writeTree(root, {
+      [`${name}/run.json`]: { runner: 'coding-agent', run: name, protocol: { episodes: [0, 1] } },
+      [`${name}/summary.json`]: { planned: [0, 1], episodes: { 0: { status: 'evaluated', success: true } }, finished: true },
+    });
+  }
+});
+afterEach(() => tmp.remove());
+// Whole seconds, so that putting an mtime back (forge) restores it exactly.
+beforeEach(() => {
+  const when = Math.floor(Date.now() / 1000) - 5;
+  for (const name of ['std_a', 'std_b', 'std_c']) for (const file of ['run.json', 'summary.json']) utimesSync(join(root, name, file), when, when);
+});
+
+/** Rewrites a file with other bytes of the same length and puts its mtime back: only a parse can tell. */
+function forge(file: string, text: string): void {
+  const before = statSync(file);
+  expect(Buffer.byteLength(text)).toBe(before.size);
+  writeFileSync(file, text);
+  utimesSync(file, before.atime, before.mtime);
+}
+
+async function scan(): Promise<Map<string, number | null>> {
+  const index = new LocalIndex(root, pool, () => undefined, () => undefined, { watch: false, sweepMs: 3_600_000, cacheDir });
+  await index.start();
+  await index.close();
+  return new Map(index.list().map((c) => [c.name, c.success_rate]));
+}
+
+const summary = (success: boolean) => JSON.stringify({ planned: [0, 1], episodes: { 0: { status: 'evaluated', success } }, finished: true });
+/** A summary that scores 0 (a timed-out episode), exactly as long as the one written: a parse says 0, the cache 1. */
+const sameLengthZero = () => JSON.stringify({ planned: [0, 1], episodes: { 0: { status: 'timeout', success: true } }, finished: true }).padEnd(summary(true).length, ' ');
+
+describe('the index cache in the data folder', () => {
+  it('a cell unchanged by size and mtime is not parsed at the next start; a changed one is', async () => {
+    expect(await scan()).toEqual(new Map([['std_a', 1], ['std_b', 1], ['std_c', 1]]));
+    expect(readdirSync(join(cacheDir, 'index')).map((f) => f.replace(/^[0-9a-f]+/, '')).sort()).toEqual(['.looked.json', '.rows.json']);
+    // Same size, same mtime: the cache is believed. A grown file is read again.
+    forge(join(root, 'std_a', 'summary.json'), sameLengthZero());
+    writeFileSync(join(root, 'std_b', 'summary.json'), summary(false));
+    writeTree(root, { 'std_d/run.json': { runner: 'coding-agent', run: 'std_d' } });
+    expect(await scan()).toEqual(new Map([['std_a', 1], ['std_b', 0], ['std_c', 1], ['std_d', null]]));
+  });
+
+  it('a cached running cell gone quiet for the stale time is read again', async () => {
+    writeFileSync(join(root, 'std_a', 'summary.json'), JSON.stringify({ planned: [0, 1], episodes: {}, finished: false }));
+    age(join(root, 'std_a'), ['run.json', 'summary.json', '.'], 10 * 60_000 - 3000);
+    const index = new LocalIndex(root, pool, () => undefined, () => undefined, { watch: false, sweepMs: 3_600_000, ageCheckMs: 3_600_000, cacheDir });
+    await index.start();
+    expect(index.list().find((c) => c.name === 'std_a')?.state).toBe('running');
+    await index.close();
+    await new Promise((r) => setTimeout(r, 3500));
+    const again = new LocalIndex(root, pool, () => undefined, () => undefined, { watch: false, sweepMs: 3_600_000, ageCheckMs: 3_600_000, cacheDir });
+    await again.start();
+    expect(again.list().find((c) => c.name === 'std_a')?.state).toBe('stale');
+    await again.close();
+  });
+
+  it('a cache of another app version, or not JSON, is not used', async () => {
+    await scan();
+    const path = join(cacheDir, 'index', readdirSync(join(cacheDir, 'index')).find((f) => f.endsWith('.rows.json')) as string);
+    forge(join(root, 'std_a', 'summary.json'), sameLengthZero());
+    writeFileSync(path, '{"format": 1, "app": "0.0.0-other", "cells": []');
+    expect((await scan()).get('std_a')).toBe(0);
+  });
+
+  it('`status --json` reads through the same cache, and says what changed', async () => {
+    const status = async () => {
+      const { io, out } = capture();
+      expect(await runCli(['status', '--json', root], io)).toBe(0);
+      return (JSON.parse(out.join('\n')) as { cells: { name: string; success_rate: number | null }[] }).cells.map((c) => [c.name, c.success_rate]);
+    };
+    process.env.XDG_DATA_HOME = cacheDir;
+    try {
+      expect(await status()).toEqual([['std_a', 1], ['std_b', 1], ['std_c', 1]]);
+      forge(join(root, 'std_a', 'summary.json'), sameLengthZero());
+      writeFileSync(join(root, 'std_b', 'summary.json'), summary(false));
+      expect(await status()).toEqual([['std_a', 1], ['std_b', 0], ['std_c', 1]]);
+    } finally {
+      delete process.env.XDG_DATA_HOME;
+    }
+  });
+});
