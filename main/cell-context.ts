@@ -1,5 +1,6 @@
 // One way to reach a cell's files, wherever it lives: every operation (reading, following, frames, media,
 // recordings, compare, paired tests) goes through a CellContext, so a remote cell does all a local one does.
+import { JsonlCache } from '../runners/common/jsonl-cache';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
@@ -41,9 +42,10 @@ export interface CellContext {
 export type ContextOf = (cell: { host: string }) => CellContext;
 
 export function localCellContext(json = new JsonReader(localFs)): CellContext {
+  const jsonl = new JsonlCache();
   return {
     host: 'local',
-    read: () => ({ fs: localFs, json, now: Date.now(), host: 'local' }),
+    read: () => ({ fs: localFs, json, jsonl, now: Date.now(), host: 'local' }),
     source: localSource,
     watchable: true,
     async media(dir, relative) {
@@ -70,6 +72,7 @@ function unavailableWhenDropped(host: RemoteHost, source: ByteSource): ByteSourc
 /** A cell on an SSH host, reached over the host's one connection (SFTP for files). Never writes there. */
 export function remoteCellContext(host: RemoteHost, json = new JsonReader(sftpFs(() => host.sftp()))): CellContext {
   const fs = sftpFs(() => host.sftp());
+  const jsonl = new JsonlCache();
   // One request set a file, its handle closed after: a follower's source (held open, read ahead) is for logs.
   const fetch = async (path: string): Promise<Buffer | null> => {
     let channel;
@@ -82,7 +85,7 @@ export function remoteCellContext(host: RemoteHost, json = new JsonReader(sftpFs
   };
   return {
     host: host.alias,
-    read: () => ({ fs, json, now: Date.now(), host: host.alias }),
+    read: () => ({ fs, json, jsonl, now: Date.now(), host: host.alias }),
     source: (path) => unavailableWhenDropped(host, sftpSource(() => host.sftp(), path)),
     watchable: false,
     async media(dir, relative) {

@@ -131,7 +131,7 @@ export class Places {
       if (row) rows.set(dir, { ...row, problems: mergeProblems(row.problems, problems) });
     }));
     // Only what was read is news to the cache: a listing that read nothing leaves it as it is.
-    if (read.length) await cache.save(rows.values(), await pool.dump([...rows.keys()])).catch(() => undefined);
+    if (read.length) await cache.save(rows.values(), (files) => pool.saveLooked([...rows.keys()], files)).catch(() => undefined);
     return [...rows.values()].sort((a, b) => a.path.localeCompare(b.path));
   }
 

@@ -2,10 +2,13 @@ import type { CellDetail } from '../shared/cell-detail';
 import type { Capabilities, Cell, CellLabels, EpisodeUnit, FormatName } from '../shared/model';
 import type { CellFs } from './common/fs';
 import type { JsonReader } from './common/json';
+import type { JsonlCache } from './common/jsonl-cache';
 
 export interface ReadContext {
   fs: CellFs;
   json: JsonReader;
+  /** Where JSONL logs are kept between reads, to be read on from where they were; absent: read whole. */
+  jsonl?: JsonlCache;
   /** Epoch milliseconds "now", so states that depend on age are testable. */
   now: number;
   host: string;

@@ -20,13 +20,16 @@ export interface Remembered {
   logs: [string, LogState][];
 }
 
-/** What the workers load: each cell's format and what its last read looked at, paths relative to the cell. */
-export interface LookedFile {
-  path: string;
-  /** The rows file's stamp: the two were saved together. */
+/** Where the workers keep what each cell's read looked at: one file per worker, all saved under one stamp. */
+export interface LookedFiles {
+  /** The path of part `i` is `${base}.${i}.json`. */
+  base: string;
+  parts: number;
+  /** The rows file's stamp: the files were saved together. */
   stamp: string;
 }
 
+/** One worker's part: each cell's format and what its last read looked at, paths relative to the cell. */
 export interface SavedLooked {
   stamp: string;
   cells: (Remembered & { format: FormatName })[];
@@ -36,35 +39,37 @@ export class IndexCache {
   private constructor(
     private readonly root: string,
     private readonly rowsFile: StateFile,
-    private readonly lookedFile: StateFile,
+    private readonly lookedBase: string,
     /** The rows saved, by cell folder; empty when there was no usable cache. */
     readonly rows: ReadonlyMap<string, CellSummary>,
-    private readonly stamp: string | null,
+    private readonly saved: LookedFiles | null,
   ) {}
 
   /** The root's cache in `dataDir`; empty when there is none or it cannot be used (it is only a cache). */
   static async open(dataDir: string, root: string): Promise<IndexCache> {
     const base = join(dataDir, 'index', createHash('sha256').update(root).digest('hex').slice(0, 24));
     const saved = await readFile(`${base}.rows.json`, 'utf8')
-      .then((text) => JSON.parse(text) as { format?: unknown; app?: unknown; root?: unknown; stamp?: unknown; rows?: unknown })
+      .then((text) => JSON.parse(text) as { format?: unknown; app?: unknown; root?: unknown; stamp?: unknown; parts?: unknown; rows?: unknown })
       .catch(() => null);
-    const usable = saved?.format === FORMAT && saved.app === APP_VERSION && saved.root === root && typeof saved.stamp === 'string' && Array.isArray(saved.rows);
+    const usable =
+      saved?.format === FORMAT && saved.app === APP_VERSION && saved.root === root && typeof saved.stamp === 'string' && typeof saved.parts === 'number' && Array.isArray(saved.rows);
     const rows = usable ? (saved.rows as CellSummary[]).filter((row) => typeof row?.path === 'string') : [];
-    return new IndexCache(root, new StateFile(`${base}.rows.json`), new StateFile(`${base}.looked.json`), new Map(rows.map((r) => [r.path, r])), usable ? (saved.stamp as string) : null);
+    const looked = usable ? { base: `${base}.looked`, parts: saved.parts as number, stamp: saved.stamp as string } : null;
+    return new IndexCache(root, new StateFile(`${base}.rows.json`), `${base}.looked`, new Map(rows.map((r) => [r.path, r])), looked);
   }
 
   /** For the workers' discovery: null when there is nothing to compare with. */
-  looked(): LookedFile | null {
-    return this.stamp ? { path: this.lookedFile.path, stamp: this.stamp } : null;
+  looked(): LookedFiles | null {
+    return this.saved;
   }
 
-  /** Keeps the rows with what the workers remember of each; a row they do not remember is left out. */
-  async save(rows: Iterable<CellSummary>, remembered: Remembered[]): Promise<void> {
-    const byDir = new Map(remembered.map((r) => [r.dir, r]));
-    const kept = [...rows].filter((row) => byDir.has(row.path));
-    const stamp = randomUUID();
-    const head = { format: FORMAT, app: APP_VERSION, root: this.root, stamp };
-    await this.lookedFile.write(JSON.stringify({ ...head, cells: kept.map((row) => ({ ...byDir.get(row.path), format: row.format })) }));
-    await this.rowsFile.write(JSON.stringify({ ...head, rows: kept }));
+  /**
+   * Keeps the rows; `saveLooked` has each worker write what it remembers of its cells (they hold it, and
+   * it never needs to cross to this thread). A row no worker remembers is not used at the next start.
+   */
+  async save(rows: Iterable<CellSummary>, saveLooked: (files: LookedFiles) => Promise<number>): Promise<void> {
+    const files = { base: this.lookedBase, parts: 0, stamp: randomUUID() };
+    files.parts = await saveLooked(files);
+    await this.rowsFile.write(JSON.stringify({ format: FORMAT, app: APP_VERSION, root: this.root, stamp: files.stamp, parts: files.parts, rows: [...rows] }));
   }
 }

@@ -115,7 +115,7 @@ export class LocalIndex {
 
   /** Keeps what the index knows for the next start; a cache that cannot be written only costs a full read then. */
   private async saveCache(): Promise<void> {
-    await this.cache?.save(this.cells.values(), await this.pool.dump([...this.cells.keys()])).catch(() => undefined);
+    await this.cache?.save(this.cells.values(), (files) => this.pool.saveLooked([...this.cells.keys()], files)).catch(() => undefined);
   }
 
   /** The malformed lines of each cell's event logs, found after the rows are out: rows that gain problems change. */

@@ -6,17 +6,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { detectFormat, localFs, type CellRead } from '../../runners';
-import type { LookedFile, Remembered } from './index-cache';
+import type { LookedFiles } from './index-cache';
 import { problem, type FormatName, type Problem } from '../../shared/model';
 import { packageRoot } from '../paths';
 import type { Found } from '../scan';
 
 export type WorkerJob =
-  | { type: 'discover'; id: number; dirs: string[]; depth: number; known: [string, FormatName][]; cache: LookedFile | null }
+  | { type: 'discover'; id: number; dirs: string[]; depth: number; known: [string, FormatName][]; cache: LookedFiles | null }
   | { type: 'read'; id: number; cells: Found[]; logs: boolean }
   | { type: 'logs'; id: number; cells: Found[] }
   | { type: 'sweep'; id: number; dirs: string[] }
-  | { type: 'dump'; id: number; dirs: string[] }
+  | { type: 'save'; id: number; dirs: string[]; files: LookedFiles; part: number }
   | { type: 'forget'; dirs: string[] };
 
 
@@ -25,7 +25,7 @@ export type WorkerReply =
   | { type: 'reads'; id: number; reads: CellRead[]; done?: boolean }
   | { type: 'logged'; id: number; logs: { dir: string; problems: Problem[] }[]; done?: boolean }
   | { type: 'swept'; id: number; dirty: string[] }
-  | { type: 'dumped'; id: number; entries: Remembered[] }
+  | { type: 'saved'; id: number }
   | { type: 'failed'; id: number; message: string };
 
 /** The cells below a root, the folders that could not be listed, and the cells the cache holds unchanged. */
@@ -144,7 +144,7 @@ export class ReaderPool {
    * The cells below a local runs root, down to three folders, and the folders that could not be listed:
    * the root's subfolders are shared out among the workers.
    */
-  async discover(root: string, known: ReadonlyMap<string, FormatName> = new Map(), cache: LookedFile | null = null): Promise<Discovered> {
+  async discover(root: string, known: ReadonlyMap<string, FormatName> = new Map(), cache: LookedFiles | null = null): Promise<Discovered> {
     const entries = await localFs.list(root);
     const files = new Set((entries ?? []).filter((e) => e.kind === 'file').map((e) => e.name));
     const format = entries ? (known.get(root) ?? (await detectFormat(localFs, root, files))) : null;
@@ -213,18 +213,12 @@ export class ReaderPool {
     return dirty.flat();
   }
 
-  /** What the workers remember of these cells, to be kept beside the index (index-cache.ts). */
-  async dump(dirs: string[]): Promise<Remembered[]> {
+  /** Each worker writes what it remembers of these cells, part `i` of `files` (index-cache.ts); returns the number of parts. */
+  async saveLooked(dirs: string[], files: LookedFiles): Promise<number> {
     const parts = this.workers.map(() => [] as string[]);
     for (const dir of dirs) parts[this.ownerOf(dir)]?.push(dir);
-    const dumped = await Promise.all(
-      parts.map((part, i) =>
-        this.ask<Remembered[]>(i, { type: 'dump', dirs: part }, (reply, finish) => {
-          if (reply.type === 'dumped') finish(reply.entries);
-        }),
-      ),
-    );
-    return dumped.flat();
+    await Promise.all(parts.map((part, i) => this.ask<void>(i, { type: 'save', dirs: part, files, part: i }, (reply, finish) => reply.type === 'saved' && finish())));
+    return parts.length;
   }
 
   private ownerOf(dir: string): number {

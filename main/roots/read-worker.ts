@@ -1,16 +1,17 @@
 // A worker thread that finds and reads local cells with synchronous file calls: many small files are read
 // fastest that way, and a slow disk stalls this thread, never the app's. It remembers what each cell's
 // read looked at (size and mtime of every file and folder), so a sweep can tell a changed cell by stats alone.
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { JsonReader, syncLocalFs, type CellFs, type Entry, type ReadContext } from '../../runners';
 import { kindOf } from '../../runners/common/fs';
+import { JsonlCache } from '../../runners/common/jsonl-cache';
 import { LogCache, type LogState } from '../../runners/common/logs';
 import { logProblems, readCell } from '../../runners/read';
-import type { Problem } from '../../shared/model';
+import type { FormatName, Problem } from '../../shared/model';
 import { findCells, type Found } from '../scan';
-import type { LookedFile, SavedLooked } from './index-cache';
+import type { LookedFiles, SavedLooked } from './index-cache';
 import type { WorkerJob, WorkerReply } from './pool';
 
 /** Size and mtime of a path, '-' when it is not there. */
@@ -18,6 +19,8 @@ const signature = (info: Stats | null | undefined) => (info ? `${info.size}:${in
 
 /** The files and folders each cell's last read looked at, with their signatures then. */
 const looked = new Map<string, Map<string, string>>();
+/** The format of each cell in `looked`, for the cache (index-cache.ts). */
+const formats = new Map<string, FormatName>();
 
 /** What the cell being read looked at: each path's stat once, each folder's listing once. */
 let seen = new Map<string, Stats | null>();
@@ -61,6 +64,7 @@ const tracking: CellFs = {
   readFrom: (path, position, maxBytes) => base.readFrom(path, position, maxBytes),
 };
 const json = new JsonReader(tracking, { keepLastGood: false });
+const jsonl = new JsonlCache();
 const logs = new LogCache(tracking);
 /** Results go back in batches, so the first rows arrive while the rest are read. */
 const BATCH = 200;
@@ -76,10 +80,11 @@ async function eachCell<T>(cells: Found[], merge: boolean, each: (cell: Found, c
   for (const cell of cells) {
     seen = new Map();
     listed = new Map();
-    batch.push(await each(cell, { fs: tracking, json, now: Date.now(), host: 'local' }));
+    batch.push(await each(cell, { fs: tracking, json, jsonl, now: Date.now(), host: 'local' }));
     const was = merge ? (looked.get(cell.dir) ?? new Map<string, string>()) : new Map<string, string>();
     for (const [path, info] of seen) if (!was.has(path)) was.set(path, signature(info));
     looked.set(cell.dir, was);
+    formats.set(cell.dir, cell.format);
     if (batch.length >= BATCH) {
       send(batch, false);
       batch = [];
@@ -88,27 +93,62 @@ async function eachCell<T>(cells: Found[], merge: boolean, each: (cell: Found, c
   send(batch, true);
 }
 
-/** What the cache file says each cell's last read looked at; nothing when it is not the one the rows were saved with. */
-function loadLooked(file: LookedFile): Map<string, SavedLooked['cells'][number]> {
-  try {
-    const saved = JSON.parse(readFileSync(file.path, 'utf8')) as SavedLooked;
-    return saved.stamp === file.stamp ? new Map(saved.cells.map((c) => [c.dir, c])) : new Map();
-  } catch {
-    return new Map();
+/** What the cache's files say each cell's last read looked at; a part not saved with the rows is left out. */
+function loadLooked(files: LookedFiles): Map<string, SavedLooked['cells'][number]> {
+  const cells = new Map<string, SavedLooked['cells'][number]>();
+  for (let part = 0; part < files.parts; part++) {
+    try {
+      const saved = JSON.parse(readFileSync(`${files.base}.${part}.json`, 'utf8')) as SavedLooked;
+      if (saved.stamp === files.stamp) saved.cells.forEach((c) => cells.set(c.dir, c));
+    } catch {
+      // Missing or unreadable: those cells are read.
+    }
   }
+  return cells;
 }
 
 /**
  * Whether a cached cell's files all have the signatures its last read saw: then this worker takes over
  * what that read looked at (and its logs' checks), as if it had read the cell itself.
  */
-function unchanged(entry: SavedLooked['cells'][number] | undefined, format: string): boolean {
+function unchanged(entry: SavedLooked['cells'][number] | undefined, format: FormatName): boolean {
   if (!entry || entry.format !== format) return false;
   const paths = entry.looked.map(([rel, sig]) => [join(entry.dir, rel), sig] as const);
   if (paths.some(([path, sig]) => signature(statSync(path, { throwIfNoEntry: false })) !== sig)) return false;
   looked.set(entry.dir, new Map(paths));
+  formats.set(entry.dir, entry.format);
   logs.restore(entry.logs.map(([rel, state]) => [join(entry.dir, rel), state]));
   return true;
+}
+
+/** Writes part `part` of the cache's looked files: these cells' signatures and logs' checks, paths relative to each cell. */
+function saveLooked(dirs: string[], files: LookedFiles, part: number): void {
+  const cells = new Map(
+    dirs.flatMap((dir) => {
+      const seenThen = looked.get(dir);
+      const format = formats.get(dir);
+      if (!seenThen || !format) return [];
+      return [[dir, { dir, format, looked: [...seenThen].map(([path, sig]) => [relative(dir, path), sig] as [string, string]), logs: [] as [string, LogState][] }]];
+    }),
+  );
+  // Each log to the cell it is in: the nearest folder above it that is one.
+  for (const [path, state] of logs.saved()) {
+    for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+      const entry = cells.get(dir);
+      if (!entry) continue;
+      entry.logs.push([relative(dir, path), state]);
+      break;
+    }
+  }
+  const file = `${files.base}.${part}.json`;
+  const temp = `${file}.${process.pid}.${part}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(temp, JSON.stringify({ stamp: files.stamp, cells: [...cells.values()] } satisfies SavedLooked));
+    renameSync(temp, file);
+  } catch {
+    // Not kept: those cells are read at the next start.
+  }
 }
 
 async function handle(job: WorkerJob): Promise<void> {
@@ -137,23 +177,13 @@ async function handle(job: WorkerJob): Promise<void> {
       return !was || [...was].some(([path, sig]) => signature(statSync(path, { throwIfNoEntry: false })) !== sig);
     });
     reply({ type: 'swept', id: job.id, dirty });
-  } else if (job.type === 'dump') {
-    const entries = new Map(
-      job.dirs.flatMap((dir) => (looked.has(dir) ? [[dir, { dir, looked: [...(looked.get(dir) ?? [])].map(([path, sig]) => [relative(dir, path), sig] as [string, string]), logs: [] as [string, LogState][] }]] : [])),
-    );
-    // Each log to the cell it is in: the nearest folder above it that is one.
-    for (const [path, state] of logs.saved()) {
-      for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
-        const entry = entries.get(dir);
-        if (!entry) continue;
-        entry.logs.push([relative(dir, path), state]);
-        break;
-      }
-    }
-    reply({ type: 'dumped', id: job.id, entries: [...entries.values()] });
+  } else if (job.type === 'save') {
+    saveLooked(job.dirs, job.files, job.part);
+    reply({ type: 'saved', id: job.id });
   } else {
     for (const dir of job.dirs) {
       looked.delete(dir);
+      formats.delete(dir);
       logs.forget(`${dir}/`);
     }
   }

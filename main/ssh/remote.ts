@@ -1,18 +1,12 @@
-import { JsonReader, type ReadContext } from '../../runners';
+import type { ReadContext } from '../../runners';
 import { readCell, summaryOf } from '../../runners/read';
 import { mapLimited } from '../concurrency';
 import { rootTrouble, type ScanResult } from '../scan';
 import { discoveryCommand, parseDiscovery } from './discover';
 import type { RemoteHost } from './host';
-import { sftpFs } from './sftp-fs';
 
 /** Remote reads in flight at once: one connection carries them all. */
 const PARALLEL_REMOTE = 8;
-
-export function remoteContext(host: RemoteHost, json?: JsonReader): ReadContext {
-  const fs = sftpFs(() => host.sftp());
-  return { fs, json: json ?? new JsonReader(fs), now: Date.now(), host: host.alias };
-}
 
 /** Scans a remote runs root with one command, then reads each cell over SFTP. Never writes anything there. */
 export async function scanRemoteRoot(host: RemoteHost, root: string, ctx: ReadContext): Promise<ScanResult> {

@@ -3,7 +3,8 @@ import { type Cell, type CellLabels, type FormatName, type Problem, problem } fr
 import { boardOf, cellId } from '../../shared/names';
 import { isRecent, type ReadContext } from '../types';
 import { shapeProblems, type JsonObject, type Shape } from './json';
-import { parseJsonl, type JsonlRecord } from './jsonl';
+import type { JsonlRecord } from './jsonl';
+import { JsonlCache } from './jsonl-cache';
 
 export const NO_LABELS: CellLabels = { harness: null, model: null, condition: null, effort: null };
 
@@ -67,15 +68,15 @@ export class CellReading {
     return file?.text ?? null;
   }
 
-  /** The complete lines of a JSONL log; malformed lines become problems, a partial last line waits. */
+  /**
+   * The complete lines of a JSONL log; malformed lines become problems, a partial last line waits. With
+   * the context's cache, a log is read on from where its last read ended.
+   */
   async jsonl(relative: string): Promise<JsonlRecord[]> {
-    const file = await this.ctx.fs.read(this.path(relative), MAX_LOG_BYTES);
-    if (!file) return [];
-    await this.stat(relative);
-    const chunk = parseJsonl(file.text, relative);
-    this.problems.push(...chunk.problems);
-    if (file.truncated) this.problems.push(problem(relative, `only the first ${MAX_LOG_BYTES >> 20} MB read`));
-    return chunk.records;
+    if (!(await this.stat(relative))) return [];
+    const log = await (this.ctx.jsonl ?? new JsonlCache(0)).read(this.ctx.fs, this.path(relative), relative);
+    this.problems.push(...log.problems);
+    return log.records;
   }
 
   /** A folder's entries; a file where the folder belongs is a problem, a missing folder is not. */
@@ -92,5 +93,3 @@ export class CellReading {
   }
 }
 
-/** JSONL logs the adapters read whole (ledgers, progress, event logs) are at most this large. */
-export const MAX_LOG_BYTES = 64 * 1024 * 1024;

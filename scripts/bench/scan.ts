@@ -175,6 +175,7 @@ try {
   console.log(row('tail -F: append to arrival', `${median(tailTimes).toFixed(0)} ms`, 'baseline (median)'));
   console.log(row('serve: append to changed row', `${median(rowTimes).toFixed(0)} ms`, `median of ${rowTimes.length}, max ${Math.max(...rowTimes).toFixed(0)} ms (goal: under 1 s); rows sent per change: ${[...new Set(rowsSent)].join(', ')}`));
 } finally {
-  children.forEach((child) => child.kill());
+  // A server saves its index cache as it stops: gone before its folder is removed.
+  await Promise.all(children.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((resolve) => (child.once('exit', resolve), child.kill())))));
   rmSync(home, { recursive: true, force: true });
 }

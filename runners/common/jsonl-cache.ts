@@ -1,0 +1,81 @@
+import type { Problem } from '../../shared/model';
+import { problem } from '../../shared/model';
+import type { CellFs } from './fs';
+import { parseJsonl, type JsonlRecord } from './jsonl';
+
+/** A JSONL log is read to at most this many bytes. */
+export const MAX_LOG_BYTES = 64 * 1024 * 1024;
+/** Bytes read per step: a log grown by more is read in several. */
+const STEP_BYTES = 4 * 1024 * 1024;
+
+interface LogRead {
+  /** Bytes of complete lines parsed. */
+  offset: number;
+  /** The next line's number. */
+  line: number;
+  records: JsonlRecord[];
+  problems: Problem[];
+  /** Inside a line too long to parse: bytes are passed over until its newline. */
+  skipping: boolean;
+}
+
+export interface JsonlLog {
+  records: JsonlRecord[];
+  problems: Problem[];
+  /** The log is longer than MAX_LOG_BYTES: only its start was read. */
+  truncated: boolean;
+}
+
+/**
+ * The JSONL logs adapters read (ledgers, evaluation progress, event logs), each parsed once: a log that
+ * grew is read on from the byte it had reached, one that shrank is read again from its start. Only the
+ * most recently read logs are kept (the live cells'): the others are parsed whole when next read.
+ */
+export class JsonlCache {
+  private readonly logs = new Map<string, LogRead>();
+
+  constructor(private readonly keep = 64) {}
+
+  async read(fs: CellFs, path: string, label: string): Promise<JsonlLog> {
+    const info = await fs.stat(path);
+    if (!info || info.kind !== 'file') {
+      this.logs.delete(path);
+      return { records: [], problems: [], truncated: false };
+    }
+    let log = this.logs.get(path);
+    if (!log || info.size < log.offset) log = { offset: 0, line: 1, records: [], problems: [], skipping: false };
+    // The newest read last: the first one in the map is the one gone longest without a read.
+    this.logs.delete(path);
+    this.logs.set(path, log);
+    if (this.logs.size > this.keep) this.logs.delete(this.logs.keys().next().value as string);
+
+    const end = Math.min(info.size, MAX_LOG_BYTES);
+    while (log.offset < end) {
+      const chunk = await fs.readFrom(path, log.offset, Math.min(STEP_BYTES, end - log.offset));
+      if (!chunk || chunk.text === '') break;
+      const bytes = Buffer.byteLength(chunk.text);
+      if (log.skipping) {
+        const newline = chunk.text.indexOf('\n');
+        log.offset += newline < 0 ? bytes : Buffer.byteLength(chunk.text.slice(0, newline + 1));
+        if (newline >= 0) {
+          log.skipping = false;
+          log.line++;
+        }
+        continue;
+      }
+      const parsed = parseJsonl(chunk.text, label, log.line);
+      log.records.push(...parsed.records);
+      log.problems.push(...parsed.problems);
+      log.offset += parsed.consumed;
+      log.line += parsed.lines;
+      // Read to the end of what there is: a partial last line waits for its newline.
+      if (bytes < STEP_BYTES) break;
+      if (parsed.consumed > 0) continue;
+      // A whole step without a newline: a line too long to parse, passed over.
+      log.problems.push(problem(label, `line longer than ${STEP_BYTES >> 20} MB; skipped`, { line: log.line }));
+      log.skipping = true;
+    }
+    const truncated = info.size > MAX_LOG_BYTES;
+    return { records: [...log.records], problems: truncated ? [...log.problems, problem(label, `only the first ${MAX_LOG_BYTES >> 20} MB read`)] : [...log.problems], truncated };
+  }
+}
