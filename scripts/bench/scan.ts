@@ -119,11 +119,12 @@ try {
   });
   await new Promise((resolve) => ws.once('open', resolve));
   while (!scanned) await sleep(50);
-  // After the rows: the event logs' check and the OS watcher's set-up; idle is once those are done.
-  for (let last = cpuSeconds(server.pid as number); ; ) {
+  // After the rows: the event logs' check, the OS watcher's set-up (it walks every folder) and the garbage
+  // collection that follows; idle is once three 2-second windows in a row cost under 0.05 s of CPU each.
+  for (let last = cpuSeconds(server.pid as number), quiet = 0; quiet < 3; ) {
     await sleep(2000);
     const now = cpuSeconds(server.pid as number);
-    if (now - last < 0.05) break;
+    quiet = now - last < 0.05 ? quiet + 1 : 0;
     last = now;
   }
   const settled = performance.now() - started;
