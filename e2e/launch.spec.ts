@@ -28,11 +28,12 @@ test.describe('launch a UI run', () => {
 
     await dialog.getByLabel('Profile').selectOption('coding-agent');
     await expect(dialog.getByLabel('GPU 1')).toBeChecked();
-    await dialog.getByLabel('Run name').fill('ui_std_trial run');
-    await expect(dialog.getByLabel('Run name')).toHaveValue('std_trial-run');
+    await dialog.getByLabel('Run label').fill('ui_trial run');
+    await expect(dialog.getByLabel('Run label')).toHaveValue('trial-run');
     await dialog.getByLabel('Condition').selectOption('nav');
     await dialog.getByRole('button', { name: 'Dry run' }).click();
-    await expect(dialog.getByLabel('Dry run')).toContainText('python coding-agent/stdrun.py run ui_std_trial-run --nonstd');
+    // The label ends the name; harness, model, condition and effort stay in it.
+    await expect(dialog.getByLabel('Dry run')).toContainText('python coding-agent/stdrun.py run ui_sdk_fable-5_nav_default_trial-run --nonstd');
     await expect(dialog.getByLabel('Dry run')).toContainText('CUDA_VISIBLE_DEVICES=1');
     await dialog.getByLabel('GPU 0').check();
     await dialog.getByRole('button', { name: 'Dry run' }).click();
@@ -40,16 +41,44 @@ test.describe('launch a UI run', () => {
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'launch.png') });
 
     await dialog.getByLabel('Profile').selectOption('demo');
-    await dialog.getByLabel('Run name').fill('');
+    await dialog.getByLabel('Run label').fill('');
     await dialog.getByLabel('Speed').fill('4');
+    await dialog.getByRole('button', { name: 'Dry run' }).click();
+    const planned = /name (ui_demo_coding-agent_\S+)/.exec((await dialog.getByLabel('Dry run').textContent()) ?? '')?.[1];
+    expect(planned).toMatch(/^ui_demo_coding-agent_\d{8}-\d{6}$/);
+    // Launched as the dry run showed it: the same name, though the clock moved on.
+    await page.waitForTimeout(1100);
     await dialog.getByRole('button', { name: 'Launch', exact: true }).click();
-    const heading = page.getByRole('heading', { name: /^ui_demo_coding-agent_/ });
+    const heading = page.getByRole('heading', { name: planned });
     await expect(heading).toBeVisible({ timeout: 20_000 });
     await expect(page.locator('.cell-header .badge')).toHaveText('ui run');
     const budget = page.getByRole('meter', { name: 'episodes' });
     await expect.poll(async () => Number(await budget.getAttribute('aria-valuenow')), { timeout: 30_000 }).toBeGreaterThan(0);
     await expect(page.locator('.run-controls')).toContainText('running');
+    await expect(page.locator('.cell-header .pill').first()).toHaveText('running');
     await page.locator('.run-controls').getByRole('button', { name: 'Stop' }).click();
     await expect(page.locator('.run-controls')).toContainText('stopped', { timeout: 15_000 });
+    // What the process says beats fresh files: stopped in the header and the list, and no end projected.
+    await expect(page.locator('.cell-header .pill').first()).toHaveText('stopped');
+    await expect(page.getByLabel('Budgets')).not.toContainText('ends ~');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: new RegExp(planned as string) })).toContainText('stopped');
+  });
+
+  test('a run that exits non-zero shows as crashed, with its stderr, in the header and the list', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('button', { name: 'Launch' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Launch a UI run' });
+    await dialog.getByLabel('Profile').selectOption('custom');
+    // {cell} and {name} in the command are the run's own folder and name.
+    await dialog.getByLabel('Command').fill(`mkdir -p {cell} && printf '{"runner": "coding-agent", "run": "{name}"}' > {cell}/run.json && sleep 1 && echo "CUDA out of memory" >&2 && exit 3`);
+    await dialog.getByLabel('Run label').fill('oom');
+    await dialog.getByLabel(/launch below 6000 MiB free/).check();
+    await dialog.getByRole('button', { name: 'Launch', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'ui_custom_oom' })).toBeVisible({ timeout: 20_000 });
+    await expect(page.locator('.cell-header .pill').first()).toHaveText('crashed', { timeout: 15_000 });
+    await expect(page.getByLabel('Last lines of stderr')).toContainText('CUDA out of memory');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: /ui_custom_oom/ })).toContainText('crashed');
   });
 });

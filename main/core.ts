@@ -2,7 +2,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Backend } from '../shared/contract';
-import type { AppInfo, Transport } from '../shared/model';
+import type { AppInfo, CellSummary, Transport } from '../shared/model';
 import { AlertLog } from './alerts/log';
 import { AlertService, type AlertTiming } from './alerts/service';
 import { localCellContext, type ContextOf, type Media } from './cell-context';
@@ -11,6 +11,7 @@ import { EventHub } from './events';
 import { listFrames } from './frames';
 import { GpuService } from './gpu/service';
 import { HostsService } from './hosts/service';
+import { truthOf } from './launch/run-states';
 import { LaunchService } from './launch/service';
 import { mediaOf } from './media';
 import { defaultDataDir, packageRoot } from './paths';
@@ -92,7 +93,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const gpus = new GpuService({ nvidiaSmi: options.nvidiaSmi ?? 'nvidia-smi', events, hosts, runOfGroup: (pgid) => launch.runOfGroup(pgid), rootPaths: () => roots.localPaths() });
   gpus.onSample((sample) => launch.observe(sample));
 
-  const watch = new WatchService((id) => roots.cell(id), contextOf, (delta) => events.emit('cellChanged', delta));
+  // What a launched run's process says beats what its cell's files suggest, in the list and the cell view alike.
+  const present = (row: CellSummary): CellSummary => {
+    const state = row.host === 'local' ? truthOf(row.state, launch.runStateOf(row.path)) : row.state;
+    return state === row.state ? row : { ...row, state };
+  };
+  roots.presentWith(present);
+  const watch = new WatchService((id) => roots.cell(id), contextOf, (delta) => events.emit('cellChanged', delta), present);
+  launch.onCellStates((cells) => {
+    roots.restate(cells);
+    watch.restate(cells);
+  });
   const compare = new CompareService(() => roots.cells(), (id) => roots.cell(id), contextOf, events, recordingsDir);
 
   const alerts = new AlertService(await AlertLog.open(join(dataDir, 'alerts.json'), options.alerts?.readOnly), {
@@ -160,6 +171,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     scanned: () => roots.scanned(),
     async close() {
       alerts.close();
+      launch.close();
       gpus.close();
       hosts.close();
       await Promise.all([roots.close(), watch.close()]);

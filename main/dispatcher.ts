@@ -11,6 +11,7 @@ const launchRequest = z.strictObject({
   profile: z.string().min(1).max(200),
   values: z.record(z.string().regex(/^[a-z_]+$/), z.string().max(4096)),
   name: z.string().max(200).optional(),
+  label: z.string().max(100).optional(),
   gpu: z.number().int().min(0).max(64).optional(),
   minFreeMib: z.number().min(0).optional(),
   override: z.boolean().optional(),

@@ -20,8 +20,10 @@ export interface ProfileInfo {
 export interface LaunchRequest {
   profile: string;
   values: Record<string, string>;
-  /** The run's name as typed; it always gets the ui_ prefix. */
+  /** The run's whole name; it always gets the ui_ prefix. */
   name?: string;
+  /** A word of your own in the run's name, in place of its time stamp: the profile's other parts stay. */
+  label?: string;
   gpu?: number;
   minFreeMib?: number;
   /** Launch below the free-memory minimum, or without a GPU. */

@@ -46,7 +46,11 @@ export type CellState =
   | 'evaluating'
   | 'eval_failed'
   | 'scored'
-  | 'interrupted';
+  | 'interrupted'
+  /** A run this app launched whose process ended (stopped, drained, or exited 0) before the cell finished. */
+  | 'stopped'
+  /** A run this app launched whose process exited non-zero before the cell finished. */
+  | 'crashed';
 
 export interface Budget {
   unit: 'episodes' | 'steps' | 'trials';

@@ -9,7 +9,7 @@ export type Raised = Omit<Alert, 'at'>;
 /** States of a run that still moves: a quiet one of these has stalled. */
 export const LIVE_STATES: ReadonlySet<CellState> = new Set(['running', 'draining', 'evaluating']);
 /** States a cell ends in. */
-const ENDED_STATES: ReadonlySet<CellState> = new Set(['finished', 'scored', 'void', 'eval_failed', 'interrupted']);
+const ENDED_STATES: ReadonlySet<CellState> = new Set(['finished', 'scored', 'void', 'eval_failed', 'interrupted', 'stopped', 'crashed']);
 
 export const isEnded = (state: CellState) => ENDED_STATES.has(state);
 

@@ -1,4 +1,8 @@
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { truthOf } from '../launch/run-states';
+import { RunManager } from '../launch/runs';
+import { defaultConfigDir } from '../paths';
 import type { Cell } from '../../shared/model';
 import { cellJson, withPlaces } from '../cells';
 import { UsageError, type Io } from './io';
@@ -25,7 +29,10 @@ export async function status(argv: string[], io: Io): Promise<number> {
     options: { json: { type: 'boolean', default: false }, 'accept-new-host-key': { type: 'boolean', default: false } },
   });
   if (positionals.length === 0) throw new UsageError(`name at least one runs root or cell\n\n${STATUS_HELP}`);
-  const cells = (await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, (places) => places.listCells(positionals)));
+  const listed = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, (places) => places.listCells(positionals));
+  // As in the app: what the process of a run launched from it says beats what the cell's files suggest.
+  const runs = await new RunManager(join(defaultConfigDir(), 'launched.json')).states();
+  const cells = listed.map((row) => (row.host === 'local' ? { ...row, state: truthOf(row.state, runs.get(row.path)) } : row));
   if (values.json) {
     io.out(JSON.stringify({ cells: cells.map(cellJson) }, null, 2));
     return 0;

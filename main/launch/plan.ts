@@ -38,7 +38,7 @@ export async function planLaunch(request: LaunchRequest, ctx: LaunchContext): Pr
     const broken = problems.map((p) => `${p.file}: ${p.message}`).join('; ');
     throw new Error(`no profile ${request.profile}; profiles: ${profiles.map((p) => p.name).join(', ')}${broken ? `. ${broken}` : ''}`);
   }
-  const run = renderRun(profile, request.values, { dataDir: ctx.dataDir, node: process.execPath, cli: ctx.cli, now: new Date() }, request.name);
+  const run = renderRun(profile, request.values, { dataDir: ctx.dataDir, node: process.execPath, cli: ctx.cli, now: new Date() }, request.name, request.label);
   let gpu: number | null = null;
   let refused: string | null = null;
   if (profile.gpu) {

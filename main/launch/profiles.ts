@@ -97,10 +97,12 @@ export function runCell(cell: string, name: string): string {
 }
 
 /** The exact command a launch runs, from a profile and the user's knob values (and name, when they typed one). */
-export function renderRun(profile: Profile, set: Record<string, string>, ctx: RenderContext, name?: string): RenderedRun {
+export function renderRun(profile: Profile, set: Record<string, string>, ctx: RenderContext, name?: string, label?: string): RenderedRun {
   const unknown = Object.keys(set).filter((key) => key !== 'name' && !profile.knobs.some((k) => k.key === key));
   if (unknown.length) throw new Error(`profile ${profile.name} has no knob ${unknown.join(', ')}; it has ${profile.knobs.map((k) => k.key).join(', ') || 'none'}`);
-  const vars: Record<string, string> = { dataDir: ctx.dataDir, node: ctx.node, cli: ctx.cli, stamp: stamp(ctx.now), home: homedir() };
+  // A label takes the stamp's place in the name, so the profile's other parts (harness, model, ...) stay in it.
+  const own = label?.replace(/^ui[-_]?/, '').replace(/[^A-Za-z0-9_.-]+/g, '-');
+  const vars: Record<string, string> = { dataDir: ctx.dataDir, node: ctx.node, cli: ctx.cli, stamp: own || stamp(ctx.now), home: homedir() };
   for (const knob of profile.knobs) {
     const value = set[knob.key] ?? fill(knob.default, vars);
     if (knob.choices && !knob.choices.includes(value)) throw new Error(`${knob.key} must be one of ${knob.choices.join(', ')}, not ${JSON.stringify(value)}`);
@@ -108,6 +110,8 @@ export function renderRun(profile: Profile, set: Record<string, string>, ctx: Re
   }
   vars.name = uiName(name ?? set.name ?? fill(profile.run_name, vars));
   vars.cell = runCell(expandHome(fill(profile.cell, vars)), vars.name);
+  // A knob (the custom profile's Command) may name the run's folder and name: known only now.
+  for (const knob of profile.knobs) vars[knob.key] = (vars[knob.key] as string).replaceAll('{cell}', vars.cell).replaceAll('{name}', vars.name);
   const command = profile.command.flatMap((arg) => {
     const conditional = /^\?([a-z_]+):(.*)$/.exec(arg);
     if (conditional) return vars[conditional[1] as string] ? [fill(conditional[2] as string, vars)] : [];

@@ -44,6 +44,14 @@ describe('runner profiles', () => {
     expect(run.cell).toBe(`/src/ca/runs/${run.name}`);
   });
 
+  it('a label takes the time stamp\'s place, keeping the rest of the name; {cell} and {name} in a knob are the run\'s own', async () => {
+    const { profiles } = await loadProfiles([SHIPPED]);
+    const coding = profiles.find((p) => p.name === 'coding-agent') as Profile;
+    expect(renderRun(coding, { repo: '/src/ca', condition: 'nav' }, ctx(), undefined, 'ui_trial run').name).toBe('ui_sdk_fable-5_nav_default_trial-run');
+    const run = renderRun(custom, { command: 'train --out {cell}/model --tag {name} && awk \'{print $1}\' log', root: '/r' }, ctx(), undefined, 'mine');
+    expect(run.command).toEqual(['sh', '-c', "train --out /r/ui_custom_mine/model --tag ui_custom_mine && awk '{print $1}' log"]);
+  });
+
   it('adds --command only for a custom bigym harness', async () => {
     const bigym = (await loadProfiles([SHIPPED])).profiles.find((p) => p.name === 'bigym-agent') as Profile;
     expect(renderRun(bigym, { checkout: '/b' }, ctx()).command).not.toContain('--command');

@@ -69,6 +69,13 @@ async function tail(file: string, lines: number): Promise<string[]> {
   return text.split('\n').filter((l) => l !== '').slice(-lines);
 }
 
+function stateOf(run: LaunchedRun): RunState {
+  if (alive(run)) return 'running';
+  if (run.stoppedByUser) return 'stopped';
+  if (!run.exit) return 'ended';
+  return run.exit.code === 0 ? 'exited' : 'crashed';
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -148,10 +155,15 @@ export class RunManager {
   }
 
   private async view(run: LaunchedRun): Promise<RunView> {
-    const running = alive(run);
-    const crashed = !running && run.exit !== undefined && !run.stoppedByUser && run.exit.code !== 0;
-    const state: RunState = running ? 'running' : run.stoppedByUser ? 'stopped' : crashed ? 'crashed' : run.exit ? 'exited' : 'ended';
-    return { ...run, state, stderrTail: crashed ? await tail(join(run.cell, STDERR), 50) : [] };
+    const state = stateOf(run);
+    return { ...run, state, stderrTail: state === 'crashed' ? await tail(join(run.cell, STDERR), 50) : [] };
+  }
+
+  /** The state of each cell's latest launched run, by cell folder: no file read. */
+  async states(): Promise<Map<string, RunState>> {
+    await this.load();
+    // In launch order: a cell's later run replaces its earlier one.
+    return new Map(this.runs.map((run) => [run.cell, stateOf(run)]));
   }
 
   private async find(id: string): Promise<LaunchedRun> {

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { GpuReading, GpuSample } from '../../shared/cell-detail';
 import type { Backend } from '../../shared/contract';
-import type { RunInfo } from '../../shared/launch';
+import type { RunInfo, RunState } from '../../shared/launch';
 import { cellId } from '../../shared/names';
 import { planLaunch, profileDirs, profileInfos, type LaunchContext } from './plan';
 import { RunManager, type RunView } from './runs';
@@ -19,6 +19,9 @@ export interface LaunchOptions {
   watchCell(cellPath: string, cellId: string): Promise<string | null>;
 }
 
+/** How often launched runs' processes are looked at for having ended unseen. */
+const STATE_CHECK_MS = 2000;
+
 type LaunchCalls = Pick<Backend, 'listProfiles' | 'planLaunch' | 'launchRun' | 'listRuns' | 'stopRun' | 'drainRun'>;
 
 export class LaunchService implements LaunchCalls {
@@ -28,9 +31,19 @@ export class LaunchService implements LaunchCalls {
   private groups = new Map<number, string>();
   private readonly vramPeaks = new Map<string, number>();
   private readonly endedListeners: ((run: RunInfo) => void)[] = [];
+  /** Each cell's latest launched run's state, as last looked at; who hears when one changes. */
+  private cellStates = new Map<string, RunState>();
+  private readonly stateListeners: ((cells: string[]) => void)[] = [];
+  private readonly stateTimer: NodeJS.Timeout;
 
   private constructor(private readonly options: LaunchOptions) {
-    this.runs = new RunManager(join(options.configDir, 'launched.json'), (run) => this.endedListeners.forEach((listener) => listener(this.info(run))));
+    this.runs = new RunManager(join(options.configDir, 'launched.json'), (run) => {
+      this.endedListeners.forEach((listener) => listener(this.info(run)));
+      void this.refreshStates();
+    });
+    // A run left running at the last start, or one whose process group outlives its leader, ends unseen: looked at now and then.
+    this.stateTimer = setInterval(() => void this.refreshStates(), STATE_CHECK_MS);
+    this.stateTimer.unref();
     this.context = {
       profileDirs: profileDirs(options.packageRoot, options.configDir),
       dataDir: options.dataDir,
@@ -41,8 +54,29 @@ export class LaunchService implements LaunchCalls {
 
   static async create(options: LaunchOptions): Promise<LaunchService> {
     const service = new LaunchService(options);
-    await service.refreshGroups();
+    await Promise.all([service.refreshGroups(), service.refreshStates()]);
     return service;
+  }
+
+  /** What the process of the latest run this app launched in `cellPath` says, if it launched one. */
+  runStateOf(cellPath: string): RunState | undefined {
+    return this.cellStates.get(cellPath);
+  }
+
+  /** Hears the cell folders whose launched run's state changed. */
+  onCellStates(listener: (cells: string[]) => void): void {
+    this.stateListeners.push(listener);
+  }
+
+  private async refreshStates(): Promise<void> {
+    const next = await this.runs.states();
+    const changed = [...new Set([...next.keys(), ...this.cellStates.keys()])].filter((cell) => next.get(cell) !== this.cellStates.get(cell));
+    this.cellStates = next;
+    if (changed.length) this.stateListeners.forEach((listener) => listener(changed));
+  }
+
+  close(): void {
+    clearInterval(this.stateTimer);
   }
 
   private async refreshGroups(): Promise<void> {
@@ -92,7 +126,7 @@ export class LaunchService implements LaunchCalls {
     const { plan, run, profile } = await planLaunch(request, this.context);
     if (plan.refused) throw new Error(plan.refused);
     const launched = await this.runs.launch(run, plan.gpu, profile.drain === 'sentinel');
-    await this.refreshGroups();
+    await Promise.all([this.refreshGroups(), this.refreshStates()]);
     const id = await this.options.watchCell(run.cell, cellId('local', run.cell));
     const view = (await this.runs.list()).find((r) => r.id === launched.id) as RunView;
     return { run: this.info(view), cellId: id };
@@ -103,7 +137,9 @@ export class LaunchService implements LaunchCalls {
   }
 
   async stopRun(id: string) {
-    return this.info(await this.runs.stop(id));
+    const stopped = this.info(await this.runs.stop(id));
+    await this.refreshStates();
+    return stopped;
   }
 
   drainRun(id: string) {

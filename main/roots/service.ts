@@ -69,7 +69,7 @@ export class RootsService implements RootCalls {
   /** The root's index, started: a local root's first scan streams rows to the window; a remote one is scanned. */
   private async index(entry: RootEntry): Promise<void> {
     if (entry.index) return;
-    const emit = (delta: CellsDelta) => this.events.emit('cellsChanged', delta);
+    const emit = (delta: CellsDelta) => this.events.emit('cellsChanged', { ...delta, added: delta.added.map(this.present), changed: delta.changed.map(this.present) });
     const { alias, path } = rootLocation(entry.path);
     if (alias === null) {
       const local = new LocalIndex(entry.path, this.pool, emit, () => this.changed(), this.options.index);
@@ -119,7 +119,24 @@ export class RootsService implements RootCalls {
   }
 
   private cellsOf(entry: RootEntry): CellSummary[] {
-    return entry.index?.list() ?? [];
+    return (entry.index?.list() ?? []).map(this.present);
+  }
+
+  /** How a row goes out: its state as the process of a run launched there says (set by the core). */
+  private presentRow: (row: CellSummary) => CellSummary = (row) => row;
+  private readonly present = (row: CellSummary) => this.presentRow(row);
+
+  presentWith(present: (row: CellSummary) => CellSummary): void {
+    this.presentRow = present;
+  }
+
+  /** The rows of these local cell folders go out again: what their runs' processes say changed. */
+  restate(cellPaths: string[]): void {
+    const paths = new Set(cellPaths);
+    for (const entry of this.roots.values()) {
+      const changed = this.cellsOf(entry).filter((row) => row.host === 'local' && paths.has(row.path));
+      if (changed.length) this.events.emit('cellsChanged', { root: entry.path, added: [], changed, removed: [] });
+    }
   }
 
   private statuses(): RootStatus[] {

@@ -31,11 +31,19 @@ export class WatchService {
   private readonly open = new Map<string, Open>();
   private nextClient: ClientId = 1;
 
+  /** `present`: a row as it goes out (its state as its launched run's process says), as the list shows it. */
   constructor(
     private readonly cell: (id: string) => CellSummary,
     private readonly contextOf: ContextOf,
     private readonly emit: (delta: CellDelta) => void,
+    private readonly present: (row: CellSummary) => CellSummary = (row) => row,
   ) {}
+
+  /** Open cells in these local folders are read again: what their runs' processes say changed. */
+  restate(cellPaths: string[]): void {
+    const paths = new Set(cellPaths);
+    for (const entry of this.open.values()) if (entry.session.summary.host === 'local' && paths.has(entry.session.summary.path)) entry.session.reread();
+  }
 
   newClient(): ClientId {
     return this.nextClient++;
@@ -49,7 +57,7 @@ export class WatchService {
       return existing.session.current();
     }
     const summary = this.cell(id);
-    const session = new CellSession(summary, this.contextOf(summary), this.emit);
+    const session = new CellSession(summary, this.contextOf(summary), this.emit, this.present);
     const entry: Open = { session, ready: session.open(), holders: new Map([[client, 1]]), streams: new Map() };
     this.open.set(id, entry);
     try {

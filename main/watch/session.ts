@@ -61,6 +61,7 @@ export class CellSession {
     readonly summary: CellSummary,
     private readonly context: CellContext,
     private readonly emit: (delta: CellDelta) => void,
+    private readonly present: (row: CellSummary) => CellSummary = (row) => row,
   ) {}
 
   private follower(relativePath: string, onChunk: (chunk: TailChunk) => void, start?: FollowStart): Follower {
@@ -73,7 +74,7 @@ export class CellSession {
     this.logs ??= new LogCache(ctx.fs);
     const read = await readCell(this.summary.path, this.summary.format, ctx, { detail: true, logs: this.logs });
     const empty = { episodes: [], versions: [], vram: [], startedAt: null, episodeBudget: null, frameSources: [], logStream: null, otherBudgets: [] };
-    return { summary: summaryOf(read, this.summary.root), ...(read.detail ?? empty) };
+    return { summary: this.present(summaryOf(read, this.summary.root)), ...(read.detail ?? empty) };
   }
 
   /** The detail as of the last reread, for a second viewer of an open cell. */
@@ -130,6 +131,11 @@ export class CellSession {
     }
     const followed = [...this.followed.values()].find((f) => f.log.file === rel);
     if (followed) void followed.follower.poll();
+    this.scheduleRefresh();
+  }
+
+  /** Reads the cell again now, as a change in its files would. */
+  reread(): void {
     this.scheduleRefresh();
   }
 

@@ -8,6 +8,8 @@ export const STATE_LOOK: Record<CellState, { label: string; tone: 'running' | 'o
   eval_failed: { label: 'EVAL FAILED', tone: 'error', order: 3 },
   stale: { label: 'stale', tone: 'amber', order: 4 },
   interrupted: { label: 'interrupted', tone: 'fail', order: 5 },
+  crashed: { label: 'crashed', tone: 'error', order: 5 },
+  stopped: { label: 'stopped', tone: 'grey', order: 6 },
   scored: { label: 'scored', tone: 'ok', order: 6 },
   finished: { label: 'finished', tone: 'grey', order: 7 },
   void: { label: 'void', tone: 'grey', order: 8 },

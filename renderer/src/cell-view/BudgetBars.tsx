@@ -1,4 +1,5 @@
-import type { StreamEvent } from '../../../shared/cell-detail';
+import type { EpisodeRow, StreamEvent } from '../../../shared/cell-detail';
+import type { CellState } from '../../../shared/model';
 import { percent } from '../format';
 import { useNow } from '../useNow';
 import { useCell } from './context';
@@ -11,9 +12,16 @@ interface BarProps {
   unit: string;
   note?: string;
   tone?: 'running' | 'amber' | 'ok';
+  /** Say what is left of the total: not for a share (scored of ended), where the rest is not to come. */
+  left?: boolean;
 }
 
-export function Bar({ label, used, total, unit, note, tone = 'running' }: BarProps) {
+/** States in which a run still moves: only these project an end or follow new events. */
+export function isLive(state: CellState): boolean {
+  return state === 'running' || state === 'draining' || state === 'evaluating';
+}
+
+export function Bar({ label, used, total, unit, note, tone = 'running', left = true }: BarProps) {
   const fraction = total ? Math.min(1, used / total) : 0;
   return (
     <div className="budget-row">
@@ -24,29 +32,32 @@ export function Bar({ label, used, total, unit, note, tone = 'running' }: BarPro
       <span className="budget-figure">
         {used.toLocaleString()} / {total?.toLocaleString() ?? '?'} {unit}
         {total ? ` · ${percent(fraction, 0)}` : ''}
-        {total ? ` · ${(total - used).toLocaleString()} left` : ''}
+        {total && left ? ` · ${(total - used).toLocaleString()} left` : ''}
       </span>
       <span className="budget-note">{note}</span>
     </div>
   );
 }
 
-/** The open episode's own budgets (turns, actions, time) and a throttle countdown, from its events. */
-export function EpisodeBudget({ events }: { events: StreamEvent[] }) {
+/**
+ * The open episode's own budgets (turns, actions, time) and a throttle countdown, from its events; an
+ * ended episode's actions and time are what the runner recorded for it (its events may be only a tail).
+ */
+export function EpisodeBudget({ events, row }: { events: StreamEvent[]; row: EpisodeRow }) {
   const budget = useCell((s) => s.detail?.episodeBudget ?? null);
   const now = useNow(1000);
   const start = events.find((e) => e.ev === 'episode_start');
-  const ended = events.some((e) => e.ev === 'episode_end');
+  const ended = row.status !== 'running' || events.some((e) => e.ev === 'episode_end');
   if (!budget || !start || start.t === null) return null;
   const turns = events.filter((e) => e.ev === 'agent_message' || e.ev === 'tool_call').length;
-  const actions = events.filter((e) => e.ev === 'tool_result' && e.fields.step !== undefined).length;
+  const actions = ended && row.actions !== null ? row.actions : events.filter((e) => e.ev === 'tool_result' && e.fields.step !== undefined).length;
   const last = events.at(-1);
   const throttled = !ended && last?.ev === 'throttle' && last.t !== null ? last : null;
   const pausedS = events
     .filter((e) => e.ev === 'throttle')
     .reduce((sum, e) => sum + Math.min(Number(e.fields.wait_s) || 0, Math.max(0, (e === throttled ? now / 1000 : Infinity) - (e.t ?? 0))), 0);
   const endT = ended ? (events.at(-1)?.t ?? start.t) : now / 1000;
-  const elapsed = Math.max(0, endT - start.t - pausedS);
+  const elapsed = ended && row.wallS !== null ? row.wallS : Math.max(0, endT - start.t - pausedS);
   const resumesIn = throttled ? (throttled.t as number) + (Number(throttled.fields.wait_s) || 0) - now / 1000 : 0;
   return (
     <div className="episode-budget">
@@ -67,13 +78,13 @@ export function BudgetBars() {
   const now = useNow(5000);
   if (!detail) return null;
   const { budget } = detail.summary;
-  const end = projectedEnd(budget.used, budget.total, detail.startedAt, now);
+  const end = isLive(detail.summary.state) ? projectedEnd(budget.used, budget.total, detail.startedAt, now) : null;
   const evaluating = detail.versions.filter((v) => v.evalState === 'evaluating');
   return (
     <div className="budgets" aria-label="Budgets">
       <Bar label={budget.unit} used={budget.used} total={budget.total} unit={budget.unit} note={end ? `ends ~${clock(end)}` : undefined} />
       {detail.summary.capabilities.exclusions && (
-        <Bar label="scored" used={detail.summary.episodes.scored} total={detail.summary.episodes.ended || null} unit="ended" tone="ok" note={`${detail.summary.episodes.excluded} excluded`} />
+        <Bar label="scored" used={detail.summary.episodes.scored} total={detail.summary.episodes.ended || null} unit="ended" tone="ok" left={false} note={`${detail.summary.episodes.excluded} excluded`} />
       )}
       {detail.otherBudgets.map((b) => (
         <Bar key={b.label} label={b.label} used={b.used} total={b.total} unit="accepted" />

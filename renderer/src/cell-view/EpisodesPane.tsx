@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { frameSourceKey, type EpisodeRow, type FrameSource } from '../../../shared/cell-detail';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { useRowKeys } from '../keys';
-import { EpisodeBudget } from './BudgetBars';
+import { EpisodeBudget, isLive } from './BudgetBars';
 import { useCell } from './context';
 import { EventStream } from './EventStream';
 import { FramesViewer } from './FramesViewer';
@@ -81,6 +81,7 @@ export function EpisodesPane() {
   const [picked, setPicked] = useState<string | null>(null);
   const [frameSource, setFrameSource] = useState<FrameSource | null>(null);
   const rows = detail?.episodes ?? [];
+  const cellLive = detail ? isLive(detail.summary.state) : false;
   const cellId = detail?.summary.id ?? '';
 
   // Until the user picks one, the view follows the newest running episode (or the last).
@@ -101,8 +102,8 @@ export function EpisodesPane() {
     <div className="episodes-pane">
       <EpisodeTable rows={rows} selected={selected} onSelect={setPicked} />
       <div className="episode-side">
-        {row?.hasEvents && <EpisodeBudget events={events} />}
-        {stream && <EventStream events={events} startedMidFile={startedMidFile} title={row?.hasEvents ? `Episode ${row.id}` : `Log: ${stream}`} />}
+        {row?.hasEvents && <EpisodeBudget events={events} row={row} />}
+        {stream && <EventStream events={events} startedMidFile={startedMidFile} title={row?.hasEvents ? `Episode ${row.id}` : `Log: ${stream}`} live={row?.hasEvents ? row.status === 'running' : cellLive} />}
         {sources.length > 0 && (
           <select
             aria-label="Frames of"
@@ -116,7 +117,7 @@ export function EpisodesPane() {
             ))}
           </select>
         )}
-        {frameSource && <FramesViewer cellId={cellId} source={frameSource} refreshKey={frameEvents} />}
+        {frameSource && <FramesViewer cellId={cellId} source={frameSource} refreshKey={frameEvents} live={frameSource.kind === 'episode' ? row?.status === 'running' : cellLive} />}
       </div>
     </div>
   );

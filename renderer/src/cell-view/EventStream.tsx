@@ -15,7 +15,8 @@ function summary(event: StreamEvent): string {
 const TONE: Record<string, string> = { throttle: 'amber', evaluate: 'ok', episode_end: 'grey', error: 'error' };
 
 /** The events of one stream: follows new ones until the user scrolls up; filter by type, search text. */
-export function EventStream({ events, startedMidFile, title }: { events: StreamEvent[]; startedMidFile: boolean; title: string }) {
+/** `live`: new events may still come (an ended episode's stream is complete, so nothing is followed). */
+export function EventStream({ events, startedMidFile, title, live }: { events: StreamEvent[]; startedMidFile: boolean; title: string; live: boolean }) {
   const [types, setTypes] = useState<Set<string>>(new Set());
   const [search, setSearch] = useState('');
   const [following, setFollowing] = useState(true);
@@ -50,11 +51,15 @@ export function EventStream({ events, startedMidFile, title }: { events: StreamE
       <div className="stream-head">
         <h2 className="section-title">{title}</h2>
         <input ref={searchRef} type="search" placeholder="Search events  /" aria-label="Search events" value={search} onChange={(e) => setSearch(e.target.value)} />
-        <span className={`follow ${following ? 'on' : ''}`} role="status">
-          {following ? '● following' : (
-            <button onClick={() => setFollowing(true)}>follow new events</button>
-          )}
-        </span>
+        {live ? (
+          <span className={`follow ${following ? 'on' : ''}`} role="status">
+            {following ? '● following' : <button onClick={() => setFollowing(true)}>follow new events</button>}
+          </span>
+        ) : (
+          <span className="follow" role="status">
+            ended · {events.length} events
+          </span>
+        )}
       </div>
       <div className="type-filter" aria-label="Event types">
         {kinds.map((kind) => (

@@ -4,7 +4,8 @@ import { useTransport } from '../context';
 import { useKey } from '../keys';
 
 /** A scrubber and a play button over one set of frames; every camera shows the same frame index. */
-export function FramesViewer({ cellId, source, refreshKey }: { cellId: string; source: FrameSource; refreshKey: number }) {
+/** `live`: the episode still runs, so frames may yet come. */
+export function FramesViewer({ cellId, source, refreshKey, live }: { cellId: string; source: FrameSource; refreshKey: number; live: boolean }) {
   const transport = useTransport();
   const [frames, setFrames] = useState<FrameSet | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -36,7 +37,7 @@ export function FramesViewer({ cellId, source, refreshKey }: { cellId: string; s
 
   if (error) return <p className="paired-error">{error}</p>;
   if (!frames) return null;
-  if (count === 0 && !frames.cameras.some((c) => c.video)) return <p className="muted">No frames for this episode yet.</p>;
+  if (count === 0 && !frames.cameras.some((c) => c.video)) return <p className="muted">{live ? 'No frames for this episode yet.' : 'This episode wrote no frames.'}</p>;
   return (
     <section className="frames" aria-label="Frames">
       <div className="cameras">

@@ -39,10 +39,12 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
   const request = (): LaunchRequest => ({
     profile: profileName,
     values,
-    ...(name ? { name: `ui_${name}` } : {}),
+    ...(name ? { label: name } : {}),
     ...(profile?.gpu && chosenGpu !== undefined ? { gpu: chosenGpu } : {}),
     override,
   });
+  // The request the dry run showed: launched as it is, it keeps the name shown (its time stamp included).
+  const [planned, setPlanned] = useState<string | null>(null);
   const act = async (what: () => Promise<void>) => {
     setBusy(true);
     setError(null);
@@ -53,11 +55,16 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
     }
     setBusy(false);
   };
-  const dryRun = () => act(async () => setPlan(await transport.call('planLaunch', request())));
+  const dryRun = () =>
+    act(async () => {
+      setPlan(await transport.call('planLaunch', request()));
+      setPlanned(JSON.stringify(request()));
+    });
   const launch = (event: FormEvent) => {
     event.preventDefault();
     void act(async () => {
-      const launched = await transport.call('launchRun', request());
+      const asPlanned = plan && planned === JSON.stringify(request()) ? { name: plan.name } : {};
+      const launched = await transport.call('launchRun', { ...request(), ...asPlanned });
       onClose();
       if (launched.cellId) openCell(launched.cellId);
     });
@@ -79,18 +86,14 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
         </label>
         {profile && <p className="muted">{profile.description}</p>}
         <label className="field">
-          <span>Name</span>
-          <span className="prefixed">
-            <span className="prefix" aria-hidden>
-              ui_
-            </span>
-            <input
-              aria-label="Run name"
-              placeholder="from the profile"
-              value={name}
-              onChange={(e) => setName(uiName(e.target.value).slice(3).replace(/^ui_/, ''))}
-            />
-          </span>
+          <span>Label</span>
+          <input
+            aria-label="Run label"
+            title="Ends the run's name in place of its time stamp; the rest of the name comes from the profile"
+            placeholder="time stamp, or a word of yours"
+            value={name}
+            onChange={(e) => setName(uiName(e.target.value).slice(3).replace(/^ui_/, ''))}
+          />
         </label>
         {profile?.knobs.map((knob) => (
           <label key={knob.key} className="field">

@@ -17,8 +17,9 @@ function EpisodeEvents({ cellId, episode }: { cellId: string; episode: string })
   useEffect(() => void openStream(episode), [openStream, episode]);
   return (
     <>
-      <EventStream events={events} startedMidFile={startedMidFile} title={`Episode ${episode}`} />
-      <FramesViewer cellId={cellId} source={{ kind: 'episode', episode }} refreshKey={events.length} />
+      {/* A paired episode has ended on both sides: its record is complete. */}
+      <EventStream events={events} startedMidFile={startedMidFile} title={`Episode ${episode}`} live={false} />
+      <FramesViewer cellId={cellId} source={{ kind: 'episode', episode }} refreshKey={events.length} live={false} />
     </>
   );
 }
@@ -28,7 +29,7 @@ export function SideEpisode({ label, side, episode }: { label: string; side: Pai
   const { cellId, version } = splitId(side.id);
   const streams = useApp((s) => s.cells.find((c) => c.id === cellId)?.capabilities.episodeStreams ?? false);
   let body;
-  if (version) body = <FramesViewer cellId={cellId} source={{ kind: 'replay', version, seed: episode }} refreshKey={0} />;
+  if (version) body = <FramesViewer cellId={cellId} source={{ kind: 'replay', version, seed: episode }} refreshKey={0} live={false} />;
   else if (streams) {
     body = (
       <CellProvider cellId={cellId}>
