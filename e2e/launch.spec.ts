@@ -56,7 +56,12 @@ test.describe('launch a UI run', () => {
     await expect.poll(async () => Number(await budget.getAttribute('aria-valuenow')), { timeout: 30_000 }).toBeGreaterThan(0);
     await expect(page.locator('.run-controls')).toContainText('running');
     await expect(page.locator('.cell-header .pill').first()).toHaveText('running');
+    // Stop asks first, inline; Cancel leaves the run alone.
     await page.locator('.run-controls').getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('group', { name: 'Confirm stop' }).getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.locator('.cell-header .pill').first()).toHaveText('running');
+    await page.locator('.run-controls').getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('group', { name: 'Confirm stop' }).getByRole('button', { name: 'Stop run' }).click();
     await expect(page.locator('.run-controls')).toContainText('stopped', { timeout: 15_000 });
     // What the process says beats fresh files: stopped in the header and the list, and no end projected.
     await expect(page.locator('.cell-header .pill').first()).toHaveText('stopped');
@@ -77,7 +82,12 @@ test.describe('launch a UI run', () => {
     await dialog.getByRole('button', { name: 'Launch', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'ui_custom_oom' })).toBeVisible({ timeout: 20_000 });
     await expect(page.locator('.cell-header .pill').first()).toHaveText('crashed', { timeout: 15_000 });
-    await expect(page.getByLabel('Last lines of stderr')).toContainText('CUDA out of memory');
+    // The stderr box sits on its own line under the header, inside the window, over nothing.
+    const stderr = page.getByRole('region', { name: 'Last lines of stderr' });
+    await expect(stderr).toContainText('CUDA out of memory');
+    const [box, budgets, viewport] = [await stderr.boundingBox(), await page.getByLabel('Budgets').boundingBox(), page.viewportSize()];
+    expect(box && budgets && viewport && box.y + box.height <= budgets.y && box.x + box.width <= viewport.width).toBe(true);
+    await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'crashed.png') });
     await page.keyboard.press('Escape');
     await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: /ui_custom_oom/ })).toContainText('crashed');
   });

@@ -9,6 +9,7 @@ export function RunControls({ cellPath }: { cellPath: string }) {
   const [run, setRun] = useState<RunInfo | null>(null);
   const [said, setSaid] = useState<string[] | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<Error | null>(null);
   useEffect(() => {
     let current = true;
@@ -42,21 +43,37 @@ export function RunControls({ cellPath }: { cellPath: string }) {
           Drain
         </button>
       )}
-      {run.state === 'running' && (
-        <button disabled={busy} onClick={() => void act(async () => setRun(await transport.call('stopRun', run.id)))}>
+      {run.state === 'running' && !confirming && (
+        <button disabled={busy} onClick={() => setConfirming(true)}>
           {busy ? 'Stopping…' : 'Stop'}
         </button>
       )}
-      {said && said.length > 0 && (
-        <pre className="run-said" aria-label="Runner said">
-          {said.join('\n')}
-        </pre>
+      {run.state === 'running' && confirming && (
+        <span className="confirm" role="group" aria-label="Confirm stop">
+          Stop {run.name}? SIGTERM, then SIGKILL after 10 s.
+          <button className="danger" autoFocus onClick={() => (setConfirming(false), void act(async () => setRun(await transport.call('stopRun', run.id))))}>
+            Stop run
+          </button>
+          <button onClick={() => setConfirming(false)}>Cancel</button>
+        </span>
       )}
-      {run.state === 'crashed' && (
-        <pre className="run-said tone-fail" aria-label="Last lines of stderr">
-          {run.stderrTail.join('\n')}
-        </pre>
-      )}
+      {said && said.length > 0 && <Output label="Runner said" lines={said} />}
+      {run.state === 'crashed' && <Output label="Last lines of stderr" lines={run.stderrTail} tone="fail" />}
     </div>
+  );
+}
+
+/** What a run printed (its resume spec, its last stderr lines), on its own line under the header, to read and copy. */
+function Output({ label, lines, tone }: { label: string; lines: string[]; tone?: 'fail' }) {
+  const [copied, setCopied] = useState(false);
+  const copy = () => void navigator.clipboard?.writeText(lines.join('\n')).then(() => setCopied(true), () => setCopied(false));
+  return (
+    <section className="run-output" aria-label={label}>
+      <div className="run-output-head">
+        <span className="section-title">{label}</span>
+        <button onClick={copy}>{copied ? 'Copied' : 'Copy'}</button>
+      </div>
+      <pre className={tone ? `tone-${tone}` : undefined}>{lines.join('\n')}</pre>
+    </section>
   );
 }
