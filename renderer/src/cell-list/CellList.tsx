@@ -108,7 +108,9 @@ export function CellList() {
     [shown, rows, cursor, scrollToRow],
   );
   useRowKeys(move);
-  useKey('f', useCallback(() => filterRef.current?.focus(), []));
+  const focusFilter = useCallback(() => filterRef.current?.focus(), []);
+  useKey('f', focusFilter);
+  useKey('/', focusFilter);
 
   const openCell = useApp((s) => s.openCell);
   useKey('Enter', useCallback(() => cursor && openCell(cursor), [cursor, openCell]));
@@ -134,7 +136,7 @@ export function CellList() {
           ref={filterRef}
           type="search"
           className="list-filter"
-          placeholder="Filter cells  f"
+          placeholder="Filter cells  /"
           aria-label="Filter cells"
           value={filter}
           onChange={(e) => setFilter(e.target.value)}
@@ -183,13 +185,12 @@ export function CellList() {
                   aria-selected={row.cell.id === cursor}
                   className={`grid-row${row.cell.id === cursor ? ' cursor' : ''}`}
                   style={{ gridTemplateColumns: GRID, top: (first + i) * ROW_HEIGHT }}
-                  onClick={() => setCursor(row.cell.id)}
-                  onDoubleClick={() => openCell(row.cell.id)}
+                  onClick={() => (setCursor(row.cell.id), openCell(row.cell.id))}
                 >
                   {COLUMNS.map((column) => (
                     <div key={column.key} role="cell" className={column.numeric ? 'num' : undefined}>
                       {column.key === 'name' ? (
-                        <button className="link" onClick={() => openCell(row.cell.id)}>
+                        <button className="link">
                           {column.render(row.cell, now)}
                         </button>
                       ) : (

@@ -1,8 +1,6 @@
 import { useRef, useState } from 'react';
 import type { RootStatus } from '../../../shared/model';
 import { useApp } from '../context';
-import { baseName } from '../format';
-import { useKey } from '../keys';
 import { AddRoot } from '../roots/AddRoot';
 import { STATE_LOOK } from '../cell-list/states';
 import { HostRow } from './HostRow';
@@ -12,13 +10,16 @@ const SIDEBAR_CELLS = 200;
 
 function RootCells({ root }: { root: string }) {
   const cells = useApp((s) => s.cells);
+  const openCell = useApp((s) => s.openCell);
   const mine = cells.filter((c) => c.root === root).sort((a, b) => STATE_LOOK[a.state].order - STATE_LOOK[b.state].order || a.name.localeCompare(b.name));
   return (
     <ul className="root-cells" aria-label={`Cells of ${root}`}>
       {mine.slice(0, SIDEBAR_CELLS).map((cell) => (
-        <li key={cell.id} title={`${cell.name}: ${STATE_LOOK[cell.state].label}`}>
-          <span className={`dot tone-bg-${STATE_LOOK[cell.state].tone}`} aria-hidden />
-          <span className="root-name">{cell.name}</span>
+        <li key={cell.id}>
+          <button className="root-cell" onClick={() => openCell(cell.id)} title={`${cell.name}: ${STATE_LOOK[cell.state].label}`}>
+            <span className={`dot tone-bg-${STATE_LOOK[cell.state].tone}`} aria-hidden />
+            <span className="root-name">{cell.name}</span>
+          </button>
         </li>
       ))}
       {mine.length > SIDEBAR_CELLS && <li className="muted">+{mine.length - SIDEBAR_CELLS} more in the list</li>}
@@ -26,7 +27,24 @@ function RootCells({ root }: { root: string }) {
   );
 }
 
-function RootRow({ root, selected }: { root: RootStatus; selected: boolean }) {
+/**
+ * Each root's shortest name that tells it apart from the others: its last folder, or as many of its last
+ * folders as it takes (`a/runs`, `b/runs`), with its host when that differs.
+ */
+export function shortNames(paths: string[]): Map<string, string> {
+  const parts = new Map(paths.map((p) => [p, p.split('/').filter(Boolean)]));
+  const names = new Map<string, string>();
+  for (const path of paths) {
+    const mine = parts.get(path) as string[];
+    let depth = 1;
+    const name = () => mine.slice(-depth).join('/');
+    while (depth < mine.length && paths.some((other) => other !== path && (parts.get(other) as string[]).slice(-depth).join('/') === name())) depth++;
+    names.set(path, name() || path);
+  }
+  return names;
+}
+
+function RootRow({ root, selected, name }: { root: RootStatus; selected: boolean; name: string }) {
   const selectRoot = useApp((s) => s.selectRoot);
   const removeRoot = useApp((s) => s.removeRoot);
   return (
@@ -35,7 +53,7 @@ function RootRow({ root, selected }: { root: RootStatus; selected: boolean }) {
       <button className="root-select" onClick={() => selectRoot(selected ? null : root.path)} title={root.path} aria-pressed={selected}>
         <span className={`dot state-${root.state}`} aria-hidden />
         <span className="root-name">
-          {baseName(root.path)}
+          {name}
           {root.source === 'demo' && <span className="badge demo">demo</span>}
         </span>
         <span className="root-meta">
@@ -63,16 +81,16 @@ export function Sidebar() {
   const selectedRoot = useApp((s) => s.selectedRoot);
   const [filter, setFilter] = useState('');
   const filterRef = useRef<HTMLInputElement>(null);
-  useKey('/', () => filterRef.current?.focus());
 
   const shown = roots.filter((r) => r.path.toLowerCase().includes(filter.toLowerCase()));
+  const names = shortNames(roots.map((r) => r.path));
   return (
     <aside className="sidebar" aria-label="Hosts and runs roots">
       <input
         ref={filterRef}
         className="filter"
         type="search"
-        placeholder="Filter roots  /"
+        placeholder="Filter roots"
         value={filter}
         onChange={(e) => setFilter(e.target.value)}
         aria-label="Filter runs roots"
@@ -84,7 +102,7 @@ export function Sidebar() {
       </div>
       <ul className="roots">
         {shown.filter((r) => hostOf(r.path) === 'local').map((root) => (
-          <RootRow key={root.path} root={root} selected={root.path === selectedRoot} />
+          <RootRow key={root.path} root={root} selected={root.path === selectedRoot} name={names.get(root.path) ?? root.path} />
         ))}
       </ul>
       {hosts.map((host) => (
@@ -92,7 +110,7 @@ export function Sidebar() {
           <HostRow host={host} />
           <ul className="roots">
             {shown.filter((r) => hostOf(r.path) === host.alias).map((root) => (
-              <RootRow key={root.path} root={root} selected={root.path === selectedRoot} />
+              <RootRow key={root.path} root={root} selected={root.path === selectedRoot} name={names.get(root.path) ?? root.path} />
             ))}
           </ul>
         </section>

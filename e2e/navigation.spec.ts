@@ -1,0 +1,51 @@
+import { expect, test } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, scratchHome, startServing, type Served } from './processes';
+import { execFileSync } from 'node:child_process';
+
+const cli = join(ROOT, 'out', 'cli.mjs');
+
+test.describe('finding your way', () => {
+  const home = scratchHome();
+  let served: Served;
+  test.beforeAll(async () => {
+    // Two roots whose last folder is the same name: the demo's runs, and another project's.
+    const first = join(home.home, 'alpha', 'runs');
+    const second = join(home.home, 'beta', 'runs');
+    execFileSync(process.execPath, [cli, 'demo', first, '--instant'], { env: { ...process.env, ...home.env } });
+    mkdirSync(join(second, 'std_sdk_other_bare_default'), { recursive: true });
+    writeFileSync(join(second, 'std_sdk_other_bare_default', 'run.json'), JSON.stringify({ runner: 'coding-agent' }));
+    served = await startServing(process.execPath, [cli, 'serve', '--port', '0', first, second], home.env);
+  });
+  test.afterAll(async () => {
+    await served?.stop();
+    home.remove();
+  });
+
+  test('roots named alike are told apart; a click opens a cell, from the list or the sidebar; / filters the cells', async ({ page }) => {
+    await page.goto(served.url);
+    await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+    const sidebar = page.getByRole('complementary', { name: 'Hosts and runs roots' });
+    await expect(sidebar.locator('.root-row .root-name')).toHaveText(['alpha/runs', 'beta/runs']);
+
+    // `/` goes to the cell filter, not the roots filter.
+    await page.keyboard.press('/');
+    await expect(page.getByRole('searchbox', { name: /filter cells/i })).toBeFocused();
+    await page.keyboard.type('other');
+    const table = page.getByRole('table', { name: 'Cells' });
+    await expect(table.getByRole('row')).toHaveCount(2);
+    await page.keyboard.press('Escape');
+
+    // One click on a row (not only on its name) opens the cell.
+    await page.getByRole('searchbox', { name: /filter cells/i }).fill('');
+    await table.getByRole('row', { name: /cartpole_balance/ }).getByRole('cell').nth(2).click();
+    await expect(page.getByRole('heading', { name: 'cartpole_balance' })).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    // A root selected in the sidebar lists its cells there; one click opens one.
+    await sidebar.getByRole('button', { name: /^beta\/runs/ }).click();
+    await sidebar.getByRole('list', { name: /Cells of/ }).getByRole('button', { name: 'std_sdk_other_bare_default' }).click();
+    await expect(page.getByRole('heading', { name: 'std_sdk_other_bare_default' })).toBeVisible();
+  });
+});
