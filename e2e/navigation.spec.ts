@@ -48,4 +48,13 @@ test.describe('finding your way', () => {
     await sidebar.getByRole('list', { name: /Cells of/ }).getByRole('button', { name: 'std_sdk_other_bare_default' }).click();
     await expect(page.getByRole('heading', { name: 'std_sdk_other_bare_default' })).toBeVisible();
   });
+
+  test('the server gone is said once, in place of the status it can no longer vouch for', async ({ page }) => {
+    await page.goto(served.url);
+    const footer = page.locator('footer');
+    await expect(footer).toContainText('local ok');
+    await served.stop();
+    await expect(footer.getByRole('status')).toHaveText(/the Cellwatch server is not answering; reconnecting/);
+    await expect(footer).not.toContainText('local ok');
+  });
 });

@@ -21,20 +21,25 @@ export function StatusBar() {
   const error = useApp((s) => s.error);
   const connection = useConnection();
   const hosts = useApp((s) => s.hosts);
+  // Without the server nothing here is current: that is the one thing said, in place of the rest.
+  const serverGone = connection !== null && connection !== 'open';
   return (
     <footer className="statusbar">
-      <span className="status-item">
-        <span className="dot state-ok" aria-hidden /> local ok
-      </span>
-      {hosts.map((h) => (
-        <span key={h.alias} className={`status-item${h.state === 'connected' ? '' : h.state === 'failed' ? ' error' : ' warn'}`}>
-          {h.state === 'connected' ? '●' : h.state === 'failed' ? '!' : '◐'} {h.alias} {h.state}
+      {serverGone ? (
+        <span className="status-item error" role="status">
+          ! {connection === 'connecting' ? 'connecting to the Cellwatch server…' : 'the Cellwatch server is not answering; reconnecting… (what you see is as it last was)'}
         </span>
-      ))}
-      {connection && connection !== 'open' && (
-        <span className="status-item warn" role="status">
-          ◐ server {connection}
-        </span>
+      ) : (
+        <>
+          <span className="status-item">
+            <span className="dot state-ok" aria-hidden /> local ok
+          </span>
+          {hosts.map((h) => (
+            <span key={h.alias} className={`status-item${h.state === 'connected' ? '' : h.state === 'failed' ? ' error' : ' warn'}`}>
+              {h.state === 'connected' ? '●' : h.state === 'failed' ? '!' : '◐'} {h.alias} {h.state}
+            </span>
+          ))}
+        </>
       )}
       {info?.problems.map((p) => (
         <span key={p.file} className="status-item error" title={p.file}>
