@@ -26,6 +26,8 @@ test.describe('compare policy versions on one seed, and record it', () => {
     await view.getByLabel('Seed').selectOption('900001');
     await expect(view.getByRole('figure')).toHaveCount(3);
     await expect(view.getByRole('figure', { name: 'cartpole_balance v004' })).toContainText('success');
+    // Each image says which camera it is.
+    await expect(view.getByRole('figure', { name: 'cartpole_balance v001' }).locator('.camera-name')).toHaveText(['head', 'left_wrist', 'right_wrist']);
 
     const head = (v: string) => view.getByRole('img', { name: `cartpole_balance ${v} head` });
     await expect(head('v001')).toHaveAttribute('src', /000000\.png$/);
@@ -61,6 +63,10 @@ test.describe('compare policy versions on one seed, and record it', () => {
     expect(response.status()).toBe(200);
     expect(response.headers()['content-type']).toBe('video/mp4');
     expect((await response.body()).subarray(4, 8).toString()).toBe('ftyp');
+    // Another seed is another comparison: the link to this one's recording goes.
+    const seeds = await view.getByLabel('Seed').locator('option').allTextContents();
+    await view.getByLabel('Seed').selectOption(seeds.find((s) => s !== '900001') as string);
+    await expect(link).toHaveCount(0);
   });
 
   test('a slot that names no cell says so', async ({ page }) => {

@@ -150,18 +150,22 @@ export function CompareView() {
                   <span className={`pill tone-${OUTCOME_TONE[slot.outcome]}`}>{slot.outcome}</span> <span className="muted">{slot.source}</span>
                 </figcaption>
                 <div className="cameras">
-                  {slot.frames.cameras.map((camera) =>
-                    camera.video ? (
-                      <video key={camera.name} src={camera.video} muted />
-                    ) : (
-                      <img key={camera.name} src={camera.urls[Math.min(clock.index, camera.urls.length - 1)]} alt={`${slot.session} ${slot.version} ${camera.name}`} width={168} height={168} />
-                    ),
-                  )}
+                  {slot.frames.cameras.map((camera) => (
+                    <div key={camera.name} className="camera">
+                      {camera.video ? (
+                        <video src={camera.video} muted />
+                      ) : (
+                        <img src={camera.urls[Math.min(clock.index, camera.urls.length - 1)]} alt={`${slot.session} ${slot.version} ${camera.name}`} width={168} height={168} />
+                      )}
+                      <span className="camera-name">{camera.name}</span>
+                    </div>
+                  ))}
                 </div>
               </figure>
             ))}
           </div>
-          <Recorder slots={slots} seed={comparison.seed} seconds={frames / fps} fps={fps} />
+          {/* A recording belongs to the slots and seed it was made of: another choice starts afresh. */}
+          <Recorder key={`${slots}|${comparison.seed}`} slots={slots} seed={comparison.seed} seconds={frames / fps} fps={fps} />
         </>
       )}
     </section>
