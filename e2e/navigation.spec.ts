@@ -49,6 +49,28 @@ test.describe('finding your way', () => {
     await expect(page.getByRole('heading', { name: 'std_sdk_other_bare_default' })).toBeVisible();
   });
 
+  test('Ctrl+K finds episodes, policy versions and commands', async ({ page }) => {
+    await page.goto(served.url);
+    await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+    const palette = page.getByRole('dialog', { name: 'Go to' });
+    const go = async (query: string, option: RegExp) => {
+      await page.keyboard.press('Control+k');
+      await palette.getByLabel('Go to a cell or view').fill(query);
+      await expect(palette.getByRole('option').first()).toContainText(option);
+      await page.keyboard.press('Enter');
+      await expect(palette).toHaveCount(0);
+    };
+    await go('bare episode 2', /std_sdk_demo-model_bare_default · episode 2/);
+    await expect(page.getByRole('tab', { name: 'Episodes' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('table', { name: 'Episodes' }).getByRole('row', { selected: true }).getByRole('cell').first()).toHaveText('2');
+    await page.keyboard.press('Escape');
+    await go('v002', /cartpole_balance v002/);
+    await expect(page.getByRole('tab', { name: 'Versions' })).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('Escape');
+    await go('launch', /Launch a UI run/);
+    await expect(page.getByRole('dialog', { name: 'Launch a UI run' })).toBeVisible();
+  });
+
   test('the server gone is said once, in place of the status it can no longer vouch for', async ({ page }) => {
     await page.goto(served.url);
     const footer = page.locator('footer');

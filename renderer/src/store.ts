@@ -16,6 +16,11 @@ export interface AppState {
   /** The cell whose view is open, replacing the list, and the tab it opened on. */
   openCellId: string | null;
   openCellTab: CellTab;
+  /** The episode the open cell's Episodes tab starts on; null: the newest running one. */
+  openCellEpisode: string | null;
+  /** The Launch dialog is open. */
+  launching: boolean;
+  setLaunching(open: boolean): void;
   gpu: GpuStatus | null;
   hosts: HostStatus[];
   /** The slots the Compare view opens on. */
@@ -30,7 +35,7 @@ export interface AppState {
   removeRoot(path: string): Promise<void>;
   selectRoot(path: string | null): void;
   setView(view: View): void;
-  openCell(id: string, tab?: CellTab): void;
+  openCell(id: string, tab?: CellTab, episode?: string): void;
   closeCell(): void;
   /** Opens the Compare view on these slots. */
   compare(slots: string): void;
@@ -81,6 +86,11 @@ export function createAppStore(transport: Transport): AppStore {
       view: 'cells',
       openCellId: null,
       openCellTab: 'overview',
+      openCellEpisode: null,
+      launching: false,
+      setLaunching(open) {
+        set({ launching: open });
+      },
       gpu: null,
       hosts: [],
       compareSlots: '',
@@ -124,8 +134,8 @@ export function createAppStore(transport: Transport): AppStore {
       setView(view) {
         set({ view, openCellId: null });
       },
-      openCell(id, tab = 'overview') {
-        set({ openCellId: id, openCellTab: tab });
+      openCell(id, tab = 'overview', episode) {
+        set({ openCellId: id, openCellTab: tab, openCellEpisode: episode ?? null });
       },
       closeCell() {
         set({ openCellId: null });

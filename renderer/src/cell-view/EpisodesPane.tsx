@@ -3,6 +3,7 @@ import { frameSourceKey, type EpisodeRow, type FrameSource } from '../../../shar
 import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { useRowKeys } from '../keys';
 import { EpisodeBudget, isLive } from './BudgetBars';
+import { useApp } from '../context';
 import { useCell } from './context';
 import { EventStream } from './EventStream';
 import { FramesViewer } from './FramesViewer';
@@ -78,7 +79,8 @@ export function EpisodesPane() {
   const stream = useCell((s) => s.stream);
   const startedMidFile = useCell((s) => s.startedMidFile);
   const openStream = useCell((s) => s.openStream);
-  const [picked, setPicked] = useState<string | null>(null);
+  const openedOn = useApp((s) => s.openCellEpisode);
+  const [picked, setPicked] = useState<string | null>(openedOn);
   const [frameSource, setFrameSource] = useState<FrameSource | null>(null);
   const rows = detail?.episodes ?? [];
   const cellLive = detail ? isLive(detail.summary.state) : false;

@@ -8,11 +8,16 @@ interface Item {
   run(): void;
 }
 
-/** Ctrl/Cmd+K: jump to a cell or a view by typing a few letters of it. */
+/** "episode 5", "ep 5": an episode of a cell that streams its episodes. */
+const EPISODE = /\b(?:episode|ep)\s*(\d+)\b/;
+
+/** Ctrl/Cmd+K: jump to a cell, a policy version, an episode, a view or a command by typing a few letters of it. */
 export function Palette({ onClose }: { onClose: () => void }) {
   const cells = useApp((s) => s.cells);
   const openCell = useApp((s) => s.openCell);
+  const openCellId = useApp((s) => s.openCellId);
   const setView = useApp((s) => s.setView);
+  const setLaunching = useApp((s) => s.setLaunching);
   const [query, setQuery] = useState('');
   const [cursor, setCursor] = useState(0);
   const input = useRef<HTMLInputElement>(null);
@@ -20,13 +25,27 @@ export function Palette({ onClose }: { onClose: () => void }) {
 
   const items = useMemo(() => {
     const views: [View, string][] = [['cells', 'Cells'], ['paired', 'Paired test'], ['compare', 'Compare'], ['gpu', 'GPU']];
-    const all: Item[] = [
-      ...cells.map((c) => ({ label: c.name, hint: `${c.format} · ${c.host}`, run: () => openCell(c.id) })),
-      ...views.map(([view, label]) => ({ label, hint: 'view', run: () => setView(view) })),
+    const commands: Item[] = [
+      { label: 'Launch a UI run', hint: 'command · launch', run: () => setLaunching(true) },
+      { label: 'Record a comparison to mp4', hint: 'command · record · compare', run: () => setView('compare') },
+      { label: 'Paired test of two runs', hint: 'command · paired · mcnemar', run: () => setView('paired') },
     ];
-    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-    return all.filter((item) => words.every((w) => `${item.label} ${item.hint}`.toLowerCase().includes(w))).slice(0, 50);
-  }, [cells, query, openCell, setView]);
+    // The open cell first: "episode 5" most often means one of its episodes.
+    const ordered = openCellId ? [...cells.filter((c) => c.id === openCellId), ...cells.filter((c) => c.id !== openCellId)] : cells;
+    const episode = EPISODE.exec(query.toLowerCase())?.[1];
+    const all: Item[] = [
+      ...(episode === undefined
+        ? []
+        : ordered.filter((c) => c.capabilities.episodeStreams).map((c) => ({ label: `${c.name} · episode ${episode}`, hint: 'episode', run: () => openCell(c.id, 'episodes', episode) }))),
+      ...ordered.map((c) => ({ label: c.name, hint: `${c.format} · ${c.host}`, run: () => openCell(c.id) })),
+      ...ordered.flatMap((c) => c.policyVersions.map((v) => ({ label: `${c.name} ${v}`, hint: 'policy version', run: () => openCell(c.id, 'versions') }))),
+      ...views.map(([view, label]) => ({ label, hint: 'view', run: () => setView(view) })),
+      ...commands,
+    ];
+    // An episode's words are matched by its own item; the rest narrow the cells.
+    const words = query.toLowerCase().replace(EPISODE, '').split(/\s+/).filter(Boolean);
+    return all.filter((item) => (episode === undefined || item.hint === 'episode' || words.length > 0) && words.every((w) => `${item.label} ${item.hint}`.toLowerCase().includes(w))).slice(0, 50);
+  }, [cells, query, openCell, openCellId, setView, setLaunching]);
   useEffect(() => setCursor(0), [query]);
 
   const choose = (item: Item | undefined) => {
@@ -40,7 +59,7 @@ export function Palette({ onClose }: { onClose: () => void }) {
         <input
           ref={input}
           aria-label="Go to a cell or view"
-          placeholder="Go to a cell or view…"
+          placeholder="Go to a cell, version (v003), episode (episode 5), view or command…"
           value={query}
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={(e) => {

@@ -4,11 +4,11 @@ import { baseName } from '../format';
 import { GpuMeters } from '../gpu/GpuView';
 import { hostOf } from './Sidebar';
 import { LaunchDialog } from '../launch/LaunchDialog';
-import { useState } from 'react';
 
 export function TopBar() {
   const selectedRoot = useApp((s) => s.selectedRoot);
-  const [launching, setLaunching] = useState(false);
+  const launching = useApp((s) => s.launching);
+  const setLaunching = useApp((s) => s.setLaunching);
   return (
     <header className="topbar">
       <span className="brand">Cellwatch</span>
