@@ -63,6 +63,18 @@ test.describe('finding your way', () => {
     await go('bare episode 2', /std_sdk_demo-model_bare_default · episode 2/);
     await expect(page.getByRole('tab', { name: 'Episodes' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('table', { name: 'Episodes' }).getByRole('row', { selected: true }).getByRole('cell').first()).toHaveText('2');
+    // Sorted by outcome, filtered to failures, searched: the table says what it shows.
+    const episodes = page.getByRole('table', { name: 'Episodes' });
+    const total = await episodes.getByRole('row').count();
+    await page.getByLabel('Episode outcome').selectOption('failure');
+    await expect(episodes.getByRole('row').filter({ hasText: '✓ success' })).toHaveCount(0);
+    expect(await episodes.getByRole('row').count()).toBeLessThan(total);
+    await episodes.getByRole('button', { name: 'Wall' }).click();
+    await episodes.getByRole('button', { name: /Wall/ }).click();
+    await expect(episodes.getByRole('columnheader', { name: /Wall/ })).toHaveAttribute('aria-sort', 'descending');
+    await page.getByLabel('Episode outcome').selectOption('all');
+    await page.getByLabel('Search episodes').fill('timeout');
+    await expect(page.getByRole('group', { name: 'Filter episodes' })).toContainText(/\d+ of \d+/);
     await page.keyboard.press('Escape');
     await go('v002', /cartpole_balance v002/);
     await expect(page.getByRole('tab', { name: 'Versions' })).toHaveAttribute('aria-selected', 'true');

@@ -21,52 +21,127 @@ function Outcome({ row }: { row: EpisodeRow }) {
   return row.success ? <span className="tone-ok">✓ success</span> : <span className="tone-fail">✗ failure</span>;
 }
 
+type SortKey = 'id' | 'status' | 'outcome' | 'toolCalls' | 'actions' | 'wallS';
+const COLUMNS: { key: SortKey | 'note'; title: string; numeric?: boolean }[] = [
+  { key: 'id', title: '#' },
+  { key: 'status', title: 'Status' },
+  { key: 'outcome', title: 'Outcome' },
+  { key: 'toolCalls', title: 'Tools', numeric: true },
+  { key: 'actions', title: 'Actions', numeric: true },
+  { key: 'wallS', title: 'Wall', numeric: true },
+  { key: 'note', title: 'Note' },
+];
+type OutcomeFilter = 'all' | 'success' | 'failure' | 'excluded';
+
+const outcomeOf = (row: EpisodeRow): Exclude<OutcomeFilter, 'all'> | 'open' =>
+  !row.scored && row.status !== 'running' ? 'excluded' : row.success === null ? 'open' : row.success ? 'success' : 'failure';
+
+function sortValue(row: EpisodeRow, key: SortKey): number | string {
+  if (key === 'id') return Number.isNaN(Number(row.id)) ? row.id : Number(row.id);
+  if (key === 'outcome') return outcomeOf(row);
+  return row[key] ?? -1;
+}
+
 function EpisodeTable({ rows, selected, onSelect }: { rows: EpisodeRow[]; selected: string | null; onSelect: (id: string) => void }) {
-  const { ref, onScroll, first, last, totalHeight, scrollToRow } = useVirtualRows(rows.length, ROW_HEIGHT);
+  const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: 'id', descending: false });
+  const [status, setStatus] = useState('all');
+  const [outcome, setOutcome] = useState<OutcomeFilter>('all');
+  const [text, setText] = useState('');
+  const statuses = useMemo(() => [...new Set(rows.map((r) => r.status))].sort(), [rows]);
+  const shown = useMemo(() => {
+    const needle = text.trim().toLowerCase();
+    const kept = rows.filter(
+      (r) => (status === 'all' || r.status === status) && (outcome === 'all' || outcomeOf(r) === outcome) && (!needle || `${r.id} ${r.status} ${r.note ?? ''}`.toLowerCase().includes(needle)),
+    );
+    const sign = sort.descending ? -1 : 1;
+    return kept.sort((a, b) => {
+      const x = sortValue(a, sort.key);
+      const y = sortValue(b, sort.key);
+      return sign * (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y), 'en', { numeric: true }));
+    });
+  }, [rows, status, outcome, text, sort]);
+  const { ref, onScroll, first, last, totalHeight, scrollToRow } = useVirtualRows(shown.length, ROW_HEIGHT);
   const move = useCallback(
     (delta: number) => {
-      if (!rows.length) return;
-      const index = Math.max(0, Math.min(rows.length - 1, rows.findIndex((r) => r.id === selected) + delta));
-      onSelect(rows[index]!.id);
-      scrollToRow(index);
+      if (!shown.length) return;
+      const index = Math.max(0, Math.min(shown.length - 1, shown.findIndex((r) => r.id === selected) + delta));
+      onSelect(shown[index]!.id);
     },
-    [rows, selected, onSelect, scrollToRow],
+    [shown, selected, onSelect],
   );
   useRowKeys(move);
+  // The selected row in view, however it was chosen (keys, a link, Ctrl+K).
+  const selectedIndex = shown.findIndex((r) => r.id === selected);
+  useEffect(() => {
+    if (selectedIndex >= 0) scrollToRow(selectedIndex);
+  }, [selectedIndex, scrollToRow]);
+  const toggleSort = (key: SortKey) => setSort((s) => ({ key, descending: s.key === key ? !s.descending : false }));
   const grid = '56px 96px 90px 60px 60px 70px minmax(80px, 1fr)';
   return (
-    <div className="grid-table episodes" role="table" aria-label="Episodes" aria-rowcount={rows.length + 1}>
-      <div className="grid-row grid-head" role="row" style={{ gridTemplateColumns: grid }}>
-        {['#', 'Status', 'Outcome', 'Tools', 'Actions', 'Wall', 'Note'].map((title) => (
-          <div key={title} role="columnheader" className={['Tools', 'Actions', 'Wall'].includes(title) ? 'num' : undefined}>
-            {title}
-          </div>
-        ))}
+    <div className="episode-table">
+      <div className="episode-filters" role="group" aria-label="Filter episodes">
+        <select aria-label="Episode status" value={status} onChange={(e) => setStatus(e.target.value)}>
+          <option value="all">any status</option>
+          {statuses.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        <select aria-label="Episode outcome" value={outcome} onChange={(e) => setOutcome(e.target.value as OutcomeFilter)}>
+          <option value="all">any outcome</option>
+          <option value="success">success</option>
+          <option value="failure">failure</option>
+          <option value="excluded">excluded</option>
+        </select>
+        <input type="search" aria-label="Search episodes" placeholder="Search episodes" value={text} onChange={(e) => setText(e.target.value)} />
+        <span className="muted">{shown.length === rows.length ? `${rows.length} episodes` : `${shown.length} of ${rows.length}`}</span>
       </div>
-      <div className="grid-body" ref={ref} onScroll={onScroll}>
-        <div style={{ height: totalHeight, position: 'relative' }}>
-          {rows.slice(first, last).map((row, i) => (
+      <div className="grid-table episodes" role="table" aria-label="Episodes" aria-rowcount={shown.length + 1}>
+        <div className="grid-row grid-head" role="row" style={{ gridTemplateColumns: grid }}>
+          {COLUMNS.map((column) => (
             <div
-              key={row.id}
-              role="row"
-              aria-selected={row.id === selected}
-              className={`grid-row${row.id === selected ? ' cursor' : ''}`}
-              style={{ gridTemplateColumns: grid, top: (first + i) * ROW_HEIGHT }}
-              onClick={() => onSelect(row.id)}
+              key={column.key}
+              role="columnheader"
+              className={column.numeric ? 'num' : undefined}
+              aria-sort={sort.key === column.key ? (sort.descending ? 'descending' : 'ascending') : undefined}
             >
-              <div role="cell">{row.id}</div>
-              <div role="cell">
-                <span className={`pill tone-${STATUS_TONE[row.status] ?? 'grey'}`}>{row.status}</span>
-              </div>
-              <div role="cell">
-                <Outcome row={row} />
-              </div>
-              <div role="cell" className="num">{row.toolCalls ?? '–'}</div>
-              <div role="cell" className="num">{row.actions ?? '–'}</div>
-              <div role="cell" className="num">{row.wallS === null ? '–' : duration(row.wallS)}</div>
-              <div role="cell" className="muted" title={row.note ?? ''}>{row.note}</div>
+              {column.key === 'note' ? (
+                column.title
+              ) : (
+                <button className="sort" onClick={() => toggleSort(column.key as SortKey)}>
+                  {column.title}
+                  {sort.key === column.key ? (sort.descending ? ' ▾' : ' ▴') : ''}
+                </button>
+              )}
             </div>
           ))}
+        </div>
+        <div className="grid-body" ref={ref} onScroll={onScroll}>
+          <div style={{ height: totalHeight, position: 'relative' }}>
+            {shown.slice(first, last).map((row, i) => (
+              <div
+                key={row.id}
+                role="row"
+                aria-selected={row.id === selected}
+                className={`grid-row${row.id === selected ? ' cursor' : ''}`}
+                style={{ gridTemplateColumns: grid, top: (first + i) * ROW_HEIGHT }}
+                onClick={() => onSelect(row.id)}
+              >
+                <div role="cell">{row.id}</div>
+                <div role="cell">
+                  <span className={`pill tone-${STATUS_TONE[row.status] ?? 'grey'}`}>{row.status}</span>
+                </div>
+                <div role="cell">
+                  <Outcome row={row} />
+                </div>
+                <div role="cell" className="num">{row.toolCalls ?? '–'}</div>
+                <div role="cell" className="num">{row.actions ?? '–'}</div>
+                <div role="cell" className="num">{row.wallS === null ? '–' : duration(row.wallS)}</div>
+                <div role="cell" className="muted" title={row.note ?? ''}>{row.note}</div>
+              </div>
+            ))}
+          </div>
         </div>
       </div>
     </div>
