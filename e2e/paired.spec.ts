@@ -1,6 +1,13 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { ROOT, scratchHome, serveInstantDemo, type Served } from './processes';
+
+/** Types a few letters of a side into its searchable picker and chooses the match. */
+async function pick(page: Page, side: 'A' | 'B', query: string, label: string): Promise<void> {
+  await page.getByLabel(`Run ${side}`).fill(query);
+  await page.getByRole('listbox', { name: `Choices for ${side}` }).getByRole('option', { name: new RegExp(`^${label.replace(/[.@]/g, '\\$&')}`) }).click();
+  await expect(page.getByLabel(`Run ${side}`)).toHaveValue(label);
+}
 
 test.describe('paired McNemar view', () => {
   const home = scratchHome();
@@ -17,8 +24,8 @@ test.describe('paired McNemar view', () => {
   test('two conditions of one model: the table, the p-value, the sentence and the episodes that differ', async ({ page }) => {
     await page.goto(served.url);
     await page.getByRole('tab', { name: 'Paired test' }).click();
-    await page.getByLabel('Run A').selectOption({ label: 'std_sdk_demo-model_bare_default' });
-    await page.getByLabel('Run B').selectOption({ label: 'std_sdk_demo-model_full_default' });
+    await pick(page, 'A', 'bare', 'std_sdk_demo-model_bare_default');
+    await pick(page, 'B', 'demo full', 'std_sdk_demo-model_full_default');
 
     // The demo is deterministic: over 28 paired episodes both succeed on 11, only B on 10, neither on 7;
     // the exact two-sided p is 2 * 0.5^10. Episodes 12 (A rate-limited) and 18 (infra error) are excluded.
@@ -29,6 +36,12 @@ test.describe('paired McNemar view', () => {
     await expect(page.getByLabel('p-value')).toHaveText('0.002');
     await expect(page.getByLabel('Verdict')).toHaveText(/^B wins 10 episodes that A fails and loses 0; p = 0\.002/);
     await expect(page.getByLabel('Discordant episodes').getByRole('listitem')).toHaveCount(10);
+    // Green is success and red failure on both sides; A and B are said in words.
+    const chip = page.getByLabel('Discordant episodes').getByRole('listitem').first();
+    await expect(chip.locator('.tone-fail')).toHaveText('A ✗');
+    await expect(chip.locator('.tone-ok')).toHaveText('B ✓');
+    // Over the 28 paired episodes, a side's rate is not the list's (over every episode it scored): said.
+    await expect(page.locator('.figures')).toContainText('over the paired episodes (the list:');
     await expect(page.getByLabel('Excluded episodes').getByRole('listitem')).toHaveText(['12 A rate_limited', '18 A infra_error B infra_error']);
 
     // A discordant episode opens on both sides: each side's own events for that episode.
@@ -44,13 +57,17 @@ test.describe('paired McNemar view', () => {
 
     await page.getByRole('button', { name: 'Swap A and B' }).click();
     await expect(page.getByLabel('Verdict')).toHaveText(/^B wins 0 episodes that A fails and loses 10;/);
+
+    // A run against itself is refused, with the reason.
+    await pick(page, 'B', 'demo full', 'std_sdk_demo-model_full_default');
+    await expect(page.getByRole('alert')).toHaveText(/same run/);
   });
 
   test('two policy versions of the bigym cell', async ({ page }) => {
     await page.goto(served.url);
     await page.getByRole('tab', { name: 'Paired test' }).click();
-    await page.getByLabel('Run A').selectOption({ label: 'cartpole_balance @ v001' });
-    await page.getByLabel('Run B').selectOption({ label: 'cartpole_balance @ v004' });
+    await pick(page, 'A', 'cartpole v001', 'cartpole_balance @ v001');
+    await pick(page, 'B', 'v004', 'cartpole_balance @ v004');
     // 15 seeds that v004 solves and v001 fails, none the other way: p = 2 * 0.5^15.
     await expect(page.getByLabel('p-value')).toHaveText('6.1e-5');
     await expect(page.getByLabel('Discordant episodes').getByRole('listitem')).toHaveCount(15);

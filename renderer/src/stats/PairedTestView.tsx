@@ -20,24 +20,83 @@ function choicesOf(cells: CellSummary[]): Choice[] {
   ]);
 }
 
+/** Matches shown at once: a few letters narrow a thousand cells. */
+const SHOWN = 50;
+
+/** A searchable picker: type a few letters of a cell or version, choose with the arrows and Enter, or a click. */
 function SidePicker({ label, value, choices, onChange }: { label: string; value: string; choices: Choice[]; onChange: (id: string) => void }) {
-  const formats = [...new Set(choices.map((c) => c.format))];
+  const chosen = choices.find((c) => c.id === value);
+  const [query, setQuery] = useState<string | null>(null);
+  const [cursor, setCursor] = useState(0);
+  const text = query ?? chosen?.label ?? '';
+  const matches = useMemo(() => {
+    if (query === null) return [];
+    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    return choices.filter((c) => words.every((w) => `${c.label} ${c.format}`.toLowerCase().includes(w))).slice(0, SHOWN);
+  }, [choices, query]);
+  const choose = (choice: Choice | undefined) => {
+    if (!choice) return;
+    onChange(choice.id);
+    setQuery(null);
+  };
+  const listId = `side-${label}-matches`;
   return (
-    <label className="side-picker">
+    <div className="side-picker">
       <span className="side-label">{label}</span>
-      <select value={value} onChange={(e) => onChange(e.target.value)} aria-label={`Run ${label}`}>
-        <option value="">choose a cell or version…</option>
-        {formats.map((format) => (
-          <optgroup key={format} label={format}>
-            {choices.filter((c) => c.format === format).map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.label}
-              </option>
+      <div className="combo">
+        <input
+          role="combobox"
+          aria-label={`Run ${label}`}
+          aria-expanded={matches.length > 0}
+          aria-controls={listId}
+          placeholder={`type a cell or version (${choices.length} to choose from)`}
+          value={text}
+          onFocus={(e) => e.target.select()}
+          onChange={(e) => (setQuery(e.target.value), setCursor(0))}
+          onBlur={() => setTimeout(() => setQuery(null), 150)}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown') setCursor((c) => Math.min(matches.length - 1, c + 1));
+            else if (e.key === 'ArrowUp') setCursor((c) => Math.max(0, c - 1));
+            else if (e.key === 'Enter') choose(matches[cursor]);
+            else if (e.key === 'Escape') setQuery(null);
+            else return;
+            e.preventDefault();
+            e.stopPropagation();
+          }}
+        />
+        {matches.length > 0 && (
+          <ul id={listId} role="listbox" aria-label={`Choices for ${label}`}>
+            {matches.map((c, i) => (
+              <li key={c.id} role="option" aria-selected={i === cursor} className={i === cursor ? 'cursor' : undefined} onMouseDown={() => choose(c)}>
+                <span>{c.label}</span>
+                <span className="muted">{c.format}</span>
+              </li>
             ))}
-          </optgroup>
-        ))}
-      </select>
-    </label>
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** A side's outcome on an episode: green success, red failure, the side named in plain text. */
+function Mark({ side, success }: { side: 'A' | 'B'; success: boolean }) {
+  return (
+    <span className={success ? 'tone-ok' : 'tone-fail'}>
+      {side} {success ? '✓' : '✗'}
+    </span>
+  );
+}
+
+/** A side's rate over the paired episodes, and the list's (over all it scored) when they differ. */
+function SideRate({ rate, cellId }: { rate: number | null; cellId: string }) {
+  const listed = useApp((s) => s.cells.find((c) => c.id === cellId)?.success_rate ?? null);
+  const differs = listed !== null && rate !== null && Math.abs(listed - rate) > 0.0005;
+  return (
+    <dd>
+      {percent(rate)}
+      {differs && <span className="muted"> over the paired episodes (the list: {percent(listed)} over all it scored)</span>}
+    </dd>
   );
 }
 
@@ -89,9 +148,9 @@ function Result({ test }: { test: PairedTest }) {
         </table>
         <dl className="figures">
           <dt>A · {test.a.name}</dt>
-          <dd>{percent(t.success_rate_a)}</dd>
+          <SideRate rate={t.success_rate_a} cellId={test.a.id} />
           <dt>B · {test.b.name}</dt>
-          <dd>{percent(t.success_rate_b)}</dd>
+          <SideRate rate={t.success_rate_b} cellId={test.b.id} />
           <dt>B − A</dt>
           <dd>{difference === null ? '–' : `${difference >= 0 ? '+' : ''}${(difference * 100).toFixed(1)} pts`}</dd>
           <dt>pairs</dt>
@@ -111,9 +170,9 @@ function Result({ test }: { test: PairedTest }) {
           <h2 className="section-title">Discordant episodes ({t.discordant.length})</h2>
           <ul className="episode-chips">
             {t.discordant.map((d) => (
-              <li key={d.id} className={d.winner === 'b' ? 'tone-ok' : 'tone-fail'} title={d.winner === 'b' ? 'B succeeds, A fails' : 'A succeeds, B fails'}>
+              <li key={d.id} title={d.winner === 'b' ? 'B succeeds, A fails' : 'A succeeds, B fails'}>
                 <button className="chip" aria-pressed={episode === d.id} onClick={() => setEpisode(episode === d.id ? null : d.id)}>
-                  {d.id} {d.winner === 'b' ? 'B ✓' : 'A ✓'}
+                  {d.id} <Mark side="A" success={d.winner === 'a'} /> <Mark side="B" success={d.winner === 'b'} />
                 </button>
               </li>
             ))}
@@ -151,9 +210,10 @@ export function PairedTestView() {
   const [test, setTest] = useState<PairedTest | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  const same = a !== '' && a === b;
   // Recomputed whenever the cells change, so a live pair updates as episodes end.
   useEffect(() => {
-    if (!a || !b) return;
+    if (!a || !b || same) return;
     let current = true;
     transport.call('pairedTest', a, b).then(
       (result) => current && (setTest(result), setError(null)),
@@ -162,7 +222,7 @@ export function PairedTestView() {
     return () => {
       current = false;
     };
-  }, [transport, a, b, cells]);
+  }, [transport, a, b, same, cells]);
 
   return (
     <section className="paired-view" aria-label="Paired test">
@@ -175,14 +235,22 @@ export function PairedTestView() {
           ⇄
         </button>
         <SidePicker label="B" value={b} choices={b || !a ? choices : choices.filter((c) => c.format === choices.find((x) => x.id === a)?.format)} onChange={setB} />
-        {test?.ok && <PinButton a={a} b={b} />}
+        {test?.ok && !same && <PinButton a={a} b={b} />}
       </div>
       {error && (
         <p className="paired-error" role="alert">
           {error}
         </p>
       )}
-      {!a || !b ? <p className="empty-note">Choose two cells of one format, or two evaluated versions of a bigym cell.</p> : test && <Result test={test} />}
+      {same ? (
+        <p className="paired-refused" role="alert">
+          A and B are the same run: every episode agrees with itself, so there is nothing to test. Choose another for B.
+        </p>
+      ) : !a || !b ? (
+        <p className="empty-note">Choose two cells of one format, or two evaluated versions of a bigym cell.</p>
+      ) : (
+        test && <Result test={test} />
+      )}
     </section>
   );
 }
