@@ -18,6 +18,17 @@ test.describe('compare policy versions on one seed, and record it', () => {
     await page.goto(served.url);
     await page.getByRole('button', { name: 'cartpole_balance' }).click();
     await page.getByRole('tab', { name: 'Versions' }).click();
+    // A version's source, and what changed from one to another.
+    await page.getByRole('table', { name: 'Policy versions' }).getByRole('button', { name: 'v002' }).click();
+    await expect(page.getByRole('region', { name: 'Source of v002' })).toContainText('def act(obs):');
+    for (const v of ['v001', 'v002']) await page.getByLabel(`Compare ${v}`).check();
+    await page.getByRole('button', { name: 'Diff v001 → v002' }).click();
+    const diff = page.getByRole('region', { name: 'Changes from v001 to v002' });
+    await expect(diff.locator('.diff-removed').first()).toContainText(/^- # v001/);
+    await expect(diff.locator('.diff-added').first()).toContainText(/^\+ # v002/);
+    await expect(diff.locator('.diff-same')).toContainText(['  def act(obs):']);
+    await page.getByLabel('Compare v002').uncheck();
+    await page.getByLabel('Compare v001').uncheck();
     for (const v of ['v001', 'v002', 'v004']) await page.getByLabel(`Compare ${v}`).check();
     await page.getByRole('button', { name: /^Compare 3 on one seed/ }).click();
 

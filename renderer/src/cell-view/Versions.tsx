@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../context';
 import { useCell } from './context';
+import { PolicySource, type PolicyShown } from './PolicySource';
 
 const EVAL_LABEL = { none: '–', evaluating: 'evaluating', scored: 'scored', eval_failed: 'EVAL FAILED (unscored)' } as const;
 const EVAL_TONE = { none: 'grey', evaluating: 'running', scored: 'ok', eval_failed: 'error' } as const;
@@ -10,6 +11,8 @@ const EVAL_TONE = { none: 'grey', evaluating: 'running', scored: 'ok', eval_fail
 export function Versions() {
   const versions = useCell(useShallow((s) => s.detail?.versions ?? []));
   const cellName = useCell((s) => s.detail?.summary.name ?? '');
+  const cellId = useCell((s) => s.detail?.summary.id ?? '');
+  const [shown, setShown] = useState<PolicyShown | null>(null);
   const compare = useApp((s) => s.compare);
   const [ticked, setTicked] = useState<string[]>([]);
   if (versions.length === 0) return <p className="empty-note">No policy version yet: the cell is void until policies/ holds one.</p>;
@@ -20,7 +23,10 @@ export function Versions() {
       <button disabled={ticked.length < 2} onClick={() => compare(ticked.map((v) => `${cellName}:${v}`).join(','))}>
         Compare {ticked.length || ''} on one seed
       </button>
-      <span className="muted">tick two to six versions</span>
+      <button disabled={ticked.length !== 2} onClick={() => setShown({ kind: 'diff', from: ticked[0] as string, to: ticked[1] as string })}>
+        {ticked.length === 2 ? `Diff ${ticked[0]} → ${ticked[1]}` : 'Diff two'}
+      </button>
+      <span className="muted">tick two to six versions; a version's name shows its source</span>
     </div>
     <table className="plain-table" aria-label="Policy versions">
       <thead>
@@ -40,7 +46,11 @@ export function Versions() {
             <td>
               <input type="checkbox" aria-label={`Compare ${v.version}`} checked={ticked.includes(v.version)} onChange={() => tick(v.version)} />
             </td>
-            <td className="name">{v.version}</td>
+            <td className="name">
+              <button className="link" onClick={() => setShown({ kind: 'source', version: v.version })} title={`Show policies/${v.version}.py`}>
+                {v.version}
+              </button>
+            </td>
             <td className="num">{v.devEpisodes}</td>
             <td className="num">{v.devEpisodes ? percent(v.devSuccesses / v.devEpisodes) : '–'}</td>
             <td>
@@ -62,6 +72,7 @@ export function Versions() {
         ))}
       </tbody>
     </table>
+    {shown && <PolicySource cellId={cellId} shown={shown} onClose={() => setShown(null)} />}
     </>
   );
 }
