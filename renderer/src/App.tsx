@@ -23,6 +23,8 @@ export function App() {
   const hasRoots = useApp((s) => s.roots.length > 0);
   const view = useApp((s) => s.view);
   const openCellId = useApp((s) => s.openCellId);
+  const sidebar = useApp((s) => s.sidebar);
+  const toggleSidebar = useApp((s) => s.toggleSidebar);
 
   useEffect(() => {
     void load();
@@ -39,13 +41,17 @@ export function App() {
         event.preventDefault();
         setPalette((open) => !open);
       }
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'b') {
+        event.preventDefault();
+        toggleSidebar();
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [toggleSidebar]);
 
   return (
-    <div className="shell">
+    <div className={`shell${sidebar ? '' : ' sidebar-hidden'}`}>
       {palette && (
         <ViewBoundary name="Go to">
           <Palette onClose={() => setPalette(false)} />

@@ -20,8 +20,8 @@ export function ago(thenMs: number | null, nowMs: number): string {
   if (thenMs === null) return '–';
   const s = Math.max(0, Math.round((nowMs - thenMs) / 1000));
   if (s < 5) return 'now';
-  if (s < 60) return `${s} s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return `${Math.floor(s / 86400)} d ago`;
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86400)}d ago`;
 }

@@ -20,6 +20,9 @@ export interface AppState {
   openCellEpisode: string | null;
   /** The Launch dialog is open. */
   launching: boolean;
+  /** The sidebar is shown (Ctrl+B hides it; remembered in this browser). */
+  sidebar: boolean;
+  toggleSidebar(): void;
   setLaunching(open: boolean): void;
   gpu: GpuStatus | null;
   hosts: HostStatus[];
@@ -59,6 +62,16 @@ export function applyCellsDelta(cells: CellSummary[], delta: CellsDelta): CellSu
   return updated.size ? [...next, ...updated.values()] : next;
 }
 
+const SIDEBAR_KEY = 'cellwatch.sidebar';
+
+function readSidebar(): boolean {
+  try {
+    return globalThis.localStorage?.getItem(SIDEBAR_KEY) !== 'hidden';
+  } catch {
+    return true;
+  }
+}
+
 /** One store per provider, never a module global, so each test or window gets a fresh one. */
 export function createAppStore(transport: Transport): AppStore {
   const store = createStore<AppState>()((set, get) => {
@@ -88,6 +101,16 @@ export function createAppStore(transport: Transport): AppStore {
       openCellTab: 'overview',
       openCellEpisode: null,
       launching: false,
+      sidebar: readSidebar(),
+      toggleSidebar() {
+        const sidebar = !get().sidebar;
+        set({ sidebar });
+        try {
+          localStorage.setItem(SIDEBAR_KEY, sidebar ? 'shown' : 'hidden');
+        } catch {
+          // Storage refused (private mode): it holds for this window only.
+        }
+      },
       setLaunching(open) {
         set({ launching: open });
       },

@@ -37,20 +37,20 @@ function tokens(cell: CellSummary): string {
 }
 
 export const COLUMNS: Column[] = [
-  { key: 'name', title: 'Name', width: 'minmax(160px, 2fr)', sortValue: (c) => c.name, render: (c) => <span className="name" title={c.path}>{c.name}</span> },
-  { key: 'format', title: 'Format', width: '96px', sortValue: (c) => c.format, render: (c) => c.format },
-  { key: 'board', title: 'Board', width: '52px', sortValue: (c) => c.board, render: (c) => <span className={`badge board-${c.board}`}>{c.board}</span> },
-  { key: 'state', title: 'State', width: '92px', sortValue: (c) => STATE_LOOK[c.state].order, render: (c) => <StatePill state={c.state} /> },
-  { key: 'budget', title: 'Budget', width: '110px', numeric: true, sortValue: budgetFraction, render: (c) => <BudgetBar cell={c} /> },
+  { key: 'name', title: 'Name', width: 'minmax(110px, 2fr)', sortValue: (c) => c.name, render: (c) => <span className="name" title={c.path}>{c.name}</span> },
+  { key: 'format', title: 'Format', width: '80px', sortValue: (c) => c.format, render: (c) => c.format },
+  { key: 'board', title: 'Board', width: '44px', sortValue: (c) => c.board, render: (c) => <span className={`badge board-${c.board}`}>{c.board}</span> },
+  { key: 'state', title: 'State', width: '84px', sortValue: (c) => STATE_LOOK[c.state].order, render: (c) => <StatePill state={c.state} /> },
+  { key: 'budget', title: 'Budget', width: '88px', numeric: true, sortValue: budgetFraction, render: (c) => <BudgetBar cell={c} /> },
   {
-    key: 'episodes', title: 'Episodes', width: '70px', numeric: true, sortValue: (c) => c.episodes.ended,
+    key: 'episodes', title: 'Episodes', width: '60px', numeric: true, sortValue: (c) => c.episodes.ended,
     render: (c) => `${c.episodes.ended}/${c.episodes.planned ?? '?'}`,
   },
-  { key: 'success', title: 'Success', width: '64px', numeric: true, sortValue: (c) => c.success_rate ?? -1, render: (c) => percent(c.success_rate) },
-  { key: 'tokens', title: 'Tokens · cost', width: 'minmax(110px, 1fr)', sortValue: (c) => c.cost_usd_estimate ?? c.tokens.input ?? -1, render: tokens },
+  { key: 'success', title: 'Success', width: '58px', numeric: true, sortValue: (c) => c.success_rate ?? -1, render: (c) => percent(c.success_rate) },
+  { key: 'tokens', title: 'Tokens', width: 'minmax(78px, 1fr)', sortValue: (c) => c.cost_usd_estimate ?? c.tokens.input ?? -1, render: tokens },
   { key: 'changed', title: 'Changed', width: '72px', numeric: true, sortValue: (c) => c.changedAt ?? 0, render: (c, now) => ago(c.changedAt, now) },
   {
-    key: 'problems', title: 'Problems', width: '68px', numeric: true, sortValue: (c) => c.problems.length,
+    key: 'problems', title: 'Problems', width: '60px', numeric: true, sortValue: (c) => c.problems.length,
     render: (c) => (c.problems.length ? <span className="problem-count" title={c.problems.map((p) => `${p.file}: ${p.message}`).join('\n')}>! {c.problems.length}</span> : '–'),
   },
 ];

@@ -61,9 +61,9 @@ export function EpisodeBudget({ events, row }: { events: StreamEvent[]; row: Epi
   const resumesIn = throttled ? (throttled.t as number) + (Number(throttled.fields.wait_s) || 0) - now / 1000 : 0;
   return (
     <div className="episode-budget">
-      {budget.turns !== null && <Bar label="turns" used={turns} total={budget.turns} unit="" />}
-      {budget.actions !== null && <Bar label="actions" used={actions} total={budget.actions} unit="" />}
-      {budget.timeoutS !== null && <Bar label="time" used={Math.round(elapsed)} total={budget.timeoutS} unit="s" note={ended ? 'ended' : undefined} />}
+      {budget.turns !== null && <Bar label="turns" used={turns} total={budget.turns} unit="" left={!ended} />}
+      {budget.actions !== null && <Bar label="actions" used={actions} total={budget.actions} unit="" left={!ended} />}
+      {budget.timeoutS !== null && <Bar label="time" used={Math.round(elapsed)} total={budget.timeoutS} unit="s" left={!ended} note={ended ? 'ended' : undefined} />}
       {throttled && resumesIn > 0 && (
         <p className="throttle" role="status">
           ⏸ throttled (attempt {String(throttled.fields.attempt ?? '?')} of 6): resumes in {duration(resumesIn)}; the episode clock is paused

@@ -76,7 +76,7 @@ function EpisodeTable({ rows, selected, onSelect }: { rows: EpisodeRow[]; select
     if (selectedIndex >= 0) scrollToRow(selectedIndex);
   }, [selectedIndex, scrollToRow]);
   const toggleSort = (key: SortKey) => setSort((s) => ({ key, descending: s.key === key ? !s.descending : false }));
-  const grid = '56px 96px 90px 60px 60px 70px minmax(80px, 1fr)';
+  const grid = '36px 80px 74px 40px 50px 52px minmax(0, 1fr)';
   return (
     <div className="episode-table">
       <div className="episode-filters" role="group" aria-label="Filter episodes">

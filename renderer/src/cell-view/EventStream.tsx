@@ -73,7 +73,7 @@ export function EventStream({ events, startedMidFile, title, live }: { events: S
         {shown.map((event, i) => (
           <div key={`${event.line ?? 'x'}-${event.seq ?? i}-${i}`} className="event-row">
             <span className="event-seq">{event.seq ?? ''}</span>
-            <span className="event-time">{event.t === null ? '' : new Date(event.t * 1000).toLocaleTimeString()}</span>
+            <span className="event-time">{event.t === null ? '' : new Date(event.t * 1000).toLocaleTimeString([], { hourCycle: 'h23' })}</span>
             <span className={`event-type tone-${TONE[event.ev] ?? 'none'}`}>{event.ev}</span>
             <span className="event-text">{summary(event)}</span>
           </div>
