@@ -76,7 +76,7 @@ test.describe('launch a UI run', () => {
     const dialog = page.getByRole('dialog', { name: 'Launch a UI run' });
     await dialog.getByLabel('Profile').selectOption('custom');
     // {cell} and {name} in the command are the run's own folder and name.
-    await dialog.getByLabel('Command').fill(`mkdir -p {cell} && printf '{"runner": "coding-agent", "run": "{name}"}' > {cell}/run.json && sleep 1 && echo "CUDA out of memory" >&2 && exit 3`);
+    await dialog.getByLabel('Command').fill(`mkdir -p {cell} && printf '{"runner": "coding-agent", "run": "{name}"}' > {cell}/run.json && echo "loading weights" && echo "step 1" && sleep 1 && echo "CUDA out of memory" >&2 && exit 3`);
     await dialog.getByLabel('Run label').fill('oom');
     await dialog.getByLabel(/launch below 6000 MiB free/).check();
     await dialog.getByRole('button', { name: 'Launch', exact: true }).click();
@@ -88,6 +88,13 @@ test.describe('launch a UI run', () => {
     const [box, budgets, viewport] = [await stderr.boundingBox(), await page.getByLabel('Budgets').boundingBox(), page.viewportSize()];
     expect(box && budgets && viewport && box.y + box.height <= budgets.y && box.x + box.width <= viewport.width).toBe(true);
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'crashed.png') });
+    // The Logs tab: what it printed, each stream, searchable.
+    await page.getByRole('tab', { name: 'Logs' }).click();
+    await expect(page.getByRole('log', { name: 'Lines of stdout.log' })).toHaveText('loading weights\nstep 1');
+    await page.getByLabel('Search stdout.log').fill('step');
+    await expect(page.getByRole('log', { name: 'Lines of stdout.log' })).toHaveText('step 1');
+    await page.getByRole('group', { name: 'Logs' }).getByRole('button', { name: 'stderr.log' }).click();
+    await expect(page.getByRole('log', { name: 'Lines of stderr.log' })).toContainText('CUDA out of memory');
     await page.keyboard.press('Escape');
     await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: /ui_custom_oom/ })).toContainText('crashed');
   });

@@ -18,6 +18,7 @@ import { defaultDataDir, packageRoot } from './paths';
 import type { IndexOptions } from './roots/local-index';
 import { RootsService } from './roots/service';
 import { APP_VERSION } from './version';
+import { readLog } from './watch/logs';
 import { WatchService } from './watch/service';
 
 export type { Media };
@@ -158,6 +159,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       acceptHostKey: (alias) => hosts.acceptHostKey(alias),
       unlockHostKey: (alias, keyFile, passphrase) => hosts.unlockHostKey(alias, keyFile, passphrase),
       reconnectHost: (alias) => hosts.reconnectHost(alias),
+      readLog: (cellId, file, from) => readLog(roots.cell(cellId), contextOf, file, from),
       listAlerts: () => alerts.listAlerts(),
       markAlertsRead: (until) => alerts.markAlertsRead(until),
       setAlertPrefs: (prefs) => alerts.setAlertPrefs(prefs),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isEventName, type Backend, type BackendEvents, type CallReply, type EventName, type Method, type Unsubscribe } from '../shared/contract';
+import { isEventName, LOG_FILES, type Backend, type BackendEvents, type CallReply, type EventName, type Method, type Unsubscribe } from '../shared/contract';
 import { prefsSchema } from './alerts/log';
 import type { EventedBackend } from './core';
 
@@ -43,6 +43,7 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   acceptHostKey: z.tuple([name]),
   unlockHostKey: z.tuple([name, z.string().min(1).max(4096), z.string().max(4096)]),
   reconnectHost: z.tuple([name]),
+  readLog: z.tuple([cellId, z.enum(LOG_FILES), z.number().int().min(0).nullable()]),
   listAlerts: z.tuple([]),
   markAlertsRead: z.tuple([z.number().min(0)]),
   setAlertPrefs: z.tuple([prefsSchema]),

@@ -31,7 +31,7 @@ export interface Alert {
   tab?: CellTab;
 }
 
-export type CellTab = 'overview' | 'episodes' | 'versions' | 'problems';
+export type CellTab = 'overview' | 'episodes' | 'versions' | 'logs' | 'problems';
 
 export interface AlertPrefs {
   /** Kinds turned off everywhere. */

@@ -51,6 +51,8 @@ export interface Backend {
   /** A passphrase for an encrypted key file, kept in memory only. */
   unlockHostKey(alias: string, keyFile: string, passphrase: string): Promise<void>;
   reconnectHost(alias: string): Promise<void>;
+  /** A text log of a cell (a launched run's stdout or stderr, a runner's driver log) from byte `from`, or its end when null; null when the cell has none. */
+  readLog(id: CellId, file: LogFile, from: number | null): Promise<LogChunk | null>;
   /** The alerts kept (the last 1,000), what was read, and the alert settings; new ones arrive as `alertRaised`. */
   listAlerts(): Promise<AlertsState>;
   /** The notification centre was looked at: alerts up to `until` (epoch ms) are read. */
@@ -85,6 +87,19 @@ export interface BackendEvents {
   recordProgress: RecordProgress;
   hostsChanged: HostStatus[];
   alertRaised: Alert;
+}
+
+/** The text logs a cell may have: what a launched run printed, and a runner's own log. */
+export const LOG_FILES = ['stdout.log', 'stderr.log', 'driver.log'] as const;
+export type LogFile = (typeof LOG_FILES)[number];
+
+export interface LogChunk {
+  /** Complete lines from the byte asked for; a partial last line waits for the next read. */
+  text: string;
+  /** Where the next read goes on from. */
+  offset: number;
+  /** The read started past the file's start (its end only), or over again because the file shrank. */
+  restarted: boolean;
 }
 
 export type Method = keyof Backend;

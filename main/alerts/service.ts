@@ -137,6 +137,7 @@ export class AlertService implements AlertCalls {
     this.raise({
       key: `crashed:${run.id}`,
       kind: 'crashed',
+      tab: 'logs',
       cell: cellId('local', run.cell),
       subject: run.name,
       message: `exited with code ${run.exitCode ?? '?'}${last ? `: ${last}` : ' (nothing on stderr)'}`,

@@ -7,6 +7,7 @@ import { BudgetBars } from './BudgetBars';
 import { Charts } from './Charts';
 import { CellProvider, useCell } from './context';
 import { EpisodesPane } from './EpisodesPane';
+import { LogsTab } from './LogsTab';
 import { Versions } from './Versions';
 import { RunControls } from '../launch/RunControls';
 import { MuteButton } from '../alerts/AlertToggles';
@@ -74,6 +75,7 @@ function Body() {
     { id: 'overview', label: 'Overview' },
     { id: 'episodes', label: 'Episodes' },
     ...(detail.summary.capabilities.versions ? [{ id: 'versions' as CellTab, label: 'Versions' }] : []),
+    { id: 'logs', label: 'Logs' },
     { id: 'problems', label: `Problems (${problems})` },
   ];
   return (
@@ -89,6 +91,7 @@ function Body() {
       )}
       {tab === 'episodes' && <EpisodesPane />}
       {tab === 'versions' && <Versions />}
+      {tab === 'logs' && <LogsTab cellId={detail.summary.id} />}
       {tab === 'problems' && <Problems />}
     </>
   );
