@@ -63,6 +63,20 @@ test.describe('finding your way', () => {
     await go('bare episode 2', /std_sdk_demo-model_bare_default · episode 2/);
     await expect(page.getByRole('tab', { name: 'Episodes' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('table', { name: 'Episodes' }).getByRole('row', { selected: true }).getByRole('cell').first()).toHaveText('2');
+    // An event whole, in the inspector; one that names a frame shows that frame.
+    const events = page.getByRole('log', { name: 'Events' });
+    const withFrame = events.getByRole('button').filter({ hasText: 'frames/' }).last();
+    const frame = /frames\/\S+\.png/.exec((await withFrame.textContent()) ?? '')?.[0] as string;
+    await withFrame.click();
+    const inspector = page.getByRole('region', { name: /^Event \d+ tool_result$/ });
+    await expect(inspector).toContainText(`"frame": "${frame}"`);
+    await expect(page.getByRole('img', { name: /observation frame/ })).toHaveAttribute('src', new RegExp(`${frame.split('/').at(-1)}$`));
+    // The same episode as a conversation.
+    await page.getByRole('button', { name: 'Transcript' }).click();
+    await expect(events.locator('.turn-agent_message').first()).toContainText('agent');
+    await expect(events.locator('.turn-tool_call').first()).toContainText(/calls \w+/);
+    await page.getByRole('button', { name: 'Transcript' }).click();
+
     // Sorted by outcome, filtered to failures, searched: the table says what it shows.
     const episodes = page.getByRole('table', { name: 'Episodes' });
     const total = await episodes.getByRole('row').count();

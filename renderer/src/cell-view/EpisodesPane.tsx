@@ -157,6 +157,8 @@ export function EpisodesPane() {
   const openedOn = useApp((s) => s.openCellEpisode);
   const [picked, setPicked] = useState<string | null>(openedOn);
   const [frameSource, setFrameSource] = useState<FrameSource | null>(null);
+  // A new object each time, so picking the same frame twice seeks twice.
+  const [seek, setSeek] = useState<{ frame: string } | null>(null);
   const rows = detail?.episodes ?? [];
   const cellLive = detail ? isLive(detail.summary.state) : false;
   const cellId = detail?.summary.id ?? '';
@@ -180,7 +182,7 @@ export function EpisodesPane() {
       <EpisodeTable rows={rows} selected={selected} onSelect={setPicked} />
       <div className="episode-side">
         {row?.hasEvents && <EpisodeBudget events={events} row={row} />}
-        {stream && <EventStream events={events} startedMidFile={startedMidFile} title={row?.hasEvents ? `Episode ${row.id}` : `Log: ${stream}`} live={row?.hasEvents ? row.status === 'running' : cellLive} />}
+        {stream && <EventStream events={events} startedMidFile={startedMidFile} title={row?.hasEvents ? `Episode ${row.id}` : `Log: ${stream}`} live={row?.hasEvents ? row.status === 'running' : cellLive} onFrame={(frame) => setSeek({ frame })} />}
         {sources.length > 0 && (
           <select
             aria-label="Frames of"
@@ -194,7 +196,7 @@ export function EpisodesPane() {
             ))}
           </select>
         )}
-        {frameSource && <FramesViewer cellId={cellId} source={frameSource} refreshKey={frameEvents} live={frameSource.kind === 'episode' ? row?.status === 'running' : cellLive} />}
+        {frameSource && <FramesViewer cellId={cellId} source={frameSource} refreshKey={frameEvents} live={frameSource.kind === 'episode' ? row?.status === 'running' : cellLive} seek={seek} />}
       </div>
     </div>
   );

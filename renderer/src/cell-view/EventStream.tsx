@@ -14,9 +14,54 @@ function summary(event: StreamEvent): string {
 
 const TONE: Record<string, string> = { throttle: 'amber', evaluate: 'ok', episode_end: 'grey', error: 'error' };
 
+const clockOf = (event: StreamEvent) => (event.t === null ? '' : new Date(event.t * 1000).toLocaleTimeString([], { hourCycle: 'h23' }));
+
+/** An event whole: every field, pretty JSON, long text wrapped. */
+function Inspector({ event, onClose }: { event: StreamEvent; onClose: () => void }) {
+  const { episode: _episode, ...fields } = event.fields;
+  return (
+    <section className="inspector" aria-label={`Event ${event.seq ?? ''} ${event.ev}`}>
+      <div className="run-output-head">
+        <span className="section-title">
+          {event.ev} · seq {event.seq ?? '–'} · {clockOf(event)} · line {event.line ?? '–'}
+        </span>
+        <button onClick={onClose} aria-label="Close the event">
+          ×
+        </button>
+      </div>
+      <pre className="code wrap">{JSON.stringify({ seq: event.seq, t: event.t, ev: event.ev, ...fields }, null, 2)}</pre>
+    </section>
+  );
+}
+
+/** The episode as a conversation: what the agent said, the tools it called, and what came back. */
+function Transcript({ events, onPick }: { events: StreamEvent[]; onPick: (event: StreamEvent) => void }) {
+  const turns = events.filter((e) => e.ev === 'agent_message' || e.ev === 'tool_call' || e.ev === 'tool_result');
+  if (turns.length === 0) return <p className="muted">No agent messages or tool calls in this stream.</p>;
+  return (
+    <div className="transcript">
+      {turns.map((event, i) => (
+        <button key={`${event.line ?? 'x'}-${i}`} className={`turn turn-${event.ev}`} onClick={() => onPick(event)}>
+          <span className="turn-who">{event.ev === 'agent_message' ? 'agent' : event.ev === 'tool_call' ? `calls ${String(event.fields.name ?? 'a tool')}` : 'result'}</span>
+          <span className="turn-text">{event.ev === 'tool_call' ? JSON.stringify(event.fields.args ?? {}) : summary(event)}</span>
+        </button>
+      ))}
+    </div>
+  );
+}
+
 /** The events of one stream: follows new ones until the user scrolls up; filter by type, search text. */
-/** `live`: new events may still come (an ended episode's stream is complete, so nothing is followed). */
-export function EventStream({ events, startedMidFile, title, live }: { events: StreamEvent[]; startedMidFile: boolean; title: string; live: boolean }) {
+/**
+ * `live`: new events may still come (an ended episode's stream is complete, so nothing is followed).
+ * `onFrame`: an event that names a frame was picked (the frames seek to it).
+ */
+export function EventStream({ events, startedMidFile, title, live, onFrame }: { events: StreamEvent[]; startedMidFile: boolean; title: string; live: boolean; onFrame?: (frame: string) => void }) {
+  const [inspected, setInspected] = useState<StreamEvent | null>(null);
+  const [transcript, setTranscript] = useState(false);
+  const pick = (event: StreamEvent) => {
+    setInspected(event);
+    if (typeof event.fields.frame === 'string') onFrame?.(event.fields.frame);
+  };
   const [types, setTypes] = useState<Set<string>>(new Set());
   const [search, setSearch] = useState('');
   const [following, setFollowing] = useState(true);
@@ -51,6 +96,9 @@ export function EventStream({ events, startedMidFile, title, live }: { events: S
       <div className="stream-head">
         <h2 className="section-title">{title}</h2>
         <input ref={searchRef} type="search" placeholder="Search events  /" aria-label="Search events" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <button aria-pressed={transcript} onClick={() => setTranscript(!transcript)} title="The agent's messages and tool calls as a conversation">
+          Transcript
+        </button>
         {live ? (
           <span className={`follow ${following ? 'on' : ''}`} role="status">
             {following ? '● following' : <button onClick={() => setFollowing(true)}>follow new events</button>}
@@ -70,16 +118,26 @@ export function EventStream({ events, startedMidFile, title, live }: { events: S
       </div>
       <div className="stream-body" ref={list} onScroll={onScroll} role="log" aria-label="Events">
         {startedMidFile && <p className="muted">Showing the end of a long log.</p>}
-        {shown.map((event, i) => (
-          <div key={`${event.line ?? 'x'}-${event.seq ?? i}-${i}`} className="event-row">
-            <span className="event-seq">{event.seq ?? ''}</span>
-            <span className="event-time">{event.t === null ? '' : new Date(event.t * 1000).toLocaleTimeString([], { hourCycle: 'h23' })}</span>
-            <span className={`event-type tone-${TONE[event.ev] ?? 'none'}`}>{event.ev}</span>
-            <span className="event-text">{summary(event)}</span>
-          </div>
-        ))}
+        {transcript ? (
+          <Transcript events={shown} onPick={pick} />
+        ) : (
+          shown.map((event, i) => (
+            <button
+              key={`${event.line ?? 'x'}-${event.seq ?? i}-${i}`}
+              className={`event-row${event === inspected ? ' cursor' : ''}`}
+              aria-pressed={event === inspected}
+              onClick={() => pick(event)}
+            >
+              <span className="event-seq">{event.seq ?? ''}</span>
+              <span className="event-time">{clockOf(event)}</span>
+              <span className={`event-type tone-${TONE[event.ev] ?? 'none'}`}>{event.ev}</span>
+              <span className="event-text">{summary(event)}</span>
+            </button>
+          ))
+        )}
         {shown.length === 0 && <p className="muted">{events.length ? 'No event matches.' : 'No events yet.'}</p>}
       </div>
+      {inspected && <Inspector event={inspected} onClose={() => setInspected(null)} />}
     </section>
   );
 }

@@ -5,7 +5,8 @@ import { useKey } from '../keys';
 
 /** A scrubber and a play button over one set of frames; every camera shows the same frame index. */
 /** `live`: the episode still runs, so frames may yet come. */
-export function FramesViewer({ cellId, source, refreshKey, live }: { cellId: string; source: FrameSource; refreshKey: number; live: boolean }) {
+/** `seek`: a frame's file an event named (`frames/000012.png`): shown at once. */
+export function FramesViewer({ cellId, source, refreshKey, live, seek }: { cellId: string; source: FrameSource; refreshKey: number; live: boolean; seek?: { frame: string } | null }) {
   const transport = useTransport();
   const [frames, setFrames] = useState<FrameSet | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -24,6 +25,14 @@ export function FramesViewer({ cellId, source, refreshKey, live }: { cellId: str
   }, [transport, cellId, source, refreshKey]);
 
   const count = Math.max(0, ...(frames?.cameras.map((c) => c.urls.length) ?? [0]));
+  useEffect(() => {
+    if (!seek || !frames) return;
+    const name = `/${seek.frame.split('/').at(-1) ?? ''}`;
+    const at = Math.max(-1, ...frames.cameras.map((c) => c.urls.findIndex((url) => decodeURIComponent(url).endsWith(name))));
+    if (at < 0) return;
+    setPlaying(false);
+    setIndex(at);
+  }, [seek, frames]);
   useEffect(() => setIndex((i) => Math.min(i, Math.max(0, count - 1))), [count]);
   useEffect(() => {
     if (!playing || !frames || count === 0) return;
