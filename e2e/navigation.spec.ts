@@ -97,6 +97,45 @@ test.describe('finding your way', () => {
     await expect(page.getByRole('dialog', { name: 'Launch a UI run' })).toBeVisible();
   });
 
+  test('every place has a link: reloaded or pasted it opens the same place; Back and Forward walk them', async ({ page, context }) => {
+    await page.goto(served.url);
+    await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+    // The list filtered and a row highlighted, then a cell opened from it.
+    await page.getByRole('searchbox', { name: 'Filter cells' }).fill('demo-model');
+    await page.getByRole('searchbox', { name: 'Filter cells' }).blur();
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    const highlighted = (await page.getByRole('table', { name: 'Cells' }).getByRole('row', { selected: true }).locator('button.link').textContent()) as string;
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: highlighted })).toBeVisible();
+    await page.getByRole('tab', { name: 'Episodes' }).click();
+    await page.getByRole('table', { name: 'Episodes' }).getByRole('row').filter({ has: page.locator('[role="cell"]:first-child', { hasText: /^3$/ }) }).click();
+    const event = page.getByRole('log', { name: 'Events' }).getByRole('button').nth(2);
+    const seq = ((await event.locator('.event-seq').textContent()) as string).trim();
+    await event.click();
+    await expect(page).toHaveURL(new RegExp(`#/cell/[^?]+\\?tab=episodes&episode=3&event=${seq}$`));
+
+    // Reloaded, and pasted into another window: the same cell, tab, episode and event.
+    const link = page.url();
+    for (const view of [page, await context.newPage()]) {
+      if (view === page) await view.reload();
+      else await view.goto(link);
+      await expect(view.getByRole('heading', { name: highlighted })).toBeVisible();
+      await expect(view.getByRole('tab', { name: 'Episodes' })).toHaveAttribute('aria-selected', 'true');
+      await expect(view.getByRole('table', { name: 'Episodes' }).getByRole('row', { selected: true }).getByRole('cell').first()).toHaveText('3');
+      await expect(view.getByRole('region', { name: new RegExp(`^Event ${seq} `) })).toBeVisible();
+    }
+
+    // Back: the event closes, then the tab, then the list with its filter and highlighted row as they were.
+    await page.goBack();
+    await expect(page.getByRole('region', { name: /^Event \d+ / })).toHaveCount(0);
+    while (await page.getByRole('heading', { name: highlighted }).isVisible()) await page.goBack();
+    await expect(page.getByRole('searchbox', { name: 'Filter cells' })).toHaveValue('demo-model');
+    await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row', { selected: true })).toContainText(highlighted);
+    await page.goForward();
+    await expect(page.getByRole('heading', { name: highlighted })).toBeVisible();
+  });
+
   test('the server gone is said once, in place of the status it can no longer vouch for', async ({ page }) => {
     await page.goto(served.url);
     const footer = page.locator('footer');

@@ -31,7 +31,7 @@ test.describe('a runs root on an SSH host', () => {
     await expect(table.getByRole('row')).toHaveCount(5, { timeout: 15_000 });
     await expect(table).toContainText('cartpole_balance');
 
-    await page.getByRole('button', { name: 'cartpole_balance' }).click();
+    await table.getByRole('button', { name: 'cartpole_balance' }).click();
     await page.getByRole('tab', { name: 'Episodes' }).click();
     await expect(page.getByRole('img', { name: 'head frame 1' })).toBeVisible();
     await expect.poll(() => page.getByRole('img', { name: 'head frame 1' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(84);

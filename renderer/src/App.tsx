@@ -4,7 +4,8 @@ import { CompareView } from './compare/CompareView';
 import { GpuView } from './gpu/GpuView';
 import { CellList } from './cell-list/CellList';
 import { Palette } from './palette/Palette';
-import { useApp } from './context';
+import { useApp, useAppStore } from './context';
+import { followHash } from './routing';
 import type { View } from './store';
 import { ViewBoundary } from './ViewBoundary';
 import { EmptyState } from './roots/EmptyState';
@@ -29,6 +30,8 @@ export function App() {
   useEffect(() => {
     void load();
   }, [load]);
+  const store = useAppStore();
+  useEffect(() => followHash(store), [store]);
   useEffect(() => {
     // The ready signal e2e specs wait for: the first data has arrived and is on screen.
     if (loaded) document.body.dataset.ready = 'true';

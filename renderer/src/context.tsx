@@ -26,3 +26,10 @@ export function useApp<T>(select: (state: AppState) => T): T {
   if (!store) throw new Error('useApp outside AppProvider');
   return useStore(store, select);
 }
+
+/** The store itself, for what follows it from outside React (the URL). */
+export function useAppStore(): AppStore {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useAppStore outside AppProvider');
+  return store;
+}

@@ -16,8 +16,21 @@ export interface AppState {
   /** The cell whose view is open, replacing the list, and the tab it opened on. */
   openCellId: string | null;
   openCellTab: CellTab;
-  /** The episode the open cell's Episodes tab starts on; null: the newest running one. */
+  /** The episode the open cell's Episodes tab shows; null: the newest running one. */
   openCellEpisode: string | null;
+  /** The event (its seq) of that episode shown whole in the inspector. */
+  openCellEvent: number | null;
+  /** Where in the open cell the user is: its tab, episode and event. */
+  setCellPlace(place: { tab?: CellTab; episode?: string | null; event?: number | null }): void;
+  /** The cell list's filter and highlighted row: kept while a cell is open, so going back finds them. */
+  listFilter: string;
+  listCursor: string | null;
+  setListFilter(filter: string): void;
+  setListCursor(id: string | null): void;
+  /** The paired view's two sides (cell ids, or `<id>@vNNN`). */
+  pairedA: string;
+  pairedB: string;
+  setPaired(a: string, b: string): void;
   /** The Launch dialog is open. */
   launching: boolean;
   /** The sidebar is shown (Ctrl+B hides it; remembered in this browser). */
@@ -100,6 +113,28 @@ export function createAppStore(transport: Transport): AppStore {
       openCellId: null,
       openCellTab: 'overview',
       openCellEpisode: null,
+      openCellEvent: null,
+      setCellPlace(place) {
+        set((s) => ({
+          openCellTab: place.tab ?? s.openCellTab,
+          openCellEpisode: place.episode === undefined ? s.openCellEpisode : place.episode,
+          // Another episode is another stream: its event is not this one.
+          openCellEvent: place.event !== undefined ? place.event : place.episode !== undefined && place.episode !== s.openCellEpisode ? null : s.openCellEvent,
+        }));
+      },
+      listFilter: '',
+      listCursor: null,
+      setListFilter(filter) {
+        set({ listFilter: filter });
+      },
+      setListCursor(id) {
+        set({ listCursor: id });
+      },
+      pairedA: '',
+      pairedB: '',
+      setPaired(a, b) {
+        set({ pairedA: a, pairedB: b });
+      },
       launching: false,
       sidebar: readSidebar(),
       toggleSidebar() {
@@ -158,7 +193,7 @@ export function createAppStore(transport: Transport): AppStore {
         set({ view, openCellId: null });
       },
       openCell(id, tab = 'overview', episode) {
-        set({ openCellId: id, openCellTab: tab, openCellEpisode: episode ?? null });
+        set({ openCellId: id, openCellTab: tab, openCellEpisode: episode ?? null, openCellEvent: null, listCursor: id });
       },
       closeCell() {
         set({ openCellId: null });

@@ -83,9 +83,11 @@ export function CellList() {
   const cells = useApp((s) => s.cells);
   const selectedRoot = useApp((s) => s.selectedRoot);
   const reading = useApp(useShallow((s) => s.roots.filter((r) => r.progress && (selectedRoot === null || r.path === selectedRoot)).map((r) => r.progress as { read: number; total: number })));
-  const [filter, setFilter] = useState('');
+  const filter = useApp((s) => s.listFilter);
+  const setFilter = useApp((s) => s.setListFilter);
   const [sort, setSort] = useState<Sort>({ key: 'state', descending: false });
-  const [cursor, setCursor] = useState<string | null>(null);
+  const cursor = useApp((s) => s.listCursor);
+  const setCursor = useApp((s) => s.setListCursor);
   const filterRef = useRef<HTMLInputElement>(null);
   const now = useNow();
 

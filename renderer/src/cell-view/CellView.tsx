@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { StatePill } from '../cell-list/states';
 import { useApp } from '../context';
 import { compact } from '../format';
@@ -67,8 +66,9 @@ function Body() {
   const detail = useCell((s) => s.detail);
   const error = useCell((s) => s.error);
   const problems = useCell((s) => s.problems.length);
-  const openedOn = useApp((s) => s.openCellTab);
-  const [tab, setTab] = useState<CellTab>(openedOn);
+  const tab = useApp((s) => s.openCellTab);
+  const setCellPlace = useApp((s) => s.setCellPlace);
+  const setTab = (next: CellTab) => setCellPlace({ tab: next });
   if (error && !detail) return <p className="paired-error" role="alert">{error}</p>;
   if (!detail) return <p className="muted">Opening…</p>;
   const tabs: { id: CellTab; label: string }[] = [

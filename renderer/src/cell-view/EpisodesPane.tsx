@@ -154,8 +154,10 @@ export function EpisodesPane() {
   const stream = useCell((s) => s.stream);
   const startedMidFile = useCell((s) => s.startedMidFile);
   const openStream = useCell((s) => s.openStream);
-  const openedOn = useApp((s) => s.openCellEpisode);
-  const [picked, setPicked] = useState<string | null>(openedOn);
+  const picked = useApp((s) => s.openCellEpisode);
+  const setCellPlace = useApp((s) => s.setCellPlace);
+  const setPicked = useCallback((episode: string) => setCellPlace({ episode }), [setCellPlace]);
+  const inspectedSeq = useApp((s) => s.openCellEvent);
   const [frameSource, setFrameSource] = useState<FrameSource | null>(null);
   // A new object each time, so picking the same frame twice seeks twice.
   const [seek, setSeek] = useState<{ frame: string } | null>(null);
@@ -182,7 +184,7 @@ export function EpisodesPane() {
       <EpisodeTable rows={rows} selected={selected} onSelect={setPicked} />
       <div className="episode-side">
         {row?.hasEvents && <EpisodeBudget events={events} row={row} />}
-        {stream && <EventStream events={events} startedMidFile={startedMidFile} title={row?.hasEvents ? `Episode ${row.id}` : `Log: ${stream}`} live={row?.hasEvents ? row.status === 'running' : cellLive} onFrame={(frame) => setSeek({ frame })} />}
+        {stream && <EventStream events={events} startedMidFile={startedMidFile} title={row?.hasEvents ? `Episode ${row.id}` : `Log: ${stream}`} live={row?.hasEvents ? row.status === 'running' : cellLive} onFrame={(frame) => setSeek({ frame })} inspect={{ seq: inspectedSeq, set: (seq) => setCellPlace({ event: seq }) }} />}
         {sources.length > 0 && (
           <select
             aria-label="Frames of"

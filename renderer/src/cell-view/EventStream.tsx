@@ -55,11 +55,28 @@ function Transcript({ events, onPick }: { events: StreamEvent[]; onPick: (event:
  * `live`: new events may still come (an ended episode's stream is complete, so nothing is followed).
  * `onFrame`: an event that names a frame was picked (the frames seek to it).
  */
-export function EventStream({ events, startedMidFile, title, live, onFrame }: { events: StreamEvent[]; startedMidFile: boolean; title: string; live: boolean; onFrame?: (frame: string) => void }) {
-  const [inspected, setInspected] = useState<StreamEvent | null>(null);
+export function EventStream({
+  events,
+  startedMidFile,
+  title,
+  live,
+  onFrame,
+  inspect,
+}: {
+  events: StreamEvent[];
+  startedMidFile: boolean;
+  title: string;
+  live: boolean;
+  onFrame?: (frame: string) => void;
+  /** The inspected event's seq and where it goes when another is picked: held by the caller (the URL has it). */
+  inspect?: { seq: number | null; set: (seq: number | null) => void };
+}) {
+  const [ownSeq, setOwnSeq] = useState<number | null>(null);
+  const [seq, setSeq] = inspect ? [inspect.seq, inspect.set] : [ownSeq, setOwnSeq];
+  const inspected = seq === null ? null : (events.find((e) => e.seq === seq) ?? null);
   const [transcript, setTranscript] = useState(false);
   const pick = (event: StreamEvent) => {
-    setInspected(event);
+    setSeq(event.seq);
     if (typeof event.fields.frame === 'string') onFrame?.(event.fields.frame);
   };
   const [types, setTypes] = useState<Set<string>>(new Set());
@@ -137,7 +154,7 @@ export function EventStream({ events, startedMidFile, title, live, onFrame }: { 
         )}
         {shown.length === 0 && <p className="muted">{events.length ? 'No event matches.' : 'No events yet.'}</p>}
       </div>
-      {inspected && <Inspector event={inspected} onClose={() => setInspected(null)} />}
+      {inspected && <Inspector event={inspected} onClose={() => setSeq(null)} />}
     </section>
   );
 }

@@ -205,8 +205,11 @@ export function PairedTestView() {
   const transport = useTransport();
   const cells = useApp((s) => s.cells);
   const choices = useMemo(() => choicesOf(cells), [cells]);
-  const [a, setA] = useState('');
-  const [b, setB] = useState('');
+  const a = useApp((s) => s.pairedA);
+  const b = useApp((s) => s.pairedB);
+  const setPaired = useApp((s) => s.setPaired);
+  const setA = (id: string) => setPaired(id, b);
+  const setB = (id: string) => setPaired(a, id);
   const [test, setTest] = useState<PairedTest | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -231,7 +234,7 @@ export function PairedTestView() {
       </h1>
       <div className="pickers">
         <SidePicker label="A" value={a} choices={choices} onChange={setA} />
-        <button onClick={() => (setA(b), setB(a))} disabled={!a && !b} aria-label="Swap A and B" title="Swap A and B">
+        <button onClick={() => setPaired(b, a)} disabled={!a && !b} aria-label="Swap A and B" title="Swap A and B">
           ⇄
         </button>
         <SidePicker label="B" value={b} choices={b || !a ? choices : choices.filter((c) => c.format === choices.find((x) => x.id === a)?.format)} onChange={setB} />
