@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, scratchHome, startServing, type Served } from './processes';
 
@@ -9,6 +9,25 @@ test.describe('launch a UI run', () => {
   test.beforeAll(async () => {
     const gpus = join(home.home, 'gpus.csv');
     writeFileSync(gpus, '0, NVIDIA H200, 143771, 140000, 3000, 90\n1, NVIDIA H200, 143771, 16959, 126199, 10\n');
+    // A profile of the user's own whose run drains: on SIGUSR1 it prints its resume spec and exits 0.
+    const profiles = join(home.home, '.config', 'cellwatch', 'profiles');
+    mkdirSync(profiles, { recursive: true });
+    writeFileSync(
+      join(profiles, 'drainable.yaml'),
+      [
+        'name: drainable',
+        'description: writes a coding-agent cell until asked to drain',
+        'format: coding-agent',
+        'gpu: false',
+        'drain: sentinel',
+        'knobs:',
+        '  - { key: root, label: Runs root, default: "{dataDir}/ui-runs" }',
+        'run_name: "ui_drainable_{stamp}"',
+        `command: [sh, -c, "mkdir -p {cell} && printf '{\\"runner\\": \\"coding-agent\\"}' > {cell}/run.json && trap 'echo resume: stdrun.py run {name} --resume; exit 0' USR1 && while true; do echo tick >> {cell}/driver.log; sleep 0.2; done"]`,
+        'cwd: "{root}"',
+        'cell: "{root}/{name}"',
+      ].join('\n'),
+    );
     served = await startServing(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'serve', '--port', '0', '--no-demo'], {
       ...home.env,
       CELLWATCH_NVIDIA_SMI: join(ROOT, 'main', 'gpu', 'fake', 'nvidia-smi'),
@@ -97,5 +116,23 @@ test.describe('launch a UI run', () => {
     await expect(page.getByRole('log', { name: 'Lines of stderr.log' })).toContainText('CUDA out of memory');
     await page.keyboard.press('Escape');
     await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: /ui_custom_oom/ })).toContainText('crashed');
+  });
+
+  test('a drained run prints its resume spec, inline, and ends stopped, in the header and the list', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('button', { name: 'Launch' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Launch a UI run' });
+    await dialog.getByLabel('Profile').selectOption('drainable');
+    await dialog.getByLabel('Run label').fill('drain-me');
+    await dialog.getByRole('button', { name: 'Launch', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'ui_drainable_drain-me' })).toBeVisible({ timeout: 20_000 });
+    await expect(page.locator('.cell-header .pill').first()).toHaveText('running');
+    await page.locator('.run-controls').getByRole('button', { name: 'Drain' }).click();
+    const said = page.getByRole('region', { name: 'Runner said' });
+    await expect(said).toContainText('resume: stdrun.py run ui_drainable_drain-me --resume');
+    await expect(said.getByRole('button', { name: 'Copy' })).toBeVisible();
+    await expect(page.locator('.cell-header .pill').first()).toHaveText('stopped', { timeout: 15_000 });
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: /ui_drainable_drain-me/ })).toContainText('stopped');
   });
 });
