@@ -6,10 +6,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { detectFormat, localFs, type CellRead } from '../../runners';
-import type { LookedFiles } from './index-cache';
 import { problem, type FormatName, type Problem } from '../../shared/model';
 import { packageRoot } from '../paths';
 import type { Found } from '../scan';
+import type { LookedFiles } from './index-cache';
 
 export type WorkerJob =
   | { type: 'discover'; id: number; dirs: string[]; depth: number; known: [string, FormatName][]; cache: LookedFiles | null }
@@ -18,7 +18,6 @@ export type WorkerJob =
   | { type: 'sweep'; id: number; dirs: string[] }
   | { type: 'save'; id: number; dirs: string[]; files: LookedFiles; part: number }
   | { type: 'forget'; dirs: string[] };
-
 
 export type WorkerReply =
   | { type: 'discovered'; id: number; cells: Found[]; problems: Problem[]; unchanged: string[] }
