@@ -84,10 +84,11 @@ describe('alerts', () => {
 
   it('says a launched run failed, with its last stderr line', async () => {
     const { core, raised } = await start();
-    await core.launchRun({ profile: 'custom', values: { command: 'echo starting; echo "CUDA out of memory" >&2; exit 3', root: runs }, override: true });
+    const command = `mkdir -p {cell} && echo '{"runner": "coding-agent"}' > {cell}/run.json && echo starting && sleep 0.5 && echo "CUDA out of memory" >&2 && exit 3`;
+    const { run, cellId: launched } = await core.launchRun({ profile: 'custom', values: { command, root: runs }, override: true });
     await until(() => raised.length > 0);
-    expect(raised[0]).toMatchObject({ kind: 'crashed', message: 'exited with code 3: CUDA out of memory' });
-    expect(raised[0]?.subject).toMatch(/^ui_custom_/);
+    expect(raised[0]).toMatchObject({ kind: 'crashed', cell: launched, subject: run.name, tab: 'logs', message: 'exited with code 3: CUDA out of memory' });
+    expect(launched).toBe(cellId('local', run.cell));
   });
 
   it("says when a launched run's GPU is under the free-memory guard", async () => {
