@@ -55,8 +55,8 @@ function Recorder({ slots, seed, seconds, fps }: { slots: string; seed: string; 
         </span>
       )}
       {progress?.url && (
-        <a href={progress.url} download target="_blank" rel="noreferrer">
-          open the recording ({progress.file})
+        <a href={progress.url} download target="_blank" rel="noreferrer" title={progress.file}>
+          open the recording ({progress.file?.split('/').at(-1)})
         </a>
       )}
       {progress?.note && <span className="muted">{progress.note}</span>}
