@@ -62,6 +62,15 @@ describe('the first scan of a runs root', () => {
     expect(result.cells.map((c) => c.name)).toEqual(['cell']);
   });
 
+  it('lists a cell once when a sibling link or two links lead to it; a link to a cell elsewhere is kept', async () => {
+    writeTree(tmp.path, { 'runs/a/cell/run.json': { runner: 'bigym-agent' }, 'elsewhere/far/run.json': { runner: 'coding-agent' } });
+    symlinkSync(join(tmp.path, 'runs', 'a'), join(tmp.path, 'runs', 'b'));
+    symlinkSync(join(tmp.path, 'runs', 'a'), join(tmp.path, 'runs', 'c'));
+    symlinkSync(join(tmp.path, 'elsewhere', 'far'), join(tmp.path, 'runs', 'far'));
+    const result = await scanRoot(join(tmp.path, 'runs'));
+    expect(result.cells.map((c) => c.path)).toEqual([join(tmp.path, 'runs', 'a', 'cell'), join(tmp.path, 'runs', 'far')]);
+  });
+
   it('says a missing root is missing, with its path', async () => {
     const missing = join(tmp.path, 'nope');
     const result = await scanRoot(missing);

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { realpath } from 'node:fs/promises';
 import { type CellSummary, type FormatName, type Problem, type RootState, problem } from '../shared/model';
 import { detectFormat, type CellFs } from '../runners';
@@ -16,6 +16,8 @@ export interface ScanResult {
 export interface Found {
   dir: string;
   format: FormatName;
+  /** Reached through a symbolic link: it may be a cell found under its own path too. */
+  linked?: true;
 }
 
 /** The cell folders below `root`, down to MAX_DEPTH, without entering a cell or following a symlink loop. */
@@ -23,7 +25,8 @@ export async function findCells(fs: CellFs, root: string, problems: Problem[], d
   const found: Found[] = [];
   const seen = new Set<string>();
   // Only a symbolic link can lead back to a folder already seen: the others need no realpath.
-  async function visit(dir: string, depth: number, link: boolean): Promise<void> {
+  async function visit(dir: string, depth: number, link: boolean, viaLink = link): Promise<void> {
+    const cell = (format: FormatName): Found => ({ dir, format, ...(viaLink ? { linked: true as const } : {}) });
     if (link || dir === root) {
       const real = await realpath(dir).catch(() => dir);
       if (seen.has(real)) return;
@@ -32,7 +35,7 @@ export async function findCells(fs: CellFs, root: string, problems: Problem[], d
     // A cell known already (to the index or its cache) is not listed again: its parent's listing says it is there.
     const knownFormat = known.get(dir);
     if (knownFormat) {
-      found.push({ dir, format: knownFormat });
+      found.push(cell(knownFormat));
       return;
     }
     const entries = await fs.list(dir);
@@ -43,15 +46,38 @@ export async function findCells(fs: CellFs, root: string, problems: Problem[], d
     const files = new Set(entries.filter((e) => e.kind === 'file').map((e) => e.name));
     const format = await detectFormat(fs, dir, files);
     if (format) {
-      found.push({ dir, format });
+      found.push(cell(format));
       return;
     }
     if (depth >= MAX_DEPTH) return;
     const subdirs = entries.filter((e) => e.kind === 'dir');
-    await mapLimited(subdirs, PARALLEL_IO, (sub) => visit(join(dir, sub.name), depth + 1, sub.link === true));
+    await mapLimited(subdirs, PARALLEL_IO, (sub) => visit(join(dir, sub.name), depth + 1, sub.link === true, viaLink || sub.link === true));
   }
-  await visit(root, depth, false);
+  // A search that starts below the runs root (a read worker's share of its folders) may start on a link.
+  const startsOnLink = depth > 0 && (await realpath(root).catch(() => root)) !== join(await realpath(dirname(root)).catch(() => dirname(root)), basename(root));
+  await visit(root, depth, false, startsOnLink);
   return found.sort((a, b) => a.dir.localeCompare(b.dir));
+}
+
+/**
+ * The cells with those reached through a symbolic link that are found under their own path too (a sibling
+ * link, `b -> a`, or two links to one folder) left out: each cell is listed once, by its own path.
+ */
+export async function withoutTwins(root: string, cells: Found[]): Promise<Found[]> {
+  const linked = cells.filter((c) => c.linked);
+  if (linked.length === 0) return cells;
+  const realRoot = await realpath(root).catch(() => root);
+  const direct = new Set(cells.filter((c) => !c.linked).map((c) => c.dir));
+  const seen = new Set<string>();
+  const twins = new Set<Found>();
+  for (const cell of linked) {
+    const real = await realpath(cell.dir).catch(() => cell.dir);
+    const inside = relative(realRoot, real);
+    const own = inside.startsWith('..') || isAbsolute(inside) ? real : join(root, inside);
+    if (direct.has(own) || seen.has(real)) twins.add(cell);
+    seen.add(real);
+  }
+  return cells.filter((c) => !twins.has(c));
 }
 
 /** Whether a runs root can be scanned: null when it can, else why not, as its state and a problem. */

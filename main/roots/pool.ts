@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { detectFormat, localFs, type CellRead } from '../../runners';
 import { problem, type FormatName, type Problem } from '../../shared/model';
 import { packageRoot } from '../paths';
-import type { Found } from '../scan';
+import { withoutTwins, type Found } from '../scan';
 import type { LookedFiles } from './index-cache';
 
 export type WorkerJob =
@@ -164,7 +164,7 @@ export class ReaderPool {
       ),
     );
     return {
-      cells: found.flatMap((f) => f.cells).sort((a, b) => a.dir.localeCompare(b.dir)),
+      cells: (await withoutTwins(root, found.flatMap((f) => f.cells))).sort((a, b) => a.dir.localeCompare(b.dir)),
       problems: found.flatMap((f) => f.problems),
       unchanged: new Set(found.flatMap((f) => f.unchanged)),
     };
