@@ -127,6 +127,12 @@ test.describe('launch a UI run', () => {
     await dialog.getByRole('button', { name: 'Launch', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'ui_drainable_drain-me' })).toBeVisible({ timeout: 20_000 });
     await expect(page.locator('.cell-header .pill').first()).toHaveText('running');
+    // Its driver log, live: the line count grows while the run writes.
+    await page.getByRole('tab', { name: 'Logs' }).click();
+    await page.getByRole('group', { name: 'Logs' }).getByRole('button', { name: 'driver.log' }).click();
+    const lines = async () => Number(/(\d+) lines/.exec((await page.getByRole('region', { name: 'driver.log' }).textContent()) ?? '')?.[1] ?? 0);
+    const before = await lines();
+    await expect.poll(lines, { timeout: 5000 }).toBeGreaterThan(before + 2);
     await page.locator('.run-controls').getByRole('button', { name: 'Drain' }).click();
     const said = page.getByRole('region', { name: 'Runner said' });
     await expect(said).toContainText('resume: stdrun.py run ui_drainable_drain-me --resume');

@@ -63,6 +63,13 @@ test.describe('finding your way', () => {
     await go('bare episode 2', /std_sdk_demo-model_bare_default · episode 2/);
     await expect(page.getByRole('tab', { name: 'Episodes' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('table', { name: 'Episodes' }).getByRole('row', { selected: true }).getByRole('cell').first()).toHaveText('2');
+    // A row chosen from elsewhere is scrolled into view.
+    await page.getByRole('table', { name: 'Episodes' }).getByRole('row').filter({ has: page.locator('[role="cell"]:first-child', { hasText: /^2$/ }) }).click();
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1024, height: 500 });
+    await go('bare episode 29', /std_sdk_demo-model_bare_default · episode 29/);
+    await expect(page.getByRole('table', { name: 'Episodes' }).getByRole('row', { selected: true })).toBeInViewport();
+    await page.setViewportSize({ width: 1280, height: 720 });
     // An event whole, in the inspector; one that names a frame shows that frame.
     const events = page.getByRole('log', { name: 'Events' });
     const withFrame = events.getByRole('button').filter({ hasText: 'frames/' }).last();
