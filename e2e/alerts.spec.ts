@@ -60,8 +60,13 @@ test.describe('alerts', () => {
     await expect(page.getByRole('heading', { name: CELL })).toBeVisible();
     await expect(panel).toHaveCount(0);
 
-    // Muted from its header, the cell is named in the centre's settings; a reload keeps it all.
-    await page.getByRole('button', { name: 'Mute alerts' }).click();
+    // One kind turned off for this cell, then the whole cell muted, from its header; the centre's
+    // settings name it; a reload keeps it all.
+    await page.getByRole('button', { name: 'Alerts', exact: true }).click();
+    const cellAlerts = page.getByRole('dialog', { name: 'Alerts of this cell' });
+    await cellAlerts.getByRole('checkbox', { name: 'a running cell stalls' }).uncheck();
+    await expect(page.getByRole('button', { name: 'Alerts: 8 of 9' })).toBeVisible();
+    await cellAlerts.getByRole('checkbox', { name: /Mute this cell/ }).check();
     await expect(page.getByRole('button', { name: 'Alerts muted' })).toBeVisible();
     await page.reload();
     await expect(page.locator('body[data-ready="true"]')).toBeAttached();
@@ -69,7 +74,7 @@ test.describe('alerts', () => {
     await bell.click();
     await expect(panel.getByRole('button', { name: new RegExp(`${CELL}.*finished: `) })).toHaveCount(1);
     await panel.getByRole('button', { name: 'Settings' }).click();
-    await expect(panel).toContainText('1 cell muted');
+    await expect(panel).toContainText('1 cell with alerts turned off');
     expect(await page.evaluate(() => (window as unknown as { shown: unknown[] }).shown)).toEqual([]);
   });
 });

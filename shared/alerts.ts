@@ -36,15 +36,15 @@ export type CellTab = 'overview' | 'episodes' | 'versions' | 'logs' | 'problems'
 export interface AlertPrefs {
   /** Kinds turned off everywhere. */
   off: AlertKind[];
-  /** Cells that raise nothing. */
-  muted: CellId[];
+  /** Per cell, the kinds it raises none of (every kind: the cell is muted). */
+  cellOff: Record<CellId, AlertKind[]>;
   /** A running cell with no new bytes for this long has stalled (a throttle countdown does not count). */
   stallSeconds: number;
   /** Paired tests to watch: cell ids, or `<id>@vNNN` policy versions. */
   pinned: { a: string; b: string }[];
 }
 
-export const DEFAULT_ALERT_PREFS: AlertPrefs = { off: [], muted: [], stallSeconds: 600, pinned: [] };
+export const DEFAULT_ALERT_PREFS: AlertPrefs = { off: [], cellOff: {}, stallSeconds: 600, pinned: [] };
 
 export interface AlertsState {
   /** Newest last; the last 1,000 are kept. */

@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Alert } from '../../shared/alerts';
+import { ALERT_KINDS, type Alert, type AlertKind } from '../../shared/alerts';
 import { cellId } from '../../shared/names';
 import { jsonl, tempDir, writeTree } from '../../runners/testing';
 import { runCli } from '../cli/run';
@@ -119,13 +119,14 @@ describe('alerts', () => {
     expect(raised.map((r) => [r.kind, r.subject, r.message])).toEqual([['paired', 'std_a vs std_b', 'std_b is ahead: p = 0.031 < 0.05 (0 vs 6 discordant episodes)']]);
   });
 
-  it('raises nothing for a muted cell, nor for a kind turned off', async () => {
+  it('raises nothing for a muted cell, nor a kind turned off for a cell or everywhere', async () => {
     const muted = writeCell('std_muted');
+    const partly = writeCell('std_partly');
     writeCell('std_other');
     const { core, raised } = await start();
-    await core.setAlertPrefs({ ...(await core.listAlerts()).prefs, muted: [cellId('local', muted)], off: ['budget'] });
-    finish('std_muted');
-    finish('std_other');
+    const all = Object.keys(ALERT_KINDS) as AlertKind[];
+    await core.setAlertPrefs({ ...(await core.listAlerts()).prefs, cellOff: { [cellId('local', muted)]: all, [cellId('local', partly)]: ['finished'] }, off: ['budget'] });
+    for (const name of ['std_muted', 'std_partly', 'std_other']) finish(name);
     await until(() => raised.length > 0);
     await sleep(500);
     expect(raised.map((a) => [a.kind, a.subject])).toEqual([['finished', 'std_other']]);

@@ -12,7 +12,7 @@ const KEYS_KEPT = 20_000;
 const kind = z.enum(Object.keys(ALERT_KINDS) as [AlertKind, ...AlertKind[]]);
 export const prefsSchema = z.strictObject({
   off: z.array(kind).max(50),
-  muted: z.array(z.string().min(1).max(4200)).max(10_000),
+  cellOff: z.record(z.string().min(1).max(4200), z.array(kind).max(50)),
   stallSeconds: z.number().min(1).max(7 * 24 * 3600),
   pinned: z.array(z.strictObject({ a: z.string().min(1).max(4200), b: z.string().min(1).max(4200) })).max(100),
 });
@@ -63,9 +63,10 @@ export class AlertLog {
     return this.problem ? [this.problem] : [];
   }
 
-  /** Whether an alert would be shown: its kind is on, its cell not muted, and it was never raised. */
+  /** Whether an alert would be shown: its kind is on, everywhere and for its cell, and it was never raised. */
   wanted(raised: { key: string; kind: AlertKind; cell: string | null }): boolean {
-    return !this.keys.has(raised.key) && !this.prefs.off.includes(raised.kind) && !(raised.cell !== null && this.prefs.muted.includes(raised.cell));
+    const offHere = raised.cell !== null && (this.prefs.cellOff[raised.cell]?.includes(raised.kind) ?? false);
+    return !this.keys.has(raised.key) && !this.prefs.off.includes(raised.kind) && !offHere;
   }
 
   /** Keeps a new alert; false when it is not wanted. */

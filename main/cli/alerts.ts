@@ -12,7 +12,7 @@ export const ALERTS_HELP = `cellwatch alerts [--json] [ROOT...]
 Prints alerts as they happen, one a line, until Ctrl+C: a cell finishes, a launched run fails, an
 evaluation fails or ends void, a budget is used up, a running cell stalls, an SSH host is unreachable,
 a launched run's GPU drops under the free-memory guard, a pinned paired test crosses p < 0.05. The
-kinds turned off and the cells muted in the app are honoured; nothing is written. With no ROOT, watches
+kinds turned off in the app, everywhere or per cell, are honoured; nothing is written. With no ROOT, watches
 the runs roots the app has saved.
   --json   one object a line: {"key", "kind", "at", "cell", "subject", "message"}`;
 

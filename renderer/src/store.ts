@@ -208,7 +208,12 @@ export function createAppStore(transport: Transport): AppStore {
       },
       async setAlertPrefs(change) {
         const alerts = get().alerts;
-        if (alerts) await attempt(async () => set({ alerts: await transport.call('setAlertPrefs', change(alerts.prefs)) }));
+        if (!alerts) return;
+        // At once on screen (a checkbox must not bounce back while the core answers); the core's answer after.
+        const prefs = change(alerts.prefs);
+        set((s) => ({ alerts: s.alerts && { ...s.alerts, prefs } }));
+        const saved = await attempt(async () => set({ alerts: await transport.call('setAlertPrefs', prefs) }));
+        if (!saved) set((s) => ({ alerts: s.alerts && { ...s.alerts, prefs: alerts.prefs } }));
       },
     };
   });

@@ -1,14 +1,50 @@
+import { useEffect, useRef, useState } from 'react';
+import { ALERT_KINDS, type AlertKind } from '../../../shared/alerts';
 import { useApp } from '../context';
 
-/** A cell's alerts on or off, in its header. */
+const KINDS = Object.keys(ALERT_KINDS) as AlertKind[];
+
+/** A cell's alerts, in its header: all of them off at once (muted), or kind by kind. */
 export function MuteButton({ cellId }: { cellId: string }) {
-  const muted = useApp((s) => s.alerts?.prefs.muted.includes(cellId) ?? false);
+  const off = useApp((s) => s.alerts?.prefs.cellOff[cellId]);
   const setAlertPrefs = useApp((s) => s.setAlertPrefs);
-  const toggle = () => void setAlertPrefs((p) => ({ ...p, muted: muted ? p.muted.filter((id) => id !== cellId) : [...p.muted, cellId] }));
+  const [open, setOpen] = useState(false);
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && (event.stopPropagation(), setOpen(false));
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [open]);
+  const offKinds = off ?? [];
+  const muted = offKinds.length === KINDS.length;
+  const set = (kinds: AlertKind[]) =>
+    void setAlertPrefs((p) => {
+      const { [cellId]: _was, ...others } = p.cellOff;
+      return { ...p, cellOff: kinds.length ? { ...others, [cellId]: kinds } : others };
+    });
   return (
-    <button onClick={toggle} aria-pressed={muted} title={muted ? 'This cell raises no alerts: click to hear from it again' : 'Raise no alerts for this cell'}>
-      {muted ? 'Alerts muted' : 'Mute alerts'}
-    </button>
+    <div className="alerts">
+      <button onClick={() => setOpen(!open)} aria-expanded={open} title="Which alerts this cell raises">
+        {muted ? 'Alerts muted' : offKinds.length ? `Alerts: ${KINDS.length - offKinds.length} of ${KINDS.length}` : 'Alerts'}
+      </button>
+      {open && (
+        <div className="alerts-panel cell-alerts" role="dialog" aria-label="Alerts of this cell" ref={panel}>
+          <label>
+            <input type="checkbox" checked={muted} onChange={(e) => set(e.target.checked ? KINDS : [])} /> Mute this cell (no alert of any kind)
+          </label>
+          <fieldset className="alert-settings">
+            <legend>This cell raises an alert when</legend>
+            {KINDS.map((kind) => (
+              <label key={kind}>
+                <input type="checkbox" checked={!offKinds.includes(kind)} onChange={(e) => set(e.target.checked ? offKinds.filter((k) => k !== kind) : [...offKinds, kind])} />
+                {ALERT_KINDS[kind]}
+              </label>
+            ))}
+          </fieldset>
+        </div>
+      )}
+    </div>
   );
 }
 

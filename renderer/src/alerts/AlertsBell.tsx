@@ -60,7 +60,11 @@ function Settings() {
         />{' '}
         min without new bytes
       </label>
-      {prefs.muted.length > 0 && <p className="muted">{prefs.muted.length} cell{prefs.muted.length === 1 ? '' : 's'} muted (unmute in the cell's header)</p>}
+      {Object.keys(prefs.cellOff).length > 0 && (
+        <p className="muted">
+          {Object.keys(prefs.cellOff).length} cell{Object.keys(prefs.cellOff).length === 1 ? '' : 's'} with alerts turned off (in the cell's header)
+        </p>
+      )}
     </fieldset>
   );
 }
