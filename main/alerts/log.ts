@@ -97,7 +97,10 @@ export class AlertLog {
       this.keys.clear();
       keys.forEach((key) => this.keys.add(key));
     }
-    await this.file.write(JSON.stringify({ alerts: this.alerts, keys, readUntil: this.readUntil, prefs: this.prefs }));
-    this.problem = null;
+    // A file that cannot be written loses nothing shown now: it is said, and the next save tries again.
+    await this.file.write(JSON.stringify({ alerts: this.alerts, keys, readUntil: this.readUntil, prefs: this.prefs })).then(
+      () => (this.problem = null),
+      (error: Error) => (this.problem = problem(this.file.path, `cannot keep alerts: ${error.message}`)),
+    );
   }
 }
