@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
+import { SortHeader, useSort, type Sort } from '../sorting';
 import { useShallow } from 'zustand/react/shallow';
 import type { CellSummary } from '../../../shared/model';
 import { useApp } from '../context';
@@ -49,12 +50,8 @@ function groupRows(cells: CellSummary[], group: GroupBy): Row[] {
     .flatMap(([label, members]): Row[] => [groupHead(label, members), ...members.map((cell): Row => ({ kind: 'cell', cell }))]);
 }
 
-interface Sort {
-  key: string;
-  descending: boolean;
-}
 
-function sortCells(cells: CellSummary[], sort: Sort): CellSummary[] {
+function sortCells(cells: CellSummary[], sort: Sort<string>): CellSummary[] {
   const column = COLUMNS.find((c) => c.key === sort.key) ?? COLUMNS[0];
   const sign = sort.descending ? -1 : 1;
   return [...cells].sort((a, b) => {
@@ -85,7 +82,7 @@ export function CellList() {
   const reading = useApp(useShallow((s) => s.roots.filter((r) => r.progress && (selectedRoot === null || r.path === selectedRoot)).map((r) => r.progress as { read: number; total: number })));
   const filter = useApp((s) => s.listFilter);
   const setFilter = useApp((s) => s.setListFilter);
-  const [sort, setSort] = useState<Sort>({ key: 'state', descending: false });
+  const [sort, toggleSort] = useSort<string>('state');
   const cursor = useApp((s) => s.listCursor);
   const setCursor = useApp((s) => s.setListCursor);
   const filterRef = useRef<HTMLInputElement>(null);
@@ -116,7 +113,6 @@ export function CellList() {
 
   const openCell = useApp((s) => s.openCell);
   useKey('Enter', useCallback(() => cursor && openCell(cursor), [cursor, openCell]));
-  const toggleSort = (key: string) => setSort((s) => ({ key, descending: s.key === key ? !s.descending : false }));
 
   return (
     <section className="cell-list" aria-label="Cells">
@@ -152,21 +148,7 @@ export function CellList() {
         </p>
       ) : (
         <div className="grid-table" role="table" aria-label="Cells" aria-rowcount={rows.length + 1}>
-          <div className="grid-row grid-head" role="row" style={{ gridTemplateColumns: GRID }}>
-            {COLUMNS.map((column) => (
-              <div
-                key={column.key}
-                role="columnheader"
-                className={column.numeric ? 'num' : undefined}
-                aria-sort={sort.key === column.key ? (sort.descending ? 'descending' : 'ascending') : 'none'}
-              >
-                <button className="sort" onClick={() => toggleSort(column.key)}>
-                  {column.title}
-                  {sort.key === column.key ? (sort.descending ? ' ▾' : ' ▴') : ''}
-                </button>
-              </div>
-            ))}
-          </div>
+          <SortHeader columns={COLUMNS} grid={GRID} sort={sort} onSort={toggleSort} />
           <div className="grid-body" ref={ref} onScroll={onScroll}>
             <div style={{ height: totalHeight, position: 'relative' }}>
               {rows.slice(first, last).map((row, i) =>

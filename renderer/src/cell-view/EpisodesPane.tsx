@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { frameSourceKey, type EpisodeRow, type FrameSource } from '../../../shared/cell-detail';
+import { SortHeader, useSort, type HeaderColumn } from '../sorting';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { useRowKeys } from '../keys';
 import { EpisodeBudget, isLive } from './BudgetBars';
@@ -22,14 +23,14 @@ function Outcome({ row }: { row: EpisodeRow }) {
 }
 
 type SortKey = 'id' | 'status' | 'outcome' | 'toolCalls' | 'actions' | 'wallS';
-const COLUMNS: { key: SortKey | 'note'; title: string; numeric?: boolean }[] = [
+const COLUMNS: HeaderColumn<SortKey>[] = [
   { key: 'id', title: '#' },
   { key: 'status', title: 'Status' },
   { key: 'outcome', title: 'Outcome' },
   { key: 'toolCalls', title: 'Tools', numeric: true },
   { key: 'actions', title: 'Actions', numeric: true },
   { key: 'wallS', title: 'Wall', numeric: true },
-  { key: 'note', title: 'Note' },
+  { key: 'note', title: 'Note', sortable: false },
 ];
 type OutcomeFilter = 'all' | 'success' | 'failure' | 'excluded';
 
@@ -43,7 +44,7 @@ function sortValue(row: EpisodeRow, key: SortKey): number | string {
 }
 
 function EpisodeTable({ rows, selected, onSelect }: { rows: EpisodeRow[]; selected: string | null; onSelect: (id: string) => void }) {
-  const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: 'id', descending: false });
+  const [sort, toggleSort] = useSort<SortKey>('id');
   const [status, setStatus] = useState('all');
   const [outcome, setOutcome] = useState<OutcomeFilter>('all');
   const [text, setText] = useState('');
@@ -75,7 +76,6 @@ function EpisodeTable({ rows, selected, onSelect }: { rows: EpisodeRow[]; select
   useEffect(() => {
     if (selectedIndex >= 0) scrollToRow(selectedIndex);
   }, [selectedIndex, scrollToRow]);
-  const toggleSort = (key: SortKey) => setSort((s) => ({ key, descending: s.key === key ? !s.descending : false }));
   const grid = '36px 80px 74px 40px 50px 52px minmax(0, 1fr)';
   return (
     <div className="episode-table">
@@ -98,25 +98,7 @@ function EpisodeTable({ rows, selected, onSelect }: { rows: EpisodeRow[]; select
         <span className="muted">{shown.length === rows.length ? `${rows.length} episodes` : `${shown.length} of ${rows.length}`}</span>
       </div>
       <div className="grid-table episodes" role="table" aria-label="Episodes" aria-rowcount={shown.length + 1}>
-        <div className="grid-row grid-head" role="row" style={{ gridTemplateColumns: grid }}>
-          {COLUMNS.map((column) => (
-            <div
-              key={column.key}
-              role="columnheader"
-              className={column.numeric ? 'num' : undefined}
-              aria-sort={sort.key === column.key ? (sort.descending ? 'descending' : 'ascending') : undefined}
-            >
-              {column.key === 'note' ? (
-                column.title
-              ) : (
-                <button className="sort" onClick={() => toggleSort(column.key as SortKey)}>
-                  {column.title}
-                  {sort.key === column.key ? (sort.descending ? ' ▾' : ' ▴') : ''}
-                </button>
-              )}
-            </div>
-          ))}
-        </div>
+        <SortHeader columns={COLUMNS} grid={grid} sort={sort} onSort={toggleSort} />
         <div className="grid-body" ref={ref} onScroll={onScroll}>
           <div style={{ height: totalHeight, position: 'relative' }}>
             {shown.slice(first, last).map((row, i) => (
