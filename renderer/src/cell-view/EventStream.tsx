@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { StreamEvent } from '../../../shared/cell-detail';
 import { useKey } from '../keys';
+import { useFollow } from '../useFollow';
 
 function summary(event: StreamEvent): string {
   const f = event.fields;
@@ -81,8 +82,6 @@ export function EventStream({
   };
   const [types, setTypes] = useState<Set<string>>(new Set());
   const [search, setSearch] = useState('');
-  const [following, setFollowing] = useState(true);
-  const list = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   useKey('/', () => searchRef.current?.focus());
 
@@ -92,14 +91,7 @@ export function EventStream({
     return events.filter((e) => (types.size === 0 || types.has(e.ev)) && (!needle || `${e.ev} ${JSON.stringify(e.fields)}`.toLowerCase().includes(needle)));
   }, [events, types, search]);
 
-  useEffect(() => {
-    if (following && list.current) list.current.scrollTop = list.current.scrollHeight;
-  }, [shown, following]);
-
-  const onScroll = () => {
-    const el = list.current;
-    if (el) setFollowing(el.scrollHeight - el.scrollTop - el.clientHeight < 8);
-  };
+  const { ref: list, onScroll, following, follow } = useFollow<HTMLDivElement>(shown);
   const toggle = (kind: string) =>
     setTypes((current) => {
       const next = new Set(current);
@@ -118,7 +110,7 @@ export function EventStream({
         </button>
         {live ? (
           <span className={`follow ${following ? 'on' : ''}`} role="status">
-            {following ? '● following' : <button onClick={() => setFollowing(true)}>follow new events</button>}
+            {following ? '● following' : <button onClick={follow}>follow new events</button>}
           </span>
         ) : (
           <span className="follow" role="status">

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { LOG_FILES, type LogFile } from '../../../shared/contract';
 import { useTransport } from '../context';
 import { useKey } from '../keys';
+import { useFollow } from '../useFollow';
 
 /** How often an open log is read on: its new lines are on screen within this. */
 const POLL_MS = 500;
@@ -31,8 +32,6 @@ function Log({ cellId, file }: { cellId: string; file: LogFile }) {
   const [midFile, setMidFile] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [search, setSearch] = useState('');
-  const [following, setFollowing] = useState(true);
-  const body = useRef<HTMLPreElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   useKey('/', () => searchRef.current?.focus());
 
@@ -69,20 +68,14 @@ function Log({ cellId, file }: { cellId: string; file: LogFile }) {
     const needle = search.toLowerCase();
     return needle ? lines.filter((line) => line.toLowerCase().includes(needle)) : lines;
   }, [lines, search]);
-  useEffect(() => {
-    if (following && body.current) body.current.scrollTop = body.current.scrollHeight;
-  }, [shown, following]);
-  const onScroll = () => {
-    const el = body.current;
-    if (el) setFollowing(el.scrollHeight - el.scrollTop - el.clientHeight < 8);
-  };
+  const { ref: body, onScroll, following, follow } = useFollow<HTMLPreElement>(shown);
   return (
     <section className="log-view" aria-label={file}>
       <div className="stream-head">
         <input ref={searchRef} type="search" placeholder={`Search ${file}  /`} aria-label={`Search ${file}`} value={search} onChange={(e) => setSearch(e.target.value)} />
         <span className="muted">{search ? `${shown.length} of ${lines.length} lines` : `${lines.length} lines`}</span>
         <span className={`follow ${following ? 'on' : ''}`} role="status">
-          {following ? '● following' : <button onClick={() => setFollowing(true)}>follow new lines</button>}
+          {following ? '● following' : <button onClick={follow}>follow new lines</button>}
         </span>
       </div>
       {midFile && <p className="muted">Showing the end of a long log.</p>}
