@@ -24,3 +24,20 @@ export function useRowKeys(move: (delta: number) => void): void {
   useKey('ArrowDown', useCallback(() => move(1), [move]));
   useKey('ArrowUp', useCallback(() => move(-1), [move]));
 }
+
+/**
+ * While `active`, Escape closes what is open (a popover) and only that: heard before every other
+ * listener, it goes no further (the view beneath, which Escape also leaves, stays).
+ */
+export function useEscape(active: boolean, close: () => void): void {
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.stopPropagation();
+      close();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [active, close]);
+}

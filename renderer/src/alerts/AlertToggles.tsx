@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { ALERT_KINDS, type AlertKind } from '../../../shared/alerts';
 import { useApp } from '../context';
+import { useEscape } from '../keys';
 
 const KINDS = Object.keys(ALERT_KINDS) as AlertKind[];
 
@@ -9,13 +10,7 @@ export function MuteButton({ cellId }: { cellId: string }) {
   const off = useApp((s) => s.alerts?.prefs.cellOff[cellId]);
   const setAlertPrefs = useApp((s) => s.setAlertPrefs);
   const [open, setOpen] = useState(false);
-  const panel = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && (event.stopPropagation(), setOpen(false));
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, [open]);
+  useEscape(open, useCallback(() => setOpen(false), []));
   const offKinds = off ?? [];
   const muted = offKinds.length === KINDS.length;
   const set = (kinds: AlertKind[]) =>
@@ -29,7 +24,7 @@ export function MuteButton({ cellId }: { cellId: string }) {
         {muted ? 'Alerts muted' : offKinds.length ? `Alerts: ${KINDS.length - offKinds.length} of ${KINDS.length}` : 'Alerts'}
       </button>
       {open && (
-        <div className="alerts-panel cell-alerts" role="dialog" aria-label="Alerts of this cell" ref={panel}>
+        <div className="alerts-panel cell-alerts" role="dialog" aria-label="Alerts of this cell">
           <label>
             <input type="checkbox" checked={muted} onChange={(e) => set(e.target.checked ? KINDS : [])} /> Mute this cell (no alert of any kind)
           </label>

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ALERT_KINDS, type Alert, type AlertKind } from '../../../shared/alerts';
 import { useApp } from '../context';
+import { useEscape } from '../keys';
 import { notificationPermission } from './notify';
 
 const TONE: Record<AlertKind, string> = {
@@ -96,12 +97,9 @@ export function AlertsBell() {
   const unread = alerts ? alerts.alerts.filter((a) => a.at > alerts.readUntil).length : 0;
 
   useEffect(() => {
-    if (!open) return;
-    panel.current?.focus();
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    if (open) panel.current?.focus();
   }, [open]);
+  useEscape(open, useCallback(() => setOpen(false), []));
   // Alerts that arrive while the list is open are seen.
   useEffect(() => {
     if (open) void markAlertsRead();
