@@ -33,7 +33,7 @@ export function cellAlerts(before: CellSummary, after: CellSummary): Raised[] {
   }
   if (entered('void')) raised.push({ ...base, key: key('void'), kind: 'void', tab: 'versions', message: 'ended void: no policy version to score' });
   const { used, total, unit } = after.budget;
-  // A budget that is only the episodes planned (coding-agent, Harbor) runs out as the run finishes: said once, as that.
+  // A budget that is only the episodes planned runs out as the run finishes: said once, as that.
   const plan = total === after.episodes.planned;
   if (!plan && total !== null && total > 0 && before.budget.used < total && used >= total && raised.length === 0) {
     raised.push({ ...base, key: `budget:${after.id}:${unit}:${total}`, kind: 'budget', message: `budget used up: ${used} / ${total} ${unit}` });

@@ -188,7 +188,7 @@ export class RunManager {
     return this.view(run);
   }
 
-  /** Asks a coding-agent run to finish its episodes: DRAIN in the cell, SIGUSR1; returns what it printed since. */
+  /** Asks a run whose profile drains to finish its episodes: DRAIN in the cell, SIGUSR1; returns what it printed since. */
   async drain(id: string, waitMs = 1500): Promise<string[]> {
     const run = await this.find(id);
     if (!run.canDrain) throw new Error(`${run.name} was launched with profile ${run.profile}, which has no drain`);
