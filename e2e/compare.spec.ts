@@ -1,18 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
-import { ROOT, scratchHome, serveInstantDemo, type Served } from './processes';
+import { instantDemoForSpecs, ROOT } from './processes';
 
 
 test.describe('compare policy versions on one seed, and record it', () => {
-  const home = scratchHome();
-  let served: Served;
-  test.beforeAll(async () => {
-    ({ served } = await serveInstantDemo(home));
-  });
-  test.afterAll(async () => {
-    await served?.stop();
-    home.remove();
-  });
+  const served = instantDemoForSpecs();
 
   test('tick versions, play them on one clock, record an mp4 with a progress bar and a link', async ({ page }) => {
     await page.goto(served.url);

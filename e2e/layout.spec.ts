@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { join } from 'node:path';
-import { ROOT, scratchHome, serveInstantDemo, type Served } from './processes';
+import { instantDemoForSpecs, ROOT } from './processes';
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -27,15 +27,7 @@ for (const [width, height] of [
   [2560, 1440],
 ]) {
   test.describe(`every view at ${width}x${height}`, () => {
-    const home = scratchHome();
-    let served: Served;
-    test.beforeAll(async () => {
-      ({ served } = await serveInstantDemo(home));
-    });
-    test.afterAll(async () => {
-      await served?.stop();
-      home.remove();
-    });
+    const served = instantDemoForSpecs();
 
     test('columns whole, boxes apart, nothing past the edge', async ({ page }) => {
       await page.setViewportSize({ width: width as number, height: height as number });

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { ROOT, scratchHome, serveInstantDemo, type Served } from './processes';
+import { instantDemoForSpecs, ROOT } from './processes';
 
 /** A PATH folder with every command of this PATH but nvidia-smi, as on a laptop without an NVIDIA GPU. */
 function pathWithoutNvidiaSmi(dir: string): string {
@@ -32,15 +32,8 @@ function watchErrors(page: Page): string[] {
 }
 
 test.describe('no nvidia-smi on the PATH', () => {
-  const home = scratchHome();
-  let served: Served;
-  test.beforeAll(async () => {
+  const served = instantDemoForSpecs((home) => {
     home.env.PATH = pathWithoutNvidiaSmi(join(home.home, 'bin'));
-    ({ served } = await serveInstantDemo(home));
-  });
-  test.afterAll(async () => {
-    await served?.stop();
-    home.remove();
   });
 
   test('every view and dialog opens without an error', async ({ page }) => {

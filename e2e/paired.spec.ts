@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
-import { ROOT, scratchHome, serveInstantDemo, type Served } from './processes';
+import { instantDemoForSpecs, ROOT } from './processes';
 
 /** Types a few letters of a side into its searchable picker and chooses the match. */
 async function pick(page: Page, side: 'A' | 'B', query: string, label: string): Promise<void> {
@@ -10,16 +10,7 @@ async function pick(page: Page, side: 'A' | 'B', query: string, label: string): 
 }
 
 test.describe('paired McNemar view', () => {
-  const home = scratchHome();
-  let served: Served;
-
-  test.beforeAll(async () => {
-    ({ served } = await serveInstantDemo(home));
-  });
-  test.afterAll(async () => {
-    await served?.stop();
-    home.remove();
-  });
+  const served = instantDemoForSpecs();
 
   test('two conditions of one model: the table, the p-value, the sentence and the episodes that differ', async ({ page }) => {
     await page.goto(served.url);

@@ -103,10 +103,37 @@ export function scratchHome(): { home: string; env: NodeJS.ProcessEnv; remove():
 }
 
 
-/** The demo written at once into `home`/runs, served with that root: the setup of specs that need finished cells. */
-export async function serveInstantDemo(home: { home: string; env: NodeJS.ProcessEnv }): Promise<{ runs: string; served: Served }> {
-  const runs = join(home.home, 'runs');
-  const cli = join(ROOT, 'out', 'cli.mjs');
-  execFileSync(process.execPath, [cli, 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
-  return { runs, served: await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env) };
+/**
+ * The demo written at once into a scratch home's runs root and served, for the tests of one describe
+ * block (the setup of specs that need finished cells): started before them, stopped and removed after.
+ * `prepare` adjusts the home first (its PATH, say).
+ */
+export function instantDemoForSpecs(prepare: (home: ReturnType<typeof scratchHome>) => void = () => undefined): Served {
+  const home = scratchHome();
+  let served: Served | undefined;
+  test.beforeAll(async () => {
+    prepare(home);
+    const runs = join(home.home, 'runs');
+    const cli = join(ROOT, 'out', 'cli.mjs');
+    execFileSync(process.execPath, [cli, 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
+    served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
+  });
+  test.afterAll(async () => {
+    await served?.stop();
+    home.remove();
+  });
+  const current = () => {
+    if (!served) throw new Error('the demo is served from beforeAll on');
+    return served;
+  };
+  return {
+    get url() {
+      return current().url;
+    },
+    get origin() {
+      return current().origin;
+    },
+    output: () => current().output(),
+    stop: () => current().stop(),
+  };
 }

@@ -3,7 +3,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, scratchHome, serveInstantDemo, type Served } from './processes';
+import { instantDemoForSpecs, ROOT, type Served } from './processes';
 
 const OUT = process.env.CELLWATCH_SCREENSHOTS ? join(ROOT, process.env.CELLWATCH_SCREENSHOTS) : join(ROOT, 'out', 'test-results', 'screenshots');
 
@@ -46,16 +46,7 @@ async function journeys(page: Page, served: Served, name: (journey: string) => s
 }
 
 test.describe('the README screenshots', () => {
-  const home = scratchHome();
-  let served: Served;
-  test.beforeAll(async () => {
-    ({ served } = await serveInstantDemo(home));
-    mkdirSync(OUT, { recursive: true });
-  });
-  test.afterAll(async () => {
-    await served?.stop();
-    home.remove();
-  });
+  const served = instantDemoForSpecs(() => mkdirSync(OUT, { recursive: true }));
 
   for (const scheme of ['light', 'dark'] as const) {
     for (const [width, height] of [
