@@ -16,6 +16,7 @@ import { findCells, type Found } from './scan';
 import { parseRemote } from './ssh/config';
 import { discoveryCommand, parseDiscovery } from './ssh/discover';
 import { RemoteHost, type HostStatus } from './ssh/host';
+import { remoteShell, type Shell } from './launch/shell';
 
 /** A cell's fields exactly as runners/FORMATS.md lists them, in that order, whatever else the model carries. */
 export function cellJson(cell: Cell): Cell {
@@ -69,6 +70,12 @@ export class Places {
       this.hosts.set(alias, entry);
     }
     return entry;
+  }
+
+  /** A shell on an SSH host, over this command's one connection to it. */
+  async shell(alias: string): Promise<Shell> {
+    const { host } = await this.host(alias);
+    return remoteShell(alias, (command) => host.exec(command));
   }
 
   /** The context of a cell this command has read: its host is connected already. */

@@ -88,15 +88,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     configDir: options.configDir,
     packageRoot: root,
     dataDir,
-    gpus: () => gpus.readings(),
-    watchCell: (path, id) => roots.watchCell(path, id),
+    gpus: (host) => (host === 'local' ? gpus.readings() : hosts.gpuReadings(host)),
+    shell: (host) => hosts.shell(host),
+    watchCell: (address, id, starting) => roots.watchCell(address, id, starting),
   });
   const gpus = new GpuService({ nvidiaSmi: options.nvidiaSmi ?? 'nvidia-smi', events, hosts, runOfGroup: (pgid) => launch.runOfGroup(pgid), rootPaths: () => roots.localPaths() });
   gpus.onSample((sample) => launch.observe(sample));
 
   // What a launched run's process says beats what its cell's files suggest, in the list and the cell view alike.
   const present = (row: CellSummary): CellSummary => {
-    const state = row.host === 'local' ? truthOf(row.state, launch.runStateOf(row.path)) : row.state;
+    const state = truthOf(row.state, launch.runStateOf(row.id));
     return state === row.state ? row : { ...row, state };
   };
   roots.presentWith(present);
@@ -146,7 +147,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       },
       gpuStatus: (host) => gpus.gpuStatus(host),
       systemStatus: () => gpus.systemStatus(),
-      listProfiles: () => launch.listProfiles(),
+      listProfiles: (target) => launch.listProfiles(target),
       planLaunch: (request) => launch.planLaunch(request),
       launchRun: (request) => launch.launchRun(request),
       listRuns: () => launch.listRuns(),

@@ -15,6 +15,15 @@ const launchRequest = z.strictObject({
   gpu: z.number().int().min(0).max(64).optional(),
   minFreeMib: z.number().min(0).optional(),
   override: z.boolean().optional(),
+  target: z.string().min(1).max(200).optional(),
+  slurm: z
+    .strictObject({
+      gpus: z.number().int().min(0).max(64).optional(),
+      time: z.string().max(40).optional(),
+      partition: z.string().max(200).optional(),
+      extra: z.string().max(2000).optional(),
+    })
+    .optional(),
 });
 
 // One schema per contract method; Record<Method, ...> makes a missing one a compile error.
@@ -32,7 +41,7 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   closeStream: z.tuple([cellId, name]),
   gpuStatus: z.union([z.tuple([]), z.tuple([name])]),
   systemStatus: z.tuple([]),
-  listProfiles: z.tuple([]),
+  listProfiles: z.union([z.tuple([]), z.tuple([name])]),
   planLaunch: z.tuple([launchRequest]),
   launchRun: z.tuple([launchRequest]),
   listRuns: z.tuple([]),

@@ -49,6 +49,12 @@ export function requiredTools({ env = process.env, electron = false, root = proc
       found: existsSync('/usr/bin/chromium') || playwrightChromium(env),
     },
     { name: 'ps', why: 'process-tree tests list processes', apt: 'procps', found: findTool('ps', path) !== null },
+    {
+      name: 'slurm',
+      why: 'launch tests submit to a one-node Slurm cluster (slurmctld, slurmd, munged, sbatch)',
+      apt: 'slurm-wlm munge',
+      found: ['slurmctld', 'slurmd', 'munged', 'sbatch'].every((tool) => findTool(tool, path) !== null),
+    },
   ];
   // As root, the unreadable-folder test drops to an unprivileged user with setpriv.
   if (root) tools.push({ name: 'setpriv', why: 'permission tests run as an unprivileged user', apt: 'util-linux', found: findTool('setpriv', path) !== null });

@@ -30,7 +30,8 @@ export interface Backend {
   gpuStatus(host?: string): Promise<GpuStatus>;
   /** CPU, memory, the disks that hold the runs roots, and GPUs found without nvidia-smi. */
   systemStatus(): Promise<SystemSample>;
-  listProfiles(): Promise<ProfileInfo[]>;
+  /** The profiles, their knobs' defaults as a launch on `target` (default: this machine) fills them. */
+  listProfiles(target?: string): Promise<ProfileInfo[]>;
   /** The exact command a launch would run, and its GPU: the dialog's dry run. */
   planLaunch(request: LaunchRequest): Promise<LaunchPlan>;
   /** Starts a UI run; its cell's folder becomes a runs root when none holds it. */

@@ -28,6 +28,41 @@ export interface LaunchRequest {
   minFreeMib?: number;
   /** Launch below the free-memory minimum, or without a GPU. */
   override?: boolean;
+  /** Where it starts (see `parseTarget`); this machine when absent. */
+  target?: string;
+  /** How a Slurm target submits it. */
+  slurm?: SlurmKnobs;
+}
+
+/** What `sbatch` is given beyond the profile's command, as typed in the dialog. */
+export interface SlurmKnobs {
+  /** GPUs asked for with --gres=gpu:N; 0 asks for none. Default: 1 for a profile that needs a GPU, else 0. */
+  gpus?: number;
+  /** --time, as sbatch takes it (`2:00:00`); empty: the partition's default. */
+  time?: string;
+  partition?: string;
+  /** More sbatch arguments, split as a shell would. */
+  extra?: string;
+}
+
+export type LaunchTarget = { kind: 'local' } | { kind: 'ssh'; host: string } | { kind: 'slurm'; host: string | null };
+
+const ALIAS = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+
+/** `local`, an SSH host's alias (`gpu1`), `slurm` (sbatch here) or `slurm@login1` (sbatch on an SSH host). */
+export function parseTarget(target: string | undefined): LaunchTarget {
+  const text = (target ?? 'local').trim();
+  if (text === '' || text === 'local') return { kind: 'local' };
+  if (text === 'slurm') return { kind: 'slurm', host: null };
+  const slurm = /^slurm@(.+)$/.exec(text);
+  const host = slurm ? (slurm[1] as string) : text;
+  if (!ALIAS.test(host)) throw new Error(`launch target ${JSON.stringify(text)} is not local, an SSH host alias, slurm or slurm@ALIAS`);
+  return slurm ? { kind: 'slurm', host } : { kind: 'ssh', host };
+}
+
+/** The host whose files a target's runs write: 'local' or an SSH alias. */
+export function targetHost(target: LaunchTarget): string {
+  return target.kind === 'local' ? 'local' : target.kind === 'ssh' ? target.host : (target.host ?? 'local');
 }
 
 export interface LaunchPlan {
@@ -37,27 +72,55 @@ export interface LaunchPlan {
   command: string[];
   env: Record<string, string>;
   gpu: number | null;
+  /** Where it starts, as `parseTarget` reads it. */
+  target: string;
+  /** The exact sbatch line a Slurm target submits (its --wrap holds the command); null elsewhere. */
+  submit: string[] | null;
   /** Why the launch would be refused (a GPU below the minimum, none at all); null when it would start. */
   refused: string | null;
 }
 
-export type RunState = 'running' | 'exited' | 'crashed' | 'stopped' | 'ended';
+/** `pending`: a Slurm job waiting in the queue. */
+export type RunState = 'pending' | 'running' | 'exited' | 'crashed' | 'stopped' | 'ended';
+
+/** A Slurm job as squeue, sacct or scontrol last told it. */
+export interface SlurmJob {
+  id: string;
+  /** Slurm's own word: PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, TIMEOUT, ... */
+  state: string;
+  /** Why it waits (PENDING only): Resources, Priority, ... */
+  reason: string | null;
+  node: string | null;
+  exitCode: number | null;
+}
 
 export interface RunInfo {
   /** Unique for every launch: two runs of one name are two ids. */
   id: string;
   name: string;
   profile: string;
+  /** Where it was started (`parseTarget`). */
+  target: string;
+  /** The host holding its cell: 'local' or an SSH alias. */
+  host: string;
   cell: string;
-  pid: number;
+  /** The listed cell's id (host and path). */
+  cellId: string;
+  /** Its process group (null for a Slurm job). */
+  pid: number | null;
+  job: SlurmJob | null;
   gpu: number | null;
   startedAt: number;
+  /** When it was seen to end (within the few seconds between looks); null while it runs. */
+  endedAt: number | null;
   state: RunState;
   exitCode: number | null;
   canDrain: boolean;
   stderrTail: string[];
   /** The most GPU memory its processes held while Cellwatch sampled. */
   vramPeakMib: number | null;
+  /** Why its state is as last seen (its host unreachable, squeue failing); null when it is now. */
+  problem: string | null;
 }
 
 export interface Launched {
@@ -65,6 +128,24 @@ export interface Launched {
   /** The new cell's id once Cellwatch sees it (null when the runner has not written it yet). */
   cellId: string | null;
 }
+
+/** A run's state with its job's, as a user reads it: `pending (PENDING, Resources)`, `crashed (exit 3, FAILED)`. */
+export function runStateText(run: Pick<RunInfo, 'state' | 'exitCode' | 'job'>): string {
+  const job = run.job;
+  const why = [run.exitCode !== null && run.state === 'crashed' ? `exit ${run.exitCode}` : null, job && job.state !== run.state.toUpperCase() ? job.state : null, job?.reason ?? null].filter(Boolean);
+  return `${run.state}${why.length ? ` (${why.join(', ')})` : ''}`;
+}
+
+/** How long a run ran, or has run so far: `45s`, `12m05s`, `3h07m`. */
+export function runElapsed(run: Pick<RunInfo, 'startedAt' | 'endedAt'>, now: number): string {
+  const seconds = Math.max(0, Math.round(((run.endedAt ?? now) - run.startedAt) / 1000));
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  return h ? `${h}h${String(m).padStart(2, '0')}m` : m ? `${m}m${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`;
+}
+
+/** What a launch writes in the run's cell itself: its output, and on an SSH host its pid and exit code. */
+export const LAUNCHER_FILES: readonly string[] = ['stdout.log', 'stderr.log', 'launch.pid', 'launch.exit'];
 
 /** A run's name is always ui_<...> in safe characters, so the board can never take it. */
 export function uiName(name: string): string {

@@ -38,7 +38,7 @@ describe('cellwatch launch', () => {
     expect(await runCli(['launch', '--profile', 'demo', '--set', 'speed=40', '--name', 'my_try'], io)).toBe(0);
     expect(out[0]).toBe('name  ui_my_try');
     const cell = join(tmp.path, 'data', 'cellwatch', 'ui-runs', 'ui_my_try');
-    expect(out[1]).toBe(`cell  ${cell}`);
+    expect(out.slice(1, 3)).toEqual(['on    local', `cell  ${cell}`]);
     const runs = new RunManager(join(tmp.path, 'config', 'cellwatch', 'launched.json'));
     const [run] = await runs.list();
     expect([run?.name, run?.state]).toEqual(['ui_my_try', 'running']);

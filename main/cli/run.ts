@@ -8,6 +8,7 @@ import { episodes, EPISODES_HELP } from './episodes';
 import { gpu, GPU_HELP } from './gpu';
 import { launch, LAUNCH_HELP } from './launch';
 import { record, RECORD_HELP } from './record';
+import { drain, runs, RUNS_HELP, stop } from './runs';
 import { mcnemar, MCNEMAR_HELP } from './mcnemar';
 import { serve, SERVE_HELP } from './serve';
 import { status, STATUS_HELP } from './status';
@@ -25,7 +26,8 @@ Commands:
   alerts     alerts as they happen (finished, failed, stalled, ...)
   mcnemar    are two runs really different? (exact paired test)
   gpu        GPU memory, CPU, memory and disks of this machine
-  launch     start a UI run of a runner profile
+  launch     start a UI run of a runner profile, here, on an SSH host or on Slurm
+  runs       the launched runs on every target; stop, drain: stop or drain one
   record     policy versions side by side on one seed, to mp4
   demo       write the built-in demo runs
 
@@ -49,11 +51,13 @@ ${GPU_HELP}
 
 ${LAUNCH_HELP}
 
+${RUNS_HELP}
+
 ${RECORD_HELP}
 
 ${DEMO_HELP}`;
 
-const COMMANDS: Record<string, (argv: string[], io: Io, stop?: AbortSignal) => Promise<number>> = { serve, status, episodes, tail, alerts, mcnemar, gpu, launch, record, demo };
+const COMMANDS: Record<string, (argv: string[], io: Io, stop?: AbortSignal) => Promise<number>> = { serve, status, episodes, tail, alerts, mcnemar, gpu, launch, runs, stop, drain, record, demo };
 
 export async function runCli(argv: string[], io: Io, stop?: AbortSignal): Promise<number> {
   const [first, ...rest] = argv;

@@ -5,7 +5,10 @@ import { problem } from '../../shared/model';
 import type { Backend } from '../../shared/contract';
 import type { EventHub } from '../events';
 import { startGpu, type GpuFeed } from '../gpu/history';
-import { shellQuote } from '../launch/quote';
+import { parseGpus, type GpuReading } from '../gpu/parse';
+import { gpuQueryArgs } from '../gpu/sampler';
+import { shellQuote } from '../../shared/quote';
+import { remoteShell, type Shell } from '../launch/shell';
 import { HostRegistry } from './registry';
 
 type HostCalls = Pick<Backend, 'listHosts' | 'acceptHostKey' | 'unlockHostKey' | 'reconnectHost'>;
@@ -58,6 +61,24 @@ export class HostsService implements HostCalls {
 
   gpuStatus(alias: string): GpuStatus {
     return this.gpus.get(alias)?.status() ?? { available: false, problems: [problem(alias, `${alias} is not connected`)], history: [] };
+  }
+
+  /** A shell on the host over its connection, once connected; rejects when it cannot be reached in 20 s. */
+  async shell(alias: string): Promise<Shell> {
+    const host = this.registry.get(alias);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${alias} did not connect in 20 s (${host.status.problem?.message ?? host.status.state})`)), 20_000)));
+    await Promise.race([host.ready(), late]).finally(() => clearTimeout(timer));
+    return remoteShell(alias, (command) => host.exec(command));
+  }
+
+  /** A host's GPUs now: its sampler's latest sample, else nvidia-smi once over its connection. */
+  async gpuReadings(alias: string): Promise<GpuReading[]> {
+    const latest = this.gpus.get(alias)?.latest();
+    if (latest) return latest;
+    const shell = await this.shell(alias);
+    const answer = await shell.run(shellQuote([this.nvidiaSmi, ...gpuQueryArgs()]));
+    return answer.code === 0 ? parseGpus(answer.stdout) : [];
   }
 
   async listHosts() {

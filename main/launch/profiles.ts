@@ -60,7 +60,7 @@ export function fill(template: string, vars: Record<string, string>): string {
   });
 }
 
-const expandHome = (path: string) => (path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path);
+const expandHome = (path: string, home: string) => (path === '~' || path.startsWith('~/') ? join(home, path.slice(1)) : path);
 
 export interface RenderedRun {
   profile: string;
@@ -78,6 +78,8 @@ export interface RenderContext {
   node: string;
   cli: string;
   now: Date;
+  /** The home `~` stands for: the user's here, or on the SSH host the run starts on (default: here). */
+  home?: string;
 }
 
 function stamp(now: Date): string {
@@ -102,14 +104,14 @@ export function renderRun(profile: Profile, set: Record<string, string>, ctx: Re
   if (unknown.length) throw new Error(`profile ${profile.name} has no knob ${unknown.join(', ')}; it has ${profile.knobs.map((k) => k.key).join(', ') || 'none'}`);
   // A label takes the stamp's place in the name, so the profile's other parts (harness, model, ...) stay in it.
   const own = label?.replace(/^ui[-_]?/, '').replace(/[^A-Za-z0-9_.-]+/g, '-');
-  const vars: Record<string, string> = { dataDir: ctx.dataDir, node: ctx.node, cli: ctx.cli, stamp: own || stamp(ctx.now), home: homedir() };
+  const vars: Record<string, string> = { dataDir: ctx.dataDir, node: ctx.node, cli: ctx.cli, stamp: own || stamp(ctx.now), home: ctx.home ?? homedir() };
   for (const knob of profile.knobs) {
     const value = set[knob.key] ?? fill(knob.default, vars);
     if (knob.choices && !knob.choices.includes(value)) throw new Error(`${knob.key} must be one of ${knob.choices.join(', ')}, not ${JSON.stringify(value)}`);
-    vars[knob.key] = knob.key === 'root' || knob.key === 'repo' || knob.key === 'checkout' || knob.key === 'script' ? expandHome(value) : value;
+    vars[knob.key] = knob.key === 'root' || knob.key === 'repo' || knob.key === 'checkout' || knob.key === 'script' ? expandHome(value, vars.home as string) : value;
   }
   vars.name = uiName(name ?? set.name ?? fill(profile.run_name, vars));
-  vars.cell = runCell(expandHome(fill(profile.cell, vars)), vars.name);
+  vars.cell = runCell(expandHome(fill(profile.cell, vars), vars.home as string), vars.name);
   // A knob (the custom profile's Command) may name the run's folder and name: known only now.
   for (const knob of profile.knobs) vars[knob.key] = (vars[knob.key] as string).replaceAll('{cell}', vars.cell).replaceAll('{name}', vars.name);
   const command = profile.command.flatMap((arg) => {
@@ -123,7 +125,7 @@ export function renderRun(profile: Profile, set: Record<string, string>, ctx: Re
     format: Profile.shape.format.safeParse(vars.format).data ?? profile.format,
     name: vars.name,
     command,
-    cwd: expandHome(fill(profile.cwd, vars)),
+    cwd: expandHome(fill(profile.cwd, vars), vars.home as string),
     env: Object.fromEntries(Object.entries(profile.env).map(([k, v]) => [k, fill(v, vars)])),
     cell: vars.cell,
     values,

@@ -10,7 +10,7 @@ const MOVING: ReadonlySet<CellState> = new Set(['running', 'stale', 'draining'])
  * crashed, never running or draining). A cell that finished says so whatever its process did.
  */
 export function truthOf(state: CellState, run: RunState | undefined): CellState {
-  if (run === undefined) return state;
+  if (run === undefined || run === 'pending') return state;
   if (run === 'running') return state === 'stale' ? 'running' : state;
   if (!MOVING.has(state)) return state;
   return run === 'crashed' ? 'crashed' : 'stopped';

@@ -26,7 +26,8 @@ beforeEach(async () => {
 });
 afterEach(() => tmp.remove());
 
-const launch = (command: string) => manager.launch(renderRun(custom, { command, root: join(tmp.path, 'runs') }, ctx()), null, true);
+const start = (run: ReturnType<typeof renderRun>) => ({ run, env: {}, submit: null });
+const launch = (command: string) => manager.launch('local', start(renderRun(custom, { command, root: join(tmp.path, 'runs') }, ctx())), null, true);
 
 describe('runner profiles', () => {
   it('ships demo, coding-agent, bigym-agent, evopolicygym and custom, all valid', async () => {
@@ -80,33 +81,33 @@ describe('runner profiles', () => {
 describe('launched processes', () => {
   it('stops a whole tree of child processes: nothing outlives the group', async () => {
     const run = await launch('sleep 300 & sleep 300 & (sleep 300 & sleep 300 & wait) & wait');
-    await expect.poll(() => group(run.pid).length, { timeout: 5000 }).toBeGreaterThanOrEqual(5);
+    await expect.poll(() => group(run.pid as number).length, { timeout: 5000 }).toBeGreaterThanOrEqual(5);
     const stopped = await manager.stop(run.id, 2000);
     expect(stopped.state).toBe('stopped');
-    expect(group(run.pid)).toEqual([]);
+    expect(group(run.pid as number)).toEqual([]);
   });
 
   it('kills a group that ignores SIGTERM once the grace period ends', async () => {
     const run = await launch("trap '' TERM; sleep 300 & trap '' TERM; wait");
-    await expect.poll(() => group(run.pid).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => group(run.pid as number).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
     const started = Date.now();
     await manager.stop(run.id, 500);
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);
     expect(Date.now() - started).toBeLessThan(2500);
-    expect(group(run.pid)).toEqual([]);
+    expect(group(run.pid as number)).toEqual([]);
   });
 
   it('lets a run that cleans up on SIGTERM finish within the grace period: no SIGKILL before it ends', async () => {
     const cleaned = join(tmp.path, 'cleaned');
     const run = await launch(`trap 'sleep 1; echo done > ${cleaned}; exit 0' TERM; sleep 300 & wait`);
-    await expect.poll(() => group(run.pid).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => group(run.pid as number).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
     const started = Date.now();
     const stopped = await manager.stop(run.id, 10_000);
     // It ended when its cleanup did, well before the grace period ran out.
     expect(Date.now() - started).toBeLessThan(7000);
     expect(readFileSync(cleaned, 'utf8')).toBe('done\n');
     expect(stopped.state).toBe('stopped');
-    expect(group(run.pid)).toEqual([]);
+    expect(group(run.pid as number)).toEqual([]);
   });
 
   it('drains: DRAIN in the cell, SIGUSR1 to the group, and the resume spec it prints', async () => {
@@ -135,11 +136,11 @@ describe('launched processes', () => {
   });
 
   it('stops the run it is asked to by id, when two runs share a name', async () => {
-    const first = await manager.launch(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'runs') }, ctx(), 'twin'), null, true).catch((e: Error) => e);
+    const first = await manager.launch('local', start(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'runs') }, ctx(), 'twin')), null, true).catch((e: Error) => e);
     expect(first).not.toBeInstanceOf(Error);
     const a = first as Awaited<ReturnType<typeof manager.launch>>;
     await manager.stop(a.id, 500);
-    const b = await manager.launch(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'runs') }, ctx(), 'twin'), null, true);
+    const b = await manager.launch('local', start(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'runs') }, ctx(), 'twin')), null, true);
     await manager.stop(a.id, 500);
     expect((await manager.list()).find((r) => r.id === b.id)?.state).toBe('running');
     await manager.stop(b.id, 500);
@@ -154,7 +155,7 @@ describe('launched processes', () => {
     const again = new RunManager(registry);
     const stopped = await again.stop(run.id, 200);
     expect(stopped.state).not.toBe('running');
-    expect(group(run.pid).length).toBeGreaterThan(0);
+    expect(group(run.pid as number).length).toBeGreaterThan(0);
     await manager.stop(run.id, 500);
   });
 

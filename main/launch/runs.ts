@@ -1,106 +1,82 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { RunState } from '../../shared/launch';
+import { readFile } from 'node:fs/promises';
+import { parseTarget, targetHost, type RunState } from '../../shared/launch';
+import { cellId } from '../../shared/names';
 import { NotFoundError } from '../errors';
 import { StateFile } from '../state-file';
-import type { RenderedRun } from './profiles';
+import { LocalPlace } from './local-place';
+import { STDERR, type LaunchedRun, type RunPlace, type Seen, type Start } from './place';
 
-export interface LaunchedRun {
-  /** Unique for every launch, so a stop or drain reaches exactly this run. */
-  id: string;
-  name: string;
-  profile: string;
-  format: RenderedRun['format'];
-  cell: string;
-  command: string[];
-  pid: number;
-  /** The process's start time (clock ticks since boot, from /proc): a pid reused by another process has another. */
-  pidStart: string | null;
-  gpu: number | null;
-  startedAt: number;
-  canDrain: boolean;
-  /** Set when the process ended while Cellwatch watched it. */
-  exit?: { code: number | null; signal: string | null; at: number };
-  stoppedByUser?: boolean;
-}
-
+export type { LaunchedRun };
 
 export interface RunView extends LaunchedRun {
   state: RunState;
+  exitCode: number | null;
   /** The last lines of stderr of a crashed run. */
   stderrTail: string[];
+  /** Why its state is as last seen (its place could not be asked); null when it is current. */
+  problem: string | null;
 }
 
-const STDOUT = 'stdout.log';
-const STDERR = 'stderr.log';
+/** States in which a run may still change: its place is asked about it. */
+const MOVING: ReadonlySet<RunState> = new Set(['pending', 'running']);
+/** How long a place (a host, a scheduler) may take to say how its runs are. */
+const LOOK_TIMEOUT_MS = 15_000;
 
-/** When the process with this pid started (field 22 of /proc/PID/stat); null where there is no /proc. */
-function startTime(pid: number): string | null {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[19] ?? null;
-  } catch {
-    return null;
-  }
+const NOT_SEEN: Seen = { state: 'ended', exitCode: null, job: null };
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1000} s`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /**
- * Whether the run's process group still lives (its leader may have exited while its children go on), and
- * never when its pid now belongs to a process that started at another time (the pid was reused).
- */
-function alive(run: LaunchedRun): boolean {
-  if (run.pidStart !== null && process.platform === 'linux') {
-    const now = startTime(run.pid);
-    // The leader may have exited while its group lives on: then the group's other processes answer below.
-    if (now !== null && now !== run.pidStart) return false;
-  }
-  try {
-    process.kill(-run.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-async function tail(file: string, lines: number): Promise<string[]> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  return text.split('\n').filter((l) => l !== '').slice(-lines);
-}
-
-function stateOf(run: LaunchedRun): RunState {
-  if (alive(run)) return 'running';
-  if (run.stoppedByUser) return 'stopped';
-  if (!run.exit) return 'ended';
-  return run.exit.code === 0 ? 'exited' : 'crashed';
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * The runs this app launched: each in its own process group, its stdout and stderr appended to files in
- * its cell, remembered in a registry so that runs left running are found again, by pid, at the next start.
+ * The runs this app launched, on every target, remembered in a registry so that runs left running are
+ * found again at the next start. Each target's place is asked about its runs that may still change.
  */
 export class RunManager {
   private runs: LaunchedRun[] = [];
   private loaded = false;
   private readonly file: StateFile;
+  private readonly local: LocalPlace;
+  /** Exits heard before their run was recorded (a command that fails at once). */
+  private readonly earlyExits = new Map<string, NonNullable<LaunchedRun['exit']>>();
+  /** Why each target could not be asked at the last look. */
+  private readonly unreachable = new Map<string, string>();
+  /** Crashed runs' last stderr lines, read once: a crash is final. */
+  private readonly tails = new Map<string, Promise<string[]>>();
+  private looking: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
 
-  /** `onEnded`: hears each run whose process ended while this app watched it, once its exit is recorded. */
+  /**
+   * `placeOf`: the place of a target other than this machine. `onEnded`: hears each run seen to end while
+   * this app watched it (exited, crashed, stopped), once recorded.
+   */
   constructor(
     private readonly registry: string,
+    private readonly placeOf: (target: string) => RunPlace = (target) => {
+      throw new Error(`no launch target ${target} here`);
+    },
     private readonly onEnded: (run: RunView) => void = () => undefined,
   ) {
     this.file = new StateFile(registry);
+    this.local = new LocalPlace((id, exit) => {
+      const run = this.runs.find((r) => r.id === id);
+      if (!run) return void this.earlyExits.set(id, exit);
+      run.exit = exit;
+      void this.refresh();
+    });
   }
 
   private async load(): Promise<void> {
     if (this.loaded) return;
     this.loaded = true;
     try {
-      // Runs saved by an older Cellwatch have no id and no start time.
-      this.runs = (JSON.parse(await readFile(this.registry, 'utf8')) as LaunchedRun[]).map((r) => ({ ...r, id: r.id ?? randomUUID(), pidStart: r.pidStart ?? null }));
+      // Runs saved by an older Cellwatch have no id, no start time and no target: they ran here.
+      this.runs = (JSON.parse(await readFile(this.registry, 'utf8')) as Partial<LaunchedRun>[]).map(
+        (r) => ({ ...r, id: r.id ?? randomUUID(), pidStart: r.pidStart ?? null, target: r.target ?? 'local', host: r.host ?? 'local', job: r.job ?? null }) as LaunchedRun,
+      );
     } catch {
       this.runs = [];
     }
@@ -110,43 +86,75 @@ export class RunManager {
     return this.file.write(JSON.stringify(this.runs, null, 1));
   }
 
-  async launch(run: RenderedRun, gpu: number | null, canDrain = false): Promise<LaunchedRun> {
-    await this.load();
-    if (this.runs.some((r) => r.name === run.name && alive(r))) throw new Error(`a run named ${run.name} is already running`);
-    await mkdir(run.cell, { recursive: true });
-    await mkdir(run.cwd, { recursive: true });
-    const out = await open(join(run.cell, STDOUT), 'a');
-    const err = await open(join(run.cell, STDERR), 'a');
-    const [command, ...args] = run.command as [string, ...string[]];
-    const env = { ...process.env, ...run.env, ...(gpu === null ? {} : { CUDA_VISIBLE_DEVICES: String(gpu) }) };
-    const child = spawn(command, args, { cwd: run.cwd, env, detached: true, stdio: ['ignore', out.fd, err.fd] });
-    // Listened for at once: a command that exits at once may exit before the run is recorded.
-    const recorded: { run?: LaunchedRun; exit?: LaunchedRun['exit'] } = {};
-    child.once('exit', (code, signal) => {
-      recorded.exit = { code, signal, at: Date.now() };
-      if (!recorded.run) return;
-      const ended = recorded.run;
-      ended.exit = recorded.exit;
-      this.save()
-        .catch(() => undefined)
-        .then(() => this.view(ended))
-        .then((view) => this.onEnded(view));
-    });
-    const started = new Promise<number>((resolve, reject) => {
-      child.once('spawn', () => resolve(child.pid as number));
-      child.once('error', (e) => reject(new Error(`could not start ${command}: ${e.message}`)));
-    });
-    const pid = await started.finally(() => Promise.all([out.close(), err.close()]));
+  private place(run: LaunchedRun): RunPlace {
+    return run.target === 'local' ? this.local : this.placeOf(run.target);
+  }
+
+  async launch(target: string, start: Start, gpu: number | null, canDrain = false): Promise<RunView> {
+    await this.refresh();
+    const { run } = start;
+    if (this.runs.some((r) => r.name === run.name && r.host === targetHost(parseTarget(target)) && MOVING.has(r.seen?.state ?? 'ended'))) {
+      throw new Error(`a run named ${run.name} is already running`);
+    }
+    const id = randomUUID();
+    const place = target === 'local' ? this.local : this.placeOf(target);
+    const started = await place.start(id, start);
     const launched: LaunchedRun = {
-      id: randomUUID(), name: run.name, profile: run.profile, format: run.format, cell: run.cell, command: run.command,
-      pid, pidStart: startTime(pid), gpu, startedAt: Date.now(), canDrain, ...(recorded.exit ? { exit: recorded.exit } : {}),
+      id, name: run.name, profile: run.profile, format: run.format, target, host: targetHost(parseTarget(target)), cell: run.cell, command: run.command,
+      ...started, gpu, startedAt: Date.now(), canDrain,
+      seen: { state: started.job ? 'pending' : 'running', exitCode: null, job: started.job ? { id: started.job, state: 'PENDING', reason: null, node: null, exitCode: null } : null },
     };
-    recorded.run = launched;
-    child.unref();
+    const early = this.earlyExits.get(id);
+    if (early) launched.exit = early;
     this.runs.push(launched);
     await this.save();
-    if (launched.exit) void this.view(launched).then((view) => this.onEnded(view));
-    return launched;
+    await this.refresh();
+    return this.view(launched);
+  }
+
+  /** Asks each place about its runs that may still change; one look at a time, a request meanwhile gets the next. */
+  refresh(): Promise<void> {
+    if (!this.looking) {
+      this.looking = this.look().finally(() => (this.looking = null));
+      return this.looking;
+    }
+    this.queued ??= this.looking.then(() => {
+      this.queued = null;
+      return this.refresh();
+    });
+    return this.queued;
+  }
+
+  private async look(): Promise<void> {
+    await this.load();
+    const open = new Map<string, LaunchedRun[]>();
+    for (const run of this.runs) {
+      if (run.target !== 'local' && run.seen && !MOVING.has(run.seen.state)) continue;
+      open.set(run.target, [...(open.get(run.target) ?? []), run]);
+    }
+    const ended: LaunchedRun[] = [];
+    let changed = false;
+    await Promise.all(
+      [...open].map(async ([target, runs]) => {
+        try {
+          const seen = await withTimeout(this.place(runs[0] as LaunchedRun).look(runs), LOOK_TIMEOUT_MS, `asking ${target} about its runs`);
+          this.unreachable.delete(target);
+          for (const run of runs) {
+            const next = seen.get(run.id) ?? NOT_SEEN;
+            const state = run.stoppedByUser && !MOVING.has(next.state) ? 'stopped' : next.state;
+            const before = run.seen;
+            run.seen = { ...next, state };
+            if (JSON.stringify(before) !== JSON.stringify(run.seen)) changed = true;
+            if (before && MOVING.has(before.state) && !MOVING.has(state)) ended.push(run);
+            if (!MOVING.has(state)) run.endedAt ??= run.exit?.at ?? Date.now();
+          }
+        } catch (error) {
+          this.unreachable.set(target, (error as Error).message);
+        }
+      }),
+    );
+    if (changed) await this.save().catch(() => undefined);
+    for (const run of ended) this.onEnded(await this.view(run));
   }
 
   async list(): Promise<RunView[]> {
@@ -155,48 +163,65 @@ export class RunManager {
   }
 
   private async view(run: LaunchedRun): Promise<RunView> {
-    const state = stateOf(run);
-    return { ...run, state, stderrTail: state === 'crashed' ? await tail(join(run.cell, STDERR), 50) : [] };
+    const seen = run.seen ?? NOT_SEEN;
+    const problem = MOVING.has(seen.state) ? (this.unreachable.get(run.target) ?? null) : null;
+    return {
+      ...run,
+      state: seen.state,
+      exitCode: seen.exitCode ?? run.exit?.code ?? null,
+      stderrTail: seen.state === 'crashed' ? await this.stderrTail(run) : [],
+      problem: problem && `state as last seen: ${problem}`,
+    };
   }
 
-  /** The state of each cell's latest launched run, by cell folder: no file read. */
+  private stderrTail(run: LaunchedRun): Promise<string[]> {
+    let tail = this.tails.get(run.id);
+    if (!tail) {
+      tail = this.place(run).tail(run, STDERR, 50);
+      this.tails.set(run.id, tail);
+      // Not kept when it could not be read (a host unreachable): asked again next time.
+      tail.catch(() => this.tails.delete(run.id));
+    }
+    return tail.catch(() => []);
+  }
+
+  /** The state of each cell's latest launched run, by cell id: no file read. */
   async states(): Promise<Map<string, RunState>> {
     await this.load();
     // In launch order: a cell's later run replaces its earlier one.
-    return new Map(this.runs.map((run) => [run.cell, stateOf(run)]));
+    return new Map(this.runs.map((run) => [cellId(run.host, run.cell), (run.seen ?? NOT_SEEN).state]));
   }
 
-  private async find(id: string): Promise<LaunchedRun> {
+  /** Runs by id, or by a unique start of it, or by name (the latest of that name). */
+  private async find(key: string): Promise<LaunchedRun> {
     await this.load();
-    const run = this.runs.find((r) => r.id === id);
-    if (!run) throw new NotFoundError(`no launched run ${id}`);
+    const run =
+      this.runs.find((r) => r.id === key) ??
+      (this.runs.filter((r) => r.id.startsWith(key)).length === 1 ? this.runs.find((r) => r.id.startsWith(key)) : undefined) ??
+      this.runs.findLast((r) => r.name === key);
+    if (!run) throw new NotFoundError(`no launched run ${key}`);
     return run;
   }
 
-  /** SIGTERM to the run's process group; SIGKILL to what is left after `graceMs`. */
-  async stop(id: string, graceMs = 10_000): Promise<RunView> {
-    const run = await this.find(id);
-    if (alive(run)) {
+  /** SIGTERM to the run's process group, SIGKILL to what is left after `graceMs`; scancel for a Slurm job. */
+  async stop(key: string, graceMs = 10_000): Promise<RunView> {
+    const run = await this.find(key);
+    await this.refresh();
+    if (MOVING.has(run.seen?.state ?? 'ended')) {
       run.stoppedByUser = true;
-      process.kill(-run.pid, 'SIGTERM');
-      const deadline = Date.now() + graceMs;
-      while (alive(run) && Date.now() < deadline) await sleep(50);
-      if (alive(run)) process.kill(-run.pid, 'SIGKILL');
-      while (alive(run)) await sleep(20);
       await this.save();
+      await this.place(run).stop(run, graceMs);
+      await this.refresh();
     }
     return this.view(run);
   }
 
-  /** Asks a run whose profile drains to finish its episodes: DRAIN in the cell, SIGUSR1; returns what it printed since. */
-  async drain(id: string, waitMs = 1500): Promise<string[]> {
-    const run = await this.find(id);
+  /** Asks a run whose profile drains to finish its episodes; returns what it printed since. */
+  async drain(key: string, waitMs = 1500): Promise<string[]> {
+    const run = await this.find(key);
     if (!run.canDrain) throw new Error(`${run.name} was launched with profile ${run.profile}, which has no drain`);
-    if (!alive(run)) throw new Error(`${run.name} is not running`);
-    const before = (await tail(join(run.cell, STDOUT), 100_000)).length;
-    await writeFile(join(run.cell, 'DRAIN'), '');
-    process.kill(-run.pid, 'SIGUSR1');
-    await sleep(waitMs);
-    return (await tail(join(run.cell, STDOUT), 100_000)).slice(before);
+    await this.refresh();
+    if (run.seen?.state !== 'running') throw new Error(`${run.name} is not running`);
+    return this.place(run).drain(run, waitMs);
   }
 }

@@ -1,12 +1,16 @@
-// UI runs: profiles, the dry run, launching, the runs this app launched (stop, drain) and the GPU memory
-// their processes hold.
+// UI runs: profiles, the dry run, launching on every target (this machine, SSH hosts, Slurm), the runs this
+// app launched (stop, drain) and the GPU memory their processes hold.
 import { join } from 'node:path';
 import type { GpuReading, GpuSample } from '../../shared/cell-detail';
 import type { Backend } from '../../shared/contract';
-import type { RunInfo, RunState } from '../../shared/launch';
+import { parseTarget, type RunInfo, type RunState } from '../../shared/launch';
 import { cellId } from '../../shared/names';
-import { planLaunch, profileDirs, profileInfos, type LaunchContext } from './plan';
+import { HostPlace } from './host-place';
+import type { RunPlace } from './place';
+import { HOST_SETUP_SCRIPT, hostSetupFrom, localSetup, planLaunch, profileDirs, profileInfos, type HostSetup, type LaunchContext } from './plan';
 import { RunManager, type RunView } from './runs';
+import { localShell, runChecked, type Shell } from './shell';
+import { SlurmPlace } from './slurm-place';
 
 export interface LaunchOptions {
   configDir: string;
@@ -14,12 +18,15 @@ export interface LaunchOptions {
   packageRoot: string;
   /** Where launch profiles put runs by default. */
   dataDir: string;
-  gpus(): Promise<GpuReading[]>;
-  /** Makes a launched cell listed; its id once it is. */
-  watchCell(cellPath: string, cellId: string): Promise<string | null>;
+  /** A host's GPUs now ('local': this machine). */
+  gpus(host: string): Promise<GpuReading[]>;
+  /** An SSH host's shell once it is connected; rejects when it cannot be reached. */
+  shell(host: string): Promise<Shell>;
+  /** Makes a launched cell listed (`ALIAS:/path` on an SSH host), waiting while `starting` says so; its id once it is. */
+  watchCell(address: string, cellId: string, starting: () => boolean): Promise<string | null>;
 }
 
-/** How often launched runs' processes are looked at for having ended unseen. */
+/** How often launched runs are looked at for having ended unseen. */
 const STATE_CHECK_MS = 2000;
 
 type LaunchCalls = Pick<Backend, 'listProfiles' | 'planLaunch' | 'launchRun' | 'listRuns' | 'stopRun' | 'drainRun'>;
@@ -27,48 +34,79 @@ type LaunchCalls = Pick<Backend, 'listProfiles' | 'planLaunch' | 'launchRun' | '
 export class LaunchService implements LaunchCalls {
   private readonly runs: RunManager;
   private readonly context: LaunchContext;
-  /** Process group → launched run, refreshed as runs start; the GPU view names each process's run. */
+  private readonly places = new Map<string, RunPlace>();
+  private readonly setups = new Map<string, Promise<HostSetup>>();
+  /** Process group → launched run on this machine, refreshed as runs start; the GPU view names each process's run. */
   private groups = new Map<number, string>();
   private readonly vramPeaks = new Map<string, number>();
   private readonly endedListeners: ((run: RunInfo) => void)[] = [];
-  /** Each cell's latest launched run's state, as last looked at; who hears when one changes. */
+  /** Each cell's latest launched run's state, by cell id, as last looked at; who hears when one changes. */
   private cellStates = new Map<string, RunState>();
   private readonly stateListeners: ((cells: string[]) => void)[] = [];
-  private readonly stateTimer: NodeJS.Timeout;
+  private stateTimer: NodeJS.Timeout | undefined;
 
   private constructor(private readonly options: LaunchOptions) {
-    this.runs = new RunManager(join(options.configDir, 'launched.json'), (run) => {
+    this.runs = new RunManager(join(options.configDir, 'launched.json'), (target) => this.place(target), (run) => {
       this.endedListeners.forEach((listener) => listener(this.info(run)));
       void this.refreshStates();
     });
-    // A run left running at the last start, or one whose process group outlives its leader, ends unseen: looked at now and then.
-    this.stateTimer = setInterval(() => void this.refreshStates(), STATE_CHECK_MS);
-    this.stateTimer.unref();
     this.context = {
       profileDirs: profileDirs(options.packageRoot, options.configDir),
-      dataDir: options.dataDir,
-      cli: join(options.packageRoot, 'out', 'cli.mjs'),
+      local: localSetup(options.dataDir, join(options.packageRoot, 'out', 'cli.mjs')),
+      hostSetup: (host) => this.hostSetup(host),
       gpus: options.gpus,
     };
   }
 
-  static async create(options: LaunchOptions): Promise<LaunchService> {
+  /** `watch`: look at launched runs every 2 s (the app); the CLI looks once. */
+  static async create(options: LaunchOptions, watch = true): Promise<LaunchService> {
     const service = new LaunchService(options);
-    await Promise.all([service.refreshGroups(), service.refreshStates()]);
+    await service.refreshStates();
+    if (watch) {
+      // A run left running at the last start, a remote run, a Slurm job: each ends unseen by any exit event.
+      service.stateTimer = setInterval(() => void service.refreshStates(), STATE_CHECK_MS);
+      service.stateTimer.unref();
+    }
     return service;
   }
 
-  /** What the process of the latest run this app launched in `cellPath` says, if it launched one. */
-  runStateOf(cellPath: string): RunState | undefined {
-    return this.cellStates.get(cellPath);
+  private place(target: string): RunPlace {
+    let place = this.places.get(target);
+    if (!place) {
+      const parsed = parseTarget(target);
+      if (parsed.kind === 'local') throw new Error('this machine is not a remote place');
+      const host = parsed.host;
+      const shell = () => (host === null ? Promise.resolve(localShell) : this.options.shell(host));
+      place = parsed.kind === 'ssh' ? new HostPlace(shell) : new SlurmPlace(shell);
+      this.places.set(target, place);
+    }
+    return place;
   }
 
-  /** Hears the cell folders whose launched run's state changed. */
+  private hostSetup(host: string): Promise<HostSetup> {
+    let setup = this.setups.get(host);
+    if (!setup) {
+      setup = this.options.shell(host).then(async (shell) => hostSetupFrom(await runChecked(shell, HOST_SETUP_SCRIPT, 'asking for $HOME'), this.context.local));
+      this.setups.set(host, setup);
+      setup.catch(() => this.setups.delete(host));
+    }
+    return setup;
+  }
+
+  /** What the latest run this app launched in the cell says, if it launched one. */
+  runStateOf(cellId: string): RunState | undefined {
+    return this.cellStates.get(cellId);
+  }
+
+  /** Hears the cells (by id) whose launched run's state changed. */
   onCellStates(listener: (cells: string[]) => void): void {
     this.stateListeners.push(listener);
   }
 
   private async refreshStates(): Promise<void> {
+    await this.runs.refresh();
+    const views = await this.runs.list();
+    this.groups = new Map(views.filter((r) => r.host === 'local' && r.pid !== null && r.state === 'running').map((r) => [r.pid as number, r.name]));
     const next = await this.runs.states();
     const changed = [...new Set([...next.keys(), ...this.cellStates.keys()])].filter((cell) => next.get(cell) !== this.cellStates.get(cell));
     this.cellStates = next;
@@ -77,10 +115,6 @@ export class LaunchService implements LaunchCalls {
 
   close(): void {
     clearInterval(this.stateTimer);
-  }
-
-  private async refreshGroups(): Promise<void> {
-    this.groups = new Map((await this.runs.list()).filter((r) => r.state === 'running').map((r) => [r.pid, r.name]));
   }
 
   /** Hears each launched run that ends while this app watches it: crashed, exited, stopped. */
@@ -102,20 +136,26 @@ export class LaunchService implements LaunchCalls {
       id: run.id,
       name: run.name,
       profile: run.profile,
+      target: run.target,
+      host: run.host,
       cell: run.cell,
+      cellId: cellId(run.host, run.cell),
       pid: run.pid,
+      job: run.seen?.job ?? null,
       gpu: run.gpu,
       startedAt: run.startedAt,
+      endedAt: run.endedAt ?? null,
       state: run.state,
-      exitCode: run.exit?.code ?? null,
+      exitCode: run.exitCode,
       canDrain: run.canDrain,
       stderrTail: run.stderrTail,
       vramPeakMib: this.vramPeaks.get(run.name) ?? null,
+      problem: run.problem,
     };
   }
 
-  listProfiles() {
-    return profileInfos(this.context);
+  listProfiles(target?: string) {
+    return profileInfos(this.context, target);
   }
 
   async planLaunch(request: Parameters<Backend['planLaunch']>[0]) {
@@ -125,11 +165,14 @@ export class LaunchService implements LaunchCalls {
   async launchRun(request: Parameters<Backend['launchRun']>[0]) {
     const { plan, run, profile } = await planLaunch(request, this.context);
     if (plan.refused) throw new Error(plan.refused);
-    const launched = await this.runs.launch(run, plan.gpu, profile.drain === 'sentinel');
-    await Promise.all([this.refreshGroups(), this.refreshStates()]);
-    const id = await this.options.watchCell(run.cell, cellId('local', run.cell));
-    const view = (await this.runs.list()).find((r) => r.id === launched.id) as RunView;
-    return { run: this.info(view), cellId: id };
+    const view = await this.runs.launch(plan.target, { run, env: plan.env, submit: plan.submit }, plan.gpu, profile.drain === 'sentinel');
+    await this.refreshStates();
+    const cell = cellId(view.host, run.cell);
+    // A run that ended already, or failed to start, will not write its cell now.
+    const starting = () => ['pending', 'running'].includes(this.cellStates.get(cell) ?? 'running');
+    const id = await this.options.watchCell(view.host === 'local' ? run.cell : `${view.host}:${run.cell}`, cell, starting);
+    const latest = (await this.runs.list()).find((r) => r.id === view.id) ?? view;
+    return { run: this.info(latest), cellId: id };
   }
 
   async listRuns() {

@@ -130,11 +130,11 @@ export class RootsService implements RootCalls {
     this.presentRow = present;
   }
 
-  /** The rows of these local cell folders go out again: what their runs' processes say changed. */
-  restate(cellPaths: string[]): void {
-    const paths = new Set(cellPaths);
+  /** The rows of these cells go out again: what their launched runs say changed. */
+  restate(cellIds: string[]): void {
+    const ids = new Set(cellIds);
     for (const entry of this.roots.values()) {
-      const changed = this.cellsOf(entry).filter((row) => row.host === 'local' && paths.has(row.path));
+      const changed = this.cellsOf(entry).filter((row) => ids.has(row.id));
       if (changed.length) this.events.emit('cellsChanged', { root: entry.path, added: [], changed, removed: [] });
     }
   }
@@ -190,9 +190,9 @@ export class RootsService implements RootCalls {
 
   /**
    * Makes a launched run's cell listed where the user watches: its parent folder becomes a root if none
-   * holds it; waits (up to 10 s) for the cell to appear. Returns its root's cell id when it did.
+   * holds it; waits (up to 10 s, while `starting` says so) for the cell to appear. Returns its id when it did.
    */
-  async watchCell(cellPath: string, cellId: string): Promise<string | null> {
+  async watchCell(cellPath: string, cellId: string, starting: () => boolean = () => true): Promise<string | null> {
     let entry = [...this.roots.values()].find((r) => cellPath.startsWith(`${r.path}/`));
     if (!entry) {
       entry = this.add(dirname(cellPath), 'settings');
@@ -201,7 +201,7 @@ export class RootsService implements RootCalls {
     }
     const listed = () => this.cellsOf(entry).some((c) => c.id === cellId);
     const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && !listed()) {
+    while (Date.now() < deadline && !listed() && starting()) {
       await entry.index?.refresh();
       if (!listed()) await new Promise((r) => setTimeout(r, 200));
     }

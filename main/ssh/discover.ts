@@ -1,7 +1,7 @@
 import { dirname, posix } from 'node:path';
 import type { Found } from '../scan';
 import { DETECT_FILES, formatOf } from '../../runners/detect';
-import { shellQuote } from '../launch/quote';
+import { shellQuote } from '../../shared/quote';
 import { MAX_DEPTH } from '../scan';
 
 /** Cell files larger than this are not read by discovery (no runner writes one). */

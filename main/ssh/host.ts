@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
 import type { Spawned } from '../gpu/sampler';
-import { shellQuote } from '../launch/quote';
+import { shellQuote } from '../../shared/quote';
 import type { HostStatus } from '../../shared/contract';
 import { problem } from '../../shared/model';
 import { loadSshConfig, resolveHost, type HostConfig } from './config';

@@ -33,7 +33,8 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startSshd(): Promise<TestSshd> {
+/** `env`: set in every session (sshd's SetEnv), as a host's own profile would. */
+export async function startSshd({ env = {} }: { env?: Record<string, string> } = {}): Promise<TestSshd> {
   const dir = mkdtempSync(join(tmpdir(), 'cellwatch-sshd-'));
   const home = join(dir, 'home');
   mkdirSync(join(home, '.ssh'), { recursive: true });
@@ -49,6 +50,7 @@ export async function startSshd(): Promise<TestSshd> {
       `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${join(dir, 'host_key')}`, `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
       `PidFile ${join(dir, 'sshd.pid')}`, 'StrictModes no', 'UsePAM no', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
       'PubkeyAuthentication yes', 'PermitRootLogin prohibit-password', `AllowUsers ${user}`, 'Subsystem sftp internal-sftp', 'LogLevel INFO',
+      ...Object.entries(env).map(([key, value]) => `SetEnv ${key}=${value}`),
     ].join('\n') + '\n',
   );
   writeFileSync(join(home, '.ssh', 'config'), `Host testhost\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ~/.ssh/id_ed25519\n`);

@@ -40,9 +40,9 @@ export class WatchService {
   ) {}
 
   /** Open cells in these local folders are read again: what their runs' processes say changed. */
-  restate(cellPaths: string[]): void {
-    const paths = new Set(cellPaths);
-    for (const entry of this.open.values()) if (entry.session.summary.host === 'local' && paths.has(entry.session.summary.path)) entry.session.reread();
+  restate(cellIds: string[]): void {
+    const ids = new Set(cellIds);
+    for (const entry of this.open.values()) if (ids.has(entry.session.summary.id)) entry.session.reread();
   }
 
   newClient(): ClientId {

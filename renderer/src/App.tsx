@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { CellView } from './cell-view/CellView';
 import { CompareView } from './compare/CompareView';
 import { GpuView } from './gpu/GpuView';
+import { RunsView } from './launch/RunsView';
 import { CellList } from './cell-list/CellList';
 import { Palette } from './palette/Palette';
 import { useApp, useAppStore } from './context';
@@ -16,7 +17,7 @@ import { ViewTabs } from './shell/ViewTabs';
 import { PairedTestView } from './stats/PairedTestView';
 import { TopBar } from './shell/TopBar';
 
-const VIEW_NAMES: Record<View, string> = { cells: 'Cells', paired: 'Paired test', compare: 'Compare', gpu: 'GPU' };
+const VIEW_NAMES: Record<View, string> = { cells: 'Cells', paired: 'Paired test', compare: 'Compare', gpu: 'GPU', runs: 'Runs' };
 
 export function App() {
   const load = useApp((s) => s.load);
@@ -81,6 +82,7 @@ export function App() {
                 {view === 'paired' && <PairedTestView />}
                 {view === 'compare' && <CompareView />}
                 {view === 'gpu' && <GpuView />}
+                {view === 'runs' && <RunsView />}
               </ViewBoundary>
             </>
           )

@@ -59,7 +59,7 @@ export interface AppState {
   setAlertPrefs(change: (prefs: AlertPrefs) => AlertPrefs): Promise<void>;
 }
 
-export type View = 'cells' | 'paired' | 'compare' | 'gpu';
+export type View = 'cells' | 'paired' | 'compare' | 'gpu' | 'runs';
 
 export type AppStore = StoreApi<AppState>;
 

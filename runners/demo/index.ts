@@ -1,5 +1,6 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { LAUNCHER_FILES } from '../../shared/launch';
 import { writeBigymCell } from './bigym';
 import { CONDITIONS, writeCodingAgentCell } from './coding-agent';
 import { writeEvopolicygymRecord } from './evopolicygym';
@@ -20,6 +21,12 @@ export interface DemoOptions {
 export type DemoFormat = 'coding-agent' | 'bigym-agent' | 'evopolicygym';
 export const DEMO_FORMATS: readonly DemoFormat[] = ['coding-agent', 'bigym-agent', 'evopolicygym'];
 
+/** Empties a cell to write it again, keeping what the launcher of this demo run writes there (its output). */
+async function clearCell(cell: string): Promise<void> {
+  const entries = await readdir(cell).catch(() => [] as string[]);
+  await Promise.all(entries.filter((name) => !LAUNCHER_FILES.includes(name)).map((name) => rm(join(cell, name), { recursive: true, force: true })));
+}
+
 /**
  * The built-in demo: a simulated cart-pole task and a scripted agent, written as real runners write
  * their run directories (a bigym-agent cell, two coding-agent cells, an evopolicygym record).
@@ -27,7 +34,8 @@ export const DEMO_FORMATS: readonly DemoFormat[] = ['coding-agent', 'bigym-agent
  */
 export async function runDemo(root: string, options: DemoOptions): Promise<'finished' | 'stopped'> {
   const only = options.only;
-  await rm(only ? join(root, only.name) : root, { recursive: true, force: true });
+  if (only) await clearCell(join(root, only.name));
+  else await rm(root, { recursive: true, force: true });
   await mkdir(root, { recursive: true });
   const start = options.startEpochS ?? Date.now() / 1000;
   const pace = () => new Pace(start, options.speed, options.instant, options.signal);

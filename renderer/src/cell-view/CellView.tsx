@@ -28,7 +28,7 @@ function Header() {
       <span className="muted">{labels.join(' · ')}</span>
       <span className={`badge board-${summary.board}`}>{summary.board === 'on' ? 'on board' : summary.board === 'ui' ? 'ui run' : 'nonstd'}</span>
       <StatePill state={summary.state} />
-      {summary.board === 'ui' && <RunControls cellPath={summary.path} />}
+      {summary.board === 'ui' && <RunControls cellId={summary.id} />}
       <span className="spacer" />
       <MuteButton cellId={summary.id} />
       <span className="muted tokens-line">

@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { uiName, type LaunchPlan, type LaunchRequest, type ProfileInfo } from '../../../shared/launch';
+import type { GpuReading } from '../../../shared/cell-detail';
+import { shellQuote } from '../../../shared/quote';
+import { parseTarget, uiName, type LaunchPlan, type LaunchRequest, type ProfileInfo, type SlurmKnobs } from '../../../shared/launch';
 import { useApp, useTransport } from '../context';
 
 const gib = (mib: number | null) => (mib === null ? '?' : (mib / 1024).toFixed(1));
@@ -11,8 +13,17 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
   const transport = useTransport();
   const openCell = useApp((s) => s.openCell);
   // useShallow: a selector returning a new [] each render makes React re-render without end (error #185).
-  const gpus = useApp(useShallow((s) => s.gpu?.history.at(-1)?.gpus ?? []));
+  const localGpus = useApp(useShallow((s) => s.gpu?.history.at(-1)?.gpus ?? []));
+  const hosts = useApp(useShallow((s) => s.hosts.map((h) => h.alias)));
+  const [target, setTarget] = useState('local');
+  const [slurm, setSlurm] = useState<SlurmKnobs>({});
+  const [hostGpus, setHostGpus] = useState<GpuReading[]>([]);
+  const kind = parseTarget(target).kind;
+  const host = kind === 'ssh' ? target : null;
+  const gpus = host ? hostGpus : localGpus;
   const [profiles, setProfiles] = useState<ProfileInfo[]>([]);
+  /** The target the profiles' defaults were filled for: until they arrive for a new one, nothing is sent. */
+  const [profilesFor, setProfilesFor] = useState<string | null>(null);
   const [profileName, setProfileName] = useState('demo');
   const [values, setValues] = useState<Record<string, string>>({});
   const [name, setName] = useState('');
@@ -23,15 +34,28 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
 
+  useEffect(() => dialog.current?.showModal(), []);
+  // Knob defaults as the target fills them (a host's own home and data folder).
   useEffect(() => {
-    dialog.current?.showModal();
-    transport.call('listProfiles').then(setProfiles, (e: Error) => setError(e.message));
-  }, [transport]);
+    setPlan(null);
+    transport.call('listProfiles', target).then(
+      (list) => (setProfiles(list), setProfilesFor(target), setError(null)),
+      (e: Error) => setError(e.message),
+    );
+  }, [transport, target]);
+  useEffect(() => {
+    setHostGpus([]);
+    if (!host) return;
+    transport.call('gpuStatus', host).then((status) => setHostGpus(status.history.at(-1)?.gpus ?? []), () => undefined);
+  }, [transport, host]);
   const profile = profiles.find((p) => p.name === profileName);
+  // Refetched per target: the knobs start over only when what they hold changed.
+  const profileKey = profile ? JSON.stringify(profile) : '';
   useEffect(() => {
     if (profile) setValues(Object.fromEntries(profile.knobs.map((k) => [k.key, k.default])));
     setPlan(null);
-  }, [profile]);
+    setGpu(undefined);
+  }, [profileKey]);
   // The GPU with the most free memory is chosen until the user picks another.
   const bestGpu = useMemo(() => [...gpus].sort((a, b) => (b.freeMib ?? 0) - (a.freeMib ?? 0))[0]?.index, [gpus]);
   const chosenGpu = gpu ?? bestGpu;
@@ -40,8 +64,10 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
     profile: profileName,
     values,
     ...(name ? { label: name } : {}),
-    ...(profile?.gpu && chosenGpu !== undefined ? { gpu: chosenGpu } : {}),
+    ...(profile?.gpu && kind !== 'slurm' && chosenGpu !== undefined ? { gpu: chosenGpu } : {}),
     override,
+    target,
+    ...(kind === 'slurm' ? { slurm } : {}),
   });
   // The request the dry run showed: launched as it is, it keeps the name shown (its time stamp included).
   const [planned, setPlanned] = useState<string | null>(null);
@@ -86,6 +112,23 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
         </label>
         {profile && <p className="muted">{profile.description}</p>}
         <label className="field">
+          <span>Where</span>
+          <select value={target} onChange={(e) => setTarget(e.target.value)} aria-label="Target" title="Where the run starts: this machine, an SSH host of the Hosts list, or a Slurm cluster">
+            <option value="local">This machine</option>
+            {hosts.map((alias) => (
+              <option key={alias} value={alias}>
+                SSH host {alias}
+              </option>
+            ))}
+            <option value="slurm">Slurm (sbatch here)</option>
+            {hosts.map((alias) => (
+              <option key={`slurm@${alias}`} value={`slurm@${alias}`}>
+                Slurm via {alias}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
           <span>Label</span>
           <input
             aria-label="Run label"
@@ -109,10 +152,19 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
             )}
           </label>
         ))}
-        {profile?.gpu && (
+        {kind === 'slurm' && (
+          <fieldset className="slurm-knobs">
+            <legend>Slurm</legend>
+            <SlurmField label="GPUs (--gres=gpu:N)" value={slurm.gpus === undefined ? '' : String(slurm.gpus)} placeholder={profile?.gpu ? '1' : '0'} onChange={(v) => setSlurm({ ...slurm, gpus: v === '' ? undefined : Number(v) })} />
+            <SlurmField label="Time (--time)" value={slurm.time ?? ''} placeholder="the partition's default" onChange={(v) => setSlurm({ ...slurm, time: v })} />
+            <SlurmField label="Partition" value={slurm.partition ?? ''} placeholder="the default partition" onChange={(v) => setSlurm({ ...slurm, partition: v })} />
+            <SlurmField label="More sbatch arguments" value={slurm.extra ?? ''} placeholder="--mem=32G --account=lab" onChange={(v) => setSlurm({ ...slurm, extra: v })} />
+          </fieldset>
+        )}
+        {profile?.gpu && kind !== 'slurm' && (
           <fieldset className="gpu-picker">
-            <legend>GPU</legend>
-            {gpus.length === 0 && <p className="muted">No GPU sample: this machine has no nvidia-smi.</p>}
+            <legend>GPU{host ? ` on ${host}` : ''}</legend>
+            {gpus.length === 0 && <p className="muted">No GPU sample: {host ? `${host} has not answered nvidia-smi` : 'this machine has no nvidia-smi'}.</p>}
             {gpus.map((g) => (
               <label key={g.index} className={(g.freeMib ?? 0) < MIN_FREE_MIB ? 'tone-fail' : undefined}>
                 <input type="radio" name="gpu" checked={chosenGpu === g.index} onChange={() => setGpu(g.index)} aria-label={`GPU ${g.index}`} />
@@ -126,9 +178,9 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
         )}
         {plan && (
           <div className="plan" aria-label="Dry run">
-            <code>{plan.command.join(' ')}</code>
+            <code>{shellQuote(plan.submit ?? plan.command)}</code>
             <div className="muted">
-              name {plan.name} · cell {plan.cell} · in {plan.cwd}
+              name {plan.name} · {plan.target === 'local' ? 'here' : `on ${plan.target}`} · cell {plan.cell} · in {plan.cwd}
               {plan.gpu !== null && ` · CUDA_VISIBLE_DEVICES=${plan.gpu}`}
             </div>
             {plan.refused && <div className="tone-fail">Would be refused: {plan.refused}</div>}
@@ -143,10 +195,10 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="button" onClick={() => void dryRun()} disabled={busy || !profile}>
+          <button type="button" onClick={() => void dryRun()} disabled={busy || !profile || profilesFor !== target}>
             Dry run
           </button>
-          <button type="submit" disabled={busy || !profile}>
+          <button type="submit" disabled={busy || !profile || profilesFor !== target}>
             {busy ? 'Launching…' : 'Launch'}
           </button>
         </div>
@@ -154,3 +206,13 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
     </dialog>
   );
 }
+
+function SlurmField({ label, value, placeholder, onChange }: { label: string; value: string; placeholder: string; onChange: (value: string) => void }) {
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <input aria-label={label} value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} spellCheck={false} />
+    </label>
+  );
+}
+

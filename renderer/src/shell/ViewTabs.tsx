@@ -7,6 +7,7 @@ const TABS: { id: View; label: string }[] = [
   { id: 'paired', label: 'Paired test' },
   { id: 'compare', label: 'Compare' },
   { id: 'gpu', label: 'GPU' },
+  { id: 'runs', label: 'Runs' },
 ];
 
 export function ViewTabs() {

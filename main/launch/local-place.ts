@@ -1,0 +1,96 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { STDERR, STDOUT, type LaunchedRun, type RunPlace, type Seen, type Start } from './place';
+
+/** When the process with this pid started (field 22 of /proc/PID/stat); null where there is no /proc. */
+function startTime(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the run's process group still lives (its leader may have exited while its children go on), and
+ * never when its pid now belongs to a process that started at another time (the pid was reused).
+ */
+function alive(run: LaunchedRun): boolean {
+  const pid = run.pid as number;
+  if (run.pidStart !== null && process.platform === 'linux') {
+    const now = startTime(pid);
+    // The leader may have exited while its group lives on: then the group's other processes answer below.
+    if (now !== null && now !== run.pidStart) return false;
+  }
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function tailOf(file: string, lines: number): Promise<string[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.split('\n').filter((l) => l !== '').slice(-lines);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** This machine: each run in its own process group, its stdout and stderr appended to files in its cell. */
+export class LocalPlace implements RunPlace {
+  /** `exited`: hears each run's exit, as its parent sees it (possibly before `start` resolves). */
+  constructor(private readonly exited: (id: string, exit: NonNullable<LaunchedRun['exit']>) => void) {}
+
+  async start(id: string, { run, env }: Start) {
+    await mkdir(run.cell, { recursive: true });
+    await mkdir(run.cwd, { recursive: true });
+    const out = await open(join(run.cell, STDOUT), 'a');
+    const err = await open(join(run.cell, STDERR), 'a');
+    const [command, ...args] = run.command as [string, ...string[]];
+    const child = spawn(command, args, { cwd: run.cwd, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', out.fd, err.fd] });
+    // Listened for at once: a command that exits at once may exit before the run is recorded.
+    child.once('exit', (code, signal) => this.exited(id, { code, signal, at: Date.now() }));
+    const started = new Promise<number>((resolve, reject) => {
+      child.once('spawn', () => resolve(child.pid as number));
+      child.once('error', (e) => reject(new Error(`could not start ${command}: ${e.message}`)));
+    });
+    const pid = await started.finally(() => Promise.all([out.close(), err.close()]));
+    child.unref();
+    return { pid, pidStart: startTime(pid), job: null };
+  }
+
+  async look(runs: LaunchedRun[]) {
+    return new Map<string, Seen>(
+      runs.map((run) => {
+        if (alive(run)) return [run.id, { state: 'running', exitCode: null, job: null }];
+        const code = run.exit?.code ?? null;
+        return [run.id, { state: !run.exit ? 'ended' : code === 0 ? 'exited' : 'crashed', exitCode: code, job: null }];
+      }),
+    );
+  }
+
+  async stop(run: LaunchedRun, graceMs: number) {
+    if (!alive(run)) return;
+    const pid = run.pid as number;
+    process.kill(-pid, 'SIGTERM');
+    const deadline = Date.now() + graceMs;
+    while (alive(run) && Date.now() < deadline) await sleep(50);
+    if (alive(run)) process.kill(-pid, 'SIGKILL');
+    while (alive(run)) await sleep(20);
+  }
+
+  async drain(run: LaunchedRun, waitMs: number) {
+    const before = (await tailOf(join(run.cell, STDOUT), 100_000)).length;
+    await writeFile(join(run.cell, 'DRAIN'), '');
+    process.kill(-(run.pid as number), 'SIGUSR1');
+    await sleep(waitMs);
+    return (await tailOf(join(run.cell, STDOUT), 100_000)).slice(before);
+  }
+
+  tail(run: LaunchedRun, file: string, lines: number) {
+    return tailOf(join(run.cell, file), lines);
+  }
+}

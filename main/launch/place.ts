@@ -1,0 +1,62 @@
+import type { RunState, SlurmJob } from '../../shared/launch';
+import type { RenderedRun } from './profiles';
+
+/** A run this app launched, as the registry (launched.json) keeps it. */
+export interface LaunchedRun {
+  /** Unique for every launch, so a stop or drain reaches exactly this run. */
+  id: string;
+  name: string;
+  profile: string;
+  format: RenderedRun['format'];
+  /** Where it was started (`parseTarget`). */
+  target: string;
+  /** The host holding its cell: 'local' or an SSH alias. */
+  host: string;
+  cell: string;
+  command: string[];
+  /** Its process group's leader; null for a Slurm job. */
+  pid: number | null;
+  /** The process's start time (clock ticks since boot, from /proc): a pid reused by another process has another. */
+  pidStart: string | null;
+  /** The Slurm job id. */
+  job: string | null;
+  gpu: number | null;
+  startedAt: number;
+  canDrain: boolean;
+  /** Set when the process ended while Cellwatch was its parent (this machine). */
+  exit?: { code: number | null; signal: string | null; at: number };
+  stoppedByUser?: boolean;
+  /** When it was first seen ended (its exit, where this app was its parent). */
+  endedAt?: number;
+  /** What its place said last: shown while the place cannot be asked (a host unreachable). */
+  seen?: Seen;
+}
+
+export interface Seen {
+  state: RunState;
+  exitCode: number | null;
+  job: SlurmJob | null;
+}
+
+/** What a launch starts: the rendered run, its environment, and for Slurm the exact sbatch line. */
+export interface Start {
+  run: RenderedRun;
+  env: Record<string, string>;
+  submit: string[] | null;
+}
+
+/** Where runs start and how their state is read and changed: this machine, an SSH host, a Slurm cluster. */
+export interface RunPlace {
+  start(id: string, start: Start): Promise<Pick<LaunchedRun, 'pid' | 'pidStart' | 'job'>>;
+  /** The state of each of these runs (all of this place), by id; rejects when the place cannot be asked now. */
+  look(runs: LaunchedRun[]): Promise<Map<string, Seen>>;
+  /** SIGTERM, then SIGKILL after `graceMs` (or the scheduler's cancel); resolves once it is gone. */
+  stop(run: LaunchedRun, graceMs: number): Promise<void>;
+  /** The profile's drain (DRAIN in the cell, SIGUSR1); what the run printed on stdout within `waitMs`. */
+  drain(run: LaunchedRun, waitMs: number): Promise<string[]>;
+  /** The last `lines` lines of a file of the run's cell (stderr.log). */
+  tail(run: LaunchedRun, file: string, lines: number): Promise<string[]>;
+}
+
+export const STDOUT = 'stdout.log';
+export const STDERR = 'stderr.log';

@@ -1,0 +1,152 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../../runners/testing';
+import { createCore, type Core } from '../core';
+import { startSshd, type TestSshd } from '../ssh/testing';
+import { parseSacct, parseScontrol, parseSqueue, runStateOfJob, sbatchLine, splitWords } from './slurm';
+import { startSlurm, type TestSlurm } from './slurm-testing';
+import { LaunchService } from './service';
+
+describe("Slurm's lines and answers", () => {
+  it('submits the exact sbatch line: the job named after the run, output to its cell, the command exec\'d in --wrap', () => {
+    const job = { name: 'ui_demo_x', cell: '/r/ui_demo_x', cwd: '/r', command: ['node', '/opt/cli.mjs', 'demo', 'a b'], env: { CUDA_VISIBLE_DEVICES: '1' } };
+    expect(sbatchLine(job, { time: '2:00:00', partition: 'gpu', extra: "--mem=8G --comment 'my try'" }, true)).toEqual([
+      'sbatch', '--parsable', '--job-name', 'ui_demo_x', '--output', '/r/ui_demo_x/stdout.log', '--error', '/r/ui_demo_x/stderr.log', '--open-mode=append',
+      '--chdir', '/r', '--gres=gpu:1', '--time', '2:00:00', '--partition', 'gpu', '--mem=8G', '--comment', 'my try',
+      '--wrap', "exec env CUDA_VISIBLE_DEVICES=1 node /opt/cli.mjs demo 'a b'",
+    ]);
+    expect(sbatchLine(job, { gpus: 0 }, true)).not.toContain('--gres=gpu:1');
+    expect(sbatchLine(job, {}, false).some((a) => a.startsWith('--gres'))).toBe(false);
+    expect(() => sbatchLine(job, { extra: '--wrap "rm -rf ~"' }, false)).toThrow(/--wrap is Cellwatch's own/);
+    expect(() => splitWords("--comment 'open")).toThrow(/unclosed '/);
+  });
+
+  it('reads squeue, sacct and scontrol as they answer (captured from Slurm 22.05)', () => {
+    expect(parseSqueue('2|PENDING|PartitionConfig|\n7|RUNNING|None|vm\n')).toEqual([
+      { id: '2', state: 'PENDING', reason: 'PartitionConfig', node: null, exitCode: null },
+      { id: '7', state: 'RUNNING', reason: null, node: 'vm', exitCode: null },
+    ]);
+    expect(parseSacct('12|CANCELLED by 0|0:15|vm\n13|FAILED|3:0|vm\n')).toMatchObject([{ id: '12', state: 'CANCELLED', exitCode: 0 }, { id: '13', state: 'FAILED', exitCode: 3 }]);
+    const line =
+      'JobId=1 JobName=ui_t1 UserId=root(0) GroupId=root(0) MCS_label=N/A Priority=4294901759 Nice=0 Account=(null) QOS=(null) JobState=FAILED Reason=NonZeroExitCode Dependency=(null) Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=3:0 RunTime=00:00:00 TimeLimit=UNLIMITED NodeList=vm BatchHost=vm NumNodes=1';
+    expect(parseScontrol(line)).toEqual([{ id: '1', state: 'FAILED', reason: null, node: 'vm', exitCode: 3 }]);
+    expect(['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TIMEOUT', 'OUT_OF_MEMORY'].map(runStateOfJob)).toEqual(['pending', 'running', 'exited', 'crashed', 'stopped', 'crashed', 'crashed']);
+  });
+});
+
+describe('launching on a one-node Slurm cluster', () => {
+  let slurm: TestSlurm;
+  let tmp: ReturnType<typeof tempDir>;
+  let core: Core;
+
+  beforeAll(async () => {
+    slurm = await startSlurm();
+    process.env.SLURM_CONF = slurm.conf;
+    tmp = tempDir();
+    writeTree(join(tmp.path, 'config', 'profiles'), {
+      'script.yaml': [
+        'name: script', 'format: coding-agent', 'gpu: false', 'drain: sentinel',
+        'knobs: [{ key: script, label: Script }]', 'run_name: "ui_script_{stamp}"',
+        'command: [sh, -c, "{script}"]', 'cwd: "{dataDir}"', 'cell: "{dataDir}/ui-runs/{name}"',
+      ].join('\n'),
+    });
+    core = await createCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', nvidiaSmi: false });
+  }, 60_000);
+  afterAll(async () => {
+    await core?.close();
+    delete process.env.SLURM_CONF;
+    await slurm?.stop();
+    tmp?.remove();
+  });
+
+  const queue = () => slurm.run('squeue', ['-h', '-o', '%i %j %T']);
+  const runOf = async (id: string) => (await core.listRuns()).find((r) => r.id === id);
+
+  it('submits the demo under its ui_ name: its cell appears and goes live; Stop cancels the job', async () => {
+    const plan = await core.planLaunch({ profile: 'demo', values: { speed: '20' }, target: 'slurm', label: 'slurm' });
+    expect(plan.submit?.slice(0, 4)).toEqual(['sbatch', '--parsable', '--job-name', 'ui_demo_coding-agent_slurm']);
+    const { run, cellId } = await core.launchRun({ profile: 'demo', values: { speed: '20' }, target: 'slurm', label: 'slurm' });
+    expect(run).toMatchObject({ target: 'slurm', host: 'local', pid: null, job: { id: expect.stringMatching(/^\d+$/) } });
+    expect(queue()).toContain(`${run.job?.id} ui_demo_coding-agent_slurm`);
+    expect(cellId).toBe(`local:${run.cell}`);
+    await expect.poll(async () => (await core.listCells()).find((c) => c.id === cellId)?.state, { timeout: 15_000 }).toBe('running');
+    await expect.poll(async () => (await runOf(run.id))?.job?.state, { timeout: 10_000 }).toBe('RUNNING');
+    expect((await runOf(run.id))?.job?.node).toBeTruthy();
+
+    const stopped = await core.stopRun(run.id);
+    expect(queue()).not.toContain(run.job?.id as string);
+    expect(stopped).toMatchObject({ state: 'stopped', job: { state: 'CANCELLED' } });
+    // The cell says so too: never running after Stop.
+    await expect.poll(async () => (await core.listCells()).find((c) => c.id === cellId)?.state, { timeout: 5000 }).toBe('stopped');
+  }, 60_000);
+
+  it('shows a job that fails as FAILED with its exit code and the end of its stderr', async () => {
+    const { run } = await core.launchRun({ profile: 'script', values: { script: 'echo starting; echo "no such checkpoint" >&2; exit 3' }, target: 'slurm' });
+    await expect.poll(async () => (await runOf(run.id))?.state, { timeout: 15_000 }).toBe('crashed');
+    expect(await runOf(run.id)).toMatchObject({ exitCode: 3, job: { state: 'FAILED', exitCode: 3 }, stderrTail: ['no such checkpoint'] });
+  }, 30_000);
+
+  it('shows a job that cannot start yet as PENDING with its reason', async () => {
+    const { run } = await core.launchRun({ profile: 'script', values: { script: 'sleep 60' }, target: 'slurm', slurm: { extra: '--cpus-per-task=64' } });
+    await expect.poll(async () => (await runOf(run.id))?.job?.reason, { timeout: 10_000 }).toBeTruthy();
+    expect(await runOf(run.id)).toMatchObject({ state: 'pending', job: { state: 'PENDING' } });
+    expect((await core.stopRun(run.id)).job?.state).toBe('CANCELLED');
+  }, 30_000);
+
+  it('drains a job: DRAIN in its cell, SIGUSR1 to its batch step, and what it printed', async () => {
+    const script = 'trap \'echo "resume: --episodes 4,5"; exit 0\' USR1; echo started; while true; do sleep 0.1; done';
+    const { run } = await core.launchRun({ profile: 'script', values: { script }, target: 'slurm' });
+    await expect.poll(() => existsSync(join(run.cell, 'stdout.log')) && readFileSync(join(run.cell, 'stdout.log'), 'utf8'), { timeout: 15_000 }).toContain('started');
+    expect(await core.drainRun(run.id)).toEqual(['resume: --episodes 4,5']);
+    expect(existsSync(join(run.cell, 'DRAIN'))).toBe(true);
+    await expect.poll(async () => (await runOf(run.id))?.job?.state, { timeout: 10_000 }).toBe('COMPLETED');
+  }, 30_000);
+
+  it('finds its jobs again after a restart, and stops them', async () => {
+    const { run } = await core.launchRun({ profile: 'script', values: { script: 'sleep 120' }, target: 'slurm' });
+    const again = await LaunchService.create({
+      configDir: join(tmp.path, 'config'), packageRoot: join(import.meta.dirname, '..', '..'), dataDir: join(tmp.path, 'data'),
+      gpus: async () => [], shell: () => Promise.reject(new Error('no hosts here')), watchCell: async () => null,
+    }, false);
+    await expect.poll(async () => (await again.listRuns()).find((r) => r.id === run.id)?.job?.state, { timeout: 10_000 }).toBe('RUNNING');
+    expect((await again.stopRun(run.id)).state).toBe('stopped');
+    again.close();
+  }, 30_000);
+});
+
+describe('Slurm through an SSH host (slurm@ALIAS)', () => {
+  let slurm: TestSlurm;
+  let sshd: TestSshd;
+  let tmp: ReturnType<typeof tempDir>;
+  let core: Core;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    slurm = await startSlurm();
+    // The login node's own environment knows its cluster; this machine's does not.
+    sshd = await startSshd({ env: { SLURM_CONF: slurm.conf } });
+    process.env.HOME = sshd.home;
+    writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), `${sshd.hostKeyLine}\n`);
+    tmp = tempDir();
+    core = await createCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', nvidiaSmi: false, remoteNvidiaSmi: 'false' });
+  }, 60_000);
+  afterAll(async () => {
+    await core?.close();
+    process.env.HOME = saved.HOME;
+    await sshd?.stop();
+    await slurm?.stop();
+    tmp?.remove();
+  });
+
+  it("submits over the host's connection, watches the cell there, and cancels", async () => {
+    const { run, cellId } = await core.launchRun({ profile: 'demo', values: { speed: '20' }, target: 'slurm@testhost', label: 'remote' });
+    expect(run).toMatchObject({ target: 'slurm@testhost', host: 'testhost', job: { id: expect.stringMatching(/^\d+$/) } });
+    expect(slurm.run('squeue', ['-h', '-o', '%j'])).toContain(run.name);
+    expect(cellId).toBe(`testhost:${run.cell}`);
+    await expect.poll(async () => (await core.listRuns()).find((r) => r.id === run.id)?.job?.state, { timeout: 10_000 }).toBe('RUNNING');
+    expect((await core.stopRun(run.id)).job?.state).toBe('CANCELLED');
+    expect(execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })).not.toContain(run.name);
+  }, 60_000);
+});

@@ -1,0 +1,103 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../../runners/testing';
+import { createCore, type Core } from '../core';
+import { shellNvidiaSmi } from '../gpu/fake/shell';
+import { startSshd, type TestSshd } from '../ssh/testing';
+
+/** Processes of a process group that are not zombies (this machine's init may leave orphans' zombies). */
+function liveGroup(pgid: number): number[] {
+  return execFileSync('ps', ['-eo', 'pid=,pgid=,stat='], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter(([, g, stat]) => Number(g) === pgid && !stat?.startsWith('Z'))
+    .map(([p]) => Number(p));
+}
+
+let sshd: TestSshd;
+let tmp: ReturnType<typeof tempDir>;
+let core: Core;
+const saved = { ...process.env };
+const open = () => createCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', nvidiaSmi: false, remoteNvidiaSmi: join(tmp.path, 'nvidia-smi') });
+
+beforeAll(async () => {
+  sshd = await startSshd();
+  process.env.HOME = sshd.home;
+  writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), `${sshd.hostKeyLine}\n`);
+  tmp = tempDir();
+  // The host's GPU: a real H200 capture, 110796 MiB free.
+  shellNvidiaSmi(tmp.path, join(import.meta.dirname, '..', 'gpu', 'fixtures', 'noheader-nounits', 'linux-x86_64__nvidia-h200__590.48.01__load.csv'));
+  writeTree(join(tmp.path, 'config', 'profiles'), {
+    'trainer.yaml': ['name: trainer', 'format: coding-agent', 'gpu: true', 'knobs: [{ key: script, label: Script }]', 'run_name: "ui_trainer_{stamp}"', 'command: [sh, -c, "{script}"]', 'cwd: "{dataDir}"', 'cell: "{dataDir}/ui-runs/{name}"'].join('\n'),
+  });
+  core = await open();
+}, 30_000);
+afterAll(async () => {
+  await core?.close();
+  process.env = { ...saved };
+  await sshd?.stop();
+  tmp?.remove();
+});
+
+const runOf = async (id: string) => (await core.listRuns()).find((r) => r.id === id);
+
+describe('launching on an SSH host', () => {
+  it("picks the host's GPU from its own nvidia-smi, and renders paths in the host's home", async () => {
+    const plan = await core.planLaunch({ profile: 'trainer', values: { script: 'true' }, target: 'testhost', label: 'gpu' });
+    expect(plan.gpu).toBe(0);
+    expect(plan.env.CUDA_VISIBLE_DEVICES).toBe('0');
+    // The sshd's user is this machine's; its home is the one the host's $HOME says.
+    expect(plan.cell).toBe(join(process.env.USER === 'root' ? '/root' : (saved.HOME as string), '.local', 'share', 'cellwatch', 'ui-runs', 'ui_trainer_gpu'));
+    const below = await core.planLaunch({ profile: 'trainer', values: { script: 'true' }, target: 'testhost', minFreeMib: 200_000 });
+    expect(below.refused).toMatch(/GPU 0 has 110796 MiB free, below the 200000 MiB minimum/);
+  });
+
+  it('starts the demo detached in its own session: it outlives the connection, is found after a restart, and Stop ends its whole group', async () => {
+    const root = join(tmp.path, 'remote-runs');
+    const { run, cellId } = await core.launchRun({ profile: 'demo', values: { speed: '20', root }, target: 'testhost', label: 'ssh' });
+    expect(run).toMatchObject({ target: 'testhost', host: 'testhost', state: 'running', job: null });
+    const pid = run.pid as number;
+    // Its pid and start time in its cell, beside its output.
+    expect(readFileSync(join(run.cell, 'launch.pid'), 'utf8')).toMatch(new RegExp(`^${pid} \\d+\\n$`));
+    expect(execFileSync('ps', ['-o', 'sid=', '-p', String(pid)], { encoding: 'utf8' }).trim()).toBe(String(pid));
+    expect(cellId).toBe(`testhost:${run.cell}`);
+    await expect.poll(async () => (await core.listCells()).find((c) => c.id === cellId)?.state, { timeout: 15_000 }).toBe('running');
+
+    // The connection drops (as a network would): the run goes on, and is still running once reconnected.
+    sshd.cutSessions();
+    await expect.poll(async () => (await core.listHosts()).find((h) => h.alias === 'testhost')?.state, { timeout: 10_000 }).not.toBe('connected');
+    expect(liveGroup(pid).length).toBeGreaterThan(0);
+    await expect.poll(async () => (await core.listHosts()).find((h) => h.alias === 'testhost')?.state, { timeout: 15_000 }).toBe('connected');
+    expect((await runOf(run.id))?.state).toBe('running');
+
+    // The app restarts: the run is found again, over a new connection, and is still stoppable.
+    await core.close();
+    core = await open();
+    await expect.poll(async () => (await runOf(run.id))?.state, { timeout: 15_000 }).toBe('running');
+    expect((await core.stopRun(run.id)).state).toBe('stopped');
+    expect(liveGroup(pid)).toEqual([]);
+    await expect.poll(async () => (await core.listCells()).find((c) => c.id === cellId)?.state, { timeout: 15_000 }).toBe('stopped');
+  }, 90_000);
+
+  it('shows a run that exits non-zero as crashed, with its exit code and the end of its stderr', async () => {
+    const { run } = await core.launchRun({ profile: 'trainer', values: { script: 'echo "CUDA out of memory" >&2; exit 4' }, target: 'testhost' });
+    await expect.poll(async () => (await runOf(run.id))?.state, { timeout: 15_000 }).toBe('crashed');
+    expect(await runOf(run.id)).toMatchObject({ exitCode: 4, gpu: 0, stderrTail: ['CUDA out of memory'] });
+  }, 30_000);
+
+  it('refuses to signal a pid that now belongs to another process', async () => {
+    const { run } = await core.launchRun({ profile: 'trainer', values: { script: 'sleep 60' }, target: 'testhost' });
+    const registry = join(tmp.path, 'config', 'launched.json');
+    await core.close();
+    const runs = JSON.parse(readFileSync(registry, 'utf8')) as { id: string; pidStart: string }[];
+    writeFileSync(registry, JSON.stringify(runs.map((r) => (r.id === run.id ? { ...r, pidStart: '1' } : r))));
+    core = await open();
+    await expect.poll(async () => (await runOf(run.id))?.state, { timeout: 15_000 }).toBe('ended');
+    await core.stopRun(run.id);
+    expect(liveGroup(run.pid as number).length).toBeGreaterThan(0);
+    process.kill(-(run.pid as number), 'SIGKILL');
+    expect(existsSync(join(run.cell, 'launch.pid'))).toBe(true);
+  }, 60_000);
+});

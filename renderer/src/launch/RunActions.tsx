@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import type { RunInfo } from '../../../shared/launch';
+import { useTransport } from '../context';
+
+/**
+ * Drain (a profile that drains) and Stop (asked first) for a run that may still change; what Drain got
+ * back and any error go to `onSaid`.
+ */
+export function RunActions({ run, onChanged, onSaid }: { run: RunInfo; onChanged: (run: RunInfo) => void; onSaid: (lines: string[]) => void }) {
+  const transport = useTransport();
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  if (run.state !== 'running' && run.state !== 'pending') return null;
+  const act = async (what: () => Promise<void>) => {
+    setBusy(true);
+    await what().catch((e: Error) => onSaid([e.message]));
+    setBusy(false);
+  };
+  const how = run.job ? `scancel job ${run.job.id}` : 'SIGTERM, then SIGKILL after 10 s';
+  return (
+    <>
+      {run.state === 'running' && run.canDrain && (
+        <button disabled={busy} onClick={() => void act(async () => onSaid(await transport.call('drainRun', run.id)))}>
+          Drain
+        </button>
+      )}
+      {!confirming && (
+        <button disabled={busy} onClick={() => setConfirming(true)}>
+          {busy ? 'Stopping…' : 'Stop'}
+        </button>
+      )}
+      {confirming && (
+        <span className="confirm" role="group" aria-label="Confirm stop">
+          Stop {run.name}? {how}.
+          <button className="danger" autoFocus onClick={() => (setConfirming(false), void act(async () => onChanged(await transport.call('stopRun', run.id))))}>
+            Stop run
+          </button>
+          <button onClick={() => setConfirming(false)}>Cancel</button>
+        </span>
+      )}
+    </>
+  );
+}

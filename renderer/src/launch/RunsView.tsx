@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import { runElapsed, runStateText, type RunInfo } from '../../../shared/launch';
+import { CallFailed } from '../CallFailed';
+import { useApp } from '../context';
+import { useNow } from '../useNow';
+import { RunActions } from './RunActions';
+import { Output } from './RunControls';
+import { runTone, useRuns } from './useRuns';
+
+/** Every run launched from this machine, on every target: state, time, GPU or job, its cell; Drain and Stop. */
+export function RunsView() {
+  const { runs, error, reload } = useRuns();
+  const openCell = useApp((s) => s.openCell);
+  const listed = useApp((s) => s.cells);
+  const setLaunching = useApp((s) => s.setLaunching);
+  const now = useNow(1000);
+  const [said, setSaid] = useState<{ run: string; lines: string[] } | null>(null);
+  if (error && !runs) return <CallFailed what="Launched runs" error={error} />;
+  if (!runs) return null;
+  if (runs.length === 0) {
+    return (
+      <section className="runs-view" aria-label="Runs">
+        <p className="muted">
+          No launched runs yet. <button onClick={() => setLaunching(true)}>Launch</button> one here, on an SSH host or on Slurm.
+        </p>
+      </section>
+    );
+  }
+  const newestFirst = [...runs].reverse();
+  const isListed = (run: RunInfo) => listed.some((c) => c.id === run.cellId);
+  return (
+    <section className="runs-view" aria-label="Runs">
+      <table className="plain-table" aria-label="Launched runs">
+        <thead>
+          <tr>
+            <th>Run</th>
+            <th>On</th>
+            <th>State</th>
+            <th className="num">Elapsed</th>
+            <th>GPU / job</th>
+            <th>Cell</th>
+            <th aria-label="Actions" />
+          </tr>
+        </thead>
+        <tbody>
+          {newestFirst.map((run) => (
+            <tr key={run.id} aria-label={run.name}>
+              <td>
+                {isListed(run) ? (
+                  <button className="link" onClick={() => openCell(run.cellId)} title={`Open ${run.name}`}>
+                    {run.name}
+                  </button>
+                ) : (
+                  <span title="its cell is not listed yet">{run.name}</span>
+                )}
+                <div className="muted id">{run.id.slice(0, 8)}</div>
+              </td>
+              <td>{run.target === 'local' ? 'this machine' : run.target}</td>
+              <td>
+                <span className={`pill tone-${runTone(run)}`}>{runStateText(run)}</span>
+                {run.problem && <div className="tone-amber small">{run.problem}</div>}
+              </td>
+              <td className="num">{runElapsed(run, now)}</td>
+              <td>{run.job ? `job ${run.job.id}${run.job.node ? ` on ${run.job.node}` : ''}` : run.gpu !== null ? `GPU${run.gpu}` : '-'}</td>
+              <td className="path" title={run.cell}>
+                {run.cell}
+              </td>
+              <td>
+                <div className="row-actions">
+                  <RunActions run={run} onChanged={reload} onSaid={(lines) => setSaid({ run: run.name, lines })} />
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {said && said.lines.length > 0 && <Output label={`${said.run} said`} lines={said.lines} />}
+    </section>
+  );
+}
