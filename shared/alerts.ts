@@ -6,7 +6,7 @@ export type AlertKind = 'finished' | 'crashed' | 'eval_failed' | 'void' | 'budge
 /** Each kind as the settings list names it; keyed by the union, so a new kind must be named here. */
 export const ALERT_KINDS: Record<AlertKind, string> = {
   finished: 'a cell finishes',
-  crashed: 'a launched run exits with an error',
+  crashed: 'a launched run exits with an error (a Slurm job fails)',
   eval_failed: 'an evaluation fails (EVAL FAILED)',
   void: 'a run ends void (no policy to score)',
   budget: 'a budget is used up',

@@ -5,7 +5,6 @@ import type { Backend, HostStatus } from '../../shared/contract';
 import type { GpuSample } from '../../shared/cell-detail';
 import type { RunInfo } from '../../shared/launch';
 import type { PairedTest } from '../../shared/mcnemar';
-import { cellId } from '../../shared/names';
 import type { CellsDelta, CellSummary } from '../../shared/model';
 import type { EventHub } from '../events';
 import { MIN_FREE_MIB } from '../launch/gpu-pick';
@@ -36,7 +35,7 @@ export class AlertService implements AlertCalls {
   private readonly seenLive = new Set<string>();
   private readonly hostDown = new Map<string, { since: number; why: string | null }>();
   /** Launched runs whose GPU is under the guard now, and since when. */
-  private readonly lowGpu = new Map<string, number>();
+  private readonly lowGpu = new Map<string, { since: number; host: string }>();
   /** Each pinned pair's last significance; the first computation is where changes count from. */
   private readonly pairs = new Map<string, boolean>();
   private readonly pairTimers = new Map<string, NodeJS.Timeout>();
@@ -138,32 +137,36 @@ export class AlertService implements AlertCalls {
       key: `crashed:${run.id}`,
       kind: 'crashed',
       tab: 'logs',
-      cell: cellId('local', run.cell),
+      cell: run.cellId,
       subject: run.name,
-      message: `exited with code ${run.exitCode ?? '?'}${last ? `: ${last}` : ' (nothing on stderr)'}`,
+      message: `${run.job ? `Slurm job ${run.job.id} ${run.job.state}, ` : ''}exited with code ${run.exitCode ?? '?'}${last ? `: ${last}` : ' (nothing on stderr)'}`,
     });
   }
 
   private async gpuSample(sample: GpuSample): Promise<void> {
-    if (sample.host !== undefined) return;
     // The runs are looked up only when some GPU is under the guard: most samples cost nothing here.
     const low = sample.gpus.some((g) => g.freeMib !== null && g.freeMib < MIN_FREE_MIB);
-    if (!low) return this.lowGpu.clear();
-    const running = (await this.sources.runs()).filter((run) => run.state === 'running' && run.gpu !== null);
+    // The runs on the sampled host: this machine's, or an SSH host's.
+    const host = sample.host ?? 'local';
+    if (!low) {
+      for (const [id, entry] of this.lowGpu) if (entry.host === host) this.lowGpu.delete(id);
+      return;
+    }
+    const running = (await this.sources.runs()).filter((run) => run.state === 'running' && run.gpu !== null && run.host === host);
     for (const run of running) {
       const free = sample.gpus.find((g) => g.index === run.gpu)?.freeMib;
       if (free === undefined || free === null || free >= MIN_FREE_MIB) {
         this.lowGpu.delete(run.id);
         continue;
       }
-      const since = this.lowGpu.get(run.id) ?? sample.t;
-      this.lowGpu.set(run.id, since);
+      const since = this.lowGpu.get(run.id)?.since ?? sample.t;
+      this.lowGpu.set(run.id, { since, host });
       this.raise({
         key: `gpu_low:${run.id}:${since}`,
         kind: 'gpu_low',
-        cell: cellId('local', run.cell),
+        cell: run.cellId,
         subject: run.name,
-        message: `GPU ${run.gpu} has ${free} MiB free, under the ${MIN_FREE_MIB} MiB guard`,
+        message: `GPU ${run.gpu}${host === 'local' ? '' : ` on ${host}`} has ${free} MiB free, under the ${MIN_FREE_MIB} MiB guard`,
       });
     }
   }

@@ -68,3 +68,37 @@ describe('cellwatch launch', () => {
     expect(err[0]).toContain('no profile nope; profiles: ');
   });
 });
+
+describe('cellwatch launch --on, runs, stop', () => {
+  it('dry-runs a Slurm launch: the exact sbatch line, with the knobs typed', async () => {
+    const { io, out } = capture();
+    expect(await runCli(['launch', '--profile', 'demo', '--name', 'on_slurm', '--on', 'slurm', '--time', '1:00:00', '--partition', 'gpu', '--sbatch=--mem=4G', '--dry-run'], io)).toBe(0);
+    const cell = join(tmp.path, 'data', 'cellwatch', 'ui-runs', 'ui_on_slurm');
+    expect(out).toContain('on    slurm');
+    expect(out.find((l) => l.startsWith('sbatch '))).toBe(
+      `sbatch sbatch --parsable --job-name ui_on_slurm --output ${cell}/stdout.log --error ${cell}/stderr.log --open-mode=append --chdir ${join(tmp.path, 'data', 'cellwatch', 'ui-runs')} --time 1:00:00 --partition gpu --mem=4G --wrap 'exec env ${process.execPath} ${join(import.meta.dirname, '..', '..', 'out', 'cli.mjs')} demo ${join(tmp.path, 'data', 'cellwatch', 'ui-runs')} --only coding-agent --name ui_on_slurm --speed 2'`,
+    );
+  });
+
+  it('refuses a target that is no alias', async () => {
+    const { io, err } = capture();
+    expect(await runCli(['launch', '--profile', 'demo', '--on', 'user@host:22', '--dry-run'], io)).toBe(2);
+    expect(err[0]).toMatch(/launch target "user@host:22" is not local, an SSH host alias, slurm or slurm@ALIAS/);
+  });
+
+  it('lists launched runs (--json as the Runs view reads them) and stops one by the start of its id', async () => {
+    const launched = capture();
+    expect(await runCli(['launch', '--profile', 'demo', '--set', 'speed=40', '--name', 'listed'], launched.io)).toBe(0);
+    const id = launched.out.find((l) => l.startsWith('id '))?.slice(6) as string;
+    const listed = capture();
+    expect(await runCli(['runs', '--json'], listed.io)).toBe(0);
+    expect(listed.out.map((l) => JSON.parse(l) as { id: string; name: string; state: string; target: string })).toEqual([expect.objectContaining({ id, name: 'ui_listed', state: 'running', target: 'local' })]);
+    const table = capture();
+    expect(await runCli(['runs'], table.io)).toBe(0);
+    expect(table.out[0]).toMatch(/^ID\s+NAME\s+ON\s+STATE\s+ELAPSED\s+GPU\/JOB\s+CELL$/m);
+    expect(table.out[0]).toMatch(new RegExp(`^${id.slice(0, 8)}\\s+ui_listed\\s+local\\s+running\\s+\\d+s\\s+-`, 'm'));
+    const stopped = capture();
+    expect(await runCli(['stop', id.slice(0, 8)], stopped.io)).toBe(0);
+    expect(stopped.out).toEqual(['ui_listed: stopped']);
+  });
+});

@@ -20,7 +20,7 @@ the exact command (and sbatch line) and starts nothing.
       --slurm-gpus N  --gres=gpu:N (default 1 for a profile that needs a GPU, else 0)
       --time T        --time (e.g. 2:00:00)
       --partition P   --partition
-      --sbatch ARGS   more sbatch arguments, as one string`;
+      --sbatch=ARGS   more sbatch arguments, as one string (--sbatch='--mem=32G --account=lab')`;
 
 export async function launch(argv: string[], io: Io): Promise<number> {
   const { values } = parseArgs({

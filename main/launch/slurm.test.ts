@@ -86,6 +86,9 @@ describe('launching on a one-node Slurm cluster', () => {
     const { run } = await core.launchRun({ profile: 'script', values: { script: 'echo starting; echo "no such checkpoint" >&2; exit 3' }, target: 'slurm' });
     await expect.poll(async () => (await runOf(run.id))?.state, { timeout: 15_000 }).toBe('crashed');
     expect(await runOf(run.id)).toMatchObject({ exitCode: 3, job: { state: 'FAILED', exitCode: 3 }, stderrTail: ['no such checkpoint'] });
+    await expect.poll(async () => (await core.listAlerts()).alerts.find((a) => a.subject === run.name)?.message, { timeout: 5000 }).toBe(
+      `Slurm job ${run.job?.id} FAILED, exited with code 3: no such checkpoint`,
+    );
   }, 30_000);
 
   it('shows a job that cannot start yet as PENDING with its reason', async () => {
