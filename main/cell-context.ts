@@ -1,5 +1,8 @@
 // One way to reach a cell's files, wherever it lives: every operation (reading, following, frames, media,
 // recordings, compare, paired tests) goes through a CellContext, so a remote cell does all a local one does.
+import { watch as chokidar } from 'chokidar';
+import type { EventName } from 'chokidar/handler.js';
+import type { Change } from './changes';
 import { JsonlCache } from '../runners/common/jsonl-cache';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +12,12 @@ import { HostUnavailableError, type RemoteHost } from './ssh/host';
 import { sftpFile, sftpFs, sftpSource } from './ssh/sftp-fs';
 import { resolveStatic } from './static';
 import { localSource, type ByteSource } from './tail/source';
+import type { HostFeed } from './ssh/feed';
+
+const KINDS: Record<EventName, Change['kind']> = { add: 'created', addDir: 'created', change: 'modified', unlink: 'gone', unlinkDir: 'gone', all: 'changed', raw: 'changed', error: 'changed', ready: 'changed' };
+
+/** Frames and videos are listed when a viewer asks; watching each one would flood the events. */
+const MEDIA = /\.(png|jpe?g|mp4)$/i;
 
 /** Frames and videos of remote cells are fetched whole; larger files are not served. */
 const MAX_MEDIA_BYTES = 64 << 20;
@@ -28,10 +37,15 @@ export interface CellContext {
   host: string;
   /** What adapters read with, "now" being the time of this call. */
   read(): ReadContext;
-  /** A growing file, for followers. */
+  /** A growing file, for followers; its `watch` tells of its changes as they happen. */
   source(path: string): ByteSource;
-  /** True where the OS reports changes; elsewhere a session polls. */
-  watchable: boolean;
+  /**
+   * Tells of changes below the folder `dir`: each changed path, or `dir` itself when anything may have
+   * changed (a host's feed that started again). Resolves, once watching, to the function that stops it.
+   */
+  watch(dir: string, onChange: (change: Change) => void, onError: (error: Error) => void): Promise<() => Promise<void>>;
+  /** Whether changes are told as they happen now; while not (a host whose feed is down), readers poll. */
+  live(): boolean;
   /** A file below the cell folder `dir`, to serve; null when absent, too large or outside the cell. */
   media(dir: string, relative: string): Promise<Media | null>;
   /** `relatives` (files below `dir`) on this machine: the folder itself here, a temporary copy from a host. */
@@ -47,7 +61,19 @@ export function localCellContext(json = new JsonReader(localFs)): CellContext {
     host: 'local',
     read: () => ({ fs: localFs, json, jsonl, now: Date.now(), host: 'local' }),
     source: localSource,
-    watchable: true,
+    async watch(dir, onChange, onError) {
+      const watcher = chokidar(dir, {
+        ignoreInitial: true,
+        depth: 5,
+        // Frames are listed when a viewer asks; watching each one would flood the events.
+        ignored: (path: string) => MEDIA.test(path),
+      });
+      watcher.on('all', (event, path) => onChange({ path, kind: KINDS[event] }));
+      watcher.on('error', (error) => onError(error as Error));
+      await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+      return () => watcher.close();
+    },
+    live: () => true,
     async media(dir, relative) {
       const file = await resolveStatic(dir, `/${relative}`);
       return file ? { file } : null;
@@ -69,8 +95,11 @@ function unavailableWhenDropped(host: RemoteHost, source: ByteSource): ByteSourc
   return { stat: () => guard(() => source.stat()), read: (position, length) => guard(() => source.read(position, length)) };
 }
 
-/** A cell on an SSH host, reached over the host's one connection (SFTP for files). Never writes there. */
-export function remoteCellContext(host: RemoteHost, json = new JsonReader(sftpFs(() => host.sftp()))): CellContext {
+/**
+ * A cell on an SSH host, reached over the host's one connection (SFTP for files), its changes told by the
+ * host's feed. Never writes there.
+ */
+export function remoteCellContext(host: RemoteHost, feed: HostFeed, json = new JsonReader(sftpFs(() => host.sftp()))): CellContext {
   const fs = sftpFs(() => host.sftp());
   const jsonl = new JsonlCache();
   // One request set a file, its handle closed after: a follower's source (held open, read ahead) is for logs.
@@ -86,8 +115,20 @@ export function remoteCellContext(host: RemoteHost, json = new JsonReader(sftpFs
   return {
     host: host.alias,
     read: () => ({ fs, json, jsonl, now: Date.now(), host: host.alias }),
-    source: (path) => unavailableWhenDropped(host, sftpSource(() => host.sftp(), path)),
-    watchable: false,
+    source(path) {
+      const source = sftpSource(() => host.sftp(), path);
+      return {
+        ...unavailableWhenDropped(host, source),
+        // A file created or removed at the path (a log rotated away) is opened afresh before it is read.
+        watch: (changed) => feed.subscribe(path, (change) => (change.kind !== 'modified' && source.reopen(), changed()), false),
+      };
+    },
+    async watch(dir, onChange) {
+      const stop = feed.subscribe(dir, onChange);
+      const release = feed.include(dir);
+      return async () => (stop(), release());
+    },
+    live: () => feed.live(),
     async media(dir, relative) {
       let decoded: string;
       try {

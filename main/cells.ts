@@ -15,6 +15,7 @@ import { LogCache } from '../runners/common/logs';
 import { findCells, type Found } from './scan';
 import { parseRemote } from './ssh/config';
 import { discoveryCommand, parseDiscovery } from './ssh/discover';
+import { HostFeed } from './ssh/feed';
 import { RemoteHost, type HostStatus } from './ssh/host';
 import { remoteShell, type Shell } from './launch/shell';
 
@@ -53,15 +54,28 @@ export class Places {
 
   private readonly contexts = new Map<string, CellContext>();
   private readonly opened: RemoteHost[] = [];
+  private readonly feeds: HostFeed[] = [];
   private pool: ReaderPool | undefined;
 
   /** The host's one connection, opened on first use; every caller waits for the same one. */
   private host(alias: string): Promise<{ host: RemoteHost; context: CellContext }> {
     let entry = this.hosts.get(alias);
     if (!entry) {
-      const host = new RemoteHost(alias, { acceptNewHostKey: this.options.acceptNewHostKey, timeoutMs: 15_000, onStatus: this.options.onHostStatus });
+      let was: HostStatus['state'] = 'connecting';
+      const host: RemoteHost = new RemoteHost(alias, {
+        acceptNewHostKey: this.options.acceptNewHostKey,
+        timeoutMs: 15_000,
+        onStatus: (status) => {
+          if (status.state === 'connected' && was !== 'connected') feed.connected();
+          was = status.state;
+          this.options.onHostStatus?.(status);
+        },
+      });
+      // Watches only what this command follows (a cell for tail).
+      const feed = new HostFeed(host);
       this.opened.push(host);
-      const context = remoteCellContext(host);
+      this.feeds.push(feed);
+      const context = remoteCellContext(host, feed);
       this.contexts.set(alias, context);
       entry = host.ready().then(
         () => ({ host, context }),
@@ -144,6 +158,8 @@ export class Places {
 
   close(): void {
     void this.pool?.close();
+    this.feeds.forEach((feed) => feed.close());
+    this.feeds.length = 0;
     this.opened.forEach((host) => host.close());
     this.opened.length = 0;
     this.hosts.clear();

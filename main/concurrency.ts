@@ -14,3 +14,22 @@ export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (
 
 /** File operations in flight at once while scanning. */
 export const PARALLEL_IO = 32;
+
+/** At most `limit` tasks at once; the rest wait their turn in order. */
+export class Semaphore {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await task();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}

@@ -78,7 +78,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const dataDir = options.dataDir ?? defaultDataDir();
   // Local roots keep what they read in the data folder between starts.
   const roots = await RootsService.create({ ...options, index: { cacheDir: dataDir, ...options.index } }, events, hosts.registry, contextOf);
-  hosts.onConnected((alias) => void roots.rescanHost(alias));
 
   const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
   const recordingsDir = join(dataDir, 'recordings');

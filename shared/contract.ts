@@ -70,6 +70,20 @@ export interface HostStatus {
   retryAt: number | null;
   unknownKey: string | null;
   lockedKey: string | null;
+  /** The round trip of a request over the connection, last measured. */
+  latencyMs: number | null;
+  /** The host's change feed; absent for a host that has none yet. */
+  feed?: FeedStatus;
+}
+
+export interface FeedStatus {
+  /** inotify (inotifywait on the host) or find (a loop listing sizes and mtimes); null until probed. */
+  mode: 'inotify' | 'find' | null;
+  /** live: changes are told as they happen; otherwise readers poll. */
+  state: 'off' | 'starting' | 'live' | 'down';
+  /** When the feed last told of a change. */
+  lastChangeAt: number | null;
+  problem: string | null;
 }
 
 export interface StreamOpened {

@@ -1,4 +1,3 @@
-import { watch } from 'chokidar';
 import { join, relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { StreamEvent } from '../../shared/cell-detail';
@@ -71,32 +70,33 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
   await followNew(values['from-end']);
   if ((await logs()).length === 0) io.err(`${cell.name} (${cell.format}) writes no event log; cellwatch status shows its trials.`);
 
-  let stopWatching: () => Promise<void>;
-  if (!target.context.watchable) {
-    // Over SSH: poll every follower, and look for new logs (a new episode) now and then.
-    let ticks = 0;
-    const timer = setInterval(() => {
-      followers.forEach((f) => void f.poll());
-      if (++ticks % 8 === 0) void followNew(false);
-    }, REMOTE_POLL_MS);
-    stopWatching = async () => clearInterval(timer);
-  } else {
-    const watcher = watch(cell.path, { ignoreInitial: true, depth: 5, ignored: (p: string) => /\.(png|jpe?g|mp4)$/i.test(p) });
-    watcher.on('all', (_event, path) => {
-      const rel = relative(cell.path, path).split(sep).join('/');
+  const stopWatching = await target.context.watch(
+    cell.path,
+    ({ path }) => {
+      const rel = path === cell.path ? '' : relative(cell.path, path).split(sep).join('/');
       const follower = followers.get(rel);
       if (follower) void follower.poll();
       // A log that appeared after the start (a new episode) is followed from its first line.
       else if (rel.endsWith('.jsonl')) void followNew(false);
-    });
-    stopWatching = () => watcher.close();
-  }
+      // The host's feed started again: anything may have changed while it was down.
+      else if (rel === '') (followers.forEach((f) => void f.poll()), void followNew(false));
+    },
+    (error) => io.err(`${target.where}: watching stopped: ${error.message}`),
+  );
+  // While a host's feed is down (reconnecting), followers are polled, and new logs looked for now and then.
+  let ticks = 0;
+  const poll = setInterval(() => {
+    if (target.context.live()) return;
+    followers.forEach((f) => void f.poll());
+    if (++ticks % 8 === 0) void followNew(false);
+  }, REMOTE_POLL_MS);
   await new Promise<void>((resolve) => {
     const done = () => resolve();
     stop?.addEventListener('abort', done, { once: true });
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
   });
+  clearInterval(poll);
   await stopWatching();
   followers.forEach((f) => f.unwatch());
   places.close();

@@ -1,20 +1,51 @@
 import type { HostStatus } from '../../shared/contract';
 import { remoteCellContext, type CellContext } from '../cell-context';
+import { Semaphore } from '../concurrency';
+import { HostFeed } from '../ssh/feed';
 import { RemoteHost } from '../ssh/host';
 
-/** The SSH hosts the app watches: one connection each, shared by every root and cell of that host. */
+/** SSH handshakes in flight at once: a fleet connects in waves, a host that hangs holds one place only. */
+const HANDSHAKES = 8;
+
+interface Entry {
+  host: RemoteHost;
+  context: CellContext;
+  feed: HostFeed;
+}
+
+export interface RegistryOptions {
+  /** The find loop's interval on hosts without inotifywait, in seconds. */
+  findIntervalS?: number;
+}
+
+/** The SSH hosts the app watches: one connection each, shared by every root and cell of that host, and its change feed. */
 export class HostRegistry {
-  private readonly hosts = new Map<string, { host: RemoteHost; context: CellContext }>();
+  private readonly hosts = new Map<string, Entry>();
   private readonly passphrases = new Map<string, string>();
+  private readonly handshakes = new Semaphore(HANDSHAKES);
 
-  constructor(private readonly onStatus: (statuses: HostStatus[]) => void) {}
+  constructor(
+    private readonly onStatus: (statuses: HostStatus[]) => void,
+    private readonly options: RegistryOptions = {},
+  ) {}
 
-  private entry(alias: string) {
+  private entry(alias: string): Entry {
     let entry = this.hosts.get(alias);
     if (!entry) {
-      const host = new RemoteHost(alias, { passphrases: this.passphrases, onStatus: () => this.onStatus(this.statuses()) });
+      let was: HostStatus['state'] = 'connecting';
+      const host = new RemoteHost(alias, {
+        passphrases: this.passphrases,
+        handshakes: this.handshakes,
+        onStatus: (status) => {
+          // Each new connection gets its feed; other news (a latency measured) does not restart it.
+          if (status.state === 'connected' && was !== 'connected') this.hosts.get(alias)?.feed.connected();
+          was = status.state;
+          this.onStatus(this.statuses());
+        },
+      });
+      const feed = new HostFeed(host, { findIntervalS: this.options.findIntervalS, onStatus: () => this.onStatus(this.statuses()) });
       // One context a host: it keeps the last good copy of each JSON file across reads.
-      entry = { host, context: remoteCellContext(host) };
+      entry = { host, context: remoteCellContext(host, feed), feed };
       this.hosts.set(alias, entry);
     }
     return entry;
@@ -29,8 +60,17 @@ export class HostRegistry {
     return this.entry(alias).context;
   }
 
+  feed(alias: string): HostFeed {
+    return this.entry(alias).feed;
+  }
+
+  /** The runs roots the host's feed watches. */
+  watchRoots(alias: string, paths: string[]): void {
+    this.entry(alias).feed.setRoots(paths);
+  }
+
   statuses(): HostStatus[] {
-    return [...this.hosts.values()].map((e) => e.host.status);
+    return [...this.hosts.values()].map((e) => ({ ...e.host.status, feed: e.feed.status }));
   }
 
   /** The user said yes to the host's unknown key: exactly the fingerprint they were shown, once. */
@@ -53,6 +93,7 @@ export class HostRegistry {
   prune(inUse: Set<string>): void {
     for (const [alias, entry] of this.hosts) {
       if (inUse.has(alias)) continue;
+      entry.feed.close();
       entry.host.close();
       this.hosts.delete(alias);
     }
@@ -60,7 +101,7 @@ export class HostRegistry {
   }
 
   close(): void {
-    this.hosts.forEach((e) => e.host.close());
+    this.hosts.forEach((e) => (e.feed.close(), e.host.close()));
     this.hosts.clear();
   }
 }

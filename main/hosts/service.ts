@@ -1,5 +1,5 @@
 // The SSH hosts of the runs roots: their connections (the registry), nvidia-smi on each connected host,
-// and the contract's host calls. Others learn when a host connects through onConnected.
+// and the contract's host calls.
 import type { GpuStatus } from '../../shared/cell-detail';
 import { problem } from '../../shared/model';
 import type { Backend } from '../../shared/contract';
@@ -17,7 +17,6 @@ export class HostsService implements HostCalls {
   readonly registry: HostRegistry;
   private readonly gpus = new Map<string, GpuFeed>();
   private readonly connected = new Set<string>();
-  private readonly connectedListeners: ((alias: string) => void)[] = [];
 
   constructor(
     private readonly events: EventHub,
@@ -35,10 +34,7 @@ export class HostsService implements HostCalls {
       const just = [...nowConnected].filter((alias) => !this.connected.has(alias));
       this.connected.clear();
       nowConnected.forEach((alias) => this.connected.add(alias));
-      for (const alias of just) {
-        if (!this.gpus.has(alias)) this.gpus.set(alias, this.sampleGpus(alias));
-        this.connectedListeners.forEach((listener) => listener(alias));
-      }
+      for (const alias of just) if (!this.gpus.has(alias)) this.gpus.set(alias, this.sampleGpus(alias));
     });
   }
 
@@ -52,11 +48,6 @@ export class HostsService implements HostCalls {
         once: async (args) => (await host.exec(shellQuote([this.nvidiaSmi, ...args]))).stdout,
       },
     });
-  }
-
-  /** Called each time a host becomes connected (after a start, a drop or a retry). */
-  onConnected(listener: (alias: string) => void): void {
-    this.connectedListeners.push(listener);
   }
 
   gpuStatus(alias: string): GpuStatus {

@@ -1,67 +1,169 @@
-// The cells of a runs root on an SSH host, rescanned over the host's one connection; changes go out as
-// deltas, as a local root's do.
-import { problem, type CellsDelta, type CellSummary, type RootStatus } from '../../shared/model';
+// The cells of a runs root on an SSH host, kept up to date by the host's change feed: a change rereads
+// only the cell it concerns, over the host's one connection; a whole rescan happens at the start, when
+// the feed (re)starts, and every few seconds while no feed runs. Changes go out as deltas.
+import { posix } from 'node:path';
+import { problem, type CellsDelta, type CellSummary, type FormatName, type RootStatus } from '../../shared/model';
+import { DETECT_FILES } from '../../runners/detect';
+import { readCell, summaryOf } from '../../runners/read';
 import type { CellContext } from '../cell-context';
-import type { ScanResult } from '../scan';
+import { mapLimited } from '../concurrency';
+import { rootTrouble, type ScanResult } from '../scan';
+import { discoveryCommand, parseDiscovery } from '../ssh/discover';
+import type { HostFeed } from '../ssh/feed';
+import type { FeedChange } from '../ssh/feed-script';
 import type { RemoteHost } from '../ssh/host';
-import { scanRemoteRoot } from '../ssh/remote';
+import { concerns, lookingContext, type Looked } from './looked';
+
+/** Remote reads in flight at once: one connection carries them all. */
+const PARALLEL_REMOTE = 8;
+/** Changes are gathered this long before the cells they concern are read again. */
+const SETTLE_MS = 30;
+
+interface Known {
+  row: CellSummary;
+  format: FormatName;
+  looked: Looked;
+}
 
 export class RemoteIndex {
-  private scan: ScanResult | undefined;
-  /** The last scan as JSON, to tell whether a rescan changed anything. */
-  private fingerprint: string | undefined;
+  private scan: Omit<ScanResult, 'cells'> | undefined;
+  private readonly cells = new Map<string, Known>();
+  private readonly dirty = new Set<string>();
+  private rescanWanted = false;
+  private settleTimer: NodeJS.Timeout | undefined;
+  private work: Promise<unknown> = Promise.resolve();
+  private readonly unsubscribe: () => void;
 
   constructor(
     readonly root: string,
     private readonly host: RemoteHost,
     private readonly path: string,
     private readonly context: CellContext,
+    private readonly feed: HostFeed,
     private readonly onDelta: (delta: CellsDelta) => void,
-  ) {}
+  ) {
+    this.unsubscribe = feed.subscribe(path, (change) => this.changed(change));
+  }
 
   status(source: RootStatus['source']): RootStatus {
-    return { path: this.root, source, state: this.scan?.state ?? 'scanning', cellCount: this.scan?.cells.length ?? 0, problems: this.scan?.problems ?? [], progress: null };
+    return { path: this.root, source, state: this.scan?.state ?? 'scanning', cellCount: this.cells.size, problems: this.scan?.problems ?? [], progress: null };
   }
 
   list(): CellSummary[] {
-    return this.scan?.cells ?? [];
+    return [...this.cells.values()].map((c) => c.row);
   }
 
-  private async read(): Promise<ScanResult> {
-    const { alias, status } = this.host;
-    const waiting = (message: string): ScanResult => this.scan ?? { state: 'unreadable', cells: [], problems: [problem(this.root, message)] };
-    if (status.state !== 'connected') return waiting(`${alias} is ${status.state}${status.problem ? `: ${status.problem.message}` : ''}`);
-    try {
-      const scan = await scanRemoteRoot(this.host, this.path, this.context.read());
-      return { ...scan, cells: scan.cells.map((c) => ({ ...c, root: this.root })) };
-    } catch (error) {
-      return waiting(`${alias}: ${(error as Error).message}`);
+  private cellOf(path: string): Known | undefined {
+    for (let dir = path; dir.length > this.path.length; dir = posix.dirname(dir)) {
+      const known = this.cells.get(dir);
+      if (known) return known;
     }
+    return undefined;
   }
 
-  /** Rescans and sends the rows that changed; true when anything the user sees changed. */
-  async rescan(): Promise<boolean> {
-    const scan = await this.read();
-    const fingerprint = JSON.stringify(scan);
-    if (fingerprint === this.fingerprint) return false;
-    const before = new Map((this.scan?.cells ?? []).map((c) => [c.id, JSON.stringify(c)]));
+  private changed(change: FeedChange): void {
+    const inside = change.path.startsWith(`${this.path}/`);
+    const known = inside ? this.cellOf(change.path) : undefined;
+    if (!inside) this.rescanWanted = true;
+    else if (known) {
+      if (change.path === known.row.path || concerns(known.looked, change)) this.dirty.add(known.row.path);
+    } else if (change.kind !== 'modified' && (change.kind !== 'changed' || (DETECT_FILES as readonly string[]).includes(posix.basename(change.path)))) {
+      // Outside every known cell, a new folder or a new run.json may be a new cell.
+      this.rescanWanted = true;
+    }
+    if (!this.rescanWanted && this.dirty.size === 0) return;
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => void this.queue(() => this.catchUp()), SETTLE_MS);
+  }
+
+  private queue<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.work.then(task, task);
+    this.work = next.catch(() => undefined);
+    return next;
+  }
+
+  private async catchUp(): Promise<void> {
+    if (this.rescanWanted) return void (await this.scanNow());
+    const dirs = [...this.dirty];
+    this.dirty.clear();
     const delta: CellsDelta = { root: this.root, added: [], changed: [], removed: [] };
-    for (const cell of scan.cells) {
-      const was = before.get(cell.id);
-      if (was === undefined) delta.added.push(cell);
-      else if (was !== JSON.stringify(cell)) delta.changed.push(cell);
-      before.delete(cell.id);
-    }
-    delta.removed = [...before.keys()];
-    this.scan = scan;
-    this.fingerprint = fingerprint;
+    await mapLimited(dirs, PARALLEL_REMOTE, async (dir) => {
+      const known = this.cells.get(dir);
+      if (!known) return;
+      const read = await this.read(dir, known.format).catch(() => null);
+      if (!read) return void this.dirty.add(dir);
+      if (read.gone) {
+        this.cells.delete(dir);
+        delta.removed.push(known.row.id);
+      } else if (JSON.stringify(read.known.row) !== JSON.stringify(known.row)) {
+        this.cells.set(dir, read.known);
+        delta.changed.push(read.known.row);
+      } else this.cells.set(dir, read.known);
+    });
+    this.send(delta);
+  }
+
+  private async read(dir: string, format: FormatName): Promise<{ known: Known; gone: boolean }> {
+    const { ctx, looked } = lookingContext(this.context.read());
+    const read = await readCell(dir, format, ctx);
+    return { known: { row: { ...summaryOf(read, this.root), root: this.root }, format, looked }, gone: read.gone === true };
+  }
+
+  private send(delta: CellsDelta): void {
     if (delta.added.length || delta.changed.length || delta.removed.length) this.onDelta(delta);
-    return true;
+  }
+
+  /** Finds the root's cells with one command and reads each; true when anything the user sees changed. */
+  private async scanNow(): Promise<boolean> {
+    this.rescanWanted = false;
+    this.dirty.clear();
+    const { alias, status } = this.host;
+    const before = JSON.stringify(this.scan);
+    const waiting = (message: string) => (this.scan = this.scan?.state === 'ok' ? this.scan : { state: 'unreadable', problems: [problem(this.root, message)] });
+    if (status.state !== 'connected') {
+      waiting(`${alias} is ${status.state}${status.problem ? `: ${status.problem.message}` : ''}`);
+      return before !== JSON.stringify(this.scan);
+    }
+    try {
+      const ctx = this.context.read();
+      const trouble = await rootTrouble(ctx.fs, this.path, this.root);
+      const found = trouble ? [] : parseDiscovery((await this.host.exec(discoveryCommand(this.path))).stdout, this.path);
+      const reads = await mapLimited(found, PARALLEL_REMOTE, ({ dir, format }) => this.read(dir, format));
+      const delta: CellsDelta = { root: this.root, added: [], changed: [], removed: [] };
+      const next = new Map(reads.filter((r) => !r.gone).map((r) => [r.known.row.path, r.known]));
+      for (const [dir, known] of next) {
+        const was = this.cells.get(dir);
+        if (!was) delta.added.push(known.row);
+        else if (JSON.stringify(was.row) !== JSON.stringify(known.row)) delta.changed.push(known.row);
+      }
+      delta.removed = [...this.cells.keys()].filter((dir) => !next.has(dir)).map((dir) => (this.cells.get(dir) as Known).row.id);
+      this.cells.clear();
+      next.forEach((known, dir) => this.cells.set(dir, known));
+      this.scan = trouble ?? { state: 'ok', problems: [] };
+      this.send(delta);
+      return delta.added.length + delta.changed.length + delta.removed.length > 0 || before !== JSON.stringify(this.scan);
+    } catch (error) {
+      waiting(`${alias}: ${(error as Error).message}`);
+      return before !== JSON.stringify(this.scan);
+    }
+  }
+
+  /** Rescans now; true when anything the user sees changed. */
+  rescan(): Promise<boolean> {
+    return this.queue(() => this.scanNow());
+  }
+
+  /** The periodic look: a whole rescan, but only while the host's feed is down (a feed that starts rescans itself). */
+  async sweep(): Promise<boolean> {
+    return this.feed.status.state === 'down' ? this.rescan() : false;
   }
 
   async refresh(): Promise<void> {
     await this.rescan();
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    clearTimeout(this.settleTimer);
+    this.unsubscribe();
+  }
 }

@@ -16,7 +16,7 @@ import { RemoteIndex } from './remote-index';
 import { ReaderPool } from './pool';
 import { readRootSources, type RootsOptions } from './sources';
 
-/** How often roots on SSH hosts are rescanned for new and changed cells. */
+/** How often roots on SSH hosts without a live change feed are rescanned for new and changed cells. */
 const RESCAN_MS = 3000;
 
 interface RootEntry {
@@ -77,9 +77,19 @@ export class RootsService implements RootCalls {
       await local.start();
       return;
     }
-    const remote = new RemoteIndex(entry.path, this.hosts.get(alias), path, this.contextOf({ host: alias }), emit);
+    const remote = new RemoteIndex(entry.path, this.hosts.get(alias), path, this.contextOf({ host: alias }), this.hosts.feed(alias), (delta) => {
+      emit(delta);
+      if (delta.added.length || delta.removed.length) this.changed();
+    });
     entry.index = remote;
+    this.watchRemoteRoots(alias);
     await remote.rescan();
+  }
+
+  /** The host's feed watches the host's roots, as they are now. */
+  private watchRemoteRoots(alias: string): void {
+    const paths = [...this.roots.keys()].map(rootLocation).filter((r) => r.alias === alias).map((r) => r.path);
+    this.hosts.watchRoots(alias, paths);
   }
 
   private remoteIndexes(alias?: string): RemoteIndex[] {
@@ -106,7 +116,7 @@ export class RootsService implements RootCalls {
         const remote = this.remoteIndexes();
         if (rescanning || remote.length === 0) return;
         rescanning = true;
-        Promise.all(remote.map((index) => index.rescan()))
+        Promise.all(remote.map((index) => index.sweep()))
           .then((changes) => changes.some(Boolean) && this.changed())
           .finally(() => (rescanning = false));
       }, RESCAN_MS);
@@ -150,14 +160,6 @@ export class RootsService implements RootCalls {
   /** Resolves once the roots known at start have had their first scan (rows stream out meanwhile). */
   async scanned(): Promise<void> {
     await this.firstScans;
-  }
-
-  /** A host that just connected is scanned at once, not at the next tick. */
-  async rescanHost(alias: string): Promise<void> {
-    const mine = this.remoteIndexes(alias);
-    if (mine.length === 0) return;
-    await Promise.all(mine.map((index) => index.rescan()));
-    this.changed();
   }
 
   private async persist(): Promise<void> {
@@ -231,6 +233,8 @@ export class RootsService implements RootCalls {
     if (!entry) throw new NotFoundError(`${address} is not a runs root`);
     this.roots.delete(address);
     await entry.index?.close();
+    const alias = rootLocation(address).alias;
+    if (alias) this.watchRemoteRoots(alias);
     this.events.emit('cellsChanged', { root: address, added: [], changed: [], removed: this.cellsOf(entry).map((c) => c.id) });
     this.hosts.prune(new Set([...this.roots.keys()].map((r) => rootLocation(r).alias).filter((a) => a !== null)));
     if (entry.source === 'demo') {

@@ -6,11 +6,14 @@ import { shellQuote } from '../../shared/quote';
 import type { HostStatus } from '../../shared/contract';
 import { problem } from '../../shared/model';
 import { loadSshConfig, resolveHost, type HostConfig } from './config';
+import type { Semaphore } from '../concurrency';
 import { exec, HostKeyError, openConnection, PassphraseNeeded, sftp, type ConnectOptions } from './connection';
 
 export type { HostStatus };
 
 const MAX_BACKOFF_MS = 30_000;
+/** How often the connection's round trip is measured. */
+const LATENCY_MS = 15_000;
 
 /** The host is not connected now; callers try again once it reconnects. */
 export class HostUnavailableError extends Error {
@@ -27,14 +30,15 @@ export class RemoteHost {
   private backoff = 1000;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  private latencyTimer: NodeJS.Timeout | undefined;
   private waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
   status: HostStatus;
 
   constructor(
     readonly alias: string,
-    private readonly options: ConnectOptions & { home?: string; config?: HostConfig; onStatus?: (status: HostStatus) => void } = {},
+    private readonly options: ConnectOptions & { home?: string; config?: HostConfig; onStatus?: (status: HostStatus) => void; handshakes?: Semaphore } = {},
   ) {
-    this.status = { alias, state: 'connecting', problem: null, retryAt: null, unknownKey: null, lockedKey: null };
+    this.status = { alias, state: 'connecting', problem: null, retryAt: null, unknownKey: null, lockedKey: null, latencyMs: null };
     void this.attempt();
   }
 
@@ -48,8 +52,16 @@ export class RemoteHost {
     try {
       const sshConfig = await loadSshConfig(this.options.home);
       const config = this.options.config ?? resolveHost(this.alias, sshConfig, this.options.home);
-      const client = await openConnection(config, { ...this.options, acceptFingerprint, resolveJump: async (alias) => resolveHost(alias, sshConfig, this.options.home) });
-      const channel = await sftp(client);
+      const connect = async () => {
+        const client = await openConnection(config, { ...this.options, acceptFingerprint, resolveJump: async (alias) => resolveHost(alias, sshConfig, this.options.home) });
+        try {
+          return { client, channel: await sftp(client) };
+        } catch (error) {
+          client.end();
+          throw error;
+        }
+      };
+      const { client, channel } = await (this.options.handshakes ? this.options.handshakes.run(connect) : connect());
       if (this.closed) return void client.end();
       this.client = client;
       this.channel = channel;
@@ -58,6 +70,7 @@ export class RemoteHost {
       client.on('error', () => this.dropped(client));
       this.set({ state: 'connected', problem: null, retryAt: null, unknownKey: null, lockedKey: null });
       this.waiters.splice(0).forEach((w) => w.resolve());
+      this.measure(channel);
     } catch (error) {
       const message = (error as Error).message;
       if (error instanceof HostKeyError || error instanceof PassphraseNeeded || /authentication failed/.test(message)) {
@@ -73,6 +86,19 @@ export class RemoteHost {
       }
       this.retry(message);
     }
+  }
+
+  /** The round trip of one small SFTP request, now and every LATENCY_MS while this channel lives. */
+  private measure(channel: SFTPWrapper): void {
+    if (this.channel !== channel || this.closed) return;
+    const started = performance.now();
+    channel.realpath('.', (error) => {
+      if (this.channel !== channel) return;
+      if (!error) this.set({ latencyMs: Math.round((performance.now() - started) * 10) / 10 });
+      clearTimeout(this.latencyTimer);
+      this.latencyTimer = setTimeout(() => this.measure(channel), LATENCY_MS);
+      this.latencyTimer.unref();
+    });
   }
 
   private dropped(client: Client): void {
@@ -120,6 +146,11 @@ export class RemoteHost {
 
   /** Runs a command on the host, streaming: how nvidia-smi -lms samples a remote GPU over this connection. */
   spawn(command: string, args: string[]): Spawned {
+    return this.stream(shellQuote([command, ...args]));
+  }
+
+  /** Runs a command line on the host (as its login shell reads it), streaming its output. */
+  stream(commandLine: string): Spawned {
     if (!this.client) throw new HostUnavailableError(`${this.alias} is ${this.status.state}`);
     const stdout = new PassThrough();
     const stderr = new PassThrough();
@@ -131,7 +162,7 @@ export class RemoteHost {
       ended = true;
       events.emit('exit', code, signal);
     };
-    this.client.exec(shellQuote([command, ...args]), (error, stream) => {
+    this.client.exec(commandLine, (error, stream) => {
       if (error) return void events.emit('error', error);
       channel = stream;
       stream.pipe(stdout);
@@ -153,6 +184,7 @@ export class RemoteHost {
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.latencyTimer);
     this.client?.end();
     this.waiters.splice(0).forEach((w) => w.reject(new Error(`${this.alias}: closed`)));
   }

@@ -99,7 +99,7 @@ function hashOf(bytes: Buffer): number {
  * place) is then the new file, which the follower reads from its start. `sftp` is asked each time, so a
  * reconnect hands in the new channel.
  */
-export function sftpSource(sftp: () => SFTPWrapper, path: string): ByteSource {
+export function sftpSource(sftp: () => SFTPWrapper, path: string): ByteSource & { reopen(): void } {
   let open: Handle | null = null;
   let ahead: { position: number; bytes: Buffer } | null = null;
   let next = 0;
@@ -135,6 +135,14 @@ export function sftpSource(sftp: () => SFTPWrapper, path: string): ByteSource {
   }
 
   return {
+    /** The file was replaced or removed (a feed said so): the next stat opens it afresh. */
+    reopen() {
+      const stale = open;
+      open = null;
+      ahead = null;
+      // Closed once reads in flight on it have had their answer.
+      if (stale) setTimeout(() => stale.channel.close(stale.handle, () => undefined), 5000).unref();
+    },
     async stat() {
       if (polls % FSTAT_EVERY === 0 && open) {
         const stale = open;

@@ -8,6 +8,8 @@ const TRANSIENT = new Set(['ENOENT', 'HostUnavailableError', 'ReadTimeout']);
 /** A read that has not answered by then (a channel that died under it) is given up; the next poll starts afresh. */
 const READ_TIMEOUT_MS = 10_000;
 const NEWLINE = 0x0a;
+/** A watched file whose read failed for a passing reason (a host reconnecting) is read again this soon. */
+const RETRY_MS = 1000;
 
 /** Where to start following: the beginning, or the last `bytes` of the file (the first partial line dropped). */
 export type FollowStart = { from: 'start' } | { from: 'end'; bytes: number };
@@ -84,7 +86,12 @@ export class Follower {
       this.failure = null;
     } catch (error) {
       // A file removed mid-read, or a host that is reconnecting: the next poll starts again from the offset held.
-      if (TRANSIENT.has((error as NodeJS.ErrnoException).code ?? (error as Error).name)) return;
+      const kind = (error as NodeJS.ErrnoException).code ?? (error as Error).name;
+      if (TRANSIENT.has(kind)) {
+        // Told of changes rather than polling, it would wait for the next change: it tries again itself.
+        if (this.unwatchSource && kind !== 'ENOENT') setTimeout(() => void this.poll(), RETRY_MS).unref();
+        return;
+      }
       // Anything else (permission denied, an I/O error) is a problem of this file, said once.
       const message = `cannot be read: ${(error as Error).message}`;
       if (message !== this.failure) this.onChunk({ records: [], problems: [problem(this.label, message)] });

@@ -1,8 +1,9 @@
-import { watch, type FSWatcher } from 'chokidar';
 import { join, relative, sep } from 'node:path';
 import type { CellDelta, CellDetail, StreamEvent } from '../../shared/cell-detail';
 import { problem, problemKey, type CellSummary, type Problem } from '../../shared/model';
-import { ADAPTERS } from '../../runners';
+import { ADAPTERS, JsonReader } from '../../runners';
+import type { Change } from '../changes';
+import { concerns, LookingFs, type Looked } from '../roots/looked';
 import type { EventLog } from '../../runners/types';
 import { readCell, summaryOf } from '../../runners/read';
 import { LogCache } from '../../runners/common/logs';
@@ -48,7 +49,7 @@ interface Followed {
  */
 export class CellSession {
   private detail!: CellDetail;
-  private watcher: FSWatcher | undefined;
+  private unwatch: (() => Promise<void>) | undefined;
   private readonly followed = new Map<string, Followed>();
   private readonly seenProblems = new Set<string>();
   private settleTimer: NodeJS.Timeout | undefined;
@@ -56,6 +57,10 @@ export class CellSession {
   private timers: NodeJS.Timeout[] = [];
   private vram: Follower | undefined;
   private logs: LogCache | undefined;
+  /** What reads go through, noting what they look at; what the last read looked at. */
+  private looking: LookingFs | undefined;
+  private json: JsonReader | undefined;
+  private looked: Looked | undefined;
 
   constructor(
     readonly summary: CellSummary,
@@ -70,9 +75,15 @@ export class CellSession {
 
   /** The cell and its detail, from one pass over its files; its event logs checked on from where they were. */
   private async read(): Promise<CellDetail> {
-    const ctx = this.context.read();
-    this.logs ??= new LogCache(ctx.fs);
+    const base = this.context.read();
+    this.looking ??= new LookingFs(base.fs);
+    this.json ??= new JsonReader(this.looking);
+    const ctx = { ...base, fs: this.looking, json: this.json };
+    // The logs' malformed-line checks read every trajectory on from where they were: not what a reread waits for.
+    this.logs ??= new LogCache(base.fs);
+    const looked = this.looking.begin();
     const read = await readCell(this.summary.path, this.summary.format, ctx, { detail: true, logs: this.logs });
+    this.looked = looked;
     const empty = { episodes: [], versions: [], vram: [], startedAt: null, episodeBudget: null, frameSources: [], logStream: null, otherBudgets: [] };
     return { summary: this.present(summaryOf(read, this.summary.root)), ...(read.detail ?? empty) };
   }
@@ -88,23 +99,20 @@ export class CellSession {
     const vramFile = ADAPTERS[this.summary.format].capabilities.vram?.file;
     if (vramFile) await this.followVram(vramFile);
 
-    if (this.context.watchable) {
-      this.watcher = watch(this.summary.path, {
-        ignoreInitial: true,
-        depth: 5,
-        // Frames are listed when a viewer asks; watching each one would flood the events.
-        ignored: (path: string) => /\.(png|jpe?g|mp4)$/i.test(path),
-      });
-      this.watcher.on('all', (_event, path) => this.changed(path));
-      this.watcher.on('error', (error) => this.emit({ cellId: this.summary.id, problems: [problem(this.summary.path, `watching stopped: ${(error as Error).message}`, { tip: 'close the cell and open it again' })] }));
-      await new Promise<void>((resolve) => this.watcher?.once('ready', () => resolve()));
+    this.unwatch = await this.context.watch(
+      this.summary.path,
+      (change) => this.changed(change),
+      (error) => this.emit({ cellId: this.summary.id, problems: [problem(this.summary.path, `watching stopped: ${error.message}`, { tip: 'close the cell and open it again' })] }),
+    );
+    if (this.context.host === 'local') {
+      // A watcher can miss changes on a network file system: open logs are polled too, now and then.
       this.timers.push(setInterval(() => this.followed.forEach((f) => void f.follower.poll()), POLL_MS));
-      this.timers.push(setInterval(() => this.scheduleRefresh(), REFRESH_MS));
     } else {
-      // No watcher over SFTP: open logs are polled often, the rest of the cell every few seconds.
-      this.timers.push(setInterval(() => [this.vram, ...[...this.followed.values()].map((f) => f.follower)].forEach((f) => void f?.poll()), REMOTE_POLL_MS));
-      this.timers.push(setInterval(() => this.scheduleRefresh(), REMOTE_REFRESH_MS));
+      // While a host's feed is down: open logs are polled often, the rest of the cell every few seconds.
+      this.timers.push(setInterval(() => this.context.live() || this.pollAll(), REMOTE_POLL_MS));
+      this.timers.push(setInterval(() => this.context.live() || this.scheduleRefresh(), REMOTE_REFRESH_MS));
     }
+    this.timers.push(setInterval(() => this.scheduleRefresh(), REFRESH_MS));
     this.timers.forEach((t) => t.unref());
     return this.detail;
   }
@@ -123,7 +131,18 @@ export class CellSession {
     this.vram.watch();
   }
 
-  private changed(path: string): void {
+  private pollAll(): void {
+    [this.vram, ...[...this.followed.values()].map((f) => f.follower)].forEach((f) => void f?.poll());
+  }
+
+  private changed(change: Change): void {
+    const { path } = change;
+    if (!path.startsWith(`${this.summary.path}/`)) {
+      // The cell itself, or a folder above it (a host's feed that started again): anything may have changed.
+      this.pollAll();
+      this.scheduleRefresh();
+      return;
+    }
     const rel = relative(this.summary.path, path).split(sep).join('/');
     if (this.vram && rel === this.vram.label) {
       void this.vram?.poll();
@@ -131,7 +150,8 @@ export class CellSession {
     }
     const followed = [...this.followed.values()].find((f) => f.log.file === rel);
     if (followed) void followed.follower.poll();
-    this.scheduleRefresh();
+    // A log being followed, or a frame written, need no reread: only what the last read looked at does.
+    if (!this.looked || concerns(this.looked, change)) this.scheduleRefresh();
   }
 
   /** Reads the cell again now, as a change in its files would. */
@@ -213,7 +233,7 @@ export class CellSession {
     this.followed.forEach((f) => f.follower.unwatch());
     this.followed.clear();
     this.vram?.unwatch();
-    await this.watcher?.close();
+    await this.unwatch?.();
     await this.refreshing;
   }
 }

@@ -1,0 +1,59 @@
+import { posix } from 'node:path';
+import { JsonReader, type CellFs, type ReadContext } from '../../runners';
+import type { Change } from '../changes';
+
+/** What one read of a cell looked at: the files it read or stat'd, the folders it listed. */
+export interface Looked {
+  files: Set<string>;
+  dirs: Set<string>;
+}
+
+
+/** A file system that notes what is looked at through it, from each `begin()` on. */
+export class LookingFs implements CellFs {
+  private looked: Looked = { files: new Set(), dirs: new Set() };
+
+  constructor(private readonly inner: CellFs) {}
+
+  /** Starts a new note (one read of a cell); the returned one fills as the read goes. */
+  begin(): Looked {
+    this.looked = { files: new Set(), dirs: new Set() };
+    return this.looked;
+  }
+
+  list(dir: string) {
+    this.looked.dirs.add(posix.normalize(dir));
+    return this.inner.list(dir);
+  }
+
+  stat(path: string) {
+    this.looked.files.add(posix.normalize(path));
+    return this.inner.stat(path);
+  }
+
+  read(path: string, maxBytes: number) {
+    this.looked.files.add(posix.normalize(path));
+    return this.inner.read(path, maxBytes);
+  }
+
+  readFrom(path: string, position: number, maxBytes: number) {
+    this.looked.files.add(posix.normalize(path));
+    return this.inner.readFrom(path, position, maxBytes);
+  }
+}
+
+/** A read context of its own for one read, noting what it looks at (reads of many cells at once). */
+export function lookingContext(ctx: ReadContext): { ctx: ReadContext; looked: Looked } {
+  const fs = new LookingFs(ctx.fs);
+  const looked = fs.begin();
+  return { ctx: { ...ctx, fs, json: new JsonReader(fs, { keepLastGood: false }) }, looked };
+}
+
+/**
+ * Whether a change can alter what a read found: a file it looked at changed, or a folder it listed
+ * gained or lost an entry (a file written to in a listed folder changes no listing).
+ */
+export function concerns(looked: Looked, change: Change): boolean {
+  if (looked.files.has(change.path) || looked.dirs.has(change.path)) return true;
+  return change.kind !== 'modified' && looked.dirs.has(posix.dirname(change.path));
+}

@@ -1,0 +1,159 @@
+// A host's change feed: one read-only process on the host, over its one connection, watching every runs
+// root of the host and printing what changes; readers of a path hear of its changes at once.
+import { posix } from 'node:path';
+import type { FeedStatus } from '../../shared/contract';
+import { shellQuote } from '../../shared/quote';
+import type { Spawned } from '../gpu/sampler';
+import { FEED_PROBE, feedCommand, isReady, parseFeedLine, type FeedChange } from './feed-script';
+
+export type { FeedStatus };
+import type { RemoteHost } from './host';
+
+
+interface Subscriber {
+  path: string;
+  /** Whether changes below `path` count too (a folder), or only `path` itself (a file). */
+  below: boolean;
+  listener: (change: FeedChange) => void;
+}
+
+/** How long a feed that ended waits before it starts again while the host stays connected. */
+const RESTART_MS = 2000;
+
+export class HostFeed {
+  private roots: string[] = [];
+  /** Folders readers asked for beyond the roots (a cell the CLI follows), each with how many ask. */
+  private readonly included = new Map<string, number>();
+  private child: Spawned | undefined;
+  private generation = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private readonly subscribers = new Set<Subscriber>();
+  private closed = false;
+  status: FeedStatus = { mode: null, state: 'off', lastChangeAt: null, problem: null };
+
+  constructor(
+    private readonly host: RemoteHost,
+    private readonly options: { findIntervalS?: number; onStatus?: (status: FeedStatus) => void } = {},
+  ) {}
+
+  private set(status: Partial<FeedStatus>): void {
+    const next = { ...this.status, ...status };
+    const changed = next.state !== this.status.state || next.mode !== this.status.mode || next.problem !== this.status.problem;
+    this.status = next;
+    if (changed) this.options.onStatus?.(this.status);
+  }
+
+  /** The host's runs roots; the feed starts again when they change. */
+  setRoots(roots: string[]): void {
+    this.watchAgain(roots);
+  }
+
+  /** Watches `dir` too while the returned function is not called (no-op when a root holds it already). */
+  include(dir: string): () => void {
+    const path = posix.normalize(dir);
+    this.included.set(path, (this.included.get(path) ?? 0) + 1);
+    this.watchAgain(this.asked);
+    return () => {
+      const left = (this.included.get(path) ?? 1) - 1;
+      if (left > 0) this.included.set(path, left);
+      else this.included.delete(path);
+      this.watchAgain(this.asked);
+    };
+  }
+
+  /** The roots last set. */
+  private asked: string[] = [];
+
+  /** Watches the roots and the included folders no root holds; starts again when that changes. */
+  private watchAgain(roots: string[]): void {
+    this.asked = roots;
+    const all = [...new Set([...roots, ...this.included.keys()].map((p) => posix.normalize(p)))];
+    const next = all.filter((p) => !all.some((other) => other !== p && p.startsWith(`${other}/`))).sort();
+    if (next.join('\0') === this.roots.join('\0')) return;
+    this.roots = next;
+    void this.start();
+  }
+
+  /** The host (re)connected: the feed is probed and started on the new connection. */
+  connected(): void {
+    this.set({ mode: null });
+    void this.start();
+  }
+
+  live(): boolean {
+    return this.status.state === 'live';
+  }
+
+  /**
+   * Hears changes of `path` (and below it, when `below`); `path` itself is also told whenever the feed
+   * (re)starts, as changes may have been missed while it was down. Returns the function that stops it.
+   */
+  subscribe(path: string, listener: (change: FeedChange) => void, below = true): () => void {
+    const subscriber = { path: posix.normalize(path), below, listener };
+    this.subscribers.add(subscriber);
+    return () => this.subscribers.delete(subscriber);
+  }
+
+  private tell(change: FeedChange): void {
+    this.set({ lastChangeAt: Date.now() });
+    for (const s of this.subscribers) {
+      // A folder created or removed above a subscriber (a cell's episodes folder) concerns it too.
+      if (change.path === s.path || (s.below && change.path.startsWith(`${s.path}/`)) || s.path.startsWith(`${change.path}/`)) s.listener(change);
+    }
+  }
+
+  private stopChild(): void {
+    this.generation++;
+    clearTimeout(this.restartTimer);
+    this.child?.kill();
+    this.child = undefined;
+  }
+
+  private async start(): Promise<void> {
+    this.stopChild();
+    const generation = this.generation;
+    if (this.closed || this.roots.length === 0 || this.host.status.state !== 'connected') return this.set({ state: 'off' });
+    this.set({ state: 'starting' });
+    try {
+      const mode = this.status.mode ?? ((await this.host.exec(FEED_PROBE)).stdout.trim() === 'inotify' ? 'inotify' : 'find');
+      if (generation !== this.generation) return;
+      this.set({ mode });
+      const child = this.host.stream(`sh -c ${shellQuote([feedCommand(mode, this.roots, this.options.findIntervalS)])}`);
+      this.child = child;
+      let pending = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (generation !== this.generation) return;
+        const lines = (pending + chunk.toString('utf8')).split('\n');
+        pending = lines.pop() as string;
+        for (const line of lines) {
+          if (isReady(line)) {
+            this.set({ state: 'live', problem: null });
+            // What changed while no feed ran is not known: every reader looks again.
+            this.roots.forEach((root) => this.tell({ path: root, kind: 'changed', size: null, mtime: null }));
+            continue;
+          }
+          const change = parseFeedLine(mode, line);
+          if (change) this.tell(change);
+        }
+      });
+      child.on('exit', (code) => this.ended(generation, `the ${mode} feed ended (exit ${code ?? 'by signal'})`));
+      child.on('error', (error) => this.ended(generation, `the ${mode} feed could not start: ${error.message}`));
+    } catch (error) {
+      this.ended(generation, `the feed could not start: ${(error as Error).message}`);
+    }
+  }
+
+  /** The feed ended under a live connection: readers poll until it runs again. */
+  private ended(generation: number, why: string): void {
+    if (generation !== this.generation || this.closed) return;
+    this.child = undefined;
+    this.set({ state: 'down', problem: this.host.status.state === 'connected' ? why : null });
+    if (this.host.status.state === 'connected') this.restartTimer = setTimeout(() => void this.start(), RESTART_MS);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.stopChild();
+    this.subscribers.clear();
+  }
+}
