@@ -79,7 +79,10 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
       // A log that appeared after the start (a new episode) is followed from its first line.
       else if (rel.endsWith('.jsonl')) void followNew(false);
       // The host's feed started again: anything may have changed while it was down.
-      else if (rel === '') (followers.forEach((f) => void f.poll()), void followNew(false));
+      else if (rel === '') {
+        followers.forEach((f) => void f.poll());
+        void followNew(false);
+      }
     },
     (error) => io.err(`${target.where}: watching stopped: ${error.message}`),
   );
