@@ -40,7 +40,10 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
   const places = new Places({
     acceptNewHostKey: values['accept-new-host-key'],
     onHostStatus: (status) => {
-      if (status.state === 'reconnecting') io.err(`${status.alias}: ${status.problem?.message}; reconnecting in ${Math.round(((status.retryAt ?? Date.now()) - Date.now()) / 1000)} s`);
+      if (status.state === 'reconnecting') {
+        const wait = Math.round(((status.retryAt ?? Date.now()) - Date.now()) / 1000);
+        io.err(`${status.alias}: ${status.problem?.message}; reconnecting${wait > 0 ? ` in ${wait} s` : ''}`);
+      }
       else if (status.state === 'connected') io.err(`${status.alias}: connected`);
       else if (status.state === 'failed') io.err(`${status.alias}: ${status.problem?.message}`);
     },

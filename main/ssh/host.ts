@@ -27,7 +27,8 @@ export class HostUnavailableError extends Error {
 export class RemoteHost {
   private client: Client | undefined;
   private channel: SFTPWrapper | undefined;
-  private backoff = 1000;
+  /** The wait before the next attempt: none after a working connection dropped (a blip), then 1 s, doubling. */
+  private backoff = 0;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private latencyTimer: NodeJS.Timeout | undefined;
@@ -65,7 +66,7 @@ export class RemoteHost {
       if (this.closed) return void client.end();
       this.client = client;
       this.channel = channel;
-      this.backoff = 1000;
+      this.backoff = 0;
       client.on('close', () => this.dropped(client));
       client.on('error', () => this.dropped(client));
       this.set({ state: 'connected', problem: null, retryAt: null, unknownKey: null, lockedKey: null });
@@ -110,7 +111,7 @@ export class RemoteHost {
 
   private retry(why: string): void {
     const wait = this.backoff;
-    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+    this.backoff = Math.min(Math.max(this.backoff * 2, 1000), MAX_BACKOFF_MS);
     this.set({ state: 'reconnecting', problem: problem(this.alias, why, { severity: 'warning' }), retryAt: Date.now() + wait });
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.attempt(), wait);

@@ -90,7 +90,7 @@ describe('a remote tail', () => {
     appendFileSync(trajectory, 'call"}\n');
     write(30);
     await expect.poll(() => out.length, { timeout: 20_000 }).toBe(72);
-    expect(err.join('\n')).toMatch(/testhost: connection lost; reconnecting in 1 s\ntesthost: connected/);
+    expect(err.join('\n')).toMatch(/testhost: connection lost; reconnecting\ntesthost: connected/);
     const delivered = out.map((l) => JSON.parse(l).seq);
     const written = readFileSync(trajectory, 'utf8').trim().split('\n').map((l) => JSON.parse(l).seq);
     expect(delivered).toEqual(written);

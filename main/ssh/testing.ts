@@ -1,7 +1,7 @@
 // A private sshd on 127.0.0.1 for tests: its own config, host key and user key in a temporary folder,
 // and a client HOME whose ~/.ssh/config names it `testhost`.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -111,4 +111,10 @@ export async function startSshd({ env = {} }: { env?: Record<string, string> } =
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A folder standing for /usr/bin without `missing` (a host that lacks a tool): for a session's PATH. */
+export function binWithout(missing: string[], dir = mkdtempSync(join(tmpdir(), 'cellwatch-bin-'))): { path: string; remove(): void } {
+  for (const name of readdirSync('/usr/bin')) if (!missing.includes(name)) symlinkSync(join('/usr/bin', name), join(dir, name));
+  return { path: dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -11,7 +11,7 @@ export function HostRow({ host }: { host: HostStatus }) {
   const now = useNow(1000);
   const [passphrase, setPassphrase] = useState('');
   const seconds = host.retryAt ? Math.max(0, Math.ceil((host.retryAt - now) / 1000)) : null;
-  const label = host.state === 'reconnecting' ? `reconnecting${seconds !== null ? ` in ${seconds} s` : ''}` : host.state;
+  const label = host.state === 'reconnecting' ? `reconnecting${seconds ? ` in ${seconds} s` : ''}` : host.state;
   return (
     <div className="host-block">
       <div className="host-row" title={host.problem?.message ?? ''}>
