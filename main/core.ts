@@ -10,6 +10,7 @@ import { CompareService } from './compare/service';
 import { EventHub } from './events';
 import { listFrames } from './frames';
 import { GpuService } from './gpu/service';
+import { fleetOf } from './hosts/fleet';
 import { HostsService } from './hosts/service';
 import { truthOf } from './launch/run-states';
 import { LaunchService } from './launch/service';
@@ -156,6 +157,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       record: (slots, seed, seconds, fps) => compare.record(slots, seed, seconds, fps),
       pairedTest: (a, b) => compare.pairedTest(a, b),
       listHosts: () => hosts.listHosts(),
+      async listFleet() {
+        const statuses = await hosts.listHosts();
+        const gpu = new Map(await Promise.all(['local', ...statuses.map((h) => h.alias)].map(async (alias) => [alias, await gpus.gpuStatus(alias)] as const)));
+        return fleetOf(statuses, roots.cells(), await roots.listRoots(), await launch.listRuns(), gpu);
+      },
       acceptHostKey: (alias) => hosts.acceptHostKey(alias),
       unlockHostKey: (alias, keyFile, passphrase) => hosts.unlockHostKey(alias, keyFile, passphrase),
       reconnectHost: (alias) => hosts.reconnectHost(alias),

@@ -49,6 +49,7 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   drainRun: z.tuple([name]),
   compare: z.union([z.tuple([z.string().min(1).max(2000)]), z.tuple([z.string().min(1).max(2000), z.string().regex(/^\d+$/)])]),
   listHosts: z.tuple([]),
+  listFleet: z.tuple([]),
   acceptHostKey: z.tuple([name]),
   unlockHostKey: z.tuple([name, z.string().min(1).max(4096), z.string().max(4096)]),
   reconnectHost: z.tuple([name]),

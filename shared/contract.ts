@@ -47,6 +47,8 @@ export interface Backend {
   record(slots: string, seed: string, seconds: number, fps: number): Promise<{ id: string }>;
   /** SSH hosts of the runs roots, with their connection state. */
   listHosts(): Promise<HostStatus[]>;
+  /** Every host at a glance: this machine and each SSH host, its connection, GPUs, cells and runs. */
+  listFleet(): Promise<FleetHost[]>;
   /** The user accepted the host's unknown key, having seen its fingerprint. */
   acceptHostKey(alias: string): Promise<void>;
   /** A passphrase for an encrypted key file, kept in memory only. */
@@ -74,6 +76,27 @@ export interface HostStatus {
   latencyMs: number | null;
   /** The host's change feed; absent for a host that has none yet. */
   feed?: FeedStatus;
+}
+
+/** A host as the Fleet view shows it: this machine or an SSH host, at a glance. */
+export interface FleetHost {
+  /** 'local' for this machine, else the SSH alias. */
+  alias: string;
+  /** The connection; null for this machine. */
+  connection: HostStatus | null;
+  /** GPU memory in use now, over all its GPUs; null without a sample. */
+  gpus: { count: number; usedMib: number; totalMib: number } | null;
+  /** The share of GPU memory in use, one point a sample over the last minutes, oldest first. */
+  gpuTrend: number[];
+  cells: number;
+  runningCells: number;
+  /** Launched runs running or queued there. */
+  launchedRuns: number;
+  /** Successes over scored episodes of its running cells; null when none is scored. */
+  successRate: number | null;
+  /** The newest change seen in its cells' files. */
+  lastChangeAt: number | null;
+  problems: Problem[];
 }
 
 export interface FeedStatus {

@@ -153,9 +153,12 @@ export class RemoteIndex {
     return this.queue(() => this.scanNow());
   }
 
-  /** The periodic look: a whole rescan, but only while the host's feed is down (a feed that starts rescans itself). */
+  /**
+   * The periodic look: a whole rescan while the host's feed is down (a feed that starts rescans itself),
+   * and the root's state said again while the host is not connected (no request is sent then).
+   */
   async sweep(): Promise<boolean> {
-    return this.feed.status.state === 'down' ? this.rescan() : false;
+    return this.feed.status.state === 'down' || this.host.status.state !== 'connected' ? this.rescan() : false;
   }
 
   async refresh(): Promise<void> {

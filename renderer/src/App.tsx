@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { CellView } from './cell-view/CellView';
 import { CompareView } from './compare/CompareView';
+import { FleetView } from './fleet/FleetView';
 import { GpuView } from './gpu/GpuView';
 import { RunsView } from './launch/RunsView';
 import { CellList } from './cell-list/CellList';
@@ -17,7 +18,7 @@ import { ViewTabs } from './shell/ViewTabs';
 import { PairedTestView } from './stats/PairedTestView';
 import { TopBar } from './shell/TopBar';
 
-const VIEW_NAMES: Record<View, string> = { cells: 'Cells', paired: 'Paired test', compare: 'Compare', gpu: 'GPU', runs: 'Runs' };
+const VIEW_NAMES: Record<View, string> = { cells: 'Cells', paired: 'Paired test', compare: 'Compare', gpu: 'GPU', runs: 'Runs', fleet: 'Fleet' };
 
 export function App() {
   const load = useApp((s) => s.load);
@@ -83,6 +84,7 @@ export function App() {
                 {view === 'compare' && <CompareView />}
                 {view === 'gpu' && <GpuView />}
                 {view === 'runs' && <RunsView />}
+                {view === 'fleet' && <FleetView />}
               </ViewBoundary>
             </>
           )

@@ -1,13 +1,13 @@
 // Every place in the window has a URL: `#/cells?root=…&q=…`, `#/cell/<id>?tab=episodes&episode=5&event=12`,
-// `#/paired?a=…&b=…`, `#/compare?slots=…`, `#/gpu`, `#/runs`. The hash follows the store; Back, Forward, a reload or
+// `#/paired?a=…&b=…`, `#/compare?slots=…`, `#/gpu`, `#/runs`, `#/fleet`. The hash follows the store; Back, Forward, a reload or
 // a link pasted into another window of the same server bring the store back to it.
 import type { CellTab } from '../../shared/alerts';
 import type { AppState, AppStore, View } from './store';
 
-const VIEWS: readonly View[] = ['cells', 'paired', 'compare', 'gpu', 'runs'];
+const VIEWS: readonly View[] = ['cells', 'paired', 'compare', 'gpu', 'runs', 'fleet'];
 const TABS: readonly CellTab[] = ['overview', 'episodes', 'versions', 'logs', 'problems'];
 
-type Place = Pick<AppState, 'view' | 'selectedRoot' | 'listFilter' | 'listCursor' | 'openCellId' | 'openCellTab' | 'openCellEpisode' | 'openCellEvent' | 'pairedA' | 'pairedB' | 'compareSlots'>;
+type Place = Pick<AppState, 'view' | 'selectedRoot' | 'selectedHost' | 'listFilter' | 'listCursor' | 'openCellId' | 'openCellTab' | 'openCellEpisode' | 'openCellEvent' | 'pairedA' | 'pairedB' | 'compareSlots'>;
 
 export function hashOf(s: Place): string {
   const query = (pairs: [string, string | number | null][]) => {
@@ -21,7 +21,7 @@ export function hashOf(s: Place): string {
       ['event', s.openCellEvent],
     ])}`;
   }
-  if (s.view === 'cells') return `#/cells${query([['root', s.selectedRoot], ['q', s.listFilter], ['row', s.listCursor]])}`;
+  if (s.view === 'cells') return `#/cells${query([['root', s.selectedRoot], ['host', s.selectedHost], ['q', s.listFilter], ['row', s.listCursor]])}`;
   if (s.view === 'paired') return `#/paired${query([['a', s.pairedA], ['b', s.pairedB]])}`;
   if (s.view === 'compare') return `#/compare${query([['slots', s.compareSlots]])}`;
   return `#/${s.view}`;
@@ -46,7 +46,7 @@ export function placeOf(hash: string): Partial<Place> | null {
   if (!VIEWS.includes(head as View)) return null;
   const view = head as View;
   const base: Partial<Place> = { view, openCellId: null };
-  if (view === 'cells') return { ...base, selectedRoot: q.get('root'), listFilter: q.get('q') ?? '', listCursor: q.get('row') };
+  if (view === 'cells') return { ...base, selectedRoot: q.get('root'), selectedHost: q.get('host'), listFilter: q.get('q') ?? '', listCursor: q.get('row') };
   if (view === 'paired') return { ...base, pairedA: q.get('a') ?? '', pairedB: q.get('b') ?? '' };
   if (view === 'compare') return { ...base, compareSlots: q.get('slots') ?? '' };
   return base;

@@ -11,6 +11,8 @@ export interface AppState {
   cells: CellSummary[];
   /** The runs root whose cells the list shows; null shows every root's. */
   selectedRoot: string | null;
+  /** The host whose cells the list shows (from the Fleet view); null: every host's. */
+  selectedHost: string | null;
   loaded: boolean;
   view: View;
   /** The cell whose view is open, replacing the list, and the tab it opened on. */
@@ -50,6 +52,8 @@ export interface AppState {
   pickAndAddRoot(): Promise<void>;
   removeRoot(path: string): Promise<void>;
   selectRoot(path: string | null): void;
+  /** Shows the cells of one host (null: all) in the list. */
+  selectHost(alias: string | null): void;
   setView(view: View): void;
   openCell(id: string, tab?: CellTab, episode?: string): void;
   closeCell(): void;
@@ -59,7 +63,7 @@ export interface AppState {
   setAlertPrefs(change: (prefs: AlertPrefs) => AlertPrefs): Promise<void>;
 }
 
-export type View = 'cells' | 'paired' | 'compare' | 'gpu' | 'runs';
+export type View = 'cells' | 'paired' | 'compare' | 'gpu' | 'runs' | 'fleet';
 
 export type AppStore = StoreApi<AppState>;
 
@@ -108,6 +112,7 @@ export function createAppStore(transport: Transport): AppStore {
       roots: [],
       cells: [],
       selectedRoot: null,
+      selectedHost: null,
       loaded: false,
       view: 'cells',
       openCellId: null,
@@ -187,7 +192,10 @@ export function createAppStore(transport: Transport): AppStore {
         });
       },
       selectRoot(path) {
-        set({ selectedRoot: path, view: 'cells', openCellId: null });
+        set({ selectedRoot: path, selectedHost: null, view: 'cells', openCellId: null });
+      },
+      selectHost(alias) {
+        set({ selectedHost: alias, selectedRoot: null, view: 'cells', openCellId: null });
       },
       setView(view) {
         set({ view, openCellId: null });

@@ -79,6 +79,8 @@ function ReadingLine({ progress }: { progress: { read: number; total: number }[]
 export function CellList() {
   const cells = useApp((s) => s.cells);
   const selectedRoot = useApp((s) => s.selectedRoot);
+  const selectedHost = useApp((s) => s.selectedHost);
+  const selectHost = useApp((s) => s.selectHost);
   const reading = useApp(useShallow((s) => s.roots.filter((r) => r.progress && (selectedRoot === null || r.path === selectedRoot)).map((r) => r.progress as { read: number; total: number })));
   const filter = useApp((s) => s.listFilter);
   const setFilter = useApp((s) => s.setListFilter);
@@ -89,9 +91,9 @@ export function CellList() {
   const now = useNow();
 
   const shown = useMemo(() => {
-    const inRoot = selectedRoot === null ? cells : cells.filter((c) => c.root === selectedRoot);
+    const inRoot = selectedRoot !== null ? cells.filter((c) => c.root === selectedRoot) : selectedHost !== null ? cells.filter((c) => c.host === selectedHost) : cells;
     return sortCells(inRoot.filter((c) => matches(c, filter)), sort);
-  }, [cells, selectedRoot, filter, sort]);
+  }, [cells, selectedRoot, selectedHost, filter, sort]);
   const [group, setGroup] = useState<GroupBy>('none');
   const rows = useMemo(() => groupRows(shown, group), [shown, group]);
   const { ref, onScroll, first, last, totalHeight, scrollToRow } = useVirtualRows(rows.length, ROW_HEIGHT);
@@ -118,10 +120,15 @@ export function CellList() {
     <section className="cell-list" aria-label="Cells">
       <div className="list-head">
         <h1 className="view-title">
-          {selectedRoot ? baseName(selectedRoot) : 'All runs roots'}
+          {selectedRoot ? baseName(selectedRoot) : selectedHost ? `Host ${selectedHost === 'local' ? 'local (this machine)' : selectedHost}` : 'All runs roots'}
           <span className="count">
             {shown.length === cells.length ? `${cells.length} cells` : `${shown.length} of ${cells.length} cells`}
           </span>
+          {selectedHost && (
+            <button className="link clear-host" onClick={() => selectHost(null)} title="Show the cells of every host">
+              all hosts
+            </button>
+          )}
           {reading.length > 0 && <ReadingLine progress={reading} />}
         </h1>
         <select aria-label="Group by" value={group} onChange={(e) => setGroup(e.target.value as GroupBy)} className="list-group">

@@ -8,6 +8,7 @@ const TABS: { id: View; label: string }[] = [
   { id: 'compare', label: 'Compare' },
   { id: 'gpu', label: 'GPU' },
   { id: 'runs', label: 'Runs' },
+  { id: 'fleet', label: 'Fleet' },
 ];
 
 export function ViewTabs() {

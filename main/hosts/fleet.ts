@@ -1,0 +1,43 @@
+import type { GpuStatus } from '../../shared/cell-detail';
+import type { FleetHost, HostStatus } from '../../shared/contract';
+import type { RunInfo } from '../../shared/launch';
+import type { CellSummary, RootStatus } from '../../shared/model';
+
+/** Points of the GPU trend: the last samples, thinned to at most this many. */
+const TREND_POINTS = 60;
+
+function gpuOf(status: GpuStatus): Pick<FleetHost, 'gpus' | 'gpuTrend'> {
+  const share = (gpus: GpuStatus['history'][number]['gpus']) => {
+    const total = gpus.reduce((sum, g) => sum + (g.totalMib ?? 0), 0);
+    return total ? gpus.reduce((sum, g) => sum + (g.usedMib ?? 0), 0) / total : 0;
+  };
+  const latest = status.history.at(-1)?.gpus;
+  const step = Math.max(1, Math.ceil(status.history.length / TREND_POINTS));
+  return {
+    gpus: latest?.length ? { count: latest.length, usedMib: latest.reduce((s, g) => s + (g.usedMib ?? 0), 0), totalMib: latest.reduce((s, g) => s + (g.totalMib ?? 0), 0) } : null,
+    gpuTrend: status.history.filter((_, i) => (status.history.length - 1 - i) % step === 0).map((s) => share(s.gpus)),
+  };
+}
+
+/** One row a host: this machine first, then each SSH host in the order they were added. */
+export function fleetOf(hosts: HostStatus[], cells: CellSummary[], roots: RootStatus[], runs: RunInfo[], gpu: Map<string, GpuStatus>): FleetHost[] {
+  const aliases = ['local', ...hosts.map((h) => h.alias)];
+  return aliases.map((alias) => {
+    const mine = cells.filter((c) => c.host === alias);
+    const running = mine.filter((c) => c.state === 'running');
+    const scored = running.reduce((sum, c) => sum + c.episodes.scored, 0);
+    const connection = hosts.find((h) => h.alias === alias) ?? null;
+    const rootsHere = roots.filter((r) => (alias === 'local' ? !/^[^/:]+:/.test(r.path) : r.path.startsWith(`${alias}:`)));
+    return {
+      alias,
+      connection,
+      ...gpuOf(gpu.get(alias) ?? { available: false, problems: [], history: [] }),
+      cells: mine.length,
+      runningCells: running.length,
+      launchedRuns: runs.filter((r) => r.host === alias && (r.state === 'running' || r.state === 'pending')).length,
+      successRate: scored ? running.reduce((sum, c) => sum + c.episodes.successes, 0) / scored : null,
+      lastChangeAt: mine.reduce<number | null>((newest, c) => (c.changedAt !== null && (newest === null || c.changedAt > newest) ? c.changedAt : newest), null),
+      problems: [...(connection?.problem ? [connection.problem] : []), ...rootsHere.flatMap((r) => r.problems)],
+    };
+  });
+}

@@ -1,0 +1,104 @@
+import { useEffect, useState } from 'react';
+import type { FleetHost } from '../../../shared/contract';
+import { CallFailed } from '../CallFailed';
+import { useApp, useTransport } from '../context';
+import { ago, percent } from '../format';
+import { useNow } from '../useNow';
+
+const gib = (mib: number) => (mib / 1024).toFixed(0);
+
+/** GPU memory in use over the last minutes, as a line: where a host's load goes at a glance. */
+function Sparkline({ points, label }: { points: number[]; label: string }) {
+  if (points.length < 2) return <span className="muted">–</span>;
+  const width = 80;
+  const height = 18;
+  const path = points.map((p, i) => `${((i / (points.length - 1)) * width).toFixed(1)},${(height - 1 - p * (height - 2)).toFixed(1)}`).join(' ');
+  return (
+    <svg className="sparkline" width={width} height={height} role="img" aria-label={label}>
+      <polyline points={path} fill="none" stroke="currentColor" strokeWidth="1.2" />
+    </svg>
+  );
+}
+
+function connectionText(host: FleetHost): string {
+  const c = host.connection;
+  if (!c) return 'this machine';
+  const parts: string[] = [c.state];
+  if (c.state === 'connected' && c.latencyMs !== null) parts.push(`${c.latencyMs} ms`);
+  if (c.feed?.mode) parts.push(c.feed.state === 'live' ? `${c.feed.mode} feed` : `${c.feed.mode} feed ${c.feed.state}`);
+  return parts.join(' · ');
+}
+
+const TONE: Record<string, string> = { connected: 'state-ok', connecting: 'state-scanning', reconnecting: 'tone-bg-amber', failed: 'state-missing' };
+
+/** Every host in one table: connection, GPUs, running cells and runs, success, last change, problems; a click lists its cells. */
+export function FleetView() {
+  const transport = useTransport();
+  const selectHost = useApp((s) => s.selectHost);
+  const now = useNow(5000);
+  const [fleet, setFleet] = useState<FleetHost[] | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  useEffect(() => {
+    let current = true;
+    const load = () =>
+      transport.call('listFleet').then(
+        (hosts) => current && (setFleet(hosts), setError(null)),
+        (failed: Error) => current && setError(failed),
+      );
+    void load();
+    const timer = setInterval(load, 2000);
+    return () => {
+      current = false;
+      clearInterval(timer);
+    };
+  }, [transport]);
+  if (error && !fleet) return <CallFailed what="The fleet" error={error} />;
+  if (!fleet) return null;
+  return (
+    <section className="fleet-view" aria-label="Fleet">
+      <table className="plain-table" aria-label="Hosts">
+        <thead>
+          <tr>
+            <th>Host</th>
+            <th>Connection</th>
+            <th className="num">GPU memory</th>
+            <th>Last 10 min</th>
+            <th className="num">Running</th>
+            <th className="num">Runs</th>
+            <th className="num">Success</th>
+            <th>Last change</th>
+            <th>Problems</th>
+          </tr>
+        </thead>
+        <tbody>
+          {fleet.map((host) => (
+            <tr key={host.alias} aria-label={host.alias}>
+              <td>
+                <span className={`dot ${host.connection ? TONE[host.connection.state] : 'state-ok'}`} aria-hidden />{' '}
+                <button className="link" onClick={() => selectHost(host.alias)} title={`List the cells of ${host.alias}`}>
+                  {host.alias}
+                </button>
+              </td>
+              <td className="muted" role="status">
+                {connectionText(host)}
+              </td>
+              <td className="num">{host.gpus ? `${gib(host.gpus.usedMib)} / ${gib(host.gpus.totalMib)} GiB · ${host.gpus.count} GPU${host.gpus.count === 1 ? '' : 's'}` : '–'}</td>
+              <td className="tone-running">
+                <Sparkline points={host.gpuTrend} label={`GPU memory of ${host.alias} over time`} />
+              </td>
+              <td className="num">
+                {host.runningCells} / {host.cells}
+              </td>
+              <td className="num">{host.launchedRuns}</td>
+              <td className="num">{percent(host.successRate)}</td>
+              <td>{ago(host.lastChangeAt, now)}</td>
+              <td className={host.problems.length ? 'tone-fail problems-cell' : 'muted'} title={host.problems.map((p) => `${p.file}: ${p.message}`).join('\n')}>
+                {host.problems.length ? `${host.problems.length}: ${host.problems[0]?.message}` : 'none'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
