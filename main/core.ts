@@ -11,6 +11,7 @@ import { EventHub } from './events';
 import { listFrames } from './frames';
 import { GpuService } from './gpu/service';
 import { fleetOf } from './hosts/fleet';
+import type { RegistryOptions } from './hosts/registry';
 import { HostsService } from './hosts/service';
 import { truthOf } from './launch/run-states';
 import { LaunchService } from './launch/service';
@@ -45,6 +46,8 @@ export interface CoreOptions {
   dataDir?: string;
   /** The nvidia-smi to run on SSH hosts (default: nvidia-smi on the host's PATH). */
   remoteNvidiaSmi?: string;
+  /** How SSH hosts are reached: the find loop's interval, a byte counter (benchmarks). */
+  hosts?: RegistryOptions;
   /** How often alerts are looked for; `readOnly`: use the saved alert settings but write nothing (the CLI). */
   alerts?: AlertTiming & { readOnly?: boolean };
 }
@@ -73,7 +76,7 @@ export interface Core extends EventedBackend {
 
 export async function createCore(options: CoreOptions): Promise<Core> {
   const events = new EventHub();
-  const hosts = new HostsService(events, options.remoteNvidiaSmi);
+  const hosts = new HostsService(events, options.remoteNvidiaSmi, options.hosts);
   const local = localCellContext();
   const contextOf: ContextOf = (cell) => (cell.host === 'local' ? local : hosts.registry.context(cell.host));
   const dataDir = options.dataDir ?? defaultDataDir();

@@ -16,6 +16,8 @@ interface Entry {
 export interface RegistryOptions {
   /** The find loop's interval on hosts without inotifywait, in seconds. */
   findIntervalS?: number;
+  /** Counts the bytes each host's connection receives (benchmarks). */
+  onBytesReceived?: (alias: string, bytes: number) => void;
 }
 
 /** The SSH hosts the app watches: one connection each, shared by every root and cell of that host, and its change feed. */
@@ -36,6 +38,7 @@ export class HostRegistry {
       const host = new RemoteHost(alias, {
         passphrases: this.passphrases,
         handshakes: this.handshakes,
+        ...(this.options.onBytesReceived ? { onBytesReceived: (bytes: number) => this.options.onBytesReceived?.(alias, bytes) } : {}),
         onStatus: (status) => {
           // Each new connection gets its feed; other news (a latency measured) does not restart it.
           if (status.state === 'connected' && was !== 'connected') this.hosts.get(alias)?.feed.connected();

@@ -9,7 +9,7 @@ import { parseGpus, type GpuReading } from '../gpu/parse';
 import { gpuQueryArgs } from '../gpu/sampler';
 import { shellQuote } from '../../shared/quote';
 import { remoteShell, type Shell } from '../launch/shell';
-import { HostRegistry } from './registry';
+import { HostRegistry, type RegistryOptions } from './registry';
 
 type HostCalls = Pick<Backend, 'listHosts' | 'acceptHostKey' | 'unlockHostKey' | 'reconnectHost'>;
 
@@ -22,6 +22,7 @@ export class HostsService implements HostCalls {
     private readonly events: EventHub,
     /** The nvidia-smi to run on each host (default: the one on the host's PATH). */
     private readonly nvidiaSmi = 'nvidia-smi',
+    registryOptions: RegistryOptions = {},
   ) {
     this.registry = new HostRegistry((statuses) => {
       events.emit('hostsChanged', statuses);
@@ -35,7 +36,7 @@ export class HostsService implements HostCalls {
       this.connected.clear();
       nowConnected.forEach((alias) => this.connected.add(alias));
       for (const alias of just) if (!this.gpus.has(alias)) this.gpus.set(alias, this.sampleGpus(alias));
-    });
+    }, registryOptions);
   }
 
   private sampleGpus(alias: string): GpuFeed {

@@ -54,6 +54,20 @@ export function lookingContext(ctx: ReadContext): { ctx: ReadContext; looked: Lo
  * gained or lost an entry (a file written to in a listed folder changes no listing).
  */
 export function concerns(looked: Looked, change: Change): boolean {
+  return kindFor(looked, change) !== null;
+}
+
+/**
+ * How a change concerns what a read found: `appended` when a file it looked at was written to (a log
+ * growing: its reader may wait for a quiet moment), `changed` when anything else it looked at changed,
+ * null when it does not concern it.
+ */
+export function kindFor(looked: Looked, change: Change): 'appended' | 'changed' | null {
+  if (looked.files.has(change.path) && (change.kind === 'modified' || change.kind === 'changed')) return 'appended';
+  return concernsOtherwise(looked, change) ? 'changed' : null;
+}
+
+function concernsOtherwise(looked: Looked, change: Change): boolean {
   if (looked.files.has(change.path) || looked.dirs.has(change.path)) return true;
   return change.kind !== 'modified' && looked.dirs.has(posix.dirname(change.path));
 }

@@ -10,9 +10,10 @@ import { mapLimited } from '../concurrency';
 import { rootTrouble, type ScanResult } from '../scan';
 import { discoveryCommand, parseDiscovery } from '../ssh/discover';
 import type { HostFeed } from '../ssh/feed';
-import type { FeedChange } from '../ssh/feed-script';
+import type { Change } from '../changes';
 import type { RemoteHost } from '../ssh/host';
-import { concerns, lookingContext, type Looked } from './looked';
+import { QuietTimer } from '../quiet';
+import { kindFor, lookingContext, type Looked } from './looked';
 
 /** Remote reads in flight at once: one connection carries them all. */
 const PARALLEL_REMOTE = 8;
@@ -29,6 +30,8 @@ export class RemoteIndex {
   private scan: Omit<ScanResult, 'cells'> | undefined;
   private readonly cells = new Map<string, Known>();
   private readonly dirty = new Set<string>();
+  /** Running cells whose logs grow: read again once quiet. */
+  private readonly quiet = new Map<string, QuietTimer>();
   private rescanWanted = false;
   private settleTimer: NodeJS.Timeout | undefined;
   private work: Promise<unknown> = Promise.resolve();
@@ -61,12 +64,14 @@ export class RemoteIndex {
     return undefined;
   }
 
-  private changed(change: FeedChange): void {
+  private changed(change: Change): void {
     const inside = change.path.startsWith(`${this.path}/`);
     const known = inside ? this.cellOf(change.path) : undefined;
     if (!inside) this.rescanWanted = true;
     else if (known) {
-      if (change.path === known.row.path || concerns(known.looked, change)) this.dirty.add(known.row.path);
+      const how = change.path === known.row.path ? 'changed' : kindFor(known.looked, change);
+      if (how === 'changed' || (how === 'appended' && known.row.state !== 'running')) this.dirty.add(known.row.path);
+      else if (how === 'appended') this.appended(known);
     } else if (change.kind !== 'modified' && (change.kind !== 'changed' || (DETECT_FILES as readonly string[]).includes(posix.basename(change.path)))) {
       // Outside every known cell, a new folder or a new run.json may be a new cell.
       this.rescanWanted = true;
@@ -74,6 +79,29 @@ export class RemoteIndex {
     if (!this.rescanWanted && this.dirty.size === 0) return;
     clearTimeout(this.settleTimer);
     this.settleTimer = setTimeout(() => void this.queue(() => this.catchUp()), SETTLE_MS);
+  }
+
+  /**
+   * A running cell's log grew: its row says it changed now, and the cell is read again once its logs are
+   * quiet for a moment (at least every 30 s), not once a line: over SSH a read costs more than a line.
+   */
+  private appended(known: Known): void {
+    const dir = known.row.path;
+    const now = Date.now();
+    if (known.row.changedAt === null || now - known.row.changedAt > 1000) {
+      known.row = { ...known.row, changedAt: now };
+      this.send({ root: this.root, added: [], changed: [known.row], removed: [] });
+    }
+    let quiet = this.quiet.get(dir);
+    if (!quiet) {
+      quiet = new QuietTimer(() => {
+        this.quiet.delete(dir);
+        this.dirty.add(dir);
+        void this.queue(() => this.catchUp());
+      });
+      this.quiet.set(dir, quiet);
+    }
+    quiet.poke();
   }
 
   private queue<T>(task: () => Promise<T>): Promise<T> {
@@ -167,6 +195,7 @@ export class RemoteIndex {
 
   async close(): Promise<void> {
     clearTimeout(this.settleTimer);
+    this.quiet.forEach((q) => q.cancel());
     this.unsubscribe();
   }
 }

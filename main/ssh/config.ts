@@ -12,6 +12,11 @@ export interface HostConfig {
   proxyJump: string | null;
   /** False with `IdentitiesOnly yes` or `IdentityAgent none`: the agent's keys are not offered to this host. */
   useAgent: boolean;
+  /**
+   * Whether the connection is compressed: yes unless `Compression no` (unlike ssh, whose default is no:
+   * Cellwatch carries text logs, which shrink several times).
+   */
+  compression: boolean;
 }
 
 /**
@@ -100,6 +105,7 @@ export function resolveHost(alias: string, blocks: Block[], home = homedir(), us
     identityFiles: identities.length ? identities : defaults,
     proxyJump: first.get('proxyjump') && first.get('proxyjump') !== 'none' ? (first.get('proxyjump') as string) : null,
     useAgent: first.get('identitiesonly')?.toLowerCase() !== 'yes' && first.get('identityagent')?.toLowerCase() !== 'none',
+    compression: first.get('compression')?.toLowerCase() !== 'no',
   };
 }
 

@@ -95,6 +95,7 @@ async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; k
     readyTimeout: options.timeoutMs ?? 10_000,
     keepaliveInterval: 5000,
     keepaliveCountMax: 3,
+    algorithms: { compress: host.compression ? ['zlib@openssh.com', 'zlib', 'none'] : ['none'] },
     hostVerifier: (key: Buffer, verify: (ok: boolean) => void) => {
       void readKnownHosts(knownHosts).then(async (text) => {
         const verdict = verifyKnownHost(text, host.hostName, host.port, key);

@@ -1,6 +1,6 @@
 // The command line of a host's change feed: one long-lived, read-only process on the host that prints a
 // line per change below the watched roots. Everything it needs is in the command line: nothing is written
-// on the host.
+// on the host. Paths are sent once, then by number, so a log growing line by line costs a few bytes a line.
 import { shellQuote } from '../../shared/quote';
 import type { Change } from '../changes';
 
@@ -12,25 +12,35 @@ export const FEED_PROBE = 'command -v inotifywait >/dev/null 2>&1 && echo inotif
 /** Frames and videos are listed when a viewer asks: their changes would flood the feed. */
 const MEDIA = ['*.png', '*.jpg', '*.jpeg', '*.mp4'];
 
-/** Printed once the feed watches everything: changes after it are reported. */
-const READY_LINES = new Set(['READY', 'Watches established.']);
-
-export const isReady = (line: string) => READY_LINES.has(line);
+/** Prints `=N PATH` the first time a path is told, and `K N` for each change (K: M, C, D or X). */
+const TELL = 'function tell(kind, path) { if (!(path in id)) { id[path] = ++ids; print "=" ids " " path } print kind " " id[path]; fflush() }';
 
 /**
- * inotify: `inotifywait -m -r` on the roots, one line per event (`EVENTS PATH`), READY once its watches are
- * set. find: an awk loop that lists every file's size and mtime each `intervalS` and prints only the
- * differences (`C SIZE MTIME PATH`, `D - - PATH`).
+ * inotify: `inotifywait -m -r` on the roots, read by awk, which prints READY once its watches are set and
+ * each event as modified (M), created (C) or gone (D). find: awk lists every file's size and mtime each
+ * `intervalS` and tells only the differences: changed (X) or gone (D).
  */
 export function feedCommand(mode: FeedMode, roots: string[], intervalS = 1): string {
   if (mode === 'inotify') {
-    const exclude = '\\.(png|jpe?g|mp4)$';
-    // Its "Watches established." goes to stderr, merged into the one stream; exec'd, so stopping the channel stops it.
-    return `exec inotifywait -m -r -e modify,close_write,create,delete,moved_to,moved_from,attrib --format '%e %w%f' --exclude ${shellQuote([exclude])} ${shellQuote(roots)} 2>&1`;
+    const watch = `inotifywait -m -r -e modify,create,delete,moved_to,moved_from --format '%e %w%f' --exclude ${shellQuote(['\\.(png|jpe?g|mp4)$'])} ${shellQuote(roots)} 2>&1`;
+    const program = [
+      TELL,
+      '$0 == "Watches established." { print "READY"; fflush(); next }',
+      '{',
+      '  sp = index($0, " "); events = substr($0, 1, sp - 1); path = substr($0, sp + 1)',
+      '  if (substr(path, 1, 1) != "/") next',
+      '  kind = events ~ /DELETE|MOVED_FROM/ ? "D" : events ~ /CREATE|MOVED_TO/ ? "C" : "M"',
+      '  tell(kind, path)',
+      '}',
+    ].join('\n');
+    // mawk reads a pipe a block at a time unless told it is interactive; other awks read what is there.
+    const awk = 'if awk -W version 2>/dev/null | grep -q mawk; then AWK="awk -W interactive"; else AWK=awk; fi';
+    return supervised(`${watch} | $AWK ${shellQuote([program])}`, awk);
   }
   const skip = MEDIA.map((m) => `! -name ${shellQuote([m])}`).join(' ');
   const list = `find -L ${shellQuote(roots)} -type f ${skip} -printf '%s %T@ %p\\n' 2>/dev/null`;
   const program = [
+    TELL,
     'BEGIN {',
     '  cmd = ENVIRON["FEED_LIST"]; first = 1',
     '  while (1) {',
@@ -38,38 +48,43 @@ export function feedCommand(mode: FeedMode, roots: string[], intervalS = 1): str
     '      a = index(line, " "); rest = substr(line, a + 1); b = index(rest, " ")',
     '      path = substr(rest, b + 1); val = substr(line, 1, a - 1) " " substr(rest, 1, b - 1)',
     '      now[path] = val',
-    '      if (!first && prev[path] != val) print "C " val " " path',
+    '      if (!first && prev[path] != val) tell("X", path)',
     '    }',
     '    close(cmd)',
-    '    if (!first) for (p in prev) if (!(p in now)) print "D - - " p',
+    '    if (!first) for (p in prev) if (!(p in now)) tell("D", p)',
     '    split("", prev); for (p in now) prev[p] = now[p]; split("", now)',
-    '    if (first) { print "READY"; first = 0 }',
-    '    fflush()',
+    '    if (first) { print "READY"; fflush(); first = 0 }',
     `    system("sleep ${intervalS}")`,
     '  }',
     '}',
   ].join('\n');
-  return `FEED_LIST=${shellQuote([list])} exec awk ${shellQuote([program])}`;
+  return supervised(`FEED_LIST=${shellQuote([list])} awk ${shellQuote([program])}`);
 }
 
-/** A change as a feed tells it: inotify says modified, created or gone; find says changed or gone. */
-export interface FeedChange extends Change {
-  /** Size and mtime where the feed knows them (find); null from inotify, whose reader looks itself. */
-  size: number | null;
-  mtime: number | null;
+/**
+ * The feed in the background of a shell that ends it (its whole process group) once the channel's input
+ * ends: the channel closed, or the connection gone. Nothing of it outlives the channel.
+ */
+function supervised(feed: string, before = ':'): string {
+  return [before, `${feed} &`, 'while read -r _; do :; done', 'kill 0'].join('\n');
 }
 
-/** One line of a feed; null for lines that are no change (inotify's notices). */
-export function parseFeedLine(mode: FeedMode, line: string): FeedChange | null {
-  if (mode === 'find') {
-    const match = /^([CD]) (\S+) (\S+) (\/.*)$/.exec(line);
-    if (!match) return null;
-    const [, kind, size, mtime, path] = match as unknown as [string, string, string, string, string];
-    return kind === 'D' ? { path, kind: 'gone', size: null, mtime: null } : { path, kind: 'changed', size: Number(size), mtime: Number(mtime) };
+const KINDS: Record<string, Change['kind']> = { M: 'modified', C: 'created', D: 'gone', X: 'changed' };
+
+/** Reads one run of a feed's lines: READY, path numbers, changes. */
+export class FeedReader {
+  private readonly paths = new Map<string, string>();
+
+  /** 'ready', a change, or null for a line that is neither (a path's number, a notice). */
+  line(line: string): Change | 'ready' | null {
+    if (line === 'READY') return 'ready';
+    const named = /^=(\d+) (\/.*)$/.exec(line);
+    if (named) {
+      this.paths.set(named[1] as string, named[2] as string);
+      return null;
+    }
+    const told = /^([MCDX]) (\d+)$/.exec(line);
+    const path = told && this.paths.get(told[2] as string);
+    return path ? { path, kind: KINDS[told[1] as string] as Change['kind'] } : null;
   }
-  const match = /^([A-Z_,]+) (\/.*)$/.exec(line);
-  if (!match) return null;
-  const events = new Set((match[1] as string).split(','));
-  const kind = events.has('DELETE') || events.has('MOVED_FROM') ? 'gone' : events.has('CREATE') || events.has('MOVED_TO') ? 'created' : 'modified';
-  return { path: match[2] as string, kind, size: null, mtime: null };
 }

@@ -4,7 +4,8 @@ import { posix } from 'node:path';
 import type { FeedStatus } from '../../shared/contract';
 import { shellQuote } from '../../shared/quote';
 import type { Spawned } from '../gpu/sampler';
-import { FEED_PROBE, feedCommand, isReady, parseFeedLine, type FeedChange } from './feed-script';
+import type { Change } from '../changes';
+import { FEED_PROBE, feedCommand, FeedReader } from './feed-script';
 
 export type { FeedStatus };
 import type { RemoteHost } from './host';
@@ -14,7 +15,7 @@ interface Subscriber {
   path: string;
   /** Whether changes below `path` count too (a folder), or only `path` itself (a file). */
   below: boolean;
-  listener: (change: FeedChange) => void;
+  listener: (change: Change) => void;
 }
 
 /** How long a feed that ended waits before it starts again while the host stays connected. */
@@ -88,13 +89,13 @@ export class HostFeed {
    * Hears changes of `path` (and below it, when `below`); `path` itself is also told whenever the feed
    * (re)starts, as changes may have been missed while it was down. Returns the function that stops it.
    */
-  subscribe(path: string, listener: (change: FeedChange) => void, below = true): () => void {
+  subscribe(path: string, listener: (change: Change) => void, below = true): () => void {
     const subscriber = { path: posix.normalize(path), below, listener };
     this.subscribers.add(subscriber);
     return () => this.subscribers.delete(subscriber);
   }
 
-  private tell(change: FeedChange): void {
+  private tell(change: Change): void {
     this.set({ lastChangeAt: Date.now() });
     for (const s of this.subscribers) {
       // A folder created or removed above a subscriber (a cell's episodes folder) concerns it too.
@@ -121,19 +122,20 @@ export class HostFeed {
       const child = this.host.stream(`sh -c ${shellQuote([feedCommand(mode, this.roots, this.options.findIntervalS)])}`);
       this.child = child;
       let pending = '';
+      const reader = new FeedReader();
       child.stdout.on('data', (chunk: Buffer) => {
         if (generation !== this.generation) return;
         const lines = (pending + chunk.toString('utf8')).split('\n');
         pending = lines.pop() as string;
         for (const line of lines) {
-          if (isReady(line)) {
+          const told = reader.line(line);
+          if (told === 'ready') {
             this.set({ state: 'live', problem: null });
             // What changed while no feed ran is not known: every reader looks again.
-            this.roots.forEach((root) => this.tell({ path: root, kind: 'changed', size: null, mtime: null }));
+            this.roots.forEach((root) => this.tell({ path: root, kind: 'changed' }));
             continue;
           }
-          const change = parseFeedLine(mode, line);
-          if (change) this.tell(change);
+          if (told) this.tell(told);
         }
       });
       child.on('exit', (code) => this.ended(generation, `the ${mode} feed ended (exit ${code ?? 'by signal'})`));

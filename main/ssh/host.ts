@@ -176,6 +176,7 @@ export class RemoteHost {
       stderr,
       kill: () => {
         channel?.signal('KILL');
+        // Closing ends the command's input: how the change feed's shell knows to end what it started.
         channel?.close();
       },
       on: (event: string, listener: (...args: unknown[]) => void) => events.on(event, listener),

@@ -3,7 +3,8 @@ import type { CellDelta, CellDetail, StreamEvent } from '../../shared/cell-detai
 import { problem, problemKey, type CellSummary, type Problem } from '../../shared/model';
 import { ADAPTERS, JsonReader } from '../../runners';
 import type { Change } from '../changes';
-import { concerns, LookingFs, type Looked } from '../roots/looked';
+import { QuietTimer } from '../quiet';
+import { kindFor, LookingFs, type Looked } from '../roots/looked';
 import type { EventLog } from '../../runners/types';
 import { readCell, summaryOf } from '../../runners/read';
 import { LogCache } from '../../runners/common/logs';
@@ -61,6 +62,7 @@ export class CellSession {
   private looking: LookingFs | undefined;
   private json: JsonReader | undefined;
   private looked: Looked | undefined;
+  private readonly quiet = new QuietTimer(() => this.scheduleRefresh());
 
   constructor(
     readonly summary: CellSummary,
@@ -150,8 +152,11 @@ export class CellSession {
     }
     const followed = [...this.followed.values()].find((f) => f.log.file === rel);
     if (followed) void followed.follower.poll();
-    // A log being followed, or a frame written, need no reread: only what the last read looked at does.
-    if (!this.looked || concerns(this.looked, change)) this.scheduleRefresh();
+    // A log being followed, or a frame written, need no reread: only what the last read looked at does;
+    // over SSH a log it looked at that grows is read again once quiet, not once a line.
+    const how = this.looked ? kindFor(this.looked, change) : 'changed';
+    if (how === 'changed' || (how === 'appended' && this.context.host === 'local')) this.scheduleRefresh();
+    else if (how === 'appended') this.quiet.poke();
   }
 
   /** Reads the cell again now, as a change in its files would. */
@@ -230,6 +235,7 @@ export class CellSession {
   async close(): Promise<void> {
     this.timers.forEach(clearInterval);
     clearTimeout(this.settleTimer);
+    this.quiet.cancel();
     this.followed.forEach((f) => f.follower.unwatch());
     this.followed.clear();
     this.vram?.unwatch();
