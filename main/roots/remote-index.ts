@@ -7,8 +7,9 @@ import { DETECT_FILES } from '../../runners/detect';
 import { readCell, summaryOf } from '../../runners/read';
 import type { CellContext } from '../cell-context';
 import { mapLimited } from '../concurrency';
-import { rootTrouble, type ScanResult } from '../scan';
-import { discoveryCommand, parseDiscovery } from '../ssh/discover';
+import { MAX_DEPTH, rootTrouble, type ScanResult } from '../scan';
+import { cellsAmong } from '../ssh/discover';
+import { SnapshotFs, snapshotCommand } from '../ssh/snapshot';
 import type { HostFeed } from '../ssh/feed';
 import type { Change } from '../changes';
 import type { RemoteHost } from '../ssh/host';
@@ -17,6 +18,8 @@ import { kindFor, lookingContext, type Looked } from './looked';
 
 /** Remote reads in flight at once: one connection carries them all. */
 const PARALLEL_REMOTE = 8;
+/** How deep a rescan's one command lists the root: cells down to MAX_DEPTH, and their files below. */
+const SNAPSHOT_DEPTH = MAX_DEPTH + 4;
 /** Changes are gathered this long before the cells they concern are read again. */
 const SETTLE_MS = 30;
 
@@ -131,8 +134,9 @@ export class RemoteIndex {
     this.send(delta);
   }
 
-  private async read(dir: string, format: FormatName): Promise<{ known: Known; gone: boolean }> {
-    const { ctx, looked } = lookingContext(this.context.read());
+  private async read(dir: string, format: FormatName, snapshot?: SnapshotFs): Promise<{ known: Known; gone: boolean }> {
+    const base = this.context.read();
+    const { ctx, looked } = lookingContext(snapshot ? { ...base, fs: snapshot } : base);
     const read = await readCell(dir, format, ctx);
     return { known: { row: { ...summaryOf(read, this.root), root: this.root }, format, looked }, gone: read.gone === true };
   }
@@ -155,8 +159,10 @@ export class RemoteIndex {
     try {
       const ctx = this.context.read();
       const trouble = await rootTrouble(ctx.fs, this.path, this.root);
-      const found = trouble ? [] : parseDiscovery((await this.host.exec(discoveryCommand(this.path))).stdout, this.path);
-      const reads = await mapLimited(found, PARALLEL_REMOTE, ({ dir, format }) => this.read(dir, format));
+      // The whole root in one round trip; the cells are read from it, and over SFTP for what it does not hold.
+      const snapshot = trouble ? null : new SnapshotFs((await this.host.exec(snapshotCommand(this.path, SNAPSHOT_DEPTH))).stdout, this.path, SNAPSHOT_DEPTH, ctx.fs);
+      const found = snapshot ? cellsAmong(snapshot.jsonFiles(), this.path) : [];
+      const reads = await mapLimited(found, PARALLEL_REMOTE, ({ dir, format }) => this.read(dir, format, snapshot ?? undefined));
       const delta: CellsDelta = { root: this.root, added: [], changed: [], removed: [] };
       const next = new Map(reads.filter((r) => !r.gone).map((r) => [r.known.row.path, r.known]));
       for (const [dir, known] of next) {

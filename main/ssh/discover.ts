@@ -21,14 +21,23 @@ export function discoveryCommand(root: string): string {
 /** The cells in a discovery listing below `root`: not a folder inside another cell, nothing outside the root. */
 export function parseDiscovery(output: string, root: string): Found[] {
   const parts = output.split('\0');
+  const files: { path: string; text: string }[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    if (!/[^0-9a-f]/.test(parts[i + 1] as string)) files.push({ path: parts[i] as string, text: Buffer.from(parts[i + 1] as string, 'hex').toString('utf8') });
+  }
+  return cellsAmong(files, root);
+}
+
+/** The cells that these run.json and config.json files (and any other files, ignored) say are below `root`, down to MAX_DEPTH. */
+export function cellsAmong(files: { path: string; text: string }[], root: string): Found[] {
   const found = new Map<string, Found>();
   const under = `${root.replace(/\/+$/, '')}/`;
-  for (let i = 0; i + 1 < parts.length; i += 2) {
-    const path = parts[i] as string;
+  for (const { path, text } of files) {
     const dir = posix.normalize(dirname(path));
-    if (!`${dir}/`.startsWith(under) || /[^0-9a-f]/.test(parts[i + 1] as string)) continue;
-    const file = path.slice(path.lastIndexOf('/') + 1) as (typeof DETECT_FILES)[number];
-    const format = formatOf(file, Buffer.from(parts[i + 1] as string, 'hex').toString('utf8'));
+    const file = path.slice(path.lastIndexOf('/') + 1);
+    if (!`${dir}/`.startsWith(under) || !(DETECT_FILES as readonly string[]).includes(file)) continue;
+    if (dir.slice(under.length).split('/').length > MAX_DEPTH) continue;
+    const format = formatOf(file as (typeof DETECT_FILES)[number], text);
     if (format && !found.has(dir)) found.set(dir, { dir, format });
   }
   const dirs = [...found.keys()];

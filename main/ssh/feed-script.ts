@@ -6,8 +6,6 @@ import type { Change } from '../changes';
 
 export type FeedMode = 'inotify' | 'find';
 
-/** Asked once per connection: which feed the host can run. */
-export const FEED_PROBE = 'command -v inotifywait >/dev/null 2>&1 && echo inotify || echo find';
 
 /** Frames and videos are listed when a viewer asks: their changes would flood the feed. */
 const MEDIA = ['*.png', '*.jpg', '*.jpeg', '*.mp4'];
@@ -16,11 +14,19 @@ const MEDIA = ['*.png', '*.jpg', '*.jpeg', '*.mp4'];
 const TELL = 'function tell(kind, path) { if (!(path in id)) { id[path] = ++ids; print "=" ids " " path } print kind " " id[path]; fflush() }';
 
 /**
+ * The feed the host can run, chosen on the host: `MODE inotify` or `MODE find` first, then its lines. One
+ * command, so a host whose shell is slow to start (a heavy .bashrc) starts one shell, not two.
+ */
+export function feedCommand(roots: string[], intervalS = 1): string {
+  return `if command -v inotifywait >/dev/null 2>&1; then echo MODE inotify\n${modeCommand('inotify', roots, intervalS)}\nelse echo MODE find\n${modeCommand('find', roots, intervalS)}\nfi`;
+}
+
+/**
  * inotify: `inotifywait -m -r` on the roots, read by awk, which prints READY once its watches are set and
  * each event as modified (M), created (C) or gone (D). find: awk lists every file's size and mtime each
  * `intervalS` and tells only the differences: changed (X) or gone (D).
  */
-export function feedCommand(mode: FeedMode, roots: string[], intervalS = 1): string {
+function modeCommand(mode: FeedMode, roots: string[], intervalS: number): string {
   if (mode === 'inotify') {
     const watch = `inotifywait -m -r -e modify,create,delete,moved_to,moved_from --format '%e %w%f' --exclude ${shellQuote(['\\.(png|jpe?g|mp4)$'])} ${shellQuote(roots)} 2>&1`;
     const program = [
@@ -75,9 +81,10 @@ const KINDS: Record<string, Change['kind']> = { M: 'modified', C: 'created', D: 
 export class FeedReader {
   private readonly paths = new Map<string, string>();
 
-  /** 'ready', a change, or null for a line that is neither (a path's number, a notice). */
-  line(line: string): Change | 'ready' | null {
+  /** 'ready', the feed's mode, a change, or null for a line that is neither (a path's number, a notice). */
+  line(line: string): Change | 'ready' | { mode: FeedMode } | null {
     if (line === 'READY') return 'ready';
+    if (line === 'MODE inotify' || line === 'MODE find') return { mode: line.slice(5) as FeedMode };
     const named = /^=(\d+) (\/.*)$/.exec(line);
     if (named) {
       this.paths.set(named[1] as string, named[2] as string);

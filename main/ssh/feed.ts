@@ -5,7 +5,7 @@ import type { FeedStatus } from '../../shared/contract';
 import { shellQuote } from '../../shared/quote';
 import type { Spawned } from '../gpu/sampler';
 import type { Change } from '../changes';
-import { FEED_PROBE, feedCommand, FeedReader } from './feed-script';
+import { feedCommand, FeedReader } from './feed-script';
 
 export type { FeedStatus };
 import type { RemoteHost } from './host';
@@ -72,13 +72,12 @@ export class HostFeed {
     const next = all.filter((p) => !all.some((other) => other !== p && p.startsWith(`${other}/`))).sort();
     if (next.join('\0') === this.roots.join('\0')) return;
     this.roots = next;
-    void this.start();
+    this.start();
   }
 
-  /** The host (re)connected: the feed is probed and started on the new connection. */
+  /** The host (re)connected: the feed starts on the new connection (and says again which it is). */
   connected(): void {
-    this.set({ mode: null });
-    void this.start();
+    this.start();
   }
 
   live(): boolean {
@@ -110,16 +109,13 @@ export class HostFeed {
     this.child = undefined;
   }
 
-  private async start(): Promise<void> {
+  private start(): void {
     this.stopChild();
     const generation = this.generation;
-    if (this.closed || this.roots.length === 0 || this.host.status.state !== 'connected') return this.set({ state: 'off' });
+    if (this.closed || this.roots.length === 0 || this.host.status.state !== 'connected') return void this.set({ state: 'off' });
     this.set({ state: 'starting' });
     try {
-      const mode = this.status.mode ?? ((await this.host.exec(FEED_PROBE)).stdout.trim() === 'inotify' ? 'inotify' : 'find');
-      if (generation !== this.generation) return;
-      this.set({ mode });
-      const child = this.host.stream(`sh -c ${shellQuote([feedCommand(mode, this.roots, this.options.findIntervalS)])}`);
+      const child = this.host.stream(`sh -c ${shellQuote([feedCommand(this.roots, this.options.findIntervalS)])}`);
       this.child = child;
       let pending = '';
       const reader = new FeedReader();
@@ -135,11 +131,12 @@ export class HostFeed {
             this.roots.forEach((root) => this.tell({ path: root, kind: 'changed' }));
             continue;
           }
-          if (told) this.tell(told);
+          if (told && 'mode' in told) this.set({ mode: told.mode });
+          else if (told) this.tell(told);
         }
       });
-      child.on('exit', (code) => this.ended(generation, `the ${mode} feed ended (exit ${code ?? 'by signal'})`));
-      child.on('error', (error) => this.ended(generation, `the ${mode} feed could not start: ${error.message}`));
+      child.on('exit', (code) => this.ended(generation, `the change feed ended (exit ${code ?? 'by signal'})`));
+      child.on('error', (error) => this.ended(generation, `the change feed could not start: ${error.message}`));
     } catch (error) {
       this.ended(generation, `the feed could not start: ${(error as Error).message}`);
     }
@@ -150,7 +147,7 @@ export class HostFeed {
     if (generation !== this.generation || this.closed) return;
     this.child = undefined;
     this.set({ state: 'down', problem: this.host.status.state === 'connected' ? why : null });
-    if (this.host.status.state === 'connected') this.restartTimer = setTimeout(() => void this.start(), RESTART_MS);
+    if (this.host.status.state === 'connected') this.restartTimer = setTimeout(() => this.start(), RESTART_MS);
   }
 
   close(): void {

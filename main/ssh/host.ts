@@ -93,13 +93,17 @@ export class RemoteHost {
   private measure(channel: SFTPWrapper): void {
     if (this.channel !== channel || this.closed) return;
     const started = performance.now();
-    channel.realpath('.', (error) => {
-      if (this.channel !== channel) return;
-      if (!error) this.set({ latencyMs: Math.round((performance.now() - started) * 10) / 10 });
-      clearTimeout(this.latencyTimer);
-      this.latencyTimer = setTimeout(() => this.measure(channel), LATENCY_MS);
-      this.latencyTimer.unref();
-    });
+    try {
+      channel.realpath('.', (error) => {
+        if (this.channel !== channel) return;
+        if (!error) this.set({ latencyMs: Math.round((performance.now() - started) * 10) / 10 });
+        clearTimeout(this.latencyTimer);
+        this.latencyTimer = setTimeout(() => this.measure(channel), LATENCY_MS);
+        this.latencyTimer.unref();
+      });
+    } catch {
+      // The connection went in between: the next one is measured when it comes.
+    }
   }
 
   private dropped(client: Client): void {
@@ -175,9 +179,13 @@ export class RemoteHost {
       stdout,
       stderr,
       kill: () => {
-        channel?.signal('KILL');
-        // Closing ends the command's input: how the change feed's shell knows to end what it started.
-        channel?.close();
+        try {
+          channel?.signal('KILL');
+          // Closing ends the command's input: how the change feed's shell knows to end what it started.
+          channel?.close();
+        } catch {
+          // The connection is gone, and the command's channel with it.
+        }
       },
       on: (event: string, listener: (...args: unknown[]) => void) => events.on(event, listener),
     } as Spawned;

@@ -14,24 +14,41 @@ function kindOf(mode: number): Entry['kind'] {
 
 const statOf = (sftp: SFTPWrapper, path: string) => new Promise<Stats | null>((resolve) => sftp.stat(path, (error, stats) => resolve(error ? null : stats)));
 
+/**
+ * Runs an SFTP call made from another's callback: when the connection died in between (its requests are
+ * then answered with errors), the call throws rather than answering, and `failed` hears that instead.
+ */
+function attempt(call: () => void, failed: (error: Error) => void): void {
+  try {
+    call();
+  } catch (error) {
+    failed(error as Error);
+  }
+}
+
+/** Closes a handle, if the channel still can; a connection gone took its handles with it. */
+export function closeQuietly(sftp: SFTPWrapper, handle: Buffer, then: () => void = () => undefined): void {
+  attempt(() => sftp.close(handle, () => then()), () => then());
+}
+
 function readRange(sftp: SFTPWrapper, path: string, position: number, length: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    sftp.open(path, 'r', (error, handle) => {
+    attempt(() => sftp.open(path, 'r', (error, handle) => {
       if (error) return reject(error);
       const buffer = Buffer.alloc(length);
       let done = 0;
       const next = () => {
         if (done >= length) return finish();
-        sftp.read(handle, buffer, done, length - done, position + done, (readError, bytesRead) => {
-          if (readError) return sftp.close(handle, () => reject(readError));
+        attempt(() => sftp.read(handle, buffer, done, length - done, position + done, (readError, bytesRead) => {
+          if (readError) return closeQuietly(sftp, handle, () => reject(readError));
           if (bytesRead === 0) return finish();
           done += bytesRead;
           next();
-        });
+        }), reject);
       };
-      const finish = () => sftp.close(handle, () => resolve(buffer.subarray(0, done)));
+      const finish = () => closeQuietly(sftp, handle, () => resolve(buffer.subarray(0, done)));
       next();
-    });
+    }), reject);
   });
 }
 
@@ -141,13 +158,13 @@ export function sftpSource(sftp: () => SFTPWrapper, path: string): ByteSource & 
       open = null;
       ahead = null;
       // Closed once reads in flight on it have had their answer.
-      if (stale) setTimeout(() => stale.channel.close(stale.handle, () => undefined), 5000).unref();
+      if (stale) setTimeout(() => closeQuietly(stale.channel, stale.handle), 5000).unref();
     },
     async stat() {
       if (polls % FSTAT_EVERY === 0 && open) {
         const stale = open;
         open = null;
-        stale.channel.close(stale.handle, () => undefined);
+        closeQuietly(stale.channel, stale.handle);
       }
       const h = await handle();
       if (!h) return null;

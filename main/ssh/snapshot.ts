@@ -1,0 +1,100 @@
+// A whole remote runs root in one round trip: every folder and file (frames and videos aside) with its
+// size and mtime, and the contents of its small JSON files, from one command over the host's connection.
+// Cells are then read from it as from a file system; what it does not hold is read over SFTP.
+import { posix } from 'node:path';
+import type { CellFs, Entry, FileInfo } from '../../runners';
+import { shellQuote } from '../../shared/quote';
+
+/** JSON files up to this size come whole with the listing (summaries, run.json, results). */
+const JSON_KB = 1024;
+const MEDIA = ['*.png', '*.jpg', '*.jpeg', '*.mp4'];
+
+/** Separates a JSON file's path from its text, and one file from the next: valid JSON holds no raw control character. */
+const SEP = '\u0001';
+
+/**
+ * `E TYPE SIZE MTIME PATH` and a NUL for every entry down to `depth`; then, from one awk, `F PATH`, SEP,
+ * the text, SEP for each small JSON file (one process for all of them: a root of 10,000 cells is read in
+ * about the time find takes).
+ */
+export function snapshotCommand(root: string, depth: number): string {
+  const q = shellQuote([root]);
+  const media = MEDIA.map((m) => `-name ${shellQuote([m])}`).join(' -o ');
+  const list = `find -L ${q} -maxdepth ${depth} \\( ${media} \\) -prune -o -printf 'E %y %s %T@ %p\\0' 2>/dev/null`;
+  const read = 'BEGIN { ORS = "" } { f = $0; text = ""; n = 0; while ((getline line < f) > 0) text = text (n++ ? "\\n" : "") line; close(f); print "F " f "\\001" text "\\001" }';
+  const json = `find -L ${q} -maxdepth ${depth} -type f -name '*.json' -size -${JSON_KB}k 2>/dev/null | LC_ALL=C awk ${shellQuote([read])}`;
+  return `${list}; ${json}; true`;
+}
+
+const KIND: Record<string, Entry['kind']> = { f: 'file', d: 'dir' };
+
+/** The root as the snapshot saw it; below its depth, and for byte ranges, `fallback` (SFTP) answers. */
+export class SnapshotFs implements CellFs {
+  private readonly infos = new Map<string, FileInfo>();
+  private readonly children = new Map<string, Entry[]>();
+  private readonly texts = new Map<string, string>();
+
+  constructor(
+    output: string,
+    private readonly root: string,
+    private readonly depth: number,
+    private readonly fallback: CellFs,
+  ) {
+    const parts = output.split('\0');
+    const texts = (parts.pop() ?? '').split(SEP);
+    for (let i = 0; i + 1 < texts.length; i += 2) {
+      const file = /^F (\/.*)$/s.exec(texts[i] as string);
+      if (file) this.texts.set(file[1] as string, texts[i + 1] as string);
+    }
+    for (const part of parts) {
+      const entry = /^E (\S) (\d+) ([\d.]+) (\/.*)$/s.exec(part);
+      if (entry) {
+        const [, type, size, mtime, path] = entry as unknown as [string, string, string, string, string];
+        const kind = KIND[type] ?? 'other';
+        this.infos.set(path, { size: Number(size), mtimeMs: Number(mtime) * 1000, kind });
+        if (path !== root) {
+          const dir = posix.dirname(path);
+          const siblings = this.children.get(dir) ?? [];
+          siblings.push({ name: posix.basename(path), kind });
+          this.children.set(dir, siblings);
+        }
+      }
+    }
+  }
+
+  /** The small JSON files it holds: how cells are found in it. */
+  jsonFiles(): { path: string; text: string }[] {
+    return [...this.texts].map(([path, text]) => ({ path, text }));
+  }
+
+  /** How far below the root a path is; -1 outside it. */
+  private levels(path: string): number {
+    if (path === this.root) return 0;
+    return path.startsWith(`${this.root}/`) ? path.slice(this.root.length + 1).split('/').length : -1;
+  }
+
+  async list(dir: string) {
+    const path = posix.normalize(dir);
+    const levels = this.levels(path);
+    if (levels < 0 || levels >= this.depth) return this.fallback.list(dir);
+    if (this.infos.get(path)?.kind !== 'dir') return null;
+    return this.children.get(path) ?? [];
+  }
+
+  async stat(path: string) {
+    const normal = posix.normalize(path);
+    const levels = this.levels(normal);
+    if (levels < 0 || levels > this.depth) return this.fallback.stat(path);
+    return this.infos.get(normal) ?? null;
+  }
+
+  async read(path: string, maxBytes: number) {
+    const text = this.texts.get(posix.normalize(path));
+    if (text === undefined) return this.fallback.read(path, maxBytes);
+    return Buffer.byteLength(text) > maxBytes ? this.fallback.read(path, maxBytes) : { text, truncated: false };
+  }
+
+  readFrom(path: string, position: number, maxBytes: number) {
+    return this.fallback.readFrom(path, position, maxBytes);
+  }
+}

@@ -1,0 +1,82 @@
+// npm run bench:fleet: 50 SSH hosts (50 private sshd on loopback ports, aliases in a temporary
+// ~/.ssh/config, a stand-in nvidia-smi on each) of 200 coding-agent cells each. Prints the time until
+// all 10,000 remote cells are listed, the app's idle CPU after, and its connection count, beside the
+// time 50 bare connections take to open in the same run (goals: listed within 15 s, idle under 5 % of
+// a core, exactly 50 connections).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jsonl, writeTree } from '../../runners/testing';
+import { createCore } from '../../main/core';
+import { shellNvidiaSmi } from '../../main/gpu/fake/shell';
+import { RemoteHost } from '../../main/ssh/host';
+import { startSshd, type TestSshd } from '../../main/ssh/testing';
+import { ROOT } from './measure';
+
+const HOSTS = Number(process.env.BENCH_HOSTS ?? 50);
+const CELLS = Number(process.env.BENCH_CELLS ?? 200);
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const work = mkdtempSync(join(tmpdir(), 'cellwatch-fleet-'));
+const home = join(work, 'home');
+mkdirSync(join(home, '.ssh'), { recursive: true });
+const runs = join(work, 'runs');
+for (let i = 0; i < CELLS; i++) {
+  writeTree(join(runs, `std_sdk_m_c${String(i).padStart(3, '0')}_default`), {
+    'run.json': { runner: 'coding-agent', run: `std_sdk_m_c${i}_default`, protocol: { episodes: [0, 1, 2, 3] } },
+    'summary.json': { planned: [0, 1, 2, 3], episodes: { '0': { status: 'ended', success: i % 2 === 0, engaged: true } } },
+    'episodes/0000/trajectory.jsonl': jsonl([{ seq: 0, t: 1, ev: 'episode_start' }]),
+  });
+}
+console.log(`starting ${HOSTS} sshd...`);
+const hosts: TestSshd[] = [];
+for (let i = 0; i < HOSTS; i++) hosts.push(await startSshd());
+// One client home: every host by its alias, key and host key.
+writeFileSync(
+  join(home, '.ssh', 'config'),
+  hosts.map((h, i) => `Host gpu${i}\n  HostName 127.0.0.1\n  Port ${h.port}\n  IdentityFile ${join(h.home, '.ssh', 'id_ed25519')}\n`).join(''),
+);
+writeFileSync(join(home, '.ssh', 'known_hosts'), hosts.map((h) => `${h.hostKeyLine}\n`).join(''));
+process.env.HOME = home;
+
+// Baseline: 50 bare connections opened at once, nothing read.
+const bareStart = performance.now();
+const bare = hosts.map((_, i) => new RemoteHost(`gpu${i}`));
+await Promise.all(bare.map((h) => h.ready()));
+const bareMs = performance.now() - bareStart;
+bare.forEach((h) => h.close());
+const connectionsBefore = (await Promise.all(hosts.map((h) => h.connections()))).reduce((a, b) => a + b, 0);
+
+console.log(`listing ${HOSTS * CELLS} remote cells...`);
+const started = performance.now();
+const core = await createCore({
+  configDir: join(work, 'config'),
+  dataDir: join(work, 'data'),
+  transport: 'serve',
+  commandLineRoots: hosts.map((_, i) => `gpu${i}:${runs}`),
+  nvidiaSmi: false,
+  remoteNvidiaSmi: shellNvidiaSmi(work, join(ROOT, 'main', 'gpu', 'fixtures', 'noheader-nounits', 'linux-x86_64__nvidia-h200__590.48.01__load.csv')),
+});
+const count = async () => (await core.listCells()).length;
+while ((await count()) < HOSTS * CELLS && performance.now() - started < 120_000) await sleep(100);
+const listed = await count();
+const listedMs = performance.now() - started;
+
+await sleep(10_000);
+const cpuBefore = process.cpuUsage();
+const idleStart = performance.now();
+await sleep(IDLE_SECONDS * 1000);
+const cpu = process.cpuUsage(cpuBefore);
+const idlePct = ((cpu.user + cpu.system) / 1000 / (performance.now() - idleStart)) * 100;
+const connections = (await Promise.all(hosts.map((h) => h.connections()))).reduce((a, b) => a + b, 0) - connectionsBefore;
+const feeds = (await core.listHosts()).map((h) => h.feed?.mode ?? 'none');
+await core.close();
+await Promise.all(hosts.map((h) => h.stop()));
+rmSync(work, { recursive: true, force: true });
+
+console.log('');
+console.log(`${HOSTS} bare connections opened  ${(bareMs / 1000).toFixed(2).padStart(6)} s   (baseline)`);
+console.log(`${listed} of ${HOSTS * CELLS} cells listed    ${(listedMs / 1000).toFixed(2).padStart(6)} s   (goal: within 15 s)`);
+console.log(`idle CPU of the app          ${idlePct.toFixed(2).padStart(6)} %   of one core over ${IDLE_SECONDS} s (goal: under 5 %)`);
+console.log(`SSH connections              ${String(connections).padStart(6)}     (goal: exactly ${HOSTS}); feeds: ${[...new Set(feeds)].map((m) => `${feeds.filter((f) => f === m).length} ${m}`).join(', ')}`);
