@@ -3,6 +3,7 @@
 // on the host. Paths are sent once, then by number, so a log growing line by line costs a few bytes a line.
 import { shellQuote } from '../../shared/quote';
 import type { Change } from '../changes';
+import { untilClosed } from './host';
 
 export type FeedMode = 'inotify' | 'find';
 
@@ -67,12 +68,9 @@ function modeCommand(mode: FeedMode, roots: string[], intervalS: number): string
   return supervised(`FEED_LIST=${shellQuote([list])} awk ${shellQuote([program])}`);
 }
 
-/**
- * The feed in the background of a shell that ends it (its whole process group) once the channel's input
- * ends: the channel closed, or the connection gone. Nothing of it outlives the channel.
- */
+/** The feed, ended with its channel. */
 function supervised(feed: string, before = ':'): string {
-  return [before, `${feed} &`, 'while read -r _; do :; done', 'kill 0'].join('\n');
+  return `${before}\n${untilClosed(feed)}`;
 }
 
 const KINDS: Record<string, Change['kind']> = { M: 'modified', C: 'created', D: 'gone', X: 'changed' };

@@ -15,6 +15,16 @@ const MAX_BACKOFF_MS = 30_000;
 /** How often the connection's round trip is measured. */
 const LATENCY_MS = 15_000;
 
+/**
+ * A shell script that runs `command`, ending with its exit code, and ends its whole process group if the
+ * channel's input ends first (the channel closed, or the connection gone): a long-lived command started
+ * over SSH (nvidia-smi -lms, the change feed) never outlives its channel. sshd passes no signal to a
+ * command without a terminal, so closing is the one way to say stop.
+ */
+export function untilClosed(command: string): string {
+  return ['exec 3<&0', '{ while read -r _ <&3; do :; done; kill 0; } &', 'watcher=$!', `${command} </dev/null`, 'code=$?', 'kill $watcher 2>/dev/null', 'exit $code'].join('\n');
+}
+
 /** The host is not connected now; callers try again once it reconnects. */
 export class HostUnavailableError extends Error {
   override name = 'HostUnavailableError';
@@ -151,7 +161,7 @@ export class RemoteHost {
 
   /** Runs a command on the host, streaming: how nvidia-smi -lms samples a remote GPU over this connection. */
   spawn(command: string, args: string[]): Spawned {
-    return this.stream(shellQuote([command, ...args]));
+    return this.stream(shellQuote(['sh', '-c', untilClosed('"$@"'), 'sh', command, ...args]));
   }
 
   /** Runs a command line on the host (as its login shell reads it), streaming its output. */

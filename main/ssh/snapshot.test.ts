@@ -1,0 +1,43 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { localFs } from '../../runners';
+import { tempDir, writeTree } from '../../runners/testing';
+import { SnapshotFs, snapshotCommand } from './snapshot';
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => (tmp = tempDir()));
+afterEach(() => tmp.remove());
+
+/** The snapshot of `root` as the host's shell would print it (here, sh on this machine). */
+const snapshot = (root: string, depth: number) => new SnapshotFs(execFileSync('sh', ['-c', snapshotCommand(root, depth)], { encoding: 'utf8' }), root, depth, localFs);
+
+describe('a remote root in one command', () => {
+  it('lists folders and files with sizes, holds small JSON files whole, and leaves frames out', async () => {
+    const root = join(tmp.path, 'runs');
+    writeTree(root, {
+      'cell a/run.json': { runner: 'coding-agent', note: 'line one\nline two' },
+      'cell a/summary.json': '{\n  "finished": true\n}\n',
+      'cell a/episodes/0000/trajectory.jsonl': '{"seq":0}\n',
+      'cell a/episodes/0000/frames/000001.png': 'png',
+    });
+    const fs = snapshot(root, 5);
+    expect((await fs.list(root))?.map((e) => e.name)).toEqual(['cell a']);
+    expect((await fs.list(join(root, 'cell a', 'episodes', '0000')))?.map((e) => [e.name, e.kind]).sort()).toEqual([['frames', 'dir'], ['trajectory.jsonl', 'file']]);
+    expect(await fs.list(join(root, 'cell a', 'episodes', '0000', 'frames'))).toEqual([]);
+    expect(await fs.stat(join(root, 'cell a', 'episodes', '0000', 'trajectory.jsonl'))).toMatchObject({ size: 10, kind: 'file' });
+    expect(await fs.stat(join(root, 'cell a', 'missing.json'))).toBeNull();
+    expect(JSON.parse((await fs.read(join(root, 'cell a', 'run.json'), 1 << 20))?.text ?? '')).toEqual({ runner: 'coding-agent', note: 'line one\nline two' });
+    expect(fs.jsonFiles().map((f) => f.path).sort()).toEqual([join(root, 'cell a', 'run.json'), join(root, 'cell a', 'summary.json')]);
+  });
+
+  it('asks the file system behind it below its depth and for byte ranges', async () => {
+    const root = join(tmp.path, 'runs');
+    writeTree(root, { 'a/b/c/deep.json': { deep: true }, 'a/log.jsonl': '{"seq":0}\n{"seq":1}\n' });
+    const fs = snapshot(root, 2);
+    expect(fs.jsonFiles()).toEqual([]);
+    expect((await fs.list(join(root, 'a', 'b')))?.map((e) => e.name)).toEqual(['c']);
+    expect((await fs.read(join(root, 'a', 'b', 'c', 'deep.json'), 1000))?.text).toBe('{"deep":true}');
+    expect((await fs.readFrom(join(root, 'a', 'log.jsonl'), 10, 100))?.text).toBe('{"seq":1}\n');
+  });
+});
