@@ -22,7 +22,7 @@ const LATENCY_MS = 15_000;
  * command without a terminal, so closing is the one way to say stop.
  */
 export function untilClosed(command: string): string {
-  return ['exec 3<&0', '{ while read -r _ <&3; do :; done; kill 0; } &', 'watcher=$!', `${command} </dev/null`, 'code=$?', 'kill $watcher 2>/dev/null', 'exit $code'].join('\n');
+  return ['exec 3<&0', '{ while read -r _ <&3; do :; done; kill 0; } &', 'watcher=$!', `{ ${command}\n} </dev/null`, 'code=$?', 'kill $watcher 2>/dev/null', 'exit $code'].join('\n');
 }
 
 /** The host is not connected now; callers try again once it reconnects. */
