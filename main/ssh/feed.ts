@@ -6,10 +6,9 @@ import { shellQuote } from '../../shared/quote';
 import type { Spawned } from '../gpu/sampler';
 import type { Change } from '../changes';
 import { feedCommand, FeedReader } from './feed-script';
-
-export type { FeedStatus };
 import type { RemoteHost } from './host';
 
+export type { FeedStatus };
 
 interface Subscriber {
   path: string;
@@ -22,7 +21,10 @@ interface Subscriber {
 const RESTART_MS = 2000;
 
 export class HostFeed {
+  /** What the feed watches: the roots set, and the included folders no root holds. */
   private roots: string[] = [];
+  /** The roots last set. */
+  private asked: string[] = [];
   /** Folders readers asked for beyond the roots (a cell the CLI follows), each with how many ask. */
   private readonly included = new Map<string, number>();
   private child: Spawned | undefined;
@@ -61,9 +63,6 @@ export class HostFeed {
       this.watchAgain(this.asked);
     };
   }
-
-  /** The roots last set. */
-  private asked: string[] = [];
 
   /** Watches the roots and the included folders no root holds; starts again when that changes. */
   private watchAgain(roots: string[]): void {
