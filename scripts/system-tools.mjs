@@ -52,7 +52,7 @@ export function requiredTools({ env = process.env, electron = false, root = proc
     {
       name: 'slurm',
       why: 'launch tests submit to a one-node Slurm cluster (slurmctld, slurmd, munged, sbatch)',
-      apt: 'slurm-wlm munge',
+      apt: 'slurmctld slurmd slurm-client munge',
       found: ['slurmctld', 'slurmd', 'munged', 'sbatch'].every((tool) => findTool(tool, path) !== null),
     },
   ];
