@@ -18,8 +18,8 @@ export interface GpuFeedOptions {
   onSample(sample: GpuSample): void;
   /** The launched run a process belongs to, to name it in the GPU view. */
   runOf?(pid: number): string | undefined;
-  /** How to run nvidia-smi on an SSH host, over its connection; absent: on this machine. */
-  remote?: Pick<SamplerOptions, 'spawn' | 'once'>;
+  /** How to run nvidia-smi on an SSH host, over its connection (and how often to ask for processes); absent: on this machine. */
+  remote?: Pick<SamplerOptions, 'spawn' | 'once' | 'processesEveryMs' | 'intervalMs'>;
 }
 
 /** The core's GPU sampler: keeps recent samples and the problems it met, and passes each sample on. */

@@ -3,7 +3,8 @@ import type { FleetHost, HostStatus } from '../../shared/contract';
 import type { RunInfo } from '../../shared/launch';
 import type { CellSummary, RootStatus } from '../../shared/model';
 
-/** Points of the GPU trend: the last samples, thinned to at most this many. */
+/** The GPU trend: the last ten minutes of samples, thinned to at most TREND_POINTS. */
+const TREND_MS = 600_000;
 const TREND_POINTS = 60;
 
 function gpuOf(status: GpuStatus): Pick<FleetHost, 'gpus' | 'gpuTrend'> {
@@ -11,11 +12,13 @@ function gpuOf(status: GpuStatus): Pick<FleetHost, 'gpus' | 'gpuTrend'> {
     const total = gpus.reduce((sum, g) => sum + (g.totalMib ?? 0), 0);
     return total ? gpus.reduce((sum, g) => sum + (g.usedMib ?? 0), 0) / total : 0;
   };
-  const latest = status.history.at(-1)?.gpus;
-  const step = Math.max(1, Math.ceil(status.history.length / TREND_POINTS));
+  const latest = status.history.at(-1);
+  const recent = latest ? status.history.filter((s) => s.t >= latest.t - TREND_MS) : [];
+  const step = Math.max(1, Math.ceil(recent.length / TREND_POINTS));
+  const gpus = latest?.gpus ?? [];
   return {
-    gpus: latest?.length ? { count: latest.length, usedMib: latest.reduce((s, g) => s + (g.usedMib ?? 0), 0), totalMib: latest.reduce((s, g) => s + (g.totalMib ?? 0), 0) } : null,
-    gpuTrend: status.history.filter((_, i) => (status.history.length - 1 - i) % step === 0).map((s) => share(s.gpus)),
+    gpus: gpus.length ? { count: gpus.length, usedMib: gpus.reduce((s, g) => s + (g.usedMib ?? 0), 0), totalMib: gpus.reduce((s, g) => s + (g.totalMib ?? 0), 0) } : null,
+    gpuTrend: recent.filter((_, i) => (recent.length - 1 - i) % step === 0).map((s) => share(s.gpus)),
   };
 }
 

@@ -93,7 +93,8 @@ async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; k
     sock,
     username: host.user,
     readyTimeout: options.timeoutMs ?? 10_000,
-    keepaliveInterval: 5000,
+    // A dead connection is given up after 45 s without an answer; a fleet's keepalives stay cheap.
+    keepaliveInterval: 15_000,
     keepaliveCountMax: 3,
     algorithms: { compress: host.compression ? ['zlib@openssh.com', 'zlib', 'none'] : ['none'] },
     hostVerifier: (key: Buffer, verify: (ok: boolean) => void) => {

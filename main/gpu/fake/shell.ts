@@ -10,7 +10,17 @@ export function shellNvidiaSmi(dir: string, capture: string): string {
   const file = join(dir, 'nvidia-smi');
   writeFileSync(
     file,
-    `#!/bin/sh\ncase "$*" in\n  *--query-compute-apps*) exit 0 ;;\n  *-lms*) while :; do cat '${capture}'; sleep 1; done ;;\n  *) cat '${capture}' ;;\nesac\n`,
+    [
+      '#!/bin/sh',
+      'ms=1000; prev=',
+      'for a; do [ "$prev" = -lms ] && ms=$a; prev=$a; done',
+      'case "$*" in',
+      '  *--query-compute-apps*) exit 0 ;;',
+      `  *-lms*) while :; do cat '${capture}'; sleep $((ms / 1000)).$((ms % 1000 / 100)); done ;;`,
+      `  *) cat '${capture}' ;;`,
+      'esac',
+      '',
+    ].join('\n'),
   );
   chmodSync(file, 0o755);
   return file;
