@@ -56,7 +56,7 @@ for (const [width, height] of [
       await page.screenshot({ path: join(ROOT, 'out', 'test-results', `layout-${width}.png`) });
       await page.keyboard.press('Escape');
 
-      for (const view of ['Paired test', 'Compare', 'GPU']) {
+      for (const view of ['Paired test', 'Compare', 'GPU', 'Runs', 'Fleet']) {
         await page.getByRole('tab', { name: view }).click();
         await inWindow(page, page.locator('main *'));
       }
