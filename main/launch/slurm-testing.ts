@@ -3,10 +3,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { cpus, hostname, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { findTool } from '../../scripts/system-tools.mjs';
+import { freePort } from '../ssh/testing';
 
 export interface TestSlurm {
   /** The slurm.conf: SLURM_CONF for sbatch, squeue, scancel. */
@@ -15,16 +15,6 @@ export interface TestSlurm {
   /** A Slurm command's output, as this cluster answers it. */
   run(command: string, args: string[]): string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -23,7 +23,8 @@ export interface TestSshd {
   up(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 nothing listens on now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {

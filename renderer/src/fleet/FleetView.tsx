@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import type { FleetHost } from '../../../shared/contract';
 import { CallFailed } from '../CallFailed';
 import { useApp, useTransport } from '../context';
 import { ago, percent } from '../format';
 import { useNow } from '../useNow';
+import { usePolled } from '../usePolled';
 
 const gib = (mib: number) => (mib / 1024).toFixed(0);
 
@@ -36,22 +37,7 @@ export function FleetView() {
   const transport = useTransport();
   const selectHost = useApp((s) => s.selectHost);
   const now = useNow(5000);
-  const [fleet, setFleet] = useState<FleetHost[] | null>(null);
-  const [error, setError] = useState<Error | null>(null);
-  useEffect(() => {
-    let current = true;
-    const load = () =>
-      transport.call('listFleet').then(
-        (hosts) => current && (setFleet(hosts), setError(null)),
-        (failed: Error) => current && setError(failed),
-      );
-    void load();
-    const timer = setInterval(load, 2000);
-    return () => {
-      current = false;
-      clearInterval(timer);
-    };
-  }, [transport]);
+  const { value: fleet, error } = usePolled(useCallback(() => transport.call('listFleet'), [transport]));
   if (error && !fleet) return <CallFailed what="The fleet" error={error} />;
   if (!fleet) return null;
   return (
