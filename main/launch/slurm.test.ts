@@ -45,13 +45,12 @@ describe('launching on a one-node Slurm cluster', () => {
     slurm = await startSlurm();
     process.env.SLURM_CONF = slurm.conf;
     tmp = tempDir();
-    writeTree(join(tmp.path, 'config', 'profiles'), {
-      'script.yaml': [
-        'name: script', 'format: coding-agent', 'gpu: false', 'drain: sentinel',
-        'knobs: [{ key: script, label: Script }]', 'run_name: "ui_script_{stamp}"',
-        'command: [sh, -c, "{script}"]', 'cwd: "{dataDir}"', 'cell: "{dataDir}/ui-runs/{name}"',
-      ].join('\n'),
-    });
+    // A script that makes its folder a cell first, so the launch finds it listed at once.
+    const script = {
+      name: 'script', format: 'coding-agent', gpu: false, drain: 'sentinel', knobs: [{ key: 'script', label: 'Script' }], run_name: 'ui_script_{stamp}',
+      command: ['sh', '-c', `echo '{"runner": "coding-agent"}' > run.json; {script}`], cwd: '{dataDir}/ui-runs/{name}', cell: '{dataDir}/ui-runs/{name}',
+    };
+    writeTree(join(tmp.path, 'config', 'profiles'), { 'script.yaml': JSON.stringify(script) });
     core = await createCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', nvidiaSmi: false });
   }, 60_000);
   afterAll(async () => {

@@ -29,9 +29,12 @@ beforeAll(async () => {
   tmp = tempDir();
   // The host's GPU: a real H200 capture, 110796 MiB free.
   shellNvidiaSmi(tmp.path, join(import.meta.dirname, '..', 'gpu', 'fixtures', 'noheader-nounits', 'linux-x86_64__nvidia-h200__590.48.01__load.csv'));
-  writeTree(join(tmp.path, 'config', 'profiles'), {
-    'trainer.yaml': ['name: trainer', 'format: coding-agent', 'gpu: true', 'knobs: [{ key: script, label: Script }]', 'run_name: "ui_trainer_{stamp}"', 'command: [sh, -c, "{script}"]', 'cwd: "{dataDir}"', 'cell: "{dataDir}/ui-runs/{name}"'].join('\n'),
-  });
+  // A profile that needs a GPU; its script makes its folder a cell first, so the launch finds it listed at once.
+  const trainer = {
+    name: 'trainer', format: 'coding-agent', gpu: true, knobs: [{ key: 'script', label: 'Script' }], run_name: 'ui_trainer_{stamp}',
+    command: ['sh', '-c', `echo '{"runner": "coding-agent"}' > run.json; {script}`], cwd: '{dataDir}/ui-runs/{name}', cell: '{dataDir}/ui-runs/{name}',
+  };
+  writeTree(join(tmp.path, 'config', 'profiles'), { 'trainer.yaml': JSON.stringify(trainer) });
   core = await open();
 }, 30_000);
 afterAll(async () => {
