@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSlurm, type TestSlurm } from '../main/launch/slurm-testing';
 import { startSshd, type TestSshd } from '../main/ssh/testing';
@@ -12,8 +12,7 @@ test.describe('launch targets: this machine, an SSH host, Slurm', () => {
   let served: Served;
   test.beforeAll(async () => {
     slurm = await startSlurm();
-    sshd = await startSshd();
-    writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), `${sshd.hostKeyLine}\n`);
+    sshd = await startSshd({ trusted: true });
     const remote = join(home.home, 'remote-runs');
     mkdirSync(remote);
     // A root on the host makes it one of the Hosts the dialog offers.

@@ -1,7 +1,7 @@
 // Compare, record and the paired test give the same results on cells served from an SSH host (a real
 // sshd) as on the same cells read locally, and each command or core reaches the host over one connection.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemo } from '../../runners/demo';
@@ -20,11 +20,10 @@ const BARE = 'std_sdk_demo-model_bare_default';
 const FULL = 'std_sdk_demo-model_full_default';
 
 beforeAll(async () => {
-  sshd = await startSshd();
+  sshd = await startSshd({ trusted: true });
   tmp = tempDir();
   runs = join(tmp.path, 'runs');
   process.env.HOME = sshd.home;
-  writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), `${sshd.hostKeyLine}\n`);
   await runDemo(runs, { speed: 1, instant: true, startEpochS: 1_764_403_200 });
 }, 60_000);
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../runners/testing';
@@ -128,9 +128,8 @@ describe('Slurm through an SSH host (slurm@ALIAS)', () => {
   beforeAll(async () => {
     slurm = await startSlurm();
     // The login node's own environment knows its cluster; this machine's does not.
-    sshd = await startSshd({ env: { SLURM_CONF: slurm.conf } });
+    sshd = await startSshd({ env: { SLURM_CONF: slurm.conf }, trusted: true });
     process.env.HOME = sshd.home;
-    writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), `${sshd.hostKeyLine}\n`);
     tmp = tempDir();
     core = await createCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', nvidiaSmi: false, remoteNvidiaSmi: 'false' });
   }, 60_000);

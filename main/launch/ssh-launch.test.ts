@@ -23,9 +23,8 @@ const saved = { ...process.env };
 const open = () => createCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', nvidiaSmi: false, remoteNvidiaSmi: join(tmp.path, 'nvidia-smi') });
 
 beforeAll(async () => {
-  sshd = await startSshd();
+  sshd = await startSshd({ trusted: true });
   process.env.HOME = sshd.home;
-  writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), `${sshd.hostKeyLine}\n`);
   tmp = tempDir();
   // The host's GPU: a real H200 capture, 110796 MiB free.
   shellNvidiaSmi(tmp.path, join(import.meta.dirname, '..', 'gpu', 'fixtures', 'noheader-nounits', 'linux-x86_64__nvidia-h200__590.48.01__load.csv'));

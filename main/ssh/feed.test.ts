@@ -31,10 +31,9 @@ function codingCell(dir: string, episodes = 1): void {
 
 /** A core watching `testhost:<tmp>/runs`, with no periodic rescan: only the feed tells of changes. */
 async function watched(env: Record<string, string> = {}): Promise<{ core: Core; runs: string; cell: string; id: string }> {
-  sshd = await startSshd({ env });
+  sshd = await startSshd({ env, trusted: true });
   tmp = tempDir();
   process.env.HOME = sshd.home;
-  writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), `${sshd.hostKeyLine}\n`);
   const runs = join(tmp.path, 'runs');
   const cell = join(runs, 'std_a_b_c_d');
   codingCell(cell);
@@ -124,10 +123,9 @@ describe('hosts connect in parallel', () => {
     silent = createServer((socket) => sockets.push(socket));
     await new Promise<void>((resolve) => silent?.listen(0, '127.0.0.1', () => resolve()));
     const port = (silent.address() as { port: number }).port;
-    sshd = await startSshd();
+    sshd = await startSshd({ trusted: true });
     tmp = tempDir();
     process.env.HOME = sshd.home;
-    writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), `${sshd.hostKeyLine}\n`);
     appendFileSync(join(sshd.home, '.ssh', 'config'), `Host silent\n  HostName 127.0.0.1\n  Port ${port}\n  User nobody\n`);
     const runs = join(tmp.path, 'runs');
     mkdirSync(runs);

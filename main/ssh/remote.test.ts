@@ -12,10 +12,9 @@ let tmp: ReturnType<typeof tempDir>;
 const saved = { ...process.env };
 
 beforeAll(async () => {
-  sshd = await startSshd();
+  sshd = await startSshd({ trusted: true });
   tmp = tempDir();
   process.env.HOME = sshd.home;
-  writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), `${sshd.hostKeyLine}\n`);
   await runDemo(join(tmp.path, 'runs'), { speed: 1, instant: true, startEpochS: 1_764_403_200 });
 }, 60_000);
 afterAll(async () => {

@@ -34,8 +34,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `env`: set in every session (sshd's SetEnv), as a host's own profile would. */
-export async function startSshd({ env = {} }: { env?: Record<string, string> } = {}): Promise<TestSshd> {
+/**
+ * `env`: set in every session (sshd's SetEnv), as a host's own profile would. `trusted`: the client's
+ * known_hosts holds the server's key, so connecting asks nothing.
+ */
+export async function startSshd({ env = {}, trusted = false }: { env?: Record<string, string>; trusted?: boolean } = {}): Promise<TestSshd> {
   const dir = mkdtempSync(join(tmpdir(), 'cellwatch-sshd-'));
   const home = join(dir, 'home');
   mkdirSync(join(home, '.ssh'), { recursive: true });
@@ -55,7 +58,6 @@ export async function startSshd({ env = {} }: { env?: Record<string, string> } =
     ].join('\n') + '\n',
   );
   writeFileSync(join(home, '.ssh', 'config'), `Host testhost\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ~/.ssh/id_ed25519\n`);
-  writeFileSync(join(home, '.ssh', 'known_hosts'), '');
   let daemon: ChildProcess;
   let log = '';
   const up = async () => {
@@ -91,6 +93,7 @@ export async function startSshd({ env = {} }: { env?: Record<string, string> } =
   };
   await up();
   const hostKey = readFileSync(join(dir, 'host_key.pub'), 'utf8').trim().split(' ');
+  writeFileSync(join(home, '.ssh', 'known_hosts'), trusted ? `[127.0.0.1]:${port} ${hostKey[0]} ${hostKey[1]}\n` : '');
   return {
     port,
     dir,

@@ -12,10 +12,9 @@ let tmp: ReturnType<typeof tempDir>;
 let core: Core;
 const saved = process.env.HOME;
 beforeAll(async () => {
-  sshd = await startSshd();
+  sshd = await startSshd({ trusted: true });
   tmp = tempDir();
   process.env.HOME = sshd.home;
-  writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), `${sshd.hostKeyLine}\n`);
 }, 30_000);
 afterAll(async () => {
   await core?.close();

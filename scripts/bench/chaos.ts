@@ -63,7 +63,7 @@ function badInputs(root: string): void {
 
 const home = join(tmpdir(), `cellwatch-bench-chaos-${process.pid}`);
 const children: ChildProcess[] = [];
-const sshd = await startSshd();
+const sshd = await startSshd({ trusted: true });
 try {
   const runs = join(home, 'runs');
   const cell = join(runs, 'std_sdk_chaos_bare_default');
@@ -71,7 +71,6 @@ try {
   mkdirSync(join(cell, 'episodes', '0000'), { recursive: true });
   writeFileSync(join(cell, 'run.json'), JSON.stringify({ runner: 'coding-agent', run: 'std_sdk_chaos_bare_default', protocol: { episodes: [0] } }));
   writeFileSync(trajectory, '');
-  writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), `${sshd.hostKeyLine}\n`);
   await measure(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet']);
 
   const env = { ...process.env, HOME: sshd.home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), CELLWATCH_REMOTE_NVIDIA_SMI: '/bin/false' };

@@ -28,8 +28,7 @@ const WORDS = ['reward', 'pole', 'angle', 'cart', 'velocity', 'step', 'policy', 
 const words = (seed: number, n: number) => Array.from({ length: n }, (_, k) => WORDS[(seed * 31 + k * 17 + ((seed * k) % 7)) % WORDS.length]).join(' ');
 const lineOf = (seq: number, i = 0) => jsonl([{ seq, t: Date.now() / 1000, ev: 'tool_call', name: 'step_discrete', args: { action: 'forward' }, output: words(seq + i * 1000, 12 + ((seq * 7 + i) % 10)) }]);
 
-const sshd = await startSshd();
-writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), `${sshd.hostKeyLine}\n`);
+const sshd = await startSshd({ trusted: true });
 const runs = join(sshd.dir, 'runs');
 const cellDir = (i: number) => join(runs, `std_sdk_m_c${String(i).padStart(3, '0')}_default`);
 const trajectory = (i: number) => join(cellDir(i), 'episodes', '0000', 'trajectory.jsonl');
