@@ -136,6 +136,9 @@ export function runStateText(run: Pick<RunInfo, 'state' | 'exitCode' | 'job'>): 
   return `${run.state}${why.length ? ` (${why.join(', ')})` : ''}`;
 }
 
+/** A Slurm job as one reads it: `job 12 on node3`. */
+export const jobText = (job: SlurmJob) => `job ${job.id}${job.node ? ` on ${job.node}` : ''}`;
+
 /** How long a run ran, or has run so far: `45s`, `12m05s`, `3h07m`. */
 export function runElapsed(run: Pick<RunInfo, 'startedAt' | 'endedAt'>, now: number): string {
   const seconds = Math.max(0, Math.round(((run.endedAt ?? now) - run.startedAt) / 1000));
@@ -145,7 +148,8 @@ export function runElapsed(run: Pick<RunInfo, 'startedAt' | 'endedAt'>, now: num
 }
 
 /** What a launch writes in the run's cell itself: its output, and on an SSH host its pid and exit code. */
-export const LAUNCHER_FILES: readonly string[] = ['stdout.log', 'stderr.log', 'launch.pid', 'launch.exit'];
+export const LAUNCH_FILES = { stdout: 'stdout.log', stderr: 'stderr.log', pid: 'launch.pid', exit: 'launch.exit' } as const;
+export const LAUNCHER_FILES: readonly string[] = Object.values(LAUNCH_FILES);
 
 /** A run's name is always ui_<...> in safe characters, so the board can never take it. */
 export function uiName(name: string): string {

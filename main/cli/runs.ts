@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { runElapsed, runStateText } from '../../shared/launch';
+import { jobText, runElapsed, runStateText } from '../../shared/launch';
 import { UsageError, type Io } from './io';
 import { withLauncher } from './launcher';
 import { table } from './table';
@@ -30,7 +30,7 @@ export async function runs(argv: string[], io: Io): Promise<number> {
   io.out(
     table(
       ['ID', 'NAME', 'ON', 'STATE', 'ELAPSED', 'GPU/JOB', 'CELL'],
-      list.map((run) => [run.id.slice(0, 8), run.name, run.target, runStateText(run), runElapsed(run, now), run.job ? `job ${run.job.id}${run.job.node ? ` on ${run.job.node}` : ''}` : run.gpu === null ? '-' : `GPU ${run.gpu}`, run.cell]),
+      list.map((run) => [run.id.slice(0, 8), run.name, run.target, runStateText(run), runElapsed(run, now), run.job ? jobText(run.job) : run.gpu === null ? '-' : `GPU ${run.gpu}`, run.cell]),
     ),
   );
   for (const run of list) if (run.problem) io.err(`${run.name}: ${run.problem}`);

@@ -1,14 +1,15 @@
 // The POSIX sh scripts that launch and control runs over a shell (an SSH host's exec channel, or sh here for
 // Slurm's commands). Each is one command line: nothing is written on a host but the run's own cell.
 import { posix } from 'node:path';
+import { LAUNCH_FILES } from '../../shared/launch';
 import { shellQuote } from '../../shared/quote';
 import { STDERR, STDOUT } from './place';
 
 const q = (text: string) => shellQuote([text]);
 
 /** Files beside the run's output in its cell: "PID START" of its process group's leader, and its exit code. */
-export const PID_FILE = 'launch.pid';
-export const EXIT_FILE = 'launch.exit';
+const PID_FILE = LAUNCH_FILES.pid;
+const EXIT_FILE = LAUNCH_FILES.exit;
 
 /** The command with its environment, as one shell word list. */
 export const withEnv = (command: string[], env: Record<string, string>) => shellQuote(['env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...command]);

@@ -32,7 +32,7 @@ function alive(run: LaunchedRun): boolean {
   }
 }
 
-export async function tailOf(file: string, lines: number): Promise<string[]> {
+async function tailOf(file: string, lines: number): Promise<string[]> {
   const text = await readFile(file, 'utf8').catch(() => '');
   return text.split('\n').filter((l) => l !== '').slice(-lines);
 }

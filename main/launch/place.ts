@@ -1,4 +1,4 @@
-import type { RunState, SlurmJob } from '../../shared/launch';
+import { LAUNCH_FILES, type RunState, type SlurmJob } from '../../shared/launch';
 import type { RenderedRun } from './profiles';
 
 /** A run this app launched, as the registry (launched.json) keeps it. */
@@ -58,5 +58,5 @@ export interface RunPlace {
   tail(run: LaunchedRun, file: string, lines: number): Promise<string[]>;
 }
 
-export const STDOUT = 'stdout.log';
-export const STDERR = 'stderr.log';
+export const STDOUT = LAUNCH_FILES.stdout;
+export const STDERR = LAUNCH_FILES.stderr;

@@ -8,7 +8,6 @@ export interface Looked {
   dirs: Set<string>;
 }
 
-
 /** A file system that notes what is looked at through it, from each `begin()` on. */
 export class LookingFs implements CellFs {
   private looked: Looked = { files: new Set(), dirs: new Set() };
@@ -50,24 +49,13 @@ export function lookingContext(ctx: ReadContext): { ctx: ReadContext; looked: Lo
 }
 
 /**
- * Whether a change can alter what a read found: a file it looked at changed, or a folder it listed
- * gained or lost an entry (a file written to in a listed folder changes no listing).
- */
-export function concerns(looked: Looked, change: Change): boolean {
-  return kindFor(looked, change) !== null;
-}
-
-/**
  * How a change concerns what a read found: `appended` when a file it looked at was written to (a log
- * growing: its reader may wait for a quiet moment), `changed` when anything else it looked at changed,
- * null when it does not concern it.
+ * growing: its reader may wait for a quiet moment); `changed` when a file or folder it looked at was
+ * created or removed, or a folder it listed gained or lost an entry (a file written to in a listed folder
+ * changes no listing); null when it does not concern it.
  */
 export function kindFor(looked: Looked, change: Change): 'appended' | 'changed' | null {
-  if (looked.files.has(change.path) && (change.kind === 'modified' || change.kind === 'changed')) return 'appended';
-  return concernsOtherwise(looked, change) ? 'changed' : null;
-}
-
-function concernsOtherwise(looked: Looked, change: Change): boolean {
-  if (looked.files.has(change.path) || looked.dirs.has(change.path)) return true;
-  return change.kind !== 'modified' && looked.dirs.has(posix.dirname(change.path));
+  if (looked.files.has(change.path)) return change.kind === 'modified' || change.kind === 'changed' ? 'appended' : 'changed';
+  if (looked.dirs.has(change.path)) return 'changed';
+  return change.kind !== 'modified' && looked.dirs.has(posix.dirname(change.path)) ? 'changed' : null;
 }

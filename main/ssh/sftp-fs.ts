@@ -27,7 +27,7 @@ function attempt(call: () => void, failed: (error: Error) => void): void {
 }
 
 /** Closes a handle, if the channel still can; a connection gone took its handles with it. */
-export function closeQuietly(sftp: SFTPWrapper, handle: Buffer, then: () => void = () => undefined): void {
+function closeQuietly(sftp: SFTPWrapper, handle: Buffer, then: () => void = () => undefined): void {
   attempt(() => sftp.close(handle, () => then()), () => then());
 }
 

@@ -3,6 +3,7 @@ import type { FleetHost } from '../../../shared/contract';
 import { CallFailed } from '../CallFailed';
 import { useApp, useTransport } from '../context';
 import { ago, percent } from '../format';
+import { HOST_DOT } from '../shell/HostRow';
 import { useNow } from '../useNow';
 import { usePolled } from '../usePolled';
 
@@ -29,8 +30,6 @@ function connectionText(host: FleetHost): string {
   if (c.feed?.mode) parts.push(c.feed.state === 'live' ? `${c.feed.mode} feed` : `${c.feed.mode} feed ${c.feed.state}`);
   return parts.join(' · ');
 }
-
-const TONE: Record<string, string> = { connected: 'state-ok', connecting: 'state-scanning', reconnecting: 'tone-bg-amber', failed: 'state-missing' };
 
 /** Every host in one table: connection, GPUs, running cells and runs, success, last change, problems; a click lists its cells. */
 export function FleetView() {
@@ -60,7 +59,7 @@ export function FleetView() {
           {fleet.map((host) => (
             <tr key={host.alias} aria-label={host.alias}>
               <td>
-                <span className={`dot ${host.connection ? TONE[host.connection.state] : 'state-ok'}`} aria-hidden />{' '}
+                <span className={`dot ${host.connection ? HOST_DOT[host.connection.state] : 'state-ok'}`} aria-hidden />{' '}
                 <button className="link" onClick={() => selectHost(host.alias)} title={`List the cells of ${host.alias}`}>
                   {host.alias}
                 </button>

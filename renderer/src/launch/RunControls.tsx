@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { runStateText, type RunInfo } from '../../../shared/launch';
+import { jobText, runStateText, type RunInfo } from '../../../shared/launch';
 import { CallFailed } from '../CallFailed';
 import { RunActions } from './RunActions';
 import { runTone, useRuns } from './useRuns';
@@ -17,7 +17,7 @@ export function RunControls({ cellId }: { cellId: string }) {
       <span className={`pill tone-${runTone(run)}`} aria-label="Launched run">
         {runStateText(run)}
         {run.target !== 'local' && ` · on ${run.target}`}
-        {run.job ? ` · job ${run.job.id}${run.job.node ? ` on ${run.job.node}` : ''}` : run.pid !== null ? ` · pid ${run.pid}` : ''}
+        {run.job ? ` · ${jobText(run.job)}` : run.pid !== null ? ` · pid ${run.pid}` : ''}
         {run.gpu !== null ? ` · GPU${run.gpu}` : ''}
       </span>
       {run.problem && <span className="muted tone-amber">{run.problem}</span>}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { runElapsed, runStateText, type RunInfo } from '../../../shared/launch';
+import { jobText, runElapsed, runStateText, type RunInfo } from '../../../shared/launch';
 import { CallFailed } from '../CallFailed';
 import { useApp } from '../context';
 import { useNow } from '../useNow';
@@ -61,7 +61,7 @@ export function RunsView() {
                 {run.problem && <div className="tone-amber small">{run.problem}</div>}
               </td>
               <td className="num">{runElapsed(run, now)}</td>
-              <td>{run.job ? `job ${run.job.id}${run.job.node ? ` on ${run.job.node}` : ''}` : run.gpu !== null ? `GPU${run.gpu}` : '-'}</td>
+              <td>{run.job ? jobText(run.job) : run.gpu !== null ? `GPU${run.gpu}` : '-'}</td>
               <td className="path" title={run.cell}>
                 {run.cell}
               </td>

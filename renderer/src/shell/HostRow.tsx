@@ -3,7 +3,8 @@ import type { HostStatus } from '../../../shared/contract';
 import { useTransport } from '../context';
 import { useNow } from '../useNow';
 
-const DOT: Record<HostStatus['state'], string> = { connected: 'state-ok', connecting: 'state-scanning', reconnecting: 'tone-bg-amber', failed: 'state-missing' };
+/** The dot a host's connection state shows: in the sidebar and the Fleet view. */
+export const HOST_DOT: Record<HostStatus['state'], string> = { connected: 'state-ok', connecting: 'state-scanning', reconnecting: 'tone-bg-amber', failed: 'state-missing' };
 
 /** An SSH host: its connection state (a countdown while reconnecting), and what it needs from the user. */
 export function HostRow({ host }: { host: HostStatus }) {
@@ -15,7 +16,7 @@ export function HostRow({ host }: { host: HostStatus }) {
   return (
     <div className="host-block">
       <div className="host-row" title={host.problem?.message ?? ''}>
-        <span className={`dot ${DOT[host.state]}`} aria-hidden />
+        <span className={`dot ${HOST_DOT[host.state]}`} aria-hidden />
         <span>{host.alias}</span>
         <span className="root-meta" role="status">
           {label}
