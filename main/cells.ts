@@ -15,8 +15,8 @@ import { LogCache } from '../runners/common/logs';
 import { findCells, type Found } from './scan';
 import { parseRemote } from './ssh/config';
 import { discoveryCommand, parseDiscovery } from './ssh/discover';
-import { HostFeed } from './ssh/feed';
-import { RemoteHost, type HostStatus } from './ssh/host';
+import { hostWithFeed, type HostFeed } from './ssh/feed';
+import type { HostStatus, RemoteHost } from './ssh/host';
 import { remoteShell, type Shell } from './launch/shell';
 
 /** A cell's fields exactly as runners/FORMATS.md lists them, in that order, whatever else the model carries. */
@@ -61,18 +61,8 @@ export class Places {
   private host(alias: string): Promise<{ host: RemoteHost; context: CellContext }> {
     let entry = this.hosts.get(alias);
     if (!entry) {
-      let was: HostStatus['state'] = 'connecting';
-      const host: RemoteHost = new RemoteHost(alias, {
-        acceptNewHostKey: this.options.acceptNewHostKey,
-        timeoutMs: 15_000,
-        onStatus: (status) => {
-          if (status.state === 'connected' && was !== 'connected') feed.connected();
-          was = status.state;
-          this.options.onHostStatus?.(status);
-        },
-      });
-      // Watches only what this command follows (a cell for tail).
-      const feed = new HostFeed(host);
+      // Its feed watches only what this command follows (a cell for tail).
+      const { host, feed } = hostWithFeed(alias, { acceptNewHostKey: this.options.acceptNewHostKey, timeoutMs: 15_000, onStatus: this.options.onHostStatus });
       this.opened.push(host);
       this.feeds.push(feed);
       const context = remoteCellContext(host, feed);

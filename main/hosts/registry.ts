@@ -1,8 +1,8 @@
 import type { HostStatus } from '../../shared/contract';
 import { remoteCellContext, type CellContext } from '../cell-context';
 import { Semaphore } from '../concurrency';
-import { HostFeed } from '../ssh/feed';
-import { RemoteHost } from '../ssh/host';
+import { hostWithFeed, type HostFeed } from '../ssh/feed';
+import type { RemoteHost } from '../ssh/host';
 
 /** SSH handshakes in flight at once: a fleet connects in waves, a host that hangs holds one place only. */
 const HANDSHAKES = 8;
@@ -34,19 +34,16 @@ export class HostRegistry {
   private entry(alias: string): Entry {
     let entry = this.hosts.get(alias);
     if (!entry) {
-      let was: HostStatus['state'] = 'connecting';
-      const host = new RemoteHost(alias, {
-        passphrases: this.passphrases,
-        handshakes: this.handshakes,
-        ...(this.options.onBytesReceived ? { onBytesReceived: (bytes: number) => this.options.onBytesReceived?.(alias, bytes) } : {}),
-        onStatus: (status) => {
-          // Each new connection gets its feed; other news (a latency measured) does not restart it.
-          if (status.state === 'connected' && was !== 'connected') this.hosts.get(alias)?.feed.connected();
-          was = status.state;
-          this.onStatus(this.statuses());
+      const { host, feed } = hostWithFeed(
+        alias,
+        {
+          passphrases: this.passphrases,
+          handshakes: this.handshakes,
+          ...(this.options.onBytesReceived ? { onBytesReceived: (bytes: number) => this.options.onBytesReceived?.(alias, bytes) } : {}),
+          onStatus: () => this.onStatus(this.statuses()),
         },
-      });
-      const feed = new HostFeed(host, { findIntervalS: this.options.findIntervalS, onStatus: () => this.onStatus(this.statuses()) });
+        { findIntervalS: this.options.findIntervalS, onStatus: () => this.onStatus(this.statuses()) },
+      );
       // One context a host: it keeps the last good copy of each JSON file across reads.
       entry = { host, context: remoteCellContext(host, feed), feed };
       this.hosts.set(alias, entry);

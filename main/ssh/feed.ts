@@ -6,7 +6,7 @@ import { shellQuote } from '../../shared/quote';
 import type { Spawned } from '../gpu/sampler';
 import type { Change } from '../changes';
 import { feedCommand, FeedReader } from './feed-script';
-import type { RemoteHost } from './host';
+import { RemoteHost, type RemoteHostOptions } from './host';
 
 export type { FeedStatus };
 
@@ -154,4 +154,23 @@ export class HostFeed {
     this.stopChild();
     this.subscribers.clear();
   }
+}
+
+/**
+ * A host's one connection with its change feed, the feed started on each new connection (other news, a
+ * latency measured, does not restart it).
+ */
+export function hostWithFeed(alias: string, options: RemoteHostOptions, feedOptions: ConstructorParameters<typeof HostFeed>[1] = {}): { host: RemoteHost; feed: HostFeed } {
+  let was: RemoteHost['status']['state'] = 'connecting';
+  // Connecting starts at once, but its first status comes after an await: `made` is there by then.
+  const host: RemoteHost = new RemoteHost(alias, {
+    ...options,
+    onStatus: (status) => {
+      if (status.state === 'connected' && was !== 'connected') made.feed.connected();
+      was = status.state;
+      options.onStatus?.(status);
+    },
+  });
+  const made = { host, feed: new HostFeed(host, feedOptions) };
+  return made;
 }

@@ -25,6 +25,8 @@ export function untilClosed(command: string): string {
   return ['exec 3<&0', '{ while read -r _ <&3; do :; done; kill 0; } &', 'watcher=$!', `{ ${command}\n} </dev/null`, 'code=$?', 'kill $watcher 2>/dev/null', 'exit $code'].join('\n');
 }
 
+export type RemoteHostOptions = ConnectOptions & { home?: string; config?: HostConfig; onStatus?: (status: HostStatus) => void; handshakes?: Semaphore };
+
 /** The host is not connected now; callers try again once it reconnects. */
 export class HostUnavailableError extends Error {
   override name = 'HostUnavailableError';
@@ -47,7 +49,7 @@ export class RemoteHost {
 
   constructor(
     readonly alias: string,
-    private readonly options: ConnectOptions & { home?: string; config?: HostConfig; onStatus?: (status: HostStatus) => void; handshakes?: Semaphore } = {},
+    private readonly options: RemoteHostOptions = {},
   ) {
     this.status = { alias, state: 'connecting', problem: null, retryAt: null, unknownKey: null, lockedKey: null, latencyMs: null };
     void this.attempt();
