@@ -86,25 +86,26 @@ export class RunManager {
     return this.file.write(JSON.stringify(this.runs, null, 1));
   }
 
-  private place(run: LaunchedRun): RunPlace {
-    return run.target === 'local' ? this.local : this.placeOf(run.target);
+  private place(target: string): RunPlace {
+    return target === 'local' ? this.local : this.placeOf(target);
   }
 
   async launch(target: string, start: Start, gpu: number | null, canDrain = false): Promise<RunView> {
     await this.refresh();
     const { run } = start;
-    if (this.runs.some((r) => r.name === run.name && r.host === targetHost(parseTarget(target)) && MOVING.has(r.seen?.state ?? 'ended'))) {
+    const host = targetHost(parseTarget(target));
+    if (this.runs.some((r) => r.name === run.name && r.host === host && MOVING.has(r.seen?.state ?? 'ended'))) {
       throw new Error(`a run named ${run.name} is already running`);
     }
     const id = randomUUID();
-    const place = target === 'local' ? this.local : this.placeOf(target);
-    const started = await place.start(id, start);
+    const started = await this.place(target).start(id, start);
     const launched: LaunchedRun = {
-      id, name: run.name, profile: run.profile, format: run.format, target, host: targetHost(parseTarget(target)), cell: run.cell, command: run.command,
+      id, name: run.name, profile: run.profile, format: run.format, target, host, cell: run.cell, command: run.command,
       ...started, gpu, startedAt: Date.now(), canDrain,
       seen: { state: started.job ? 'pending' : 'running', exitCode: null, job: started.job ? { id: started.job, state: 'PENDING', reason: null, node: null, exitCode: null } : null },
     };
     const early = this.earlyExits.get(id);
+    this.earlyExits.delete(id);
     if (early) launched.exit = early;
     this.runs.push(launched);
     await this.save();
@@ -137,7 +138,7 @@ export class RunManager {
     await Promise.all(
       [...open].map(async ([target, runs]) => {
         try {
-          const seen = await withTimeout(this.place(runs[0] as LaunchedRun).look(runs), LOOK_TIMEOUT_MS, `asking ${target} about its runs`);
+          const seen = await withTimeout(this.place(target).look(runs), LOOK_TIMEOUT_MS, `asking ${target} about its runs`);
           this.unreachable.delete(target);
           for (const run of runs) {
             const next = seen.get(run.id) ?? NOT_SEEN;
@@ -177,7 +178,7 @@ export class RunManager {
   private stderrTail(run: LaunchedRun): Promise<string[]> {
     let tail = this.tails.get(run.id);
     if (!tail) {
-      tail = this.place(run).tail(run, STDERR, 50);
+      tail = this.place(run.target).tail(run, STDERR, 50);
       this.tails.set(run.id, tail);
       // Not kept when it could not be read (a host unreachable): asked again next time.
       tail.catch(() => this.tails.delete(run.id));
@@ -210,7 +211,7 @@ export class RunManager {
     if (MOVING.has(run.seen?.state ?? 'ended')) {
       run.stoppedByUser = true;
       await this.save();
-      await this.place(run).stop(run, graceMs);
+      await this.place(run.target).stop(run, graceMs);
       await this.refresh();
     }
     return this.view(run);
@@ -222,6 +223,6 @@ export class RunManager {
     if (!run.canDrain) throw new Error(`${run.name} was launched with profile ${run.profile}, which has no drain`);
     await this.refresh();
     if (run.seen?.state !== 'running') throw new Error(`${run.name} is not running`);
-    return this.place(run).drain(run, waitMs);
+    return this.place(run.target).drain(run, waitMs);
   }
 }
