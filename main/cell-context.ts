@@ -1,6 +1,5 @@
 // One way to reach a cell's files, wherever it lives: every operation (reading, following, frames, media,
 // recordings, compare, paired tests) goes through a CellContext, so a remote cell does all a local one does.
-import { watch as chokidar } from 'chokidar';
 import type { EventName } from 'chokidar/handler.js';
 import type { Change } from './changes';
 import { JsonlCache } from '../runners/common/jsonl-cache';
@@ -62,6 +61,8 @@ export function localCellContext(json = new JsonReader(localFs)): CellContext {
     read: () => ({ fs: localFs, json, jsonl, now: Date.now(), host: 'local' }),
     source: localSource,
     async watch(dir, onChange, onError) {
+      // Loaded when something is watched: `status` never does.
+      const { watch: chokidar } = await import('chokidar');
       const watcher = chokidar(dir, {
         ignoreInitial: true,
         depth: 5,

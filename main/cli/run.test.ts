@@ -3,7 +3,6 @@ import pkg from '../../package.json' with { type: 'json' };
 import { runCli } from './run';
 import { capture } from './testing';
 
-
 describe('cellwatch CLI', () => {
   it('prints its version', async () => {
     const { io, out } = capture();
@@ -15,6 +14,18 @@ describe('cellwatch CLI', () => {
     const { io, out } = capture();
     expect(await runCli(['--help'], io)).toBe(0);
     expect(out.join('\n')).toMatch(/serve \[--port N\]/);
+  });
+
+  it('prints a command\'s own help with --help, each command once in the whole help', async () => {
+    const own = capture();
+    expect(await runCli(['status', '--help'], own.io)).toBe(0);
+    expect(own.out.join('\n')).toMatch(/^cellwatch status \[--json\]/);
+    const all = capture();
+    expect(await runCli(['--help'], all.io)).toBe(0);
+    const text = all.out.join('\n');
+    for (const command of ['serve', 'status', 'episodes', 'tail', 'alerts', 'mcnemar', 'gpu', 'launch', 'runs', 'record', 'demo']) {
+      expect(text.match(new RegExp(`^cellwatch ${command} `, 'gm'))?.length, command).toBe(1);
+    }
   });
 
   it('exits 2 naming an unknown command', async () => {

@@ -2,19 +2,8 @@ import { NotFoundError } from '../errors';
 import { CompareError } from '../compare/paired';
 import { APP_VERSION } from '../version';
 import { UsageError, type Io } from './io';
-import { alerts, ALERTS_HELP } from './alerts';
-import { demo, DEMO_HELP } from './demo';
-import { episodes, EPISODES_HELP } from './episodes';
-import { gpu, GPU_HELP } from './gpu';
-import { launch, LAUNCH_HELP } from './launch';
-import { record, RECORD_HELP } from './record';
-import { drain, runs, RUNS_HELP, stop } from './runs';
-import { mcnemar, MCNEMAR_HELP } from './mcnemar';
-import { serve, SERVE_HELP } from './serve';
-import { status, STATUS_HELP } from './status';
-import { tail, TAIL_HELP } from './tail';
 
-const HELP = `Cellwatch ${APP_VERSION}: watch coding-agent benchmark runs.
+const INTRO = `Cellwatch ${APP_VERSION}: watch coding-agent benchmark runs.
 
 Usage: cellwatch <command> [options]
 
@@ -33,49 +22,68 @@ Commands:
 
 Options:
   --help      this text; cellwatch <command> --help for a command's own
-  --version   the version
+  --version   the version`;
 
-${SERVE_HELP}
+/** A command and its help, loaded when it runs: `status` does not pay for the server's, SSH's or the recorder's modules. */
+interface Command {
+  run: (argv: string[], io: Io, stop?: AbortSignal) => Promise<number>;
+  help: string;
+}
 
-${STATUS_HELP}
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => import('./serve').then((m) => ({ run: m.serve, help: m.SERVE_HELP })),
+  status: async () => import('./status').then((m) => ({ run: m.status, help: m.STATUS_HELP })),
+  episodes: async () => import('./episodes').then((m) => ({ run: m.episodes, help: m.EPISODES_HELP })),
+  tail: async () => import('./tail').then((m) => ({ run: m.tail, help: m.TAIL_HELP })),
+  alerts: async () => import('./alerts').then((m) => ({ run: m.alerts, help: m.ALERTS_HELP })),
+  mcnemar: async () => import('./mcnemar').then((m) => ({ run: m.mcnemar, help: m.MCNEMAR_HELP })),
+  gpu: async () => import('./gpu').then((m) => ({ run: m.gpu, help: m.GPU_HELP })),
+  launch: async () => import('./launch').then((m) => ({ run: m.launch, help: m.LAUNCH_HELP })),
+  runs: async () => import('./runs').then((m) => ({ run: m.runs, help: m.RUNS_HELP })),
+  stop: async () => import('./runs').then((m) => ({ run: m.stop, help: m.RUNS_HELP })),
+  drain: async () => import('./runs').then((m) => ({ run: m.drain, help: m.RUNS_HELP })),
+  record: async () => import('./record').then((m) => ({ run: m.record, help: m.RECORD_HELP })),
+  demo: async () => import('./demo').then((m) => ({ run: m.demo, help: m.DEMO_HELP })),
+};
 
-${EPISODES_HELP}
+/** The overview and every command's help, each once (runs, stop and drain share theirs). */
+async function fullHelp(): Promise<string> {
+  const helps = await Promise.all(Object.values(COMMANDS).map(async (load) => (await load()).help));
+  return [INTRO, ...new Set(helps)].join('\n\n');
+}
 
-${TAIL_HELP}
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
 
-${ALERTS_HELP}
+/** Whether the command's arguments ask for its help (before any `--`, after which all are positional). */
+function asksHelp(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some(isHelp);
+}
 
-${MCNEMAR_HELP}
 
-${GPU_HELP}
-
-${LAUNCH_HELP}
-
-${RUNS_HELP}
-
-${RECORD_HELP}
-
-${DEMO_HELP}`;
-
-const COMMANDS: Record<string, (argv: string[], io: Io, stop?: AbortSignal) => Promise<number>> = { serve, status, episodes, tail, alerts, mcnemar, gpu, launch, runs, stop, drain, record, demo };
 
 export async function runCli(argv: string[], io: Io, stop?: AbortSignal): Promise<number> {
   const [first, ...rest] = argv;
-  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
-    io.out(HELP);
+  if (first === undefined || isHelp(first) || first === 'help') {
+    io.out(await fullHelp());
     return first === undefined ? 2 : 0;
   }
   if (first === '--version' || first === '-v') {
     io.out(APP_VERSION);
     return 0;
   }
-  const command = COMMANDS[first];
-  if (!command) {
+  const load = COMMANDS[first];
+  if (!load) {
     io.err(`cellwatch: unknown command ${JSON.stringify(first)}. Run cellwatch --help for the list.`);
     return 2;
   }
   try {
-    return await command(rest, io, stop);
+    const command = await load();
+    if (asksHelp(rest)) {
+      io.out(command.help);
+      return 0;
+    }
+    return await command.run(rest, io, stop);
   } catch (error) {
     const usage = error instanceof UsageError || error instanceof NotFoundError || error instanceof CompareError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     io.err(`cellwatch ${first}: ${(error as Error).message}`);

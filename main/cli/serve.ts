@@ -29,13 +29,8 @@ export async function serve(argv: string[], io: Io): Promise<number> {
       host: { type: 'string', default: '127.0.0.1' },
       open: { type: 'boolean', default: false },
       'no-demo': { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
     },
   });
-  if (values.help) {
-    io.out(SERVE_HELP);
-    return 0;
-  }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not ${values.port}`);
   if (!isLoopback(values.host)) io.err(`warning: binding ${values.host}: anyone who can reach this address and has the token can use the app`);

@@ -3,7 +3,7 @@ import { connect as tcpConnect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import ssh2, { type AgentAuthMethod, type Client, type ConnectConfig, type PublicKeyAuthMethod, type SFTPWrapper } from 'ssh2';
+import type { AgentAuthMethod, Client, ConnectConfig, PublicKeyAuthMethod, SFTPWrapper } from 'ssh2';
 import type { HostConfig } from './config';
 import { addKnownHost, fingerprint, keyTypeOf, readKnownHosts, trustsCertificateAuthority, verifyKnownHost } from './known-hosts';
 
@@ -88,6 +88,8 @@ async function throughJump(host: HostConfig, options: ConnectOptions): Promise<D
 
 async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; key: Buffer | null }[], knownHosts: string, options: ConnectOptions): Promise<Client> {
   let keyProblem: HostKeyError | undefined;
+  // Loaded on the first connection: a command that reaches no host does not pay for it.
+  const { default: ssh2 } = await import('ssh2');
   const client = new ssh2.Client();
   const config: ConnectConfig = {
     sock,
