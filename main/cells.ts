@@ -1,7 +1,7 @@
 // How the CLI reaches cells: local paths, and paths on SSH hosts, each host over one connection for the
 // whole command however many of its cells the command reads.
 import { resolve } from 'node:path';
-import { mergeProblems, type Cell, type CellSummary } from '../shared/model';
+import type { Cell, CellSummary } from '../shared/model';
 import { detectFormat, localFs, type CellRead } from '../runners';
 import { readCell, summaryOf } from '../runners/read';
 import { localCellContext, remoteCellContext, type CellContext, type ContextOf } from './cell-context';
@@ -136,11 +136,7 @@ export class Places {
     const pool = this.pool;
     const cache = await IndexCache.open(this.options.dataDir ?? defaultDataDir(), root);
     const rows = new Map<string, CellSummary>();
-    const { read } = await firstScan(pool, root, cache, (batch) => batch.forEach((row) => rows.set(row.path, row)), () => undefined);
-    await pool.logs(read, (found) => found.forEach(({ dir, problems }) => {
-      const row = rows.get(dir);
-      if (row) rows.set(dir, { ...row, problems: mergeProblems(row.problems, problems) });
-    }));
+    const { read } = await firstScan(pool, root, cache, (batch) => batch.forEach((row) => rows.set(row.path, row)), () => undefined, true);
     // Only what was read is news to the cache: a listing that read nothing leaves it as it is.
     if (read.length) await cache.save(rows.values(), (files) => pool.saveLooked([...rows.keys()], files)).catch(() => undefined);
     return [...rows.values()].sort((a, b) => a.path.localeCompare(b.path));

@@ -12,7 +12,8 @@ const FLUSH_MS = 100;
  * A root's first scan: its cells found, then read by the workers, rows handed over in batches as they
  * come with how many are done so far. A cell the cache holds whose files have not changed since (stats
  * only) is not read: its cached row goes first. The event logs' malformed lines of the cells read are
- * left for later. Returns the root's problems and the cells read.
+ * left for later, unless `logs` (where no window waits for the rows). Returns the root's problems and the
+ * cells read.
  */
 export async function firstScan(
   pool: ReaderPool,
@@ -20,10 +21,11 @@ export async function firstScan(
   cache: IndexCache | null,
   onRows: (rows: CellSummary[]) => void,
   onProgress: (done: number, total: number) => void,
+  logs = false,
 ): Promise<{ problems: Problem[]; read: Found[] }> {
-  const { cells, problems, unchanged } = await pool.discover(root, new Map(), cache?.looked() ?? null);
+  const [{ cells, problems, unchanged }, saved] = await Promise.all([pool.discover(root, new Map(), cache?.looked() ?? null), cache?.rows ?? new Map<string, CellSummary>()]);
   // A running cell's state changes with time alone: one gone quiet since is read again.
-  const cached = cells.flatMap((c) => (unchanged.has(c.dir) && cache?.rows.get(c.dir)?.format === c.format ? [cache.rows.get(c.dir) as CellSummary] : []));
+  const cached = cells.flatMap((c) => (unchanged.has(c.dir) && saved.get(c.dir)?.format === c.format ? [saved.get(c.dir) as CellSummary] : []));
   const quiet = new Set(quietCells(cached, Date.now()));
   const kept = cached.filter((row) => !quiet.has(row.path));
   if (kept.length) onRows(kept);
@@ -47,7 +49,7 @@ export async function firstScan(
       done += reads.length;
       if (Date.now() - last >= FLUSH_MS) flush();
     },
-    false,
+    logs,
   );
   flush();
   return { problems, read: toRead };

@@ -1,4 +1,4 @@
-import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { age, tempDir, writeTree } from '../../runners/testing';
@@ -53,13 +53,26 @@ const sameLengthZero = () => JSON.stringify({ planned: [0, 1], episodes: { 0: { 
 describe('the index cache in the data folder', () => {
   it('a cell unchanged by size and mtime is not parsed at the next start; a changed one is', async () => {
     expect(await scan()).toEqual(new Map([['std_a', 1], ['std_b', 1], ['std_c', 1]]));
-    // The rows, and what each of the two workers' reads looked at.
-    expect(readdirSync(join(cacheDir, 'index')).map((f) => f.replace(/^[0-9a-f]+/, '')).sort()).toEqual(['.looked.0.json', '.looked.1.json', '.rows.json']);
+    // The head, the rows, and what each of the two workers' reads looked at.
+    expect(readdirSync(join(cacheDir, 'index')).map((f) => f.replace(/^[0-9a-f]+/, '')).sort()).toEqual(['.head.json', '.looked.0.json', '.looked.1.json', '.rows.json']);
     // Same size, same mtime: the cache is believed. A grown file is read again.
     forge(join(root, 'std_a', 'summary.json'), sameLengthZero());
     writeFileSync(join(root, 'std_b', 'summary.json'), summary(false));
     writeTree(root, { 'std_d/run.json': { runner: 'coding-agent', run: 'std_d' } });
     expect(await scan()).toEqual(new Map([['std_a', 1], ['std_b', 0], ['std_c', 1], ['std_d', null]]));
+  });
+
+  it('a cached cell where a file appears that was not there (DRAIN) is read again', async () => {
+    writeFileSync(join(root, 'std_a', 'summary.json'), JSON.stringify({ planned: [0, 1], episodes: {}, finished: false }));
+    const state = async () => {
+      const index = new LocalIndex(root, pool, () => undefined, () => undefined, { watch: false, sweepMs: 3_600_000, cacheDir });
+      await index.start();
+      await index.close();
+      return index.list().find((c) => c.name === 'std_a')?.state;
+    };
+    expect(await state()).toBe('running');
+    writeFileSync(join(root, 'std_a', 'DRAIN'), '');
+    expect(await state()).toBe('draining');
   });
 
   it('a cached running cell gone quiet for the stale time is read again', async () => {
@@ -76,12 +89,16 @@ describe('the index cache in the data folder', () => {
     await again.close();
   });
 
-  it('a cache of another app version, or not JSON, is not used', async () => {
+  it('a cache of another app version, or whose rows are not JSON, is not used', async () => {
+    const file = (suffix: string) => join(cacheDir, 'index', readdirSync(join(cacheDir, 'index')).find((f) => f.endsWith(suffix)) as string);
     await scan();
-    const path = join(cacheDir, 'index', readdirSync(join(cacheDir, 'index')).find((f) => f.endsWith('.rows.json')) as string);
     forge(join(root, 'std_a', 'summary.json'), sameLengthZero());
-    writeFileSync(path, '{"format": 1, "app": "0.0.0-other", "cells": []');
+    const head = JSON.parse(readFileSync(file('.head.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(file('.head.json'), JSON.stringify({ ...head, app: '0.0.0-other' }));
     expect((await scan()).get('std_a')).toBe(0);
+    forge(join(root, 'std_b', 'summary.json'), sameLengthZero());
+    writeFileSync(file('.rows.json'), '{"stamp": "x", "rows": [');
+    expect((await scan()).get('std_b')).toBe(0);
   });
 
   it('`status --json` reads through the same cache, and says what changed', async () => {

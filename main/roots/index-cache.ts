@@ -1,7 +1,8 @@
 // What a runs root's index knew when it last saved, kept in the data folder: at the next start (or
-// `status`), a cell whose files all have the sizes and mtimes they had then is not parsed again. Two
-// files: the rows, which this thread reads, and what each cell's read looked at (paths and signatures,
-// the logs' checks), which the read workers read themselves while they find the cells.
+// `status`), a cell whose files all have the sizes and mtimes they had then is not parsed again. The
+// rows, which this thread reads, and what each cell's read looked at (paths and signatures, the logs'
+// checks), which the read workers read themselves while they find the cells; and a small head saying
+// which of those were saved together, so the workers start at once while this thread parses the rows.
 import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { APP_VERSION } from '../version';
 import type { LogState } from '../../runners/common/logs';
 
 /** Raised when what a cache holds changes shape; a cache of another version or app version is not used. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** What a worker remembers of a cell's last read: each path it looked at with its signature, and its logs' checks (paths relative to the cell). */
 export interface Remembered {
@@ -35,27 +36,38 @@ export interface SavedLooked {
   cells: (Remembered & { format: FormatName })[];
 }
 
+/** Read as JSON; null when missing or not JSON (it is only a cache). */
+const readJson = (path: string) =>
+  readFile(path, 'utf8')
+    .then((text) => JSON.parse(text) as Record<string, unknown> | null)
+    .catch(() => null);
+
 export class IndexCache {
+  private readonly rowsFile: StateFile;
+  private readonly headFile: StateFile;
+
   private constructor(
     private readonly root: string,
-    private readonly rowsFile: StateFile,
-    private readonly lookedBase: string,
-    /** The rows saved, by cell folder; empty when there was no usable cache. */
-    readonly rows: ReadonlyMap<string, CellSummary>,
+    private readonly base: string,
+    /** The rows saved, by cell folder; empty when there was no usable cache. Parsed while the workers look. */
+    readonly rows: Promise<ReadonlyMap<string, CellSummary>>,
     private readonly saved: LookedFiles | null,
-  ) {}
+  ) {
+    this.rowsFile = new StateFile(`${base}.rows.json`);
+    this.headFile = new StateFile(`${base}.head.json`);
+  }
 
   /** The root's cache in `dataDir`; empty when there is none or it cannot be used (it is only a cache). */
   static async open(dataDir: string, root: string): Promise<IndexCache> {
     const base = join(dataDir, 'index', createHash('sha256').update(root).digest('hex').slice(0, 24));
-    const saved = await readFile(`${base}.rows.json`, 'utf8')
-      .then((text) => JSON.parse(text) as { format?: unknown; app?: unknown; root?: unknown; stamp?: unknown; parts?: unknown; rows?: unknown })
-      .catch(() => null);
-    const usable =
-      saved?.format === FORMAT && saved.app === APP_VERSION && saved.root === root && typeof saved.stamp === 'string' && typeof saved.parts === 'number' && Array.isArray(saved.rows);
-    const rows = usable ? (saved.rows as CellSummary[]).filter((row) => typeof row?.path === 'string') : [];
-    const looked = usable ? { base: `${base}.looked`, parts: saved.parts as number, stamp: saved.stamp as string } : null;
-    return new IndexCache(root, new StateFile(`${base}.rows.json`), `${base}.looked`, new Map(rows.map((r) => [r.path, r])), looked);
+    const head = await readJson(`${base}.head.json`);
+    const usable = head?.format === FORMAT && head.app === APP_VERSION && head.root === root && typeof head.stamp === 'string' && typeof head.parts === 'number';
+    if (!usable) return new IndexCache(root, base, Promise.resolve(new Map()), null);
+    const rows = readJson(`${base}.rows.json`).then((saved) => {
+      const all = saved?.stamp === head.stamp && Array.isArray(saved?.rows) ? (saved.rows as CellSummary[]) : [];
+      return new Map(all.filter((row) => typeof row?.path === 'string').map((row) => [row.path, row]));
+    });
+    return new IndexCache(root, base, rows, { base: `${base}.looked`, parts: head.parts as number, stamp: head.stamp as string });
   }
 
   /** For the workers' discovery: null when there is nothing to compare with. */
@@ -68,8 +80,9 @@ export class IndexCache {
    * it never needs to cross to this thread). A row no worker remembers is not used at the next start.
    */
   async save(rows: Iterable<CellSummary>, saveLooked: (files: LookedFiles) => Promise<number>): Promise<void> {
-    const files = { base: this.lookedBase, parts: 0, stamp: randomUUID() };
+    const files = { base: `${this.base}.looked`, parts: 0, stamp: randomUUID() };
     files.parts = await saveLooked(files);
-    await this.rowsFile.write(JSON.stringify({ format: FORMAT, app: APP_VERSION, root: this.root, stamp: files.stamp, parts: files.parts, rows: [...rows] }));
+    await this.rowsFile.write(JSON.stringify({ stamp: files.stamp, rows: [...rows] }));
+    await this.headFile.write(JSON.stringify({ format: FORMAT, app: APP_VERSION, root: this.root, stamp: files.stamp, parts: files.parts }));
   }
 }

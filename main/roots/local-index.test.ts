@@ -1,4 +1,4 @@
-import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CellsDelta } from '../../shared/model';
@@ -59,6 +59,15 @@ describe('the index of a local runs root', () => {
     expect(deltas.length).toBe(sent);
   });
 
+  it('a file that was not there appearing (DRAIN) is found by the sweep: the folder it is in changed', async () => {
+    writeTree(tmp.path, cell('a'));
+    await open({ watch: false });
+    expect(row('a')?.state).toBe('running');
+    writeFileSync(join(tmp.path, 'a', 'DRAIN'), '');
+    await index.sweep();
+    expect(row('a')?.state).toBe('draining');
+  });
+
   it('a file rewritten in place is read again; a new trajectory line with a bad line shows up in the row', async () => {
     writeTree(tmp.path, { ...cell('a'), 'a/episodes/0000/trajectory.jsonl': '{"seq": 0}\n' });
     await open({ watch: false });
@@ -83,10 +92,14 @@ describe('the index of a local runs root', () => {
   });
 
   it('when the OS cannot watch more folders, says so once with the limit\'s name and lets the sweep find changes', async () => {
-    writeTree(tmp.path, cell('a'));
-    await open({ sweepMs: 200 });
-    // What chokidar reports when inotify's limit is reached.
-    (index as unknown as { watchFailed(error: Error): void }).watchFailed(Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' }));
+    writeTree(tmp.path, { ...cell('a'), 'a/episodes/0000/trajectory.jsonl': '' });
+    // An OS that allows two watches, failing the third as Linux does when fs.inotify.max_user_watches is reached.
+    let watches = 0;
+    const osWatch = ((...args: Parameters<typeof watch>) => {
+      if (++watches > 2) throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached, watch'), { code: 'ENOSPC' });
+      return watch(...args);
+    }) as typeof watch;
+    await open({ sweepMs: 200, osWatch });
     expect(index.status('settings').problems).toEqual([
       expect.objectContaining({ file: tmp.path, severity: 'warning', message: expect.stringContaining('fs.inotify.max_user_watches'), tip: expect.stringContaining('sysctl') }),
     ]);

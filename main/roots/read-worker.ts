@@ -2,7 +2,7 @@
 // fastest that way, and a slow disk stalls this thread, never the app's. It remembers what each cell's
 // read looked at (size and mtime of every file and folder), so a sweep can tell a changed cell by stats alone.
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { JsonReader, syncLocalFs, type CellFs, type Entry, type ReadContext } from '../../runners';
 import { kindOf } from '../../runners/common/fs';
@@ -30,13 +30,15 @@ const base = syncLocalFs((path, info) => {
 });
 /** Files discovery read to tell a cell's format (its run.json), kept until that cell is read. */
 const detected = new Map<string, { file: { text: string; truncated: boolean }; info: Stats }>();
-let lastInfo: Stats | null = null;
-const discoveryFs = syncLocalFs((_path, info) => (lastInfo = info));
+/** What discovery's file calls saw, by path: the folders it searches are searched interleaved. */
+const discoveryStats = new Map<string, Stats | null>();
+const discoveryFs = syncLocalFs((path, info) => discoveryStats.set(path, info));
 const discovering: CellFs = {
   ...discoveryFs,
   async read(path, maxBytes) {
     const file = await discoveryFs.read(path, maxBytes);
-    if (file && lastInfo) detected.set(path, { file, info: lastInfo });
+    const info = discoveryStats.get(path);
+    if (file && info) detected.set(path, { file, info });
     return file;
   },
 };
@@ -93,31 +95,67 @@ async function eachCell<T>(cells: Found[], merge: boolean, each: (cell: Found, c
   send(batch, true);
 }
 
-/** What the cache's files say each cell's last read looked at; a part not saved with the rows is left out. */
-function loadLooked(files: LookedFiles): Map<string, SavedLooked['cells'][number]> {
-  const cells = new Map<string, SavedLooked['cells'][number]>();
-  for (let part = 0; part < files.parts; part++) {
+type SavedCell = SavedLooked['cells'][number];
+
+/**
+ * What the cache's files say each cell's last read looked at, by cell folder; a part not saved with the
+ * rows is left out. This worker's own part is read first: it found those cells last time, and finds them
+ * again while the root's folders are the same; the other parts only when a cell is not in it.
+ */
+function savedLooked(files: LookedFiles, own: number): { known: () => Iterable<SavedCell>; get: (dir: string) => SavedCell | undefined } {
+  const cells = new Map<string, SavedCell>();
+  const load = (part: number) => {
     try {
       const saved = JSON.parse(readFileSync(`${files.base}.${part}.json`, 'utf8')) as SavedLooked;
       if (saved.stamp === files.stamp) saved.cells.forEach((c) => cells.set(c.dir, c));
     } catch {
       // Missing or unreadable: those cells are read.
     }
+  };
+  load(own);
+  let others = true;
+  return {
+    known: () => cells.values(),
+    get(dir) {
+      if (!cells.has(dir) && others) {
+        for (let part = 0; part < files.parts; part++) if (part !== own) load(part);
+        others = false;
+      }
+      return cells.get(dir);
+    },
+  };
+}
+
+/** A path below a cell from its form relative to the cell (made by `within`, so already normal), and back. */
+const under = (dir: string, rel: string) => (rel ? `${dir}${sep}${rel}` : dir);
+const within = (dir: string, path: string) => (path === dir ? '' : path.startsWith(`${dir}${sep}`) ? path.slice(dir.length + 1) : relative(dir, path));
+
+/**
+ * Whether any path's signature differs from its recorded one. A path that was not there is not looked at
+ * when its folder is among the paths, unchanged: no entry was added to that folder since.
+ */
+function anyChanged(paths: Iterable<readonly [string, string]>): boolean {
+  const same = new Set<string>();
+  const absent: string[] = [];
+  for (const [path, sig] of paths) {
+    if (sig === '-') absent.push(path);
+    else if (signature(statSync(path, { throwIfNoEntry: false })) !== sig) return true;
+    else same.add(path);
   }
-  return cells;
+  return absent.some((path) => !same.has(dirname(path)) && statSync(path, { throwIfNoEntry: false }) !== undefined);
 }
 
 /**
  * Whether a cached cell's files all have the signatures its last read saw: then this worker takes over
  * what that read looked at (and its logs' checks), as if it had read the cell itself.
  */
-function unchanged(entry: SavedLooked['cells'][number] | undefined, format: FormatName): boolean {
+function unchanged(entry: SavedCell | undefined, format: FormatName): boolean {
   if (!entry || entry.format !== format) return false;
-  const paths = entry.looked.map(([rel, sig]) => [join(entry.dir, rel), sig] as const);
-  if (paths.some(([path, sig]) => signature(statSync(path, { throwIfNoEntry: false })) !== sig)) return false;
+  const paths = entry.looked.map(([rel, sig]) => [under(entry.dir, rel), sig] as const);
+  if (anyChanged(paths)) return false;
   looked.set(entry.dir, new Map(paths));
   formats.set(entry.dir, entry.format);
-  logs.restore(entry.logs.map(([rel, state]) => [join(entry.dir, rel), state]));
+  logs.restore(entry.logs.map(([rel, state]) => [under(entry.dir, rel), state]));
   return true;
 }
 
@@ -128,7 +166,7 @@ function saveLooked(dirs: string[], files: LookedFiles, part: number): void {
       const seenThen = looked.get(dir);
       const format = formats.get(dir);
       if (!seenThen || !format) return [];
-      return [[dir, { dir, format, looked: [...seenThen].map(([path, sig]) => [relative(dir, path), sig] as [string, string]), logs: [] as [string, LogState][] }]];
+      return [[dir, { dir, format, looked: [...seenThen].map(([path, sig]) => [within(dir, path), sig] as [string, string]), logs: [] as [string, LogState][] }]];
     }),
   );
   // Each log to the cell it is in: the nearest folder above it that is one.
@@ -136,7 +174,7 @@ function saveLooked(dirs: string[], files: LookedFiles, part: number): void {
     for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
       const entry = cells.get(dir);
       if (!entry) continue;
-      entry.logs.push([relative(dir, path), state]);
+      entry.logs.push([within(dir, path), state]);
       break;
     }
   }
@@ -155,10 +193,11 @@ async function handle(job: WorkerJob): Promise<void> {
   if (job.type === 'discover') {
     const problems: Problem[] = [];
     const cells: Found[] = [];
-    const cached = job.cache ? loadLooked(job.cache) : new Map<string, SavedLooked['cells'][number]>();
-    const known = new Map([...job.known, ...[...cached.values()].map((c) => [c.dir, c.format] as const)]);
+    const cached = job.cache ? savedLooked(job.cache, job.part) : null;
+    const known = new Map([...job.known, ...[...(cached?.known() ?? [])].map((c) => [c.dir, c.format] as const)]);
     for (const dir of job.dirs) cells.push(...(await findCells(discovering, dir, problems, job.depth, known)));
-    reply({ type: 'discovered', id: job.id, cells, problems, unchanged: cells.filter((c) => unchanged(cached.get(c.dir), c.format)).map((c) => c.dir) });
+    discoveryStats.clear();
+    reply({ type: 'discovered', id: job.id, cells, problems, unchanged: cached ? cells.filter((c) => unchanged(cached.get(c.dir), c.format)).map((c) => c.dir) : [] });
   } else if (job.type === 'read') {
     // A read replaces what the cell's last read looked at. The units a paired test pairs are read again
     // when one runs: too many to send for every cell.
@@ -174,7 +213,7 @@ async function handle(job: WorkerJob): Promise<void> {
   } else if (job.type === 'sweep') {
     const dirty = job.dirs.filter((dir) => {
       const was = looked.get(dir);
-      return !was || [...was].some(([path, sig]) => signature(statSync(path, { throwIfNoEntry: false })) !== sig);
+      return !was || anyChanged(was);
     });
     reply({ type: 'swept', id: job.id, dirty });
   } else if (job.type === 'save') {
