@@ -1,5 +1,6 @@
 // The cells of one local runs root, kept current by change rather than by rescanning: an OS watcher marks
 // cells dirty and only those are read again; a slow stat-only sweep catches what a watcher misses.
+import type { watch } from 'node:fs';
 import { mergeProblems, problem, type CellsDelta, type CellSummary, type FormatName, type Problem, type RootState, type RootStatus } from '../../shared/model';
 import { localFs, type CellRead } from '../../runners';
 import { summaryOf } from '../../runners/read';
@@ -32,6 +33,8 @@ export interface IndexOptions {
   ageCheckMs?: number;
   /** Where the index keeps what it read between starts (the data folder); absent: nothing kept. */
   cacheDir?: string;
+  /** The OS's watch call: tests stand in for an OS at its limit of watches. */
+  osWatch?: typeof watch;
 }
 
 export class LocalIndex {
@@ -132,16 +135,16 @@ export class LocalIndex {
   }
 
   private async startWatching(): Promise<void> {
-    const watcher = await watchRoot(this.root, (path) => cellHolding(this.cells, this.root, path), (path) => this.changed(path), (error) => this.watchFailed(error));
+    const watcher = await watchRoot(this.root, (path) => cellHolding(this.cells, this.root, path), (path) => this.changed(path), (error) => this.watchFailed(error), this.options.osWatch);
     // Closed while the watcher was being set up: it must not keep the process alive.
-    if (this.closed) await watcher.close();
+    if (this.closed) watcher.close();
     else if (!this.watchProblem) this.watcher = watcher;
   }
 
   /** The OS could not watch everything (the inotify limit, most often): the sweep takes over, said once. */
   private watchFailed(error: NodeJS.ErrnoException): void {
     this.watchProblem = watchProblem(this.root, error, SWEEP_UNWATCHED_MS / 1000);
-    void this.watcher?.close();
+    this.watcher?.close();
     this.watcher = undefined;
     this.scheduleSweep(this.options.sweepMs ?? SWEEP_UNWATCHED_MS);
     this.onStatus();
@@ -254,7 +257,7 @@ export class LocalIndex {
     this.closed = true;
     clearTimeout(this.settle);
     clearInterval(this.sweeper);
-    await this.watcher?.close();
+    this.watcher?.close();
     this.watcher = undefined;
     await this.working;
     await this.saveCache();

@@ -1,10 +1,10 @@
 // The OS watcher of a local runs root: every change below it, but for the paths a format says never
 // change a row (frames, media), which would flood it.
-import { watch, type FSWatcher } from 'chokidar';
 import { dirname, relative, sep } from 'node:path';
 import { problem, type FormatName, type Problem } from '../../shared/model';
 import { ADAPTERS } from '../../runners';
 import { MAX_DEPTH } from '../scan';
+import { watchTree, type TreeWatchOptions } from './tree-watcher';
 
 /** The known cell holding `path`: the nearest folder above it (or itself) that is a cell of `root`. */
 export function cellHolding(cells: ReadonlyMap<string, { format: FormatName }>, root: string, path: string): { dir: string; format: FormatName } | null {
@@ -17,7 +17,7 @@ export function cellHolding(cells: ReadonlyMap<string, { format: FormatName }>, 
 }
 
 export interface RootWatcher {
-  close(): Promise<void>;
+  close(): void;
 }
 
 /**
@@ -29,27 +29,20 @@ export async function watchRoot(
   cellOf: (path: string) => { dir: string; format: FormatName } | null,
   onChange: (path: string) => void,
   onFailure: (error: NodeJS.ErrnoException) => void,
+  watch?: TreeWatchOptions['watch'],
 ): Promise<RootWatcher> {
   const quiet = (path: string) => {
     const cell = cellOf(path);
     return cell !== null && (ADAPTERS[cell.format].capabilities.quiet?.test(relative(cell.dir, path).split(sep).join('/')) ?? false);
   };
-  const watcher: FSWatcher = watch(root, {
-    ignoreInitial: true,
+  return watchTree(root, {
     // root/…/cell (up to 3) and inside a cell its logs, two folders down.
     depth: MAX_DEPTH + 2,
-    ignored: (path: string) => path !== root && quiet(path),
+    ignored: (path) => path !== root && quiet(path),
+    onChange,
+    onFailure,
+    watch,
   });
-  let failed = false;
-  watcher.on('all', (_event, path) => onChange(path));
-  watcher.on('error', (error) => {
-    if (failed) return;
-    failed = true;
-    void watcher.close();
-    onFailure(error as NodeJS.ErrnoException);
-  });
-  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-  return { close: () => watcher.close() };
 }
 
 /** What the user is told when the OS cannot watch the root: once, with the limit's name when that is it. */
