@@ -147,8 +147,8 @@ export interface RootStatus {
   state: RootState;
   cellCount: number;
   problems: Problem[];
-  /** While the first scan reads the root's cells: how many of how many found so far. */
-  progress: { read: number; total: number } | null;
+  /** While the first scan reads the root's cells: how many of how many found so far, and whether more are being looked for. */
+  progress: { read: number; total: number; searching: boolean } | null;
 }
 
 /** How a root's list of cells changed: rows added, rows changed (whole), cells gone. Applied in order. */

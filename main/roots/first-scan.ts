@@ -9,48 +9,69 @@ import type { ReaderPool } from './pool';
 const FLUSH_MS = 100;
 
 /**
- * A root's first scan: its cells found, then read by the workers, rows handed over in batches as they
- * come with how many are done so far. A cell the cache holds whose files have not changed since (stats
- * only) is not read: its cached row goes first. The event logs' malformed lines of the cells read are
- * left for later, unless `logs` (where no window waits for the rows). Returns the root's problems and the
- * cells read.
+ * A root's first scan: its cells found by the workers, and read by them as they are found, rows handed
+ * over in batches with how many are done of those found so far. A cell the cache holds whose files have
+ * not changed since (stats only) is not read: its cached row goes at once. The event logs' malformed
+ * lines of the cells read are left for later, unless `logs` (where no window waits for the rows).
+ * Returns the root's problems and the cells read.
  */
 export async function firstScan(
   pool: ReaderPool,
   root: string,
   cache: IndexCache | null,
   onRows: (rows: CellSummary[]) => void,
-  onProgress: (done: number, total: number) => void,
+  onProgress: (done: number, total: number, searching: boolean) => void,
   logs = false,
 ): Promise<{ problems: Problem[]; read: Found[] }> {
-  const [{ cells, problems, unchanged }, saved] = await Promise.all([pool.discover(root, new Map(), cache?.looked() ?? null), cache?.rows ?? new Map<string, CellSummary>()]);
-  // A running cell's state changes with time alone: one gone quiet since is read again.
-  const cached = cells.flatMap((c) => (unchanged.has(c.dir) && saved.get(c.dir)?.format === c.format ? [saved.get(c.dir) as CellSummary] : []));
-  const quiet = new Set(quietCells(cached, Date.now()));
-  const kept = cached.filter((row) => !quiet.has(row.path));
-  if (kept.length) onRows(kept);
-  onProgress(kept.length, cells.length);
-
-  const keptDirs = new Set(kept.map((row) => row.path));
-  const toRead = cells.filter((c) => !keptDirs.has(c.dir));
   let pending: CellSummary[] = [];
-  let done = kept.length;
-  let last = Date.now();
+  let found = 0;
+  let done = 0;
+  let last = 0;
+  let searching = true;
   const flush = () => {
     if (pending.length) onRows(pending);
     pending = [];
     last = Date.now();
-    onProgress(done, cells.length);
+    onProgress(done, found, searching);
   };
-  await pool.read(
-    toRead,
-    (reads) => {
-      pending.push(...reads.flatMap((r) => (r.gone ? [] : [summaryOf(r, root)])));
-      done += reads.length;
-      if (Date.now() - last >= FLUSH_MS) flush();
-    },
-    logs,
+  const read: Found[] = [];
+  const reads: Promise<void>[] = [];
+  const taken = new Set<string>();
+  /** Sends the cached rows of the unchanged cells, and has the workers read the others. */
+  const take = async (cells: Found[], unchanged: ReadonlySet<string>) => {
+    cells.forEach((c) => taken.add(c.dir));
+    const saved = await (cache?.rows ?? new Map<string, CellSummary>());
+    // A running cell's state changes with time alone: one gone quiet since is read again.
+    const cached = cells.flatMap((c) => (unchanged.has(c.dir) && saved.get(c.dir)?.format === c.format ? [saved.get(c.dir) as CellSummary] : []));
+    const quiet = new Set(quietCells(cached, Date.now()));
+    const kept = cached.filter((row) => !quiet.has(row.path));
+    const keptDirs = new Set(kept.map((row) => row.path));
+    const toRead = cells.filter((c) => !keptDirs.has(c.dir));
+    found += cells.length;
+    done += kept.length;
+    pending.push(...kept);
+    read.push(...toRead);
+    reads.push(
+      pool.read(
+        toRead,
+        (batch) => {
+          pending.push(...batch.flatMap((r) => (r.gone ? [] : [summaryOf(r, root)])));
+          done += batch.length;
+          if (Date.now() - last >= FLUSH_MS) flush();
+        },
+        logs,
+      ),
+    );
+    if (Date.now() - last >= FLUSH_MS) flush();
+  };
+  const discovered = await pool.discover(root, new Map(), cache?.looked() ?? null, take);
+  searching = false;
+  // Cells reached through a link (those that are no twin of a cell found by its own path), or a root that is a cell.
+  await take(
+    discovered.cells.filter((c) => !taken.has(c.dir)),
+    discovered.unchanged,
   );
+  await Promise.all(reads);
   flush();
-  return { problems, read: toRead };
+  return { problems: discovered.problems, read };
 }

@@ -108,8 +108,8 @@ export class LocalIndex {
       rows.forEach((row) => this.cells.set(row.path, row));
       this.onDelta({ root: this.root, added: rows, changed: [], removed: [] });
     };
-    const { problems, read } = await firstScan(this.pool, this.root, this.cache, onRows, (done, total) => {
-      this.progress = { read: done, total };
+    const { problems, read } = await firstScan(this.pool, this.root, this.cache, onRows, (done, total, searching) => {
+      this.progress = { read: done, total, searching };
       this.onStatus();
     });
     this.rootProblems = problems;

@@ -147,9 +147,17 @@ export class ReaderPool {
 
   /**
    * The cells below a local runs root, down to three folders, and the folders that could not be listed:
-   * the root's subfolders are shared out among the workers.
+   * the root's subfolders are shared out among the workers, a few at a time. `onFound` hears each few's
+   * cells as they are found (those reached through a link come only in the total, once twins are known),
+   * and what it asks of the workers meanwhile (their reads) goes before each one's next few: rows are
+   * read while the rest of the root is still being searched.
    */
-  async discover(root: string, known: ReadonlyMap<string, FormatName> = new Map(), cache: LookedFiles | null = null): Promise<Discovered> {
+  async discover(
+    root: string,
+    known: ReadonlyMap<string, FormatName> = new Map(),
+    cache: LookedFiles | null = null,
+    onFound: (cells: Found[], unchanged: ReadonlySet<string>) => void | Promise<void> = () => undefined,
+  ): Promise<Discovered> {
     const entries = await localFs.list(root);
     const files = new Set((entries ?? []).filter((e) => e.kind === 'file').map((e) => e.name));
     const format = entries ? (known.get(root) ?? (await detectFormat(localFs, root, files))) : null;
@@ -161,18 +169,27 @@ export class ReaderPool {
     if (format) parts[0]?.push(root);
     else entries.filter((e) => e.kind === 'dir').forEach((e, i) => parts[i % parts.length]?.push(join(root, e.name)));
     const found = await Promise.all(
-      parts.map((dirs, i) =>
-        this.ask<Extract<WorkerReply, { type: 'discovered' }>>(i, { type: 'discover', dirs, depth: format ? 0 : 1, known: [...known], cache, part: i }, (reply, finish) => {
-          if (reply.type !== 'discovered') return;
+      parts.map(async (dirs, i) => {
+        const all: Extract<WorkerReply, { type: 'discovered' }>[] = [];
+        // One folder first, then twice as many each time: the first rows come soon, the jobs stay few.
+        for (let start = 0, size = 1; start < dirs.length; start += size, size *= 2) {
+          const job = { type: 'discover' as const, dirs: dirs.slice(start, start + size), depth: format ? 0 : 1, known: [...known], cache, part: i };
+          const reply = await this.ask<Extract<WorkerReply, { type: 'discovered' }>>(i, job, (reply, finish) => reply.type === 'discovered' && finish(reply));
           reply.cells.forEach((cell) => this.owner.set(cell.dir, i));
-          finish(reply);
-        }),
-      ),
+          await onFound(
+            reply.cells.filter((cell) => !cell.linked),
+            new Set(reply.unchanged),
+          );
+          all.push(reply);
+        }
+        return all;
+      }),
     );
+    const replies = found.flat();
     return {
-      cells: (await withoutTwins(root, found.flatMap((f) => f.cells))).sort((a, b) => a.dir.localeCompare(b.dir)),
-      problems: found.flatMap((f) => f.problems),
-      unchanged: new Set(found.flatMap((f) => f.unchanged)),
+      cells: (await withoutTwins(root, replies.flatMap((f) => f.cells))).sort((a, b) => a.dir.localeCompare(b.dir)),
+      problems: replies.flatMap((f) => f.problems),
+      unchanged: new Set(replies.flatMap((f) => f.unchanged)),
     };
   }
 

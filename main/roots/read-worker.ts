@@ -100,9 +100,10 @@ type SavedCell = SavedLooked['cells'][number];
 /**
  * What the cache's files say each cell's last read looked at, by cell folder; a part not saved with the
  * rows is left out. This worker's own part is read first: it found those cells last time, and finds them
- * again while the root's folders are the same; the other parts only when a cell is not in it.
+ * again while the root's folders are the same; the other parts only when a cell is not in it. Each cell
+ * is taken once (a discovery finds it once), so what the cache held is let go as the search goes.
  */
-function savedLooked(files: LookedFiles, own: number): { known: () => Iterable<SavedCell>; get: (dir: string) => SavedCell | undefined } {
+function savedLooked(files: LookedFiles, own: number): { known: () => Iterable<SavedCell>; take: (dir: string) => SavedCell | undefined } {
   const cells = new Map<string, SavedCell>();
   const load = (part: number) => {
     try {
@@ -116,14 +117,24 @@ function savedLooked(files: LookedFiles, own: number): { known: () => Iterable<S
   let others = true;
   return {
     known: () => cells.values(),
-    get(dir) {
+    take(dir) {
       if (!cells.has(dir) && others) {
         for (let part = 0; part < files.parts; part++) if (part !== own) load(part);
         others = false;
       }
-      return cells.get(dir);
+      const cell = cells.get(dir);
+      cells.delete(dir);
+      return cell;
     },
   };
+}
+
+/** What the cache says, read once for all of a discovery's jobs. */
+let lastCache: { key: string; saved: ReturnType<typeof savedLooked> } | undefined;
+function cacheOf(files: LookedFiles, own: number): ReturnType<typeof savedLooked> {
+  const key = `${files.base} ${files.stamp} ${own}`;
+  if (lastCache?.key !== key) lastCache = { key, saved: savedLooked(files, own) };
+  return lastCache.saved;
 }
 
 /** A path below a cell from its form relative to the cell (made by `within`, so already normal), and back. */
@@ -193,11 +204,11 @@ async function handle(job: WorkerJob): Promise<void> {
   if (job.type === 'discover') {
     const problems: Problem[] = [];
     const cells: Found[] = [];
-    const cached = job.cache ? savedLooked(job.cache, job.part) : null;
+    const cached = job.cache ? cacheOf(job.cache, job.part) : null;
     const known = new Map([...job.known, ...[...(cached?.known() ?? [])].map((c) => [c.dir, c.format] as const)]);
     for (const dir of job.dirs) cells.push(...(await findCells(discovering, dir, problems, job.depth, known)));
     discoveryStats.clear();
-    reply({ type: 'discovered', id: job.id, cells, problems, unchanged: cached ? cells.filter((c) => unchanged(cached.get(c.dir), c.format)).map((c) => c.dir) : [] });
+    reply({ type: 'discovered', id: job.id, cells, problems, unchanged: cached ? cells.filter((c) => unchanged(cached.take(c.dir), c.format)).map((c) => c.dir) : [] });
   } else if (job.type === 'read') {
     // A read replaces what the cell's last read looked at. The units a paired test pairs are read again
     // when one runs: too many to send for every cell.

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { SortHeader, useSort, type Sort } from '../sorting';
 import { useShallow } from 'zustand/react/shallow';
-import type { CellSummary } from '../../../shared/model';
+import type { CellSummary, RootStatus } from '../../../shared/model';
 import { useApp } from '../context';
 import { baseName, percent } from '../format';
 import { useKey, useRowKeys } from '../keys';
@@ -62,13 +62,13 @@ function sortCells(cells: CellSummary[], sort: Sort<string>): CellSummary[] {
   });
 }
 
-/** The first scan of the roots in view: how many cells are read of how many found. */
-function ReadingLine({ progress }: { progress: { read: number; total: number }[] }) {
+/** The first scan of the roots in view: how many cells are read of how many found (so far, while some root is still searched). */
+function ReadingLine({ progress }: { progress: NonNullable<RootStatus['progress']>[] }) {
   const read = progress.reduce((sum, p) => sum + p.read, 0);
   const total = progress.reduce((sum, p) => sum + p.total, 0);
   return (
     <span className="reading" role="status" aria-label="Reading cells">
-      reading {read.toLocaleString('en-US')} / {total.toLocaleString('en-US')} cells
+      reading {read.toLocaleString('en-US')} / {total.toLocaleString('en-US')} cells{progress.some((p) => p.searching) ? ' found so far' : ''}
       <span className="bar" role="progressbar" aria-valuenow={read} aria-valuemin={0} aria-valuemax={total}>
         <span className="fill" style={{ width: `${total ? (read / total) * 100 : 0}%` }} />
       </span>
@@ -81,7 +81,7 @@ export function CellList() {
   const selectedRoot = useApp((s) => s.selectedRoot);
   const selectedHost = useApp((s) => s.selectedHost);
   const selectHost = useApp((s) => s.selectHost);
-  const reading = useApp(useShallow((s) => s.roots.filter((r) => r.progress && (selectedRoot === null || r.path === selectedRoot)).map((r) => r.progress as { read: number; total: number })));
+  const reading = useApp(useShallow((s) => s.roots.filter((r) => r.progress && (selectedRoot === null || r.path === selectedRoot)).map((r) => r.progress as NonNullable<RootStatus['progress']>)));
   const filter = useApp((s) => s.listFilter);
   const setFilter = useApp((s) => s.setListFilter);
   const [sort, toggleSort] = useSort<string>('state');
