@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import type { CellsDelta, RootStatus } from '../../shared/model';
-import { measure, ROOT, row } from './measure';
+import { measure, ROOT, row, type Measured } from './measure';
 
 const CELLS = Number(process.env.BENCH_CELLS ?? 10_000);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 30);
@@ -85,17 +85,30 @@ try {
   const trajectories = generate(root);
   await measure(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet']);
 
-  // 1. status --json against the plain reader, each run twice and the second kept (a warm disk cache for all).
-  // status runs cold (an empty data folder: every cell parsed) and warm (the index cache its first run left).
-  await measure(process.execPath, ['--input-type=module', '-e', PLAIN_READER, root]);
-  const plain = await measure(process.execPath, ['--input-type=module', '-e', PLAIN_READER, root], { rss: true });
-  await measure('python3', ['-c', PYTHON_READER, root]).catch(() => null);
-  const python = await measure('python3', ['-c', PYTHON_READER, root]).catch(() => null);
+  // 1. status --json against the plain reader: each a first time (a warm disk cache for all), then three
+  // times in turn, the median kept. status runs cold (an empty data folder: every cell parsed) and warm
+  // (the index cache its first run left).
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+  const medianOf = (runs: Measured[]): Measured => {
+    const wallMs = median(runs.map((r) => r.wallMs));
+    return { ...(runs.find((r) => r.wallMs === wallMs) as Measured), peakRssMb: Math.max(...runs.map((r) => r.peakRssMb ?? 0)) || null };
+  };
+  const plainRun = () => measure(process.execPath, ['--input-type=module', '-e', PLAIN_READER, root], { rss: true });
+  const pythonRun = () => measure('python3', ['-c', PYTHON_READER, root]).catch(() => null);
   const statusRun = (data: string) => measure(process.execPath, [join(ROOT, 'out/cli.mjs'), 'status', '--json', root], { rss: true, env: { XDG_DATA_HOME: join(home, data) } });
-  await statusRun('status-cold-0');
-  const cold = await statusRun('status-cold-1');
-  const status = await statusRun('status-cold-0');
-  if (cold.stdout !== status.stdout) throw new Error('status --json printed other cells from its cache than from a full read');
+  await plainRun();
+  const hasPython = (await pythonRun()) !== null;
+  const first = await statusRun('status-cached');
+  const runs: { plain: Measured[]; python: Measured[]; cold: Measured[]; cached: Measured[] } = { plain: [], python: [], cold: [], cached: [] };
+  for (let i = 0; i < 3; i++) {
+    runs.plain.push(await plainRun());
+    if (hasPython) runs.python.push((await pythonRun()) as Measured);
+    runs.cold.push(await statusRun(`status-cold-${i}`));
+    runs.cached.push(await statusRun('status-cached'));
+  }
+  const [plain, cold, status] = [medianOf(runs.plain), medianOf(runs.cold), medianOf(runs.cached)];
+  const python = hasPython ? medianOf(runs.python) : null;
+  if ([...runs.cold, ...runs.cached].some((run) => run.stdout !== first.stdout)) throw new Error('status --json printed other cells from its cache than from a full read');
   const found = (JSON.parse(status.stdout) as { cells: unknown[] }).cells.length;
   if (found !== CELLS || Number(plain.stdout.trim()) !== CELLS) throw new Error(`expected ${CELLS} cells, status found ${found}, the plain reader ${plain.stdout.trim()}`);
 
@@ -163,13 +176,13 @@ try {
   const rowsSent = deltas.slice(-10).map((d) => d.delta.changed.length + d.delta.added.length);
   ws.close();
 
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
   console.log('');
+  console.log('(status and the plain readers: the median of 3 runs each, taken in turn; peak RSS the highest of the 3)');
   console.log(row('plain reader (JSON.parse every file)', `${(plain.wallMs / 1000).toFixed(2)} s`, `baseline; peak RSS ${plain.peakRssMb?.toFixed(0)} MB`));
   if (python) console.log(row('plain reader (Python json.load)', `${(python.wallMs / 1000).toFixed(2)} s`, 'baseline'));
   const versus = (m: typeof status) => `${(m.wallMs / plain.wallMs).toFixed(2)}x the Node reader${python ? `, ${(m.wallMs / python.wallMs).toFixed(2)}x the Python one` : ''}; peak RSS ${m.peakRssMb?.toFixed(0)} MB`;
   console.log(row('status --json, nothing cached', `${(cold.wallMs / 1000).toFixed(2)} s`, versus(cold)));
-  console.log(row('status --json, index cache', `${(status.wallMs / 1000).toFixed(2)} s`, `${versus(status)} (goal: at most 0.5x, under 300 MB)`));
+  console.log(row('status --json, index cache', `${(status.wallMs / 1000).toFixed(2)} s`, `${versus(status)} (goal: at most 0.5x the Python reader the issue measured against, under 300 MB)`));
   console.log(row('serve: first rows / first scan', `${(firstRows / 1000).toFixed(2)} s`, `all ${CELLS.toLocaleString('en-US')} cells listed after ${(scanned / 1000).toFixed(2)} s; logs checked and watching after ${(settled / 1000).toFixed(0)} s`));
   console.log(row('tail -F idling on one file', `${tailIdle.toFixed(2)} %`, `baseline, of one core over ${IDLE_S} s`));
   console.log(row('serve idle after its first scan', `${idle.toFixed(2)} %`, `of one core over ${IDLE_S} s (goal: under 3 %)`));
