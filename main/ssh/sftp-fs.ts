@@ -52,6 +52,32 @@ function readRange(sftp: SFTPWrapper, path: string, position: number, length: nu
   });
 }
 
+/** SFTP's status for the end of a listing. */
+const EOF = 1;
+
+/**
+ * A folder's entries, null when it cannot be listed. Opened, read and closed here, each call guarded:
+ * ssh2's readdir of a path closes its handle from a callback of its own, which throws out of the
+ * channel's end when the connection is torn down under the listing.
+ */
+function readDir(sftp: SFTPWrapper, dir: string): Promise<FileEntry[] | null> {
+  return new Promise((resolve) => {
+    const failed = () => resolve(null);
+    attempt(() => sftp.opendir(dir, (error, handle) => {
+      if (error) return resolve(null);
+      const entries: FileEntry[] = [];
+      const next = () =>
+        attempt(() => sftp.readdir(handle, (readError: (Error & { code?: number }) | undefined, list: FileEntry[]) => {
+          if (readError?.code === EOF) return closeQuietly(sftp, handle, () => resolve(entries.filter((e) => e.filename !== '.' && e.filename !== '..')));
+          if (readError) return closeQuietly(sftp, handle, failed);
+          entries.push(...list);
+          next();
+        }), failed);
+      next();
+    }), failed);
+  });
+}
+
 /** A whole regular file of at most `maxBytes`, read and its handle closed; null when there is no such file. */
 export async function sftpFile(sftp: SFTPWrapper, path: string, maxBytes: number): Promise<Buffer | null> {
   const stats = await statOf(sftp, path);
@@ -62,20 +88,17 @@ export async function sftpFile(sftp: SFTPWrapper, path: string, maxBytes: number
 /** A cell's files on an SSH host, read over SFTP: the adapters read remote cells through this. */
 export function sftpFs(sftp: () => SFTPWrapper): CellFs {
   return {
-    list: (dir) =>
-      new Promise((resolve) => {
-        sftp().readdir(dir, async (error, list: FileEntry[]) => {
-          if (error) return resolve(null);
-          const entries = await Promise.all(
-            list.map(async (e): Promise<Entry> => {
-              if ((e.attrs.mode & S_IFMT) !== S_IFLNK) return { name: e.filename, kind: kindOf(e.attrs.mode) };
-              const target = await statOf(sftp(), `${dir}/${e.filename}`);
-              return { name: e.filename, kind: target ? kindOf(target.mode) : 'other' };
-            }),
-          );
-          resolve(entries);
-        });
-      }),
+    async list(dir) {
+      const list = await readDir(sftp(), dir);
+      if (!list) return null;
+      return Promise.all(
+        list.map(async (e): Promise<Entry> => {
+          if ((e.attrs.mode & S_IFMT) !== S_IFLNK) return { name: e.filename, kind: kindOf(e.attrs.mode) };
+          const target = await statOf(sftp(), `${dir}/${e.filename}`);
+          return { name: e.filename, kind: target ? kindOf(target.mode) : 'other' };
+        }),
+      );
+    },
     async stat(path): Promise<FileInfo | null> {
       const stats = await statOf(sftp(), path);
       return stats ? { size: stats.size, mtimeMs: stats.mtime * 1000, kind: kindOf(stats.mode) } : null;

@@ -2,7 +2,7 @@
 // and a client HOME whose ~/.ssh/config names it `testhost`.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { findTool } from '../../scripts/system-tools.mjs';
@@ -46,29 +46,30 @@ export async function startSshd({ env = {}, trusted = false }: { env?: Record<st
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'host_key')]);
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(home, '.ssh', 'id_ed25519')]);
   writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(home, '.ssh', 'id_ed25519.pub')));
-  const port = await freePort();
   const user = userInfo().username;
-  writeFileSync(
-    join(dir, 'sshd_config'),
-    [
-      `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${join(dir, 'host_key')}`, `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
-      `PidFile ${join(dir, 'sshd.pid')}`, 'StrictModes no', 'UsePAM no', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
-      'PubkeyAuthentication yes', 'PermitRootLogin prohibit-password', `AllowUsers ${user}`, 'Subsystem sftp internal-sftp', 'LogLevel INFO',
-      ...Object.entries(env).map(([key, value]) => `SetEnv ${key}=${value}`),
-    ].join('\n') + '\n',
-  );
-  writeFileSync(join(home, '.ssh', 'config'), `Host testhost\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ~/.ssh/id_ed25519\n`);
+  let port = 0;
+  const configure = () => {
+    writeFileSync(
+      join(dir, 'sshd_config'),
+      [
+        `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${join(dir, 'host_key')}`, `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+        `PidFile ${join(dir, 'sshd.pid')}`, 'StrictModes no', 'UsePAM no', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
+        'PubkeyAuthentication yes', 'PermitRootLogin prohibit-password', `AllowUsers ${user}`, 'Subsystem sftp internal-sftp', 'LogLevel INFO',
+        ...Object.entries(env).map(([key, value]) => `SetEnv ${key}=${value}`),
+      ].join('\n') + '\n',
+    );
+    writeFileSync(join(home, '.ssh', 'config'), `Host testhost\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ~/.ssh/id_ed25519\n`);
+  };
   let daemon: ChildProcess;
   let log = '';
   const up = async () => {
     daemon = spawn(findTool('sshd') ?? 'sshd', ['-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
     daemon.stderr?.on('data', (chunk) => (log += chunk));
-    // Ready once it accepts a TCP connection.
+    // Ready once it accepts a TCP connection (a probe that listened itself could take the port first).
     for (let i = 0; i < 100; i++) {
       const listening = await new Promise<boolean>((resolve) => {
-        const probe = createServer();
-        probe.once('error', () => resolve(true));
-        probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
+        const probe = connect(port, '127.0.0.1', () => (probe.destroy(), resolve(true)));
+        probe.once('error', () => resolve(false));
       });
       if (listening) break;
       if (daemon.exitCode !== null) throw new Error(`sshd exited: ${log}`);
@@ -91,7 +92,18 @@ export async function startSshd({ env = {}, trusted = false }: { env?: Record<st
     daemon.kill('SIGTERM');
     await exited;
   };
-  await up();
+  // A free port can be taken by another process before sshd binds it: then another one.
+  for (let tries = 1; ; tries++) {
+    port = await freePort();
+    configure();
+    log = '';
+    try {
+      await up();
+      break;
+    } catch (error) {
+      if (tries === 3 || !log.includes('Address already in use')) throw error;
+    }
+  }
   const hostKey = readFileSync(join(dir, 'host_key.pub'), 'utf8').trim().split(' ');
   writeFileSync(join(home, '.ssh', 'known_hosts'), trusted ? `[127.0.0.1]:${port} ${hostKey[0]} ${hostKey[1]}\n` : '');
   return {
