@@ -60,8 +60,6 @@ function asksHelp(argv: string[]): boolean {
   return (end === -1 ? argv : argv.slice(0, end)).some(isHelp);
 }
 
-
-
 export async function runCli(argv: string[], io: Io, stop?: AbortSignal): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || isHelp(first) || first === 'help') {

@@ -35,7 +35,8 @@ export async function firstScan(
     onProgress(done, found, searching);
   };
   const read: Found[] = [];
-  const reads: Promise<void>[] = [];
+  // Settled, each to its error or null, so that one failing while the search goes on is not left unheard.
+  const reads: Promise<Error | null>[] = [];
   const taken = new Set<string>();
   /** Sends the cached rows of the unchanged cells, and has the workers read the others. */
   const take = async (cells: Found[], unchanged: ReadonlySet<string>) => {
@@ -60,6 +61,9 @@ export async function firstScan(
           if (Date.now() - last >= FLUSH_MS) flush();
         },
         logs,
+      ).then(
+        () => null,
+        (error: Error) => error,
       ),
     );
     if (Date.now() - last >= FLUSH_MS) flush();
@@ -71,7 +75,8 @@ export async function firstScan(
     discovered.cells.filter((c) => !taken.has(c.dir)),
     discovered.unchanged,
   );
-  await Promise.all(reads);
+  const failed = (await Promise.all(reads)).find((error) => error !== null);
+  if (failed) throw failed;
   flush();
   return { problems: discovered.problems, read };
 }
