@@ -33,10 +33,11 @@ const NATIVE_RECURSIVE = process.platform === 'darwin' || process.platform === '
 export async function watchTree(root: string, options: TreeWatchOptions): Promise<TreeWatcher> {
   const watch = options.watch ?? fsWatch;
   if (options.recursive ?? NATIVE_RECURSIVE) {
+    // How deep the folder holding `path` is: what the depth bounds, as one watch a folder would.
     const levels = (path: string) => relative(root, path).split(sep).length - 1;
     const watcher = watch(root, { recursive: true }, (_event, name) => {
       const path = name ? join(root, name.toString()) : root;
-      if (levels(path) <= options.depth + 1 && !options.ignored(path)) options.onChange(path);
+      if (levels(path) <= options.depth && !options.ignored(path)) options.onChange(path);
     });
     watcher.on('error', (error) => (watcher.close(), options.onFailure(error as NodeJS.ErrnoException)));
     return { close: () => watcher.close() };
