@@ -1,7 +1,7 @@
 // What a run directory, a local process or a malformed request can send serve mode: none of it may crash
 // the server, leak a file from outside the cell or run active content in the app's origin.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,13 @@ let core: Core;
 let server: RunningServer;
 let cookie: string;
 const cell = () => join(tmp.path, 'runs', 'std_sdk_m_bare_default');
+const readlinkSafe = (path: string) => {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
+};
 const mediaPath = (file: string) => `/media/${encodeURIComponent(`local:${cell()}`)}/${file}`;
 
 function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
@@ -82,6 +89,20 @@ describe('serve mode media', () => {
     expect((await get(mediaPath('fifo.png'))).status).toBe(404);
     expect((await get(mediaPath('folder.png'))).status).toBe(404);
     expect((await get(mediaPath('episodes/0000/frames/000001.png'))).status).toBe(200);
+  });
+
+  it('lets go of a frame whose client went mid-file', async () => {
+    const frame = join(cell(), 'episodes', '0000', 'frames', 'large.png');
+    writeFileSync(frame, Buffer.alloc(32 * 1024 * 1024));
+    const openOn = () => readdirSync('/proc/self/fd').filter((fd) => readlinkSafe(`/proc/self/fd/${fd}`) === frame).length;
+    await new Promise<void>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: server.port, path: mediaPath('episodes/0000/frames/large.png'), headers: { host: `127.0.0.1:${server.port}`, cookie } }, (res) => {
+        res.once('data', () => (req.destroy(), resolve()));
+      });
+      req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+      req.end();
+    });
+    await expect.poll(openOn, { timeout: 5000 }).toBe(0);
   });
 
   it('survives a frame it cannot read (mode 000, read as an unprivileged user)', async () => {

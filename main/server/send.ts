@@ -1,6 +1,7 @@
 import { constants, createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream';
 
 /**
  * Streams a regular file as the response. Opened without blocking (a FIFO would wait for a writer) and
@@ -21,13 +22,7 @@ export async function sendFile(res: ServerResponse, file: string, headers: Recor
     res.end();
     return true;
   }
-  const stream = createReadStream('', { fd: handle.fd, autoClose: false });
-  const done = () => void handle.close().catch(() => undefined);
-  stream.on('error', () => {
-    res.destroy();
-    done();
-  });
-  stream.on('close', done);
-  stream.pipe(res);
+  // pipeline, not pipe: a client that goes mid-file (a page closed) ends the read and frees the file too.
+  pipeline(createReadStream('', { fd: handle.fd, autoClose: false }), res, () => void handle.close().catch(() => undefined));
   return true;
 }

@@ -66,9 +66,11 @@ function sortCells(cells: CellSummary[], sort: Sort<string>): CellSummary[] {
 function ReadingLine({ progress }: { progress: NonNullable<RootStatus['progress']>[] }) {
   const read = progress.reduce((sum, p) => sum + p.read, 0);
   const total = progress.reduce((sum, p) => sum + p.total, 0);
+  const searching = progress.some((p) => p.searching);
   return (
-    <span className="reading" role="status" aria-label="Reading cells">
-      reading {read.toLocaleString('en-US')} / {total.toLocaleString('en-US')} cells{progress.some((p) => p.searching) ? ' found so far' : ''}
+    <span className="reading" role="status" aria-label="Reading cells" title={searching ? 'more cells are still being found' : undefined}>
+      reading {read.toLocaleString('en-US')} / {total.toLocaleString('en-US')}
+      {searching ? '+' : ''} cells
       <span className="bar" role="progressbar" aria-valuenow={read} aria-valuemin={0} aria-valuemax={total}>
         <span className="fill" style={{ width: `${total ? (read / total) * 100 : 0}%` }} />
       </span>
