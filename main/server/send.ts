@@ -1,4 +1,4 @@
-import { constants, createReadStream } from 'node:fs';
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
@@ -22,7 +22,8 @@ export async function sendFile(res: ServerResponse, file: string, headers: Recor
     res.end();
     return true;
   }
-  // pipeline, not pipe: a client that goes mid-file (a page closed) ends the read and frees the file too.
-  pipeline(createReadStream('', { fd: handle.fd, autoClose: false }), res, () => void handle.close().catch(() => undefined));
+  // pipeline, not pipe: a client that goes mid-file (a page closed) ends the read too. The stream closes
+  // the handle itself, after its last read: closed from here, its number could be reused under that read.
+  pipeline(handle.createReadStream(), res, () => undefined);
   return true;
 }
