@@ -10,22 +10,7 @@ import { problem, type FormatName, type Problem } from '../../shared/model';
 import { packageRoot } from '../paths';
 import { withoutTwins, type Found } from '../scan';
 import type { LookedFiles } from './index-cache';
-
-export type WorkerJob =
-  | { type: 'discover'; id: number; dirs: string[]; depth: number; known: [string, FormatName][]; cache: LookedFiles | null; part: number }
-  | { type: 'read'; id: number; cells: Found[]; logs: boolean }
-  | { type: 'logs'; id: number; cells: Found[] }
-  | { type: 'sweep'; id: number; dirs: string[] }
-  | { type: 'save'; id: number; dirs: string[]; files: LookedFiles; part: number }
-  | { type: 'forget'; dirs: string[] };
-
-export type WorkerReply =
-  | { type: 'discovered'; id: number; cells: Found[]; problems: Problem[]; unchanged: string[] }
-  | { type: 'reads'; id: number; reads: CellRead[]; done?: boolean }
-  | { type: 'logged'; id: number; logs: { dir: string; problems: Problem[] }[]; done?: boolean }
-  | { type: 'swept'; id: number; dirty: string[] }
-  | { type: 'saved'; id: number }
-  | { type: 'failed'; id: number; message: string };
+import type { WorkerJob, WorkerReply } from './worker-jobs';
 
 /** The cells below a root, the folders that could not be listed, and the cells the cache holds unchanged. */
 export interface Discovered {

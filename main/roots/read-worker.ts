@@ -12,7 +12,7 @@ import { logProblems, readCell } from '../../runners/read';
 import type { FormatName, Problem } from '../../shared/model';
 import { findCells, type Found } from '../scan';
 import type { LookedFiles, SavedLooked } from './index-cache';
-import type { WorkerJob, WorkerReply } from './pool';
+import type { WorkerJob, WorkerReply } from './worker-jobs';
 
 /** Size and mtime of a path, '-' when it is not there. */
 const signature = (info: Stats | null | undefined) => (info ? `${info.size}:${info.mtimeMs}` : '-');

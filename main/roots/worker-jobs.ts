@@ -1,0 +1,22 @@
+// What the pool (pool.ts) asks of a read worker (read-worker.ts), and what the worker answers: a job's
+// replies carry its id; a job may be answered in several replies, the last with `done`.
+import type { CellRead } from '../../runners';
+import type { FormatName, Problem } from '../../shared/model';
+import type { Found } from '../scan';
+import type { LookedFiles } from './index-cache';
+
+export type WorkerJob =
+  | { type: 'discover'; id: number; dirs: string[]; depth: number; known: [string, FormatName][]; cache: LookedFiles | null; part: number }
+  | { type: 'read'; id: number; cells: Found[]; logs: boolean }
+  | { type: 'logs'; id: number; cells: Found[] }
+  | { type: 'sweep'; id: number; dirs: string[] }
+  | { type: 'save'; id: number; dirs: string[]; files: LookedFiles; part: number }
+  | { type: 'forget'; dirs: string[] };
+
+export type WorkerReply =
+  | { type: 'discovered'; id: number; cells: Found[]; problems: Problem[]; unchanged: string[] }
+  | { type: 'reads'; id: number; reads: CellRead[]; done?: boolean }
+  | { type: 'logged'; id: number; logs: { dir: string; problems: Problem[] }[]; done?: boolean }
+  | { type: 'swept'; id: number; dirty: string[] }
+  | { type: 'saved'; id: number }
+  | { type: 'failed'; id: number; message: string };
