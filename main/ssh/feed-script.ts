@@ -7,7 +7,6 @@ import { untilClosed } from './host';
 
 export type FeedMode = 'inotify' | 'find';
 
-
 /** Frames and videos are listed when a viewer asks: their changes would flood the feed. */
 const MEDIA = ['*.png', '*.jpg', '*.jpeg', '*.mp4'];
 
