@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LocalIndex } from './roots/local-index';
 import { ReaderPool } from './roots/pool';
-import { findCells, type Found, type ScanResult } from './scan';
+import { findCells, knownByFolder, type Found, type ScanResult } from './scan';
 import { syncLocalFs } from '../runners';
-import type { Problem } from '../shared/model';
+import type { FormatName, Problem } from '../shared/model';
 import { tempDir, writeTree } from '../runners/testing';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -132,3 +132,19 @@ function findAsNobody(root: string): { cells: Found[]; problems: Problem[] } {
   const output = execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, bundle, root], { cwd: '/', encoding: 'utf8' });
   return JSON.parse(output) as { cells: Found[]; problems: Problem[] };
 }
+
+describe('known cells by the root folder they are below', () => {
+  it('puts each cell with its top folder, however deep, and a root that is a cell with the root', () => {
+    const known = new Map<string, FormatName>([
+      ['/runs/batch_1/a', 'coding-agent'],
+      ['/runs/batch_1/x/y/b', 'coding-agent'],
+      ['/runs/c', 'harbor-job'],
+      ['/runs', 'evopolicygym'],
+    ]);
+    expect(Object.fromEntries(knownByFolder('/runs', known))).toEqual({
+      '/runs/batch_1': [['/runs/batch_1/a', 'coding-agent'], ['/runs/batch_1/x/y/b', 'coding-agent']],
+      '/runs/c': [['/runs/c', 'harbor-job']],
+      '/runs': [['/runs', 'evopolicygym']],
+    });
+  });
+});

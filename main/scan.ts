@@ -1,4 +1,4 @@
-import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { realpath } from 'node:fs/promises';
 import { type CellSummary, type FormatName, type Problem, type RootState, problem } from '../shared/model';
 import { detectFormat, type CellFs } from '../runners';
@@ -57,6 +57,18 @@ export async function findCells(fs: CellFs, root: string, problems: Problem[], d
   const startsOnLink = depth > 0 && (await realpath(root).catch(() => root)) !== join(await realpath(dirname(root)).catch(() => dirname(root)), basename(root));
   await visit(root, depth, false, startsOnLink);
   return found.sort((a, b) => a.dir.localeCompare(b.dir));
+}
+
+/** Known cells by the folder of `root` they are below (the root itself for the root): how a search of a few folders is told only theirs. */
+export function knownByFolder(root: string, known: ReadonlyMap<string, FormatName>): Map<string, [string, FormatName][]> {
+  const byFolder = new Map<string, [string, FormatName][]>();
+  for (const [dir, format] of known) {
+    const folder = dir === root ? root : join(root, relative(root, dir).split(sep)[0] as string);
+    const share = byFolder.get(folder) ?? [];
+    share.push([dir, format]);
+    byFolder.set(folder, share);
+  }
+  return byFolder;
 }
 
 /**

@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { detectFormat, localFs, type CellRead } from '../../runners';
 import { problem, type FormatName, type Problem } from '../../shared/model';
 import { packageRoot } from '../paths';
-import { withoutTwins, type Found } from '../scan';
+import { knownByFolder, withoutTwins, type Found } from '../scan';
 import type { LookedFiles } from './index-cache';
 import type { WorkerJob, WorkerReply } from './worker-jobs';
 
@@ -153,12 +153,15 @@ export class ReaderPool {
     const parts = this.workers.map(() => [] as string[]);
     if (format) parts[0]?.push(root);
     else entries.filter((e) => e.kind === 'dir').forEach((e, i) => parts[i % parts.length]?.push(join(root, e.name)));
+    // A job carries only what is known below its own folders.
+    const knownIn = knownByFolder(root, known);
     const found = await Promise.all(
       parts.map(async (dirs, i) => {
         const all: Extract<WorkerReply, { type: 'discovered' }>[] = [];
         // One folder first, then twice as many each time: the first rows come soon, the jobs stay few.
         for (let start = 0, size = 1; start < dirs.length; start += size, size *= 2) {
-          const job = { type: 'discover' as const, dirs: dirs.slice(start, start + size), depth: format ? 0 : 1, known: [...known], cache, part: i };
+          const some = dirs.slice(start, start + size);
+          const job = { type: 'discover' as const, dirs: some, depth: format ? 0 : 1, known: some.flatMap((dir) => knownIn.get(dir) ?? []), cache, part: i };
           const reply = await this.ask<Extract<WorkerReply, { type: 'discovered' }>>(i, job, (reply, finish) => reply.type === 'discovered' && finish(reply));
           reply.cells.forEach((cell) => this.owner.set(cell.dir, i));
           await onFound(
