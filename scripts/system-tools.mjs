@@ -2,9 +2,9 @@
 // apt-get where this machine can (root, or passwordless sudo), else named with the command that installs them.
 // Uses only Node built-ins: it runs before node_modules exists. ffmpeg and ffprobe come from npm packages.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { basename, delimiter, join } from 'node:path';
 
 // sbin folders are often off a user's PATH, and sshd lives there.
 const SBIN = ['/usr/local/sbin', '/usr/sbin', '/sbin'];
@@ -49,6 +49,7 @@ export function requiredTools({ env = process.env, electron = false, root = proc
       found: existsSync('/usr/bin/chromium') || playwrightChromium(env),
     },
     { name: 'ps', why: 'process-tree tests list processes', apt: 'procps', found: findTool('ps', path) !== null },
+    { name: 'inotifywait', why: 'SSH feed tests watch a host with inotifywait', apt: 'inotify-tools', found: findTool('inotifywait', path) !== null },
     {
       name: 'slurm',
       why: 'launch tests submit to a one-node Slurm cluster (slurmctld, slurmd, munged, sbatch)',
@@ -108,4 +109,87 @@ export function ensureSystemTools({ electron = false } = {}) {
     console.error(`Still missing after apt-get: ${still.map((t) => t.name).join(', ')}`);
     process.exit(1);
   }
+}
+
+function executable(file) {
+  try {
+    return statSync(file).isFile() && (accessSync(file, constants.X_OK), true);
+  } catch {
+    return false; // listed by dpkg, gone from the disk (a diversion, a removed alternative)
+  }
+}
+
+function safeList(folder) {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
+}
+
+const BIN_DIRS = /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/;
+
+/**
+ * The installed Debian packages a fresh machine has: the base system (Essential, or Priority required)
+ * and `wanted` (the list's packages), each with everything it depends on. `status` is dpkg-query's
+ * `${Package}\t${Essential}\t${Priority}\t${Pre-Depends}\t${Depends}` lines for the installed packages.
+ */
+export function freshPackages(status, wanted) {
+  const installed = new Map();
+  for (const line of status.split('\n')) {
+    const [name, essential, priority, ...depends] = line.split('\t');
+    if (!name) continue;
+    // "a (>= 1) | b, c:any": each alternative that is installed counts.
+    const needs = depends.join(',').split(/[,|]/).map((d) => d.trim().split(/[\s:(]/)[0]).filter(Boolean);
+    installed.set(name.split(':')[0], { base: essential === 'yes' || priority === 'required', needs });
+  }
+  const out = new Set();
+  const add = (name) => {
+    if (out.has(name) || !installed.has(name)) return;
+    out.add(name);
+    installed.get(name).needs.forEach(add);
+  };
+  for (const [name, { base }] of installed) if (base) add(name);
+  wanted.forEach(add);
+  return [...out].sort();
+}
+
+/**
+ * A folder of links to the commands of `freshPackages` alone (and node): the PATH the suite runs with, so
+ * that a tool installed here by hand and missing from the list fails here as it would on a fresh machine.
+ * Null where dpkg is not there to say which package brings what.
+ */
+export function freshPath(dir, { electron = false, root = process.getuid?.() === 0 } = {}) {
+  if (findTool('dpkg-query') === null) return null;
+  const query = (args) => spawnSync('dpkg-query', args, { encoding: 'utf8', maxBuffer: 64 << 20 }).stdout ?? '';
+  const status = query(['-W', '-f', '${db:Status-Status}\t${Package}\t${Essential}\t${Priority}\t${Pre-Depends}\t${Depends}\n'])
+    .split('\n')
+    .filter((line) => line.startsWith('installed\t'))
+    .map((line) => line.slice('installed\t'.length))
+    .join('\n');
+  const wanted = requiredTools({ electron, root }).flatMap((t) => t.apt.split(' '));
+  const files = query(['-L', ...freshPackages(status, wanted)]).split('\n');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const linked = new Set();
+  const link = (target, name = basename(target)) => {
+    if (linked.has(name)) return;
+    linked.add(name);
+    symlinkSync(target, join(dir, name));
+  };
+  link(process.execPath, 'node');
+  const commands = new Set();
+  for (const file of files) {
+    if (!BIN_DIRS.test(file) || !executable(file)) continue;
+    link(file);
+    commands.add(realpathSync(file));
+  }
+  // Names that no package lists: alternatives (awk, which) and links made by maintainer scripts.
+  for (const folder of ['/usr/local/bin', '/usr/bin', '/bin', '/usr/sbin', '/sbin']) {
+    for (const name of safeList(folder)) {
+      const file = join(folder, name);
+      if (executable(file) && commands.has(realpathSync(file))) link(file);
+    }
+  }
+  return dir;
 }

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../runners/testing';
 import { installed, ROOT } from './deps.mjs';
-import { findTool, installPlan, requiredTools } from './system-tools.mjs';
+import { findTool, freshPackages, freshPath, installPlan, requiredTools } from './system-tools.mjs';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => (tmp = tempDir()));
@@ -22,15 +22,15 @@ describe('the tools npm test needs', () => {
 
   it('asks for xvfb-run only where an Electron binary exists and no display is set, setpriv only as root', () => {
     const names = (options: Parameters<typeof requiredTools>[0]) => requiredTools(options).map((t) => t.name);
-    expect(names({ env: {}, electron: false, root: false })).toEqual(['sshd', 'ssh-keygen', 'chromium', 'ps', 'slurm']);
-    expect(names({ env: {}, electron: true, root: true })).toEqual(['sshd', 'ssh-keygen', 'chromium', 'ps', 'slurm', 'setpriv', 'xvfb-run']);
+    expect(names({ env: {}, electron: false, root: false })).toEqual(['sshd', 'ssh-keygen', 'chromium', 'ps', 'inotifywait', 'slurm']);
+    expect(names({ env: {}, electron: true, root: true })).toEqual(['sshd', 'ssh-keygen', 'chromium', 'ps', 'inotifywait', 'slurm', 'setpriv', 'xvfb-run']);
     expect(names({ env: { DISPLAY: ':0' }, electron: true, root: false })).not.toContain('xvfb-run');
   });
 
   it('installs as root or with passwordless sudo; otherwise names each missing tool and the command', () => {
     const missing = requiredTools({ env: {}, electron: true, root: false }).filter((t) => ['sshd', 'chromium', 'xvfb-run'].includes(t.name));
     expect(installPlan(missing, { root: true, sudo: false, apt: true })).toEqual({ install: { packages: ['openssh-server', 'chromium', 'xvfb', 'xauth'] } });
-    expect(installPlan(missing, { root: false, sudo: true, apt: true }).install).toBeDefined();
+    expect(installPlan(missing, { root: false, sudo: true, apt: true })).toEqual({ install: { packages: ['openssh-server', 'chromium', 'xvfb', 'xauth'] } });
     const { message } = installPlan(missing, { root: false, sudo: false, apt: true });
     expect(message).toContain('sshd: SSH tests run a private sshd');
     expect(message).toContain('chromium: end-to-end tests run in Chromium (or: npx playwright install chromium)');
@@ -57,6 +57,29 @@ describe('the tools npm test needs', () => {
     expect(run.stderr).toContain('ssh-keygen: SSH tests make their own keys');
     expect(run.stdout).not.toContain('=== typecheck');
     expect(run.stdout).not.toContain('Installing');
+  });
+});
+
+describe('the PATH the suite runs with', () => {
+  it('holds the base system and the wanted packages with what they depend on, nothing else', () => {
+    const status = [
+      'coreutils\tyes\trequired\t\tlibc6 (>= 2.34)',
+      'libc6\t\trequired\t\t',
+      'procps\t\timportant\t\tlibprocps8 (>= 2:3.3.16), init-system-helpers | systemd:any',
+      'libprocps8\t\toptional\t\t',
+      'init-system-helpers\t\toptional\t\t',
+      'python3\t\toptional\t\tlibpython3',
+      'libpython3\t\toptional\t\t',
+    ].join('\n');
+    expect(freshPackages(status, ['procps', 'not-installed'])).toEqual(['coreutils', 'init-system-helpers', 'libc6', 'libprocps8', 'procps']);
+  });
+
+  it.runIf(findTool('dpkg-query') && findTool('npm', dirname(process.execPath)))('links the listed tools and the base system, not a tool installed by hand', () => {
+    const dir = freshPath(join(tmp.path, 'fresh'));
+    expect(dir).not.toBeNull();
+    for (const tool of ['sh', 'awk', 'ps', 'mkfifo', 'node']) expect(findTool(tool, dir as string), tool).not.toBeNull();
+    // npm came with Node, not from the base system or the list: a fresh Debian lacks it.
+    expect(findTool('npm', dir as string)).toBeNull();
   });
 });
 

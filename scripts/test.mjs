@@ -1,16 +1,20 @@
-// `npm test`: the system tools the suite needs, npm's packages, then typecheck each runtime, lint (layer
+// `npm test`: the system tools the suite needs, npm's packages, a PATH of those tools alone, then typecheck each runtime, lint (layer
 // rules included), build, unit tests, e2e in Chromium. Ends with one summary line counting the tests of
 // Vitest and Playwright.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { electronBinary, ensureDependencies, ROOT, run } from './deps.mjs';
-import { ensureSystemTools } from './system-tools.mjs';
+import { ensureSystemTools, freshPath } from './system-tools.mjs';
 
 // Electron's binary is only known after npm's install; the check runs again then for xvfb-run.
 ensureSystemTools({ electron: electronBinary() !== null });
 ensureDependencies();
 const electron = electronBinary() !== null;
 ensureSystemTools({ electron });
+// The suite sees the commands a fresh machine would have: the base system and the listed tools, no more.
+const fresh = freshPath(join(ROOT, 'out', 'fresh-path'), { electron });
+if (fresh) process.env.PATH = [join(ROOT, 'node_modules', '.bin'), fresh].join(delimiter);
+else console.log('No dpkg here: the suite runs with this PATH, which may hold tools that scripts/system-tools.mjs does not list.');
 const bin = (pkg, file) => [process.execPath, join(ROOT, 'node_modules', pkg, file)];
 const results = join(ROOT, 'out', 'test-results');
 rmSync(results, { recursive: true, force: true });

@@ -55,7 +55,8 @@ export async function startSshd({ env = {}, trusted = false }: { env?: Record<st
         `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${join(dir, 'host_key')}`, `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
         `PidFile ${join(dir, 'sshd.pid')}`, 'StrictModes no', 'UsePAM no', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
         'PubkeyAuthentication yes', 'PermitRootLogin prohibit-password', `AllowUsers ${user}`, 'Subsystem sftp internal-sftp', 'LogLevel INFO',
-        ...Object.entries(env).map(([key, value]) => `SetEnv ${key}=${value}`),
+        // The suite's PATH on the host too (npm test gives it only the listed tools), unless a test sets its own.
+        ...Object.entries({ PATH: process.env.PATH ?? '', ...env }).map(([key, value]) => `SetEnv ${key}=${value}`),
       ].join('\n') + '\n',
     );
     writeFileSync(join(home, '.ssh', 'config'), `Host testhost\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ~/.ssh/id_ed25519\n`);
@@ -69,7 +70,7 @@ export async function startSshd({ env = {}, trusted = false }: { env?: Record<st
     for (let i = 0; i < 100; i++) {
       const listening = await new Promise<boolean>((resolve) => {
         const probe = connect(port, '127.0.0.1', () => (probe.destroy(), resolve(true)));
-        probe.once('error', () => resolve(false));
+        probe.on('error', () => resolve(false));
       });
       if (listening) break;
       if (daemon.exitCode !== null) throw new Error(`sshd exited: ${log}`);
