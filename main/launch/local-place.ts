@@ -55,7 +55,7 @@ export class LocalPlace implements RunPlace {
     child.once('exit', (code, signal) => this.exited(id, { code, signal, at: Date.now() }));
     const started = new Promise<number>((resolve, reject) => {
       child.once('spawn', () => resolve(child.pid as number));
-      child.once('error', (e) => reject(new Error(`could not start ${command}: ${e.message}`)));
+      child.on('error', (e) => reject(new Error(`could not start ${command}: ${e.message}`)));
     });
     const pid = await started.finally(() => Promise.all([out.close(), err.close()]));
     child.unref();

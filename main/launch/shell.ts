@@ -24,7 +24,7 @@ export const localShell: Shell = {
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-      child.once('error', (error) => reject(new Error(`could not run sh: ${error.message}`)));
+      child.on('error', (error) => reject(new Error(`could not run sh: ${error.message}`)));
       child.once('close', (code) => resolve({ stdout, stderr, code }));
     }),
 };

@@ -128,7 +128,7 @@ describe('serve mode requests', () => {
       new Promise<WebSocket>((resolve, reject) => {
         const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`, { origin: `http://127.0.0.1:${server.port}` });
         ws.once('open', () => resolve(ws));
-        ws.once('error', reject);
+        ws.on('error', reject);
       });
     const closed = (ws: WebSocket) => new Promise((resolve) => ws.once('close', resolve));
     const big = await open();

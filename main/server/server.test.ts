@@ -44,7 +44,7 @@ function connect(options: { token?: string; origin?: string; host?: string } = {
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(ws));
     ws.once('unexpected-response', (_req, res) => reject(new Error(`refused with ${res.statusCode}`)));
-    ws.once('error', reject);
+    ws.on('error', reject);
   });
 }
 

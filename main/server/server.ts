@@ -140,7 +140,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
 
   await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
+    server.on('error', reject);
     server.listen(options.port, options.host, () => resolveListen());
   });
   port = (server.address() as AddressInfo).port;

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSshConfig, parseRemote, resolveHost } from './config';
@@ -86,6 +87,40 @@ describe('SSH to a real sshd', () => {
 
   it('says a host it cannot reach', async () => {
     await expect(openConnection({ ...(await host()), port: 1 }, { knownHostsFile: knownHostsFile() })).rejects.toThrow('cannot reach testhost (127.0.0.1:1)');
+  });
+});
+
+describe('a host that never completes the handshake', () => {
+  // A hung sshd or a tarpit accepts TCP and says nothing; an endless banner talks and never says SSH-2.0.
+  const servers = {
+    'says nothing': () => undefined,
+    'sends an endless banner': (socket: Socket) => {
+      const timer = setInterval(() => socket.write('hello, this is not ssh yet\r\n'), 20);
+      socket.on('close', () => clearInterval(timer));
+    },
+  };
+  it.each(Object.entries(servers))('that %s: the connection fails with a reason, and nothing is left to end the process', async (_, speak) => {
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      speak(socket);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const uncaught: Error[] = [];
+    const hear = (error: Error) => uncaught.push(error);
+    process.on('uncaughtException', hear);
+    try {
+      const port = (server.address() as AddressInfo).port;
+      await expect(openConnection({ ...(await host()), port }, { knownHostsFile: knownHostsFile(), timeoutMs: 300 })).rejects.toThrow(/testhost: .*(handshake|Timed out)/i);
+      // ssh2 reports the failed handshake twice: the second report comes once the socket is gone.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', hear);
+      sockets.forEach((socket) => socket.destroy());
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

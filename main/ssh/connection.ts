@@ -64,7 +64,8 @@ function tcp(host: HostConfig, options: ConnectOptions): Promise<Duplex> {
     if (options.onBytesReceived) socket.on('data', (chunk: Buffer) => options.onBytesReceived?.(chunk.length));
     socket.setTimeout(options.timeoutMs ?? 10_000, () => socket.destroy(new Error(`no answer from ${host.hostName}:${host.port}`)));
     socket.once('connect', () => (socket.setTimeout(0), resolve(socket)));
-    socket.once('error', (error) => reject(new Error(`cannot reach ${host.alias} (${host.hostName}:${host.port}): ${error.message}`)));
+    // For the socket's whole life: an error after the connect (before ssh2 takes the socket) would end the process.
+    socket.on('error', (error) => reject(new Error(`cannot reach ${host.alias} (${host.hostName}:${host.port}): ${error.message}`)));
   });
 }
 
@@ -80,6 +81,7 @@ async function throughJump(host: HostConfig, options: ConnectOptions): Promise<D
         return reject(new Error(`${host.alias}: the jump host ${jumpAlias} cannot reach ${host.hostName}:${host.port}: ${error.message}`));
       }
       channel.on('close', () => jump.end());
+      channel.on('error', () => channel.destroy());
       if (options.onBytesReceived) channel.on('data', (chunk: Buffer) => options.onBytesReceived?.(chunk.length));
       resolve(channel);
     });
@@ -146,9 +148,17 @@ async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; k
   }
   config.authHandler = methods;
   return new Promise((resolve, reject) => {
-    client.once('ready', () => resolve(client));
-    client.once('error', (error: Error & { level?: string }) => {
+    let settled = false;
+    client.once('ready', () => {
+      settled = true;
+      resolve(client);
+    });
+    // Heard for the client's whole life: ssh2 can report a failed handshake twice (a timeout, then
+    // "Connection lost before handshake"), and an error nobody hears ends the process.
+    client.on('error', (error: Error & { level?: string }) => {
       sock.destroy();
+      if (settled) return;
+      settled = true;
       if (keyProblem) return reject(keyProblem);
       if (error.level === 'client-authentication') return reject(new Error(`${host.user}@${host.alias}: authentication failed (tried the agent and ${keys.map((k) => k.file).join(', ') || 'no key file'})`));
       reject(new Error(`${host.alias}: ${error.message}`));
@@ -163,6 +173,7 @@ export function exec(client: Client, command: string): Promise<{ stdout: string;
       if (error) return reject(error);
       let stdout = '';
       let stderr = '';
+      stream.on('error', (streamError: Error) => reject(streamError));
       stream.on('data', (chunk: Buffer) => (stdout += chunk));
       stream.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
       stream.on('close', (code: number | null) => resolve({ stdout, stderr, code }));
@@ -177,8 +188,10 @@ export function sftp(client: Client): Promise<SFTPWrapper> {
     client.once('close', ended);
     client.sftp((error, wrapper) => {
       client.removeListener('close', ended);
-      if (error) reject(error);
-      else resolve(wrapper);
+      if (error) return reject(error);
+      // A protocol error on the channel: its pending requests fail; the host's own listeners see the close.
+      wrapper.on('error', () => undefined);
+      resolve(wrapper);
     });
   });
 }

@@ -182,6 +182,7 @@ export class RemoteHost {
     this.client.exec(commandLine, (error, stream) => {
       if (error) return void events.emit('error', error);
       channel = stream;
+      stream.on('error', (streamError: Error) => events.emit('error', streamError));
       stream.pipe(stdout);
       stream.stderr.pipe(stderr);
       stream.on('exit', (code: number | null, signal?: string) => exit(code ?? null, signal ?? null));

@@ -1,0 +1,1 @@
+export const errorHeardForLife: import('eslint').Rule.RuleModule;
