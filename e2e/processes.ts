@@ -76,7 +76,7 @@ export function startServing(command: string, args: string[], env: NodeJS.Proces
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /(http:\/\/\S+\?token=\S+)/.exec(output);
+      const match = /(http:\/\/\S+:\d+\/[\w-]{32}\/)/.exec(output);
       if (match) {
         clearTimeout(timer);
         const url = match[1] as string;

@@ -24,10 +24,13 @@ test.describe('runs roots in serve mode', () => {
     home.remove();
   });
 
-  test('a page without the token gets 401', async ({ page }) => {
+  test('a page without the token gets 401; the app keeps its token out of cookies, which any other local port would receive', async ({ page }) => {
     const response = await page.goto(`${served.origin}/`);
     expect(response?.status()).toBe(401);
     await expect(page.locator('body')).toContainText('token required');
+    await page.goto(served.url);
+    await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+    expect(await page.context().cookies()).toEqual([]);
   });
 
   test('a missing root shows as a problem, an added root lists its cells and survives a reload', async ({ page }) => {

@@ -28,18 +28,6 @@ export function allowedHosts(boundHost: string, port: number): Set<string> {
   return new Set([...names].map((name) => hostPort(name, port).toLowerCase()));
 }
 
-export function cookieName(port: number): string {
-  return `cellwatch_${port}`;
-}
-
-function readCookie(req: IncomingMessage, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return value.join('=');
-  }
-  return undefined;
-}
-
 export function sameToken(given: string | null | undefined, token: string): boolean {
   if (!given) return false;
   const a = Buffer.from(given);
@@ -47,10 +35,16 @@ export function sameToken(given: string | null | undefined, token: string): bool
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export type Verdict = { ok: true; tokenInQuery: boolean } | { ok: false; status: number; reason: string };
+/** `path`: what the request asks for below the token (`/`, `/assets/x.js`, `/media/...`); `slash`: the token came without its slash. */
+export type Verdict = { ok: true; path: string; slash: boolean } | { ok: false; status: number; reason: string };
 
-/** Host header, then token (query or cookie); for WebSocket upgrades also the Origin. */
-export function checkRequest(req: IncomingMessage, opts: { hosts: Set<string>; token: string; port: number; upgrade: boolean }): Verdict {
+/**
+ * Host header, then the token, the first segment of the path (`/TOKEN/...`); for WebSocket upgrades also the
+ * Origin. No cookie: cookies are not kept apart by port, so any other local server the browser visits
+ * would receive one. A path is sent to this origin alone, and relative URLs (assets, media, the
+ * WebSocket) keep it without the window knowing the token.
+ */
+export function checkRequest(req: IncomingMessage, opts: { hosts: Set<string>; token: string; upgrade: boolean }): Verdict {
   const host = (req.headers.host ?? '').toLowerCase();
   if (!opts.hosts.has(host)) return { ok: false, status: 421, reason: `unexpected Host header ${JSON.stringify(host)}` };
   if (opts.upgrade) {
@@ -59,13 +53,14 @@ export function checkRequest(req: IncomingMessage, opts: { hosts: Set<string>; t
       return { ok: false, status: 403, reason: `WebSocket from another origin (${origin}) refused` };
     }
   }
-  const url = new URL(req.url ?? '/', 'http://local');
-  const queryToken = url.searchParams.get('token');
-  if (sameToken(queryToken, opts.token)) return { ok: true, tokenInQuery: true };
-  if (sameToken(readCookie(req, cookieName(opts.port)), opts.token)) return { ok: true, tokenInQuery: false };
+  // Split as sent: URL parsing would take `//host/...` for another host and fold `%2e%2e` into `..`.
+  const [, first = '', ...rest] = (req.url ?? '/').split(/[?#]/)[0]!.split('/');
+  if (sameToken(first, opts.token)) return { ok: true, path: `/${rest.join('/')}`, slash: rest.length > 0 };
+  // A segment as long as the token is taken for a token: a stale URL (the server was restarted) says so.
+  const wrong = first.length === opts.token.length;
   return {
     ok: false,
-    status: queryToken ? 403 : 401,
-    reason: queryToken ? 'wrong token' : 'token required: open the URL that `cellwatch serve` printed',
+    status: wrong ? 403 : 401,
+    reason: wrong ? 'wrong token: this URL is from an earlier start; open the URL that `cellwatch serve` printed' : 'token required: open the URL that `cellwatch serve` printed',
   };
 }

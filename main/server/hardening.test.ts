@@ -14,7 +14,6 @@ import { startServer, type RunningServer } from './server';
 let tmp: ReturnType<typeof tempDir>;
 let core: Core;
 let server: RunningServer;
-let cookie: string;
 const cell = () => join(tmp.path, 'runs', 'std_sdk_m_bare_default');
 const readlinkSafe = (path: string) => {
   try {
@@ -23,12 +22,12 @@ const readlinkSafe = (path: string) => {
     return null;
   }
 };
-const mediaPath = (file: string) => `/media/${encodeURIComponent(`local:${cell()}`)}/${file}`;
+const mediaPath = (file: string) => `/${server.token}/media/${encodeURIComponent(`local:${cell()}`)}/${file}`;
 
 function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     // The path goes out as written: the server must cope with whatever a client sends.
-    const req = request({ host: '127.0.0.1', port: server.port, path, headers: { host: `127.0.0.1:${server.port}`, cookie, ...headers }, timeout: 5000 }, (res) => {
+    const req = request({ host: '127.0.0.1', port: server.port, path, headers: { host: `127.0.0.1:${server.port}`, ...headers }, timeout: 5000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -59,7 +58,6 @@ beforeAll(async () => {
   core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', commandLineRoots: [join(tmp.path, 'runs')], rescan: false, nvidiaSmi: false });
   await core.scanned();
   server = await startServer({ host: '127.0.0.1', port: 0, rendererDir: join(tmp.path, 'renderer'), core });
-  cookie = `cellwatch_${server.port}=${server.token}`;
 }, 30_000);
 afterAll(async () => {
   await server?.close();
@@ -96,7 +94,7 @@ describe('serve mode media', () => {
     writeFileSync(frame, Buffer.alloc(32 * 1024 * 1024));
     const openOn = () => readdirSync('/proc/self/fd').filter((fd) => readlinkSafe(`/proc/self/fd/${fd}`) === frame).length;
     await new Promise<void>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: server.port, path: mediaPath('episodes/0000/frames/large.png'), headers: { host: `127.0.0.1:${server.port}`, cookie } }, (res) => {
+      const req = request({ host: '127.0.0.1', port: server.port, path: mediaPath('episodes/0000/frames/large.png'), headers: { host: `127.0.0.1:${server.port}` } }, (res) => {
         res.once('data', () => (req.destroy(), resolve()));
       });
       req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
@@ -112,21 +110,29 @@ describe('serve mode media', () => {
     const res = await get(mediaPath('episodes/0000/frames/locked.png'));
     // Root reads it anyway; anyone else gets a refusal. Either way the server goes on.
     expect([200, 404]).toContain(res.status);
-    expect((await get('/')).status).toBe(200);
+    expect((await get(`/${server.token}/`)).status).toBe(200);
   });
 });
 
 describe('serve mode requests', () => {
-  it('redirects the token only to its own paths, never off-site', async () => {
-    const res = await get(`/.//evil.com/x?token=${server.token}`, { cookie: '' });
-    expect(res.status).toBe(303);
-    expect(res.headers.location).toBe('/evil.com/x');
+  it('redirects only to the token\'s own path, never off-site', async () => {
+    expect((await get(`//evil.com/${server.token}`)).status).toBe(401);
+    expect((await get(`/${server.token}//evil.com/x`)).status).toBe(404);
+    const res = await get(`/${server.token}?next=//evil.com/x`);
+    expect(res.status).toBe(308);
+    expect(res.headers.location).toBe(`/${server.token}/`);
+  });
+
+  it.each(['%2e%2e/secret.txt', '../secret.txt', '..%2fsecret.txt'])('serves nothing above the renderer for %s below the token', async (path) => {
+    const res = await get(`/${server.token}/${path}`);
+    expect(res.status).toBe(404);
+    expect(res.body.toString()).not.toContain('outside the cell');
   });
 
   it('drops a client that sends a frame over the limit or invalid UTF-8, and serves the others', async () => {
     const open = () =>
       new Promise<WebSocket>((resolve, reject) => {
-        const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`, { origin: `http://127.0.0.1:${server.port}` });
+        const ws = new WebSocket(`ws://127.0.0.1:${server.port}/${server.token}/ws`, { origin: `http://127.0.0.1:${server.port}` });
         ws.once('open', () => resolve(ws));
         ws.on('error', reject);
       });

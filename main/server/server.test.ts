@@ -36,8 +36,8 @@ function get(path: string, headers: Record<string, string> = {}): Promise<{ stat
 }
 
 function connect(options: { token?: string; origin?: string; host?: string } = {}): Promise<WebSocket> {
-  const query = options.token === undefined ? '' : `?token=${options.token}`;
-  const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws${query}`, {
+  const prefix = options.token === undefined ? '' : `/${options.token}`;
+  const ws = new WebSocket(`ws://127.0.0.1:${server.port}${prefix}/ws`, {
     headers: { ...(options.host ? { host: options.host } : {}) },
     ...(options.origin ? { origin: options.origin } : {}),
   });
@@ -63,42 +63,45 @@ function inbox(ws: WebSocket): () => Promise<WireReply | WireEvent> {
 }
 
 describe('serve mode HTTP', () => {
-  it('prints a URL that carries the token', () => {
-    expect(server.url).toBe(`${base}/?token=${server.token}`);
+  it('prints a URL whose path carries the token', () => {
+    expect(server.url).toBe(`${base}/${server.token}/`);
     expect(server.token.length).toBeGreaterThanOrEqual(32);
   });
 
   it('refuses a request without the token (401) and with a wrong one (403)', async () => {
     expect((await get('/')).status).toBe(401);
-    expect((await get('/?token=wrong')).status).toBe(403);
+    expect((await get('/index.html')).status).toBe(401);
+    expect((await get(`/${'x'.repeat(server.token.length)}/`)).status).toBe(403);
+    expect((await get(`/?token=${server.token}`)).status).toBe(401);
   });
 
-  it('trades the token for a cookie and then serves the renderer with a CSP', async () => {
-    const first = await get(`/?token=${server.token}`);
-    expect(first.status).toBe(303);
-    const cookie = String(first.headers['set-cookie']).split(';')[0] as string;
-    const page = await get('/', { cookie });
+  it('serves the renderer with a CSP under the token\'s path, and sets no cookie, which every other port of this host would receive', async () => {
+    const page = await get(`/${server.token}/`);
     expect(page.status).toBe(200);
     expect(page.body).toContain('<title>Cellwatch</title>');
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
-    expect((await get('/%2e%2e/secret.txt', { cookie })).status).toBe(404);
+    expect(page.headers['set-cookie']).toBeUndefined();
+    // The client folds `%2e%2e` away, leaving the token's path: refused. (hardening.test.ts sends raw paths.)
+    expect((await get(`/${server.token}/%2e%2e/secret.txt`)).status).toBe(401);
+    // Without its slash, relative URLs would leave the token's path: sent to it.
+    expect(await get(`/${server.token}`)).toMatchObject({ status: 308, headers: { location: `/${server.token}/` } });
   });
 
   it.each(['evil.example:80', `attacker.test:${0}`, 'localhost.evil.com'])('refuses the foreign Host header %s (DNS rebinding)', async (host) => {
-    const response = await get(`/?token=${server.token}`, { host });
+    const response = await get(`/${server.token}/`, { host });
     expect(response.status).toBe(421);
     expect(response.body).toContain('unexpected Host header');
   });
 
   it('accepts localhost as the Host of a loopback server', async () => {
-    expect((await get(`/?token=${server.token}`, { host: `localhost:${server.port}` })).status).toBe(303);
+    expect((await get(`/${server.token}/`, { host: `localhost:${server.port}` })).status).toBe(200);
   });
 });
 
 describe('serve mode WebSocket', () => {
   it('refuses a connection without the token', async () => {
     await expect(connect()).rejects.toThrow('refused with 401');
-    await expect(connect({ token: 'nope' })).rejects.toThrow('refused with 403');
+    await expect(connect({ token: 'x'.repeat(server.token.length) })).rejects.toThrow('refused with 403');
   });
 
   it('refuses a connection from another origin, even with the token', async () => {

@@ -8,7 +8,7 @@ import type { Core } from '../core';
 import { createDispatcher } from '../dispatcher';
 import { CONTENT_SECURITY_POLICY, mediaHeaders, mediaType, mimeOf, resolveStatic } from '../static';
 import { sendFile } from './send';
-import { allowedHosts, checkRequest, cookieName } from './guard';
+import { allowedHosts, checkRequest } from './guard';
 
 export interface ServeOptions {
   host: string;
@@ -74,39 +74,29 @@ function serveConnection(ws: WebSocket, core: Core): void {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const token = randomBytes(24).toString('base64url');
   let hosts = new Set<string>();
-  let port = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const verdict = checkRequest(req, { hosts, token, port, upgrade: false });
+    const verdict = checkRequest(req, { hosts, token, upgrade: false });
     if (!verdict.ok) return refuse(res, verdict.status, verdict.reason);
-    const url = new URL(req.url ?? '/', 'http://local');
-    if (verdict.tokenInQuery) {
-      // Trade the token in the address bar for a cookie, so assets and the WebSocket need no token in their URLs.
-      // The redirect stays on this app: one leading slash, never `//other.host/`.
-      url.searchParams.delete('token');
-      res.writeHead(303, {
-        location: `/${url.pathname.replace(/^[/\\]+/, '')}${url.search}`,
-        'set-cookie': `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-        'cache-control': 'no-store',
-      });
-      return void res.end();
-    }
+    // `/TOKEN` without its slash: relative URLs need it.
+    if (!verdict.slash) return void res.writeHead(308, { location: `/${token}/`, 'cache-control': 'no-store' }).end();
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
     const head = req.method === 'HEAD';
-    if (url.pathname.startsWith('/media/') || url.pathname.startsWith('/recordings/')) {
+    const pathname = verdict.path;
+    if (pathname.startsWith('/media/') || pathname.startsWith('/recordings/')) {
       // A run directory's files: media types only, never active content in the app's origin.
-      const media = await options.core.media(url.pathname);
+      const media = await options.core.media(pathname);
       const name = media ? ('bytes' in media ? media.name : media.file) : '';
       const type = mediaType(name);
-      if (!media || !type) return refuse(res, 404, `no such media ${url.pathname}`);
+      if (!media || !type) return refuse(res, 404, `no such media ${pathname}`);
       if ('bytes' in media) {
         res.writeHead(200, mediaHeaders(name, type));
         return void res.end(head ? undefined : media.bytes);
       }
-      if (!(await sendFile(res, media.file, mediaHeaders(name, type), head))) refuse(res, 404, `no such media ${url.pathname}`);
+      if (!(await sendFile(res, media.file, mediaHeaders(name, type), head))) refuse(res, 404, `no such media ${pathname}`);
       return;
     }
-    const file = await resolveStatic(options.rendererDir, url.pathname);
+    const file = await resolveStatic(options.rendererDir, pathname);
     const headers = {
       'content-type': file ? mimeOf(file) : '',
       'content-security-policy': CONTENT_SECURITY_POLICY,
@@ -116,7 +106,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     };
     if (!file || !(await sendFile(res, file, headers, head))) {
       const built = await resolveStatic(options.rendererDir, '/');
-      return built ? refuse(res, 404, `no such file ${url.pathname}`) : refuse(res, 503, `renderer not built in ${options.rendererDir}: run npm run build`);
+      return built ? refuse(res, 404, `no such file ${pathname}`) : refuse(res, 503, `renderer not built in ${options.rendererDir}: run npm run build`);
     }
   }
 
@@ -133,9 +123,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   wss.on('connection', (ws) => serveConnection(ws, options.core));
 
   server.on('upgrade', (req, socket, head) => {
-    const verdict = checkRequest(req, { hosts, token, port, upgrade: true });
+    const verdict = checkRequest(req, { hosts, token, upgrade: true });
     if (!verdict.ok) return refuseUpgrade(socket, verdict.status, verdict.reason);
-    if (new URL(req.url ?? '/', 'http://local').pathname !== WS_PATH) return refuseUpgrade(socket, 404, 'Not Found');
+    if (verdict.path !== WS_PATH) return refuseUpgrade(socket, 404, 'Not Found');
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 
@@ -143,12 +133,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     server.on('error', reject);
     server.listen(options.port, options.host, () => resolveListen());
   });
-  port = (server.address() as AddressInfo).port;
+  const port = (server.address() as AddressInfo).port;
   hosts = allowedHosts(options.host, port);
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
 
   return {
-    url: `http://${shownHost}:${port}/?token=${token}`,
+    url: `http://${shownHost}:${port}/${token}/`,
     host: options.host,
     port,
     token,

@@ -79,7 +79,7 @@ try {
   let crashed = false;
   server.once('exit', () => (crashed = true));
   const url = new URL(await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).on('line', (line) => /http:\/\/\S+/.test(line) && resolve(/http:\/\/\S+/.exec(line)![0]))));
-  const ws = new WebSocket(`ws://${url.host}/ws${url.search}`, { origin: url.origin });
+  const ws = new WebSocket(new URL('ws', url.href.replace(/^http/, 'ws')), { origin: url.origin });
   await new Promise((resolve) => ws.once('open', resolve));
   const delivered: number[] = [];
   const replies = new Map<number, (value: unknown) => void>();

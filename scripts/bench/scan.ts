@@ -118,7 +118,7 @@ try {
   const server = spawn(process.execPath, [join(ROOT, 'out/cli.mjs'), 'serve', '--port', '0', '--no-demo', root], { stdio: ['ignore', 'pipe', 'inherit'], env });
   children.push(server);
   const url = new URL(await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).on('line', (line) => /http:\/\/\S+/.test(line) && resolve(/http:\/\/\S+/.exec(line)![0]))));
-  const ws = new WebSocket(`ws://${url.host}/ws${url.search}`, { origin: url.origin });
+  const ws = new WebSocket(new URL('ws', url.href.replace(/^http/, 'ws')), { origin: url.origin });
   let firstRows = 0;
   let scanned = 0;
   const deltas: { at: number; delta: CellsDelta }[] = [];
