@@ -142,7 +142,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       },
       openCell: (cell) => watch.openCell(id, cell),
       closeCell: (cell) => watch.closeCell(id, cell),
-      openStream: (cell, stream) => watch.openStream(id, cell, stream),
+      openStream: (cell, stream, resume) => watch.openStream(id, cell, stream, resume),
       closeStream: (cell, stream) => watch.closeStream(id, cell, stream),
       async listFrames(cellId, source) {
         const cell = roots.cell(cellId);

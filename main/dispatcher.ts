@@ -6,6 +6,7 @@ import type { EventedBackend } from './core';
 const path = z.string().min(1, 'a path is required').max(4096);
 const cellId = z.string().min(1).max(4200);
 const name = z.string().min(1).max(200);
+const byteOffset = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 const launchRequest = z.strictObject({
   profile: z.string().min(1).max(200),
@@ -37,7 +38,7 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   pairedTest: z.tuple([cellId, cellId]),
   openCell: z.tuple([cellId]),
   closeCell: z.tuple([cellId]),
-  openStream: z.tuple([cellId, name]),
+  openStream: z.union([z.tuple([cellId, name]), z.tuple([cellId, name, z.strictObject({ offset: byteOffset, line: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable() })])]),
   closeStream: z.tuple([cellId, name]),
   gpuStatus: z.union([z.tuple([]), z.tuple([name])]),
   systemStatus: z.tuple([]),
@@ -53,7 +54,7 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   acceptHostKey: z.tuple([name]),
   unlockHostKey: z.tuple([name, z.string().min(1).max(4096), z.string().max(4096)]),
   reconnectHost: z.tuple([name]),
-  readLog: z.tuple([cellId, z.enum(LOG_FILES), z.number().int().min(0).nullable()]),
+  readLog: z.tuple([cellId, z.enum(LOG_FILES), byteOffset.nullable()]),
   listAlerts: z.tuple([]),
   markAlertsRead: z.tuple([z.number().min(0)]),
   setAlertPrefs: z.tuple([prefsSchema]),

@@ -73,7 +73,16 @@ export interface StreamEvent {
   t: number | null;
   ev: string;
   line: number | null;
+  /** The byte just past its line: where a reader that has this event resumes. */
+  end: number;
   fields: Record<string, unknown>;
+}
+
+/** Where a stream is read on from: just past the last event a viewer holds (a window whose connection came back). */
+export interface StreamResume {
+  offset: number;
+  /** The line number at that offset; null when not known (the stream was opened mid-file). */
+  line: number | null;
 }
 
 /** What changed in an open cell since the last delta. Only what changed is sent. */

@@ -3,7 +3,7 @@
 import type { Alert, AlertPrefs, AlertsState } from './alerts';
 import type { Launched, LaunchPlan, LaunchRequest, ProfileInfo, RunInfo } from './launch';
 import type { PairedTest } from './mcnemar';
-import type { CellDelta, CellDetail, Comparison, FrameSet, FrameSource, GpuSample, GpuStatus, RecordProgress, StreamEvent, SystemSample } from './cell-detail';
+import type { CellDelta, CellDetail, Comparison, FrameSet, FrameSource, GpuSample, GpuStatus, RecordProgress, StreamEvent, StreamResume, SystemSample } from './cell-detail';
 import type { AppInfo, CellId, CellsDelta, CellSummary, Problem, RootStatus } from './model';
 
 export interface Backend {
@@ -21,8 +21,11 @@ export interface Backend {
   /** Starts watching a cell: its detail now, `cellChanged` deltas after. */
   openCell(id: CellId): Promise<CellDetail>;
   closeCell(id: CellId): Promise<void>;
-  /** The events of one stream (an episode, or the cell's log) from the end of its file; new ones arrive as deltas. */
-  openStream(id: CellId, stream: string): Promise<StreamOpened>;
+  /**
+   * The events of one stream (an episode, or the cell's log) from the end of its file, or from `resume` (just past
+   * the last event the window holds); new ones arrive as deltas.
+   */
+  openStream(id: CellId, stream: string, resume?: StreamResume): Promise<StreamOpened>;
   closeStream(id: CellId, stream: string): Promise<void>;
   /** The frames of an episode, or of a policy version's development or replay episode on a seed, as URLs. */
   listFrames(id: CellId, source: FrameSource): Promise<FrameSet>;
@@ -154,6 +157,11 @@ export type Unsubscribe = () => void;
 export interface Transport {
   call<M extends Method>(method: M, ...args: Parameters<Backend[M]>): ReturnType<Backend[M]>;
   on<E extends EventName>(event: E, listener: (payload: BackendEvents[E]) => void): Unsubscribe;
+  /**
+   * The connection came back after a drop: the core on the other side holds nothing of this window now, so
+   * what it had open is opened again and what it listed is listed again (events of the gap were missed).
+   */
+  onReopened(listener: () => void): Unsubscribe;
 }
 
 /** The name the Electron preload exposes the transport under (`window.cellwatch`). */

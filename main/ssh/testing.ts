@@ -56,7 +56,8 @@ export async function startSshd({ env = {}, trusted = false }: { env?: Record<st
         `PidFile ${join(dir, 'sshd.pid')}`, 'StrictModes no', 'UsePAM no', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
         'PubkeyAuthentication yes', 'PermitRootLogin prohibit-password', `AllowUsers ${user}`, 'Subsystem sftp internal-sftp', 'LogLevel INFO',
         // The suite's PATH on the host too (npm test gives it only the listed tools), unless a test sets its own.
-        ...Object.entries({ PATH: process.env.PATH ?? '', ...env }).map(([key, value]) => `SetEnv ${key}=${value}`),
+        // One line: sshd takes the first SetEnv line only.
+        `SetEnv ${Object.entries({ PATH: process.env.PATH ?? '', ...env }).map(([key, value]) => `${key}=${value}`).join(' ')}`,
       ].join('\n') + '\n',
     );
     writeFileSync(join(home, '.ssh', 'config'), `Host testhost\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ~/.ssh/id_ed25519\n`);

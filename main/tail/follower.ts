@@ -12,7 +12,7 @@ const NEWLINE = 0x0a;
 const RETRY_MS = 1000;
 
 /** Where to start following: the beginning, or the last `bytes` of the file (the first partial line dropped). */
-export type FollowStart = { from: 'start' } | { from: 'end'; bytes: number };
+export type FollowStart = { from: 'start' } | { from: 'end'; bytes: number } | { from: 'offset'; offset: number; line: number | null };
 
 /**
  * Follows one JSONL file from any byte source: each poll reads the bytes appended since the last one
@@ -109,6 +109,10 @@ export class Follower {
     if (!this.started) {
       this.started = true;
       if (this.start.from === 'end' && info.size > this.start.bytes) await this.seekNearEnd(info.size - this.start.bytes);
+      if (this.start.from === 'offset') {
+        if (info.size >= this.start.offset) this.tailer = new LineTailer(this.label, { offset: this.start.offset, line: this.start.line });
+        else problems.push(problem(this.label, `file was truncated (${info.size} bytes, had read ${this.start.offset}); reading it again from the start`));
+      }
     } else if (this.identity !== null && info.identity !== null && info.identity !== this.identity) {
       problems.push(problem(this.label, 'file was replaced; reading it again from the start'));
       this.tailer.reset();

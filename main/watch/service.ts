@@ -3,6 +3,7 @@
 // when their last holder closes them or goes away.
 import type { CellDelta, CellDetail } from '../../shared/cell-detail';
 import type { StreamOpened } from '../../shared/contract';
+import type { StreamResume } from '../../shared/cell-detail';
 import type { CellSummary } from '../../shared/model';
 import type { ContextOf } from '../cell-context';
 import { NotFoundError } from '../errors';
@@ -80,11 +81,11 @@ export class WatchService {
     await entry.session.close();
   }
 
-  async openStream(client: ClientId, id: string, stream: string): Promise<StreamOpened> {
+  async openStream(client: ClientId, id: string, stream: string, resume?: StreamResume): Promise<StreamOpened> {
     const entry = this.open.get(id);
     if (!entry?.holders.has(client)) throw new NotFoundError(`open ${id} before its streams`);
     await entry.ready;
-    const opened = await entry.session.openStream(stream);
+    const opened = await entry.session.openStream(stream, resume);
     const holders = entry.streams.get(stream) ?? new Map<ClientId, number>();
     entry.streams.set(stream, holders);
     bump(holders, client, 1);

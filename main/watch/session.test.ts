@@ -58,6 +58,26 @@ describe('an open cell', () => {
     expect(all('problems')).toContainEqual({ file: 'episodes/0000/trajectory.jsonl', line: 4, message: expect.stringContaining('malformed JSON'), severity: 'error' });
   });
 
+  it('reopened from the last event a window holds (its connection came back): the events written meanwhile, each once, then live', async () => {
+    const window = core.client();
+    await window.openCell(id);
+    const first = await window.openStream(id, '0');
+    const last = first.events.at(-1);
+    expect(last).toMatchObject({ seq: 1, line: 2 });
+    // The window's connection drops: the core lets its cell go; the run writes on.
+    await window.dispose();
+    const trajectory = join(cell, 'episodes/0000/trajectory.jsonl');
+    appendFileSync(trajectory, jsonl([ev(2, 'tool_call'), ev(3, 'tool_result')]));
+    const again = core.client();
+    await again.openCell(id);
+    const resumed = await again.openStream(id, '0', { offset: last?.end ?? 0, line: 3 });
+    expect(resumed.events.map((e) => [e.seq, e.line])).toEqual([[2, 3], [3, 4]]);
+    expect(resumed.startedMidFile).toBe(false);
+    appendFileSync(trajectory, jsonl([ev(4, 'agent_message')]));
+    await expect.poll(() => all('events').map((e) => e.seq), { timeout: 5000 }).toEqual([4]);
+    await again.dispose();
+  });
+
   it('sends only what changed when an episode ends and a new one starts', async () => {
     await core.openCell(id);
     writeFileSync(

@@ -1,5 +1,5 @@
 import { join, relative, sep } from 'node:path';
-import type { CellDelta, CellDetail, StreamEvent } from '../../shared/cell-detail';
+import type { CellDelta, CellDetail, StreamEvent, StreamResume } from '../../shared/cell-detail';
 import { problem, problemKey, type CellSummary, type Problem } from '../../shared/model';
 import { ADAPTERS, JsonReader } from '../../runners';
 import type { Change } from '../changes';
@@ -35,6 +35,7 @@ export function streamEvent(log: EventLog, record: TailRecord): StreamEvent {
     t: typeof t === 'number' ? t : null,
     ev: log.eventName(record.value),
     line: record.line,
+    end: record.end,
     fields,
   };
 }
@@ -192,7 +193,7 @@ export class CellSession {
    * viewer follows it already; returns the events it has now, read from the last OPEN_TAIL_BYTES of the
    * file. Later events come as deltas.
    */
-  async openStream(stream: string): Promise<{ events: StreamEvent[]; problems: Problem[]; startedMidFile: boolean }> {
+  async openStream(stream: string, resume?: StreamResume): Promise<{ events: StreamEvent[]; problems: Problem[]; startedMidFile: boolean }> {
     const existing = this.followed.get(stream);
     const log = existing?.log ?? (await ADAPTERS[this.summary.format].eventLogs(this.summary.path, this.context.read())).find((l) => l.stream === stream);
     if (!log) throw new NotFoundError(`${this.summary.name} has no event stream ${JSON.stringify(stream)}`);
@@ -201,7 +202,7 @@ export class CellSession {
       initial.events.push(...chunk.records.map((r) => streamEvent(log, r)));
       initial.problems.push(...chunk.problems);
     };
-    const start: FollowStart = { from: 'end', bytes: OPEN_TAIL_BYTES };
+    const start: FollowStart = resume ? { from: 'offset', ...resume } : { from: 'end', bytes: OPEN_TAIL_BYTES };
     if (existing) {
       // The live follower already serves deltas; this viewer reads the file's end once.
       await this.follower(log.file, collect, start).poll();
@@ -213,7 +214,7 @@ export class CellSession {
       follower.watch();
       this.followed.set(stream, { follower, log });
     }
-    return { ...initial, startedMidFile: initial.events[0]?.line === null };
+    return { ...initial, startedMidFile: !resume && initial.events[0]?.line === null };
   }
 
   private deliver(log: EventLog, records: TailRecord[], problems: Problem[]): void {

@@ -57,6 +57,16 @@ describe('the app store', () => {
     expect(transport.calls.length).toBe(calls);
   });
 
+  it('lists everything again when the connection comes back: the deltas of the gap were never received', async () => {
+    let cells = [cell('a')];
+    const transport = fakeTransport({ ...backend(), listCells: async () => cells });
+    const store = createAppStore(transport);
+    await store.getState().load();
+    cells = [cell('a'), cell('made while away')];
+    transport.reopen();
+    await expect.poll(() => store.getState().cells.map((c) => c.name)).toEqual(['a', 'made while away']);
+  });
+
   it('appends this machine\'s GPU samples, keeping the last 600; other hosts\' samples go elsewhere', () => {
     const transport = fakeTransport(backend());
     const store = createAppStore(transport);

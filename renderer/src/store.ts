@@ -225,6 +225,8 @@ export function createAppStore(transport: Transport): AppStore {
       },
     };
   });
+  // The deltas of the gap are lost: everything listed is listed again.
+  transport.onReopened(() => void store.getState().load());
   transport.on('rootsChanged', (roots) => store.setState({ roots }));
   transport.on('cellsChanged', (delta) => store.setState(({ cells }) => ({ cells: applyCellsDelta(cells, delta) })));
   transport.on('hostsChanged', (hosts) => store.setState({ hosts }));

@@ -5,11 +5,14 @@ export interface FakeTransport extends Transport {
   emit<E extends EventName>(event: E, payload: BackendEvents[E]): void;
   /** Method names in the order they were called. */
   calls: Method[];
+  /** The connection came back, as a dropped WebSocket's does. */
+  reopen(): void;
 }
 
 export function fakeTransport(backend: Partial<Backend>): FakeTransport {
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
   const calls: Method[] = [];
+  const reopened = new Set<() => void>();
   return {
     calls,
     call(method, ...args) {
@@ -23,6 +26,13 @@ export function fakeTransport(backend: Partial<Backend>): FakeTransport {
       listeners.set(event, set);
       set.add(listener as (payload: never) => void);
       return () => set.delete(listener as (payload: never) => void);
+    },
+    onReopened(listener) {
+      reopened.add(listener);
+      return () => reopened.delete(listener);
+    },
+    reopen() {
+      reopened.forEach((listener) => listener());
     },
     emit(event, payload) {
       listeners.get(event)?.forEach((listener) => (listener as (p: typeof payload) => void)(payload));

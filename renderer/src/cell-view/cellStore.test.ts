@@ -7,7 +7,7 @@ import { applyDeltas, createCellStore, type CellViewState } from './cellStore';
 
 const summary = { id: 'local:/runs/a', name: 'a', state: 'running', problems: [] } as unknown as CellSummary;
 const row = (id: string, status = 'running'): EpisodeRow => ({ id, status, success: null, scored: false, toolCalls: null, actions: null, wallS: null, t: null, note: null, hasEvents: true });
-const event = (episode: string, seq: number): StreamEvent => ({ episode, seq, t: null, ev: 'tool_call', line: seq + 1, fields: {} });
+const event = (episode: string, seq: number): StreamEvent => ({ episode, seq, t: null, ev: 'tool_call', line: seq + 1, end: (seq + 1) * 10, fields: {} });
 const detail = (): CellDetail => ({
   summary,
   episodes: [row('1', 'success'), row('3')],
@@ -68,6 +68,29 @@ describe('createCellStore', () => {
     expect(renders).toBe(1);
     await store.getState().close();
     expect(transport.calls).toContain('closeCell');
+  });
+
+  it('after the connection comes back: opens the cell again and reads its stream on from the last event held', async () => {
+    const resumes: unknown[] = [];
+    let opens = 0;
+    const transport = fakeTransport({
+      openCell: async () => (opens++, detail()),
+      closeCell: async () => undefined,
+      openStream: async (_id, _stream, resume) => {
+        resumes.push(resume);
+        return { events: resume ? [event('3', 2), event('3', 3)] : [event('3', 0), event('3', 1)], problems: [], startedMidFile: false };
+      },
+    });
+    const store = createCellStore(transport, summary.id);
+    await expect.poll(() => store.getState().detail).not.toBeNull();
+    await store.getState().openStream('3');
+    expect(store.getState().events.map((e) => e.seq)).toEqual([0, 1]);
+    transport.reopen();
+    await expect.poll(() => store.getState().events.map((e) => e.seq)).toEqual([0, 1, 2, 3]);
+    expect(opens).toBe(2);
+    // Event 1 ends at byte 20 on line 2: the stream goes on at line 3.
+    expect(resumes).toEqual([undefined, { offset: 20, line: 3 }]);
+    await store.getState().close();
   });
 
   it('says why a cell could not be opened', async () => {

@@ -94,9 +94,24 @@ export function createCellStore(transport: Transport, cellId: string): CellStore
     async close() {
       cancelAnimationFrame(frame);
       off();
+      offReopened();
       await transport.call('closeCell', cellId).catch(() => undefined);
     },
   }));
+  const failed = (error: unknown) => store.setState({ error: error instanceof Error ? error.message : String(error) });
+  /** The connection came back: the cell is opened again, and its stream read on from just past the last event held. */
+  async function reopen(): Promise<void> {
+    const detail = await transport.call('openCell', cellId);
+    store.setState((s) => ({ detail, error: null, problems: withProblems(s.problems, detail.summary.problems) }));
+    const { stream, events: held } = store.getState();
+    if (stream === null) return;
+    const last = held.at(-1);
+    const opened = await transport.call('openStream', cellId, stream, last ? { offset: last.end, line: last.line === null ? null : last.line + 1 } : undefined);
+    if (store.getState().stream !== stream) return;
+    // Held, then the gap's events, then any that arrived as deltas while it was read.
+    store.setState((s) => ({ events: [...held, ...opened.events, ...s.events.slice(held.length)].slice(-MAX_EVENTS), problems: withProblems(s.problems, opened.problems) }));
+  }
+  const offReopened = transport.onReopened(() => void reopen().catch(failed));
   const off = transport.on('cellChanged', (delta) => {
     if (delta.cellId !== cellId) return;
     queue.push(delta);
@@ -108,9 +123,6 @@ export function createCellStore(transport: Transport, cellId: string): CellStore
       store.setState((state) => applyDeltas(state, batch));
     });
   });
-  transport.call('openCell', cellId).then(
-    (detail) => store.setState({ detail, problems: detail.summary.problems }),
-    (error: unknown) => store.setState({ error: error instanceof Error ? error.message : String(error) }),
-  );
+  transport.call('openCell', cellId).then((detail) => store.setState({ detail, problems: detail.summary.problems }), failed);
   return store;
 }

@@ -14,5 +14,7 @@ export function electronTransport(): Transport | undefined {
     // A refused sender still throws across IPC: that error keeps only its message.
     call: ((method: string, ...args: unknown[]) => bridge.call(method, ...args).then(unwrapReply)) as Transport['call'],
     on: (event, listener) => bridge.on(event, listener),
+    // IPC never drops: the window and the core live and end together.
+    onReopened: () => () => undefined,
   };
 }

@@ -6,6 +6,8 @@ import { WebSocketTransport } from './websocket';
 export function pickTransport(): Transport {
   const electron = electronTransport();
   if (electron) return electron;
-  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  return new WebSocketTransport(`${scheme}://${location.host}/ws`);
+  // Relative to the page, which serve mode puts under its per-start path (`/TOKEN/`).
+  const url = new URL('ws', location.href);
+  url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return new WebSocketTransport(url.href);
 }

@@ -11,7 +11,7 @@ const MAX_BACKOFF_MS = 5000;
 
 /**
  * The contract over the serve-mode WebSocket. Calls made while disconnected wait for the connection;
- * a dropped connection fails its calls in flight and reconnects with backoff.
+ * a dropped connection fails its calls in flight and reconnects with backoff, then says so (`onReopened`).
  */
 export class WebSocketTransport implements Transport {
   private socket: WebSocket | undefined;
@@ -20,6 +20,7 @@ export class WebSocketTransport implements Transport {
   private readonly queue: WireCall[] = [];
   private readonly listeners = new Map<EventName, Set<(payload: never) => void>>();
   private readonly stateListeners = new Set<(state: ConnectionState) => void>();
+  private readonly reopenedListeners = new Set<() => void>();
   private backoff = 250;
   state: ConnectionState = 'connecting';
 
@@ -36,8 +37,11 @@ export class WebSocketTransport implements Transport {
     const socket = new WebSocket(this.url);
     this.socket = socket;
     socket.onopen = () => {
+      const reopened = this.state === 'reconnecting';
       this.backoff = 250;
       this.setState('open');
+      // What the window had open goes first: a call queued meanwhile may need its cell opened again.
+      if (reopened) this.reopenedListeners.forEach((listener) => listener());
       for (const call of this.queue.splice(0)) socket.send(JSON.stringify(call));
     };
     socket.onmessage = (message) => this.receive(JSON.parse(String(message.data)) as WireReply | WireEvent);
@@ -80,6 +84,11 @@ export class WebSocketTransport implements Transport {
     if (!set) this.listeners.set(event, (set = new Set()));
     set.add(listener as (payload: never) => void);
     return () => set.delete(listener as (payload: never) => void);
+  }
+
+  onReopened(listener: () => void): () => void {
+    this.reopenedListeners.add(listener);
+    return () => this.reopenedListeners.delete(listener);
   }
 
   onState(listener: (state: ConnectionState) => void): () => void {
