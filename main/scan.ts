@@ -6,6 +6,8 @@ import { mapLimited, PARALLEL_IO } from './concurrency';
 
 /** Cells sit at most this many directories below a runs root. */
 export const MAX_DEPTH = 3;
+/** How deep a remote root is listed and watched: its cells, and within each its episodes' files. */
+export const REMOTE_DEPTH = MAX_DEPTH + 4;
 
 export interface ScanResult {
   state: Exclude<RootState, 'scanning'>;

@@ -7,9 +7,10 @@ import { DETECT_FILES } from '../../runners/detect';
 import { readCell, summaryOf } from '../../runners/read';
 import type { CellContext } from '../cell-context';
 import { mapLimited } from '../concurrency';
-import { MAX_DEPTH, rootTrouble, type ScanResult } from '../scan';
+import { REMOTE_DEPTH, rootTrouble, type ScanResult } from '../scan';
 import { cellsAmong } from '../ssh/discover';
 import { SnapshotFs, snapshotCommand } from '../ssh/snapshot';
+import { OutputTooLarge } from '../ssh/connection';
 import type { HostFeed } from '../ssh/feed';
 import type { Change } from '../changes';
 import type { RemoteHost } from '../ssh/host';
@@ -18,8 +19,6 @@ import { kindFor, lookingContext, type Looked } from './looked';
 
 /** Remote reads in flight at once: one connection carries them all. */
 const PARALLEL_REMOTE = 8;
-/** How deep a rescan's one command lists the root: cells down to MAX_DEPTH, and their files below. */
-const SNAPSHOT_DEPTH = MAX_DEPTH + 4;
 /** Changes are gathered this long before the cells they concern are read again. */
 const SETTLE_MS = 30;
 
@@ -160,7 +159,7 @@ export class RemoteIndex {
       const ctx = this.context.read();
       const trouble = await rootTrouble(ctx.fs, this.path, this.root);
       // The whole root in one round trip; the cells are read from it, and over SFTP for what it does not hold.
-      const snapshot = trouble ? null : new SnapshotFs((await this.host.exec(snapshotCommand(this.path, SNAPSHOT_DEPTH))).stdout, this.path, SNAPSHOT_DEPTH, ctx.fs);
+      const snapshot = trouble ? null : new SnapshotFs((await this.host.exec(snapshotCommand(this.path, REMOTE_DEPTH))).stdout, this.path, REMOTE_DEPTH, ctx.fs);
       const found = snapshot ? cellsAmong(snapshot.jsonFiles(), this.path) : [];
       const reads = await mapLimited(found, PARALLEL_REMOTE, ({ dir, format }) => this.read(dir, format, snapshot ?? undefined));
       const delta: CellsDelta = { root: this.root, added: [], changed: [], removed: [] };
@@ -177,7 +176,11 @@ export class RemoteIndex {
       this.send(delta);
       return delta.added.length + delta.changed.length + delta.removed.length > 0 || before !== JSON.stringify(this.scan);
     } catch (error) {
-      waiting(`${alias}: ${(error as Error).message}`);
+      if (error instanceof OutputTooLarge) {
+        // Not a passing state: the root is not what it says until it holds less. Its cells stay as last read.
+        const tip = 'move large JSON files out of the runs root, or add a root further down';
+        this.scan = { state: 'unreadable', problems: [problem(this.root, `listing the root on ${alias} ${error.message}`, { tip })] };
+      } else waiting(`${alias}: ${(error as Error).message}`);
       return before !== JSON.stringify(this.scan);
     }
   }

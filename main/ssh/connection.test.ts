@@ -85,6 +85,17 @@ describe('SSH to a real sshd', () => {
     await expect(openConnection(wrong, { knownHostsFile: knownHostsFile() })).rejects.toThrow(`authentication failed (tried the agent and ${join(sshd.dir, 'wrong_key')})`);
   });
 
+  it('keeps what a command prints as bytes until it ends, and stops a command that prints more than it may', async () => {
+    const client = await openConnection(await host(), { knownHostsFile: knownHostsFile(), acceptNewHostKey: true });
+    try {
+      // 200,000 two-byte characters: split between packets anywhere, each stays whole.
+      expect((await exec(client, `head -c 200000 /dev/zero | tr '\\0' x | sed 's/x/é/g'`)).stdout).toBe('é'.repeat(200_000));
+      await expect(exec(client, 'head -c 1000000 /dev/zero', { maxBytes: 100_000 })).rejects.toMatchObject({ name: 'OutputTooLarge', message: 'printed more than 98 KB; stopped' });
+    } finally {
+      client.end();
+    }
+  });
+
   it('says a host it cannot reach', async () => {
     await expect(openConnection({ ...(await host()), port: 1 }, { knownHostsFile: knownHostsFile() })).rejects.toThrow('cannot reach testhost (127.0.0.1:1)');
   });

@@ -89,4 +89,17 @@ describe('a remote runs root in the app', () => {
     expect(alerts).toHaveLength(1);
     await sshd.up();
   }, 30_000);
+
+  it('says so on the root when listing it would print more than a remote command may, and keeps its cells', async () => {
+    await expect.poll(async () => (await core.listHosts())[0]?.state, { timeout: 30_000 }).toBe('connected');
+    const big = join(tmp.path, 'big');
+    writeTree(join(big, 'std_sdk_m_bare_default'), { 'run.json': { runner: 'coding-agent' } });
+    // 70 JSON files of 1,000 KB: each small enough to come with the listing, together past its 64 MB.
+    const padding = JSON.stringify({ pad: 'x'.repeat(1_000_000) });
+    for (let i = 0; i < 70; i++) writeFileSync(join(big, `blob-${i}.json`), padding);
+    const root = await core.addRoot(`testhost:${big}`);
+    expect(root.state).toBe('unreadable');
+    expect(root.problems[0]?.message).toMatch(/^listing the root on testhost printed more than 64 MB; stopped/);
+    expect((await core.listRoots()).find((r) => r.path === `testhost:${join(tmp.path, 'runs')}`)?.state).toBe('ok');
+  }, 60_000);
 });

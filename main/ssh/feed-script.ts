@@ -3,6 +3,7 @@
 // on the host. Paths are sent once, then by number, so a log growing line by line costs a few bytes a line.
 import { shellQuote } from '../../shared/quote';
 import type { Change } from '../changes';
+import { REMOTE_DEPTH } from '../scan';
 import { untilClosed } from './host';
 
 export type FeedMode = 'inotify' | 'find';
@@ -44,7 +45,8 @@ function modeCommand(mode: FeedMode, roots: string[], intervalS: number): string
     return supervised(`${watch} | $AWK ${shellQuote([program])}`, awk);
   }
   const skip = MEDIA.map((m) => `! -name ${shellQuote([m])}`).join(' ');
-  const list = `find -L ${shellQuote(roots)} -type f ${skip} -printf '%s %T@ %p\\n' 2>/dev/null`;
+  // As deep as a remote root is read (cells, then their episodes' files), and no link followed below a root.
+  const list = `find -H ${shellQuote(roots)} -maxdepth ${REMOTE_DEPTH} -type f ${skip} -printf '%s %T@ %p\\n' 2>/dev/null`;
   const program = [
     TELL,
     'BEGIN {',

@@ -156,9 +156,9 @@ export class RemoteHost {
     return this.channel;
   }
 
-  async exec(command: string) {
+  async exec(command: string, options?: { maxBytes?: number }) {
     if (!this.client) throw new HostUnavailableError(`${this.alias} is ${this.status.state}`);
-    return exec(this.client, command);
+    return exec(this.client, command, options);
   }
 
   /** Runs a command on the host, streaming: how nvidia-smi -lms samples a remote GPU over this connection. */

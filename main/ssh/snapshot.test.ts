@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { localFs } from '../../runners';
@@ -39,5 +40,28 @@ describe('a remote root in one command', () => {
     expect((await fs.list(join(root, 'a', 'b')))?.map((e) => e.name)).toEqual(['c']);
     expect((await fs.read(join(root, 'a', 'b', 'c', 'deep.json'), 1000))?.text).toBe('{"deep":true}');
     expect((await fs.readFrom(join(root, 'a', 'log.jsonl'), 10, 100))?.text).toBe('{"seq":1}\n');
+  });
+
+  it('keeps each file its own: a JSON file holding the separators or a NUL cannot pass text off as another cell\'s', async () => {
+    const root = join(tmp.path, 'runs');
+    const honest = { episodes: { '0': { success: false } }, n: 36 };
+    writeTree(root, {
+      // Sorted before b/ by find on most file systems; either way it must not rewrite b/summary.json.
+      'a/run.json': `{"x": "\u0001\u0001F ${join(root, 'b', 'summary.json')}\u0001{"n": 37}\u0001", "y": "100%01 %25 \u0000"}`,
+      'b/summary.json': honest,
+    });
+    const fs = snapshot(root, 5);
+    expect(JSON.parse((await fs.read(join(root, 'b', 'summary.json'), 1 << 20))?.text ?? '')).toEqual(honest);
+    expect((await fs.read(join(root, 'a', 'run.json'), 1 << 20))?.text).toBe(`{"x": "\u0001\u0001F ${join(root, 'b', 'summary.json')}\u0001{"n": 37}\u0001", "y": "100%01 %25 \u0000"}`);
+    expect(fs.jsonFiles().map((f) => f.path).sort()).toEqual([join(root, 'a', 'run.json'), join(root, 'b', 'summary.json')]);
+  });
+
+  it('does not follow a link below the root: a cell holding a link to /usr lists the link, not /usr', async () => {
+    const root = join(tmp.path, 'runs');
+    writeTree(root, { 'cell/run.json': { runner: 'coding-agent' } });
+    symlinkSync('/usr', join(root, 'cell', 'linked'));
+    const output = execFileSync('sh', ['-c', snapshotCommand(root, 7)], { encoding: 'utf8' });
+    expect(output).not.toContain('/linked/');
+    expect(new SnapshotFs(output, root, 7, localFs).jsonFiles().map((f) => f.path)).toEqual([join(root, 'cell', 'run.json')]);
   });
 });

@@ -9,22 +9,31 @@ import { shellQuote } from '../../shared/quote';
 const JSON_KB = 1024;
 const MEDIA = ['*.png', '*.jpg', '*.jpeg', '*.mp4'];
 
-/** Separates a JSON file's path from its text, and one file from the next: valid JSON holds no raw control character. */
+/** Separates a JSON file's path from its text, and one file from the next. */
 const SEP = '\u0001';
 
 /**
  * `E TYPE SIZE MTIME PATH` and a NUL for every entry down to `depth`; then, from one awk, `F PATH`, SEP,
  * the text, SEP for each small JSON file (one process for all of them: a root of 10,000 cells is read in
- * about the time find takes).
+ * about the time find takes). awk escapes `%`, SEP and NUL in paths and texts as `%25`, `%01`, `%00`: a
+ * file holding any of them cannot end its own text early and pass what follows for another file's.
+ * Links are not followed below the root (`-H`): a cell holding `linked -> /usr` lists one entry, not /usr.
  */
 export function snapshotCommand(root: string, depth: number): string {
   const q = shellQuote([root]);
   const media = MEDIA.map((m) => `-name ${shellQuote([m])}`).join(' -o ');
-  const list = `find -L ${q} -maxdepth ${depth} \\( ${media} \\) -prune -o -printf 'E %y %s %T@ %p\\0' 2>/dev/null`;
-  const read = 'BEGIN { ORS = "" } { f = $0; text = ""; n = 0; while ((getline line < f) > 0) text = text (n++ ? "\\n" : "") line; close(f); print "F " f "\\001" text "\\001" }';
-  const json = `find -L ${q} -maxdepth ${depth} -type f -name '*.json' -size -${JSON_KB}k 2>/dev/null | LC_ALL=C awk ${shellQuote([read])}`;
+  const list = `find -H ${q} -maxdepth ${depth} \\( ${media} \\) -prune -o -printf 'E %y %s %T@ %p\\0' 2>/dev/null`;
+  const read = [
+    'function esc(s) { gsub(/%/, "%25", s); gsub(/\\001/, "%01", s); gsub(/\\000/, "%00", s); return s }',
+    'BEGIN { ORS = "" }',
+    '{ f = $0; text = ""; n = 0; while ((getline line < f) > 0) text = text (n++ ? "\\n" : "") line; close(f); print "F " esc(f) "\\001" esc(text) "\\001" }',
+  ].join('\n');
+  const json = `find -H ${q} -maxdepth ${depth} -type f -name '*.json' -size -${JSON_KB}k 2>/dev/null | LC_ALL=C awk ${shellQuote([read])}`;
   return `${list}; ${json}; true`;
 }
+
+const ESCAPED: Record<string, string> = { '%25': '%', '%01': SEP, '%00': '\0' };
+const unescape = (text: string) => text.replace(/%(25|01|00)/g, (code) => ESCAPED[code] as string);
 
 const KIND: Record<string, Entry['kind']> = { f: 'file', d: 'dir' };
 
@@ -44,7 +53,7 @@ export class SnapshotFs implements CellFs {
     const texts = (parts.pop() ?? '').split(SEP);
     for (let i = 0; i + 1 < texts.length; i += 2) {
       const file = /^F (\/.*)$/s.exec(texts[i] as string);
-      if (file) this.texts.set(file[1] as string, texts[i + 1] as string);
+      if (file) this.texts.set(unescape(file[1] as string), unescape(texts[i + 1] as string));
     }
     for (const part of parts) {
       const entry = /^E (\S) (\d+) ([\d.]+) (\/.*)$/s.exec(part);
