@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { JsonReader, localFs, type ReadContext } from '../runners';
 import { HostUnavailableError, type RemoteHost } from './ssh/host';
-import { sftpFile, sftpFs, sftpSource } from './ssh/sftp-fs';
+import { sftpFile, sftpFs, sftpRealpath, sftpSource } from './ssh/sftp-fs';
 import { resolveStatic } from './static';
 import { localSource, type ByteSource } from './tail/source';
 import type { HostFeed } from './ssh/feed';
@@ -103,15 +103,21 @@ function unavailableWhenDropped(host: RemoteHost, source: ByteSource): ByteSourc
 export function remoteCellContext(host: RemoteHost, feed: HostFeed, json = new JsonReader(sftpFs(() => host.sftp()))): CellContext {
   const fs = sftpFs(() => host.sftp());
   const jsonl = new JsonlCache();
-  // One request set a file, its handle closed after: a follower's source (held open, read ahead) is for logs.
-  const fetch = async (path: string): Promise<Buffer | null> => {
+  /**
+   * A file of the cell at `dir`, resolved on the host (links included) and refused outside the cell: a run
+   * that planted `leak.txt -> /secret` gets nothing. One request set a file, its handle closed after: a
+   * follower's source (held open, read ahead) is for logs.
+   */
+  const fetch = async (dir: string, inside: string): Promise<Buffer | null> => {
     let channel;
     try {
       channel = host.sftp();
     } catch {
       return null;
     }
-    return sftpFile(channel, path, MAX_MEDIA_BYTES);
+    const [cell, file] = await Promise.all([sftpRealpath(channel, dir), sftpRealpath(channel, posix.join(dir, inside))]);
+    if (!cell || !file || !file.startsWith(`${cell === '/' ? '' : cell}/`)) return null;
+    return sftpFile(channel, file, MAX_MEDIA_BYTES);
   };
   return {
     host: host.alias,
@@ -139,7 +145,7 @@ export function remoteCellContext(host: RemoteHost, feed: HostFeed, json = new J
       }
       const inside = posix.normalize(`/${decoded}`);
       if (decoded.includes('\0')) return null;
-      const bytes = await fetch(posix.join(dir, inside));
+      const bytes = await fetch(dir, inside);
       return bytes ? { bytes, name: inside } : null;
     },
     async localCopy(dir, relatives) {
@@ -147,7 +153,7 @@ export function remoteCellContext(host: RemoteHost, feed: HostFeed, json = new J
       try {
         for (const relative of relatives) {
           const inside = posix.normalize(`/${relative}`);
-          const bytes = await fetch(posix.join(dir, inside));
+          const bytes = await fetch(dir, inside);
           if (!bytes) continue;
           await mkdir(dirname(join(local, inside)), { recursive: true });
           await writeFile(join(local, inside), bytes);

@@ -1,4 +1,4 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert } from '../../shared/alerts';
@@ -79,6 +79,22 @@ describe('a remote runs root in the app', () => {
     await expect.poll(events, { timeout: 15_000 }).toEqual([1, 2, 3, 4, 5]);
     await core.closeCell(id);
   }, 40_000);
+
+  it('serves a remote cell\'s files only from inside it, links resolved on the host', async () => {
+    const cell = join(tmp.path, 'runs', 'std_sdk_m_bare_default');
+    writeFileSync(join(tmp.path, 'secret.txt'), 'outside the cell');
+    symlinkSync(join(tmp.path, 'secret.txt'), join(cell, 'leak.txt'));
+    symlinkSync('/etc/passwd', join(cell, 'passwd.png'));
+    symlinkSync('episodes/0000/frames/000001.png', join(cell, 'inside.png'));
+    const media = async (file: string) => {
+      const found = await core.media(`/media/${encodeURIComponent(`testhost:${cell}`)}/${file}`);
+      return found && 'bytes' in found ? found.bytes.toString() : null;
+    };
+    expect(await media('leak.txt')).toBeNull();
+    expect(await media('passwd.png')).toBeNull();
+    expect(await media('..%2F..%2Fsecret.txt')).toBeNull();
+    expect(await media('inside.png')).toBe('not really a png');
+  });
 
   it('raises one alert when the host has been unreachable for the set time, naming why', async () => {
     expect(alerts).toEqual([]);

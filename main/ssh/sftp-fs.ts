@@ -79,6 +79,17 @@ function readDir(sftp: SFTPWrapper, dir: string): Promise<FileEntry[] | null> {
 }
 
 /** A whole regular file of at most `maxBytes`, read and its handle closed; null when there is no such file. */
+/** The path with every link resolved, as the host resolves it; null when it does not exist or cannot be asked. */
+export function sftpRealpath(sftp: SFTPWrapper, path: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    try {
+      sftp.realpath(path, (error, resolved) => resolve(error ? null : resolved));
+    } catch {
+      resolve(null); // the connection went in between
+    }
+  });
+}
+
 export async function sftpFile(sftp: SFTPWrapper, path: string, maxBytes: number): Promise<Buffer | null> {
   const stats = await statOf(sftp, path);
   if (!stats || kindOf(stats.mode) !== 'file' || stats.size > maxBytes) return null;
