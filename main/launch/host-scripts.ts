@@ -11,6 +11,16 @@ const q = (text: string) => shellQuote([text]);
 const PID_FILE = LAUNCH_FILES.pid;
 const EXIT_FILE = LAUNCH_FILES.exit;
 
+/**
+ * Makes the run's cell, which must not exist yet: a launch never writes into a folder a run (sandboxed to
+ * it, perhaps) already had the chance to fill with links. Fails naming it.
+ */
+export const freshCellScript = (cell: string) =>
+  `if [ -e ${q(cell)} ] || [ -L ${q(cell)} ]; then echo ${q(`${cell} exists already: a launch makes a new cell; choose another name or label`)} >&2; exit 17; fi\nmkdir -p ${q(posix.dirname(cell))} && mkdir ${q(cell)}`;
+
+/** Writes an empty `file`, never through a link planted there: the link is removed, then the file made exclusively (noclobber). */
+const touchScript = (file: string) => `rm -f ${q(file)}; (set -C; : > ${q(file)})`;
+
 /** The command with its environment, as one shell word list. */
 export const withEnv = (command: string[], env: Record<string, string>) => shellQuote(['env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...command]);
 
@@ -22,11 +32,17 @@ const procStat = (pid: string) => `sed 's/^.*) //' /proc/${pid}/stat 2>/dev/null
  * cell's logs; a wrapping sh writes the exit code. Prints and records "PID START".
  */
 export function startScript(cell: string, cwd: string, command: string[], env: Record<string, string>): string {
-  const inner = `${withEnv(command, env)}; echo $? > ${q(posix.join(cell, EXIT_FILE))}`;
+  // The run has had its cell to itself by the time it ends: its exit code goes in through no link of its.
+  const exit = q(posix.join(cell, EXIT_FILE));
+  // The wrapper hears a drain's USR1 (sent to the whole group) and waits on: its default would end it before
+  // it wrote the exit code. A caught signal is the default again in the command it starts.
+  const inner = `trap : USR1; ${withEnv(command, env)}; c=$?; rm -f ${exit}; (set -C; echo $c > ${exit})`;
   return [
     'set -e',
-    `mkdir -p ${q(cell)} ${q(cwd)}`,
-    `rm -f ${q(posix.join(cell, EXIT_FILE))}`,
+    // Every file this script makes is new: none is written through something already there.
+    'set -C',
+    freshCellScript(cell),
+    `mkdir -p ${q(cwd)}`,
     `cd ${q(cwd)}`,
     `setsid sh -c ${q(inner)} >> ${q(posix.join(cell, STDOUT))} 2>> ${q(posix.join(cell, STDERR))} < /dev/null &`,
     'pid=$!',
@@ -51,7 +67,8 @@ export function lookScript(runs: Leader[]): string {
     // Without /proc there is no start time to compare: the pid answering is all there is.
     '  if [ -z "$3" ]; then if kill -0 "$2" 2>/dev/null; then st=running; else st=ended; fi',
     '  else case "$s" in "Z "*|"") st=ended ;; *" $3") st=running ;; *) st=ended ;; esac; fi',
-    `  printf '%s %s %s\\n' "$1" "$st" "$(cat "$4" 2>/dev/null)"`,
+    // Not through a link the run put in place of its exit file.
+    `  printf '%s %s %s\\n' "$1" "$st" "$([ -L "$4" ] || cat "$4" 2>/dev/null)"`,
     '}',
     ...runs.map((r) => `look ${q(r.id)} ${r.pid} ${q(r.pidStart ?? '')} ${q(posix.join(r.cell, EXIT_FILE))}`),
   ].join('\n');
@@ -93,7 +110,7 @@ export function drainScript(cell: string, signal: string, waitMs: number): strin
   const out = q(posix.join(cell, STDOUT));
   return [
     `n=$(wc -c < ${out} 2>/dev/null || echo 0)`,
-    `: > ${q(posix.join(cell, 'DRAIN'))}`,
+    touchScript(posix.join(cell, 'DRAIN')),
     signal,
     `sleep ${(waitMs / 1000).toFixed(1)}`,
     `tail -c +$((n + 1)) ${out} 2>/dev/null || true`,

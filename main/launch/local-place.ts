@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { constants, readFileSync } from 'node:fs';
+import { mkdir, open, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { STDERR, STDOUT, type LaunchedRun, type RunPlace, type Seen, type Start } from './place';
+
+/** A file Cellwatch makes in a cell: new, and never a link's target. */
+const NEW_FILE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 /** When the process with this pid started (field 22 of /proc/PID/stat); null where there is no /proc. */
 function startTime(pid: number): string | null {
@@ -45,10 +48,14 @@ export class LocalPlace implements RunPlace {
   constructor(private readonly exited: (id: string, exit: NonNullable<LaunchedRun['exit']>) => void) {}
 
   async start(id: string, { run, env }: Start) {
-    await mkdir(run.cell, { recursive: true });
+    await mkdir(dirname(run.cell), { recursive: true });
+    // A new cell, always: a folder a run already had could hold links that Cellwatch would write through.
+    await mkdir(run.cell).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EEXIST' ? new Error(`${run.cell} exists already: a launch makes a new cell; choose another name or label`) : error;
+    });
     await mkdir(run.cwd, { recursive: true });
-    const out = await open(join(run.cell, STDOUT), 'a');
-    const err = await open(join(run.cell, STDERR), 'a');
+    const out = await open(join(run.cell, STDOUT), NEW_FILE | constants.O_APPEND);
+    const err = await open(join(run.cell, STDERR), NEW_FILE | constants.O_APPEND);
     const [command, ...args] = run.command as [string, ...string[]];
     const child = spawn(command, args, { cwd: run.cwd, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', out.fd, err.fd] });
     // Listened for at once: a command that exits at once may exit before the run is recorded.
@@ -84,7 +91,12 @@ export class LocalPlace implements RunPlace {
 
   async drain(run: LaunchedRun, waitMs: number) {
     const before = (await tailOf(join(run.cell, STDOUT), 100_000)).length;
-    await writeFile(join(run.cell, 'DRAIN'), '');
+    // Never through a link the run planted (DRAIN -> a file of the user's, which would be emptied).
+    await open(join(run.cell, 'DRAIN'), constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW)
+      .then((file) => file.close())
+      .catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'ELOOP' ? new Error(`${join(run.cell, 'DRAIN')} is a link: not written; the run was not drained`) : error;
+      });
     process.kill(-(run.pid as number), 'SIGUSR1');
     await sleep(waitMs);
     return (await tailOf(join(run.cell, STDOUT), 100_000)).slice(before);

@@ -59,6 +59,16 @@ export async function profileInfos(ctx: LaunchContext, target?: string): Promise
   });
 }
 
+let lastStampS = 0;
+/**
+ * The time a launch's name is stamped with: now, or a second after the last stamp this process gave, so
+ * that two launches in one second get two names (and two cells: a launch never goes into one that exists).
+ */
+function launchStamp(): Date {
+  lastStampS = Math.max(Math.floor(Date.now() / 1000), lastStampS + 1);
+  return new Date(lastStampS * 1000);
+}
+
 /** Renders the request into the exact command (and sbatch line) and picks its GPU; `refused` says why it would not start. */
 export async function planLaunch(request: LaunchRequest, ctx: LaunchContext): Promise<{ plan: LaunchPlan; run: RenderedRun; profile: Profile }> {
   const target = parseTarget(request.target);
@@ -70,7 +80,7 @@ export async function planLaunch(request: LaunchRequest, ctx: LaunchContext): Pr
     throw new Error(`no profile ${request.profile}; profiles: ${profiles.map((p) => p.name).join(', ')}${broken ? `. ${broken}` : ''}`);
   }
   const setup = await setupOf(request.target, ctx);
-  const run = renderRun(profile, request.values, { ...setup, now: new Date() }, request.name, request.label);
+  const run = renderRun(profile, request.values, { ...setup, now: launchStamp() }, request.name, request.label);
   let gpu: number | null = null;
   let refused: string | null = null;
   // Slurm hands out GPUs itself (--gres); elsewhere the one with the most free memory is taken.

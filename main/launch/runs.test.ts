@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../runners/testing';
@@ -118,6 +118,27 @@ describe('launched processes', () => {
     await manager.stop(run.id, 500);
   });
 
+  it('drains never through a link the run planted: DRAIN -> a file of the user\'s is refused, and the file keeps its text', async () => {
+    const run = await launch('echo started; while true; do sleep 0.1; done');
+    const victim = join(tmp.path, 'victim.txt');
+    writeFileSync(victim, 'precious');
+    symlinkSync(victim, join(run.cell, 'DRAIN'));
+    await expect(manager.drain(run.id, 100)).rejects.toThrow(`${join(run.cell, 'DRAIN')} is a link: not written; the run was not drained`);
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+    await manager.stop(run.id, 500);
+  });
+
+  it('never launches into a cell folder that exists: a relaunch under the same label is refused and writes nothing there', async () => {
+    const rendered = renderRun(custom, { command: 'echo hello', root: join(tmp.path, 'runs') }, ctx(), 'again');
+    mkdirSync(rendered.cell, { recursive: true });
+    const victim = join(tmp.path, 'victim.txt');
+    writeFileSync(victim, 'precious');
+    symlinkSync(victim, join(rendered.cell, 'stdout.log'));
+    await expect(manager.launch('local', start(rendered), null, true)).rejects.toThrow(`${rendered.cell} exists already: a launch makes a new cell; choose another name or label`);
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+    expect(await manager.list()).toEqual([]);
+  });
+
   it('shows a run that exits non-zero as crashed, with its exit code and the end of its stderr', async () => {
     const run = await launch('for i in $(seq 1 60); do echo "line $i" >&2; done; exit 3');
     await expect.poll(async () => (await manager.list()).find((r) => r.name === run.name)?.state, { timeout: 5000 }).toBe('crashed');
@@ -128,7 +149,7 @@ describe('launched processes', () => {
   });
 
   it('saves its registry one write at a time: runs that exit at once leave it whole', async () => {
-    const runs = await Promise.all(Array.from({ length: 8 }, () => launch('exit 0')));
+    const runs = await Promise.all(Array.from({ length: 8 }, (_, i) => manager.launch('local', start(renderRun(custom, { command: 'exit 0', root: join(tmp.path, 'runs') }, ctx(), `at-once-${i}`)), null, true)));
     await expect.poll(async () => (await manager.list()).filter((r) => r.state === 'exited').length, { timeout: 5000 }).toBe(8);
     await new Promise((r) => setTimeout(r, 200));
     const saved = JSON.parse(readFileSync(join(tmp.path, 'config', 'launched.json'), 'utf8')) as { id: string }[];
@@ -140,7 +161,8 @@ describe('launched processes', () => {
     expect(first).not.toBeInstanceOf(Error);
     const a = first as Awaited<ReturnType<typeof manager.launch>>;
     await manager.stop(a.id, 500);
-    const b = await manager.launch('local', start(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'runs') }, ctx(), 'twin')), null, true);
+    // The same name in another root: a launch never goes into a cell folder that exists.
+    const b = await manager.launch('local', start(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'other-runs') }, ctx(), 'twin')), null, true);
     await manager.stop(a.id, 500);
     expect((await manager.list()).find((r) => r.id === b.id)?.state).toBe('running');
     await manager.stop(b.id, 500);

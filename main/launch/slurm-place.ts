@@ -1,5 +1,5 @@
 import type { SlurmJob } from '../../shared/launch';
-import { drainScript, lines, tailScript } from './host-scripts';
+import { drainScript, freshCellScript, lines, tailScript } from './host-scripts';
 import type { LaunchedRun, RunPlace, Seen, Start } from './place';
 import { shellQuote } from '../../shared/quote';
 import { failure, runChecked, type Shell } from './shell';
@@ -17,7 +17,7 @@ export class SlurmPlace implements RunPlace {
 
   async start(_id: string, { run, submit }: Start) {
     if (!submit) throw new Error(`${run.name}: no sbatch line to submit`);
-    const out = await runChecked(await this.shell(), `mkdir -p ${shellQuote([run.cell, run.cwd])} && ${shellQuote(submit)}`, `submitting ${run.name} with sbatch`);
+    const out = await runChecked(await this.shell(), `${freshCellScript(run.cell)} && mkdir -p ${shellQuote([run.cwd])} && ${shellQuote(submit)}`, `submitting ${run.name} with sbatch`);
     return { pid: null, pidStart: null, job: parseJobId(out) };
   }
 

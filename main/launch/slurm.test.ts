@@ -127,10 +127,10 @@ describe('Slurm through an SSH host (slurm@ALIAS)', () => {
 
   beforeAll(async () => {
     slurm = await startSlurm();
-    // The login node's own environment knows its cluster; this machine's does not.
-    sshd = await startSshd({ env: { SLURM_CONF: slurm.conf }, trusted: true });
-    process.env.HOME = sshd.home;
     tmp = tempDir();
+    // The login node's own environment knows its cluster; this machine's does not. Its HOME, where the runs go, is the test's.
+    sshd = await startSshd({ env: { SLURM_CONF: slurm.conf, HOME: join(tmp.path, 'host-home') }, trusted: true });
+    process.env.HOME = sshd.home;
     core = await createCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', nvidiaSmi: false, remoteNvidiaSmi: 'false' });
   }, 60_000);
   afterAll(async () => {

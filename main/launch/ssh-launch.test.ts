@@ -23,14 +23,15 @@ const saved = { ...process.env };
 const open = () => createCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', nvidiaSmi: false, remoteNvidiaSmi: join(tmp.path, 'nvidia-smi') });
 
 beforeAll(async () => {
-  sshd = await startSshd({ trusted: true });
-  process.env.HOME = sshd.home;
   tmp = tempDir();
+  // The host's HOME, where its runs go: a folder of this test's, not the real home of the user it logs in as.
+  sshd = await startSshd({ trusted: true, env: { HOME: join(tmp.path, 'host-home') } });
+  process.env.HOME = sshd.home;
   // The host's GPU: a real H200 capture, 110796 MiB free.
   shellNvidiaSmi(tmp.path, join(import.meta.dirname, '..', 'gpu', 'fixtures', 'noheader-nounits', 'linux-x86_64__nvidia-h200__590.48.01__load.csv'));
   // A profile that needs a GPU; its script makes its folder a cell first, so the launch finds it listed at once.
   const trainer = {
-    name: 'trainer', format: 'coding-agent', gpu: true, knobs: [{ key: 'script', label: 'Script' }], run_name: 'ui_trainer_{stamp}',
+    name: 'trainer', format: 'coding-agent', gpu: true, drain: 'sentinel', knobs: [{ key: 'script', label: 'Script' }], run_name: 'ui_trainer_{stamp}',
     command: ['sh', '-c', `echo '{"runner": "coding-agent"}' > run.json; {script}`], cwd: '{dataDir}/ui-runs/{name}', cell: '{dataDir}/ui-runs/{name}',
   };
   writeTree(join(tmp.path, 'config', 'profiles'), { 'trainer.yaml': JSON.stringify(trainer) });
@@ -51,7 +52,7 @@ describe('launching on an SSH host', () => {
     expect(plan.gpu).toBe(0);
     expect(plan.env.CUDA_VISIBLE_DEVICES).toBe('0');
     // The sshd's user is this machine's; its home is the one the host's $HOME says.
-    expect(plan.cell).toBe(join(process.env.USER === 'root' ? '/root' : (saved.HOME as string), '.local', 'share', 'cellwatch', 'ui-runs', 'ui_trainer_gpu'));
+    expect(plan.cell).toBe(join(tmp.path, 'host-home', '.local', 'share', 'cellwatch', 'ui-runs', 'ui_trainer_gpu'));
     const below = await core.planLaunch({ profile: 'trainer', values: { script: 'true' }, target: 'testhost', minFreeMib: 200_000 });
     expect(below.refused).toMatch(/GPU 0 has 110796 MiB free, below the 200000 MiB minimum/);
   });
@@ -85,6 +86,19 @@ describe('launching on an SSH host', () => {
     expect(liveGroup(pid)).toEqual([]);
     await expect.poll(async () => (await core.listCells()).find((c) => c.id === cellId)?.state, { timeout: 15_000 }).toBe('stopped');
   }, 90_000);
+
+  it('writes nothing through a link the run planted in its cell: DRAIN, its exit code; and launches into no cell that exists', async () => {
+    const victims = ['drain-victim', 'exit-victim'].map((name) => join(tmp.path, name));
+    victims.forEach((file) => writeFileSync(file, 'precious'));
+    // The run plants its links, then waits for the drain's signal.
+    const script = `ln -s ${victims[0]} DRAIN; ln -s ${victims[1]} launch.exit; trap 'echo drained; exit 0' USR1; while true; do sleep 0.1; done`;
+    const { run } = await core.launchRun({ profile: 'trainer', values: { script }, target: 'testhost', label: 'planted' });
+    await expect.poll(() => existsSync(join(run.cell, 'launch.exit')), { timeout: 10_000 }).toBe(true);
+    expect(await core.drainRun(run.id)).toEqual(['drained']);
+    await expect.poll(async () => (await runOf(run.id))?.state, { timeout: 15_000 }).toBe('exited');
+    victims.forEach((file) => expect(readFileSync(file, 'utf8')).toBe('precious'));
+    await expect(core.launchRun({ profile: 'trainer', values: { script: 'true' }, target: 'testhost', label: 'planted' })).rejects.toThrow(`${run.cell} exists already`);
+  }, 30_000);
 
   it('shows a run that exits non-zero as crashed, with its exit code and the end of its stderr', async () => {
     const { run } = await core.launchRun({ profile: 'trainer', values: { script: 'echo "CUDA out of memory" >&2; exit 4' }, target: 'testhost' });
