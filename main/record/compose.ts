@@ -27,10 +27,16 @@ export interface ComposeOptions {
   labels: boolean;
 }
 
-/** drawtext's own escaping: its text is an option value inside a filter graph. */
-function escapeText(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/'/g, '\u2019').replace(/:/g, '\\:').replace(/%/g, '\\%');
-}
+/**
+ * Where ffmpeg reads each slot's inputs and label: a folder of the recording's own, holding a link to each
+ * camera's frames or video and a text file for each label. ffmpeg never sees a run's paths or names:
+ * image2 reads `%` in a path as a pattern, and drawtext expands `%{...}` in its text (`%{e:while(1,1)}`
+ * spins it for good), so a label is read from its file with expansion off.
+ */
+export const workFiles = (work: string) => ({
+  camera: (slot: number, camera: number) => join(work, `c${slot}_${camera}`),
+  label: (slot: number) => join(work, `label${slot}.txt`),
+});
 
 /** Local paths of each slot's cameras, from the comparison and the local folder of each slot's frames. */
 export function slotInputs(comparison: Comparison, folderOf: (slot: ComparedSlot) => string): SlotInput[] {
@@ -48,8 +54,9 @@ export function slotInputs(comparison: Comparison, folderOf: (slot: ComparedSlot
   });
 }
 
-/** The ffmpeg arguments that compose the labelled grid (up to three slots a row) and encode it as H.264. */
-export function ffmpegArgs(slots: SlotInput[], options: ComposeOptions): string[] {
+/** The ffmpeg arguments that compose the labelled grid (up to three slots a row) and encode it as H.264, its inputs in `work`. */
+export function ffmpegArgs(slots: SlotInput[], options: ComposeOptions, work: string): string[] {
+  const files = workFiles(work);
   const inputs: string[] = [];
   const filters: string[] = [];
   let index = 0;
@@ -63,8 +70,8 @@ export function ffmpegArgs(slots: SlotInput[], options: ComposeOptions): string[
       // Every input comes from a run directory: local files only, each read as the format it claims (a
       // playlist saved as .mp4 is not followed), so no input can make ffmpeg open anything else.
       const guarded = ['-protocol_whitelist', 'file,pipe'];
-      if (camera.frames) inputs.push(...guarded, '-f', 'image2', '-c:v', 'png', '-framerate', String(options.fps), '-start_number', String(camera.frames.start), '-i', join(camera.frames.dir, '%06d.png'));
-      else inputs.push(...guarded, '-f', 'mp4', '-i', camera.video as string);
+      if (camera.frames) inputs.push(...guarded, '-f', 'image2', '-c:v', 'png', '-framerate', String(options.fps), '-start_number', String(camera.frames.start), '-i', join(files.camera(i, j), '%06d.png'));
+      else inputs.push(...guarded, '-f', 'mp4', '-i', `file:${files.camera(i, j)}`);
       const name = `c${i}_${j}`;
       // A shorter slot holds its last frame until the recording ends.
       filters.push(`[${index++}:v]fps=${options.fps},scale=${tileSize}:${tileSize}:flags=neighbor,setsar=1,tpad=stop_mode=clone:stop_duration=${options.seconds}[${name}]`);
@@ -73,7 +80,7 @@ export function ffmpegArgs(slots: SlotInput[], options: ComposeOptions): string[
     const row = names.length > 1 ? `${names.join('')}hstack=inputs=${names.length}` : `${names[0]}null`;
     const padded = `pad=${width}:${height}:0:${height - tileSize}:color=${BACKGROUND}`;
     const label = options.labels
-      ? `,drawtext=text='${escapeText(slot.label)}':x=8:y=7:fontsize=14:fontcolor=${OUTCOME_COLOUR[slot.outcome]}:font=DejaVu Sans Mono`
+      ? `,drawtext=textfile='${files.label(i)}':expansion=none:x=8:y=7:fontsize=14:fontcolor=${OUTCOME_COLOUR[slot.outcome]}:font=DejaVu Sans Mono`
       : '';
     filters.push(`${row},${padded}${label}[s${i}]`);
   });

@@ -8,6 +8,7 @@ import { tempDir } from '../../runners/testing';
 import { runCli } from '../cli/run';
 import { capture } from '../cli/testing';
 import { findFfmpeg } from './ffmpeg';
+import { recordComparison } from './record';
 import { findFfprobe } from './testing';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -108,6 +109,29 @@ describe('cellwatch record', () => {
     expect(await runCli(['record', '--compare', 'cartpole_playlist:v001', '--seed', '900001', '--seconds', '1', '-o', join(tmp.path, 'playlist.mp4'), runs], io)).toBe(1);
     expect(err.join('\n')).toContain('ffmpeg failed');
     rmSync(join(runs, 'playlist'), { recursive: true });
+  });
+
+  it('records a cell whose path and name hold ffmpeg\'s own syntax as plain text: % in its folder, %{e:while(1,1)} in its label', async () => {
+    const cell = join(runs, '100%d', 'x%{e:while(1,1)}');
+    cpSync(join(runs, 'cartpole_balance'), cell, { recursive: true });
+    const out = join(tmp.path, 'percent.mp4');
+    const { io, err, out: printed } = capture();
+    // Before, drawtext expanded the label and spun at 100 % CPU for good, and image2 read the folder's % as a pattern.
+    expect(await runCli(['record', '--compare', 'x%{e:while(1:v001', '--seed', '900001', '--seconds', '1', '-o', out, runs], io), err.join('\n')).toBe(0);
+    const probe = execFileSync(findFfprobe(), ['-v', 'error', '-count_frames', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', out], { encoding: 'utf8' });
+    expect(probe.trim()).toBe('25');
+    expect([...printed, ...err].join('\n')).not.toContain('labels left out');
+    rmSync(join(runs, '100%d'), { recursive: true });
+  }, 30_000);
+
+  it('kills an ffmpeg that outlasts its deadline, SIGTERM or not', async () => {
+    const stuck = join(tmp.path, 'stuck-ffmpeg');
+    const pidFile = join(tmp.path, 'stuck.pid');
+    writeFileSync(stuck, `#!/bin/sh\necho $$ > ${pidFile}\ntrap '' TERM\nexec sleep 60\n`, { mode: 0o755 });
+    const slot = { label: 'a', outcome: 'unknown' as const, cameras: [{ name: 'head', frames: { dir: join(runs, 'cartpole_balance'), start: 0, count: 1, size: 84 } }] };
+    await expect(recordComparison(stuck, [slot], { seconds: 1, fps: 25, out: join(tmp.path, 'stuck.mp4') }, undefined, 300)).rejects.toThrow('ffmpeg took longer than 0 s: stopped');
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await expect.poll(() => { try { process.kill(pid, 0); return 'alive'; } catch { return 'gone'; } }).toBe('gone');
   });
 
   it('says so when there is no ffmpeg', async () => {

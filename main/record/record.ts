@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ffmpegArgs, type ComposeOptions, type SlotInput } from './compose';
+import { ffmpegArgs, workFiles, type ComposeOptions, type SlotInput } from './compose';
 
 export interface RecordResult {
   out: string;
@@ -11,9 +12,19 @@ export interface RecordResult {
   note: string | null;
 }
 
-function run(ffmpeg: string, args: string[], seconds: number, onProgress: (fraction: number) => void): Promise<string | null> {
+/** How long ffmpeg may take for a recording of `seconds`: far more than it needs (0.14x real time here), then SIGKILL. */
+export const deadlineMs = (seconds: number) => 120_000 + seconds * 10_000;
+
+function run(ffmpeg: string, args: string[], seconds: number, onProgress: (fraction: number) => void, limitMs: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // An ffmpeg that hangs ignores SIGTERM: it is killed at its deadline, or with this process.
+    const kill = () => child.kill('SIGKILL');
+    const timer = setTimeout(() => {
+      kill();
+      reject(new Error(`ffmpeg took longer than ${Math.round(limitMs / 1000)} s: stopped`));
+    }, limitMs);
+    process.once('exit', kill);
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -21,7 +32,11 @@ function run(ffmpeg: string, args: string[], seconds: number, onProgress: (fract
       if (match) onProgress(Math.min(1, Number(match[1]) / 1e6 / seconds));
     });
     child.on('error', (error) => reject(new Error(`could not run ${ffmpeg}: ${error.message}`)));
-    child.on('close', (code) => resolve(code === 0 ? null : stderr.trim() || `exit code ${code}`));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      process.off('exit', kill);
+      resolve(code === 0 ? null : stderr.trim() || `exit code ${code}`);
+    });
   });
 }
 
@@ -31,16 +46,32 @@ export async function recordComparison(
   slots: SlotInput[],
   options: Omit<ComposeOptions, 'labels'>,
   onProgress: (fraction: number) => void = () => undefined,
+  limitMs = deadlineMs(options.seconds),
 ): Promise<RecordResult> {
   await mkdir(dirname(options.out), { recursive: true });
-  const failure = await run(ffmpeg, ffmpegArgs(slots, { ...options, labels: true }), options.seconds, onProgress);
-  if (failure === null) {
+  const work = await mkdtemp(join(tmpdir(), 'cellwatch-record-'));
+  // The folder's path goes into a filter option, where only plain characters stand for themselves.
+  if (!/^[\w/.-]+$/.test(work)) throw new Error(`the temporary folder ${work} holds characters ffmpeg's filter options cannot take: set TMPDIR to a plainer path`);
+  try {
+    const files = workFiles(work);
+    await Promise.all(
+      slots.flatMap((slot, i) => [
+        writeFile(files.label(i), slot.label),
+        ...slot.cameras.map((camera, j) => symlink((camera.frames?.dir ?? camera.video) as string, files.camera(i, j))),
+      ]),
+    );
+    const attempt = (labels: boolean) => run(ffmpeg, ffmpegArgs(slots, { ...options, labels }, work), options.seconds, onProgress, limitMs);
+    const failure = await attempt(true);
+    if (failure === null) {
+      onProgress(1);
+      return { out: options.out, labels: true, note: null };
+    }
+    if (!/drawtext|font/i.test(failure)) throw new Error(`ffmpeg failed: ${failure}`);
+    const again = await attempt(false);
+    if (again !== null) throw new Error(`ffmpeg failed: ${again}`);
     onProgress(1);
-    return { out: options.out, labels: true, note: null };
+    return { out: options.out, labels: false, note: `labels left out: this ffmpeg cannot draw text (${failure.split('\n')[0]})` };
+  } finally {
+    await rm(work, { recursive: true, force: true });
   }
-  if (!/drawtext|font/i.test(failure)) throw new Error(`ffmpeg failed: ${failure}`);
-  const again = await run(ffmpeg, ffmpegArgs(slots, { ...options, labels: false }), options.seconds, onProgress);
-  if (again !== null) throw new Error(`ffmpeg failed: ${again}`);
-  onProgress(1);
-  return { out: options.out, labels: false, note: `labels left out: this ffmpeg cannot draw text (${failure.split('\n')[0]})` };
 }
