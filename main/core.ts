@@ -22,6 +22,7 @@ import { RootsService } from './roots/service';
 import { APP_VERSION } from './version';
 import { readLog } from './watch/logs';
 import { WatchService } from './watch/service';
+import { removeStaleTemps } from './state-file';
 
 export type { Media };
 
@@ -80,6 +81,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const local = localCellContext();
   const contextOf: ContextOf = (cell) => (cell.host === 'local' ? local : hosts.registry.context(cell.host));
   const dataDir = options.dataDir ?? defaultDataDir();
+  // What writers that died mid-write left (a full disk, kill -9) goes before anything is read.
+  await Promise.all([options.configDir, join(dataDir, 'index')].map(removeStaleTemps));
   // Local roots keep what they read in the data folder between starts.
   const roots = await RootsService.create({ ...options, index: { cacheDir: dataDir, ...options.index } }, events, hosts.registry, contextOf);
 
@@ -175,17 +178,22 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     };
     return { ...backend, events, dispose: () => watch.release(id) };
   };
+  let closing: Promise<void> | undefined;
   return {
     ...client(),
     client,
     media: (urlPath) => mediaOf(urlPath, () => roots.cells(), contextOf, recordingsDir),
     scanned: () => roots.scanned(),
-    async close() {
-      alerts.close();
-      launch.close();
-      gpus.close();
-      hosts.close();
-      await Promise.all([roots.close(), watch.close()]);
+    // Once: a second close (a test's own, then its fixture's) waits for the first.
+    close() {
+      closing ??= (async () => {
+        alerts.close();
+        launch.close();
+        gpus.close();
+        hosts.close();
+        await Promise.all([roots.close(), watch.close()]);
+      })();
+      return closing;
     },
   };
 }

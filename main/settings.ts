@@ -50,6 +50,16 @@ export async function loadSettings(file: string): Promise<LoadedSettings> {
   return { settings: parsed };
 }
 
-export function saveSettings(file: StateFile, settings: Settings): Promise<void> {
-  return file.write(`${JSON.stringify(settings, null, 2)}\n`);
+/**
+ * Saves what `change` makes of the settings as they are on disk now: another Cellwatch on the same config
+ * folder may have added a root since this one read them. A file that cannot be used is replaced.
+ */
+export async function updateSettings(file: StateFile, change: (settings: Settings) => Settings): Promise<Settings> {
+  let saved: Settings = { roots: [] };
+  await file.update((text) => {
+    const current = text === null ? { roots: [] } : parse(text);
+    saved = change(typeof current === 'string' ? { roots: [] } : current);
+    return `${JSON.stringify(saved, null, 2)}\n`;
+  });
+  return saved;
 }

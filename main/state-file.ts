@@ -1,24 +1,116 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** How long a write waits for another process's lock before saying so. */
+const LOCK_WAIT_MS = 10_000;
+/** A lock older than this is a crashed writer's: no write takes this long. */
+const LOCK_STALE_MS = 30_000;
+const TEMP = /^(.+)\.(\d+)\.[0-9a-f-]{36}\.tmp$/;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the temporary files that writers of `dir` left when they died mid-write (a full disk, a kill -9). */
+export async function removeStaleTemps(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(
+    names.map((name) => {
+      const temp = TEMP.exec(name);
+      return temp && !alive(Number(temp[2])) ? rm(join(dir, name), { force: true }) : undefined;
+    }),
+  );
+}
 
 /**
  * A file of the app's own state (settings, launched runs, alerts), written whole: beside it, then renamed
- * over it, so a crash never leaves half a file; and one write after another, so two saves never race.
+ * over it, so a crash never leaves half a file; one write after another in this process, and under a lock
+ * file against the others that share the config folder (serve, the CLI, a second window).
  */
 export class StateFile {
   private writing: Promise<void> = Promise.resolve();
+  private readonly lock: string;
 
-  constructor(readonly path: string) {}
+  constructor(readonly path: string) {
+    this.lock = `${path}.lock`;
+  }
 
+  /** Replaces the file's text. For a file other processes also write, `update`. */
   write(text: string): Promise<void> {
-    const write = async () => {
-      await mkdir(dirname(this.path), { recursive: true });
-      const temp = `${this.path}.${process.pid}.${randomUUID()}.tmp`;
-      await writeFile(temp, text);
-      await rename(temp, this.path);
-    };
+    return this.queue(() => this.replace(text));
+  }
+
+  /**
+   * Reads the file as it is now (null when there is none), under the lock, and writes what `change` makes
+   * of it: what another process wrote meanwhile is merged, never lost.
+   */
+  update(change: (current: string | null) => string): Promise<void> {
+    return this.queue(async () => {
+      await this.acquire();
+      try {
+        const current = await readFile(this.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return null;
+          throw new Error(`could not read ${this.path}: ${error.message}`, { cause: error });
+        });
+        await this.replace(change(current));
+      } finally {
+        await rm(this.lock, { force: true });
+      }
+    });
+  }
+
+  private queue(write: () => Promise<void>): Promise<void> {
     this.writing = this.writing.then(write, write);
     return this.writing;
+  }
+
+  private async replace(text: string): Promise<void> {
+    await mkdir(dirname(this.path), { recursive: true });
+    const temp = `${this.path}.${process.pid}.${randomUUID()}.tmp`;
+    try {
+      await writeFile(temp, text);
+      await rename(temp, this.path);
+    } catch (error) {
+      // A full disk: the half-written file goes, the old one stays whole.
+      await rm(temp, { force: true });
+      throw new Error(`could not save ${this.path}: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  private async acquire(): Promise<void> {
+    await mkdir(dirname(this.path), { recursive: true });
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (;;) {
+      try {
+        const file = await open(this.lock, 'wx');
+        await file.writeFile(String(process.pid));
+        await file.close();
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      if (await this.stale()) {
+        await rm(this.lock, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`${basename(this.path)} is locked by another Cellwatch (${this.lock}); remove the lock if no other is running`);
+      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20));
+    }
+  }
+
+  /** A lock whose writer is gone (its pid no longer runs) or that is older than any write. */
+  private async stale(): Promise<boolean> {
+    const [text, info] = await Promise.all([readFile(this.lock, 'utf8').catch(() => null), stat(this.lock).catch(() => null)]);
+    if (text === null || info === null) return false;
+    const pid = Number(text);
+    // Written but not yet filled by its writer: give it a moment.
+    if (!pid) return Date.now() - info.mtimeMs > 1000;
+    return !alive(pid) || Date.now() - info.mtimeMs > LOCK_STALE_MS;
   }
 }

@@ -156,6 +156,18 @@ describe('launched processes', () => {
     expect(saved.map((r) => r.id).sort()).toEqual(runs.map((r) => r.id).sort());
   });
 
+  it('keeps the runs another Cellwatch on the same config folder launched: serve launches A, the CLI B, serve C; B can be stopped from serve', async () => {
+    const cli = new RunManager(join(tmp.path, 'config', 'launched.json'));
+    const named = (label: string) => start(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'runs') }, ctx(), label));
+    const a = await manager.launch('local', named('a'), null, true);
+    const b = await cli.launch('local', named('b'), null, true);
+    const c = await manager.launch('local', named('c'), null, true);
+    const saved = JSON.parse(readFileSync(join(tmp.path, 'config', 'launched.json'), 'utf8')) as { id: string }[];
+    expect(saved.map((r) => r.id).sort()).toEqual([a.id, b.id, c.id].sort());
+    expect((await manager.stop(b.id, 500)).state).toBe('stopped');
+    for (const run of [a, c]) await manager.stop(run.id, 500);
+  });
+
   it('stops the run it is asked to by id, when two runs share a name', async () => {
     const first = await manager.launch('local', start(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'runs') }, ctx(), 'twin')), null, true).catch((e: Error) => e);
     expect(first).not.toBeInstanceOf(Error);

@@ -31,6 +31,20 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
+/** The registry's runs; none when there is no file or it is not a list. */
+function parseRuns(text: string | null): LaunchedRun[] {
+  try {
+    const saved = JSON.parse(text ?? '[]') as unknown;
+    // Runs saved by an older Cellwatch have no id (one made of what they have, the same at each read), no
+    // start time and no target: they ran here.
+    return Array.isArray(saved)
+      ? (saved as Partial<LaunchedRun>[]).map((r) => ({ ...r, id: r.id ?? `saved-${r.pid}-${r.startedAt}`, pidStart: r.pidStart ?? null, target: r.target ?? 'local', host: r.host ?? 'local', job: r.job ?? null }) as LaunchedRun)
+      : [];
+  } catch {
+    return [];
+  }
+}
+
 /**
  * The runs this app launched, on every target, remembered in a registry so that runs left running are
  * found again at the next start. Each target's place is asked about its runs that may still change.
@@ -72,18 +86,19 @@ export class RunManager {
   private async load(): Promise<void> {
     if (this.loaded) return;
     this.loaded = true;
-    try {
-      // Runs saved by an older Cellwatch have no id, no start time and no target: they ran here.
-      this.runs = (JSON.parse(await readFile(this.registry, 'utf8')) as Partial<LaunchedRun>[]).map(
-        (r) => ({ ...r, id: r.id ?? randomUUID(), pidStart: r.pidStart ?? null, target: r.target ?? 'local', host: r.host ?? 'local', job: r.job ?? null }) as LaunchedRun,
-      );
-    } catch {
-      this.runs = [];
-    }
+    this.runs = parseRuns(await readFile(this.registry, 'utf8').catch(() => null));
   }
 
+  /**
+   * Saves the registry merged with the file as it is now: runs another Cellwatch on this config folder
+   * launched meanwhile (the CLI beside serve) are kept, and known here from then on. A run is never removed.
+   */
   private save(): Promise<void> {
-    return this.file.write(JSON.stringify(this.runs, null, 1));
+    return this.file.update((text) => {
+      const mine = new Set(this.runs.map((r) => r.id));
+      for (const run of parseRuns(text)) if (!mine.has(run.id)) this.runs.push(run);
+      return JSON.stringify(this.runs, null, 1);
+    });
   }
 
   private place(target: string): RunPlace {

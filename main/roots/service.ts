@@ -8,7 +8,7 @@ import { NotFoundError } from '../errors';
 import type { EventHub } from '../events';
 import type { HostRegistry } from '../hosts/registry';
 import { StateFile } from '../state-file';
-import { saveSettings, settingsFile, type Settings } from '../settings';
+import { settingsFile, updateSettings, type Settings } from '../settings';
 import { rootAddress, rootLocation } from './address';
 import { LiveDemo } from './demo';
 import { LocalIndex } from './local-index';
@@ -162,10 +162,26 @@ export class RootsService implements RootCalls {
     await this.firstScans;
   }
 
-  private async persist(): Promise<void> {
-    this.settings = { ...this.settings, roots: [...this.roots.values()].filter((r) => r.source === 'settings').map((r) => r.path) };
-    await saveSettings(this.settingsWriter, this.settings);
+  /** Saves a change to the settings, merged with what is on disk now (another Cellwatch may share the folder). */
+  private async persist(change: (settings: Settings) => Settings): Promise<void> {
+    this.settings = await updateSettings(this.settingsWriter, change);
     this.settingsProblem = undefined;
+  }
+
+  /** Adds a root and saves it; a root that could not be saved (a full disk) is not kept either. */
+  private async addSaved(path: string): Promise<RootEntry> {
+    const known = this.roots.get(rootAddress(path));
+    const entry = this.add(path, 'settings');
+    const source = entry.source;
+    entry.source = 'settings';
+    try {
+      await this.persist((s) => ({ ...s, roots: [...new Set([...s.roots, entry.path])] }));
+    } catch (error) {
+      if (known) entry.source = source;
+      else this.roots.delete(entry.path);
+      throw error;
+    }
+    return entry;
   }
 
   /** Every listed cell. */
@@ -197,8 +213,7 @@ export class RootsService implements RootCalls {
   async watchCell(cellPath: string, cellId: string, starting: () => boolean = () => true): Promise<string | null> {
     let entry = [...this.roots.values()].find((r) => cellPath.startsWith(`${r.path}/`));
     if (!entry) {
-      entry = this.add(dirname(cellPath), 'settings');
-      await this.persist();
+      entry = await this.addSaved(dirname(cellPath));
       await this.index(entry);
     }
     const listed = () => this.cellsOf(entry).some((c) => c.id === cellId);
@@ -216,10 +231,8 @@ export class RootsService implements RootCalls {
   }
 
   async addRoot(path: string) {
-    const entry = this.add(path, 'settings');
-    entry.source = 'settings';
+    const entry = await this.addSaved(path);
     const alias = rootLocation(entry.path).alias;
-    await this.persist();
     if (alias && this.hosts.get(alias).status.state !== 'connected') await this.hosts.get(alias).ready().catch(() => undefined);
     if (entry.index instanceof RemoteIndex) await entry.index.rescan();
     else await this.index(entry);
@@ -237,11 +250,10 @@ export class RootsService implements RootCalls {
     if (alias) this.watchRemoteRoots(alias);
     this.events.emit('cellsChanged', { root: address, added: [], changed: [], removed: this.cellsOf(entry).map((c) => c.id) });
     this.hosts.prune(new Set([...this.roots.keys()].map((r) => rootLocation(r).alias).filter((a) => a !== null)));
-    if (entry.source === 'demo') {
-      void this.demo?.stop();
-      this.settings = { ...this.settings, demoDismissed: true };
+    if (entry.source === 'demo') void this.demo?.stop();
+    if (entry.source === 'settings' || entry.source === 'demo') {
+      await this.persist((s) => ({ ...s, roots: s.roots.filter((r) => rootAddress(r) !== address), ...(entry.source === 'demo' ? { demoDismissed: true } : {}) }));
     }
-    if (entry.source === 'settings' || entry.source === 'demo') await this.persist();
     this.changed();
   }
 
