@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['{app,main,runners,shared,scripts}/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}'],
     exclude: ['e2e/**', 'node_modules/**', 'out/**'],
     testTimeout: 20_000,
+    // After each file: whatever its tests opened is closed (scripts/open-handles.ts).
+    setupFiles: ['scripts/open-handles.ts'],
     // A core a test starts without its own data folder (alerts, recordings) writes here, never in the user's.
     env: { XDG_DATA_HOME: join(tmpdir(), 'cellwatch-unit-tests-data') },
   },

@@ -1,9 +1,9 @@
 import { homedir } from 'node:os';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CellsDelta, RootStatus } from '../shared/model';
-import { createCore } from './core';
+import { closedAfterEach } from './testing';
 import { tempDir, writeTree } from '../runners/testing';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -16,17 +16,19 @@ beforeEach(() => {
   writeTree(runs, { 'ui_a/run.json': { runner: 'coding-agent' }, 'nonstd_b/run.json': { runner: 'coding-agent' } });
 });
 afterEach(() => tmp.remove());
+// Registered after the folder's removal, so it runs before it: after-hooks run in reverse order.
+const startCore = closedAfterEach();
 
 describe('core: runs roots', () => {
   it('saves added roots in the settings file and finds them at the next start', async () => {
-    const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
+    const core = await startCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
     await core.scanned();
     expect(await core.listRoots()).toEqual([]);
     const added = await core.addRoot(runs);
     expect(added).toMatchObject({ path: runs, state: 'ok', cellCount: 2, source: 'settings' });
     expect(JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8'))).toEqual({ roots: [runs] });
 
-    const again = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
+    const again = await startCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
 
     await again.scanned();
     expect((await again.listCells()).map((c) => [c.name, c.board])).toEqual([
@@ -35,8 +37,25 @@ describe('core: runs roots', () => {
     ]);
   });
 
+  it('keeps the roots two Cellwatches on one config folder each add, and a root it could not save is not listed', async () => {
+    const other = join(tmp.path, 'other-runs');
+    writeTree(other, { 'ui_c/run.json': { runner: 'coding-agent' } });
+    const [serve, second] = await Promise.all([startCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false }), startCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false })]);
+    await Promise.all([serve.addRoot(runs), second.addRoot(other)]);
+    expect(JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8')).roots.sort()).toEqual([other, runs].sort());
+    await serve.removeRoot(runs);
+    expect(JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8')).roots).toEqual([other]);
+
+    // A settings file that cannot be replaced (here a folder; a full disk likewise): the root is refused, not listed.
+    const stuck = join(tmp.path, 'stuck-config');
+    mkdirSync(join(stuck, 'settings.json'), { recursive: true });
+    const core = await startCore({ configDir: stuck, transport: 'serve', rescan: false, nvidiaSmi: false });
+    await expect(core.addRoot(runs)).rejects.toThrow(`could not read ${join(stuck, 'settings.json')}`);
+    expect(await core.listRoots()).toEqual([]);
+  });
+
   it('shows command-line roots without saving them', async () => {
-    const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [runs], rescan: false, nvidiaSmi: false });
+    const core = await startCore({ configDir, transport: 'serve', commandLineRoots: [runs], rescan: false, nvidiaSmi: false });
     await core.scanned();
     expect((await core.listRoots())[0]).toMatchObject({ path: runs, source: 'command line', cellCount: 2 });
     await core.removeRoot(runs);
@@ -46,7 +65,7 @@ describe('core: runs roots', () => {
 
   it('keeps a missing root as a problem on that root while the others work', async () => {
     const gone = join(tmp.path, 'gone');
-    const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [gone, runs], rescan: false, nvidiaSmi: false });
+    const core = await startCore({ configDir, transport: 'serve', commandLineRoots: [gone, runs], rescan: false, nvidiaSmi: false });
     await core.scanned();
     const roots = await core.listRoots();
     expect(roots.map((r) => [r.path, r.state])).toEqual([
@@ -58,7 +77,7 @@ describe('core: runs roots', () => {
   });
 
   it('tells listeners when roots change, and sends their cells as deltas', async () => {
-    const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
+    const core = await startCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
     await core.scanned();
     const seen: RootStatus[][] = [];
     const deltas: CellsDelta[] = [];
@@ -75,7 +94,7 @@ describe('core: runs roots', () => {
 
   it('starts with a root it cannot use in its settings (relative, a NUL byte), saying so, and refuses one typed', async () => {
     writeTree(configDir, { 'settings.json': { roots: ['relative/runs', runs] } });
-    const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
+    const core = await startCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
     await core.scanned();
     expect((await core.listRoots()).map((r) => r.path)).toEqual([runs]);
     expect((await core.getInfo()).problems).toEqual([expect.objectContaining({ file: join(configDir, 'settings.json'), message: expect.stringContaining('"relative/runs" ignored') })]);
@@ -85,7 +104,7 @@ describe('core: runs roots', () => {
 
   it('starts on a corrupt settings file, says which file, and rewrites it on the next change', async () => {
     writeTree(configDir, { 'settings.json': '{"roots": [' });
-    const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
+    const core = await startCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
     await core.scanned();
     const info = await core.getInfo();
     expect(info.problems).toEqual([{ file: join(configDir, 'settings.json'), message: expect.stringContaining('not valid JSON'), severity: 'error' }]);
@@ -96,7 +115,7 @@ describe('core: runs roots', () => {
   });
 
   it('has no folder picker in serve mode', async () => {
-    const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
+    const core = await startCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
     await core.scanned();
     expect((await core.getInfo()).canPickFolder).toBe(false);
     await expect(core.pickFolder()).rejects.toThrow(/type the runs root path/);
@@ -105,7 +124,7 @@ describe('core: runs roots', () => {
 
 describe('core: paths the user types', () => {
   it('refuses a relative path and expands ~', async () => {
-    const core = await createCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
+    const core = await startCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
     await core.scanned();
     await expect(core.addRoot('runs')).rejects.toThrow('runs root must be an absolute path (or ALIAS:/path on an SSH host), not "runs"');
     expect((await core.addRoot('~/cellwatch-test-nowhere')).path).toBe(join(homedir(), 'cellwatch-test-nowhere'));
@@ -115,7 +134,7 @@ describe('core: paths the user types', () => {
 describe('core: the demo and rescans', () => {
   it('runs the demo live when no root is configured, until the user removes it for good', async () => {
     const demoRoot = join(tmp.path, 'demo');
-    const core = await createCore({ configDir, transport: 'serve', demoRoot, rescan: false, nvidiaSmi: false });
+    const core = await startCore({ configDir, transport: 'serve', demoRoot, rescan: false, nvidiaSmi: false });
     await core.scanned();
     try {
       expect((await core.listRoots()).map((r) => [r.path, r.source])).toEqual([[demoRoot, 'demo']]);
@@ -124,21 +143,21 @@ describe('core: the demo and rescans', () => {
     } finally {
       await core.close();
     }
-    const again = await createCore({ configDir, transport: 'serve', demoRoot, rescan: false, nvidiaSmi: false });
+    const again = await startCore({ configDir, transport: 'serve', demoRoot, rescan: false, nvidiaSmi: false });
     await again.scanned();
     expect(await again.listRoots()).toEqual([]);
     await again.close();
   });
 
   it('does not start the demo when a root is configured', async () => {
-    const core = await createCore({ configDir, transport: 'serve', demoRoot: join(tmp.path, 'demo'), commandLineRoots: [runs], rescan: false, nvidiaSmi: false });
+    const core = await startCore({ configDir, transport: 'serve', demoRoot: join(tmp.path, 'demo'), commandLineRoots: [runs], rescan: false, nvidiaSmi: false });
     await core.scanned();
     expect((await core.listRoots()).map((r) => r.source)).toEqual(['command line']);
     await core.close();
   });
 
   it('finds a cell that appears later and tells listeners', async () => {
-    const core = await createCore({ configDir, transport: 'serve', commandLineRoots: [runs], nvidiaSmi: false });
+    const core = await startCore({ configDir, transport: 'serve', commandLineRoots: [runs], nvidiaSmi: false });
     await core.scanned();
     try {
       const seen: number[] = [];

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCore } from './core';
+import { closedAfterEach } from './testing';
 import { createDispatcher, DispatchError, type Dispatcher } from './dispatcher';
 import { tempDir, writeTree } from '../runners/testing';
 
@@ -9,9 +9,11 @@ let dispatcher: Dispatcher;
 beforeEach(async () => {
   tmp = tempDir();
   writeTree(tmp.path, { 'runs/ui_x/run.json': { runner: 'coding-agent' } });
-  dispatcher = createDispatcher(await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false, nvidiaSmi: false }));
+  dispatcher = createDispatcher(await startCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false, nvidiaSmi: false }));
 });
 afterEach(() => tmp.remove());
+// Registered after the folder's removal, so it runs before it: after-hooks run in reverse order.
+const startCore = closedAfterEach();
 
 describe('dispatcher', () => {
   it('runs contract methods with well-shaped arguments', async () => {

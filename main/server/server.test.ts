@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { WireEvent, WireReply } from '../../shared/contract';
-import { createCore } from '../core';
+import { closedAfterEach } from '../testing';
 import { tempDir, writeTree } from '../../runners/testing';
 import { startServer, type RunningServer } from './server';
 
@@ -14,7 +14,7 @@ let base: string;
 beforeEach(async () => {
   tmp = tempDir();
   writeTree(tmp.path, { 'renderer/index.html': '<!doctype html><title>Cellwatch</title>', 'secret.txt': 'do not serve' });
-  const core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false, nvidiaSmi: false });
+  const core = await startCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false, nvidiaSmi: false });
   server = await startServer({ host: '127.0.0.1', port: 0, rendererDir: join(tmp.path, 'renderer'), core });
   base = `http://127.0.0.1:${server.port}`;
 });
@@ -22,6 +22,8 @@ afterEach(async () => {
   await server.close();
   tmp.remove();
 });
+// Registered after the folder's removal, so it runs before it: after-hooks run in reverse order.
+const startCore = closedAfterEach();
 
 function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
