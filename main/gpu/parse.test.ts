@@ -54,7 +54,10 @@ describe('every real capture', () => {
 
   it.each(captures)('%s: its --query-compute-apps output parses, header only meaning no process', (file) => {
     const text = readFileSync(join(FIXTURES, 'captures', file), 'utf8');
-    for (const run of sections(text, /^nvidia-smi --query-compute-apps=/)) {
+    const runs = sections(text, /^nvidia-smi --query-compute-apps=/);
+    // Every capture ran it idle and under load: a capture that lost its sections would pass with nothing checked.
+    expect(runs).toHaveLength(2);
+    for (const run of runs) {
       const processes = parseProcesses(run);
       const lines = run.split('\n').filter((l) => /^\d{4}\//.test(l));
       expect(processes).toHaveLength(lines.length);

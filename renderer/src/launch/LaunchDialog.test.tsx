@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render, screen } from '@testing-library/react';
+import { Profiler } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GpuStatus } from '../../../shared/cell-detail';
 import type { ProfileInfo } from '../../../shared/launch';
@@ -10,16 +11,21 @@ import { LaunchDialog } from './LaunchDialog';
 
 const demo: ProfileInfo = { name: 'demo', description: 'the demo', format: 'coding-agent', gpu: false, canDrain: false, knobs: [] };
 
+/** Renders the dialog; `renders()` counts its commits so far (React's Profiler). */
 function open(gpu: GpuStatus) {
   const transport = fakeTransport({
     gpuStatus: async () => gpu,
     listProfiles: async () => [demo],
   });
-  return render(
-    <AppProvider transport={transport}>
-      <LaunchDialog onClose={() => undefined} />
-    </AppProvider>,
+  let renders = 0;
+  const { unmount } = render(
+    <Profiler id="launch" onRender={() => renders++}>
+      <AppProvider transport={transport}>
+        <LaunchDialog onClose={() => undefined} />
+      </AppProvider>
+    </Profiler>,
   );
+  return { unmount, renders: () => renders };
 }
 
 afterEach(cleanup);
@@ -30,6 +36,11 @@ describe('the Launch dialog', () => {
     await act(async () => undefined);
     expect(screen.getByRole('dialog', { hidden: true })).toBeTruthy();
     expect(await screen.findByRole('option', { name: /demo/, hidden: true })).toBeTruthy();
+    // Settled: a few commits (the dialog, its profiles, its plan), then none while nothing changes.
+    const settled = rendered.renders();
+    expect(settled).toBeLessThan(20);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 300)));
+    expect(rendered.renders()).toBe(settled);
     rendered.unmount();
   });
 });
