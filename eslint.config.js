@@ -3,7 +3,7 @@ import { builtinModules } from 'node:module';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 import { noImportCycle } from './scripts/cycles.js';
-import { errorHeardForLife } from './scripts/error-listeners.js';
+import { errorHeardForLife, noUnboundedSpread } from './scripts/lint-rules.js';
 import { formatLiteralRule, layerRules } from './scripts/layers.js';
 
 export default defineConfig(
@@ -23,7 +23,7 @@ export default defineConfig(
   formatLiteralRule,
   {
     files: ['**/*.{ts,tsx}'],
-    plugins: { cellwatch: { rules: { 'no-import-cycle': noImportCycle, 'error-heard-for-life': errorHeardForLife } } },
-    rules: { 'cellwatch/no-import-cycle': 'error', 'cellwatch/error-heard-for-life': 'error' },
+    plugins: { cellwatch: { rules: { 'no-import-cycle': noImportCycle, 'error-heard-for-life': errorHeardForLife, 'no-unbounded-spread': noUnboundedSpread } } },
+    rules: { 'cellwatch/no-import-cycle': 'error', 'cellwatch/error-heard-for-life': 'error', 'cellwatch/no-unbounded-spread': 'error' },
   },
 );

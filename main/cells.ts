@@ -18,6 +18,7 @@ import { discoveryCommand, parseDiscovery } from './ssh/discover';
 import { hostWithFeed, type HostFeed } from './ssh/feed';
 import type { HostStatus, RemoteHost } from './ssh/host';
 import { remoteShell, type Shell } from './launch/shell';
+import { append } from '../shared/arrays';
 
 /** A cell's fields exactly as runners/FORMATS.md lists them, in that order, whatever else the model carries. */
 export function cellJson(cell: Cell): Cell {
@@ -120,13 +121,13 @@ export class Places {
       if (!info) throw new NotFoundError(`${target.where}: no such file or folder`);
       if (info.kind !== 'dir') throw new NotFoundError(`${target.where} is not a folder`);
       if (target.context.host === 'local') {
-        rows.push(...(await this.listLocal(target.path)));
+        append(rows, await this.listLocal(target.path));
         continue;
       }
       const found = await target.find(target.path);
       const logs = new LogCache(ctx.fs);
       const reads = await mapLimited(found, PARALLEL_IO, ({ dir, format }) => readCell(dir, format, ctx, { logs }));
-      rows.push(...reads.map((read) => summaryOf(read, target.where)));
+      append(rows, reads.map((read) => summaryOf(read, target.where)));
     }
     return rows;
   }

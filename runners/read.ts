@@ -4,6 +4,7 @@ import { baseCell, NO_LABELS } from './common/cell';
 import type { LogCache } from './common/logs';
 import { ADAPTERS } from './index';
 import { capabilitiesOf, type CellRead, type ReadContext } from './types';
+import { append } from '../shared/arrays';
 
 export interface ReadOptions {
   /** Also what the cell view shows (detail), from the same pass. */
@@ -15,7 +16,7 @@ export interface ReadOptions {
 /** The malformed lines of every event log of a cell, on from where `logs` left each log. */
 export async function logProblems(dir: string, format: FormatName, ctx: ReadContext, logs: LogCache): Promise<Problem[]> {
   const found: Problem[] = [];
-  for (const log of await ADAPTERS[format].eventLogs(dir, ctx)) found.push(...(await logs.problems(join(dir, log.file), log.file)));
+  for (const log of await ADAPTERS[format].eventLogs(dir, ctx)) append(found, await logs.problems(join(dir, log.file), log.file));
   return found;
 }
 

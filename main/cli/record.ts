@@ -36,7 +36,7 @@ export async function record(argv: string[], io: Io): Promise<number> {
     const comparison = await compareSlots(values.compare as string, values.seed, cells, places.contextOf).catch((error: Error) => {
       throw new UsageError(error.message);
     });
-    const longest = Math.max(...comparison.slots.map((s) => Math.max(...s.frames.cameras.map((c) => c.urls.length))));
+    const longest = comparison.slots.reduce((most, s) => s.frames.cameras.reduce((m, c) => Math.max(m, c.urls.length), most), 0);
     const seconds = values.seconds === undefined ? Math.max(1 / fps, longest / 25) : Number(values.seconds);
     if (!(seconds > 0)) throw new UsageError(`--seconds must be a positive number, not ${values.seconds}`);
     let shown = -1;

@@ -1,10 +1,11 @@
 import { printable } from './printable';
+import { largest } from '../../shared/arrays';
 
 /** Plain text columns, left-aligned, numbers right-aligned, two spaces apart. */
 export function table(header: string[], cellRows: string[][], numeric: boolean[] = []): string {
   // Each cell on its one line: a name with a newline or an escape sequence cannot break or paint the table.
   const rows = cellRows.map((r) => r.map(printable));
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const widths = header.map((h, i) => largest(rows.map((r) => (r[i] ?? '').length), h.length));
   const line = (cells: string[]) =>
     cells
       .map((c, i) => (numeric[i] ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number)))

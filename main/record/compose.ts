@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Comparison, ComparedSlot } from '../../shared/cell-detail';
+import { append, largest } from '../../shared/arrays';
 
 /** Frames are drawn at twice their size (84 → 168 px), pixel for pixel. */
 export const SCALE = 2;
@@ -61,7 +62,7 @@ export function ffmpegArgs(slots: SlotInput[], options: ComposeOptions, work: st
   const filters: string[] = [];
   let index = 0;
   const tileSize = 84 * SCALE;
-  const cameras = Math.max(...slots.map((s) => s.cameras.length));
+  const cameras = largest(slots.map((s) => s.cameras.length), 0);
   const width = tileSize * cameras;
   const height = tileSize + (options.labels ? LABEL_HEIGHT : 0);
   slots.forEach((slot, i) => {
@@ -70,8 +71,8 @@ export function ffmpegArgs(slots: SlotInput[], options: ComposeOptions, work: st
       // Every input comes from a run directory: local files only, each read as the format it claims (a
       // playlist saved as .mp4 is not followed), so no input can make ffmpeg open anything else.
       const guarded = ['-protocol_whitelist', 'file,pipe'];
-      if (camera.frames) inputs.push(...guarded, '-f', 'image2', '-c:v', 'png', '-framerate', String(options.fps), '-start_number', String(camera.frames.start), '-i', join(files.camera(i, j), '%06d.png'));
-      else inputs.push(...guarded, '-f', 'mp4', '-i', `file:${files.camera(i, j)}`);
+      if (camera.frames) append(inputs, [...guarded, '-f', 'image2', '-c:v', 'png', '-framerate', String(options.fps), '-start_number', String(camera.frames.start), '-i', join(files.camera(i, j), '%06d.png')]);
+      else append(inputs, [...guarded, '-f', 'mp4', '-i', `file:${files.camera(i, j)}`]);
       const name = `c${i}_${j}`;
       // A shorter slot holds its last frame until the recording ends.
       filters.push(`[${index++}:v]fps=${options.fps},scale=${tileSize}:${tileSize}:flags=neighbor,setsar=1,tpad=stop_mode=clone:stop_duration=${options.seconds}[${name}]`);

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { tempDir, writeTree } from '../../runners/testing';
 import { firstScan } from './first-scan';
 import { ReaderPool } from './pool';
+import { append } from '../../shared/arrays';
 
 let pool: ReaderPool;
 let tmp: ReturnType<typeof tempDir>;
@@ -35,7 +36,7 @@ describe('the first scan of a root', () => {
   it('hands over every row once, with how many are read of how many found so far', async () => {
     const progress: { done: number; total: number; searching: boolean }[] = [];
     const rows: string[] = [];
-    await firstScan(pool, tmp.path, null, (batch) => rows.push(...batch.map((row) => row.name)), (done, total, searching) => progress.push({ done, total, searching }));
+    await firstScan(pool, tmp.path, null, (batch) => append(rows, batch.map((row) => row.name)), (done, total, searching) => progress.push({ done, total, searching }));
     expect(rows).toHaveLength(320);
     expect(new Set(rows).size).toBe(320);
     expect(progress[0]).toEqual({ done: 0, total: 10, searching: true });

@@ -4,6 +4,7 @@ import type { Found } from '../scan';
 import { quietCells } from './aging';
 import type { IndexCache } from './index-cache';
 import type { ReaderPool } from './pool';
+import { append } from '../../shared/arrays';
 
 /** Rows reach the window at most this often during the first scan. */
 const FLUSH_MS = 100;
@@ -50,13 +51,13 @@ export async function firstScan(
     const toRead = cells.filter((c) => !keptDirs.has(c.dir));
     found += cells.length;
     done += kept.length;
-    pending.push(...kept);
-    read.push(...toRead);
+    append(pending, kept);
+    append(read, toRead);
     reads.push(
       pool.read(
         toRead,
         (batch) => {
-          pending.push(...batch.flatMap((r) => (r.gone ? [] : [summaryOf(r, root)])));
+          append(pending, batch.flatMap((r) => (r.gone ? [] : [summaryOf(r, root)])));
           done += batch.length;
           if (Date.now() - last >= FLUSH_MS) flush();
         },

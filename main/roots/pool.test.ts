@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../runners/testing';
 import { LocalIndex } from './local-index';
 import { ReaderPool } from './pool';
+import { append } from '../../shared/arrays';
 
 let tmp: ReturnType<typeof tempDir>;
 let pool: ReaderPool;
@@ -23,7 +24,7 @@ describe('a read worker that stops answering (a hung network disk)', () => {
     pool.stallMs = 60_000;
     const { cells } = await pool.discover(tmp.path);
     const reads: string[] = [];
-    await pool.read(cells, (batch) => reads.push(...batch.map((r) => r.cell.name)));
+    await pool.read(cells, (batch) => append(reads, batch.map((r) => r.cell.name)));
     expect(reads).toHaveLength(300);
   });
 

@@ -13,6 +13,7 @@ import type { FormatName, Problem } from '../../shared/model';
 import { findCells, type Found } from '../scan';
 import type { LookedFiles, SavedLooked } from './index-cache';
 import type { WorkerJob, WorkerReply } from './worker-jobs';
+import { append } from '../../shared/arrays';
 
 /** Size and mtime of a path, '-' when it is not there. */
 const signature = (info: Stats | null | undefined) => (info ? `${info.size}:${info.mtimeMs}` : '-');
@@ -206,7 +207,7 @@ async function handle(job: WorkerJob): Promise<void> {
     const cells: Found[] = [];
     const cached = job.cache ? cacheOf(job.cache, job.part) : null;
     const known = new Map([...job.known, ...[...(cached?.known() ?? [])].map((c) => [c.dir, c.format] as const)]);
-    for (const dir of job.dirs) cells.push(...(await findCells(discovering, dir, problems, job.depth, known)));
+    for (const dir of job.dirs) append(cells, await findCells(discovering, dir, problems, job.depth, known));
     discoveryStats.clear();
     reply({ type: 'discovered', id: job.id, cells, problems, unchanged: cached ? cells.filter((c) => unchanged(cached.take(c.dir), c.format)).map((c) => c.dir) : [] });
   } else if (job.type === 'read') {

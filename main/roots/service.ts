@@ -15,6 +15,7 @@ import { LocalIndex } from './local-index';
 import { RemoteIndex } from './remote-index';
 import { ReaderPool } from './pool';
 import { readRootSources, type RootsOptions } from './sources';
+import { append } from '../../shared/arrays';
 
 /** How often roots on SSH hosts without a live change feed are rescanned for new and changed cells. */
 const RESCAN_MS = 3000;
@@ -102,7 +103,7 @@ export class RootsService implements RootCalls {
     const sources = await readRootSources(this.settingsFile, this.options.configDir, this.options.commandLineRoots ?? [], this.options.onlyCommandLineRoots);
     this.settings = sources.settings;
     this.settingsProblem = sources.settingsProblem;
-    this.startProblems.push(...sources.problems);
+    append(this.startProblems, sources.problems);
     sources.roots.forEach(({ address, source }) => this.add(address, source));
     const demoRoot = this.options.demoRoot;
     if (this.roots.size === 0 && !this.settings.demoDismissed && demoRoot) {

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
+import { append } from '../../shared/arrays';
 
 /** Where `ssh ALIAS` would go, as ~/.ssh/config says. */
 export interface HostConfig {
@@ -70,7 +71,7 @@ export async function parseSshConfig(text: string, include: ConfigReader = async
           const [head, ...rest] = await parseSshConfig(included, include, depth + 1);
           const current = blocks.at(-1) as Block;
           for (const [k, values] of head?.options ?? []) current.options.set(k, [...(current.options.get(k) ?? []), ...values]);
-          blocks.push(...rest);
+          append(blocks, rest);
         }
       }
     } else {
@@ -92,7 +93,7 @@ export function resolveHost(alias: string, blocks: Block[], home = homedir(), us
     const applies = block.patterns.some((p) => !p.startsWith('!') && matches(p, alias)) && !block.patterns.some((p) => p.startsWith('!') && !matches(p, alias));
     if (!applies) continue;
     for (const [key, values] of block.options) {
-      if (key === 'identityfile') identities.push(...values.map((v) => expand(v, home)));
+      if (key === 'identityfile') append(identities, values.map((v) => expand(v, home)));
       else if (!first.has(key)) first.set(key, values[0] as string);
     }
   }

@@ -1,6 +1,7 @@
 import type { FileEntry, SFTPWrapper, Stats } from 'ssh2';
 import type { CellFs, Entry, FileInfo } from '../../runners';
 import type { ByteSource } from '../tail/source';
+import { append } from '../../shared/arrays';
 
 const S_IFMT = 0o170000;
 const S_IFDIR = 0o040000;
@@ -70,7 +71,7 @@ function readDir(sftp: SFTPWrapper, dir: string): Promise<FileEntry[] | null> {
         attempt(() => sftp.readdir(handle, (readError: (Error & { code?: number }) | undefined, list: FileEntry[]) => {
           if (readError?.code === EOF) return closeQuietly(sftp, handle, () => resolve(entries.filter((e) => e.filename !== '.' && e.filename !== '..')));
           if (readError) return closeQuietly(sftp, handle, failed);
-          entries.push(...list);
+          append(entries, list);
           next();
         }), failed);
       next();

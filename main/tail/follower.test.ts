@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/model';
 import { tempDir } from '../../runners/testing';
 import { localFollower, type Follower } from './follower';
+import { append } from '../../shared/arrays';
 
 let tmp: ReturnType<typeof tempDir>;
 let file: string;
@@ -16,8 +17,8 @@ beforeEach(() => {
   seen = [];
   problems = [];
   follower = localFollower(file, 'log.jsonl', (chunk) => {
-    seen.push(...chunk.records.map((r) => r.value));
-    problems.push(...chunk.problems);
+    append(seen, chunk.records.map((r) => r.value));
+    append(problems, chunk.problems);
   });
 });
 afterEach(() => tmp.remove());
@@ -69,7 +70,7 @@ describe('A follower of a local file that grows while it is read', () => {
 
   it('starts near the end of a long file without reading it whole', async () => {
     writeFileSync(file, Array.from({ length: 10_000 }, (_, n) => `{"n":${n}}`).join('\n') + '\n');
-    const tail = localFollower(file, 'log.jsonl', (chunk) => seen.push(...chunk.records.map((r) => r.value)), { from: 'end', bytes: 100 });
+    const tail = localFollower(file, 'log.jsonl', (chunk) => append(seen, chunk.records.map((r) => r.value)), { from: 'end', bytes: 100 });
     await tail.poll();
     expect(seen.length).toBeLessThan(15);
     expect(seen.at(-1)).toEqual({ n: 9999 });

@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LineTailer } from './lines';
+import { append } from '../../shared/arrays';
 
 /** Cuts `bytes` at the given points: how reads of a growing file hand them over. */
 function split(bytes: Buffer, cuts: number[]): Buffer[] {
@@ -29,8 +30,8 @@ describe('the line tailer, fuzzed', () => {
         const problems: (number | undefined)[] = [];
         for (const part of split(Buffer.from(text), cuts)) {
           const chunk = tailer.push(part);
-          seen.push(...chunk.records.map((r) => ({ line: r.line, value: r.value })));
-          problems.push(...chunk.problems.map((p) => p.line));
+          append(seen, chunk.records.map((r) => ({ line: r.line, value: r.value })));
+          append(problems, chunk.problems.map((p) => p.line));
         }
         const expected = lines.flatMap((l, i) => {
           if (l.text.trim() === '') return [];

@@ -14,6 +14,7 @@ import { Follower, type FollowStart } from '../tail/follower';
 import type { TailChunk, TailRecord } from '../tail/lines';
 import { NotFoundError } from '../errors';
 import { diffDetail } from './diff';
+import { append } from '../../shared/arrays';
 
 /** How long file events are gathered before the cell is read again. */
 const SETTLE_MS = 25;
@@ -199,8 +200,8 @@ export class CellSession {
     if (!log) throw new NotFoundError(`${this.summary.name} has no event stream ${JSON.stringify(stream)}`);
     const initial: { events: StreamEvent[]; problems: Problem[] } = { events: [], problems: [] };
     const collect = (chunk: TailChunk) => {
-      initial.events.push(...chunk.records.map((r) => streamEvent(log, r)));
-      initial.problems.push(...chunk.problems);
+      append(initial.events, chunk.records.map((r) => streamEvent(log, r)));
+      append(initial.problems, chunk.problems);
     };
     const start: FollowStart = resume ? { from: 'offset', ...resume } : { from: 'end', bytes: OPEN_TAIL_BYTES };
     if (existing) {

@@ -4,6 +4,7 @@ import type { JsonObject } from '../common/json';
 import { arr, bool, num, obj } from '../common/values';
 import type { ReadContext } from '../types';
 import { EVAL_SUMMARY_JSON } from './files';
+import { append } from '../../shared/arrays';
 
 export const VERSION_FILE = /^(v\d{3})\.py$/;
 
@@ -27,7 +28,7 @@ export async function readEvaluation(version: string, r: CellReading): Promise<E
   const own = new CellReading(r.dir, r.ctx);
   const summary = await own.json(`eval/${version}/summary.json`, EVAL_SUMMARY_JSON);
   const progress = await own.jsonl(`eval/${version}/progress.jsonl`);
-  r.problems.push(...own.problems);
+  append(r.problems, own.problems);
   if (own.changedAt !== null) await r.stat(`eval/${version}`);
   return { version, summary, progressLines: progress.length, changedAt: own.changedAt };
 }

@@ -5,6 +5,7 @@ import { isRecent, type ReadContext } from '../types';
 import { shapeProblems, type JsonObject, type Shape } from './json';
 import type { JsonlRecord } from './jsonl';
 import { JsonlCache } from './jsonl-cache';
+import { append } from '../../shared/arrays';
 
 export const NO_LABELS: CellLabels = { harness: null, model: null, condition: null, effort: null };
 
@@ -58,7 +59,7 @@ export class CellReading {
     if (read.problem) this.problems.push(read.problem);
     if (!read.value) return null;
     await this.stat(relative);
-    this.problems.push(...shapeProblems(read.value, shape, relative));
+    append(this.problems, shapeProblems(read.value, shape, relative));
     return read.value;
   }
 
@@ -75,7 +76,7 @@ export class CellReading {
   async jsonl(relative: string): Promise<JsonlRecord[]> {
     if (!(await this.stat(relative))) return [];
     const log = await (this.ctx.jsonl ?? new JsonlCache(0)).read(this.ctx.fs, this.path(relative), relative);
-    this.problems.push(...log.problems);
+    append(this.problems, log.problems);
     return log.records;
   }
 

@@ -56,6 +56,13 @@ describe('JSONL logs read on from where they were', () => {
     expect((await cache.read(counting, file, 'ledger.jsonl')).records.map((r) => [r.line, r.value.seed])).toEqual([[1, 7]]);
   });
 
+  it('reads a log of 500,000 tiny lines written at once (one read of each step hands them over together)', async () => {
+    writeFileSync(file, '{}\n'.repeat(500_000));
+    const read = await new JsonlCache().read(localFs, file, 'ledger.jsonl');
+    expect(read.records).toHaveLength(500_000);
+    expect(read.problems).toEqual([]);
+  });
+
   it('keeps only the most recently read logs', async () => {
     const cache = new JsonlCache(2);
     const files = ['a', 'b', 'c'].map((name) => join(tmp.path, `${name}.jsonl`));

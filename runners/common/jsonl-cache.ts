@@ -2,6 +2,7 @@ import type { Problem } from '../../shared/model';
 import { problem } from '../../shared/model';
 import type { CellFs } from './fs';
 import { parseJsonl, type JsonlRecord } from './jsonl';
+import { append } from '../../shared/arrays';
 
 /** A JSONL log is read to at most this many bytes. */
 export const MAX_LOG_BYTES = 64 * 1024 * 1024;
@@ -64,8 +65,8 @@ export class JsonlCache {
         continue;
       }
       const parsed = parseJsonl(chunk.text, label, log.line);
-      log.records.push(...parsed.records);
-      log.problems.push(...parsed.problems);
+      append(log.records, parsed.records);
+      append(log.problems, parsed.problems);
       log.offset += parsed.consumed;
       log.line += parsed.lines;
       // Read to the end of what there is: a partial last line waits for its newline.

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { FrameSet, FrameSource } from '../../../shared/cell-detail';
 import { useTransport } from '../context';
 import { useKey } from '../keys';
+import { largest } from '../../../shared/arrays';
 
 /** A scrubber and a play button over one set of frames; every camera shows the same frame index. */
 /** `live`: the episode still runs, so frames may yet come. */
@@ -24,11 +25,11 @@ export function FramesViewer({ cellId, source, refreshKey, live, seek }: { cellI
     };
   }, [transport, cellId, source, refreshKey]);
 
-  const count = Math.max(0, ...(frames?.cameras.map((c) => c.urls.length) ?? [0]));
+  const count = largest(frames?.cameras.map((c) => c.urls.length) ?? [], 0);
   useEffect(() => {
     if (!seek || !frames) return;
     const name = `/${seek.frame.split('/').at(-1) ?? ''}`;
-    const at = Math.max(-1, ...frames.cameras.map((c) => c.urls.findIndex((url) => decodeURIComponent(url).endsWith(name))));
+    const at = largest(frames.cameras.map((c) => c.urls.findIndex((url) => decodeURIComponent(url).endsWith(name))), -1);
     if (at < 0) return;
     setPlaying(false);
     setIndex(at);

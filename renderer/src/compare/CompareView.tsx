@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { Comparison, RecordProgress } from '../../../shared/cell-detail';
 import { useApp, useTransport } from '../context';
 import { useKey } from '../keys';
+import { largest } from '../../../shared/arrays';
 
 const SPEEDS = [0.25, 0.5, 1, 2, 4];
 const OUTCOME_TONE = { success: 'ok', failure: 'fail', unknown: 'grey' } as const;
@@ -89,7 +90,7 @@ export function CompareView() {
   );
   useEffect(() => load(initial), [load, initial]);
 
-  const frames = Math.max(0, ...(comparison?.slots.flatMap((s) => s.frames.cameras.map((c) => c.urls.length)) ?? [0]));
+  const frames = largest(comparison?.slots.flatMap((s) => s.frames.cameras.map((c) => c.urls.length)) ?? [], 0);
   const fps = comparison?.slots[0]?.frames.fps ?? 25;
   const clock = usePlayback(frames, fps);
 

@@ -5,6 +5,7 @@ import { problem } from '../../../shared/model';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useApp, useTransport } from '../context';
 import { CallFailed } from '../CallFailed';
+import { largest } from '../../../shared/arrays';
 
 const gib = (mib: number | null) => (mib === null ? '?' : (mib / 1024).toFixed(1));
 const AXIS = { fontSize: 11, fill: 'var(--muted)' };
@@ -174,7 +175,7 @@ export function GpuView() {
                 <LineChart data={series} margin={{ top: 4, right: 8, bottom: 0, left: -10 }}>
                   <CartesianGrid stroke="var(--line)" vertical={false} />
                   <XAxis dataKey="t" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} tickFormatter={(t: number) => new Date(t).toLocaleTimeString()} />
-                  <YAxis tick={AXIS} domain={[0, Math.ceil(Math.max(...latest.gpus.map((g) => (g.totalMib ?? 0) / 1024)))]} />
+                  <YAxis tick={AXIS} domain={[0, Math.ceil(largest(latest.gpus.map((g) => (g.totalMib ?? 0) / 1024), 0))]} />
                   <Tooltip labelFormatter={(t) => new Date(Number(t)).toLocaleTimeString()} formatter={(v) => `${Number(v).toFixed(1)} GiB`} />
                   {indices.map((i, n) => (
                     <Line key={i} dataKey={`gpu${i}`} name={`GPU${i}`} stroke={['var(--amber)', 'var(--running)', 'var(--ok)', 'var(--error)'][n % 4]} dot={false} isAnimationActive={false} />

@@ -1,1 +1,2 @@
 export const errorHeardForLife: import('eslint').Rule.RuleModule;
+export const noUnboundedSpread: import('eslint').Rule.RuleModule;
