@@ -38,6 +38,10 @@ describe('dispatcher', () => {
     ['addRoot', 'not-a-list'],
     ['getInfo', ['extra']],
     ['listCells', [{ path: '/x' }]],
+    ['markAlertsRead', [1e308]],
+    ['markAlertsRead', [-1]],
+    ['readLog', ['local:/x', 'stdout.log', 1.5]],
+    ['openStream', ['local:/x', '0', { offset: -1, line: 1 }]],
   ])('rejects %s with arguments %j', async (method, args) => {
     await expect(dispatcher.call(method, args)).rejects.toThrow(new RegExp(`^${method}: bad arguments`));
   });

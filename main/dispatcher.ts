@@ -7,6 +7,8 @@ const path = z.string().min(1, 'a path is required').max(4096);
 const cellId = z.string().min(1).max(4200);
 const name = z.string().min(1).max(200);
 const byteOffset = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** A time in epoch milliseconds, up to the year 9999. */
+const epochMs = z.number().int().min(0).max(253_402_300_799_999);
 
 const launchRequest = z.strictObject({
   profile: z.string().min(1).max(200),
@@ -14,7 +16,7 @@ const launchRequest = z.strictObject({
   name: z.string().max(200).optional(),
   label: z.string().max(100).optional(),
   gpu: z.number().int().min(0).max(64).optional(),
-  minFreeMib: z.number().min(0).optional(),
+  minFreeMib: z.number().int().min(0).max(16 << 20).optional(),
   override: z.boolean().optional(),
   target: z.string().min(1).max(200).optional(),
   slurm: z
@@ -56,7 +58,7 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   reconnectHost: z.tuple([name]),
   readLog: z.tuple([cellId, z.enum(LOG_FILES), byteOffset.nullable()]),
   listAlerts: z.tuple([]),
-  markAlertsRead: z.tuple([z.number().min(0)]),
+  markAlertsRead: z.tuple([epochMs]),
   setAlertPrefs: z.tuple([prefsSchema]),
   record: z.tuple([z.string().min(1).max(2000), z.string().regex(/^\d+$/), z.number().positive().max(3600), z.number().positive().max(120)]),
   listFrames: z.tuple([

@@ -151,6 +151,12 @@ describe('alerts', () => {
     appendFileSync(join(runs, 'std_quiet', 'driver.log'), 'step\n');
     await until(() => second.raised.length > 0);
     expect(JSON.parse(readFileSync(join(dataDir, 'alerts.json'), 'utf8')).alerts).toHaveLength(2);
+    // Marked read as far on as anyone likes: the alerts raised after that are still unread.
+    await second.core.markAlertsRead(253_402_300_799_999);
+    appendFileSync(join(runs, 'std_quiet', 'driver.log'), 'step\n');
+    await until(() => second.raised.length > 1);
+    const after = await second.core.listAlerts();
+    expect(after.readUntil).toBeLessThan(after.alerts.at(-1)?.at ?? 0);
   });
 
   it('`cellwatch alerts --json` prints the alerts the app raises, one a line', async () => {

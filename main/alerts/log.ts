@@ -79,7 +79,8 @@ export class AlertLog {
   }
 
   async markRead(until: number): Promise<AlertsState> {
-    this.readUntil = Math.max(this.readUntil, until);
+    // Up to the newest alert there is: a time further on would mark alerts not yet raised as read.
+    this.readUntil = Math.max(this.readUntil, Math.min(until, this.alerts.at(-1)?.at ?? 0));
     await this.save();
     return this.state();
   }
