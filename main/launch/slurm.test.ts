@@ -23,6 +23,36 @@ describe("Slurm's lines and answers", () => {
     expect(() => splitWords("--comment 'open")).toThrow(/unclosed '/);
   });
 
+  it.each([
+    ['--ou=/tmp/x', 'a prefix of --output'],
+    ['--job-nam=other', 'a prefix of --job-name'],
+    ['-He', 'bundled: -H (hold) then -e'],
+    ['-Ho /tmp/x', 'bundled: -H then -o'],
+    ['--chdir=/', 'the folder'],
+    ['-D /', 'the folder, short'],
+    ['--export=NONE', 'the environment'],
+    ['--exp ALL', 'a prefix of --export'],
+    ['--mem=8G -J other', 'after another option'],
+  ])('refuses %s (%s): read as sbatch reads its arguments, it is Cellwatch\'s own', (extra) => {
+    const job = { name: 'ui_x', cell: '/r/ui_x', cwd: '/r', command: ['true'], env: {} };
+    expect(() => sbatchLine(job, { extra }, false)).toThrow(/is Cellwatch's own/);
+  });
+
+  it.each([
+    ['--comment --output=x', 'the value of --comment'],
+    ['-x node3', 'an option with its value'],
+    ['-xo', "-x's value joined to it"],
+    ['--mem 8G --nodelist=a,b -H', 'options and values'],
+  ])('takes %s (%s)', (extra) => {
+    const job = { name: 'ui_x', cell: '/r/ui_x', cwd: '/r', command: ['true'], env: {} };
+    expect(sbatchLine(job, { extra }, false)).toEqual(expect.arrayContaining(splitWords(extra)));
+  });
+
+  it('refuses a word that is no option: sbatch would take it for the script', () => {
+    const job = { name: 'ui_x', cell: '/r/ui_x', cwd: '/r', command: ['true'], env: {} };
+    expect(() => sbatchLine(job, { extra: '--mem=8G other.sh' }, false)).toThrow('sbatch argument other.sh is not an option');
+  });
+
   it('reads squeue, sacct and scontrol as they answer (captured from Slurm 22.05)', () => {
     expect(parseSqueue('2|PENDING|PartitionConfig|\n7|RUNNING|None|vm\n')).toEqual([
       { id: '2', state: 'PENDING', reason: 'PartitionConfig', node: null, exitCode: null },

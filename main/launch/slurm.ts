@@ -30,6 +30,50 @@ export function splitWords(text: string): string[] {
   return words;
 }
 
+/** sbatch's options (its man page, Slurm 22.05): `=` takes an argument, `?` may take one joined to it. */
+const LONG = parseOptions(
+  'account= acctg-freq= array= batch= bb= bbf= begin= chdir= cluster-constraint= clusters= comment= constraint= container= contiguous core-spec= cores-per-socket= cpu-freq= cpus-per-gpu= cpus-per-task= deadline= delay-boot= dependency= distribution= error= exclude= exclusive? export= export-file= extra-node-info= get-user-env? gid= gpu-bind= gpu-freq= gpus= gpus-per-node= gpus-per-socket= gpus-per-task= gres= gres-flags= help hint= hold ignore-pbs input= job-name= kill-on-invalid-dep= licenses= mail-type= mail-user= mcs-label= mem= mem-bind= mem-per-cpu= mem-per-gpu= mincpus= network= nice? no-kill? no-requeue nodefile= nodelist= nodes= ntasks= ntasks-per-core= ntasks-per-gpu= ntasks-per-node= ntasks-per-socket= open-mode= output= overcommit oversubscribe parsable partition= power= prefer= priority= profile= propagate? qos= quiet reboot requeue reservation= signal= sockets-per-node= spread-job switches= test-only thread-spec= threads-per-core= time= time-min= tmp= uid= usage use-min-nodes verbose version wait wait-all-nodes= wckey= wrap=',
+);
+const SHORT = parseOptions('A= a= b= D= M= C= S= c= d= m= e= x= B= G= h H i= J= L= k? F= w= N= n= o= O s p= q= Q t= v V W');
+/** What Cellwatch sets itself: the job's name, output, folder, environment and command. */
+const OWN_LONG = ['chdir', 'error', 'export', 'export-file', 'job-name', 'open-mode', 'output', 'parsable', 'wrap'];
+const OWN_SHORT = new Set(['D', 'e', 'J', 'o']);
+
+function parseOptions(list: string): Map<string, 'required' | 'optional' | 'none'> {
+  return new Map(list.split(' ').map((o) => [o.replace(/[=?]$/, ''), o.endsWith('=') ? 'required' : o.endsWith('?') ? 'optional' : 'none']));
+}
+
+/**
+ * Refuses extra sbatch words that would set what Cellwatch sets, read as sbatch's getopt_long reads them:
+ * a long option by any prefix of its name (`--ou=x` is --output), short options bundled (`-He` is -H -e),
+ * an option's argument in the next word skipped. Words that are not options would be taken for the script.
+ */
+function checkExtra(words: string[]): void {
+  const own = (word: string) => new Error(`sbatch argument ${word} is Cellwatch's own: it names the job, its output, folder, environment and command`);
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as string;
+    if (word === '--' || !word.startsWith('-') || word === '-') throw new Error(`sbatch argument ${word} is not an option: Cellwatch gives the command itself (--wrap)`);
+    if (word.startsWith('--')) {
+      const name = word.slice(2).split('=')[0] as string;
+      // Any prefix of an own option is refused, ambiguous or not: a newer sbatch may resolve it to that one.
+      if (OWN_LONG.some((o) => o.startsWith(name))) throw own(word);
+      const matches = LONG.has(name) ? [name] : [...LONG.keys()].filter((o) => o.startsWith(name));
+      if (matches.length === 1 && LONG.get(matches[0] as string) === 'required' && !word.includes('=')) i++;
+      continue;
+    }
+    for (let c = 1; c < word.length; c++) {
+      const flag = word[c] as string;
+      if (OWN_SHORT.has(flag)) throw own(word);
+      const kind = SHORT.get(flag);
+      if (kind === 'optional') break;
+      if (kind === 'required') {
+        if (c === word.length - 1) i++;
+        break;
+      }
+    }
+  }
+}
+
 export interface Submission {
   name: string;
   cell: string;
@@ -46,8 +90,7 @@ export function sbatchLine(job: Submission, knobs: SlurmKnobs, profileNeedsGpu: 
   const gpus = knobs.gpus ?? (profileNeedsGpu ? 1 : 0);
   if (!Number.isInteger(gpus) || gpus < 0) throw new Error(`GPUs for Slurm must be a whole number of at least 0, not ${gpus}`);
   const extra = splitWords(knobs.extra ?? '');
-  const own = extra.find((a) => /^--(wrap|output|error|job-name|parsable)\b|^-[oeJ]/.test(a));
-  if (own) throw new Error(`sbatch argument ${own} is Cellwatch's own: it names the job, its output and its command`);
+  checkExtra(extra);
   return [
     'sbatch',
     '--parsable',
