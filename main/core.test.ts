@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CellsDelta, RootStatus } from '../shared/model';
@@ -52,6 +52,19 @@ describe('core: runs roots', () => {
     const core = await startCore({ configDir: stuck, transport: 'serve', rescan: false, nvidiaSmi: false });
     await expect(core.addRoot(runs)).rejects.toThrow(`could not read ${join(stuck, 'settings.json')}`);
     expect(await core.listRoots()).toEqual([]);
+  });
+
+  it('lists every cell beside a link that loops, and says that link is one, in the root and in a cell', async () => {
+    symlinkSync('selfloop', join(runs, 'selfloop'));
+    symlinkSync('selfloop', join(runs, 'ui_a', 'selfloop'));
+    symlinkSync('loop2', join(runs, 'nonstd_b', 'summary.json'));
+    symlinkSync('summary.json', join(runs, 'nonstd_b', 'loop2'));
+    const core = await startCore({ configDir, transport: 'serve', commandLineRoots: [runs], rescan: false, nvidiaSmi: false });
+    await core.scanned();
+    expect((await core.listCells()).map((c) => c.name)).toEqual(['nonstd_b', 'ui_a']);
+    const [root] = await core.listRoots();
+    expect(root).toMatchObject({ state: 'ok', cellCount: 2 });
+    expect(root?.problems).toEqual([{ file: join(runs, 'selfloop'), message: 'a link that leads back to itself (ELOOP)', severity: 'warning' }]);
   });
 
   it('shows command-line roots without saving them', async () => {

@@ -1,7 +1,8 @@
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { realpath } from 'node:fs/promises';
 import { type CellSummary, type FormatName, type Problem, type RootState, problem } from '../shared/model';
-import { detectFormat, type CellFs } from '../runners';
+import { detectFormat, type CellFs, type Entry } from '../runners';
+import { append } from '../shared/arrays';
 import { mapLimited, PARALLEL_IO } from './concurrency';
 
 /** Cells sit at most this many directories below a runs root. */
@@ -20,6 +21,11 @@ export interface Found {
   format: FormatName;
   /** Reached through a symbolic link: it may be a cell found under its own path too. */
   linked?: true;
+}
+
+/** The entries of a folder that could not be looked at (a link loop): each a problem of its own, the rest read on. */
+export function entryProblems(dir: string, entries: Entry[]): Problem[] {
+  return entries.flatMap((entry) => (entry.error ? [problem(join(dir, entry.name), entry.error, { severity: 'warning' })] : []));
 }
 
 /** The cell folders below `root`, down to MAX_DEPTH, without entering a cell or following a symlink loop. */
@@ -45,6 +51,7 @@ export async function findCells(fs: CellFs, root: string, problems: Problem[], d
       problems.push(problem(dir, 'cannot list folder (permission denied?)'));
       return;
     }
+    append(problems, entryProblems(dir, entries));
     const files = new Set(entries.filter((e) => e.kind === 'file').map((e) => e.name));
     const format = await detectFormat(fs, dir, files);
     if (format) {

@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { detectFormat, localFs, type CellRead } from '../../runners';
 import { problem, type FormatName, type Problem } from '../../shared/model';
 import { packageRoot } from '../paths';
-import { knownByFolder, withoutTwins, type Found } from '../scan';
+import { entryProblems, knownByFolder, withoutTwins, type Found } from '../scan';
 import type { LookedFiles } from './index-cache';
 import type { WorkerJob, WorkerReply } from './worker-jobs';
 
@@ -176,7 +176,7 @@ export class ReaderPool {
     const replies = found.flat();
     return {
       cells: (await withoutTwins(root, replies.flatMap((f) => f.cells))).sort((a, b) => a.dir.localeCompare(b.dir)),
-      problems: replies.flatMap((f) => f.problems),
+      problems: [...entryProblems(root, entries), ...replies.flatMap((f) => f.problems)],
       unchanged: new Set(replies.flatMap((f) => f.unchanged)),
     };
   }

@@ -8,7 +8,20 @@ export interface Entry {
   kind: 'file' | 'dir' | 'other';
   /** True for a symbolic link. */
   link?: boolean;
+  /** Why a link's target could not be looked at (a loop, a permission): a problem of this entry alone. */
+  error?: string;
 }
+
+/** A symbolic link's entry from its target's stat: what it points to, 'other' when dangling (null), or why it cannot be known. */
+function linkEntry(name: string, target: Stats | null | NodeJS.ErrnoException): Entry {
+  if (target === null) return { name, kind: 'other', link: true };
+  if (!(target instanceof Error)) return { name, kind: kindOf(target), link: true };
+  const error = target.code === 'ELOOP' ? 'a link that leads back to itself (ELOOP)' : `cannot be looked at (${target.code ?? target.message})`;
+  return { name, kind: 'other', link: true, error };
+}
+
+/** A link's target: its stat, null when there is none, or the error that says why it cannot be looked at. */
+const orError = (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : error);
 
 export interface FileInfo {
   size: number;
@@ -50,10 +63,9 @@ export const localFs: CellFs = {
       const entries = await readdir(dir, { withFileTypes: true });
       return Promise.all(
         entries.map(async (entry) => {
-          // A symlink counts as what it points to; a dangling one as 'other'.
+          // A symlink counts as what it points to.
           if (!entry.isSymbolicLink()) return { name: entry.name, kind: kindOf(entry) };
-          const target = await stat(join(dir, entry.name)).catch(() => null);
-          return { name: entry.name, kind: target ? kindOf(target) : 'other', link: true };
+          return linkEntry(entry.name, await stat(join(dir, entry.name)).catch(orError));
         }),
       );
     } catch {
@@ -109,8 +121,13 @@ export function syncLocalFs(observe: Observer = () => undefined): CellFs {
         stat(dir);
         return readdirSync(dir, { withFileTypes: true }).map((entry) => {
           if (!entry.isSymbolicLink()) return { name: entry.name, kind: kindOf(entry) };
-          const target = statSync(join(dir, entry.name), { throwIfNoEntry: false });
-          return { name: entry.name, kind: target ? kindOf(target) : 'other', link: true };
+          let target: Stats | null | NodeJS.ErrnoException;
+          try {
+            target = statSync(join(dir, entry.name), { throwIfNoEntry: false }) ?? null;
+          } catch (error) {
+            target = orError(error as NodeJS.ErrnoException);
+          }
+          return linkEntry(entry.name, target);
         });
       } catch {
         return null;
