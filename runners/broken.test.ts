@@ -125,6 +125,14 @@ describe.each(Object.keys(CELLS) as FormatName[])('%s with broken input', (forma
     expect(cell.problems.filter((p) => p.file === file && p.line !== undefined).map((p) => p.line)).toEqual([1, 2]);
   });
 
+  it('3.6 MB of nesting in every file it parses (a line just under the length limit): a problem saying so on each, nothing built', async () => {
+    const dir = freshCell(format, 'deep');
+    const deep = `${'{"a":'.repeat(600_000)}1${'}'.repeat(600_000)}`;
+    for (const file of [...spec.json, ...spec.jsonl]) writeFileSync(join(dir, file), `${deep}\n`);
+    const { cell } = await adapter.read(dir, context());
+    for (const file of [...spec.json, ...spec.jsonl]) expect(cell.problems.find((p) => p.file === file)?.message, file).toMatch(/nested deeper than 256 levels; not read/);
+  });
+
   it('a 50 MB single line in every file it parses: problems, no throw', async () => {
     const dir = freshCell(format, 'fifty');
     const line = Buffer.alloc(FIFTY_MB, 'a');

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { FormatName } from '../shared/model';
 import type { CellFs } from './common/fs';
 import { isObject, MAX_JSON_BYTES } from './common/json';
+import { parseJson } from '../shared/json';
 
 const RUNNER_FORMATS: Record<string, FormatName> = {
   'coding-agent': 'coding-agent',
@@ -14,7 +15,7 @@ export const DETECT_FILES = ['run.json', 'config.json'] as const;
 
 function parseObject(text: string): Record<string, unknown> | null {
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = parseJson(text);
     return isObject(value) ? value : null;
   } catch {
     return null;

@@ -20,6 +20,13 @@ describe('LineTailer', () => {
     expect(chunk.problems.map((p) => [p.file, p.line])).toEqual([['t.jsonl', 2], ['t.jsonl', 3]]);
   });
 
+  it('refuses a line nested past the depth limit, saying so with its number, and keeps the lines after it', () => {
+    const tailer = new LineTailer('t.jsonl');
+    const chunk = tailer.push(Buffer.from(`{"a":1}\n${'['.repeat(100_000)}${']'.repeat(100_000)}\n{"a":3}\n`));
+    expect(chunk.records.map((r) => r.value)).toEqual([{ a: 1 }, { a: 3 }]);
+    expect(chunk.problems).toEqual([{ file: 't.jsonl', line: 2, severity: 'error', message: 'nested deeper than 256 levels; not read' }]);
+  });
+
   it('counts bytes, not characters, across a multi-byte character split between pushes', () => {
     const tailer = new LineTailer('t.jsonl');
     const bytes = Buffer.from('{"text":"é✓"}\n');

@@ -1,5 +1,6 @@
 import type { Problem } from '../../shared/model';
 import { MAX_LINE_BYTES } from '../../runners/common/jsonl';
+import { parseJson, TooDeepError } from '../../shared/json';
 
 export interface TailRecord {
   /** 1-based line number in the file; null when the tail started mid-file without counting lines. */
@@ -68,11 +69,11 @@ export class LineTailer {
         const text = raw.toString('utf8').trim();
         if (text) {
           try {
-            const value: unknown = JSON.parse(text);
+            const value: unknown = parseJson(text);
             if (value !== null && typeof value === 'object' && !Array.isArray(value)) records.push({ line: this.line, end: this.offset, value: value as Record<string, unknown> });
             else problems.push({ ...where(lineStart), severity: 'error', message: 'not a JSON object; skipped' });
           } catch (error) {
-            problems.push({ ...where(lineStart), severity: 'error', message: `malformed JSON (${(error as Error).message}); skipped` });
+            problems.push({ ...where(lineStart), severity: 'error', message: error instanceof TooDeepError ? error.message : `malformed JSON (${(error as Error).message}); skipped` });
           }
         }
       }

@@ -1,5 +1,6 @@
 import { type Problem, problem } from '../../shared/model';
 import type { CellFs } from './fs';
+import { parseJson, TooDeepError } from '../../shared/json';
 
 /** JSON files larger than this are not parsed: no runner writes one, and a huge one would stall the scan. */
 export const MAX_JSON_BYTES = 16 * 1024 * 1024;
@@ -83,7 +84,7 @@ export class JsonReader {
         continue;
       }
       try {
-        const value: unknown = JSON.parse(file.text);
+        const value: unknown = parseJson(file.text);
         if (!isObject(value)) {
           message = 'is not a JSON object';
           break;
@@ -91,6 +92,10 @@ export class JsonReader {
         if (this.options.keepLastGood !== false) this.lastGood.set(path, value);
         return { value, stale: false };
       } catch (error) {
+        if (error instanceof TooDeepError) {
+          message = `is ${error.message}`;
+          break;
+        }
         message = `is not valid JSON (${(error as Error).message}); half-written?`;
       }
     }

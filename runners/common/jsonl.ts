@@ -1,5 +1,6 @@
 import { type Problem, problem } from '../../shared/model';
 import { isObject, type JsonObject } from './json';
+import { parseJson, TooDeepError } from '../../shared/json';
 
 /** Longer lines are reported and skipped rather than parsed. */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -38,11 +39,11 @@ export function parseJsonl(text: string, file: string, firstLine = 1): JsonlChun
       problems.push(problem(file, `line of ${trimmed.length} characters is too long; skipped`, { line }));
     } else if (trimmed !== '') {
       try {
-        const value: unknown = JSON.parse(trimmed);
+        const value: unknown = parseJson(trimmed);
         if (isObject(value)) records.push({ line, value });
         else problems.push(problem(file, 'not a JSON object; skipped', { line }));
       } catch (error) {
-        problems.push(problem(file, `malformed JSON (${(error as Error).message}); skipped`, { line }));
+        problems.push(problem(file, error instanceof TooDeepError ? error.message : `malformed JSON (${(error as Error).message}); skipped`, { line }));
       }
     }
     start = end + 1;

@@ -1,0 +1,33 @@
+/** Deeper than this, JSON is not read: no runner writes it, and 10 MB of nesting took 1.2 GB to hold. */
+export const MAX_JSON_DEPTH = 256;
+
+export class TooDeepError extends Error {
+  override name = 'TooDeepError';
+  constructor() {
+    super(`nested deeper than ${MAX_JSON_DEPTH} levels; not read`);
+  }
+}
+
+/** Whether `text` opens more than `limit` arrays or objects inside each other (strings skipped). */
+function deeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** JSON.parse of a run's file or line, refusing nesting past MAX_JSON_DEPTH (TooDeepError) before it is built. */
+export function parseJson(text: string): unknown {
+  // Too short to nest that deep: nothing to look at.
+  if (text.length > 2 * MAX_JSON_DEPTH && deeperThan(text, MAX_JSON_DEPTH)) throw new TooDeepError();
+  return JSON.parse(text);
+}
