@@ -25,7 +25,7 @@ export interface Found {
 
 /** The entries of a folder that could not be looked at (a link loop): each a problem of its own, the rest read on. */
 export function entryProblems(dir: string, entries: Entry[]): Problem[] {
-  return entries.flatMap((entry) => (entry.error ? [problem(join(dir, entry.name), entry.error, { severity: 'warning' })] : []));
+  return entries.flatMap((entry) => (entry.error ? [problem(join(dir, entry.name), entry.name ? entry.error : `the folder ${entry.error}`, { severity: 'warning' })] : []));
 }
 
 /** The cell folders below `root`, down to MAX_DEPTH, without entering a cell or following a symlink loop. */

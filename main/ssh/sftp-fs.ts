@@ -1,5 +1,5 @@
 import type { FileEntry, SFTPWrapper, Stats } from 'ssh2';
-import type { CellFs, Entry, FileInfo } from '../../runners';
+import { MAX_ENTRIES, MORE_ENTRIES, type CellFs, type Entry, type FileInfo } from '../../runners';
 import type { ByteSource } from '../tail/source';
 import { append } from '../../shared/arrays';
 
@@ -72,6 +72,8 @@ function readDir(sftp: SFTPWrapper, dir: string): Promise<FileEntry[] | null> {
           if (readError?.code === EOF) return closeQuietly(sftp, handle, () => resolve(entries.filter((e) => e.filename !== '.' && e.filename !== '..')));
           if (readError) return closeQuietly(sftp, handle, failed);
           append(entries, list);
+          // Past the limit, the rest of a huge folder is not fetched: said by the MORE_ENTRIES entry.
+          if (entries.length > MAX_ENTRIES + 2) return closeQuietly(sftp, handle, () => resolve(entries.filter((e) => e.filename !== '.' && e.filename !== '..')));
           next();
         }), failed);
       next();
@@ -103,13 +105,14 @@ export function sftpFs(sftp: () => SFTPWrapper): CellFs {
     async list(dir) {
       const list = await readDir(sftp(), dir);
       if (!list) return null;
-      return Promise.all(
-        list.map(async (e): Promise<Entry> => {
+      const entries = await Promise.all(
+        list.slice(0, MAX_ENTRIES).map(async (e): Promise<Entry> => {
           if ((e.attrs.mode & S_IFMT) !== S_IFLNK) return { name: e.filename, kind: kindOf(e.attrs.mode) };
           const target = await statOf(sftp(), `${dir}/${e.filename}`);
           return { name: e.filename, kind: target ? kindOf(target.mode) : 'other' };
         }),
       );
+      return list.length > MAX_ENTRIES ? [...entries, MORE_ENTRIES] : entries;
     },
     async stat(path): Promise<FileInfo | null> {
       const stats = await statOf(sftp(), path);

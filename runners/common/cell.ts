@@ -5,6 +5,7 @@ import { isRecent, type ReadContext } from '../types';
 import { shapeProblems, type JsonObject, type Shape } from './json';
 import type { JsonlRecord } from './jsonl';
 import { JsonlCache } from './jsonl-cache';
+import { MORE_ENTRIES } from './fs';
 import { append } from '../../shared/arrays';
 
 export const NO_LABELS: CellLabels = { harness: null, model: null, condition: null, effort: null };
@@ -83,7 +84,10 @@ export class CellReading {
   /** A folder's entries; a file where the folder belongs is a problem, a missing folder is not. */
   async list(relative: string) {
     const entries = await this.ctx.fs.list(this.path(relative));
-    if (entries) return entries;
+    if (entries) {
+      for (const entry of entries) if (entry.error) this.problems.push(problem(entry.name ? `${relative}/${entry.name}` : relative, entry.name ? entry.error : `${relative} ${entry.error}`, { severity: 'warning' }));
+      return entries.filter((entry) => entry !== MORE_ENTRIES);
+    }
     const info = await this.ctx.fs.stat(this.path(relative));
     if (info && info.kind !== 'dir') this.problems.push(problem(relative, `${relative} is not a folder`));
     return [];
