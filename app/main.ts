@@ -43,6 +43,8 @@ async function serveApp(core: Core, request: Request): Promise<Response> {
   });
 }
 
+let opened: BrowserWindow | undefined;
+
 async function openWindow(): Promise<void> {
   const win = new BrowserWindow({
     width: 1440,
@@ -57,6 +59,7 @@ async function openWindow(): Promise<void> {
       webSecurity: true,
     },
   });
+  opened = win;
   const core = await createCore({
     configDir: app.getPath('userData'),
     transport: 'electron',
@@ -118,12 +121,20 @@ async function openWindow(): Promise<void> {
   await win.loadURL(`${ORIGIN}/index.html`);
 }
 
-app.whenReady().then(async () => {
-  // The app's own page may show system notifications (alerts); nothing else is ever granted.
-  const allowed = (permission: string, url: string | undefined) => permission === 'notifications' && isTrusted(url);
-  session.defaultSession.setPermissionRequestHandler((contents, permission, callback) => callback(allowed(permission, contents.getURL())));
-  session.defaultSession.setPermissionCheckHandler((_contents, permission, origin) => allowed(permission, `${origin}/`));
-  await openWindow();
-});
-
-app.on('window-all-closed', () => app.quit());
+// One Cellwatch per config folder (its userData): a second start shows the first's window and quits, rather
+// than a second core writing the same state files and watching the same roots.
+if (!app.requestSingleInstanceLock()) app.quit();
+else {
+  app.on('second-instance', () => {
+    if (opened?.isMinimized()) opened.restore();
+    opened?.focus();
+  });
+  app.whenReady().then(async () => {
+    // The app's own page may show system notifications (alerts); nothing else is ever granted.
+    const allowed = (permission: string, url: string | undefined) => permission === 'notifications' && isTrusted(url);
+    session.defaultSession.setPermissionRequestHandler((contents, permission, callback) => callback(allowed(permission, contents.getURL())));
+    session.defaultSession.setPermissionCheckHandler((_contents, permission, origin) => allowed(permission, `${origin}/`));
+    await openWindow();
+  });
+  app.on('window-all-closed', () => app.quit());
+}
