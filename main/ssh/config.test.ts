@@ -26,10 +26,18 @@ describe('~/.ssh/config as ssh reads it', () => {
     expect(lab1).toMatchObject({ hostName: 'lab1.example', port: 2200, user: 'fallback' });
   });
 
-  it('offers the agent\'s keys only where IdentitiesOnly and IdentityAgent allow', async () => {
-    const blocks = await parseSshConfig('Host strict\n  IdentitiesOnly yes\nHost noagent\n  IdentityAgent none\n');
-    expect(resolveHost('strict', blocks, tmp.path).useAgent).toBe(false);
-    expect(resolveHost('noagent', blocks, tmp.path).useAgent).toBe(false);
-    expect(resolveHost('other', blocks, tmp.path).useAgent).toBe(true);
+  it('offers the agent\'s keys only where IdentitiesOnly and IdentityAgent allow, from the socket IdentityAgent names', async () => {
+    const blocks = await parseSshConfig(
+      'Host strict\n  IdentitiesOnly yes\nHost noagent\n  IdentityAgent none\nHost own\n  IdentityAgent ~/.1password/agent.sock\nHost byvar\n  IdentityAgent $OTHER_SOCK\nHost named\n  IdentityAgent SSH_AUTH_SOCK\n',
+    );
+    const env = { SSH_AUTH_SOCK: '/run/agent.sock', OTHER_SOCK: '/run/other.sock' };
+    const agent = (alias: string) => resolveHost(alias, blocks, tmp.path, 'me', env).agent;
+    expect(agent('strict')).toBeNull();
+    expect(agent('noagent')).toBeNull();
+    expect(agent('own')).toBe(join(tmp.path, '.1password/agent.sock'));
+    expect(agent('byvar')).toBe('/run/other.sock');
+    expect(agent('named')).toBe('/run/agent.sock');
+    expect(agent('other')).toBe('/run/agent.sock');
+    expect(resolveHost('other', blocks, tmp.path, 'me', {}).agent).toBeNull();
   });
 });

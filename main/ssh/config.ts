@@ -11,8 +11,11 @@ export interface HostConfig {
   port: number;
   identityFiles: string[];
   proxyJump: string | null;
-  /** False with `IdentitiesOnly yes` or `IdentityAgent none`: the agent's keys are not offered to this host. */
-  useAgent: boolean;
+  /**
+   * The agent's socket: `IdentityAgent` (a path, `~/...`, `$VAR` or `SSH_AUTH_SOCK`), else SSH_AUTH_SOCK; null
+   * with `IdentityAgent none` or `IdentitiesOnly yes`, where the agent's keys are not offered to this host.
+   */
+  agent: string | null;
   /**
    * Whether the connection is compressed: yes unless `Compression no` (unlike ssh, whose default is no:
    * Cellwatch carries text logs, which shrink several times).
@@ -84,8 +87,16 @@ export async function parseSshConfig(text: string, include: ConfigReader = async
 
 const expand = (path: string, home: string) => (path === '~' || path.startsWith('~/') ? join(home, path.slice(1)) : path);
 
+/** The agent socket an `IdentityAgent` value names, as ssh reads it; SSH_AUTH_SOCK when it names none. */
+function agentSocket(value: string | undefined, home: string, env: NodeJS.ProcessEnv): string | null {
+  if (value === undefined || value === 'SSH_AUTH_SOCK') return env.SSH_AUTH_SOCK || null;
+  if (value.toLowerCase() === 'none') return null;
+  if (value.startsWith('$')) return env[value.slice(1).replace(/^\{(.*)\}$/, '$1')] || null;
+  return expand(value, home);
+}
+
 /** Resolves an alias the way ssh does: the first value of each option wins, IdentityFile accumulates. */
-export function resolveHost(alias: string, blocks: Block[], home = homedir(), user = process.env.USER ?? 'root'): HostConfig {
+export function resolveHost(alias: string, blocks: Block[], home = homedir(), user = process.env.USER ?? 'root', env: NodeJS.ProcessEnv = process.env): HostConfig {
   const first = new Map<string, string>();
   const identities: string[] = [];
   // The leading pseudo-block holds options before any Host line, which apply to every host.
@@ -105,7 +116,7 @@ export function resolveHost(alias: string, blocks: Block[], home = homedir(), us
     port: Number(first.get('port') ?? 22),
     identityFiles: identities.length ? identities : defaults,
     proxyJump: first.get('proxyjump') && first.get('proxyjump') !== 'none' ? (first.get('proxyjump') as string) : null,
-    useAgent: first.get('identitiesonly')?.toLowerCase() !== 'yes' && first.get('identityagent')?.toLowerCase() !== 'none',
+    agent: first.get('identitiesonly')?.toLowerCase() === 'yes' ? null : agentSocket(first.get('identityagent'), home, env),
     compression: first.get('compression')?.toLowerCase() !== 'no',
   };
 }

@@ -168,4 +168,21 @@ describe('ssh config beyond one hop', () => {
       host.close();
     }
   });
+
+  it('authenticates with the agent on the socket IdentityAgent names, when no key file is there', async () => {
+    writeFileSync(knownHostsFile(), `${sshd.hostKeyLine}\n`);
+    const { parseSshConfig } = await import('./config');
+    const socket = join(sshd.dir, 'agent.sock');
+    const pid = Number(/SSH_AGENT_PID=(\d+)/.exec(execFileSync('ssh-agent', ['-s', '-a', socket], { encoding: 'utf8' }))?.[1]);
+    try {
+      execFileSync('ssh-add', ['-q', join(sshd.home, '.ssh', 'id_ed25519')], { env: { ...process.env, SSH_AUTH_SOCK: socket }, stdio: 'ignore' });
+      const config = await parseSshConfig(`Host viaagent\n  HostName 127.0.0.1\n  Port ${sshd.port}\n  IdentityFile ${join(sshd.dir, 'no-such-key')}\n  IdentityAgent ${socket}\n`);
+      // SSH_AUTH_SOCK names another agent, or none: the one IdentityAgent names is asked.
+      const client = await openConnection(resolveHost('viaagent', config, sshd.home, undefined, {}), { knownHostsFile: knownHostsFile() });
+      expect((await exec(client, 'echo by the agent')).stdout).toBe('by the agent\n');
+      client.end();
+    } finally {
+      process.kill(pid);
+    }
+  });
 });

@@ -131,7 +131,7 @@ async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; k
     },
   };
   // The agent first, then each key file in turn, as ssh does; an encrypted key is skipped until unlocked.
-  const methods: (AgentAuthMethod | PublicKeyAuthMethod)[] = process.env.SSH_AUTH_SOCK && host.useAgent ? [{ type: 'agent', username: host.user, agent: process.env.SSH_AUTH_SOCK }] : [];
+  const methods: (AgentAuthMethod | PublicKeyAuthMethod)[] = host.agent ? [{ type: 'agent', username: host.user, agent: host.agent }] : [];
   let locked: string | undefined;
   for (const { file, key } of keys) {
     const passphrase = options.passphrases?.get(file);
