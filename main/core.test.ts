@@ -183,3 +183,16 @@ describe('core: the demo and rescans', () => {
     }
   });
 });
+
+describe('core: a launch that started', () => {
+  it('is reported as started whatever fails after it (here: its folder cannot be saved as a root), and is there once', async () => {
+    // Settings that cannot be written: the launch's new root is refused after the run started.
+    mkdirSync(join(configDir, 'settings.json'), { recursive: true });
+    const core = await startCore({ configDir, dataDir: join(tmp.path, 'data'), transport: 'serve', rescan: false, nvidiaSmi: false });
+    const launched = await core.launchRun({ profile: 'demo', values: { root: join(tmp.path, 'ui-runs'), speed: '50' }, label: 'odd' });
+    expect(launched.problem).toMatch(/^started, but its cell is not watched: could not read /);
+    expect(launched.cellId).toBeNull();
+    expect((await core.listRuns()).map((r) => [r.name, r.state])).toEqual([[launched.run.name, 'running']]);
+    await core.stopRun(launched.run.id);
+  });
+});

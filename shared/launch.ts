@@ -127,6 +127,8 @@ export interface Launched {
   run: RunInfo;
   /** The new cell's id once Cellwatch sees it (null when the runner has not written it yet). */
   cellId: string | null;
+  /** What failed after the run started (its cell not watched, the registry not saved): the run goes on. */
+  problem: string | null;
 }
 
 /** A run's state with its job's, as a user reads it: `pending (PENDING, Resources)`, `crashed (exit 3, FAILED)`. */

@@ -76,8 +76,9 @@ export async function launch(argv: string[], io: Io): Promise<number> {
       return 0;
     }
     if (plan.refused) throw new Error(plan.refused);
-    const { run } = await launcher.launchRun({ ...request, name: plan.name });
+    const { run, problem } = await launcher.launchRun({ ...request, name: plan.name });
     io.out(`id    ${run.id}`);
+    if (problem) io.err(`note  ${problem}`);
     if (run.job) io.out(`job   ${run.job.id} (${run.job.state})`);
     else io.out(`pid   ${run.pid}${run.gpu === null ? '' : ` on GPU ${run.gpu}`}`);
     return 0;

@@ -123,9 +123,15 @@ export class RunManager {
     this.earlyExits.delete(id);
     if (early) launched.exit = early;
     this.runs.push(launched);
-    await this.save();
-    await this.refresh();
-    return this.view(launched);
+    // Started is started: what fails from here on is said with the run, never as a failed launch (a retry
+    // would run it twice). Unsaved, it is still known, and stoppable, in this process.
+    const unsaved = await this.save().then(
+      () => null,
+      (error: Error) => `started, but not saved in ${this.registry} (the next start will not know it): ${error.message}`,
+    );
+    await this.refresh().catch(() => undefined);
+    const view = await this.view(launched);
+    return unsaved ? { ...view, problem: unsaved } : view;
   }
 
   /** Asks each place about its runs that may still change; one look at a time, a request meanwhile gets the next. */

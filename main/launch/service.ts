@@ -166,13 +166,20 @@ export class LaunchService implements LaunchCalls {
     const { plan, run, profile } = await planLaunch(request, this.context);
     if (plan.refused) throw new Error(plan.refused);
     const view = await this.runs.launch(plan.target, { run, env: plan.env, submit: plan.submit }, plan.gpu, profile.drain === 'sentinel');
-    await this.refreshStates();
     const cell = cellId(view.host, run.cell);
-    // A run that ended already, or failed to start, will not write its cell now.
-    const starting = () => ['pending', 'running'].includes(this.cellStates.get(cell) ?? 'running');
-    const id = await this.options.watchCell(view.host === 'local' ? run.cell : `${view.host}:${run.cell}`, cell, starting);
-    const latest = (await this.runs.list()).find((r) => r.id === view.id) ?? view;
-    return { run: this.info(latest), cellId: id };
+    // The run has started: a failure from here on is said with it, not thrown (a retry would run it twice).
+    let id: string | null = null;
+    let problem = view.problem;
+    try {
+      await this.refreshStates();
+      // A run that ended already, or failed to start, will not write its cell now.
+      const starting = () => ['pending', 'running'].includes(this.cellStates.get(cell) ?? 'running');
+      id = await this.options.watchCell(view.host === 'local' ? run.cell : `${view.host}:${run.cell}`, cell, starting);
+    } catch (error) {
+      problem ??= `started, but its cell is not watched: ${(error as Error).message}`;
+    }
+    const latest = (await this.runs.list().catch(() => [])).find((r) => r.id === view.id) ?? view;
+    return { run: this.info(latest), cellId: id, problem };
   }
 
   async listRuns() {

@@ -47,6 +47,8 @@ export interface AppState {
   alerts: AlertsState | null;
   /** The last failed action, shown until the next one succeeds. */
   error: string | null;
+  /** Says what went wrong where no call failed (a launch that started, then could not watch its cell). */
+  say(problem: string): void;
   load(): Promise<void>;
   addRoot(path: string): Promise<boolean>;
   pickAndAddRoot(): Promise<void>;
@@ -159,6 +161,9 @@ export function createAppStore(transport: Transport): AppStore {
       compareSlots: '',
       alerts: null,
       error: null,
+      say(problem) {
+        set({ error: problem });
+      },
       async load() {
         await attempt(async () => {
           const [info, roots, cells, gpu, hosts, alerts] = await Promise.all([

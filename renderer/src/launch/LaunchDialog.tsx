@@ -12,6 +12,8 @@ const MIN_FREE_MIB = 6000;
 export function LaunchDialog({ onClose }: { onClose: () => void }) {
   const transport = useTransport();
   const openCell = useApp((s) => s.openCell);
+  const setView = useApp((s) => s.setView);
+  const say = useApp((s) => s.say);
   // useShallow: a selector returning a new [] each render makes React re-render without end (error #185).
   const localGpus = useApp(useShallow((s) => s.gpu?.history.at(-1)?.gpus ?? []));
   const hosts = useApp(useShallow((s) => s.hosts.map((h) => h.alias)));
@@ -92,7 +94,10 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
       const asPlanned = plan && planned === JSON.stringify(request()) ? { name: plan.name } : {};
       const launched = await transport.call('launchRun', { ...request(), ...asPlanned });
       onClose();
+      // Started, whatever came after: said, and the run shown, never offered to launch again.
+      if (launched.problem) say(`${launched.run.name} ${launched.problem}`);
       if (launched.cellId) openCell(launched.cellId);
+      else if (launched.problem) setView('runs');
     });
   };
 
