@@ -23,6 +23,7 @@ describe("Slurm's lines and answers", () => {
     expect(() => splitWords("--comment 'open")).toThrow(/unclosed '/);
   });
 
+  const plain = { name: 'ui_x', cell: '/r/ui_x', cwd: '/r', command: ['true'], env: {} };
   it.each([
     ['--ou=/tmp/x', 'a prefix of --output'],
     ['--job-nam=other', 'a prefix of --job-name'],
@@ -34,8 +35,7 @@ describe("Slurm's lines and answers", () => {
     ['--exp ALL', 'a prefix of --export'],
     ['--mem=8G -J other', 'after another option'],
   ])('refuses %s (%s): read as sbatch reads its arguments, it is Cellwatch\'s own', (extra) => {
-    const job = { name: 'ui_x', cell: '/r/ui_x', cwd: '/r', command: ['true'], env: {} };
-    expect(() => sbatchLine(job, { extra }, false)).toThrow(/is Cellwatch's own/);
+    expect(() => sbatchLine(plain, { extra }, false)).toThrow(/is Cellwatch's own/);
   });
 
   it.each([
@@ -44,13 +44,11 @@ describe("Slurm's lines and answers", () => {
     ['-xo', "-x's value joined to it"],
     ['--mem 8G --nodelist=a,b -H', 'options and values'],
   ])('takes %s (%s)', (extra) => {
-    const job = { name: 'ui_x', cell: '/r/ui_x', cwd: '/r', command: ['true'], env: {} };
-    expect(sbatchLine(job, { extra }, false)).toEqual(expect.arrayContaining(splitWords(extra)));
+    expect(sbatchLine(plain, { extra }, false)).toEqual(expect.arrayContaining(splitWords(extra)));
   });
 
   it('refuses a word that is no option: sbatch would take it for the script', () => {
-    const job = { name: 'ui_x', cell: '/r/ui_x', cwd: '/r', command: ['true'], env: {} };
-    expect(() => sbatchLine(job, { extra: '--mem=8G other.sh' }, false)).toThrow('sbatch argument other.sh is not an option');
+    expect(() => sbatchLine(plain, { extra: '--mem=8G other.sh' }, false)).toThrow('sbatch argument other.sh is not an option');
   });
 
   it('reads squeue, sacct and scontrol as they answer (captured from Slurm 22.05)', () => {
