@@ -34,6 +34,15 @@ describe('cellwatch mcnemar', () => {
     });
   });
 
+  it('refuses a run paired with itself, however it is named, exit 2, as the window does', async () => {
+    const a = codingCell('std_a', { '0': ok(true), '1': ok(false) });
+    for (const json of [false, true]) {
+      const { io, err } = capture();
+      expect(await runCli(['mcnemar', ...(json ? ['--json'] : []), a, `${a}/`], io)).toBe(2);
+      expect(err.join('\n')).toContain('std_a is both A and B: every episode agrees with itself, so there is nothing to test');
+    }
+  });
+
   it('refuses cells whose episode ids diverge, exit 2, listing each side', async () => {
     const a = codingCell('std_a', { '0': ok(true), '1': ok(true), '7': ok(true) });
     const b = codingCell('std_b', { '0': ok(true), '1': ok(true), '8': ok(false), '9': ok(false) });

@@ -10,7 +10,7 @@ export const MCNEMAR_HELP = `cellwatch mcnemar [--json] CELL_A CELL_B
 
 The exact paired McNemar test over the episodes both cells scored. CELL@vNNN names a policy version's
 evaluation inside a bigym-agent cell. Exits 2, listing the ids on each side alone, when the cells did
-not run the same episodes.
+not run the same episodes, and when A and B are the same run.
   --json   {"a", "b", "pairs", "both", "only_a", "only_b", "neither", "statistic", "p_value", "excluded"}`;
 
 export async function mcnemar(argv: string[], io: Io): Promise<number> {
@@ -33,6 +33,13 @@ export async function mcnemar(argv: string[], io: Io): Promise<number> {
   });
   const a = result.a.id;
   const b = result.b.id;
+  // As the window says it: a run paired with itself agrees on every episode, which tests nothing.
+  if (a === b) {
+    const message = `${result.a.name} is both A and B: every episode agrees with itself, so there is nothing to test`;
+    if (values.json) io.out(JSON.stringify({ a, b, error: message }, null, 2));
+    io.err(`cellwatch mcnemar: ${message}. Name another run for B.`);
+    return 2;
+  }
   if (!result.ok) {
     const message = `${result.a.name} and ${result.b.name} did not run the same episodes; refusing to pair them`;
     if (values.json) io.out(JSON.stringify({ a, b, error: message, only_a: result.only_a, only_b: result.only_b }, null, 2));
