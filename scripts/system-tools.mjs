@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, delimiter, join } from 'node:path';
+import { basename, delimiter, dirname, join } from 'node:path';
 
 // sbin folders are often off a user's PATH, and sshd lives there.
 const SBIN = ['/usr/local/sbin', '/usr/sbin', '/sbin'];
@@ -155,7 +155,7 @@ export function freshPackages(status, wanted) {
 }
 
 /**
- * A folder of links to the commands of `freshPackages` alone (and node): the PATH the suite runs with, so
+ * A folder of links to the commands of `freshPackages` alone (and Node's own node, npm, npx): the PATH the suite runs with, so
  * that a tool installed here by hand and missing from the list fails here as it would on a fresh machine.
  * Null where dpkg is not there to say which package brings what.
  */
@@ -177,7 +177,11 @@ export function freshPath(dir, { electron = false, root = process.getuid?.() ===
     linked.add(name);
     symlinkSync(target, join(dir, name));
   };
-  link(process.execPath, 'node');
+  // Node and the npm beside it: whoever runs `npm test` has them, whatever installed them.
+  for (const name of ['node', 'npm', 'npx']) {
+    const file = name === 'node' ? process.execPath : join(dirname(process.execPath), name);
+    if (executable(file)) link(file, name);
+  }
   const commands = new Set();
   for (const file of files) {
     if (!BIN_DIRS.test(file) || !executable(file)) continue;
