@@ -96,7 +96,8 @@ describe('alerts', () => {
     writeTree(tmp.path, { 'gpus.csv': '0, NVIDIA GeForce RTX 2080 SUPER, 8192, 7169, 1002, 97\n' });
     process.env.FAKE_SMI_GPUS = join(tmp.path, 'gpus.csv');
     const { core, raised } = await start(join(import.meta.dirname, '..', 'gpu', 'fake', 'nvidia-smi'));
-    const { run } = await core.launchRun({ profile: 'custom', values: { command: 'sleep 30', root: runs }, gpu: 0, override: true });
+    // The run makes its folder a cell at once: the launch then finds it listed, rather than waiting for it.
+    const { run } = await core.launchRun({ profile: 'custom', values: { command: 'echo \'{"runner": "coding-agent"}\' > {cell}/run.json; sleep 30', root: runs }, gpu: 0, override: true });
     try {
       await until(() => raised.length > 0);
       await sleep(1500);
