@@ -1,7 +1,7 @@
 // Alerts: what Cellwatch tells the user without being asked (a run finished, failed, stalled, ...).
 import type { CellId } from './model';
 
-export type AlertKind = 'finished' | 'crashed' | 'eval_failed' | 'void' | 'budget' | 'stalled' | 'host_down' | 'gpu_low' | 'paired';
+export type AlertKind = 'finished' | 'crashed' | 'eval_failed' | 'void' | 'budget' | 'throttled' | 'stalled' | 'host_down' | 'gpu_low' | 'paired';
 
 /** Each kind as the settings list names it; keyed by the union, so a new kind must be named here. */
 export const ALERT_KINDS: Record<AlertKind, string> = {
@@ -10,6 +10,7 @@ export const ALERT_KINDS: Record<AlertKind, string> = {
   eval_failed: 'an evaluation fails (EVAL FAILED)',
   void: 'a run ends void (no policy to score)',
   budget: 'a budget is used up',
+  throttled: "a run's model service throttles it (its episode clock paused)",
   stalled: 'a running cell stalls',
   host_down: 'an SSH host is unreachable for over a minute',
   gpu_low: "a launched run's GPU drops under the free-memory guard",

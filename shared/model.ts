@@ -39,6 +39,8 @@ export function problem(file: string, message: string, more: { line?: number; se
 
 export type CellState =
   | 'running'
+  /** Paused by its model service's throttle, its episode clock stopped; `pausedUntil` says until when. */
+  | 'throttled'
   | 'finished'
   | 'draining'
   | 'stale'
@@ -51,6 +53,14 @@ export type CellState =
   | 'stopped'
   /** A run this app launched whose process exited non-zero before the cell finished. */
   | 'crashed';
+
+/** A time of day as this machine's clock shows it, to the second (when a throttled run resumes). */
+export const clockTime = (ms: number) => new Date(ms).toLocaleTimeString('en-GB', { hour12: false });
+
+/** A cell's state as a person reads it: a throttled one says when it resumes. */
+export function stateText(cell: Pick<CellSummary, 'state' | 'pausedUntil'>): string {
+  return cell.state === 'throttled' && cell.pausedUntil !== null ? `throttled until ${clockTime(cell.pausedUntil)}` : cell.state;
+}
 
 export interface Budget {
   unit: 'episodes' | 'steps' | 'trials';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CellSummary } from '../../shared/model';
+import { clockTime, type CellSummary } from '../../shared/model';
 import { cellAlerts, hostDownAlert, stallAlert } from './rules';
 
 const row = (more: Partial<CellSummary>): CellSummary =>
@@ -31,6 +31,14 @@ describe('what raises an alert', () => {
     expect(cellAlerts(row({}), row({ state: 'finished' }))[0]?.message).toBe('finished: nothing scored');
     const scored = row({ state: 'scored', success_rate: 0.25, episodes: { planned: 100, ended: 100, scored: 100, excluded: 0, successes: 25 } });
     expect(cellAlerts(row({ state: 'evaluating' }), scored)[0]?.message).toBe('finished: 25.0 % success (25 of 100 scored)');
+  });
+
+  it('a run its model service throttles: once when the pause begins, saying how long and until when', () => {
+    const throttled = row({ state: 'throttled', changedAt: 1000, pausedUntil: 31_000 });
+    expect(cellAlerts(row({}), throttled)).toEqual([
+      { cell: 'local:/runs/task', subject: 'move_plate', key: 'throttled:local:/runs/task:31000', kind: 'throttled', tab: 'episodes', message: `throttled: its model service paused it for 30 s, until ${clockTime(31_000)}` },
+    ]);
+    expect(cellAlerts(throttled, { ...throttled, changedAt: 1500 })).toEqual([]);
   });
 
   it('a stall counts from the later of the last bytes and the end of a throttle pause', () => {

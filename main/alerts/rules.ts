@@ -1,13 +1,13 @@
 // What raises an alert, as plain functions of what was seen: rows before and after a change, the time.
 import type { Alert } from '../../shared/alerts';
-import type { CellState, CellSummary } from '../../shared/model';
+import { clockTime, type CellState, type CellSummary } from '../../shared/model';
 import { formatP, type McNemarTable } from '../../shared/mcnemar';
 
 /** An alert before it is stamped with its time. */
 export type Raised = Omit<Alert, 'at'>;
 
 /** States of a run that still moves: a quiet one of these has stalled. */
-export const LIVE_STATES: ReadonlySet<CellState> = new Set(['running', 'draining', 'evaluating']);
+export const LIVE_STATES: ReadonlySet<CellState> = new Set(['running', 'throttled', 'draining', 'evaluating']);
 /** States a cell ends in. */
 const ENDED_STATES: ReadonlySet<CellState> = new Set(['finished', 'scored', 'void', 'eval_failed', 'interrupted', 'stopped', 'crashed']);
 
@@ -30,6 +30,10 @@ export function cellAlerts(before: CellSummary, after: CellSummary): Raised[] {
   }
   if (entered('eval_failed')) {
     raised.push({ ...base, key: key('eval_failed'), kind: 'eval_failed', tab: 'versions', message: 'EVAL FAILED (unscored): the evaluation stopped without a summary' });
+  }
+  if (entered('throttled') && after.pausedUntil !== null) {
+    const pause = after.changedAt === null ? '' : ` for ${duration(after.pausedUntil - after.changedAt)}`;
+    raised.push({ ...base, key: `throttled:${after.id}:${after.pausedUntil}`, kind: 'throttled', tab: 'episodes', message: `throttled: its model service paused it${pause}, until ${clockTime(after.pausedUntil)}` });
   }
   if (entered('void')) raised.push({ ...base, key: key('void'), kind: 'void', tab: 'versions', message: 'ended void: no policy version to score' });
   const { used, total, unit } = after.budget;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir, writeTree } from '../../runners/testing';
+import { jsonl, tempDir, writeTree } from '../../runners/testing';
+import { clockTime } from '../../shared/model';
 import { runCli } from './run';
 import { capture } from './testing';
 
@@ -20,6 +21,20 @@ describe('cellwatch status', () => {
     expect(out).toHaveLength(1);
     expect(out[0]?.split('\n')).toHaveLength(2);
     expect(text).toContain('std_x\\e]2;owned\\x07\\n\\e[31mfake line');
+  });
+
+  it('says a throttled cell is throttled, and until when; --json says its state', async () => {
+    const t = Date.now() / 1000;
+    writeTree(tmp.path, {
+      'std_a/run.json': { runner: 'coding-agent', run: 'std_a' },
+      'std_a/episodes/0000/trajectory.jsonl': jsonl([{ seq: 0, t, ev: 'throttle', attempt: 1, wait_s: 300 }]),
+    });
+    const table = capture();
+    expect(await runCli(['status', tmp.path], table.io)).toBe(0);
+    expect(table.out.join('\n')).toContain(`throttled until ${clockTime((t + 300) * 1000)}`);
+    const json = capture();
+    expect(await runCli(['status', '--json', tmp.path], json.io)).toBe(0);
+    expect(JSON.parse(json.out.join('\n')).cells[0].state).toBe('throttled');
   });
 
   it('puts every cell of a ui_ run folder off the board, whatever the runner names the cell', async () => {

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { truthOf } from '../launch/run-states';
 import { RunManager } from '../launch/runs';
 import { defaultConfigDir } from '../paths';
-import type { Cell } from '../../shared/model';
+import { stateText, type Cell } from '../../shared/model';
 import { cellJson, withPlaces } from '../cells';
 import { UsageError, type Io } from './io';
 import { printable } from './printable';
@@ -45,7 +45,7 @@ export async function status(argv: string[], io: Io): Promise<number> {
     c.name,
     c.format,
     c.board,
-    c.state,
+    stateText(c),
     budget(c),
     `${c.episodes.ended}/${c.episodes.planned ?? '?'}`,
     percent(c.success_rate),

@@ -2,7 +2,7 @@ import type { RunState } from '../../shared/launch';
 import type { CellState } from '../../shared/model';
 
 /** States that say a run moves, from its files alone. */
-const MOVING: ReadonlySet<CellState> = new Set(['running', 'stale', 'draining']);
+const MOVING: ReadonlySet<CellState> = new Set(['running', 'throttled', 'stale', 'draining']);
 
 /**
  * A cell's state, corrected by what the process of the run this app launched there says: a live process

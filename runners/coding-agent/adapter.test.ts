@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { age, context, read, tempDir, writeTree } from '../testing';
+import { age, context, jsonl, read, tempDir, writeTree } from '../testing';
 import { codingAgent } from './adapter';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -88,6 +88,15 @@ describe('coding-agent: state', () => {
   it('is draining while DRAIN exists', async () => {
     writeTree(cell, { 'run.json': run, 'summary.json': summary({}), DRAIN: '' });
     expect((await read(codingAgent, cell)).cell.state).toBe('draining');
+  });
+
+  it('is throttled while its newest episode ends on a throttle pause still counting down, then running again', async () => {
+    const t = 1_764_403_200;
+    writeTree(cell, { 'run.json': run, 'summary.json': summary({}), 'episodes/0007/trajectory.jsonl': jsonl([{ seq: 0, t: t - 5, ev: 'episode_start' }, { seq: 1, t, ev: 'throttle', attempt: 2, wait_s: 60 }]) });
+    const at = (seconds: number) => read(codingAgent, cell, context((t + seconds) * 1000));
+    expect(await at(10)).toMatchObject({ cell: { state: 'throttled' }, pausedUntil: (t + 60) * 1000 });
+    // The pause ran out: running while the files are recent, whatever the throttle said.
+    expect((await read(codingAgent, cell)).cell.state).toBe('running');
   });
 
   it('is running while a file changed in the last 10 minutes, stale after', async () => {

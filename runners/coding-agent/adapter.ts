@@ -70,7 +70,8 @@ export const codingAgent: FormatAdapter = {
     ].filter((m) => m !== null);
     if (mismatches.length) r.problems.push(problem('summary.json', `runner's aggregate disagrees with board scoring: ${mismatches.join('; ')}`, { severity: 'warning' }));
 
-    cell.state = summary?.finished === true ? 'finished' : drain ? 'draining' : r.recent() ? 'running' : 'stale';
+    const paused = trajectory && last?.kind === 'file' && summary?.finished !== true ? await pausedUntil(r, trajectory, last.size) : null;
+    cell.state = summary?.finished === true ? 'finished' : drain ? 'draining' : paused !== null && paused > r.ctx.now ? 'throttled' : r.recent() ? 'running' : 'stale';
     const detail = options?.detail ? await codingAgentDetail(r, run, summary ?? {}, episodeDirs) : undefined;
     cell.problems = r.problems;
     return {
@@ -80,7 +81,7 @@ export const codingAgent: FormatAdapter = {
       changedAt: r.changedAt,
       units,
       vramPeakMib: num(summary?.vram_peak_mib),
-      pausedUntil: trajectory && last?.kind === 'file' && summary?.finished !== true ? await pausedUntil(r, trajectory, last.size) : null,
+      pausedUntil: paused,
     };
   },
 };

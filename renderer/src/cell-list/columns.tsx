@@ -40,7 +40,7 @@ export const COLUMNS: Column[] = [
   { key: 'name', title: 'Name', width: 'minmax(110px, 2fr)', sortValue: (c) => c.name, render: (c) => <span className="name" title={c.path}>{c.name}</span> },
   { key: 'format', title: 'Format', width: '80px', sortValue: (c) => c.format, render: (c) => c.format },
   { key: 'board', title: 'Board', width: '44px', sortValue: (c) => c.board, render: (c) => <span className={`badge board-${c.board}`}>{c.board}</span> },
-  { key: 'state', title: 'State', width: '84px', sortValue: (c) => STATE_LOOK[c.state].order, render: (c) => <StatePill state={c.state} /> },
+  { key: 'state', title: 'State', width: '84px', sortValue: (c) => STATE_LOOK[c.state].order, render: (c) => <StatePill state={c.state} pausedUntil={c.pausedUntil} /> },
   { key: 'budget', title: 'Budget', width: '88px', numeric: true, sortValue: budgetFraction, render: (c) => <BudgetBar cell={c} /> },
   {
     key: 'episodes', title: 'Episodes', width: '60px', numeric: true, sortValue: (c) => c.episodes.ended,

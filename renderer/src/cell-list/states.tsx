@@ -1,8 +1,9 @@
-import type { CellState } from '../../../shared/model';
+import { clockTime, type CellState } from '../../../shared/model';
 
 /** One meaning per colour, always paired with a word. */
 export const STATE_LOOK: Record<CellState, { label: string; tone: 'running' | 'ok' | 'fail' | 'grey' | 'amber' | 'error'; order: number }> = {
   running: { label: 'running', tone: 'running', order: 0 },
+  throttled: { label: 'throttled', tone: 'amber', order: 1 },
   evaluating: { label: 'evaluating', tone: 'running', order: 1 },
   draining: { label: 'draining', tone: 'amber', order: 2 },
   eval_failed: { label: 'EVAL FAILED', tone: 'error', order: 3 },
@@ -15,7 +16,13 @@ export const STATE_LOOK: Record<CellState, { label: string; tone: 'running' | 'o
   void: { label: 'void', tone: 'grey', order: 8 },
 };
 
-export function StatePill({ state }: { state: CellState }) {
+/** The state in its colour and word; a throttled cell's says, on hover, when it resumes. */
+export function StatePill({ state, pausedUntil = null }: { state: CellState; pausedUntil?: number | null }) {
   const look = STATE_LOOK[state];
-  return <span className={`pill tone-${look.tone}`}>{look.label}</span>;
+  const title = state === 'throttled' && pausedUntil !== null ? `paused by its model service until ${clockTime(pausedUntil)}` : undefined;
+  return (
+    <span className={`pill tone-${look.tone}`} title={title}>
+      {look.label}
+    </span>
+  );
 }

@@ -1,4 +1,5 @@
 import { StatePill } from '../cell-list/states';
+import { clockTime } from '../../../shared/model';
 import { useApp } from '../context';
 import { compact } from '../format';
 import { useKey } from '../keys';
@@ -27,7 +28,8 @@ function Header() {
       <h1>{summary.name}</h1>
       <span className="muted">{labels.join(' · ')}</span>
       <span className={`badge board-${summary.board}`}>{summary.board === 'on' ? 'on board' : summary.board === 'ui' ? 'ui run' : 'nonstd'}</span>
-      <StatePill state={summary.state} />
+      <StatePill state={summary.state} pausedUntil={summary.pausedUntil} />
+      {summary.state === 'throttled' && summary.pausedUntil !== null && <span className="muted">until {clockTime(summary.pausedUntil)}</span>}
       {summary.board === 'ui' && <RunControls cellId={summary.id} />}
       <span className="spacer" />
       <MuteButton cellId={summary.id} />
