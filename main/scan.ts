@@ -1,7 +1,7 @@
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { realpath } from 'node:fs/promises';
 import { type CellSummary, type FormatName, type Problem, type RootState, problem } from '../shared/model';
-import { detectFormat, type CellFs, type Entry } from '../runners';
+import { detectFormat, entryProblems, type CellFs } from '../runners';
 import { append } from '../shared/arrays';
 import { mapLimited, PARALLEL_IO } from './concurrency';
 
@@ -21,11 +21,6 @@ export interface Found {
   format: FormatName;
   /** Reached through a symbolic link: it may be a cell found under its own path too. */
   linked?: true;
-}
-
-/** The entries of a folder that could not be looked at (a link loop): each a problem of its own, the rest read on. */
-export function entryProblems(dir: string, entries: Entry[]): Problem[] {
-  return entries.flatMap((entry) => (entry.error ? [problem(join(dir, entry.name), entry.name ? entry.error : `the folder ${entry.error}`, { severity: 'warning' })] : []));
 }
 
 /** The cell folders below `root`, down to MAX_DEPTH, without entering a cell or following a symlink loop. */

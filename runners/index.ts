@@ -13,6 +13,6 @@ export const ADAPTERS: Record<FormatName, FormatAdapter> = {
 };
 
 export { detectFormat } from './detect';
-export { localFs, MAX_ENTRIES, MORE_ENTRIES, syncLocalFs, type CellFs, type Entry, type FileInfo } from './common/fs';
+export { entryProblems, localFs, MAX_ENTRIES, MORE_ENTRIES, syncLocalFs, type CellFs, type Entry, type FileInfo } from './common/fs';
 export { JsonReader } from './common/json';
 export type { CellRead, FormatAdapter, ReadContext } from './types';

@@ -3,7 +3,7 @@
 import { posix } from 'node:path';
 import { LAUNCH_FILES } from '../../shared/launch';
 import { shellQuote } from '../../shared/quote';
-import { STDERR, STDOUT } from './place';
+import { cellExists, STDERR, STDOUT } from './place';
 
 const q = (text: string) => shellQuote([text]);
 
@@ -16,7 +16,7 @@ const EXIT_FILE = LAUNCH_FILES.exit;
  * it, perhaps) already had the chance to fill with links. Fails naming it.
  */
 export const freshCellScript = (cell: string) =>
-  `if [ -e ${q(cell)} ] || [ -L ${q(cell)} ]; then echo ${q(`${cell} exists already: a launch makes a new cell; choose another name or label`)} >&2; exit 17; fi\nmkdir -p ${q(posix.dirname(cell))} && mkdir ${q(cell)}`;
+  `if [ -e ${q(cell)} ] || [ -L ${q(cell)} ]; then echo ${q(cellExists(cell))} >&2; exit 17; fi\nmkdir -p ${q(posix.dirname(cell))} && mkdir ${q(cell)}`;
 
 /** Writes an empty `file`, never through a link planted there: the link is removed, then the file made exclusively (noclobber). */
 const touchScript = (file: string) => `rm -f ${q(file)}; (set -C; : > ${q(file)})`;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants, readFileSync } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { STDERR, STDOUT, type LaunchedRun, type RunPlace, type Seen, type Start } from './place';
+import { cellExists, STDERR, STDOUT, type LaunchedRun, type RunPlace, type Seen, type Start } from './place';
 
 /** A file Cellwatch makes in a cell: new, and never a link's target. */
 const NEW_FILE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -51,7 +51,7 @@ export class LocalPlace implements RunPlace {
     await mkdir(dirname(run.cell), { recursive: true });
     // A new cell, always: a folder a run already had could hold links that Cellwatch would write through.
     await mkdir(run.cell).catch((error: NodeJS.ErrnoException) => {
-      throw error.code === 'EEXIST' ? new Error(`${run.cell} exists already: a launch makes a new cell; choose another name or label`) : error;
+      throw error.code === 'EEXIST' ? new Error(cellExists(run.cell)) : error;
     });
     await mkdir(run.cwd, { recursive: true });
     const out = await open(join(run.cell, STDOUT), NEW_FILE | constants.O_APPEND);

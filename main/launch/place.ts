@@ -58,5 +58,8 @@ export interface RunPlace {
   tail(run: LaunchedRun, file: string, lines: number): Promise<string[]>;
 }
 
+/** Why a launch refuses its cell's folder: it exists, and a run may have filled it with links already. */
+export const cellExists = (cell: string) => `${cell} exists already: a launch makes a new cell; choose another name or label`;
+
 export const STDOUT = LAUNCH_FILES.stdout;
 export const STDERR = LAUNCH_FILES.stderr;

@@ -5,10 +5,10 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { detectFormat, localFs, type CellRead } from '../../runners';
+import { detectFormat, entryProblems, localFs, type CellRead } from '../../runners';
 import { problem, type FormatName, type Problem } from '../../shared/model';
 import { packageRoot } from '../paths';
-import { entryProblems, knownByFolder, withoutTwins, type Found } from '../scan';
+import { knownByFolder, withoutTwins, type Found } from '../scan';
 import type { LookedFiles } from './index-cache';
 import type { WorkerJob, WorkerReply } from './worker-jobs';
 

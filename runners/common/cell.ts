@@ -5,7 +5,7 @@ import { isRecent, type ReadContext } from '../types';
 import { shapeProblems, type JsonObject, type Shape } from './json';
 import type { JsonlRecord } from './jsonl';
 import { JsonlCache } from './jsonl-cache';
-import { MORE_ENTRIES } from './fs';
+import { entryProblems, MORE_ENTRIES } from './fs';
 import { append } from '../../shared/arrays';
 
 export const NO_LABELS: CellLabels = { harness: null, model: null, condition: null, effort: null };
@@ -85,7 +85,7 @@ export class CellReading {
   async list(relative: string) {
     const entries = await this.ctx.fs.list(this.path(relative));
     if (entries) {
-      for (const entry of entries) if (entry.error) this.problems.push(problem(entry.name ? `${relative}/${entry.name}` : relative, entry.name ? entry.error : `${relative} ${entry.error}`, { severity: 'warning' }));
+      append(this.problems, entryProblems(relative, entries));
       return entries.filter((entry) => entry !== MORE_ENTRIES);
     }
     const info = await this.ctx.fs.stat(this.path(relative));

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, opendirSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { open, opendir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { problem, type Problem } from '../../shared/model';
 
 export interface Entry {
   name: string;
@@ -25,6 +26,14 @@ export const MAX_ENTRIES = 100_000;
 
 /** Stands after the first MAX_ENTRIES entries of a folder that holds more: said as a problem of the folder. */
 export const MORE_ENTRIES: Entry = { name: '', kind: 'other', error: `holds more than ${MAX_ENTRIES.toLocaleString('en-US')} entries; only the first ${MAX_ENTRIES.toLocaleString('en-US')} are read` };
+
+/**
+ * The entries of `dir` that could not be looked at (a link loop), each a warning of its own, and the folder's
+ * own when it holds more than is read; the rest are read on. `dir` names the folder in the problems.
+ */
+export function entryProblems(dir: string, entries: Entry[]): Problem[] {
+  return entries.flatMap((entry) => (entry.error ? [problem(entry.name ? join(dir, entry.name) : dir, entry.name ? entry.error : `${dir} ${entry.error}`, { severity: 'warning' })] : []));
+}
 
 /** In name order, byte by byte, as readdir gives them (a folder read with opendir comes in the disk's order). */
 const byName = (entries: Entry[]) => entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
