@@ -5,7 +5,7 @@ import type { Backend } from '../shared/contract';
 import type { AppInfo, CellSummary, Transport } from '../shared/model';
 import { AlertLog } from './alerts/log';
 import { AlertService, type AlertTiming } from './alerts/service';
-import { localCellContext, type ContextOf, type Media } from './cell-context';
+import { localHostContext, type ContextOf, type Media } from './host-context';
 import { CompareService } from './compare/service';
 import { EventHub } from './events';
 import { listFrames } from './frames';
@@ -77,14 +77,14 @@ export interface Core extends EventedBackend {
 
 export async function createCore(options: CoreOptions): Promise<Core> {
   const events = new EventHub();
-  const hosts = new HostsService(events, options.remoteNvidiaSmi, options.hosts);
-  const local = localCellContext();
-  const contextOf: ContextOf = (cell) => (cell.host === 'local' ? local : hosts.registry.context(cell.host));
+  const hosts = new HostsService(events, options.hosts);
+  const local = localHostContext();
+  const contextOf: ContextOf = (place) => (place.host === 'local' ? local : hosts.registry.context(place.host));
   const dataDir = options.dataDir ?? defaultDataDir();
   // What writers that died mid-write left (a full disk, kill -9) goes before anything is read.
   await Promise.all([options.configDir, join(dataDir, 'index')].map(removeStaleTemps));
   // Local roots keep what they read in the data folder between starts.
-  const roots = await RootsService.create({ ...options, index: { cacheDir: dataDir, ...options.index } }, events, hosts.registry, contextOf);
+  const roots = await RootsService.create({ ...options, index: { cacheDir: dataDir, ...options.index } }, events, hosts.registry);
 
   const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
   const recordingsDir = join(dataDir, 'recordings');
@@ -94,11 +94,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     configDir: options.configDir,
     packageRoot: root,
     dataDir,
-    gpus: (host) => (host === 'local' ? gpus.readings() : hosts.gpuReadings(host)),
-    shell: (host) => hosts.shell(host),
+    gpus: (host) => gpus.readings(host),
+    shell: (host) => contextOf({ host }).shell(),
     watchCell: (address, id, starting) => roots.watchCell(address, id, starting),
   });
-  const gpus = new GpuService({ nvidiaSmi: options.nvidiaSmi ?? 'nvidia-smi', events, hosts, runOfGroup: (pgid) => launch.runOfGroup(pgid), rootPaths: () => roots.localPaths() });
+  const gpus = new GpuService({ nvidiaSmi: options.nvidiaSmi ?? 'nvidia-smi', remoteNvidiaSmi: options.remoteNvidiaSmi, events, contextOf, runOfGroup: (pgid) => launch.runOfGroup(pgid), rootPaths: () => roots.localPaths() });
   gpus.onSample((sample) => launch.observe(sample));
 
   // What a launched run's process says beats what its cell's files suggest, in the list and the cell view alike.

@@ -1,18 +1,22 @@
-// Property tests of the parsers of what hosts and tools send: a remote discovery listing, ~/.ssh/config,
+// Property tests of the parsers of what hosts and tools send: a remote root's snapshot, ~/.ssh/config,
 // nvidia-smi's CSV. None may throw, whatever arrives; each keeps only what it can vouch for.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseGpus, parseProcesses } from './gpu/parse';
 import { parseSshConfig, resolveHost } from './ssh/config';
-import { parseDiscovery } from './ssh/discover';
+import { cellsAmong } from './ssh/discover';
+import { SnapshotFs } from './ssh/snapshot';
+import { localFs } from '../runners';
 
 const bytes = fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a).toString('latin1'));
 
 describe('parsers, fuzzed', () => {
-  it('a discovery listing never names a cell outside its root, whatever the host printed', () => {
+  it("a root's snapshot never names a cell outside its root, whatever the host printed", () => {
+    const sep = '\u0001';
     fc.assert(
-      fc.property(fc.array(fc.oneof(bytes, fc.constantFrom('/runs/a/run.json', '/etc/run.json', '/runs/../etc/run.json', Buffer.from('{"runner": "coding-agent"}').toString('hex'))), { maxLength: 12 }), (parts) => {
-        const found = parseDiscovery(parts.join('\0'), '/runs');
+      fc.property(fc.array(fc.oneof(bytes, fc.constantFrom('F /runs/a/run.json', 'F /etc/run.json', 'F /runs/../etc/run.json', 'E d 4096 1.5 /runs/a', '{"runner": "coding-agent"}', sep, '\0')), { maxLength: 12 }), (parts) => {
+        const snapshot = new SnapshotFs(parts.join(''), '/runs', 3, localFs);
+        const found = cellsAmong(snapshot.jsonFiles(), '/runs');
         for (const cell of found) {
           expect(cell.dir.startsWith('/runs/')).toBe(true);
           expect(cell.dir.split('/')).not.toContain('..');

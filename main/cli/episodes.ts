@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { readTargetCell, withPlaces } from '../cells';
+import { readCellAt, withPlaces } from './places';
 import { UsageError, type Io } from './io';
 import { table } from './table';
 
@@ -16,7 +16,7 @@ export async function episodes(argv: string[], io: Io): Promise<number> {
     options: { json: { type: 'boolean', default: false }, 'accept-new-host-key': { type: 'boolean', default: false } },
   });
   if (positionals.length !== 1) throw new UsageError(`name exactly one cell\n\n${EPISODES_HELP}`);
-  const read = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, async (places) => readTargetCell(await places.open(positionals[0] as string)));
+  const read = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, async (places) => readCellAt(await places.open(positionals[0] as string)));
   if (values.json) {
     io.out(JSON.stringify({ cell: read.cell.id, episodes: read.units }, null, 2));
     return 0;

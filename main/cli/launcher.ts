@@ -1,9 +1,8 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { withPlaces, type Places } from '../cells';
+import { withPlaces } from './places';
 import { parseGpus } from '../gpu/parse';
-import { gpuQueryArgs, runOnce } from '../gpu/sampler';
-import { shellQuote } from '../../shared/quote';
+import { gpuQueryArgs } from '../gpu/sampler';
 import { LaunchService } from '../launch/service';
 import { defaultConfigDir, defaultDataDir, packageRoot } from '../paths';
 
@@ -13,17 +12,13 @@ import { defaultConfigDir, defaultDataDir, packageRoot } from '../paths';
  */
 export function withLauncher<T>(use: (launcher: LaunchService) => Promise<T>): Promise<T> {
   const nvidiaSmi = process.env.CELLWATCH_NVIDIA_SMI ?? 'nvidia-smi';
-  return withPlaces({}, async (places: Places) => {
+  return withPlaces({}, async (places) => {
     const launcher = await LaunchService.create(
       {
         configDir: defaultConfigDir(),
         packageRoot: packageRoot(dirname(fileURLToPath(import.meta.url))),
         dataDir: defaultDataDir(),
-        gpus: async (host) => {
-          if (host === 'local') return runOnce(nvidiaSmi, gpuQueryArgs()).then(parseGpus, () => []);
-          const answer = await (await places.shell(host)).run(shellQuote(['nvidia-smi', ...gpuQueryArgs()]));
-          return answer.code === 0 ? parseGpus(answer.stdout) : [];
-        },
+        gpus: (host) => places.contextOf({ host }).once(host === 'local' ? nvidiaSmi : 'nvidia-smi', gpuQueryArgs()).then(parseGpus, () => []),
         shell: (host) => places.shell(host),
         watchCell: async () => null,
       },

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { formatP, verdict } from '../../shared/mcnemar';
-import { readTargetCell, withPlaces } from '../cells';
+import { readCellAt, withPlaces } from './places';
 import { compareSides, sideOf, splitAddress, type Side } from '../compare/paired';
 import { UsageError, type Io } from './io';
 import { printable } from './printable';
@@ -26,7 +26,7 @@ export async function mcnemar(argv: string[], io: Io): Promise<number> {
       positionals.map(async (address) => {
         const { cell, version } = splitAddress(address);
         const target = await places.open(cell);
-        return sideOf(await readTargetCell(target), version, target.context.read());
+        return sideOf(await readCellAt(target), version, target.context.read());
       }),
     );
     return compareSides(a as Side, b as Side);

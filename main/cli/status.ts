@@ -4,7 +4,7 @@ import { truthOf } from '../launch/run-states';
 import { RunManager } from '../launch/runs';
 import { defaultConfigDir } from '../paths';
 import { stateText, type Cell } from '../../shared/model';
-import { cellJson, withPlaces } from '../cells';
+import { withPlaces } from './places';
 import { UsageError, type Io } from './io';
 import { printable } from './printable';
 import { percent, table } from './table';
@@ -15,6 +15,12 @@ One line per cell: a cell folder, or every cell of a runs root (to depth 3). A p
 host: ssh://ALIAS/abs/path or ALIAS:/abs/path, ALIAS as in ~/.ssh/config; an unknown host key is
 refused unless --accept-new-host-key.
   --json   {"cells": [...]} as runners/FORMATS.md describes`;
+
+/** A cell's fields exactly as runners/FORMATS.md lists them, in that order, whatever else the model carries. */
+function cellJson(cell: Cell): Cell {
+  const { id, host, path, format, name, board, state, budget, episodes, success_rate, tokens, cost_usd_estimate, problems } = cell;
+  return { id, host, path, format, name, board, state, budget, episodes, success_rate, tokens, cost_usd_estimate, problems };
+}
 
 function budget(cell: Cell): string {
   const { used, total, unit } = cell.budget;
@@ -30,9 +36,10 @@ export async function status(argv: string[], io: Io): Promise<number> {
   });
   if (positionals.length === 0) throw new UsageError(`name at least one runs root or cell\n\n${STATUS_HELP}`);
   const listed = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, (places) => places.listCells(positionals));
+  for (const p of listed.problems) io.err(printable(`${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
   // As in the app: what the process of a run launched from it says beats what the cell's files suggest.
   const runs = await new RunManager(join(defaultConfigDir(), 'launched.json')).states();
-  const cells = listed.map((row) => (row.host === 'local' ? { ...row, state: truthOf(row.state, runs.get(row.path)) } : row));
+  const cells = listed.cells.map((row) => (row.host === 'local' ? { ...row, state: truthOf(row.state, runs.get(row.path)) } : row));
   if (values.json) {
     io.out(JSON.stringify({ cells: cells.map(cellJson) }, null, 2));
     return 0;

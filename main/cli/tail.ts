@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { StreamEvent } from '../../shared/cell-detail';
 import { ADAPTERS } from '../../runners';
 import type { EventLog } from '../../runners/types';
-import { Places, readTargetCell } from '../cells';
+import { CommandPlaces, readCellAt } from './places';
 import { Follower } from '../tail/follower';
 import { REMOTE_POLL_MS, streamEvent } from '../watch/session';
 import { UsageError, type Io } from './io';
@@ -37,7 +37,7 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
     },
   });
   if (positionals.length !== 1) throw new UsageError(`name exactly one cell\n\n${TAIL_HELP}`);
-  const places = new Places({
+  const places = new CommandPlaces({
     acceptNewHostKey: values['accept-new-host-key'],
     onHostStatus: (status) => {
       if (status.state === 'reconnecting') {
@@ -52,7 +52,7 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
     places.close();
     throw error;
   });
-  const { cell } = await readTargetCell(target);
+  const { cell } = await readCellAt(target);
   const adapter = ADAPTERS[cell.format];
   const followers = new Map<string, Follower>();
   const follow = async (log: EventLog, fromEnd: boolean) => {

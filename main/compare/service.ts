@@ -6,7 +6,7 @@ import type { Backend } from '../../shared/contract';
 import type { PairedTest } from '../../shared/mcnemar';
 import type { CellSummary } from '../../shared/model';
 import { readCell } from '../../runners/read';
-import type { ContextOf } from '../cell-context';
+import type { ContextOf } from '../host-context';
 import type { EventHub } from '../events';
 import { findFfmpeg } from '../record/ffmpeg';
 import { recordSlots } from '../record/slots';

@@ -3,7 +3,7 @@ import type { CellSummary } from '../../shared/model';
 import { parseSlots, type SlotSpec } from '../../shared/slots';
 import { ADAPTERS } from '../../runners';
 import type { VersionsCapability } from '../../runners/types';
-import type { ContextOf } from '../cell-context';
+import type { ContextOf } from '../host-context';
 import { listFrames } from '../frames';
 
 export class SlotError extends Error {

@@ -18,18 +18,18 @@ export interface GpuFeedOptions {
   onSample(sample: GpuSample): void;
   /** The launched run a process belongs to, to name it in the GPU view. */
   runOf?(pid: number): string | undefined;
-  /** How to run nvidia-smi on an SSH host, over its connection (and how often to ask for processes); absent: on this machine. */
-  remote?: Pick<SamplerOptions, 'spawn' | 'once' | 'processesEveryMs' | 'intervalMs'>;
+  /** How nvidia-smi runs on its host (and how often it is asked for processes); absent: on this machine. */
+  place?: Pick<SamplerOptions, 'spawn' | 'once' | 'processesEveryMs' | 'intervalMs'>;
 }
 
 /** The core's GPU sampler: keeps recent samples and the problems it met, and passes each sample on. */
-export function startGpu({ command, onSample, runOf = () => undefined, remote }: GpuFeedOptions): GpuFeed {
+export function startGpu({ command, onSample, runOf = () => undefined, place }: GpuFeedOptions): GpuFeed {
   const history: GpuSample[] = [];
   const problems: Problem[] = [];
   if (command === false) return { status: () => ({ available: false, problems: [problem('nvidia-smi', 'GPU sampling is off', { severity: 'warning' })], history }), latest: () => undefined, stop: () => undefined };
   const sampler = new GpuSampler({
     command,
-    ...remote,
+    ...place,
     onSample(raw) {
       const sample: GpuSample = { ...raw, processes: raw.processes.map((p) => ({ ...p, run: runOf(p.pid) })) };
       history.push(sample);

@@ -1,21 +1,10 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { problem, type Problem } from '../../shared/model';
 import type { GpuProcess, GpuReading, GpuSample } from '../../shared/cell-detail';
 import { APPS_QUERY, GPU_QUERY, parseGpus, parseProcesses } from './parse';
+import { runOnce, spawnLocal, type Spawned } from '../programs';
 
 export type { GpuSample };
-
-/** A running nvidia-smi: a local child process, or an exec channel on an SSH host. */
-export interface Spawned {
-  /** The local process's pid; absent for a remote one. */
-  pid?: number;
-  stdout: NodeJS.ReadableStream;
-  stderr: NodeJS.ReadableStream | null;
-  kill(): void;
-  on(event: 'exit', listener: (code: number | null, signal: string | null) => void): unknown;
-  on(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown;
-}
 
 export interface SamplerOptions {
   command?: string;
@@ -40,19 +29,6 @@ export const gpuQueryArgs = (intervalMs?: number) => [
   ...(intervalMs ? [`-lms`, String(intervalMs)] : []),
 ];
 export const appsQueryArgs = [`--query-compute-apps=${APPS_QUERY.join(',')}`, '--format=csv,noheader,nounits'];
-
-/** Runs nvidia-smi once, with a timeout; resolves to its stdout or rejects saying what failed. */
-export function runOnce(command: string, args: string[], timeoutMs = 5000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(command, args, { timeout: timeoutMs, windowsHide: true }, (error, stdout, stderr) => {
-      if (!error) return resolve(stdout);
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') reject(new Error(`${command} not found: no NVIDIA driver here`));
-      else if (error.killed) reject(new Error(`${command} gave no answer within ${timeoutMs} ms`));
-      else reject(new Error(`${command} failed: ${(stderr || error.message).trim()}`));
-    });
-  });
-}
 
 /**
  * One long-lived `nvidia-smi --query-gpu=... -lms N` per host: each round of lines is a sample. It is
@@ -104,7 +80,7 @@ export class GpuSampler {
     const args = gpuQueryArgs(this.intervalMs);
     let child: Spawned;
     try {
-      child = this.options.spawn ? this.options.spawn(args) : localSpawn(this.command, args);
+      child = this.options.spawn ? this.options.spawn(args) : spawnLocal(this.command, args);
     } catch (error) {
       this.options.onProblem(problem(this.command, `${this.command} could not start: ${(error as Error).message}`));
       this.restartTimer = setTimeout(() => this.launch(), this.backoff);
@@ -173,15 +149,4 @@ export class GpuSampler {
     this.child?.kill();
     this.child = undefined;
   }
-}
-
-function localSpawn(command: string, args: string[]): Spawned {
-  const child: ChildProcess = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
-  return {
-    pid: child.pid,
-    stdout: child.stdout as NodeJS.ReadableStream,
-    stderr: child.stderr,
-    kill: () => child.kill('SIGKILL'),
-    on: (event: 'exit' | 'error', listener: never) => child.on(event, listener),
-  } as Spawned;
 }

@@ -1,19 +1,23 @@
-// This machine's GPUs (one long-lived nvidia-smi), an SSH host's (through the hosts service), and the
-// machine's CPU, memory and disks.
+// The GPUs of every place: one long-lived nvidia-smi on this machine, one on each connected SSH host (over
+// its HostContext), and this machine's CPU, memory and disks.
 import type { GpuReading, GpuSample, GpuStatus, SystemSample } from '../../shared/cell-detail';
+import type { HostStatus } from '../../shared/contract';
+import { problem } from '../../shared/model';
 import type { EventHub } from '../events';
-import type { HostsService } from '../hosts/service';
+import type { ContextOf } from '../host-context';
 import { processGroupOf } from '../launch/pgid';
 import { startGpu, type GpuFeed } from './history';
 import { parseGpus } from './parse';
-import { gpuQueryArgs, runOnce } from './sampler';
+import { gpuQueryArgs } from './sampler';
 import { diskOf, sampleSystem } from './system';
 
 export interface GpuOptions {
-  /** The nvidia-smi to sample with; false: no sampler (tests). */
+  /** The nvidia-smi to sample this machine with; false: no sampler (tests). */
   nvidiaSmi: string | false;
+  /** The nvidia-smi to run on SSH hosts (default: the one on the host's PATH). */
+  remoteNvidiaSmi?: string;
   events: EventHub;
-  hosts: HostsService;
+  contextOf: ContextOf;
   /** The launched run whose process group a pid belongs to. */
   runOfGroup(pgid: number): string | undefined;
   /** The local runs roots, for the disks they are on. */
@@ -21,18 +25,49 @@ export interface GpuOptions {
 }
 
 export class GpuService {
-  private readonly feed: GpuFeed;
+  /** A feed per place: `local`, and each SSH host while it is connected. */
+  private readonly feeds = new Map<string, GpuFeed>();
   private readonly listeners: ((sample: GpuSample) => void)[] = [];
+  private readonly unsubscribe: () => void;
 
   constructor(private readonly options: GpuOptions) {
-    this.feed = startGpu({
-      command: options.nvidiaSmi,
+    this.feeds.set('local', this.sample('local'));
+    this.unsubscribe = options.events.on('hostsChanged', (statuses) => this.follow(statuses));
+  }
+
+  private command(host: string): string | false {
+    return host === 'local' ? this.options.nvidiaSmi : (this.options.remoteNvidiaSmi ?? 'nvidia-smi');
+  }
+
+  private sample(host: string): GpuFeed {
+    const context = this.options.contextOf({ host });
+    const command = this.command(host);
+    const local = host === 'local';
+    return startGpu({
+      command,
       onSample: (sample) => {
-        this.listeners.forEach((listener) => listener(sample));
-        options.events.emit('gpuSample', sample);
+        if (local) this.listeners.forEach((listener) => listener(sample));
+        this.options.events.emit('gpuSample', local ? sample : { ...sample, host });
       },
-      runOf: (pid) => options.runOfGroup(processGroupOf(pid) ?? -1),
+      runOf: local ? (pid) => this.options.runOfGroup(processGroupOf(pid) ?? -1) : undefined,
+      place: {
+        spawn: (args) => context.spawn(command as string, args),
+        once: (args) => context.once(command as string, args),
+        // A fleet's GPUs every 2 s (fifty hosts at 1 Hz cost the app more than a twentieth of a core), and as
+        // each ask starts a shell on the host (its .bashrc included), per-process memory every 30 s.
+        ...(local ? {} : { intervalMs: 2000, processesEveryMs: 30_000 }),
+      },
     });
+  }
+
+  /** Hosts that just connected are sampled; hosts no longer known stop being. */
+  private follow(statuses: HostStatus[]): void {
+    for (const [host, feed] of this.feeds) {
+      if (host === 'local' || statuses.some((h) => h.alias === host)) continue;
+      feed.stop();
+      this.feeds.delete(host);
+    }
+    for (const status of statuses) if (status.state === 'connected' && !this.feeds.has(status.alias)) this.feeds.set(status.alias, this.sample(status.alias));
   }
 
   /** Told of each sample of this machine. */
@@ -40,24 +75,28 @@ export class GpuService {
     this.listeners.push(listener);
   }
 
-  /** This machine's GPUs now: the latest sample, else one nvidia-smi run (the Launch dialog may open first). */
-  async readings(): Promise<GpuReading[]> {
-    const latest = this.feed.latest();
-    if (latest || this.options.nvidiaSmi === false) return latest ?? [];
-    return runOnce(this.options.nvidiaSmi, gpuQueryArgs()).then(parseGpus, () => []);
+  /** A place's GPUs now: its latest sample, else one nvidia-smi run there (the Launch dialog may open first). */
+  async readings(host = 'local'): Promise<GpuReading[]> {
+    const latest = this.feeds.get(host)?.latest();
+    const command = this.command(host);
+    if (latest || command === false) return latest ?? [];
+    return this.options.contextOf({ host }).once(command, gpuQueryArgs()).then(parseGpus, () => []);
   }
 
-  async gpuStatus(host?: string): Promise<GpuStatus> {
-    return host === undefined || host === 'local' ? this.feed.status() : this.options.hosts.gpuStatus(host);
+  async gpuStatus(host = 'local'): Promise<GpuStatus> {
+    return this.feeds.get(host)?.status() ?? { available: false, problems: [problem(host, `${host} is not connected`)], history: [] };
   }
 
   async systemStatus(): Promise<SystemSample> {
-    const system = await sampleSystem(!this.feed.latest());
+    const local = this.feeds.get('local');
+    const system = await sampleSystem(!local?.latest());
     const disks = this.options.rootPaths().map((root) => diskOf(system.disks, root)).filter((d) => d !== undefined);
     return { ...system, disks: [...new Map(disks.map((d) => [d.mount, d])).values()] };
   }
 
   close(): void {
-    this.feed.stop();
+    this.unsubscribe();
+    this.feeds.forEach((feed) => feed.stop());
+    this.feeds.clear();
   }
 }

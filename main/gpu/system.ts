@@ -1,6 +1,7 @@
 import si from 'systeminformation';
 import type { SystemSample } from '../../shared/cell-detail';
-import { gpuQueryArgs, appsQueryArgs, runOnce } from './sampler';
+import { gpuQueryArgs, appsQueryArgs } from './sampler';
+import { runOnce } from '../programs';
 import { parseGpus, parseProcesses, type GpuProcess, type GpuReading } from './parse';
 
 export interface MachineSample extends SystemSample {

@@ -1,5 +1,5 @@
 import type { HostStatus } from '../../shared/contract';
-import { remoteCellContext, type CellContext } from '../cell-context';
+import { remoteHostContext, type HostContext } from '../host-context';
 import { Semaphore } from '../concurrency';
 import { hostWithFeed, type HostFeed } from '../ssh/feed';
 import type { RemoteHost } from '../ssh/host';
@@ -9,18 +9,25 @@ const HANDSHAKES = 8;
 
 interface Entry {
   host: RemoteHost;
-  context: CellContext;
+  context: HostContext;
   feed: HostFeed;
 }
 
 export interface RegistryOptions {
   /** The find loop's interval on hosts without inotifywait, in seconds. */
   findIntervalS?: number;
+  /** Add an unknown host key instead of refusing it (the CLI's --accept-new-host-key). */
+  acceptNewHostKey?: boolean;
+  /** How long a handshake may take. */
+  timeoutMs?: number;
   /** Counts the bytes each host's connection receives (benchmarks). */
   onBytesReceived?: (alias: string, bytes: number) => void;
 }
 
-/** The SSH hosts the app watches: one connection each, shared by every root and cell of that host, and its change feed. */
+/**
+ * The SSH hosts the app (or one CLI command) reaches: one connection each, shared by every root and cell
+ * of that host, its change feed, and its HostContext.
+ */
 export class HostRegistry {
   private readonly hosts = new Map<string, Entry>();
   private readonly passphrases = new Map<string, string>();
@@ -39,13 +46,15 @@ export class HostRegistry {
         {
           passphrases: this.passphrases,
           handshakes: this.handshakes,
+          acceptNewHostKey: this.options.acceptNewHostKey,
+          timeoutMs: this.options.timeoutMs,
           ...(this.options.onBytesReceived ? { onBytesReceived: (bytes: number) => this.options.onBytesReceived?.(alias, bytes) } : {}),
           onStatus: () => this.onStatus(this.statuses()),
         },
         { findIntervalS: this.options.findIntervalS, onStatus: () => this.onStatus(this.statuses()) },
       );
       // One context a host: it keeps the last good copy of each JSON file across reads.
-      entry = { host, context: remoteCellContext(host, feed), feed };
+      entry = { host, context: remoteHostContext(host, feed), feed };
       this.hosts.set(alias, entry);
     }
     return entry;
@@ -55,8 +64,8 @@ export class HostRegistry {
     return this.entry(alias).host;
   }
 
-  /** How cells on the host are reached: over its one connection. */
-  context(alias: string): CellContext {
+  /** How the host is reached: its files, changes and programs, over its one connection. */
+  context(alias: string): HostContext {
     return this.entry(alias).context;
   }
 

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants, readFileSync } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { groupRunning } from './pgid';
 import { cellExists, STDERR, STDOUT, type LaunchedRun, type RunPlace, type Seen, type Start } from './place';
 
 /** A file Cellwatch makes in a cell: new, and never a link's target. */
@@ -29,10 +30,10 @@ function alive(run: LaunchedRun): boolean {
   }
   try {
     process.kill(-pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  return groupRunning(pid) ?? true;
 }
 
 async function tailOf(file: string, lines: number): Promise<string[]> {

@@ -15,8 +15,9 @@ const ctx = () => ({ dataDir: join(tmp.path, 'data'), node: process.execPath, cl
 
 /** Every pid in a process group, by ps. */
 function group(pgid: number): number[] {
-  const out = execFileSync('ps', ['-eo', 'pid=,pgid='], { encoding: 'utf8' });
-  return out.split('\n').map((l) => l.trim().split(/\s+/).map(Number)).filter(([, g]) => g === pgid).map(([p]) => p as number);
+  // Zombies aside: a dead child waits for an init to reap it, which may be slow to.
+  const out = execFileSync('ps', ['-eo', 'pid=,pgid=,stat='], { encoding: 'utf8' });
+  return out.split('\n').map((l) => l.trim().split(/\s+/)).filter(([, g, stat]) => Number(g) === pgid && !stat?.startsWith('Z')).map(([p]) => Number(p));
 }
 
 beforeEach(async () => {

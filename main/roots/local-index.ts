@@ -11,6 +11,7 @@ import { IndexCache } from './index-cache';
 import type { Found } from '../scan';
 import type { ReaderPool } from './pool';
 import { cellHolding, watchRoot, watchProblem, type RootWatcher } from './root-watcher';
+import type { RootIndex } from './root-index';
 
 /** How long changes are gathered before the cells they touch are read. */
 const SETTLE_MS = 40;
@@ -37,7 +38,7 @@ export interface IndexOptions {
   osWatch?: typeof watch;
 }
 
-export class LocalIndex {
+export class LocalIndex implements RootIndex {
   private state: RootState = 'scanning';
   private rootProblems: Problem[] = [];
   private progress: RootStatus['progress'] = null;
@@ -51,6 +52,8 @@ export class LocalIndex {
   private closed = false;
   private watchProblem: Problem | undefined;
   private cache: IndexCache | null = null;
+  /** Whether the index read anything since its cache was last saved. */
+  private unsaved = false;
 
   constructor(
     readonly root: string,
@@ -113,11 +116,15 @@ export class LocalIndex {
       this.onStatus();
     });
     this.rootProblems = problems;
+    // Only what was read is news to the cache: a first scan that read nothing leaves it as it is.
+    this.unsaved = read.length > 0;
     return read;
   }
 
   /** Keeps what the index knows for the next start; a cache that cannot be written only costs a full read then. */
   private async saveCache(): Promise<void> {
+    if (!this.unsaved) return;
+    this.unsaved = false;
     await this.cache?.save(this.cells.values(), (files) => this.pool.saveLooked([...this.cells.keys()], files)).catch(() => undefined);
   }
 
@@ -130,7 +137,9 @@ export class LocalIndex {
         return cell && merged !== cell.problems ? [{ ...cell, problems: merged as Problem[] }] : [];
       });
       changed.forEach((cell) => this.cells.set(cell.path, cell));
-      if (changed.length) this.onDelta({ root: this.root, added: [], changed, removed: [] });
+      if (!changed.length) return;
+      this.unsaved = true;
+      this.onDelta({ root: this.root, added: [], changed, removed: [] });
     });
   }
 
@@ -232,6 +241,7 @@ export class LocalIndex {
       this.drop(read.cell.path, delta);
       return;
     }
+    this.unsaved = true;
     const summary = summaryOf(read, this.root);
     const before = this.cells.get(summary.path);
     this.cells.set(summary.path, summary);
@@ -243,6 +253,7 @@ export class LocalIndex {
     const cell = this.cells.get(dir);
     if (!cell) return;
     this.cells.delete(dir);
+    this.unsaved = true;
     delta.removed.push(cell.id);
     this.pool.forget([dir]);
   }

@@ -5,7 +5,7 @@ import { posix } from 'node:path';
 import { problem, type CellsDelta, type CellSummary, type FormatName, type RootStatus } from '../../shared/model';
 import { DETECT_FILES } from '../../runners/detect';
 import { readCell, summaryOf } from '../../runners/read';
-import type { CellContext } from '../cell-context';
+import type { HostContext } from '../host-context';
 import { mapLimited } from '../concurrency';
 import { REMOTE_DEPTH, rootTrouble, type ScanResult } from '../scan';
 import { cellsAmong } from '../ssh/discover';
@@ -16,11 +16,22 @@ import type { Change } from '../changes';
 import type { RemoteHost } from '../ssh/host';
 import { QuietTimer } from '../quiet';
 import { kindFor, lookingContext, type Looked } from './looked';
+import type { RootIndex } from './root-index';
 
 /** Remote reads in flight at once: one connection carries them all. */
 const PARALLEL_REMOTE = 8;
 /** Changes are gathered this long before the cells they concern are read again. */
 const SETTLE_MS = 30;
+/** How often the root is looked at while its host has no live change feed. */
+export const RESCAN_MS = 3000;
+
+/** Where a remote root is: its host's connection, the path there, the host's context and change feed. */
+export interface RemoteRoot {
+  host: RemoteHost;
+  path: string;
+  context: HostContext;
+  feed: HostFeed;
+}
 
 interface Known {
   row: CellSummary;
@@ -28,7 +39,7 @@ interface Known {
   looked: Looked;
 }
 
-export class RemoteIndex {
+export class RemoteIndex implements RootIndex {
   private scan: Omit<ScanResult, 'cells'> | undefined;
   private readonly cells = new Map<string, Known>();
   private readonly dirty = new Set<string>();
@@ -38,16 +49,22 @@ export class RemoteIndex {
   private settleTimer: NodeJS.Timeout | undefined;
   private work: Promise<unknown> = Promise.resolve();
   private readonly unsubscribe: () => void;
+  private readonly host: RemoteHost;
+  private readonly path: string;
+  private readonly context: HostContext;
+  private readonly feed: HostFeed;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(
     readonly root: string,
-    private readonly host: RemoteHost,
-    private readonly path: string,
-    private readonly context: CellContext,
-    private readonly feed: HostFeed,
+    where: RemoteRoot,
     private readonly onDelta: (delta: CellsDelta) => void,
+    private readonly onStatus: () => void,
+    private readonly rescanMs: number | false = RESCAN_MS,
   ) {
-    this.unsubscribe = feed.subscribe(path, (change) => this.changed(change));
+    ({ host: this.host, path: this.path, context: this.context, feed: this.feed } = where);
+    this.unsubscribe = this.feed.subscribe(this.path, (change) => this.changed(change));
   }
 
   status(source: RootStatus['source']): RootStatus {
@@ -142,6 +159,7 @@ export class RemoteIndex {
 
   private send(delta: CellsDelta): void {
     if (delta.added.length || delta.changed.length || delta.removed.length) this.onDelta(delta);
+    if (delta.added.length || delta.removed.length) this.onStatus();
   }
 
   /** Finds the root's cells with one command and reads each; true when anything the user sees changed. */
@@ -185,24 +203,35 @@ export class RemoteIndex {
     }
   }
 
-  /** Rescans now; true when anything the user sees changed. */
-  rescan(): Promise<boolean> {
-    return this.queue(() => this.scanNow());
+  /** Rescans now; the status is told again when it changed. */
+  async refresh(): Promise<void> {
+    if (await this.queue(() => this.scanNow())) this.onStatus();
+  }
+
+  /** The first scan, then the periodic look. */
+  async start(): Promise<void> {
+    await this.refresh();
+    if (this.rescanMs === false || this.closed) return;
+    let sweeping = false;
+    this.timer = setInterval(() => {
+      if (sweeping) return;
+      sweeping = true;
+      void this.sweep().finally(() => (sweeping = false));
+    }, this.rescanMs);
+    this.timer.unref();
   }
 
   /**
    * The periodic look: a whole rescan while the host's feed is down (a feed that starts rescans itself),
    * and the root's state said again while the host is not connected (no request is sent then).
    */
-  async sweep(): Promise<boolean> {
-    return this.feed.status.state === 'down' || this.host.status.state !== 'connected' ? this.rescan() : false;
-  }
-
-  async refresh(): Promise<void> {
-    await this.rescan();
+  private async sweep(): Promise<void> {
+    if (this.feed.status.state === 'down' || this.host.status.state !== 'connected') await this.refresh();
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
     clearTimeout(this.settleTimer);
     this.quiet.forEach((q) => q.cancel());
     this.unsubscribe();

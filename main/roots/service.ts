@@ -3,7 +3,6 @@
 import { dirname } from 'node:path';
 import type { CellsDelta, CellSummary, Problem, RootStatus } from '../../shared/model';
 import type { Backend } from '../../shared/contract';
-import type { ContextOf } from '../cell-context';
 import { NotFoundError } from '../errors';
 import type { EventHub } from '../events';
 import type { HostRegistry } from '../hosts/registry';
@@ -11,20 +10,17 @@ import { StateFile } from '../state-file';
 import { settingsFile, updateSettings, type Settings } from '../settings';
 import { rootAddress, rootLocation } from './address';
 import { LiveDemo } from './demo';
-import { LocalIndex } from './local-index';
-import { RemoteIndex } from './remote-index';
 import { ReaderPool } from './pool';
+import { openIndex } from './open-index';
+import type { RootIndex } from './root-index';
 import { readRootSources, type RootsOptions } from './sources';
 import { append } from '../../shared/arrays';
-
-/** How often roots on SSH hosts without a live change feed are rescanned for new and changed cells. */
-const RESCAN_MS = 3000;
 
 interface RootEntry {
   /** The root's address: a local path, or `ALIAS:/path` on an SSH host. */
   path: string;
   source: RootStatus['source'];
-  index?: LocalIndex | RemoteIndex;
+  index?: RootIndex;
 }
 
 type RootCalls = Pick<Backend, 'listRoots' | 'addRoot' | 'removeRoot' | 'listCells'>;
@@ -37,7 +33,6 @@ export class RootsService implements RootCalls {
   /** Problems met reading the settings and hosts files at start. */
   private readonly startProblems: Problem[] = [];
   private demo: LiveDemo | undefined;
-  private timer: NodeJS.Timeout | undefined;
   private readonly pool = new ReaderPool();
   /** The first scans of the roots known at start, which run on after the service is up. */
   private firstScans: Promise<unknown> = Promise.resolve();
@@ -48,14 +43,13 @@ export class RootsService implements RootCalls {
     private readonly options: RootsOptions,
     private readonly events: EventHub,
     private readonly hosts: HostRegistry,
-    private readonly contextOf: ContextOf,
   ) {
     this.settingsFile = settingsFile(options.configDir);
     this.settingsWriter = new StateFile(this.settingsFile);
   }
 
-  static async create(options: RootsOptions, events: EventHub, hosts: HostRegistry, contextOf: ContextOf): Promise<RootsService> {
-    const service = new RootsService(options, events, hosts, contextOf);
+  static async create(options: RootsOptions, events: EventHub, hosts: HostRegistry): Promise<RootsService> {
+    const service = new RootsService(options, events, hosts);
     await service.start();
     return service;
   }
@@ -71,32 +65,17 @@ export class RootsService implements RootCalls {
   private async index(entry: RootEntry): Promise<void> {
     if (entry.index) return;
     const emit = (delta: CellsDelta) => this.events.emit('cellsChanged', { ...delta, added: delta.added.map(this.present), changed: delta.changed.map(this.present) });
-    const { alias, path } = rootLocation(entry.path);
-    if (alias === null) {
-      const local = new LocalIndex(entry.path, this.pool, emit, () => this.changed(), this.options.index);
-      entry.index = local;
-      await local.start();
-      return;
-    }
-    const remote = new RemoteIndex(entry.path, this.hosts.get(alias), path, this.contextOf({ host: alias }), this.hosts.feed(alias), (delta) => {
-      emit(delta);
-      if (delta.added.length || delta.removed.length) this.changed();
-    });
-    entry.index = remote;
-    this.watchRemoteRoots(alias);
-    await remote.rescan();
+    const rescanMs = this.options.rescan === false ? false : undefined;
+    entry.index = openIndex(entry.path, { pool: this.pool, hosts: this.hosts }, emit, () => this.changed(), { ...this.options.index, rescanMs });
+    const { alias } = rootLocation(entry.path);
+    if (alias !== null) this.watchRemoteRoots(alias);
+    await entry.index.start();
   }
 
   /** The host's feed watches the host's roots, as they are now. */
   private watchRemoteRoots(alias: string): void {
     const paths = [...this.roots.keys()].map(rootLocation).filter((r) => r.alias === alias).map((r) => r.path);
     this.hosts.watchRoots(alias, paths);
-  }
-
-  private remoteIndexes(alias?: string): RemoteIndex[] {
-    return [...this.roots.values()].flatMap((entry) =>
-      entry.index instanceof RemoteIndex && (alias === undefined || rootLocation(entry.path).alias === alias) ? [entry.index] : [],
-    );
   }
 
   private async start(): Promise<void> {
@@ -111,18 +90,6 @@ export class RootsService implements RootCalls {
       this.demo = new LiveDemo(demoRoot);
     }
     this.firstScans = Promise.all([...this.roots.values()].map((entry) => this.index(entry)));
-    if (this.options.rescan !== false) {
-      let rescanning = false;
-      this.timer = setInterval(() => {
-        const remote = this.remoteIndexes();
-        if (rescanning || remote.length === 0) return;
-        rescanning = true;
-        Promise.all(remote.map((index) => index.sweep()))
-          .then((changes) => changes.some(Boolean) && this.changed())
-          .finally(() => (rescanning = false));
-      }, RESCAN_MS);
-      this.timer.unref();
-    }
   }
 
   private status(entry: RootEntry): RootStatus {
@@ -235,7 +202,7 @@ export class RootsService implements RootCalls {
     const entry = await this.addSaved(path);
     const alias = rootLocation(entry.path).alias;
     if (alias && this.hosts.get(alias).status.state !== 'connected') await this.hosts.get(alias).ready().catch(() => undefined);
-    if (entry.index instanceof RemoteIndex) await entry.index.rescan();
+    if (entry.index) await entry.index.refresh();
     else await this.index(entry);
     this.changed();
     return this.status(entry);
@@ -266,7 +233,6 @@ export class RootsService implements RootCalls {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.timer);
     await Promise.all([this.demo?.stop(), ...[...this.roots.values()].map((entry) => entry.index?.close())]);
     await this.pool.close();
   }

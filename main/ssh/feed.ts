@@ -3,7 +3,7 @@
 import { posix } from 'node:path';
 import type { FeedStatus } from '../../shared/contract';
 import { shellQuote } from '../../shared/quote';
-import type { Spawned } from '../gpu/sampler';
+import type { Spawned } from '../programs';
 import type { Change } from '../changes';
 import { feedCommand, FeedReader } from './feed-script';
 import { RemoteHost, type RemoteHostOptions } from './host';

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
-import type { Spawned } from '../gpu/sampler';
+import type { Spawned } from '../programs';
 import { shellQuote } from '../../shared/quote';
 import type { HostStatus } from '../../shared/contract';
 import { problem } from '../../shared/model';

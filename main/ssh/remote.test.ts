@@ -6,6 +6,7 @@ import { jsonl, tempDir, writeTree } from '../../runners/testing';
 import { runCli } from '../cli/run';
 import { startSshd, type TestSshd } from './testing';
 import { capture } from '../cli/testing';
+import { createCore } from '../core';
 
 let sshd: TestSshd;
 let tmp: ReturnType<typeof tempDir>;
@@ -38,6 +39,24 @@ describe('remote cells over SSH (a real sshd on 127.0.0.1)', () => {
     }
   });
 
+  it("lists a remote root with the window's numbers: the CLI's rows are the app's rows", async () => {
+    const root = `testhost:${join(tmp.path, 'runs')}`;
+    const core = await createCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', rescan: false, nvidiaSmi: false, commandLineRoots: [root], onlyCommandLineRoots: true });
+    try {
+      const cli = capture();
+      expect(await runCli(['status', '--json', root], cli.io)).toBe(0);
+      const cells = JSON.parse(cli.out.join('\n')).cells;
+      expect(cells.length).toBeGreaterThan(3);
+      // The window lists the root once the host is connected and its feed has said it is watching.
+      await expect.poll(async () => (await core.listCells(root)).length, { timeout: 10_000 }).toBe(cells.length);
+      const window = (await core.listCells(root)).sort((a, b) => a.path.localeCompare(b.path));
+      const fields = (c: Record<string, unknown>) => [c.id, c.state, c.budget, c.episodes, c.success_rate, c.tokens, c.cost_usd_estimate, c.board];
+      expect(cells.map(fields)).toEqual(window.map((c) => fields(c as unknown as Record<string, unknown>)));
+    } finally {
+      await core.close();
+    }
+  });
+
   it('cannot be fooled into listing cells outside the root by a file that holds NUL bytes', async () => {
     const forged = join(tmp.path, 'forged');
     // A run.json whose bytes end its own record and forge one for a cell outside the root.
@@ -55,7 +74,7 @@ describe('remote cells over SSH (a real sshd on 127.0.0.1)', () => {
   it('names a missing remote path and a host it cannot reach', async () => {
     const missing = capture();
     expect(await runCli(['status', `testhost:${join(tmp.path, 'nope')}`], missing.io)).toBe(2);
-    expect(missing.err[0]).toContain(`testhost:${join(tmp.path, 'nope')}: no such file or folder`);
+    expect(missing.err[0]).toContain(`testhost:${join(tmp.path, 'nope')}: runs root does not exist`);
     const unknownKey = capture();
     writeFileSync(join(sshd.home, '.ssh', 'known_hosts'), '');
     expect(await runCli(['episodes', `testhost:${join(tmp.path, 'runs', 'cartpole_evo')}`], unknownKey.io)).toBe(2);

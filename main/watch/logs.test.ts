@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CellSummary } from '../../shared/model';
 import { tempDir } from '../../runners/testing';
-import { localCellContext } from '../cell-context';
+import { localHostContext } from '../host-context';
 import { readLog } from './logs';
 
 let tmp: ReturnType<typeof tempDir>;
 let cell: CellSummary;
-const local = localCellContext();
+const local = localHostContext();
 beforeEach(() => {
   tmp = tempDir();
   cell = { id: `local:${tmp.path}`, host: 'local', path: tmp.path } as CellSummary;

@@ -5,7 +5,7 @@ import type { CellDelta, CellDetail } from '../../shared/cell-detail';
 import type { StreamOpened } from '../../shared/contract';
 import type { StreamResume } from '../../shared/cell-detail';
 import type { CellSummary } from '../../shared/model';
-import type { ContextOf } from '../cell-context';
+import type { ContextOf } from '../host-context';
 import { NotFoundError } from '../errors';
 import { CellSession } from './session';
 

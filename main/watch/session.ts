@@ -9,7 +9,7 @@ import type { EventLog } from '../../runners/types';
 import { readCell, summaryOf } from '../../runners/read';
 import { LogCache } from '../../runners/common/logs';
 import { vramSample } from '../../runners/common/vram';
-import type { CellContext } from '../cell-context';
+import type { HostContext } from '../host-context';
 import { Follower, type FollowStart } from '../tail/follower';
 import type { TailChunk, TailRecord } from '../tail/lines';
 import { NotFoundError } from '../errors';
@@ -68,7 +68,7 @@ export class CellSession {
 
   constructor(
     readonly summary: CellSummary,
-    private readonly context: CellContext,
+    private readonly context: HostContext,
     private readonly emit: (delta: CellDelta) => void,
     private readonly present: (row: CellSummary) => CellSummary = (row) => row,
   ) {}

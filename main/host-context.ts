@@ -1,5 +1,6 @@
-// One way to reach a cell's files, wherever it lives: every operation (reading, following, frames, media,
-// recordings, compare, paired tests) goes through a CellContext, so a remote cell does all a local one does.
+// One way to reach a place, this machine or an SSH host: its files, their changes, and the programs run
+// there. Every operation (reading, following, frames, media, recordings, compare, paired tests, GPU
+// sampling, launch scripts) goes through a HostContext, so a remote cell does all a local one does.
 import type { EventName } from 'chokidar/handler.js';
 import type { Change } from './changes';
 import { JsonlCache } from '../runners/common/jsonl-cache';
@@ -12,6 +13,9 @@ import { sftpFile, sftpFs, sftpRealpath, sftpSource } from './ssh/sftp-fs';
 import { resolveStatic } from './static';
 import { localSource, type ByteSource } from './tail/source';
 import type { HostFeed } from './ssh/feed';
+import { runOnce, spawnLocal, type Spawned } from './programs';
+import { localShell, remoteShell, type Shell } from './launch/shell';
+import { shellQuote } from '../shared/quote';
 
 const KINDS: Record<EventName, Change['kind']> = { add: 'created', addDir: 'created', change: 'modified', unlink: 'gone', unlinkDir: 'gone', all: 'changed', raw: 'changed', error: 'changed', ready: 'changed' };
 
@@ -31,7 +35,7 @@ export interface LocalCopy {
   release(): Promise<void>;
 }
 
-export interface CellContext {
+export interface HostContext {
   /** `local`, or the SSH host's alias. */
   host: string;
   /** What adapters read with, "now" being the time of this call. */
@@ -49,12 +53,30 @@ export interface CellContext {
   media(dir: string, relative: string): Promise<Media | null>;
   /** `relatives` (files below `dir`) on this machine: the folder itself here, a temporary copy from a host. */
   localCopy(dir: string, relatives: string[]): Promise<LocalCopy>;
+  /** Where `sh` scripts run there; a host not connected within 20 s rejects. */
+  shell(): Promise<Shell>;
+  /** A long-running program there (nvidia-smi -lms), stopped by `kill`. */
+  spawn(command: string, args: string[]): Spawned;
+  /** A program run once there: its stdout, or a rejection saying what failed. */
+  once(command: string, args: string[]): Promise<string>;
 }
 
-/** How any part of the core reaches a cell: by the host it lives on. */
-export type ContextOf = (cell: { host: string }) => CellContext;
+/** How any part of the core reaches a place: by its host, `local` or an SSH alias. */
+export type ContextOf = (place: { host: string }) => HostContext;
 
-export function localCellContext(json = new JsonReader(localFs)): CellContext {
+/** A cell's folder on its host: what the CLI reads a cell with. */
+export interface CellContext {
+  context: HostContext;
+  /** The absolute path on its host. */
+  dir: string;
+  /** How messages name it: `ALIAS:/path`, or the local path. */
+  where: string;
+}
+
+/** How long a host may take to connect before a script for it gives up. */
+const CONNECT_MS = 20_000;
+
+export function localHostContext(json = new JsonReader(localFs)): HostContext {
   const jsonl = new JsonlCache();
   return {
     host: 'local',
@@ -80,6 +102,9 @@ export function localCellContext(json = new JsonReader(localFs)): CellContext {
       return file ? { file } : null;
     },
     localCopy: async (dir) => ({ dir, release: async () => undefined }),
+    shell: async () => localShell,
+    spawn: spawnLocal,
+    once: (command, args) => runOnce(command, args),
   };
 }
 
@@ -100,7 +125,7 @@ function unavailableWhenDropped(host: RemoteHost, source: ByteSource): ByteSourc
  * A cell on an SSH host, reached over the host's one connection (SFTP for files), its changes told by the
  * host's feed. Never writes there.
  */
-export function remoteCellContext(host: RemoteHost, feed: HostFeed, json = new JsonReader(sftpFs(() => host.sftp()))): CellContext {
+export function remoteHostContext(host: RemoteHost, feed: HostFeed, json = new JsonReader(sftpFs(() => host.sftp()))): HostContext {
   const fs = sftpFs(() => host.sftp());
   const jsonl = new JsonlCache();
   /**
@@ -163,6 +188,18 @@ export function remoteCellContext(host: RemoteHost, feed: HostFeed, json = new J
         throw error;
       }
       return { dir: local, release: () => rm(local, { recursive: true, force: true }) };
+    },
+    async shell() {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${host.alias} did not connect in ${CONNECT_MS / 1000} s (${host.status.problem?.message ?? host.status.state})`)), CONNECT_MS)));
+      await Promise.race([host.ready(), late]).finally(() => clearTimeout(timer));
+      return remoteShell(host.alias, (command) => host.exec(command));
+    },
+    spawn: (command, args) => host.spawn(command, args),
+    async once(command, args) {
+      const answer = await host.exec(shellQuote([command, ...args]));
+      if (answer.code !== 0) throw new Error(`${command} on ${host.alias} failed (exit ${answer.code ?? 'by signal'}): ${(answer.stderr || answer.stdout).trim().split('\n').slice(-2).join(' / ')}`);
+      return answer.stdout;
     },
   };
 }

@@ -1,0 +1,126 @@
+// The places one CLI command reads, through what the app uses: the host registry (one connection a host,
+// its HostContext) and the root indexes (a local root's read workers and cache, a remote root's
+// snapshot), so `status ALIAS:/root` gives the numbers the window gives.
+import { resolve } from 'node:path';
+import type { CellSummary, Problem } from '../../shared/model';
+import type { HostStatus } from '../../shared/contract';
+import { detectFormat, type CellRead } from '../../runners';
+import { readCell } from '../../runners/read';
+import { NotFoundError } from '../errors';
+import { localHostContext, type CellContext, type ContextOf } from '../host-context';
+import { HostRegistry } from '../hosts/registry';
+import { defaultDataDir } from '../paths';
+import { ReaderPool } from '../roots/pool';
+import { openIndex } from '../roots/open-index';
+import { parseRemote } from '../ssh/config';
+import { append } from '../../shared/arrays';
+
+export interface PlacesOptions {
+  /** Add an unknown SSH host key instead of refusing it. */
+  acceptNewHostKey?: boolean;
+  /** Told when an SSH host's connection changes state (drops, reconnects, fails). */
+  onHostStatus?: (status: HostStatus) => void;
+  /** Where local roots' index caches are (default: the user's data folder). */
+  dataDir?: string;
+}
+
+/** The cells of the roots a command named, and the problems of the roots themselves. */
+export interface Listing {
+  cells: CellSummary[];
+  problems: Problem[];
+}
+
+export class CommandPlaces {
+  private readonly local = localHostContext();
+  private readonly hosts: HostRegistry;
+  private pool: ReaderPool | undefined;
+
+  constructor(private readonly options: PlacesOptions = {}) {
+    const told = new Map<string, string>();
+    this.hosts = new HostRegistry(
+      (statuses) => {
+        for (const status of statuses) {
+          const key = `${status.state}\0${status.problem?.message ?? ''}`;
+          if (told.get(status.alias) === key) continue;
+          told.set(status.alias, key);
+          options.onHostStatus?.(status);
+        }
+      },
+      { acceptNewHostKey: options.acceptNewHostKey, timeoutMs: 15_000 },
+    );
+  }
+
+  readonly contextOf: ContextOf = (place) => (place.host === 'local' ? this.local : this.hosts.context(place.host));
+
+  /** The host's one connection, up; a host that cannot be reached is a NotFoundError saying why. */
+  private async connected(alias: string): Promise<void> {
+    await this.hosts.get(alias).ready().catch((error: Error) => Promise.reject(new NotFoundError(error.message)));
+  }
+
+  /** A local path, or `ssh://ALIAS/abs/path` or `ALIAS:/abs/path` for a host of ~/.ssh/config. */
+  async open(address: string): Promise<CellContext> {
+    const remote = parseRemote(address);
+    if (!remote) {
+      const dir = resolve(address);
+      return { context: this.local, dir, where: dir };
+    }
+    await this.connected(remote.alias);
+    return { context: this.hosts.context(remote.alias), dir: remote.path, where: `${remote.alias}:${remote.path}` };
+  }
+
+  /** Where launch scripts run on the host, over this command's one connection to it. */
+  async shell(alias: string) {
+    await this.connected(alias);
+    return this.hosts.context(alias).shell();
+  }
+
+  /**
+   * Each address is a cell, or a runs root whose cells are read (to depth 3), as the app's index reads
+   * it: a local root by the read workers (a cell unchanged since the data folder's cache is not read
+   * again), a remote one from one snapshot of the root. A root that is missing or unreadable is a NotFoundError.
+   */
+  async listCells(addresses: string[]): Promise<Listing> {
+    const listing: Listing = { cells: [], problems: [] };
+    for (const address of addresses) {
+      const remote = parseRemote(address);
+      if (remote) await this.connected(remote.alias);
+      const root = remote ? `${remote.alias}:${remote.path}` : resolve(address);
+      this.pool ??= new ReaderPool();
+      const index = openIndex(root, { pool: this.pool, hosts: this.hosts }, () => undefined, () => undefined, { watch: false, rescanMs: false, cacheDir: this.options.dataDir ?? defaultDataDir() });
+      try {
+        await index.start();
+        const status = index.status('command line');
+        if (status.state !== 'ok') throw new NotFoundError(status.problems.map((p) => `${p.file}: ${p.message}`).join('; ') || `${root} could not be listed`);
+        append(listing.cells, index.list().sort((a, b) => a.path.localeCompare(b.path)));
+        append(listing.problems, status.problems);
+      } finally {
+        await index.close();
+      }
+    }
+    return listing;
+  }
+
+  close(): void {
+    void this.pool?.close();
+    this.hosts.close();
+  }
+}
+
+export async function withPlaces<T>(options: PlacesOptions, use: (places: CommandPlaces) => Promise<T>): Promise<T> {
+  const places = new CommandPlaces(options);
+  try {
+    return await use(places);
+  } finally {
+    places.close();
+  }
+}
+
+/** The cell in a folder, read; NotFoundError when the folder does not exist or is no cell. */
+export async function readCellAt({ context, dir, where }: CellContext): Promise<CellRead> {
+  const ctx = context.read();
+  const entries = await ctx.fs.list(dir);
+  if (!entries) throw new NotFoundError(`${where}: no such folder`);
+  const format = await detectFormat(ctx.fs, dir, new Set(entries.filter((e) => e.kind === 'file').map((e) => e.name)));
+  if (!format) throw new NotFoundError(`${where} is not a cell: no run.json of a known runner, nor a Harbor job's config.json`);
+  return readCell(dir, format, ctx);
+}

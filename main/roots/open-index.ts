@@ -1,0 +1,27 @@
+// The one way to open a runs root's index: the app's roots service and the CLI list cells through it.
+import type { CellsDelta } from '../../shared/model';
+import type { HostRegistry } from '../hosts/registry';
+import { rootLocation } from './address';
+import { LocalIndex, type IndexOptions } from './local-index';
+import type { ReaderPool } from './pool';
+import { RemoteIndex } from './remote-index';
+import type { RootIndex } from './root-index';
+
+export interface IndexPlaces {
+  /** The read workers local roots share. */
+  pool: ReaderPool;
+  hosts: HostRegistry;
+}
+
+export interface OpenIndexOptions extends IndexOptions {
+  /** How often a remote root without a live change feed is rescanned; false: only when asked (tests, the CLI). */
+  rescanMs?: number | false;
+}
+
+/** The index of the root at `address`; `onDelta` hears its rows change, `onStatus` its status. */
+export function openIndex(address: string, places: IndexPlaces, onDelta: (delta: CellsDelta) => void, onStatus: () => void, options: OpenIndexOptions = {}): RootIndex {
+  const { alias, path } = rootLocation(address);
+  if (alias === null) return new LocalIndex(address, places.pool, onDelta, onStatus, options);
+  const { hosts } = places;
+  return new RemoteIndex(address, { host: hosts.get(alias), path, context: hosts.context(alias), feed: hosts.feed(alias) }, onDelta, onStatus, options.rescanMs);
+}

@@ -1,0 +1,14 @@
+// One interface for the cells of a runs root, wherever it is (open-index.ts opens one).
+import type { CellSummary, RootStatus } from '../../shared/model';
+
+export interface RootIndex {
+  /** The root's address: a local path, or `ALIAS:/path`. */
+  readonly root: string;
+  status(source: RootStatus['source']): RootStatus;
+  list(): CellSummary[];
+  /** The first scan; resolves once the root's cells are listed, or its status says why they are not. */
+  start(): Promise<void>;
+  /** Looks again now: a launched run's new cell, a root just added again. */
+  refresh(): Promise<void>;
+  close(): Promise<void>;
+}
