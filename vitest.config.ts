@@ -7,6 +7,9 @@ export default defineConfig({
     include: ['{app,main,runners,shared,scripts}/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}'],
     exclude: ['e2e/**', 'node_modules/**', 'out/**'],
     testTimeout: 20_000,
+    // Two files at a time: left to itself, Vitest runs one at a time on 2 cores, and most files mostly wait
+    // (on an sshd, a cluster, a child process), so two take about two thirds of the time.
+    maxWorkers: 2,
     // After each file: whatever its tests opened is closed (scripts/open-handles.ts).
     setupFiles: ['scripts/open-handles.ts'],
     // A core a test starts without its own data folder (alerts, recordings) writes here, never in the user's.

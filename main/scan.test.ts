@@ -41,11 +41,11 @@ describe('the first scan of a runs root', () => {
     const result = await scanRoot(tmp.path);
     expect(result.state).toBe('ok');
     expect(result.cells.map((c) => [c.name, c.format, c.board])).toEqual([
-      ['move_plate', 'bigym-agent', 'on'],
+      ['move_plate', 'bigym-agent', 'off'],
       ['ui_mine', 'coding-agent', 'ui'],
-      ['rec1', 'evopolicygym', 'on'],
-      ['2026-11-29__08-00-00', 'harbor-job', 'on'],
-      ['std_sdk_fable-5_bare_default', 'coding-agent', 'on'],
+      ['rec1', 'evopolicygym', null],
+      ['2026-11-29__08-00-00', 'harbor-job', null],
+      ['std_sdk_fable-5_bare_default', 'coding-agent', 'off'],
     ]);
     expect(result.cells[0]).toMatchObject({ host: 'local', root: tmp.path, id: `local:${join(tmp.path, 'a/b/move_plate')}` });
   });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { mergeProblems, problem, type CellSummary, type FormatName, type Problem } from '../shared/model';
-import { baseCell, NO_LABELS } from './common/cell';
+import { baseCell, judgeBoard, NO_LABELS } from './common/cell';
 import type { LogCache } from './common/logs';
 import { ADAPTERS } from './index';
 import { capabilitiesOf, type CellRead, type ReadContext } from './types';
@@ -25,6 +25,7 @@ export async function readCell(dir: string, format: FormatName, ctx: ReadContext
   const unreadable = (message: string): CellRead => {
     const cell = baseCell(dir, format, ctx);
     cell.problems = [problem(dir, message)];
+    if (ADAPTERS[format].capabilities.board) judgeBoard(cell, [message]);
     return { cell, labels: NO_LABELS, changedAt: null, units: [] };
   };
   if ((await ctx.fs.stat(dir))?.kind !== 'dir') return { ...unreadable('cell folder no longer exists'), gone: true };
@@ -47,6 +48,7 @@ export function summaryOf(read: CellRead, root: string): CellSummary {
     vramPeakMib: read.vramPeakMib ?? null,
     policyVersions: read.policyVersions ?? [],
     pausedUntil: read.pausedUntil ?? null,
+    boardName: read.boardName ?? null,
     capabilities: capabilitiesOf(ADAPTERS[read.cell.format]),
   };
 }

@@ -27,6 +27,8 @@ export interface CellRead {
   evaluatedVersions?: string[];
   vramPeakMib?: number | null;
   policyVersions?: string[];
+  /** Which board of its format the cell belongs to (its protocol, a bigym task); absent: no board. */
+  boardName?: string;
   /** Epoch ms a throttle pause the run is in ends (its countdown): no bytes until then is not a stall. */
   pausedUntil?: number | null;
   /** Present when the read was asked for it: from the same reading of the files as the rest. */
@@ -69,6 +71,8 @@ export interface FormatCapabilities {
   exclusions?: true;
   /** GPU memory samples appended to a JSONL file of the cell (see common/vram.ts). */
   vram?: { file: string };
+  /** The format's runner keeps a board: who is on it, in words (cells say their departures from it). */
+  board?: { rule: string };
   /** Paths (relative to the cell) whose changes never change what the cell list shows: frames, media. */
   quiet?: RegExp;
 }

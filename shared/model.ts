@@ -2,7 +2,11 @@
 
 export type FormatName = 'coding-agent' | 'bigym-agent' | 'evopolicygym' | 'harbor-job';
 
-export type Board = 'on' | 'ui' | 'nonstd';
+/**
+ * Where a cell stands with its benchmark's board: `ui` (a ui_ run) and `nonstd` (a nonstd_ run) by name,
+ * `on` when it meets its format's board rule, `off` when it does not; null: its format has no board.
+ */
+export type Board = 'on' | 'ui' | 'nonstd' | 'off' | null;
 
 export type CellId = string;
 
@@ -91,6 +95,8 @@ export interface Cell {
   format: FormatName;
   name: string;
   board: Board;
+  /** Why the cell is not on the board, each departure in words; empty when it is (or has no board). */
+  board_reasons: string[];
   state: CellState;
   budget: Budget;
   episodes: EpisodeCounts;
@@ -122,6 +128,8 @@ export interface CellSummary extends Cell {
   policyVersions: string[];
   /** Epoch ms a throttle pause the run is in ends (the countdown it shows); null when not paused. */
   pausedUntil: number | null;
+  /** Which board of its format the cell belongs to (the protocol, or a bigym task); null: no board. */
+  boardName: string | null;
   capabilities: Capabilities;
 }
 

@@ -10,6 +10,7 @@ Usage: cellwatch <command> [options]
 Commands:
   serve      the app in a browser (serve mode)
   status     budgets, states and success rates of cells
+  board      the boards: cells where their benchmark puts them, and which differences are real
   episodes   a cell's pairable units
   tail       a cell's events as they arrive
   alerts     alerts as they happen (finished, failed, stalled, ...)
@@ -33,6 +34,7 @@ interface Command {
 const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => import('./serve').then((m) => ({ run: m.serve, help: m.SERVE_HELP })),
   status: async () => import('./status').then((m) => ({ run: m.status, help: m.STATUS_HELP })),
+  board: async () => import('./board').then((m) => ({ run: m.board, help: m.BOARD_HELP })),
   episodes: async () => import('./episodes').then((m) => ({ run: m.episodes, help: m.EPISODES_HELP })),
   tail: async () => import('./tail').then((m) => ({ run: m.tail, help: m.TAIL_HELP })),
   alerts: async () => import('./alerts').then((m) => ({ run: m.alerts, help: m.ALERTS_HELP })),

@@ -18,8 +18,9 @@ describe('cellwatch status', () => {
     const text = [...out, ...err].join('\n');
     // eslint-disable-next-line no-control-regex -- no control character but the newline may reach the terminal
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
-    expect(out).toHaveLength(1);
+    // The table (a header and one row), then why the cell is off the board, each on one line.
     expect(out[0]?.split('\n')).toHaveLength(2);
+    expect(out[1]?.split('\n')).toEqual(['', 'Not on the board:', expect.stringContaining('run.json has no protocol')]);
     expect(text).toContain('std_x\\e]2;owned\\x07\\n\\e[31mfake line');
   });
 
@@ -41,10 +42,10 @@ describe('cellwatch status', () => {
     writeTree(tmp.path, { 'ui_try_codex/move_plate/run.json': { runner: 'bigym-agent' }, 'std/move_plate/run.json': { runner: 'bigym-agent' } });
     const { io, out } = capture();
     expect(await runCli(['status', '--json', tmp.path], io)).toBe(0);
-    const cells = (JSON.parse(out.join('\n')) as { cells: { path: string; board: string }[] }).cells;
-    expect(cells.map((c) => [c.path, c.board])).toEqual([
-      [join(tmp.path, 'std', 'move_plate'), 'on'],
-      [join(tmp.path, 'ui_try_codex', 'move_plate'), 'ui'],
+    const cells = (JSON.parse(out.join('\n')) as { cells: { path: string; board: string; board_reasons: string[] }[] }).cells;
+    expect(cells.map((c) => [c.path, c.board, c.board_reasons])).toEqual([
+      [join(tmp.path, 'std', 'move_plate'), 'off', ['no policy submitted', 'sandbox_config.json missing or unreadable: its flags are unknown']],
+      [join(tmp.path, 'ui_try_codex', 'move_plate'), 'ui', ['launched from a UI (ui_): never on the board']],
     ]);
   });
 });

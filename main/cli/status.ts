@@ -7,7 +7,7 @@ import { stateText, type Cell } from '../../shared/model';
 import { withPlaces } from './places';
 import { UsageError, type Io } from './io';
 import { printable } from './printable';
-import { percent, table } from './table';
+import { percent, success, table } from './table';
 
 export const STATUS_HELP = `cellwatch status [--json] [--accept-new-host-key] ROOT_OR_CELL...
 
@@ -18,8 +18,8 @@ refused unless --accept-new-host-key.
 
 /** A cell's fields exactly as runners/FORMATS.md lists them, in that order, whatever else the model carries. */
 function cellJson(cell: Cell): Cell {
-  const { id, host, path, format, name, board, state, budget, episodes, success_rate, tokens, cost_usd_estimate, problems } = cell;
-  return { id, host, path, format, name, board, state, budget, episodes, success_rate, tokens, cost_usd_estimate, problems };
+  const { id, host, path, format, name, board, board_reasons, state, budget, episodes, success_rate, tokens, cost_usd_estimate, problems } = cell;
+  return { id, host, path, format, name, board, board_reasons, state, budget, episodes, success_rate, tokens, cost_usd_estimate, problems };
 }
 
 function budget(cell: Cell): string {
@@ -51,14 +51,17 @@ export async function status(argv: string[], io: Io): Promise<number> {
   const rows = cells.map((c) => [
     c.name,
     c.format,
-    c.board,
+    c.board ?? '',
     stateText(c),
     budget(c),
     `${c.episodes.ended}/${c.episodes.planned ?? '?'}`,
-    percent(c.success_rate),
+    // A rate that is not successes of scored (a rejected bigym policy scores 0) is shown as it is, with no interval.
+    c.success_rate !== null && c.episodes.scored && Math.abs(c.success_rate - c.episodes.successes / c.episodes.scored) < 1e-9 ? success(c.episodes.successes, c.episodes.scored) : percent(c.success_rate),
     String(c.problems.length),
   ]);
-  io.out(table(['NAME', 'FORMAT', 'BOARD', 'STATE', 'BUDGET', 'EPISODES', 'SUCCESS', 'PROBLEMS'], rows, [false, false, false, false, true, true, true, true]));
+  io.out(table(['NAME', 'FORMAT', 'BOARD', 'STATE', 'BUDGET', 'EPISODES', 'SUCCESS [95% CI]', 'PROBLEMS'], rows, [false, false, false, false, true, true, true, true]));
+  const off = cells.filter((c) => c.board_reasons.length);
+  if (off.length) io.out(['', 'Not on the board:', ...off.map((c) => printable(`  ${c.name}: ${c.board_reasons.join('; ')}`))].join('\n'));
   for (const cell of cells) for (const p of cell.problems) io.err(printable(`${cell.name}: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
   return 0;
 }

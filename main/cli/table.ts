@@ -1,5 +1,6 @@
 import { printable } from './printable';
 import { largest } from '../../shared/arrays';
+import { wilson95 } from '../../shared/board';
 
 /** Plain text columns, left-aligned, numbers right-aligned, two spaces apart. */
 export function table(header: string[], cellRows: string[][], numeric: boolean[] = []): string {
@@ -16,4 +17,12 @@ export function table(header: string[], cellRows: string[][], numeric: boolean[]
 
 export function percent(value: number | null, digits = 1): string {
   return value === null ? '-' : `${(value * 100).toFixed(digits)}%`;
+}
+
+/** Successes of scored with the rate and its Wilson 95 % interval: `17/38 44.7% [30.1-60.3]`; `-` with nothing scored. */
+export function success(successes: number, scored: number): string {
+  const interval = wilson95(successes, scored);
+  if (!interval) return '-';
+  const [low, high] = interval.map((x) => (x * 100).toFixed(1));
+  return `${successes}/${scored} ${percent(successes / scored)} [${low}-${high}]`;
 }

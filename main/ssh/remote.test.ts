@@ -57,6 +57,18 @@ describe('remote cells over SSH (a real sshd on 127.0.0.1)', () => {
     }
   });
 
+  it('prints the same board for a root over SSH as for the same root here', async () => {
+    const here = capture();
+    const there = capture();
+    expect(await runCli(['board', '--json', join(tmp.path, 'runs')], here.io)).toBe(0);
+    expect(await runCli(['board', '--json', `testhost:${join(tmp.path, 'runs')}`], there.io)).toBe(0);
+    const local = JSON.parse(here.out.join('\n'));
+    const remote = JSON.parse(there.out.join('\n'));
+    expect(local.comparisons.length).toBeGreaterThan(0);
+    expect(remote.comparisons).toEqual(local.comparisons);
+    expect(remote.cells.map((c: { board: string; ci95: number[] }) => [c.board, c.ci95])).toEqual(local.cells.map((c: { board: string; ci95: number[] }) => [c.board, c.ci95]));
+  });
+
   it('cannot be fooled into listing cells outside the root by a file that holds NUL bytes', async () => {
     const forged = join(tmp.path, 'forged');
     // A run.json whose bytes end its own record and forge one for a cell outside the root.

@@ -1,3 +1,5 @@
+import { wilson95 } from '../../shared/board';
+
 /** The last segment of a path, for labels; the full path goes in the title. */
 export function baseName(path: string): string {
   const trimmed = path.replace(/[/\\]+$/, '');
@@ -24,4 +26,11 @@ export function ago(thenMs: number | null, nowMs: number): string {
   if (s < 3600) return `${Math.floor(s / 60)}m ago`;
   if (s < 86400) return `${Math.floor(s / 3600)}h ago`;
   return `${Math.floor(s / 86400)}d ago`;
+}
+
+/** "17/38 · 44.7% · 95% CI 30.1–60.3%": successes of scored, the rate, its Wilson interval. */
+export function successText(successes: number, scored: number): string {
+  const interval = wilson95(successes, scored);
+  if (!interval) return 'nothing scored yet';
+  return `${successes}/${scored} · ${percent(successes / scored)} · 95% CI ${(interval[0] * 100).toFixed(1)}–${percent(interval[1])}`;
 }

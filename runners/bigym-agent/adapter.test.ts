@@ -29,7 +29,8 @@ const evalSummary = (version: string, extra: object = {}) => ({
   episodes: [{ seed: 900001, success: true }, { seed: 900002, success: false }, { seed: 900003, success: true }, { seed: 900004, success: false }],
   interface: 'strict', image_cap: '84x84', protocol_violations: [], rejected: [], spot_check: { n: 10, identical: true }, ...extra,
 });
-const base = { 'run.json': run, 'sandbox_config.json': { interface: 'strict', tier: 'standard', allow_external_cameras: false }, 'ledger.jsonl': jsonl(ledger) };
+const sandbox = { interface: 'strict', image_cap: '84x84', slew: false, tier: 'standard', allow_external_cameras: false };
+const base = { 'run.json': run, 'sandbox_config.json': sandbox, 'ledger.jsonl': jsonl(ledger) };
 
 describe('bigym-agent: budget', () => {
   it('charges 200 steps a reset plus the episode steps, and agrees with run.json', async () => {
@@ -117,5 +118,36 @@ describe('bigym-agent: states', () => {
     const messages = (await read(bigymAgent, cell)).cell.problems.map((p) => p.message);
     expect(messages).toContain('not a benchmark result: tier privileged');
     expect(messages).toContain('v001 failed the spot check: reruns differ, the policy is not deterministic');
+  });
+});
+
+describe('bigym-agent: the board (an official evaluation only)', () => {
+  const official = evalSummary('v001', { n_episodes: 100 });
+  const boardOf = async (files: Record<string, string | object>) => {
+    writeTree(cell, { ...base, 'run.json': { ...run, status: 'finished' }, 'policies/v001.py': '', ...files });
+    const { cell: c } = await read(bigymAgent, cell);
+    return [c.board, c.board_reasons];
+  };
+
+  it('puts an official evaluation on', async () => {
+    expect(await boardOf({ 'eval/v001/summary.json': official })).toEqual(['on', []]);
+  });
+
+  it('takes the tools ablation, a 224x224 cap, 10 episodes and two violations off, each said', async () => {
+    const summary = { ...official, interface: 'tools', image_cap: '224x224', n_episodes: 10, protocol_violations: ['a', 'b'] };
+    expect(await boardOf({ 'eval/v001/summary.json': summary })).toEqual(['off', ['interface tools: the ablation, its own row', 'image cap 224x224; the board\'s is 84x84', '10 evaluation episodes; the board\'s is 100', '2 protocol violations']]);
+  });
+
+  it('takes a privileged tier, external cameras, slew, a rejection and a failed spot check off', async () => {
+    const summary = { ...official, rejected: ['import mujoco'], spot_check: { n: 10, identical: false } };
+    const box = { ...sandbox, tier: 'privileged', allow_external_cameras: true, slew: true };
+    expect(await boardOf({ 'eval/v001/summary.json': summary, 'sandbox_config.json': box })).toEqual(['off', [
+      'rejected: the policy imported the simulator', 'spot check failed: reruns differ', 'slew on', "tier privileged; the board's is standard", 'external cameras allowed',
+    ]]);
+  });
+
+  it('is off until the submission has a summary, and when sandbox_config.json is missing', async () => {
+    expect(await boardOf({})).toEqual(['off', ['v001 has no evaluation summary: unscored']]);
+    expect((await boardOf({ 'eval/v001/summary.json': official, 'sandbox_config.json': '{"tier": ' }))[1]).toEqual(['sandbox_config.json missing or unreadable: its flags are unknown']);
   });
 });

@@ -1,6 +1,7 @@
 import { bigymDetail, bigymEventLogs } from './detail';
 import { problem } from '../../shared/model';
-import { baseCell, CellReading } from '../common/cell';
+import { baseCell, CellReading, judgeBoard } from '../common/cell';
+import { BIGYM_BOARD, bigymDepartures } from './board';
 import { arr, num, obj, str } from '../common/values';
 import { isRecent, type FormatAdapter } from '../types';
 import { evaluationUnits, readEvaluation, readVersions, type Evaluation } from './evaluation';
@@ -13,7 +14,7 @@ export const RESET_STEPS = 200;
 export const bigymAgent: FormatAdapter = {
   format: 'bigym-agent',
   eventLogs: bigymEventLogs,
-  capabilities: { versions: bigymVersions, quiet: /^(dev|replays)(\/|$)/ },
+  capabilities: { versions: bigymVersions, quiet: /^(dev|replays)(\/|$)/, board: { rule: BIGYM_BOARD } },
   async read(dir, ctx, options) {
     const r = new CellReading(dir, ctx);
     const run = (await r.json('run.json', RUN_JSON)) ?? {};
@@ -53,6 +54,7 @@ export const bigymAgent: FormatAdapter = {
       }
     }
 
+    judgeBoard(cell, bigymDepartures(submission, submitted?.summary ?? null, sandbox));
     const units = submitted?.summary ? evaluationUnits(submitted.summary) : [];
     const successes = units.filter((u) => u.success).length;
     const planned = num(submitted?.summary?.n_episodes);
@@ -92,6 +94,7 @@ export const bigymAgent: FormatAdapter = {
       units,
       evaluatedVersions: evaluations.filter((e) => e.summary).map((e) => e.version),
       policyVersions: versions,
+      boardName: `bigym-agent ${cell.name}`,
     };
   },
 };

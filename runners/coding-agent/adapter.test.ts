@@ -16,7 +16,7 @@ const run = {
   runner: 'coding-agent',
   run: 'std_sdk_fable-5_bare_default',
   cell: { harness: 'sdk', model: 'fable-5', condition: 'bare', effort: 'default' },
-  protocol: { name: 'std-v2', episodes: [0, 1, 2, 3, 4, 5, 6, 7], max_turns: 200 },
+  protocol: { name: 'std-v2', episodes: [0, 1, 2, 3, 4, 5, 6, 7], max_turns: 200, rgb_resolution: 512, max_actions: 500, timeout_s: 2400 },
   future_field: { kept: true },
 };
 
@@ -43,6 +43,7 @@ describe('coding-agent: board scoring', () => {
     expect(c.budget).toEqual({ unit: 'episodes', used: 7, total: 8 });
     expect(c.problems).toEqual([]);
     expect(c.board).toBe('on');
+    expect(c.board_reasons).toEqual([]);
     expect(labels).toEqual({ harness: 'sdk', model: 'fable-5', condition: 'bare', effort: 'default' });
     expect(units.map((u) => [u.id, u.status, u.scored, u.success])).toEqual([
       ['0', 'evaluated', true, true],
@@ -125,5 +126,37 @@ describe('coding-agent: live files', () => {
     expect(c.name).toBe('nonstd_sdk_x');
     expect(c.board).toBe('nonstd');
     expect(c.problems).toEqual([]);
+  });
+});
+
+describe('coding-agent: the board (std-v2 as frozen)', () => {
+  const boardOf = async (name: string, files: Record<string, string | object>) => {
+    writeTree(join(tmp.path, name), files);
+    const { cell: c } = await read(codingAgent, join(tmp.path, name));
+    return [c.board, c.board_reasons];
+  };
+
+  it('puts a std_ run at std-v2 on, whatever share of its episodes ran so far', async () => {
+    expect(await boardOf('std_sdk_fable-5_bare_default', { 'run.json': run })).toEqual(['on', []]);
+  });
+
+  it('takes a run off for each way its protocol on disk departs from std-v2, each said', async () => {
+    const protocol = { ...run.protocol, max_turns: 50, rgb_resolution: 84, timeout_s: undefined };
+    expect(await boardOf('std_sdk_fable-5_bare_default', { 'run.json': { ...run, protocol } })).toEqual(['off', ['50 turns; std-v2 has 200 turns', '84 px; std-v2 has 512 px', 'no timeout_s; std-v2 has 2400 s']]);
+    expect(await boardOf('std_other', { 'run.json': { ...run, run: 'std_other', protocol: { ...run.protocol, name: 'std-v1' } } })).toEqual(['off', ['protocol std-v1; the board\'s is std-v2']]);
+  });
+
+  it('goes by the files, not the name alone: E17 and scratch_try at std-v2 are off, named so', async () => {
+    expect(await boardOf('E17', { 'run.json': { ...run, run: 'E17' } })).toEqual(['off', ['E17 is not a std_ run']]);
+    expect(await boardOf('scratch_try', { 'run.json': { ...run, run: 'scratch_try' } })).toEqual(['off', ['scratch_try is not a std_ run']]);
+  });
+
+  it('is off, never on by default, when run.json is half-written or has no protocol', async () => {
+    expect(await boardOf('std_half', { 'run.json': '{"runner": "coding-agent", "run": "std_half", "prot' })).toEqual(['off', ['run.json could not be read: its protocol is unknown']]);
+    expect(await boardOf('std_bare', { 'run.json': { runner: 'coding-agent', run: 'std_bare' } })).toEqual(['off', ['run.json has no protocol']]);
+  });
+
+  it('keeps a ui_ run off whatever its protocol, saying why', async () => {
+    expect(await boardOf('ui_mine', { 'run.json': { ...run, run: 'ui_mine' } })).toEqual(['ui', ['launched from a UI (ui_): never on the board']]);
   });
 });

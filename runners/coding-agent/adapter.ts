@@ -1,6 +1,7 @@
 import { codingAgentDetail, codingAgentEventLogs } from './detail';
 import { obj, arr, bool, num, str } from '../common/values';
-import { baseCell, CellReading } from '../common/cell';
+import { baseCell, CellReading, judgeBoard } from '../common/cell';
+import { CODING_AGENT_BOARD, codingAgentDepartures, STD_V2 } from './board';
 import { type EpisodeUnit, problem } from '../../shared/model';
 import type { FormatAdapter } from '../types';
 import { unitOf } from './score';
@@ -21,16 +22,19 @@ export const codingAgent: FormatAdapter = {
     exclusions: true,
     vram: { file: 'vram.jsonl' },
     quiet: /^episodes\/\d+\/frames(\/|$)/,
+    board: { rule: CODING_AGENT_BOARD },
   },
   async read(dir, ctx, options) {
     const r = new CellReading(dir, ctx);
-    const run = (await r.json('run.json', RUN_JSON)) ?? {};
+    const runJson = await r.json('run.json', RUN_JSON);
+    const run = runJson ?? {};
     const summary = await r.json('summary.json', SUMMARY_JSON);
     const drain = await r.stat('DRAIN');
     await Promise.all(['driver.log', 'vram.jsonl'].map((f) => r.stat(f)));
 
     const name = str(run.run) ?? str(summary?.run) ?? undefined;
     const cell = baseCell(dir, 'coding-agent', ctx, name);
+    judgeBoard(cell, codingAgentDepartures(cell.name, runJson));
     const labels = obj(run.cell);
     const planned = arr(summary?.planned ?? obj(run.protocol).episodes).filter((e) => typeof e === 'number');
 
@@ -82,6 +86,7 @@ export const codingAgent: FormatAdapter = {
       units,
       vramPeakMib: num(summary?.vram_peak_mib),
       pausedUntil: paused,
+      boardName: `coding-agent ${str(obj(run.protocol).name) ?? STD_V2.name}`,
     };
   },
 };

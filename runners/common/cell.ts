@@ -1,6 +1,6 @@
 import { basename, dirname, join } from 'node:path';
 import { type Cell, type CellLabels, type FormatName, type Problem, problem } from '../../shared/model';
-import { boardOf, cellId } from '../../shared/names';
+import { boardByName, cellId } from '../../shared/names';
 import { isRecent, type ReadContext } from '../types';
 import { shapeProblems, type JsonObject, type Shape } from './json';
 import type { JsonlRecord } from './jsonl';
@@ -12,14 +12,16 @@ export const NO_LABELS: CellLabels = { harness: null, model: null, condition: nu
 
 /** The fields every adapter fills the same way; budget, episodes and state are the adapter's. */
 export function baseCell(dir: string, format: FormatName, ctx: ReadContext, name = basename(dir)): Cell {
+  // A run launched from a UI is in a ui_ folder even where its runner names the cell otherwise (bigym: the task).
+  const byName = boardByName(basename(dirname(dir)).startsWith('ui_') ? basename(dirname(dir)) : name);
   return {
     id: cellId(ctx.host, dir),
     host: ctx.host,
     path: dir,
     format,
     name,
-    // A run launched from a UI is in a ui_ folder even where its runner names the cell otherwise (bigym: the task).
-    board: basename(dirname(dir)).startsWith('ui_') ? 'ui' : boardOf(name),
+    board: byName?.board ?? null,
+    board_reasons: byName ? [byName.reason] : [],
     state: 'stale',
     budget: { unit: 'episodes', used: 0, total: null },
     episodes: { planned: null, ended: 0, scored: 0, excluded: 0, successes: 0 },
@@ -28,6 +30,16 @@ export function baseCell(dir: string, format: FormatName, ctx: ReadContext, name
     cost_usd_estimate: null,
     problems: [],
   };
+}
+
+/**
+ * The cell's place on its format's board, for a format that has one: `on` with no departures from the
+ * board's rule, else `off` with each; a ui_ or nonstd_ run stays where its name put it.
+ */
+export function judgeBoard(cell: Cell, departures: string[]): void {
+  if (cell.board === 'ui' || cell.board === 'nonstd') return;
+  cell.board = departures.length ? 'off' : 'on';
+  cell.board_reasons = departures;
 }
 
 /** Reads a cell's files while remembering the newest modification time seen and every problem met. */

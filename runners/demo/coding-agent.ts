@@ -38,7 +38,7 @@ export async function writeCodingAgentCell(root: string, condition: 'bare' | 'fu
   await writeJson(join(cell, 'run.json'), {
     runner: 'coding-agent', run: name,
     cell: { harness: 'sdk', model: 'demo-model', condition, effort: 'default' },
-    protocol: { name: 'std-v2', episodes: planned, max_turns: 200, rgb_resolution: 84, max_actions: 500, timeout_s: 2400 },
+    protocol: { name: 'std-v2', episodes: planned, max_turns: 200, rgb_resolution: 512, max_actions: 500, timeout_s: 2400 },
     workers: 1, host: 'local', pid: process.pid, started_at: pace.iso(),
     argv: ['python', 'coding-agent/stdrun.py', 'run', name], inherent: { harness_version: 'demo' },
   });

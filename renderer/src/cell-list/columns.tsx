@@ -1,5 +1,6 @@
 import type { CellSummary } from '../../../shared/model';
-import { ago, compact, percent } from '../format';
+import { ago, compact, percent, successText } from '../format';
+import { BoardBadge } from './BoardBadge';
 import { STATE_LOOK, StatePill } from './states';
 
 export interface Column {
@@ -39,14 +40,14 @@ function tokens(cell: CellSummary): string {
 export const COLUMNS: Column[] = [
   { key: 'name', title: 'Name', width: 'minmax(110px, 2fr)', sortValue: (c) => c.name, render: (c) => <span className="name" title={c.path}>{c.name}</span> },
   { key: 'format', title: 'Format', width: '80px', sortValue: (c) => c.format, render: (c) => c.format },
-  { key: 'board', title: 'Board', width: '44px', sortValue: (c) => c.board, render: (c) => <span className={`badge board-${c.board}`}>{c.board}</span> },
+  { key: 'board', title: 'Board', width: '44px', sortValue: (c) => c.board ?? '', render: (c) => <BoardBadge cell={c} /> },
   { key: 'state', title: 'State', width: '84px', sortValue: (c) => STATE_LOOK[c.state].order, render: (c) => <StatePill state={c.state} pausedUntil={c.pausedUntil} /> },
   { key: 'budget', title: 'Budget', width: '88px', numeric: true, sortValue: budgetFraction, render: (c) => <BudgetBar cell={c} /> },
   {
     key: 'episodes', title: 'Episodes', width: '60px', numeric: true, sortValue: (c) => c.episodes.ended,
     render: (c) => `${c.episodes.ended}/${c.episodes.planned ?? '?'}`,
   },
-  { key: 'success', title: 'Success', width: '58px', numeric: true, sortValue: (c) => c.success_rate ?? -1, render: (c) => percent(c.success_rate) },
+  { key: 'success', title: 'Success', width: '58px', numeric: true, sortValue: (c) => c.success_rate ?? -1, render: (c) => <span title={successText(c.episodes.successes, c.episodes.scored)}>{percent(c.success_rate)}</span> },
   { key: 'tokens', title: 'Tokens', width: 'minmax(78px, 1fr)', sortValue: (c) => c.cost_usd_estimate ?? c.tokens.input ?? -1, render: tokens },
   { key: 'changed', title: 'Changed', width: '72px', numeric: true, sortValue: (c) => c.changedAt ?? 0, render: (c, now) => ago(c.changedAt, now) },
   {

@@ -1,7 +1,8 @@
 import { StatePill } from '../cell-list/states';
 import { clockTime } from '../../../shared/model';
 import { useApp } from '../context';
-import { compact } from '../format';
+import { compact, successText } from '../format';
+import { BoardBadge } from '../cell-list/BoardBadge';
 import { useKey } from '../keys';
 import { BudgetBars } from './BudgetBars';
 import { Charts } from './Charts';
@@ -27,7 +28,8 @@ function Header() {
       </button>
       <h1>{summary.name}</h1>
       <span className="muted">{labels.join(' · ')}</span>
-      <span className={`badge board-${summary.board}`}>{summary.board === 'on' ? 'on board' : summary.board === 'ui' ? 'ui run' : 'nonstd'}</span>
+      <BoardBadge cell={summary} long />
+      {summary.success_rate !== null && <span className="muted" title="successes of scored episodes, the rate, and its Wilson 95 % interval">{successText(summary.episodes.successes, summary.episodes.scored)}</span>}
       <StatePill state={summary.state} pausedUntil={summary.pausedUntil} />
       {summary.state === 'throttled' && summary.pausedUntil !== null && <span className="muted">until {clockTime(summary.pausedUntil)}</span>}
       {summary.board === 'ui' && <RunControls cellId={summary.id} />}

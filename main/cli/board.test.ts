@@ -1,0 +1,67 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../../runners/testing';
+import { mcnemarExactP } from '../../shared/mcnemar';
+import { runCli } from './run';
+import { capture } from './testing';
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => (tmp = tempDir()));
+afterEach(() => tmp.remove());
+
+const STD_V2 = { name: 'std-v2', max_turns: 200, rgb_resolution: 512, max_actions: 500, timeout_s: 2400 };
+
+/** A finished coding-agent cell whose episode i succeeded where `outcomes[i]` is 1. */
+function cell(name: string, labels: { harness: string; model: string; condition: string }, outcomes: string, protocol: object = STD_V2): void {
+  const episodes = Object.fromEntries([...outcomes].map((o, i) => [String(i), { status: 'evaluated', success: o === '1', engaged: true }]));
+  writeTree(join(tmp.path, name), {
+    'run.json': { runner: 'coding-agent', run: name, cell: { ...labels, effort: 'default' }, protocol: { ...protocol, episodes: Object.keys(episodes).map(Number) } },
+    'summary.json': { run: name, finished: true, planned: Object.keys(episodes).map(Number), episodes },
+  });
+}
+
+const twenty = (ones: number) => '1'.repeat(ones) + '0'.repeat(20 - ones);
+
+describe('cellwatch board', () => {
+  beforeEach(() => {
+    cell('std_sdk_m1_bare_default', { harness: 'sdk', model: 'm1', condition: 'bare' }, twenty(4));
+    cell('std_sdk_m1_full_default', { harness: 'sdk', model: 'm1', condition: 'full' }, twenty(18));
+    cell('std_cli_m1_bare_default', { harness: 'cli', model: 'm1', condition: 'bare' }, twenty(5));
+    cell('std_cli_m2_full_default', { harness: 'cli', model: 'm2', condition: 'full' }, twenty(17));
+    cell('std_sdk_m1_short_default', { harness: 'sdk', model: 'm1', condition: 'short' }, twenty(20), { ...STD_V2, max_turns: 50 });
+    cell('ui_sdk_m1_bare_default', { harness: 'sdk', model: 'm1', condition: 'bare' }, twenty(0));
+  });
+
+  it('prints the pinned JSON: cells with labels, counts and interval; exactly the one-field pairs, Holm-adjusted', async () => {
+    const { io, out } = capture();
+    expect(await runCli(['board', '--json', tmp.path], io)).toBe(0);
+    const { cells, comparisons } = JSON.parse(out.join('\n'));
+    const on = cells.filter((c: { board: string }) => c.board === 'on').map((c: { name: string }) => c.name);
+    expect(on).toEqual(['std_cli_m1_bare_default', 'std_cli_m2_full_default', 'std_sdk_m1_bare_default', 'std_sdk_m1_full_default']);
+    const short = cells.find((c: { name: string }) => c.name === 'std_sdk_m1_short_default');
+    expect(short).toMatchObject({ board: 'off', board_reasons: ['50 turns; std-v2 has 200 turns'], harness: 'sdk', model: 'm1', condition: 'short', effort: 'default', scored: 20, successes: 20 });
+    expect(short.ci95[0]).toBeCloseTo(0.8388748, 6);
+    const path = (name: string) => join(tmp.path, name);
+    // sdk bare vs full (condition) and sdk vs cli on m1 bare (harness); cli m1 bare vs cli m2 full differ in two fields.
+    expect(comparisons.map((c: { a: string; b: string; field: string }) => [c.a, c.b, c.field])).toEqual([
+      [path('std_cli_m1_bare_default'), path('std_sdk_m1_bare_default'), 'harness'],
+      [path('std_sdk_m1_bare_default'), path('std_sdk_m1_full_default'), 'condition'],
+    ]);
+    const [harness, condition] = comparisons;
+    expect(harness).toMatchObject({ both: 4, only_a: 1, only_b: 0, neither: 15, left_out: 0, p_value: 1, p_adjusted: 1 });
+    expect(condition).toMatchObject({ both: 4, only_a: 0, only_b: 14, neither: 2, p_value: mcnemarExactP(0, 14) });
+    expect(condition.p_adjusted).toBeCloseTo(2 * mcnemarExactP(0, 14), 15);
+  });
+
+  it('prints each board as a table, a column per model, and the differences that survive the correction', async () => {
+    const { io, out } = capture();
+    expect(await runCli(['board', tmp.path], io)).toBe(0);
+    const text = out.join('\n');
+    expect(text).toContain('coding-agent std-v2');
+    expect(text).toMatch(/HARNESS · CONDITION · EFFORT\s+m1\s+m2/);
+    expect(text).toMatch(/sdk · full · default\s+18\/20 90\.0% \[69\.9-97\.2\]/);
+    expect(text).toContain('condition full beats bare (std_sdk_m1_full_default vs std_sdk_m1_bare_default): 14 to 0 discordant');
+    expect(text).toContain('std_sdk_m1_short_default (off): 50 turns; std-v2 has 200 turns');
+    expect(text).toContain('ui_sdk_m1_bare_default (ui): launched from a UI (ui_): never on the board');
+  });
+});

@@ -1,0 +1,90 @@
+import { parseArgs } from 'node:util';
+import { compareBoard, wilson95, type BoardComparison } from '../../shared/board';
+import { formatP } from '../../shared/mcnemar';
+import type { CellSummary } from '../../shared/model';
+import { readCell } from '../../runners/read';
+import { mapLimited, PARALLEL_IO } from '../concurrency';
+import { withPlaces } from './places';
+import { UsageError, type Io } from './io';
+import { printable } from './printable';
+import { success, table } from './table';
+
+export const BOARD_HELP = `cellwatch board [--json] [--accept-new-host-key] ROOT...
+
+The boards of the cells below each runs root (local or ALIAS:/path): one table per board (a format and
+its protocol, or a bigym task), a row per harness, condition and effort, a column per model, each square
+successes/scored, the rate and its Wilson 95 % interval. Only cells on the board; then every pair that
+differs in exactly one of harness, model, condition, effort, by the exact McNemar test over the
+episodes both scored, Holm-adjusted over all the pairs printed.
+  --json   {"cells": [...], "comparisons": [...]} as runners/FORMATS.md describes`;
+
+/** A cell as board --json prints it: as in status, with its labels, counts and interval. */
+function boardCell(cell: CellSummary) {
+  const { id, host, path, format, name, board, board_reasons, state, budget, episodes, success_rate, tokens, cost_usd_estimate, problems } = cell;
+  return {
+    id, host, path, format, name, board, board_reasons, state, budget, episodes, success_rate, tokens, cost_usd_estimate, problems,
+    ...cell.labels,
+    scored: episodes.scored,
+    successes: episodes.successes,
+    ci95: wilson95(episodes.successes, episodes.scored),
+  };
+}
+
+const SIGNIFICANT = 0.05;
+
+/** The square of one cell: successes/scored, rate and interval, and coverage when not every planned episode is scored. */
+function square(cell: CellSummary): string {
+  const { scored, planned } = cell.episodes;
+  const coverage = planned !== null && scored < planned ? ` (${scored} of ${planned})` : '';
+  return `${success(cell.episodes.successes, scored)}${coverage}`;
+}
+
+function printBoard(name: string, cells: CellSummary[], comparisons: BoardComparison[], io: Io): void {
+  const models = [...new Set(cells.map((c) => c.labels.model ?? '?'))].sort();
+  const rowKey = (c: CellSummary) => [c.labels.harness, c.labels.condition, c.labels.effort].map((v) => v ?? '?').join(' · ');
+  const rows = [...new Set(cells.map(rowKey))].sort();
+  const at = (row: string, model: string) => cells.find((c) => rowKey(c) === row && (c.labels.model ?? '?') === model);
+  io.out(printable(name));
+  io.out(table(['HARNESS · CONDITION · EFFORT', ...models], rows.map((row) => [row, ...models.map((m) => { const c = at(row, m); return c ? square(c) : '-'; })]), [false, ...models.map(() => true)]));
+  const byPath = new Map(cells.map((c) => [c.path, c]));
+  const real = comparisons.filter((c) => byPath.has(c.a) && c.p_adjusted < SIGNIFICANT);
+  for (const c of real) {
+    const [better, worse] = c.only_a > c.only_b ? [c.a, c.b] : [c.b, c.a];
+    const label = (path: string) => (byPath.get(path) as CellSummary).labels[c.field] ?? '?';
+    io.out(printable(`  ${c.field} ${label(better)} beats ${label(worse)} (${(byPath.get(better) as CellSummary).name} vs ${(byPath.get(worse) as CellSummary).name}): ${Math.max(c.only_a, c.only_b)} to ${Math.min(c.only_a, c.only_b)} discordant, p = ${formatP(c.p_value)}, Holm-adjusted ${formatP(c.p_adjusted)}${c.left_out ? `, ${c.left_out} episodes on one side only left out` : ''}`));
+  }
+  if (!real.length) io.out(`  no difference survives Holm's correction (${comparisons.filter((c) => byPath.has(c.a)).length} one-field comparisons)`);
+  io.out('');
+}
+
+export async function board(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, 'accept-new-host-key': { type: 'boolean', default: false } },
+  });
+  if (positionals.length === 0) throw new UsageError(`name at least one runs root\n\n${BOARD_HELP}`);
+  const { cells, comparisons } = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, async (places) => {
+    const listed = await places.listCells(positionals);
+    for (const p of listed.problems) io.err(printable(`${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
+    const withBoard = listed.cells.filter((c) => c.board !== null);
+    const on = withBoard.filter((c) => c.board === 'on' && c.boardName !== null);
+    // The episodes each on-board cell scored: what the comparisons pair.
+    const entries = await mapLimited(on, PARALLEL_IO, async (cell) => {
+      const read = await readCell(cell.path, cell.format, places.contextOf(cell).read());
+      return { path: cell.path, boardName: cell.boardName as string, labels: cell.labels, units: read.units };
+    });
+    return { cells: withBoard, comparisons: compareBoard(entries) };
+  });
+  if (values.json) {
+    io.out(JSON.stringify({ cells: cells.map(boardCell), comparisons }, null, 2));
+    return 0;
+  }
+  const boards = new Map<string, CellSummary[]>();
+  for (const cell of cells) if (cell.board === 'on' && cell.boardName) boards.set(cell.boardName, [...(boards.get(cell.boardName) ?? []), cell]);
+  if (boards.size === 0) io.out(`No cell of ${positionals.join(', ')} is on a board.`);
+  for (const [name, on] of [...boards].sort(([a], [b]) => a.localeCompare(b))) printBoard(name, on, comparisons, io);
+  const off = cells.filter((c) => c.board !== 'on');
+  if (off.length) io.out(['Not on the board:', ...off.map((c) => printable(`  ${c.name} (${c.board}): ${c.board_reasons.join('; ')}`))].join('\n'));
+  return 0;
+}

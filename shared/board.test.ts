@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { compareBoard, holm, onlyDifference, wilson95, type BoardEntry } from './board';
+import type { EpisodeUnit } from './model';
+
+describe('Wilson 95 % interval', () => {
+  // Values from R: binom::binom.wilson(x, n) (and prop.test(x, n, correct = FALSE)$conf.int).
+  it.each([
+    [5, 10, 0.2365931, 0.7634069],
+    [0, 10, 0, 0.2775328],
+    [10, 10, 0.7224672, 1],
+    [1, 1, 0.2065493, 1],
+  ])('%i of %i: [%f, %f]', (k, n, low, high) => {
+    const [l, h] = wilson95(k, n) as [number, number];
+    expect(l).toBeCloseTo(low, 6);
+    expect(h).toBeCloseTo(high, 6);
+  });
+
+  it('is null with nothing scored', () => {
+    expect(wilson95(0, 0)).toBeNull();
+  });
+});
+
+describe("Holm's correction", () => {
+  it('matches R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm")', () => {
+    const adjusted = holm([0.01, 0.04, 0.03, 0.005]);
+    [0.03, 0.06, 0.06, 0.02].forEach((want, i) => expect(adjusted[i]).toBeCloseTo(want, 12));
+  });
+
+  it('caps at 1 and keeps the order of the p-values: p.adjust(c(0.5, 0.2, 0.9), "holm") is 1, 0.6, 1', () => {
+    expect(holm([0.5, 0.2, 0.9])).toEqual([1, 0.6000000000000001, 1]);
+  });
+});
+
+const labels = (harness: string, model: string, condition = 'bare', effort = 'default') => ({ harness, model, condition, effort });
+const units = (outcomes: string): EpisodeUnit[] => [...outcomes].map((o, i) => ({ id: String(i), status: o === '-' ? 'rate_limited' : 'evaluated', success: o === '1', scored: o !== '-' }));
+
+describe('the comparison set', () => {
+  it('pairs exactly the cells that differ in one field, on one board', () => {
+    expect(onlyDifference(labels('sdk', 'a'), labels('cli', 'a'))).toBe('harness');
+    expect(onlyDifference(labels('sdk', 'a'), labels('cli', 'b'))).toBeNull();
+    expect(onlyDifference(labels('sdk', 'a'), labels('sdk', 'a'))).toBeNull();
+    const entry = (path: string, l: BoardEntry['labels'], board = 'coding-agent std-v2'): BoardEntry => ({ path, boardName: board, labels: l, units: units('1010') });
+    const pairs = compareBoard([
+      entry('/r/sdk_a', labels('sdk', 'a')),
+      entry('/r/cli_a', labels('cli', 'a')),
+      entry('/r/sdk_b', labels('sdk', 'b')),
+      entry('/r/cli_b', labels('cli', 'b')),
+      entry('/r/sdk_a_full', labels('sdk', 'a', 'full')),
+      entry('/r/other_board', labels('sdk', 'a'), 'coding-agent std-v1'),
+    ]).map((c) => `${c.a} ${c.b} ${c.field}`);
+    expect(pairs.sort()).toEqual(['/r/cli_a /r/cli_b model', '/r/cli_a /r/sdk_a harness', '/r/cli_b /r/sdk_b harness', '/r/sdk_a /r/sdk_a_full condition', '/r/sdk_a /r/sdk_b model'].sort());
+  });
+
+  it('tests over the episodes both scored, says how many were left out, and adjusts over the board', () => {
+    const a: BoardEntry = { path: '/r/a', boardName: 'b', labels: labels('sdk', 'x'), units: units('1111111111-1') };
+    const b: BoardEntry = { path: '/r/b', boardName: 'b', labels: labels('cli', 'x'), units: units('0000000000') };
+    const c: BoardEntry = { path: '/r/c', boardName: 'b', labels: labels('sdk', 'y'), units: units('1111111110') };
+    const [ab, ac] = compareBoard([a, b, c]);
+    // a and b: 10 discordant pairs, all for a (episodes 10 and 11 ended on a only): p = 2 / 2^10.
+    expect(ab).toMatchObject({ a: '/r/a', b: '/r/b', field: 'harness', both: 0, only_a: 10, only_b: 0, neither: 0, left_out: 2 });
+    expect(ab?.p_value).toBeCloseTo(2 / 1024, 12);
+    expect(ac).toMatchObject({ field: 'model', only_a: 1, only_b: 0, p_value: 1 });
+    // Holm over the two: the smaller p doubled, the larger kept at 1.
+    expect(ab?.p_adjusted).toBeCloseTo(4 / 1024, 12);
+    expect(ac?.p_adjusted).toBe(1);
+  });
+});
