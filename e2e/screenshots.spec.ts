@@ -1,4 +1,4 @@
-// The README's screenshots: the four journeys at 1440x900 and 1024x700, light and dark. Every e2e run
+// The README's screenshots: the four journeys and the board at 1440x900 and 1024x700, light and dark. Every e2e run
 // takes them (into out/test-results/screenshots); `npm run screenshots` writes them into the README's folder.
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
@@ -43,6 +43,11 @@ async function journeys(page: Page, served: Served, name: (journey: string) => s
   await view.getByRole('button', { name: 'Record mp4' }).click();
   await expect(view.getByRole('link', { name: /open the recording/ })).toBeVisible({ timeout: 30_000 });
   await page.screenshot({ path: name('4-record') });
+
+  // 5. The board: squares by model and harness · condition · effort, the real difference marked.
+  await page.getByRole('tab', { name: 'Board' }).click();
+  await expect(page.getByRole('table', { name: 'Comparisons' })).toBeVisible();
+  await page.screenshot({ path: name('5-board') });
 }
 
 test.describe('the README screenshots', () => {

@@ -6,6 +6,7 @@ import type { AppInfo, CellSummary, Transport } from '../shared/model';
 import { AlertLog } from './alerts/log';
 import { AlertService, type AlertTiming } from './alerts/service';
 import { localHostContext, type ContextOf, type Media } from './host-context';
+import { BoardReader } from './board';
 import { CompareService } from './compare/service';
 import { EventHub } from './events';
 import { listFrames } from './frames';
@@ -112,6 +113,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     roots.restate(cells);
     watch.restate(cells);
   });
+  const boards = new BoardReader(contextOf);
   const compare = new CompareService(() => roots.cells(), (id) => roots.cell(id), contextOf, events, recordingsDir);
 
   const alerts = new AlertService(await AlertLog.open(join(dataDir, 'alerts.json'), options.alerts?.readOnly), {
@@ -162,6 +164,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       compare: (slots, seed) => compare.compare(slots, seed),
       record: (slots, seed, seconds, fps) => compare.record(slots, seed, seconds, fps),
       pairedTest: (a, b) => compare.pairedTest(a, b),
+      board: () => boards.report(roots.cells()),
       listHosts: () => hosts.listHosts(),
       async listFleet() {
         const statuses = await hosts.listHosts();

@@ -38,6 +38,7 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   listCells: z.union([z.tuple([]), z.tuple([path])]),
   pickFolder: z.tuple([]),
   pairedTest: z.tuple([cellId, cellId]),
+  board: z.tuple([]),
   openCell: z.tuple([cellId]),
   closeCell: z.tuple([cellId]),
   openStream: z.union([z.tuple([cellId, name]), z.tuple([cellId, name, z.strictObject({ offset: byteOffset, line: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable() })])]),

@@ -4,7 +4,8 @@ import type { Alert, AlertPrefs, AlertsState } from './alerts';
 import type { Launched, LaunchPlan, LaunchRequest, ProfileInfo, RunInfo } from './launch';
 import type { PairedTest } from './mcnemar';
 import type { CellDelta, CellDetail, Comparison, FrameSet, FrameSource, GpuSample, GpuStatus, RecordProgress, StreamEvent, StreamResume, SystemSample } from './cell-detail';
-import type { AppInfo, CellId, CellsDelta, CellSummary, Problem, RootStatus } from './model';
+import type { AppInfo, CellId, CellsDelta, CellSummary, FormatName, Problem, RootStatus } from './model';
+import type { BoardComparison } from './board';
 
 export interface Backend {
   getInfo(): Promise<AppInfo>;
@@ -18,6 +19,8 @@ export interface Backend {
   pickFolder(): Promise<string | null>;
   /** The exact paired McNemar test of two listed cells (ids), or of two policy versions (`<id>@vNNN`). */
   pairedTest(a: string, b: string): Promise<PairedTest>;
+  /** The boards of the listed cells: each board's rule and its Holm-corrected one-field comparisons (cells come from listCells). */
+  board(): Promise<BoardReport>;
   /** Starts watching a cell: its detail now, `cellChanged` deltas after. */
   openCell(id: CellId): Promise<CellDetail>;
   closeCell(id: CellId): Promise<void>;
@@ -65,6 +68,18 @@ export interface Backend {
   markAlertsRead(until: number): Promise<AlertsState>;
   /** Kinds on and off, muted cells, the stall threshold, pinned paired tests. */
   setAlertPrefs(prefs: AlertPrefs): Promise<AlertsState>;
+}
+
+/** One board of a format (its protocol, or a bigym task): who is on it, and which differences are real. */
+export interface BoardInfo {
+  name: string;
+  format: FormatName;
+  rule: string;
+  comparisons: BoardComparison[];
+}
+
+export interface BoardReport {
+  boards: BoardInfo[];
 }
 
 /** An SSH host's connection as the window shows it. */

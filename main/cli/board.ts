@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
-import { compareBoard, wilson95, type BoardComparison } from '../../shared/board';
+import { wilson95, type BoardComparison } from '../../shared/board';
 import { formatP } from '../../shared/mcnemar';
 import type { CellSummary } from '../../shared/model';
-import { readCell } from '../../runners/read';
-import { mapLimited, PARALLEL_IO } from '../concurrency';
+import { BoardReader } from '../board';
 import { withPlaces } from './places';
 import { UsageError, type Io } from './io';
 import { printable } from './printable';
@@ -68,13 +67,8 @@ export async function board(argv: string[], io: Io): Promise<number> {
     const listed = await places.listCells(positionals);
     for (const p of listed.problems) io.err(printable(`${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
     const withBoard = listed.cells.filter((c) => c.board !== null);
-    const on = withBoard.filter((c) => c.board === 'on' && c.boardName !== null);
-    // The episodes each on-board cell scored: what the comparisons pair.
-    const entries = await mapLimited(on, PARALLEL_IO, async (cell) => {
-      const read = await readCell(cell.path, cell.format, places.contextOf(cell).read());
-      return { path: cell.path, boardName: cell.boardName as string, labels: cell.labels, units: read.units };
-    });
-    return { cells: withBoard, comparisons: compareBoard(entries) };
+    const report = await new BoardReader(places.contextOf).report(withBoard);
+    return { cells: withBoard, comparisons: report.boards.flatMap((b) => b.comparisons) };
   });
   if (values.json) {
     io.out(JSON.stringify({ cells: cells.map(boardCell), comparisons }, null, 2));

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { BoardView } from './board/BoardView';
 import { CellView } from './cell-view/CellView';
 import { CompareView } from './compare/CompareView';
 import { FleetView } from './fleet/FleetView';
@@ -18,7 +19,7 @@ import { ViewTabs } from './shell/ViewTabs';
 import { PairedTestView } from './stats/PairedTestView';
 import { TopBar } from './shell/TopBar';
 
-const VIEW_NAMES: Record<View, string> = { cells: 'Cells', paired: 'Paired test', compare: 'Compare', gpu: 'GPU', runs: 'Runs', fleet: 'Fleet' };
+const VIEW_NAMES: Record<View, string> = { cells: 'Cells', board: 'Board', paired: 'Paired test', compare: 'Compare', gpu: 'GPU', runs: 'Runs', fleet: 'Fleet' };
 
 export function App() {
   const load = useApp((s) => s.load);
@@ -80,6 +81,7 @@ export function App() {
               <RootProblems />
               <ViewBoundary key={view} name={VIEW_NAMES[view]}>
                 {view === 'cells' && <CellList />}
+                {view === 'board' && <BoardView />}
                 {view === 'paired' && <PairedTestView />}
                 {view === 'compare' && <CompareView />}
                 {view === 'gpu' && <GpuView />}

@@ -1,10 +1,10 @@
 // Every place in the window has a URL: `#/cells?root=…&q=…`, `#/cell/<id>?tab=episodes&episode=5&event=12`,
-// `#/paired?a=…&b=…`, `#/compare?slots=…`, `#/gpu`, `#/runs`, `#/fleet`. The hash follows the store; Back, Forward, a reload or
+// `#/board`, `#/paired?a=…&b=…`, `#/compare?slots=…`, `#/gpu`, `#/runs`, `#/fleet`. The hash follows the store; Back, Forward, a reload or
 // a link pasted into another window of the same server bring the store back to it.
 import type { CellTab } from '../../shared/alerts';
 import type { AppState, AppStore, View } from './store';
 
-const VIEWS: readonly View[] = ['cells', 'paired', 'compare', 'gpu', 'runs', 'fleet'];
+const VIEWS: readonly View[] = ['cells', 'board', 'paired', 'compare', 'gpu', 'runs', 'fleet'];
 const TABS: readonly CellTab[] = ['overview', 'episodes', 'versions', 'logs', 'problems'];
 
 type Place = Pick<AppState, 'view' | 'selectedRoot' | 'selectedHost' | 'listFilter' | 'listCursor' | 'openCellId' | 'openCellTab' | 'openCellEpisode' | 'openCellEvent' | 'pairedA' | 'pairedB' | 'compareSlots'>;

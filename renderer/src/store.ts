@@ -65,7 +65,7 @@ export interface AppState {
   setAlertPrefs(change: (prefs: AlertPrefs) => AlertPrefs): Promise<void>;
 }
 
-export type View = 'cells' | 'paired' | 'compare' | 'gpu' | 'runs' | 'fleet';
+export type View = 'cells' | 'board' | 'paired' | 'compare' | 'gpu' | 'runs' | 'fleet';
 
 export type AppStore = StoreApi<AppState>;
 

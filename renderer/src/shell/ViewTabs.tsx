@@ -4,6 +4,7 @@ import { Tabs } from '../Tabs';
 
 const TABS: { id: View; label: string }[] = [
   { id: 'cells', label: 'Cells' },
+  { id: 'board', label: 'Board' },
   { id: 'paired', label: 'Paired test' },
   { id: 'compare', label: 'Compare' },
   { id: 'gpu', label: 'GPU' },

@@ -1,0 +1,82 @@
+import { expect, test } from '@playwright/test';
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { instantDemoForSpecs, ROOT, scratchHome, startProcess, startServing, type Served } from './processes';
+
+const BARE = 'std_sdk_demo-model_bare_default';
+const FULL = 'std_sdk_demo-model_full_default';
+
+test.describe('the board', () => {
+  const served = instantDemoForSpecs();
+
+  test('squares where the benchmark puts them, the real difference marked, a click to the Paired view', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('tab', { name: 'Board' }).click();
+    const grid = page.getByRole('table', { name: 'Board coding-agent std-v2' });
+    await expect(grid.getByRole('columnheader')).toHaveText(['harness · condition · effort', 'demo-model']);
+    await expect(grid.getByRole('rowheader')).toHaveText(['sdk · bare · default', 'sdk · full · default']);
+    // The demo is deterministic: bare 11 of 28 scored, full 22 of 29; full wins 10 discordant episodes to 0.
+    const full = grid.getByRole('button', { name: new RegExp(`^${FULL}`) });
+    await expect(full).toContainText('22/29');
+    await expect(full.getByLabel('1 real difference won')).toBeVisible();
+    await expect(grid.getByRole('button', { name: new RegExp(`^${BARE}`) }).locator('.board-win')).toHaveCount(0);
+
+    const comparisons = page.getByRole('table', { name: 'Comparisons' });
+    await expect(comparisons.getByRole('row').nth(1).getByRole('cell')).toHaveText(['condition', BARE, FULL, '0', '10', '0.002', '0.002 ▲']);
+
+    // Arrows move between squares, Enter opens the cell.
+    await grid.getByRole('button', { name: new RegExp(`^${BARE}`) }).focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(full).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: FULL })).toBeVisible();
+    await expect(page.getByText('22/29 · 75.9% · 95% CI 57.9–87.8%')).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('tab', { name: 'Board' }).click();
+    await page.getByRole('table', { name: 'Comparisons' }).getByRole('button', { name: `Paired view of ${BARE} and ${FULL}` }).click();
+    await expect(page.getByRole('tab', { name: 'Paired test' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByLabel('Verdict')).toHaveText(/^B wins 10 episodes that A fails and loses 0; p = 0\.002/);
+  });
+
+  test('the bigym board holds no official evaluation: every cell shows the demo cell and why it is off', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('tab', { name: 'Board' }).click();
+    await page.getByRole('combobox', { name: 'Board' }).selectOption({ label: 'bigym-agent cartpole_balance' });
+    await expect(page.getByText(/No cell is on this board yet/)).toBeVisible();
+    await page.getByLabel('every cell, not only those on the board').check();
+    const square = page.getByRole('table', { name: 'Board bigym-agent cartpole_balance' }).getByRole('button');
+    await expect(square).toHaveCount(1);
+    await expect(square).toContainText('off');
+    await expect(square).toHaveAttribute('title', /evaluation episodes; the board's is 100/);
+  });
+});
+
+test.describe('the board, live', () => {
+  const home = scratchHome();
+  let demo: ChildProcess;
+  let served: Served;
+  test.beforeAll(async () => {
+    const runs = join(home.home, 'runs');
+    const cli = join(ROOT, 'out', 'cli.mjs');
+    demo = startProcess(process.execPath, [cli, 'demo', runs, '--speed', '3']);
+    await new Promise((r) => setTimeout(r, 1500));
+    served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
+  });
+  test.afterAll(async () => {
+    // The demo writes until it has exited: only then can its folder go.
+    if (demo && demo.exitCode === null) await new Promise((resolve) => (demo.once('exit', resolve), demo.kill()));
+    await served?.stop();
+    home.remove();
+  });
+
+  test("a running cell's square moves as its episodes end", async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('tab', { name: 'Board' }).click();
+    const square = page.getByRole('table', { name: 'Board coding-agent std-v2' }).getByRole('button', { name: new RegExp(`^${BARE}`) });
+    const scored = async () => Number(/(\d+) of 30/.exec((await square.textContent()) ?? '')?.[1] ?? -1);
+    await expect.poll(scored, { timeout: 20_000 }).toBeGreaterThanOrEqual(0);
+    const before = await scored();
+    await expect.poll(scored, { timeout: 40_000 }).toBeGreaterThan(before);
+  });
+});

@@ -1,0 +1,192 @@
+import { useCallback, useMemo, useState } from 'react';
+import { wilson95 } from '../../../shared/board';
+import { formatP } from '../../../shared/mcnemar';
+import type { CellSummary } from '../../../shared/model';
+import { CallFailed } from '../CallFailed';
+import { useApp, useTransport } from '../context';
+import { percent, successText } from '../format';
+import { STATE_LOOK } from '../cell-list/states';
+import { usePolled } from '../usePolled';
+import { gridOf, verdictsOf, SIGNIFICANT, type Verdict } from './grid';
+
+function Square({ cell, verdicts, names, focused, onFocus }: { cell: CellSummary; verdicts: Verdict[]; names: Map<string, string>; focused: boolean; onFocus: () => void }) {
+  const openCell = useApp((s) => s.openCell);
+  const { successes, scored, planned } = cell.episodes;
+  const interval = wilson95(successes, scored);
+  const wins = verdicts.filter((v) => v.won);
+  const why = verdicts.map((v) => `${v.won ? 'beats' : 'loses to'} ${names.get(v.other) ?? v.other} (${v.comparison.field}): ${v.comparison.only_a}:${v.comparison.only_b} discordant, Holm p = ${formatP(v.comparison.p_adjusted)}`);
+  return (
+    <button
+      className={`board-square${cell.board === 'on' ? '' : ' off'}`}
+      tabIndex={focused ? 0 : -1}
+      data-focused={focused || undefined}
+      onFocus={onFocus}
+      onClick={() => openCell(cell.id)}
+      aria-label={`${cell.name}: ${successText(successes, scored)}`}
+      title={[cell.name, successText(successes, scored), ...cell.board_reasons, ...why].join('\n')}
+    >
+      <span className="square-head">
+        <span className={`dot tone-${STATE_LOOK[cell.state].tone}`} aria-hidden />
+        <span className="square-rate">{scored ? `${successes}/${scored}` : '–'}</span>
+        <span className="muted">{percent(cell.success_rate, 0)}</span>
+        {wins.length > 0 && (
+          <span className="board-win" aria-label={`${wins.length} real difference${wins.length === 1 ? '' : 's'} won`}>
+            ▲{wins.length > 1 ? wins.length : ''}
+          </span>
+        )}
+      </span>
+      <span className="ci-bar" aria-hidden>
+        {interval && <span className="ci-range" style={{ left: `${interval[0] * 100}%`, width: `${(interval[1] - interval[0]) * 100}%` }} />}
+        {cell.success_rate !== null && <span className="ci-point" style={{ left: `${cell.success_rate * 100}%` }} />}
+      </span>
+      <span className="square-foot muted">
+        {planned !== null ? `${scored} of ${planned}` : `${scored} scored`}
+        {cell.cost_usd_estimate !== null && ` · est. $${cell.cost_usd_estimate.toFixed(2)}`}
+        {cell.board !== 'on' && ` · ${cell.board}`}
+      </span>
+    </button>
+  );
+}
+
+/** One board per format and protocol (or bigym task): squares by model and harness · condition · effort, and which differences are real. */
+export function BoardView() {
+  const transport = useTransport();
+  const cells = useApp((s) => s.cells);
+  const setPaired = useApp((s) => s.setPaired);
+  const setView = useApp((s) => s.setView);
+  const { value: report, error } = usePolled(useCallback(() => transport.call('board'), [transport]));
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [all, setAll] = useState(false);
+  const [cursor, setCursor] = useState<[number, number]>([0, 0]);
+
+  const boards = report?.boards ?? [];
+  // At first, the first board anyone is on.
+  const board = boards.find((b) => b.name === chosen) ?? boards.find((b) => cells.some((c) => c.boardName === b.name && c.board === 'on')) ?? boards[0];
+  const shown = useMemo(() => cells.filter((c) => c.boardName === board?.name && (all || c.board === 'on')), [cells, board?.name, all]);
+  const grid = useMemo(() => gridOf(shown), [shown]);
+  const names = useMemo(() => new Map(cells.map((c) => [c.path, c.name])), [cells]);
+  if (error && !report) return <CallFailed what="The board" error={error} />;
+  if (!report) return null;
+  if (!board) return <p className="muted empty-note">No cell here belongs to a board: only coding-agent and bigym-agent runners keep one.</p>;
+
+  const comparisons = board.comparisons;
+  const real = comparisons.filter((c) => c.p_adjusted < SIGNIFICANT);
+  const move = (event: React.KeyboardEvent) => {
+    const [row, column] = cursor;
+    const next: Record<string, [number, number]> = {
+      ArrowUp: [Math.max(0, row - 1), column],
+      ArrowDown: [Math.min(grid.rows.length - 1, row + 1), column],
+      ArrowLeft: [row, Math.max(0, column - 1)],
+      ArrowRight: [row, Math.min(grid.columns.length - 1, column + 1)],
+    };
+    const to = next[event.key];
+    if (!to) return;
+    event.preventDefault();
+    setCursor(to);
+    (event.currentTarget.querySelector(`[data-square="${to[0]}-${to[1]}"] button`) as HTMLElement | null)?.focus();
+  };
+  const openPaired = (a: string, b: string) => {
+    const id = (path: string) => cells.find((c) => c.path === path)?.id ?? path;
+    setPaired(id(a), id(b));
+    setView('paired');
+  };
+
+  return (
+    <section className="board-view" aria-label="Board">
+      <div className="board-bar">
+        {boards.length > 1 ? (
+          <label>
+            Board{' '}
+            <select value={board.name} onChange={(e) => setChosen(e.target.value)}>
+              {boards.map((b) => (
+                <option key={b.name}>{b.name}</option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <strong>{board.name}</strong>
+        )}
+        <span className="muted" title="who is on this board">
+          {board.rule}
+        </span>
+        <span className="spacer" />
+        <label>
+          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> every cell, not only those on the board
+        </label>
+      </div>
+      {shown.length === 0 ? (
+        <p className="muted empty-note">No cell is on this board yet{all ? '' : '; tick "every cell" to see those that are not, and why'}.</p>
+      ) : (
+        <table className="board-grid" aria-label={`Board ${board.name}`} onKeyDown={move}>
+          <thead>
+            <tr>
+              <th>harness · condition · effort</th>
+              {grid.columns.map((model) => (
+                <th key={model}>{model}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {grid.rows.map((row, r) => (
+              <tr key={row}>
+                <th scope="row">{row}</th>
+                {grid.columns.map((model, c) => {
+                  const cell = grid.at(r, c);
+                  return (
+                    <td key={model} data-square={`${r}-${c}`}>
+                      {cell ? (
+                        <Square cell={cell} verdicts={verdictsOf(cell.path, comparisons)} names={names} focused={cursor[0] === r && cursor[1] === c} onFocus={() => setCursor([r, c])} />
+                      ) : (
+                        <span className="board-empty muted">no cell</span>
+                      )}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h2 className="section-title">
+        Real differences <span className="muted">({real.length} of {comparisons.length} one-field comparisons survive Holm's correction at 0.05)</span>
+      </h2>
+      {comparisons.length === 0 ? (
+        <p className="muted">No two cells on this board differ in exactly one of harness, model, condition, effort.</p>
+      ) : (
+        <table className="plain-table" aria-label="Comparisons">
+          <thead>
+            <tr>
+              <th>Differs in</th>
+              <th>A</th>
+              <th>B</th>
+              <th className="num">A only</th>
+              <th className="num">B only</th>
+              <th className="num">p</th>
+              <th className="num">Holm p</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...comparisons].sort((x, y) => x.p_adjusted - y.p_adjusted).map((c) => (
+              <tr key={`${c.a}\0${c.b}`} className={c.p_adjusted < SIGNIFICANT ? 'real' : undefined}>
+                <td>
+                  <button className="link" onClick={() => openPaired(c.a, c.b)} aria-label={`Paired view of ${names.get(c.a) ?? c.a} and ${names.get(c.b) ?? c.b}`} title="Open the Paired view on this pair">
+                    {c.field}
+                  </button>
+                </td>
+                <td>{names.get(c.a) ?? c.a}</td>
+                <td>{names.get(c.b) ?? c.b}</td>
+                <td className="num">{c.only_a}</td>
+                <td className="num">{c.only_b}</td>
+                <td className="num">{formatP(c.p_value)}</td>
+                <td className="num" title={c.left_out ? `${c.left_out} episodes ended on one side only, left out` : undefined}>
+                  {formatP(c.p_adjusted)}
+                  {c.p_adjusted < SIGNIFICANT ? ' ▲' : ''}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
