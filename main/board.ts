@@ -1,12 +1,13 @@
 // The boards of listed cells: their on-board cells' scored episodes (read again only when a cell's row
 // changed) and the comparisons between them. The window's Board view and `cellwatch board` both ask here.
 import { compareBoard, type BoardEntry } from '../shared/board';
-import type { CellSummary } from '../shared/model';
+import type { CellSummary, EpisodeUnit } from '../shared/model';
 import type { BoardReport } from '../shared/contract';
 import { readCell } from '../runners/read';
 import { ADAPTERS } from '../runners';
 import { mapLimited, PARALLEL_IO } from './concurrency';
 import type { ContextOf } from './host-context';
+import type { ReaderPool } from './roots/pool';
 
 /** What of a row changes when its scored episodes may have. */
 const versionOf = (cell: CellSummary) => `${cell.changedAt}:${cell.episodes.ended}:${cell.episodes.scored}:${cell.episodes.successes}`;
@@ -14,12 +15,17 @@ const versionOf = (cell: CellSummary) => `${cell.changedAt}:${cell.episodes.ende
 export class BoardReader {
   private readonly entries = new Map<string, { version: string; entry: BoardEntry }>();
 
-  constructor(private readonly contextOf: ContextOf) {}
+  constructor(
+    private readonly contextOf: ContextOf,
+    /** The read workers: local cells are read again there, off this thread; remote ones over their host. */
+    private readonly pool: ReaderPool,
+  ) {}
 
   /** Every board of these cells with its comparisons, Holm-adjusted over all of them (runners/FORMATS.md). */
   async report(cells: CellSummary[]): Promise<BoardReport> {
     const on = cells.filter((c) => c.board === 'on' && c.boardName !== null);
-    const entries = await mapLimited(on, PARALLEL_IO, (cell) => this.entry(cell));
+    await this.readChanged(on);
+    const entries = on.map((cell) => (this.entries.get(cell.id) as { entry: BoardEntry }).entry);
     const alive = new Set(on.map((c) => c.id));
     for (const id of this.entries.keys()) if (!alive.has(id)) this.entries.delete(id);
     const names = [...new Set(cells.flatMap((c) => (c.board !== null && c.boardName !== null ? [c.boardName] : [])))].sort();
@@ -33,13 +39,13 @@ export class BoardReader {
     };
   }
 
-  private async entry(cell: CellSummary): Promise<BoardEntry> {
-    const version = versionOf(cell);
-    const known = this.entries.get(cell.id);
-    if (known?.version === version) return known.entry;
-    const read = await readCell(cell.path, cell.format, this.contextOf(cell).read());
-    const entry: BoardEntry = { path: cell.path, boardName: cell.boardName as string, labels: cell.labels, units: read.units };
-    this.entries.set(cell.id, { version, entry });
-    return entry;
+  /** The scored episodes of each cell whose row changed since they were last read. */
+  private async readChanged(cells: CellSummary[]): Promise<void> {
+    const stale = cells.filter((cell) => this.entries.get(cell.id)?.version !== versionOf(cell));
+    const keep = (cell: CellSummary, units: EpisodeUnit[]) =>
+      this.entries.set(cell.id, { version: versionOf(cell), entry: { path: cell.path, boardName: cell.boardName as string, labels: cell.labels, units } });
+    const local = new Map(stale.filter((c) => c.host === 'local').map((c) => [c.path, c]));
+    await this.pool.read([...local.values()].map((c) => ({ dir: c.path, format: c.format })), (reads) => reads.forEach((read) => keep(local.get(read.cell.path) as CellSummary, read.units)), false);
+    await mapLimited(stale.filter((c) => c.host !== 'local'), PARALLEL_IO, async (cell) => keep(cell, (await readCell(cell.path, cell.format, this.contextOf(cell).read())).units));
   }
 }

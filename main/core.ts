@@ -113,7 +113,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     roots.restate(cells);
     watch.restate(cells);
   });
-  const boards = new BoardReader(contextOf);
+  const boards = new BoardReader(contextOf, roots.pool);
   const compare = new CompareService(() => roots.cells(), (id) => roots.cell(id), contextOf, events, recordingsDir);
 
   const alerts = new AlertService(await AlertLog.open(join(dataDir, 'alerts.json'), options.alerts?.readOnly), {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareBoard, holm, onlyDifference, wilson95, type BoardEntry } from './board';
+import { compareBoard, holm, wilson95, type BoardEntry } from './board';
 import type { EpisodeUnit } from './model';
 
 describe('Wilson 95 % interval', () => {
@@ -36,9 +36,6 @@ const units = (outcomes: string): EpisodeUnit[] => [...outcomes].map((o, i) => (
 
 describe('the comparison set', () => {
   it('pairs exactly the cells that differ in one field, on one board', () => {
-    expect(onlyDifference(labels('sdk', 'a'), labels('cli', 'a'))).toBe('harness');
-    expect(onlyDifference(labels('sdk', 'a'), labels('cli', 'b'))).toBeNull();
-    expect(onlyDifference(labels('sdk', 'a'), labels('sdk', 'a'))).toBeNull();
     const entry = (path: string, l: BoardEntry['labels'], board = 'coding-agent std-v2'): BoardEntry => ({ path, boardName: board, labels: l, units: units('1010') });
     const pairs = compareBoard([
       entry('/r/sdk_a', labels('sdk', 'a')),

@@ -1,6 +1,6 @@
 // The board's statistics: success with its Wilson interval, and which one-field differences between
 // on-board cells are real (exact McNemar over the episodes both scored, Holm-corrected over the board).
-import { pairUnits } from './mcnemar';
+import { mcnemarExactP } from './mcnemar';
 import type { CellLabels, EpisodeUnit } from './model';
 
 /** z for a two-sided 95 % interval: the 0.975 quantile of the standard normal. */
@@ -55,28 +55,65 @@ export interface BoardComparison {
   p_adjusted: number;
 }
 
-/** The one field two cells' labels differ in; null when they differ in none or in more than one. */
-export function onlyDifference(a: CellLabels, b: CellLabels): BoardField | null {
-  const differ = BOARD_FIELDS.filter((field) => a[field] !== b[field]);
-  return differ.length === 1 ? (differ[0] as BoardField) : null;
+type Outcomes = Map<string, EpisodeUnit>;
+
+/** The paired counts over the episodes both scored (as shared/mcnemar's pairUnits pairs them), and how many ended on one side only. */
+function pairCounts(a: Outcomes, b: Outcomes): Pick<BoardComparison, 'both' | 'only_a' | 'only_b' | 'neither' | 'left_out'> {
+  const counts = { both: 0, only_a: 0, only_b: 0, neither: 0, left_out: 0 };
+  for (const [id, x] of a) {
+    const y = b.get(id);
+    if (!y) counts.left_out++;
+    else if (!x.scored || !y.scored) continue;
+    else if (x.success && y.success) counts.both++;
+    else if (x.success) counts.only_a++;
+    else if (y.success) counts.only_b++;
+    else counts.neither++;
+  }
+  for (const id of b.keys()) if (!a.has(id)) counts.left_out++;
+  return counts;
 }
 
-/** Every pair of cells of one board that differ in exactly one field, tested, Holm-adjusted over all of them. */
+/** One p-value a discordant count: a board of thousands of pairs has few distinct ones. */
+function memoized(exact: (b: number, c: number) => number): (b: number, c: number) => number {
+  const known = new Map<string, number>();
+  return (b, c) => {
+    const key = `${b},${c}`;
+    let p = known.get(key);
+    if (p === undefined) known.set(key, (p = exact(b, c)));
+    return p;
+  };
+}
+
+/**
+ * Every pair of cells of one board that differ in exactly one field, tested, Holm-adjusted over all of
+ * them. Cells are grouped by all but one field, so only pairs that can differ in that one are looked at.
+ */
 export function compareBoard(entries: BoardEntry[]): BoardComparison[] {
   const sorted = [...entries].sort((x, y) => x.path.localeCompare(y.path));
+  const outcomes = new Map(sorted.map((e) => [e.path, new Map(e.units.map((u) => [u.id, u]))]));
+  const p = memoized(mcnemarExactP);
   const found: Omit<BoardComparison, 'p_adjusted'>[] = [];
-  for (let i = 0; i < sorted.length; i++) {
-    for (let j = i + 1; j < sorted.length; j++) {
-      const a = sorted[i] as BoardEntry;
-      const b = sorted[j] as BoardEntry;
-      const field = a.boardName === b.boardName ? onlyDifference(a.labels, b.labels) : null;
-      if (!field) continue;
-      const pairing = pairUnits(a.units, b.units, true);
-      if (!pairing.ok) continue;
-      const { both, only_a, only_b, neither, p_value, undecided } = pairing.table;
-      found.push({ a: a.path, b: b.path, field, both, only_a, only_b, neither, left_out: undecided.length, p_value });
+  for (const field of BOARD_FIELDS) {
+    const groups = new Map<string, BoardEntry[]>();
+    for (const entry of sorted) {
+      const key = JSON.stringify([entry.boardName, ...BOARD_FIELDS.filter((f) => f !== field).map((f) => entry.labels[f])]);
+      const group = groups.get(key);
+      if (group) group.push(entry);
+      else groups.set(key, [entry]);
+    }
+    for (const group of groups.values()) {
+      for (let i = 0; i < group.length; i++) {
+        for (let j = i + 1; j < group.length; j++) {
+          const a = group[i] as BoardEntry;
+          const b = group[j] as BoardEntry;
+          if (a.labels[field] === b.labels[field]) continue;
+          const counts = pairCounts(outcomes.get(a.path) as Outcomes, outcomes.get(b.path) as Outcomes);
+          found.push({ a: a.path, b: b.path, field, ...counts, p_value: p(counts.only_a, counts.only_b) });
+        }
+      }
     }
   }
+  found.sort((x, y) => x.a.localeCompare(y.a) || x.b.localeCompare(y.b));
   const adjusted = holm(found.map((c) => c.p_value));
   return found.map((c, i) => ({ ...c, p_adjusted: adjusted[i] as number }));
 }

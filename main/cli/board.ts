@@ -67,7 +67,7 @@ export async function board(argv: string[], io: Io): Promise<number> {
     const listed = await places.listCells(positionals);
     for (const p of listed.problems) io.err(printable(`${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
     const withBoard = listed.cells.filter((c) => c.board !== null);
-    const report = await new BoardReader(places.contextOf).report(withBoard);
+    const report = await new BoardReader(places.contextOf, places.pool).report(withBoard);
     return { cells: withBoard, comparisons: report.boards.flatMap((b) => b.comparisons) };
   });
   if (values.json) {

@@ -33,7 +33,7 @@ export interface Listing {
 export class CommandPlaces {
   private readonly local = localHostContext();
   private readonly hosts: HostRegistry;
-  private pool: ReaderPool | undefined;
+  private workers: ReaderPool | undefined;
 
   constructor(private readonly options: PlacesOptions = {}) {
     const told = new Map<string, string>();
@@ -48,6 +48,11 @@ export class CommandPlaces {
       },
       { acceptNewHostKey: options.acceptNewHostKey, timeoutMs: 15_000 },
     );
+  }
+
+  /** The read workers, started when first needed. */
+  get pool(): ReaderPool {
+    return (this.workers ??= new ReaderPool());
   }
 
   readonly contextOf: ContextOf = (place) => (place.host === 'local' ? this.local : this.hosts.context(place.host));
@@ -85,7 +90,6 @@ export class CommandPlaces {
       const remote = parseRemote(address);
       if (remote) await this.connected(remote.alias);
       const root = remote ? `${remote.alias}:${remote.path}` : resolve(address);
-      this.pool ??= new ReaderPool();
       const index = openIndex(root, { pool: this.pool, hosts: this.hosts }, () => undefined, () => undefined, { watch: false, rescanMs: false, cacheDir: this.options.dataDir ?? defaultDataDir() });
       try {
         await index.start();
@@ -101,7 +105,7 @@ export class CommandPlaces {
   }
 
   close(): void {
-    void this.pool?.close();
+    void this.workers?.close();
     this.hosts.close();
   }
 }

@@ -33,7 +33,8 @@ export class RootsService implements RootCalls {
   /** Problems met reading the settings and hosts files at start. */
   private readonly startProblems: Problem[] = [];
   private demo: LiveDemo | undefined;
-  private readonly pool = new ReaderPool();
+  /** The read workers of the local roots (the board reads its cells' episodes there too). */
+  readonly pool = new ReaderPool();
   /** The first scans of the roots known at start, which run on after the service is up. */
   private firstScans: Promise<unknown> = Promise.resolve();
   readonly settingsFile: string;

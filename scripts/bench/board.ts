@@ -1,0 +1,51 @@
+// npm run bench:board: a generated runs root of 10,000 coding-agent cells at std-v2, 100 episodes each, one
+// per crossing of 10 harnesses x 10 models x 10 conditions x 10 efforts (36 one-field neighbours a cell:
+// 180,000 comparisons). Prints `board --json` beside `status --json` of the same root, in the same run,
+// each with the index cache warm (a second run of each).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { measure, ROOT, row } from './measure';
+
+const SIDE = Number(process.env.BENCH_SIDE ?? 10);
+const EPISODES = 100;
+const STD_V2 = { name: 'std-v2', max_turns: 200, rgb_resolution: 512, max_actions: 500, timeout_s: 2400 };
+
+function generate(root: string): number {
+  const planned = Array.from({ length: EPISODES }, (_, i) => i);
+  let cells = 0;
+  for (let h = 0; h < SIDE; h++)
+    for (let m = 0; m < SIDE; m++)
+      for (let c = 0; c < SIDE; c++)
+        for (let e = 0; e < SIDE; e++) {
+          const labels = { harness: `h${h}`, model: `m${m}`, condition: `c${c}`, effort: `e${e}` };
+          const name = `std_h${h}_m${m}_c${c}_e${e}`;
+          const cell = join(root, `h${h}`, name);
+          mkdirSync(cell, { recursive: true });
+          writeFileSync(join(cell, 'run.json'), JSON.stringify({ runner: 'coding-agent', run: name, cell: labels, protocol: { ...STD_V2, episodes: planned } }));
+          // Success rates that differ by crossing, so some differences are real and most are not.
+          const rate = 0.2 + 0.06 * ((h + m + c + e) % 10);
+          const episodes = Object.fromEntries(planned.map((i) => [String(i), { status: 'evaluated', success: ((i * 7919 + cells * 31) % 100) / 100 < rate, engaged: true }]));
+          writeFileSync(join(cell, 'summary.json'), JSON.stringify({ run: name, finished: true, planned, episodes }));
+          cells++;
+        }
+  return cells;
+}
+
+const home = join(tmpdir(), `cellwatch-bench-board-${process.pid}`);
+try {
+  await measure(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet']);
+  const root = join(home, 'runs');
+  const cells = generate(root);
+  const cli = (command: string) => measure(process.execPath, [join(ROOT, 'out/cli.mjs'), command, '--json', root], { rss: true, env: { XDG_DATA_HOME: join(home, 'data'), XDG_CONFIG_HOME: join(home, 'config') } });
+  await cli('status');
+  const status = await cli('status');
+  await cli('board');
+  const board = await cli('board');
+  const comparisons = (JSON.parse(board.stdout) as { comparisons: unknown[] }).comparisons.length;
+  console.log(`${cells} cells at std-v2, ${EPISODES} episodes each; ${comparisons.toLocaleString('en-US')} one-field comparisons\n`);
+  console.log(row('status --json (baseline)', `${(status.wallMs / 1000).toFixed(2)} s`, `${status.peakRssMb?.toFixed(0)} MB`));
+  console.log(row('board --json', `${(board.wallMs / 1000).toFixed(2)} s`, `${(board.wallMs / status.wallMs).toFixed(2)}x status (goal: within 2x), ${board.peakRssMb?.toFixed(0)} MB`));
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}
