@@ -45,7 +45,7 @@ export class BoardReader {
     const keep = (cell: CellSummary, units: EpisodeUnit[]) =>
       this.entries.set(cell.id, { version: versionOf(cell), entry: { path: cell.path, boardName: cell.boardName as string, labels: cell.labels, units } });
     const local = new Map(stale.filter((c) => c.host === 'local').map((c) => [c.path, c]));
-    await this.pool.read([...local.values()].map((c) => ({ dir: c.path, format: c.format })), (reads) => reads.forEach((read) => keep(local.get(read.cell.path) as CellSummary, read.units)), false);
+    await this.pool.read([...local.values()].map((c) => ({ dir: c.path, format: c.format })), (reads) => reads.forEach((read) => keep(local.get(read.cell.path) as CellSummary, read.units)), { logs: false, units: true });
     await mapLimited(stale.filter((c) => c.host !== 'local'), PARALLEL_IO, async (cell) => keep(cell, (await readCell(cell.path, cell.format, this.contextOf(cell).read())).units));
   }
 }

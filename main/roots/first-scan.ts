@@ -61,7 +61,7 @@ export async function firstScan(
           done += batch.length;
           if (Date.now() - last >= FLUSH_MS) flush();
         },
-        logs,
+        { logs },
       ).then(
         () => null,
         (error: Error) => error,

@@ -192,8 +192,8 @@ export class ReaderPool {
    * Reads the cells, handing over the results in batches as they come; with `logs` (the default), every
    * event log of each cell is checked for malformed lines too, on from where the last check ended.
    */
-  read(cells: Found[], onBatch: (reads: CellRead[]) => void, logs = true): Promise<void> {
-    return this.toOwners(cells, (part) => ({ type: 'read', cells: part, logs }), (reply, finish) => {
+  read(cells: Found[], onBatch: (reads: CellRead[]) => void, { logs = true, units = false }: { logs?: boolean; units?: boolean } = {}): Promise<void> {
+    return this.toOwners(cells, (part) => ({ type: 'read', cells: part, logs, units }), (reply, finish) => {
       if (reply.type !== 'reads') return;
       if (reply.reads.length) onBatch(reply.reads);
       if (reply.done) finish();

@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { JsonReader, syncLocalFs, type CellFs, type Entry, type ReadContext } from '../../runners';
+import { JsonReader, syncLocalFs, type CellFs, type CellRead, type Entry, type ReadContext } from '../../runners';
 import { kindOf } from '../../runners/common/fs';
 import { JsonlCache } from '../../runners/common/jsonl-cache';
 import { LogCache, type LogState } from '../../runners/common/logs';
@@ -211,9 +211,10 @@ async function handle(job: WorkerJob): Promise<void> {
     discoveryStats.clear();
     reply({ type: 'discovered', id: job.id, cells, problems, unchanged: cached ? cells.filter((c) => unchanged(cached.take(c.dir), c.format)).map((c) => c.dir) : [] });
   } else if (job.type === 'read') {
-    // A read replaces what the cell's last read looked at. The units a paired test pairs are read again
-    // when one runs: too many to send for every cell.
-    await eachCell(job.cells, false, async ({ dir, format }, ctx) => ({ ...(await readCell(dir, format, ctx, job.logs ? { logs } : {})), units: [] }), (reads, done) =>
+    // A read replaces what the cell's last read looked at. The units a paired test pairs are sent only
+    // when asked for (the board): too many to send for every cell.
+    const unitsOf = (read: CellRead) => (job.units ? read : { ...read, units: [] });
+    await eachCell(job.cells, false, async ({ dir, format }, ctx) => unitsOf(await readCell(dir, format, ctx, job.logs ? { logs } : {})), (reads, done) =>
       reply({ type: 'reads', id: job.id, reads, done }),
     );
     detected.clear();

@@ -7,7 +7,7 @@ import type { LookedFiles } from './index-cache';
 
 export type WorkerJob =
   | { type: 'discover'; id: number; dirs: string[]; depth: number; known: [string, FormatName][]; cache: LookedFiles | null; part: number }
-  | { type: 'read'; id: number; cells: Found[]; logs: boolean }
+  | { type: 'read'; id: number; cells: Found[]; logs: boolean; units: boolean }
   | { type: 'logs'; id: number; cells: Found[] }
   | { type: 'sweep'; id: number; dirs: string[] }
   | { type: 'save'; id: number; dirs: string[]; files: LookedFiles; part: number }
