@@ -1,11 +1,13 @@
 // Alerts: what Cellwatch tells the user without being asked (a run finished, failed, stalled, ...).
 import type { CellId } from './model';
 
-export type AlertKind = 'finished' | 'crashed' | 'eval_failed' | 'void' | 'budget' | 'throttled' | 'stalled' | 'host_down' | 'gpu_low' | 'paired';
+export type AlertKind = 'finished' | 'evaluated' | 'interrupted' | 'crashed' | 'eval_failed' | 'void' | 'budget' | 'throttled' | 'stalled' | 'host_down' | 'gpu_low' | 'paired';
 
 /** Each kind as the settings list names it; keyed by the union, so a new kind must be named here. */
 export const ALERT_KINDS: Record<AlertKind, string> = {
   finished: 'a cell finishes',
+  evaluated: "a policy version's evaluation lands during a session",
+  interrupted: 'a session is interrupted',
   crashed: 'a launched run exits with an error (a Slurm job fails)',
   eval_failed: 'an evaluation fails (EVAL FAILED)',
   void: 'a run ends void (no policy to score)',

@@ -51,6 +51,8 @@ export type CellState =
   | 'void'
   | 'evaluating'
   | 'eval_failed'
+  /** A bigym session that ended with nothing being evaluated and no summary for its submission (also after --no-eval). */
+  | 'unscored'
   | 'scored'
   | 'interrupted'
   /** A run this app launched whose process ended (stopped, drained, or exited 0) before the cell finished. */
@@ -128,6 +130,8 @@ export interface CellSummary extends Cell {
   policyVersions: string[];
   /** Epoch ms a throttle pause the run is in ends (the countdown it shows); null when not paused. */
   pausedUntil: number | null;
+  /** Each evaluated policy version's score (bigym-agent), by version; its alert says it as it lands. */
+  versionScores: Record<string, number | null>;
   /** Which board of its format the cell belongs to (the protocol, or a bigym task); null: no board. */
   boardName: string | null;
   capabilities: Capabilities;

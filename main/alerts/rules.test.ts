@@ -12,6 +12,8 @@ const row = (more: Partial<CellSummary>): CellSummary =>
     budget: { unit: 'steps', used: 19_000, total: 20_000 },
     episodes: { planned: null, ended: 0, scored: 0, excluded: 0, successes: 0 },
     success_rate: null,
+    policyVersions: [],
+    versionScores: {},
     ...more,
   }) as CellSummary;
 
@@ -29,8 +31,21 @@ describe('what raises an alert', () => {
 
   it('a finished cell with nothing scored says so, and a scored one its rate', () => {
     expect(cellAlerts(row({}), row({ state: 'finished' }))[0]?.message).toBe('finished: nothing scored');
-    const scored = row({ state: 'scored', success_rate: 0.25, episodes: { planned: 100, ended: 100, scored: 100, excluded: 0, successes: 25 } });
-    expect(cellAlerts(row({ state: 'evaluating' }), scored)[0]?.message).toBe('finished: 25.0 % success (25 of 100 scored)');
+    const scored = row({ state: 'scored', success_rate: 0.25, episodes: { planned: 100, ended: 100, scored: 100, excluded: 0, successes: 25 }, policyVersions: ['v001', 'v002'] });
+    expect(cellAlerts(row({ state: 'evaluating' }), scored)[0]?.message).toBe('finished: submission v002, 25.0 % success (25 of 100 scored)');
+  });
+
+  it('a bigym session: each version evaluated while it runs is its own alert, "finished" once when it ends; interrupted and unscored say so', () => {
+    const running = row({ policyVersions: ['v001', 'v002', 'v003'] });
+    const v2 = { ...running, versionScores: { v002: 0.85 } };
+    const v3 = { ...v2, versionScores: { v002: 0.85, v003: 0.95 } };
+    expect(cellAlerts(running, v2).map((a) => [a.kind, a.message])).toEqual([['evaluated', 'v002 evaluated: 85 %']]);
+    expect(cellAlerts(v2, v3).map((a) => [a.kind, a.message])).toEqual([['evaluated', 'v003 evaluated: 95 %']]);
+    const ended = { ...v3, state: 'scored' as const, success_rate: 0.95, episodes: { planned: 100, ended: 100, scored: 100, excluded: 0, successes: 95 } };
+    expect(cellAlerts(v3, ended).map((a) => a.message)).toEqual(['finished: submission v003, 95.0 % success (95 of 100 scored)']);
+    expect(cellAlerts(ended, { ...ended, changedAt: 5000 })).toEqual([]);
+    expect(cellAlerts(running, { ...running, state: 'unscored' }).map((a) => a.message)).toEqual(['finished unscored: v003 has no evaluation summary']);
+    expect(cellAlerts(running, { ...running, state: 'interrupted' }).map((a) => [a.kind, a.message])).toEqual([['interrupted', 'interrupted']]);
   });
 
   it('a run its model service throttles: once when the pause begins, saying how long and until when', () => {

@@ -9,7 +9,7 @@ export type Raised = Omit<Alert, 'at'>;
 /** States of a run that still moves: a quiet one of these has stalled. */
 export const LIVE_STATES: ReadonlySet<CellState> = new Set(['running', 'throttled', 'draining', 'evaluating']);
 /** States a cell ends in. */
-const ENDED_STATES: ReadonlySet<CellState> = new Set(['finished', 'scored', 'void', 'eval_failed', 'interrupted', 'stopped', 'crashed']);
+const ENDED_STATES: ReadonlySet<CellState> = new Set(['finished', 'scored', 'unscored', 'void', 'eval_failed', 'interrupted', 'stopped', 'crashed']);
 
 export const isEnded = (state: CellState) => ENDED_STATES.has(state);
 
@@ -25,8 +25,20 @@ export function cellAlerts(before: CellSummary, after: CellSummary): Raised[] {
   const key = (kind: string) => `${kind}:${after.id}:${after.changedAt ?? 0}`;
   const entered = (state: CellState) => before.state !== state && after.state === state;
   const raised: Raised[] = [];
+  const submission = after.policyVersions.at(-1);
   if (!isEnded(before.state) && (after.state === 'finished' || after.state === 'scored')) {
-    raised.push({ ...base, key: key('finished'), kind: 'finished', message: `finished: ${rate(after)}` });
+    raised.push({ ...base, key: key('finished'), kind: 'finished', message: `finished: ${after.state === 'scored' && submission ? `submission ${submission}, ` : ''}${rate(after)}` });
+  }
+  if (!isEnded(before.state) && after.state === 'unscored') {
+    raised.push({ ...base, key: key('finished'), kind: 'finished', tab: 'versions', message: `finished unscored: ${submission ?? 'the submission'} has no evaluation summary` });
+  }
+  if (entered('interrupted')) {
+    raised.push({ ...base, key: key('interrupted'), kind: 'interrupted', message: `interrupted${after.success_rate !== null ? `, and still scored: ${rate(after)}` : ''}` });
+  }
+  // A version evaluated while the session runs: its own score, never the cell's end.
+  for (const [version, score] of Object.entries(after.versionScores)) {
+    if (version in before.versionScores || after.state !== 'running') continue;
+    raised.push({ ...base, key: `evaluated:${after.id}:${version}`, kind: 'evaluated', tab: 'versions', message: `${version} evaluated: ${score === null ? 'no rate' : `${(score * 100).toFixed(0)} %`}` });
   }
   if (entered('eval_failed')) {
     raised.push({ ...base, key: key('eval_failed'), kind: 'eval_failed', tab: 'versions', message: 'EVAL FAILED (unscored): the evaluation stopped without a summary' });

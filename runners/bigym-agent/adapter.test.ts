@@ -95,6 +95,30 @@ describe('bigym-agent: states', () => {
     expect(units.map((u) => [u.id, u.success])).toEqual([['900001', true], ['900002', false], ['900003', true], ['900004', false]]);
   });
 
+  it("stays running while the session runs, a version's summary being that version's score", async () => {
+    writeTree(cell, { ...base, 'policies/v001.py': '', 'policies/v002.py': '', 'eval/v001/summary.json': evalSummary('v001') });
+    const read0 = await read(bigymAgent, cell);
+    expect(read0.cell.state).toBe('running');
+    expect(read0.versionScores).toEqual({ v001: 0.5 });
+  });
+
+  it("is void when run.json's verdict says so, though policies exist", async () => {
+    writeTree(cell, { ...base, 'run.json': { ...run, status: 'finished', verdict: 'void' }, 'policies/v001.py': '' });
+    expect((await read(bigymAgent, cell)).cell.state).toBe('void');
+  });
+
+  it('is unscored when the session ended with nothing evaluated (--no-eval), never plain finished', async () => {
+    writeTree(cell, { ...base, 'run.json': { ...run, status: 'finished' }, 'policies/v001.py': '' });
+    expect((await read(bigymAgent, cell)).cell.state).toBe('unscored');
+  });
+
+  it('is interrupted and still scored when its summary exists, and says so', async () => {
+    writeTree(cell, { ...base, 'run.json': { ...run, status: 'interrupted' }, 'policies/v001.py': '', 'eval/v001/summary.json': evalSummary('v001') });
+    const { cell: c } = await read(bigymAgent, cell);
+    expect([c.state, c.success_rate]).toEqual(['interrupted', 0.5]);
+    expect(c.problems.map((p) => p.message)).toContain("interrupted, and still scored: v001's evaluation summary exists");
+  });
+
   it('is interrupted when run.json says so', async () => {
     writeTree(cell, { ...base, 'run.json': { ...run, status: 'interrupted' }, 'policies/v001.py': '' });
     expect((await read(bigymAgent, cell)).cell.state).toBe('interrupted');

@@ -72,14 +72,16 @@ export const bigymAgent: FormatAdapter = {
     const running = run.status === 'running';
     const pending = evaluations.filter((e) => !e.summary);
     const recentlyChanged = (e: Evaluation) => isRecent(e.changedAt, ctx.now);
-    // A session is void when it ends without a policy; while it runs, it simply has none yet.
-    if (versions.length === 0 && !running) cell.state = 'void';
+    // While the session runs it is running, whatever its versions' evaluations say (each is that version's
+    // score, not the cell's end); a session is void when it ends without a policy, or when the runner says so.
+    if (running) cell.state = r.recent() ? 'running' : 'stale';
+    else if (run.verdict === 'void' || versions.length === 0) cell.state = 'void';
     else if (run.status === 'interrupted') cell.state = 'interrupted';
     else if (submitted?.summary) cell.state = 'scored';
     else if (pending.some(recentlyChanged)) cell.state = 'evaluating';
-    else if (!running && pending.length) cell.state = 'eval_failed';
-    else if (running) cell.state = r.recent() ? 'running' : 'stale';
-    else cell.state = 'finished';
+    else if (pending.length) cell.state = 'eval_failed';
+    else cell.state = 'unscored';
+    if (run.status === 'interrupted' && submitted?.summary) r.problems.push(problem('run.json', `interrupted, and still scored: ${submission}'s evaluation summary exists`, { severity: 'warning' }));
 
     const tokens = obj(run.tokens);
     cell.tokens = { input: num(tokens.input), cached_input: num(tokens.cached_input), output: num(tokens.output) };
@@ -93,6 +95,7 @@ export const bigymAgent: FormatAdapter = {
       changedAt: r.changedAt,
       units,
       evaluatedVersions: evaluations.filter((e) => e.summary).map((e) => e.version),
+      versionScores: Object.fromEntries(evaluations.flatMap((e) => (e.summary ? [[e.version, arr(e.summary.rejected).length ? 0 : num(e.summary.success_rate)]] : []))),
       policyVersions: versions,
       boardName: `bigym-agent ${cell.name}`,
     };

@@ -7,6 +7,7 @@ export const STATE_LOOK: Record<CellState, { label: string; tone: 'running' | 'o
   evaluating: { label: 'evaluating', tone: 'running', order: 1 },
   draining: { label: 'draining', tone: 'amber', order: 2 },
   eval_failed: { label: 'EVAL FAILED', tone: 'error', order: 3 },
+  unscored: { label: 'unscored', tone: 'amber', order: 5 },
   stale: { label: 'stale', tone: 'amber', order: 4 },
   interrupted: { label: 'interrupted', tone: 'fail', order: 5 },
   crashed: { label: 'crashed', tone: 'error', order: 5 },
