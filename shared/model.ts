@@ -60,6 +60,10 @@ export type CellState =
   /** A run this app launched whose process exited non-zero before the cell finished. */
   | 'crashed';
 
+/** States of a run that still moves: its rows change, a paired test of it is provisional, a quiet one has stalled. */
+const LIVE: ReadonlySet<CellState> = new Set(['running', 'throttled', 'draining', 'evaluating']);
+export const isLive = (state: CellState) => LIVE.has(state);
+
 /** A time of day as this machine's clock shows it, to the second (when a throttled run resumes). */
 export const clockTime = (ms: number) => new Date(ms).toLocaleTimeString('en-GB', { hour12: false });
 

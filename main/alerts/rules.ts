@@ -6,8 +6,6 @@ import { formatP, type McNemarTable } from '../../shared/mcnemar';
 /** An alert before it is stamped with its time. */
 export type Raised = Omit<Alert, 'at'>;
 
-/** States of a run that still moves: a quiet one of these has stalled. */
-export const LIVE_STATES: ReadonlySet<CellState> = new Set(['running', 'throttled', 'draining', 'evaluating']);
 /** States a cell ends in. */
 const ENDED_STATES: ReadonlySet<CellState> = new Set(['finished', 'scored', 'unscored', 'void', 'eval_failed', 'interrupted', 'stopped', 'crashed']);
 

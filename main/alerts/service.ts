@@ -5,11 +5,11 @@ import type { Backend, HostStatus } from '../../shared/contract';
 import type { GpuSample } from '../../shared/cell-detail';
 import type { RunInfo } from '../../shared/launch';
 import type { PairedTest } from '../../shared/mcnemar';
-import type { CellsDelta, CellSummary } from '../../shared/model';
+import { isLive, type CellsDelta, type CellSummary } from '../../shared/model';
 import type { EventHub } from '../events';
 import { MIN_FREE_MIB } from '../launch/gpu-pick';
 import type { AlertLog } from './log';
-import { cellAlerts, hostDownAlert, isEnded, LIVE_STATES, pairedAlert, stallAlert, type Raised } from './rules';
+import { cellAlerts, hostDownAlert, isEnded, pairedAlert, stallAlert, type Raised } from './rules';
 
 export interface AlertSources {
   events: EventHub;
@@ -86,7 +86,7 @@ export class AlertService implements AlertCalls {
   /** A row seen: the first time it is where changes count from; a live one may stall from now on. */
   private see(cell: CellSummary): void {
     this.rows.set(cell.id, cell);
-    if (LIVE_STATES.has(cell.state)) this.seenLive.add(cell.id);
+    if (isLive(cell.state)) this.seenLive.add(cell.id);
     else if (isEnded(cell.state)) this.seenLive.delete(cell.id);
   }
 

@@ -1,8 +1,7 @@
-import type { CellState, EpisodeUnit, FormatName } from '../../shared/model';
+import { isLive, type EpisodeUnit, type FormatName } from '../../shared/model';
 import { pairUnits, type PairedSide, type PairedTest } from '../../shared/mcnemar';
 import { ADAPTERS, type CellRead, type ReadContext } from '../../runners';
 
-const LIVE: ReadonlySet<CellState> = new Set(['running', 'evaluating', 'draining']);
 
 export interface Side extends PairedSide {
   format: FormatName;
@@ -22,7 +21,7 @@ export function splitAddress(address: string): { cell: string; version: string |
 /** One side of a paired test: a read cell, or one of its policy versions (read through `ctx`, wherever the cell lives). */
 export async function sideOf(read: CellRead, version: string | null, ctx: ReadContext): Promise<Side> {
   const { cell } = read;
-  const live = LIVE.has(cell.state);
+  const live = isLive(cell.state);
   if (version === null) return { id: cell.id, name: cell.name, format: cell.format, units: read.units, live };
   const versions = ADAPTERS[cell.format].capabilities.versions;
   if (!versions) throw new CompareError(`${cell.name}@${version}: @${version} names a policy version, and ${cell.name} has none`);

@@ -1,5 +1,5 @@
 import type { Comparison, ComparedSlot } from '../../shared/cell-detail';
-import type { CellSummary } from '../../shared/model';
+import { isLive, type CellSummary } from '../../shared/model';
 import { parseSlots, type SlotSpec } from '../../shared/slots';
 import { ADAPTERS } from '../../runners';
 import type { VersionsCapability } from '../../runners/types';
@@ -10,7 +10,6 @@ export class SlotError extends Error {
   override name = 'SlotError';
 }
 
-const LIVE = new Set(['running', 'evaluating']);
 
 const versionsOf = (cell: CellSummary): VersionsCapability => ADAPTERS[cell.format].capabilities.versions as VersionsCapability;
 
@@ -30,7 +29,7 @@ export function slotVersion(spec: SlotSpec, cell: CellSummary): string {
   if (versions.length === 0) throw new SlotError(`${spec.text}: ${cell.name} has no policy version (void)`);
   if (spec.version.kind === 'last') return versions.at(-1) as string;
   if (spec.version.kind === 'submission') {
-    if (LIVE.has(cell.state)) throw new SlotError(`${spec.text}: ${cell.name} is still running, so it has no submission yet; use last`);
+    if (isLive(cell.state)) throw new SlotError(`${spec.text}: ${cell.name} is still running, so it has no submission yet; use last`);
     return versions.at(-1) as string;
   }
   if (!versions.includes(spec.version.version)) throw new SlotError(`${spec.text}: ${cell.name} has no ${spec.version.version}; it has ${versions.join(', ')}`);

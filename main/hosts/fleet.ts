@@ -1,7 +1,7 @@
 import type { GpuStatus } from '../../shared/cell-detail';
 import type { FleetHost, HostStatus } from '../../shared/contract';
 import type { RunInfo } from '../../shared/launch';
-import type { CellSummary, RootStatus } from '../../shared/model';
+import { isLive, type CellSummary, type RootStatus } from '../../shared/model';
 
 /** The GPU trend: the last ten minutes of samples, thinned to at most TREND_POINTS. */
 const TREND_MS = 600_000;
@@ -27,7 +27,7 @@ export function fleetOf(hosts: HostStatus[], cells: CellSummary[], roots: RootSt
   const aliases = ['local', ...hosts.map((h) => h.alias)];
   return aliases.map((alias) => {
     const mine = cells.filter((c) => c.host === alias);
-    const running = mine.filter((c) => c.state === 'running');
+    const running = mine.filter((c) => isLive(c.state));
     const scored = running.reduce((sum, c) => sum + c.episodes.scored, 0);
     const connection = hosts.find((h) => h.alias === alias) ?? null;
     const rootsHere = roots.filter((r) => (alias === 'local' ? !/^[^/:]+:/.test(r.path) : r.path.startsWith(`${alias}:`)));

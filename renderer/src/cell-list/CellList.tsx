@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { SortHeader, useSort, type Sort } from '../sorting';
 import { useShallow } from 'zustand/react/shallow';
-import type { CellSummary, RootStatus } from '../../../shared/model';
+import { isLive, type CellSummary, type RootStatus } from '../../../shared/model';
 import { useApp } from '../context';
 import { baseName, percent } from '../format';
 import { useKey, useRowKeys } from '../keys';
@@ -26,7 +26,7 @@ type Row = GroupHead | { kind: 'cell'; cell: CellSummary };
 function groupHead(label: string, members: CellSummary[]): GroupHead {
   const scored = members.reduce((sum, c) => sum + c.episodes.scored, 0);
   const successes = members.reduce((sum, c) => sum + c.episodes.successes, 0);
-  return { kind: 'group', label, count: members.length, running: members.filter((c) => c.state === 'running').length, successRate: scored ? successes / scored : null };
+  return { kind: 'group', label, count: members.length, running: members.filter((c) => isLive(c.state)).length, successRate: scored ? successes / scored : null };
 }
 
 const GROUP_KEY: Record<Exclude<GroupBy, 'none'>, (cell: CellSummary) => string> = {

@@ -1,5 +1,5 @@
 import type { EpisodeRow, StreamEvent } from '../../../shared/cell-detail';
-import type { CellState } from '../../../shared/model';
+import { isLive } from '../../../shared/model';
 import { percent } from '../format';
 import { useNow } from '../useNow';
 import { useCell } from './context';
@@ -14,11 +14,6 @@ interface BarProps {
   tone?: 'running' | 'amber' | 'ok';
   /** Say what is left of the total: not for a share (scored of ended), where the rest is not to come. */
   left?: boolean;
-}
-
-/** States in which a run still moves: only these project an end or follow new events. */
-export function isLive(state: CellState): boolean {
-  return state === 'running' || state === 'draining' || state === 'evaluating';
 }
 
 export function Bar({ label, used, total, unit, note, tone = 'running', left = true }: BarProps) {

@@ -3,7 +3,8 @@ import { frameSourceKey, type EpisodeRow, type FrameSource } from '../../../shar
 import { SortHeader, useSort, type HeaderColumn } from '../sorting';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { useRowKeys } from '../keys';
-import { EpisodeBudget, isLive } from './BudgetBars';
+import { EpisodeBudget } from './BudgetBars';
+import { isLive } from '../../../shared/model';
 import { useApp } from '../context';
 import { useCell } from './context';
 import { EventStream } from './EventStream';
