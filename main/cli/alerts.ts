@@ -32,7 +32,9 @@ export async function alerts(argv: string[], io: Io, stop?: AbortSignal): Promis
     alerts: { readOnly: true },
   });
   core.events.on('alertRaised', (alert) => io.out(line(alert, values.json)));
-  for (const root of await core.listRoots()) for (const p of root.problems) io.err(`${p.file}: ${p.message}`);
+  // What could not be used (a hosts file's entry, the settings) is said with its file and line, as the window says it.
+  const problems = [...(await core.getInfo()).problems, ...(await core.listRoots()).flatMap((root) => root.problems)];
+  for (const p of problems) io.err(printable(`${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
   await new Promise<void>((done) => {
     stop?.addEventListener('abort', () => done(), { once: true });
     process.once('SIGINT', () => done());

@@ -1,20 +1,21 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { parse } from 'yaml';
+import { isAbsolute, join, resolve } from 'node:path';
+import { isMap, isScalar, LineCounter, parseDocument, type Node } from 'yaml';
 import { type Problem, problem } from '../../shared/model';
 
 /** Hosts files in the config folder: hosts.yml, and hosts.<name>.local.yml as users keep them. */
 const HOSTS_FILE = /^hosts(\.[\w-]+)*\.ya?ml$/;
 
 export interface HostsFileRoots {
-  /** Runs roots as `ALIAS:/path`: each host's `jobs` folder. */
+  /** Runs roots: a local path, or `ALIAS:/path` for a host reached over SSH. */
   roots: string[];
   problems: Problem[];
 }
 
 /**
- * Reads `gpu1: {ssh: gpu1, jobs: /data/me/jobs/agents, benchmarks: [...]}` entries: `ssh` is the alias of
- * ~/.ssh/config (the entry's name when absent), `jobs` the runs root on that host.
+ * Reads entries as seed 001 writes them: `local: {jobs: ../jobs/agents}` is a folder on this machine
+ * (relative to the hosts file's folder); `gpu1: {ssh: gpu1, jobs: /data/me/jobs/agents}` the runs root on
+ * the host that alias of ~/.ssh/config reaches. An entry that cannot be one is a problem naming its line.
  */
 export async function readHostsFiles(configDir: string): Promise<HostsFileRoots> {
   const files = (await readdir(configDir).catch(() => [] as string[])).filter((f) => HOSTS_FILE.test(f)).sort();
@@ -22,21 +23,34 @@ export async function readHostsFiles(configDir: string): Promise<HostsFileRoots>
   const problems: Problem[] = [];
   for (const name of files) {
     const file = join(configDir, name);
-    let hosts: unknown;
-    try {
-      hosts = parse(await readFile(file, 'utf8'));
-    } catch (error) {
-      problems.push(problem(file, `not valid YAML: ${(error as Error).message}`));
+    const lines = new LineCounter();
+    const text = await readFile(file, 'utf8').catch((error: Error) => (problems.push(problem(file, `could not be read: ${error.message}`)), null));
+    if (text === null) continue;
+    const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+    const lineOf = (node: Node | null | undefined) => (node?.range ? lines.linePos(node.range[0]).line : undefined);
+    if (doc.errors.length) {
+      const [error] = doc.errors;
+      problems.push(problem(file, `not valid YAML: ${error?.message.split('\n')[0]}`, { line: error ? lines.linePos(error.pos[0]).line : undefined }));
       continue;
     }
-    if (hosts === null || typeof hosts !== 'object') continue;
-    for (const [key, value] of Object.entries(hosts as Record<string, unknown>)) {
-      const entry = (value ?? {}) as { ssh?: unknown; jobs?: unknown };
-      if (typeof entry.jobs !== 'string' || !entry.jobs.startsWith('/')) {
-        problems.push(problem(file, `host ${key}: "jobs" must be an absolute path on that host`));
+    if (!isMap(doc.contents)) continue;
+    for (const pair of doc.contents.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+      const at = { line: lineOf(pair.key as Node) };
+      const entry = isMap(pair.value) ? (pair.value.toJSON() as { ssh?: unknown; jobs?: unknown }) : null;
+      const jobs = entry?.jobs;
+      if (!entry || typeof jobs !== 'string' || jobs === '') {
+        problems.push(problem(file, `host ${key}: needs "jobs", the folder its runs are in`, { ...at, tip: `${key}: {jobs: /path/to/jobs} here, or {ssh: ALIAS, jobs: /path} on an SSH host` }));
         continue;
       }
-      roots.push(`${typeof entry.ssh === 'string' ? entry.ssh : key}:${entry.jobs}`);
+      if (entry.ssh !== undefined && typeof entry.ssh !== 'string') {
+        problems.push(problem(file, `host ${key}: "ssh" must be an alias of ~/.ssh/config`, at));
+        continue;
+      }
+      if (typeof entry.ssh === 'string') {
+        if (!jobs.startsWith('/')) problems.push(problem(file, `host ${key}: "jobs" must be an absolute path on ${entry.ssh}, not ${JSON.stringify(jobs)}`, at));
+        else roots.push(`${entry.ssh}:${jobs}`);
+      } else roots.push(isAbsolute(jobs) ? jobs : resolve(configDir, jobs));
     }
   }
   return { roots, problems };
