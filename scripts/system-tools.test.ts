@@ -22,8 +22,8 @@ describe('the tools npm test needs', () => {
 
   it('asks for xvfb-run only where an Electron binary exists and no display is set, setpriv only as root', () => {
     const names = (options: Parameters<typeof requiredTools>[0]) => requiredTools(options).map((t) => t.name);
-    expect(names({ env: {}, electron: false, root: false })).toEqual(['sshd', 'ssh-keygen', 'chromium', 'ps', 'inotifywait', 'slurm']);
-    expect(names({ env: {}, electron: true, root: true })).toEqual(['sshd', 'ssh-keygen', 'chromium', 'ps', 'inotifywait', 'slurm', 'setpriv', 'xvfb-run']);
+    expect(names({ env: {}, electron: false, root: false })).toEqual(['sshd', 'ssh-keygen', 'chromium', 'ps', 'inotifywait', 'python3', 'slurm']);
+    expect(names({ env: {}, electron: true, root: true })).toEqual(['sshd', 'ssh-keygen', 'chromium', 'ps', 'inotifywait', 'python3', 'slurm', 'setpriv', 'xvfb-run']);
     expect(names({ env: { DISPLAY: ':0' }, electron: true, root: false })).not.toContain('xvfb-run');
   });
 
@@ -79,7 +79,7 @@ describe('the PATH the suite runs with', () => {
   it.runIf(findTool('dpkg-query') && git)('links the listed tools, the base system and Node\'s own, not a tool installed by hand', () => {
     const dir = freshPath(join(tmp.path, 'fresh'));
     expect(dir).not.toBeNull();
-    for (const tool of ['sh', 'awk', 'ps', 'mkfifo', 'node', 'npm', 'inotifywait']) expect(findTool(tool, dir as string), tool).not.toBeNull();
+    for (const tool of ['sh', 'awk', 'ps', 'mkfifo', 'node', 'npm', 'inotifywait', 'python3']) expect(findTool(tool, dir as string), tool).not.toBeNull();
     expect(findTool('git', dir as string)).toBeNull();
   });
 });

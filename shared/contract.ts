@@ -119,7 +119,7 @@ export interface FleetHost {
 
 export interface FeedStatus {
   /** inotify (inotifywait on the host) or find (a loop listing sizes and mtimes); null until probed. */
-  mode: 'inotify' | 'find' | null;
+  mode: 'inotify' | 'python' | 'find' | null;
   /** live: changes are told as they happen; otherwise readers poll. */
   state: 'off' | 'starting' | 'live' | 'down';
   /** When the feed last told of a change. */

@@ -74,10 +74,31 @@ describe("a host's change feed", () => {
     expect(await feedOf(c)).toMatchObject({ state: 'live' });
   }, 30_000);
 
-  it('without inotifywait on the host: a find loop that sends only differences', async () => {
+  it("without inotifywait, python3's inotify through ctypes: a line, a new episode's folder and a new cell, pushed", async () => {
     const bin = binWithout(['inotifywait']);
     try {
-      const { core: c, cell, id } = await watched({ PATH: bin.path });
+      const { core: c, runs, cell, id } = await watched({ PATH: bin.path });
+      await expect.poll(() => feedOf(c), { timeout: 10_000 }).toMatchObject({ mode: 'python', state: 'live' });
+      const got = await streamed(c, id);
+      appendFileSync(join(cell, 'episodes', '0000', 'trajectory.jsonl'), line(1));
+      await expect.poll(() => got, { timeout: 5000 }).toEqual([1]);
+      // A folder made after the start is watched as it appears: a file written in it at once is told too.
+      const rows: CellsDelta[] = [];
+      c.events.on('cellsChanged', (delta: CellsDelta) => rows.push(delta));
+      writeTree(join(cell, 'episodes', '0001'), { 'trajectory.jsonl': line(2) });
+      await expect.poll(() => rows.flatMap((d) => d.changed).findLast((row) => row.id === id)?.episodes.ended, { timeout: 5000 }).toBeDefined();
+      codingCell(join(runs, 'std_new_cell_x_y'));
+      await expect.poll(() => rows.flatMap((d) => d.added).map((row) => row.name), { timeout: 5000 }).toContain('std_new_cell_x_y');
+    } finally {
+      bin.remove();
+    }
+  }, 30_000);
+
+  it('without inotifywait or a working python3 on the host: a find loop that sends only differences', async () => {
+    const bin = binWithout(['inotifywait', 'python3']);
+    try {
+      // A login shell may put a python3 of its own on the PATH (pyenv): one that cannot start stands for none.
+      const { core: c, cell, id } = await watched({ PATH: bin.path, PYTHONHOME: '/nonexistent' });
       await expect.poll(() => feedOf(c), { timeout: 10_000 }).toMatchObject({ mode: 'find', state: 'live' });
       const got = await streamed(c, id);
       appendFileSync(join(cell, 'episodes', '0000', 'trajectory.jsonl'), line(1) + line(2));

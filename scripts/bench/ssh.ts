@@ -1,6 +1,7 @@
 // npm run bench:ssh: remote cells over a private sshd on 127.0.0.1, measured in the app.
 // 1. Append-to-arrival: `cellwatch tail --json testhost:CELL` beside `cellwatch tail --json CELL` on the
-//    same growing file (goal: p50 under 20 ms, p95 within 50 ms of local).
+//    same growing file (goal: p50 under 20 ms, p95 within 50 ms of local), and through a second sshd
+//    whose PATH lacks inotifywait (the feed is python3's inotify then).
 // 2. Bytes: a core (as `serve` runs it) watching 220 remote cells, 20 of them open in a window with their
 //    trajectories growing for BENCH_SECONDS (60), 200 idle; every byte its connection receives (feed,
 //    reads, GPU stream) against the bytes appended (goal: at most 1.05x plus the idle cost, printed).
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { jsonl, writeTree } from '../../runners/testing';
 import { createCore } from '../../main/core';
 import { shellNvidiaSmi } from '../../main/gpu/fake/shell';
-import { startSshd } from '../../main/ssh/testing';
+import { binWithout, startSshd } from '../../main/ssh/testing';
 import { ROOT } from './measure';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -29,6 +30,8 @@ const words = (seed: number, n: number) => Array.from({ length: n }, (_, k) => W
 const lineOf = (seq: number, i = 0) => jsonl([{ seq, t: Date.now() / 1000, ev: 'tool_call', name: 'step_discrete', args: { action: 'forward' }, output: words(seq + i * 1000, 12 + ((seq * 7 + i) % 10)) }]);
 
 const sshd = await startSshd({ trusted: true });
+const noInotify = binWithout(['inotifywait']);
+const sshdPython = await startSshd({ trusted: true, env: { PATH: noInotify.path } });
 const runs = join(sshd.dir, 'runs');
 const cellDir = (i: number) => join(runs, `std_sdk_m_c${String(i).padStart(3, '0')}_default`);
 const trajectory = (i: number) => join(cellDir(i), 'episodes', '0000', 'trajectory.jsonl');
@@ -43,9 +46,10 @@ for (let i = 0; i < GROWING + IDLE_CELLS; i++) {
 // 1. Latency, in the CLI, remote beside local.
 const env = { ...process.env, HOME: sshd.home };
 const written = new Map<number, number>();
-const arrived = { local: [] as number[], remote: [] as number[] };
-const tail = (address: string, kind: 'local' | 'remote'): ChildProcess => {
-  const child = spawn(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'tail', '--json', '--from-end', address], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+const arrived = { local: [] as number[], remote: [] as number[], python: [] as number[] };
+const tail = (address: string, kind: keyof typeof arrived): ChildProcess => {
+  const home = kind === 'python' ? { ...env, HOME: sshdPython.home } : env;
+  const child = spawn(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'tail', '--json', '--from-end', address], { env: home, stdio: ['ignore', 'pipe', 'inherit'] });
   let pending = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     const at = now();
@@ -58,7 +62,7 @@ const tail = (address: string, kind: 'local' | 'remote'): ChildProcess => {
   });
   return child;
 };
-const tails = [tail(cellDir(0), 'local'), tail(`testhost:${cellDir(0)}`, 'remote')];
+const tails = [tail(cellDir(0), 'local'), tail(`testhost:${cellDir(0)}`, 'remote'), tail(`testhost:${cellDir(0)}`, 'python')];
 await sleep(3000);
 console.log(`append-to-arrival: ${LINES_PER_SECOND} lines/s for ${LATENCY_SECONDS} s, cellwatch tail --json on the remote cell and on the same cell locally...`);
 for (let seq = 1; seq <= LATENCY_SECONDS * LINES_PER_SECOND; seq++) {
@@ -117,12 +121,13 @@ async function bytesOver(compression: boolean) {
 const config = readFileSync(join(sshd.home, '.ssh', 'config'), 'utf8');
 let nextSeq = 10_000;
 const results = [await bytesOver(true), await bytesOver(false)];
-await sshd.stop();
+await Promise.all([sshd.stop(), sshdPython.stop()]);
+noInotify.remove();
 
 console.log('');
-for (const kind of ['local', 'remote'] as const) {
+for (const kind of ['local', 'remote', 'python'] as const) {
   const d = arrived[kind];
-  console.log(`${kind.padEnd(6)} append-to-arrival  ${String(d.length).padStart(5)} lines  p50 ${percentile(d, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(d, 95).toFixed(1).padStart(6)} ms${kind === 'local' ? '  (baseline)' : '  (goal: p50 < 20 ms, p95 within 50 ms of local)'}`);
+  console.log(`${(kind === 'python' ? 'remote, no inotifywait (python3 feed)' : kind).padEnd(6)} append-to-arrival  ${String(d.length).padStart(5)} lines  p50 ${percentile(d, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(d, 95).toFixed(1).padStart(6)} ms${kind === 'local' ? '  (baseline)' : '  (goal: p50 < 20 ms, p95 within 50 ms of local)'}`);
 }
 for (const r of results) {
   const fixed = r.idlePerSecond * r.elapsed;
