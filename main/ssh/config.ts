@@ -21,6 +21,11 @@ export interface HostConfig {
    * Cellwatch carries text logs, which shrink several times).
    */
   compression: boolean;
+  /** The known-hosts files ssh reads, in order: the user's (new keys go to the first), then the system's. */
+  userKnownHostsFiles: string[];
+  globalKnownHostsFiles: string[];
+  /** The name the host's key is kept under instead of its HostName (HostKeyAlias). */
+  hostKeyAlias: string | null;
 }
 
 /**
@@ -118,6 +123,9 @@ export function resolveHost(alias: string, blocks: Block[], home = homedir(), us
     proxyJump: first.get('proxyjump') && first.get('proxyjump') !== 'none' ? (first.get('proxyjump') as string) : null,
     agent: first.get('identitiesonly')?.toLowerCase() === 'yes' ? null : agentSocket(first.get('identityagent'), home, env),
     compression: first.get('compression')?.toLowerCase() !== 'no',
+    userKnownHostsFiles: (first.get('userknownhostsfile')?.split(/\s+/) ?? ['~/.ssh/known_hosts', '~/.ssh/known_hosts2']).map((f) => expand(f, home)),
+    globalKnownHostsFiles: first.get('globalknownhostsfile')?.split(/\s+/) ?? ['/etc/ssh/ssh_known_hosts', '/etc/ssh/ssh_known_hosts2'],
+    hostKeyAlias: first.get('hostkeyalias') ?? null,
   };
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSshConfig, parseRemote, resolveHost } from './config';
 import { exec, openConnection } from './connection';
-import { startSshd, type TestSshd } from './testing';
+import { knownHostsConfig, startSshd, type TestSshd } from './testing';
 
 let sshd: TestSshd;
 beforeAll(async () => {
@@ -57,7 +57,7 @@ describe('SSH to a real sshd', () => {
     const [, type, blob] = sshd.hostKeyLine.split(' ');
     writeFileSync(knownHostsFile(), `@cert-authority [127.0.0.*]:* ${type} ${blob}\n`);
     await expect(openConnection(await host(), { knownHostsFile: knownHostsFile() })).rejects.toThrow(
-      `is not a known host; its ssh-ed25519 key is ${execFileSync('ssh-keygen', ['-lf', join(sshd.dir, 'host_key.pub')], { encoding: 'utf8' }).split(' ')[1]}. Accept it to connect. ${knownHostsFile()} trusts a certificate authority for it, but Cellwatch checks plain host keys only`,
+      `is not a known host; its ssh-ed25519 key is ${execFileSync('ssh-keygen', ['-lf', join(sshd.dir, 'host_key.pub')], { encoding: 'utf8' }).split(' ')[1]}. Accept it to connect (no key for [127.0.0.1]:${sshd.port} in ${knownHostsFile()}). ${knownHostsFile()} trusts a certificate authority for it, but Cellwatch checks plain host keys only`,
     );
   });
 
@@ -157,7 +157,7 @@ describe('ssh config beyond one hop', () => {
     const { parseSshConfig } = await import('./config');
     const { RemoteHost } = await import('./host');
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(sshd.dir, 'unrelated_key')]);
-    const config = `Host testhost\n  HostName 127.0.0.1\n  Port ${sshd.port}\n  IdentityFile ${join(sshd.dir, 'unrelated_key')}\n  IdentityFile ~/.ssh/id_ed25519\nHost behind\n  HostName 127.0.0.1\n  Port ${sshd.port}\n  ProxyJump testhost\n  IdentityFile ~/.ssh/id_ed25519\n`;
+    const config = `Host testhost\n  HostName 127.0.0.1\n  Port ${sshd.port}\n  IdentityFile ${join(sshd.dir, 'unrelated_key')}\n  IdentityFile ~/.ssh/id_ed25519\nHost behind\n  HostName 127.0.0.1\n  Port ${sshd.port}\n  ProxyJump testhost\n  IdentityFile ~/.ssh/id_ed25519\n${knownHostsConfig(sshd.home)}`;
     writeFileSync(join(sshd.home, '.ssh', 'config'), config);
     expect(resolveHost('behind', await parseSshConfig(config), sshd.home).proxyJump).toBe('testhost');
     const host = new RemoteHost('behind', { home: sshd.home, knownHostsFile: knownHostsFile() });

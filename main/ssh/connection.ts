@@ -1,11 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { connect as tcpConnect } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { AgentAuthMethod, Client, ConnectConfig, PublicKeyAuthMethod, SFTPWrapper } from 'ssh2';
 import type { HostConfig } from './config';
-import { addKnownHost, fingerprint, keyTypeOf, readKnownHosts, trustsCertificateAuthority, verifyKnownHost } from './known-hosts';
+import { addKnownHost, fingerprint, keyTypeOf, knownHostsName, readKnownHosts, trustsCertificateAuthority, verifyKnownHost } from './known-hosts';
 
 export class HostKeyError extends Error {
   override name = 'HostKeyError';
@@ -50,7 +48,7 @@ async function readKey(file: string): Promise<Buffer | null> {
  * against known_hosts (unknown refused unless accepted, changed always refused), agent and key files.
  */
 export async function openConnection(host: HostConfig, options: ConnectOptions = {}): Promise<Client> {
-  const knownHosts = options.knownHostsFile ?? join(homedir(), '.ssh', 'known_hosts');
+  const knownHosts = options.knownHostsFile ? [options.knownHostsFile] : [...host.userKnownHostsFiles, ...host.globalKnownHostsFiles];
   const keys = (await Promise.all(host.identityFiles.map(async (file) => ({ file, key: await readKey(file) })))).filter((k) => k.key !== null);
   const sock = host.proxyJump ? await throughJump(host, options) : await tcp(host, options);
   return handshake(host, sock, keys, knownHosts, options);
@@ -88,7 +86,11 @@ async function throughJump(host: HostConfig, options: ConnectOptions): Promise<D
   });
 }
 
-async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; key: Buffer | null }[], knownHosts: string, options: ConnectOptions): Promise<Client> {
+async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; key: Buffer | null }[], knownHosts: string[], options: ConnectOptions): Promise<Client> {
+  // The name the key is kept under: HostKeyAlias, else the HostName (with its port when not 22).
+  const [keyName, keyPort] = host.hostKeyAlias ? [host.hostKeyAlias, 22] : [host.hostName, host.port];
+  const files = knownHosts.join(' or ');
+  const addTo = knownHosts[0] as string;
   let keyProblem: HostKeyError | undefined;
   // Loaded on the first connection: a command that reaches no host does not pay for it.
   const { default: ssh2 } = await import('ssh2');
@@ -102,30 +104,32 @@ async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; k
     keepaliveCountMax: 3,
     algorithms: { compress: host.compression ? ['zlib@openssh.com', 'zlib', 'none'] : ['none'] },
     hostVerifier: (key: Buffer, verify: (ok: boolean) => void) => {
-      void readKnownHosts(knownHosts).then(async (text) => {
-        const verdict = verifyKnownHost(text, host.hostName, host.port, key);
+      void Promise.all(knownHosts.map(readKnownHosts)).then(async (texts) => {
+        const text = texts.join('\n');
+        const verdict = verifyKnownHost(text, keyName, keyPort, key);
         const print = fingerprint(key);
         if (verdict === 'match') return verify(true);
         if (verdict === 'revoked') {
-          keyProblem = new HostKeyError(`the host key of ${host.alias} (${host.hostName}:${host.port}), ${keyTypeOf(key)} ${print}, is marked @revoked in ${knownHosts}; refusing to connect.`, 'revoked', print);
+          keyProblem = new HostKeyError(`the host key of ${host.alias} (${host.hostName}:${host.port}), ${keyTypeOf(key)} ${print}, is marked @revoked in ${files}; refusing to connect.`, 'revoked', print);
           return verify(false);
         }
         if (verdict === 'changed') {
           keyProblem = new HostKeyError(
-            `the host key of ${host.alias} (${host.hostName}:${host.port}) has CHANGED to ${keyTypeOf(key)} ${print}; refusing to connect. If the server was reinstalled, remove its old line from ${knownHosts}.`,
+            `the host key of ${host.alias} (${host.hostName}:${host.port}) has CHANGED to ${keyTypeOf(key)} ${print}; refusing to connect. If the server was reinstalled, remove its old line from ${files}.`,
             'changed',
             print,
           );
           return verify(false);
         }
         if (!options.acceptNewHostKey && options.acceptFingerprint !== print) {
-          const authority = trustsCertificateAuthority(text, host.hostName, host.port)
-            ? ` ${knownHosts} trusts a certificate authority for it, but Cellwatch checks plain host keys only: compare the fingerprint with the server's before accepting.`
+          const authority = trustsCertificateAuthority(text, keyName, keyPort)
+            ? ` ${files} trusts a certificate authority for it, but Cellwatch checks plain host keys only: compare the fingerprint with the server's before accepting.`
             : '';
-          keyProblem = new HostKeyError(`${host.alias} (${host.hostName}:${host.port}) is not a known host; its ${keyTypeOf(key)} key is ${print}. Accept it to connect.${authority}`, 'unknown', print);
+          const under = knownHostsName(keyName, keyPort);
+          keyProblem = new HostKeyError(`${host.alias} (${host.hostName}:${host.port}) is not a known host; its ${keyTypeOf(key)} key is ${print}. Accept it to connect (no key for ${under} in ${files}).${authority}`, 'unknown', print);
           return verify(false);
         }
-        await addKnownHost(knownHosts, host.hostName, host.port, key);
+        await addKnownHost(addTo, keyName, keyPort, key);
         verify(true);
       });
     },

@@ -5,7 +5,8 @@ import type { Spawned } from '../programs';
 import { shellQuote } from '../../shared/quote';
 import type { HostStatus } from '../../shared/contract';
 import { problem } from '../../shared/model';
-import { loadSshConfig, resolveHost, type HostConfig } from './config';
+import type { HostConfig } from './config';
+import { resolveAlias } from './openssh';
 import type { Semaphore } from '../concurrency';
 import { exec, HostKeyError, openConnection, PassphraseNeeded, sftp, type ConnectOptions } from './connection';
 
@@ -63,10 +64,9 @@ export class RemoteHost {
   private async attempt(acceptFingerprint?: string): Promise<void> {
     if (this.closed) return;
     try {
-      const sshConfig = await loadSshConfig(this.options.home);
-      const config = this.options.config ?? resolveHost(this.alias, sshConfig, this.options.home);
+      const config = this.options.config ?? (await resolveAlias(this.alias, this.options.home));
       const connect = async () => {
-        const client = await openConnection(config, { ...this.options, acceptFingerprint, resolveJump: async (alias) => resolveHost(alias, sshConfig, this.options.home) });
+        const client = await openConnection(config, { ...this.options, acceptFingerprint, resolveJump: (alias) => resolveAlias(alias, this.options.home) });
         try {
           return { client, channel: await sftp(client) };
         } catch (error) {

@@ -60,7 +60,7 @@ export async function startSshd({ env = {}, trusted = false }: { env?: Record<st
         `SetEnv ${Object.entries({ PATH: process.env.PATH ?? '', ...env }).map(([key, value]) => `${key}=${value}`).join(' ')}`,
       ].join('\n') + '\n',
     );
-    writeFileSync(join(home, '.ssh', 'config'), `Host testhost\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ~/.ssh/id_ed25519\n`);
+    writeFileSync(join(home, '.ssh', 'config'), `Host testhost\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ~/.ssh/id_ed25519\n${knownHostsConfig(home)}`);
   };
   let daemon: ChildProcess;
   let log = '';
@@ -129,6 +129,14 @@ export async function startSshd({ env = {}, trusted = false }: { env?: Record<st
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The client home's known_hosts for every host: ssh reads `~/.ssh/known_hosts` in the passwd entry's home,
+ * not in $HOME, so a client home of a test's own names its file.
+ */
+export function knownHostsConfig(home: string): string {
+  return `Host *\n  UserKnownHostsFile ${join(home, '.ssh', 'known_hosts')}\n`;
 }
 
 /** A folder standing for /usr/bin without `missing` (a host that lacks a tool): for a session's PATH. */

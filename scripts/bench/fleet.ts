@@ -10,7 +10,7 @@ import { jsonl, writeTree } from '../../runners/testing';
 import { createCore } from '../../main/core';
 import { shellNvidiaSmi } from '../../main/gpu/fake/shell';
 import { RemoteHost } from '../../main/ssh/host';
-import { startSshd, type TestSshd } from '../../main/ssh/testing';
+import { knownHostsConfig, startSshd, type TestSshd } from '../../main/ssh/testing';
 import { ROOT } from './measure';
 
 const HOSTS = Number(process.env.BENCH_HOSTS ?? 50);
@@ -43,7 +43,7 @@ for (let i = 0; i < HOSTS; i++) hosts.push(await startSshd(OWN_SHELL ? {} : { en
 // One client home: every host by its alias, key and host key.
 writeFileSync(
   join(home, '.ssh', 'config'),
-  hosts.map((h, i) => `Host gpu${i}\n  HostName 127.0.0.1\n  Port ${h.port}\n  IdentityFile ${join(h.home, '.ssh', 'id_ed25519')}\n`).join(''),
+  hosts.map((h, i) => `Host gpu${i}\n  HostName 127.0.0.1\n  Port ${h.port}\n  IdentityFile ${join(h.home, '.ssh', 'id_ed25519')}\n`).join('') + knownHostsConfig(home),
 );
 writeFileSync(join(home, '.ssh', 'known_hosts'), hosts.map((h) => `${h.hostKeyLine}\n`).join(''));
 process.env.HOME = home;

@@ -1,0 +1,98 @@
+// ~/.ssh/config as OpenSSH itself reads it: `ssh -G ALIAS` prints every option resolved (Host, Match host
+// against the HostName, Match exec and localuser, Include, the defaults), and Cellwatch uses what it
+// prints. Paths it leaves as written (`~/.ssh/%u_key`, `${HOME}/key`) are expanded here as
+// ssh_config(5)'s TOKENS section says.
+import { execFile } from 'node:child_process';
+import { homedir, hostname, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { loadSshConfig, resolveHost, type HostConfig } from './config';
+
+/** What `ssh -G` printed: each option (lower case) with its values, in order. */
+export function parseSshG(output: string): Map<string, string[]> {
+  const options = new Map<string, string[]>();
+  for (const line of output.split('\n')) {
+    const space = line.indexOf(' ');
+    if (space <= 0) continue;
+    const key = line.slice(0, space).toLowerCase();
+    options.set(key, [...(options.get(key) ?? []), line.slice(space + 1)]);
+  }
+  return options;
+}
+
+/** What the tokens of a path stand for on this connection. */
+export interface Tokens {
+  home: string;
+  localUser: string;
+  hostName: string;
+  user: string;
+  port: number;
+  alias: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** `~`, `%d %u %h %r %p %n %l %L %i %%` and `${VAR}` in a path, as ssh expands them at use. */
+export function expandPath(value: string, t: Tokens): string {
+  const short = hostname().split('.')[0] ?? hostname();
+  const tokens: Record<string, string> = { d: t.home, u: t.localUser, h: t.hostName, r: t.user, p: String(t.port), n: t.alias, l: hostname(), L: short, i: String(userInfo().uid), '%': '%' };
+  const tilde = value === '~' || value.startsWith('~/') ? join(t.home, value.slice(1)) : value;
+  return tilde.replace(/%(.)/g, (whole, token: string) => tokens[token] ?? whole).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => t.env[name] ?? '');
+}
+
+/** ssh -G failed: it says why, and which file and line (`~/.ssh/config line 3: Bad configuration option`). */
+export class SshConfigError extends Error {
+  override name = 'SshConfigError';
+}
+
+/**
+ * Where `ssh ALIAS` goes: as OpenSSH's own `ssh -G` resolves it, or, where no OpenSSH client exists, as
+ * the built-in parser (config.ts) reads ~/.ssh/config. Compression is Cellwatch's own default (yes unless
+ * the config says no), which `ssh -G` cannot tell apart from OpenSSH's (no): the parser says it.
+ */
+export async function resolveAlias(alias: string, home = homedir(), env: NodeJS.ProcessEnv = process.env): Promise<HostConfig> {
+  const parsed = resolveHost(alias, await loadSshConfig(home), home, undefined, env);
+  return (await resolveWithOpenSsh(alias, home, parsed.compression, env)) ?? parsed;
+}
+
+/** The alias as `ssh -G` prints it; null where no `ssh` client exists. */
+async function resolveWithOpenSsh(alias: string, home: string, compression: boolean, env: NodeJS.ProcessEnv): Promise<HostConfig | null> {
+  // ssh reads the passwd entry's ~/.ssh/config (and /etc/ssh/ssh_config); another home (a test's) is named.
+  const file = home === userInfo().homedir ? [] : ['-F', join(home, '.ssh', 'config')];
+  const printed = await new Promise<string | null>((resolve, reject) => {
+    execFile('ssh', ['-G', ...file, '--', alias], { env, timeout: 10_000, windowsHide: true }, (error, stdout, stderr) => {
+      if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') return resolve(null);
+      if (error) return reject(new SshConfigError(`${alias}: ssh -G says ${(stderr || error.message).trim().split('\n').join('; ')}`));
+      resolve(stdout);
+    });
+  });
+  if (printed === null) return null;
+  const o = parseSshG(printed);
+  const one = (key: string) => o.get(key)?.[0];
+  const hostName = one('hostname') ?? alias;
+  const user = one('user') ?? userInfo().username;
+  const port = Number(one('port') ?? 22);
+  const tokens: Tokens = { home, localUser: userInfo().username, hostName, user, port, alias, env };
+  const paths = (key: string) => (o.get(key) ?? []).flatMap((v) => v.split(/\s+/)).filter((v) => v && v !== 'none').map((v) => expandPath(v, tokens));
+  const agentValue = one('identityagent');
+  const agent =
+    one('identitiesonly') === 'yes' || agentValue?.toLowerCase() === 'none'
+      ? null
+      : agentValue === undefined || agentValue === 'SSH_AUTH_SOCK'
+        ? env.SSH_AUTH_SOCK || null
+        : agentValue.startsWith('$')
+          ? env[agentValue.slice(1)] || null
+          : expandPath(agentValue, tokens);
+  const jump = one('proxyjump');
+  return {
+    alias,
+    hostName,
+    user,
+    port,
+    identityFiles: paths('identityfile'),
+    proxyJump: jump && jump !== 'none' ? jump : null,
+    agent,
+    compression,
+    userKnownHostsFiles: paths('userknownhostsfile'),
+    globalKnownHostsFiles: paths('globalknownhostsfile'),
+    hostKeyAlias: one('hostkeyalias') ?? null,
+  };
+}
