@@ -11,6 +11,8 @@ export interface HostConfig {
   port: number;
   identityFiles: string[];
   proxyJump: string | null;
+  /** A command whose stdin and stdout are the connection, its tokens expanded; null: none. */
+  proxyCommand: string | null;
   /**
    * The agent's socket: `IdentityAgent` (a path, `~/...`, `$VAR` or `SSH_AUTH_SOCK`), else SSH_AUTH_SOCK; null
    * with `IdentityAgent none` or `IdentitiesOnly yes`, where the agent's keys are not offered to this host.
@@ -114,13 +116,18 @@ export function resolveHost(alias: string, blocks: Block[], home = homedir(), us
     }
   }
   const defaults = ['id_ed25519', 'id_ecdsa', 'id_rsa'].map((name) => join(home, '.ssh', name));
+  const hostName = first.get('hostname')?.replace(/%h/g, alias) ?? alias;
+  const port = Number(first.get('port') ?? 22);
+  const remoteUser = first.get('user') ?? user;
+  const command = first.get('proxycommand');
   return {
     alias,
-    hostName: first.get('hostname')?.replace(/%h/g, alias) ?? alias,
-    user: first.get('user') ?? user,
-    port: Number(first.get('port') ?? 22),
+    hostName,
+    user: remoteUser,
+    port,
     identityFiles: identities.length ? identities : defaults,
     proxyJump: first.get('proxyjump') && first.get('proxyjump') !== 'none' ? (first.get('proxyjump') as string) : null,
+    proxyCommand: command && command !== 'none' ? command.replace(/%(.)/g, (whole, t: string) => ({ h: hostName, p: String(port), r: remoteUser, n: alias, '%': '%' })[t] ?? whole) : null,
     agent: first.get('identitiesonly')?.toLowerCase() === 'yes' ? null : agentSocket(first.get('identityagent'), home, env),
     compression: first.get('compression')?.toLowerCase() !== 'no',
     userKnownHostsFiles: (first.get('userknownhostsfile')?.split(/\s+/) ?? ['~/.ssh/known_hosts', '~/.ssh/known_hosts2']).map((f) => expand(f, home)),

@@ -6,7 +6,7 @@ import { shellQuote } from '../../shared/quote';
 import type { HostStatus } from '../../shared/contract';
 import { problem } from '../../shared/model';
 import type { HostConfig } from './config';
-import { resolveAlias } from './openssh';
+import { resolveAlias, SshConfigError } from './openssh';
 import type { Semaphore } from '../concurrency';
 import { exec, HostKeyError, openConnection, PassphraseNeeded, sftp, type ConnectOptions } from './connection';
 
@@ -86,7 +86,7 @@ export class RemoteHost {
       this.measure(channel);
     } catch (error) {
       const message = (error as Error).message;
-      if (error instanceof HostKeyError || error instanceof PassphraseNeeded || /authentication failed/.test(message)) {
+      if (error instanceof HostKeyError || error instanceof PassphraseNeeded || error instanceof SshConfigError || /authentication failed/.test(message)) {
         this.set({
           state: 'failed',
           problem: problem(this.alias, message, error instanceof HostKeyError && error.kind === 'unknown' ? { tip: 'check the fingerprint with the server\'s admin, then accept it' } : {}),

@@ -82,6 +82,7 @@ async function resolveWithOpenSsh(alias: string, home: string, compression: bool
           ? env[agentValue.slice(1)] || null
           : expandPath(agentValue, tokens);
   const jump = one('proxyjump');
+  const command = one('proxycommand');
   return {
     alias,
     hostName,
@@ -89,6 +90,7 @@ async function resolveWithOpenSsh(alias: string, home: string, compression: bool
     port,
     identityFiles: paths('identityfile'),
     proxyJump: jump && jump !== 'none' ? jump : null,
+    proxyCommand: command && command !== 'none' ? expandPath(command, tokens) : null,
     agent,
     compression,
     userKnownHostsFiles: paths('userknownhostsfile'),
