@@ -20,6 +20,7 @@ import { mediaOf } from './media';
 import { defaultDataDir, packageRoot } from './paths';
 import type { IndexOptions } from './roots/local-index';
 import { RootsService } from './roots/service';
+import { PriceList, shippedPrices } from './prices';
 import { APP_VERSION } from './version';
 import { readLog } from './watch/logs';
 import { WatchService } from './watch/service';
@@ -84,10 +85,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const dataDir = options.dataDir ?? defaultDataDir();
   // What writers that died mid-write left (a full disk, kill -9) goes before anything is read.
   await Promise.all([options.configDir, join(dataDir, 'index')].map(removeStaleTemps));
+  const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
+  const prices = new PriceList(shippedPrices(), options.configDir);
+  await prices.load();
   // Local roots keep what they read in the data folder between starts.
   const roots = await RootsService.create({ ...options, index: { cacheDir: dataDir, ...options.index } }, events, hosts.registry);
 
-  const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
   const recordingsDir = join(dataDir, 'recordings');
   // The GPU view names processes by launched run, and launching picks a GPU from the samples: launch only
   // asks for readings once the core is up.
@@ -102,12 +105,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const gpus = new GpuService({ nvidiaSmi: options.nvidiaSmi ?? 'nvidia-smi', remoteNvidiaSmi: options.remoteNvidiaSmi, events, contextOf, runOfGroup: (pgid) => launch.runOfGroup(pgid), rootPaths: () => roots.localPaths() });
   gpus.onSample((sample) => launch.observe(sample));
 
-  // What a launched run's process says beats what its cell's files suggest, in the list and the cell view alike.
+  // What a launched run's process says beats what its cell's files suggest, in the list and the cell view
+  // alike; the cost is the tokens at the list prices of now.
   const present = (row: CellSummary): CellSummary => {
     const state = truthOf(row.state, launch.runStateOf(row.id));
-    return state === row.state ? row : { ...row, state };
+    return prices.price(state === row.state ? row : { ...row, state });
   };
   roots.presentWith(present);
+  prices.onChange(() => {
+    const ids = roots.cells().map((c) => c.id);
+    roots.restate(ids);
+    watch.restate(ids);
+  });
   const watch = new WatchService((id) => roots.cell(id), contextOf, (delta) => events.emit('cellChanged', delta), present);
   launch.onCellStates((cells) => {
     roots.restate(cells);
@@ -130,7 +139,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     transport: options.transport,
     canPickFolder: options.pickFolder !== undefined,
     settingsFile: roots.settingsFile,
-    problems: [...roots.problems(), ...alerts.problems()],
+    problems: [...roots.problems(), ...prices.problems(), ...alerts.problems()],
   });
 
   const client = (): ClientBackend => {
@@ -191,6 +200,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     close() {
       closing ??= (async () => {
         alerts.close();
+        prices.close();
         launch.close();
         gpus.close();
         hosts.close();

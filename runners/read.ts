@@ -49,6 +49,7 @@ export function summaryOf(read: CellRead, root: string): CellSummary {
     policyVersions: read.policyVersions ?? [],
     pausedUntil: read.pausedUntil ?? null,
     boardName: read.boardName ?? null,
+    runnerCostUsd: read.runnerCostUsd ?? null,
     versionScores: read.versionScores ?? {},
     capabilities: capabilitiesOf(ADAPTERS[read.cell.format]),
   };

@@ -29,6 +29,8 @@ export interface CellRead {
   policyVersions?: string[];
   /** Each evaluated version's success rate (a rejected one scores 0). */
   versionScores?: Record<string, number | null>;
+  /** The cost the runner itself reported, shown apart from the estimate. */
+  runnerCostUsd?: number | null;
   /** Which board of its format the cell belongs to (its protocol, a bigym task); absent: no board. */
   boardName?: string;
   /** Epoch ms a throttle pause the run is in ends (its countdown): no bytes until then is not a stall. */

@@ -91,6 +91,8 @@ export interface Tokens {
   input: number | null;
   cached_input: number | null;
   output: number | null;
+  /** The part of `output` the model spent reasoning, where the files say. */
+  reasoning: number | null;
 }
 
 /** A cell exactly as `status --json` prints it (runners/FORMATS.md, "The CLI's JSON"). */
@@ -108,7 +110,12 @@ export interface Cell {
   episodes: EpisodeCounts;
   success_rate: number | null;
   tokens: Tokens;
+  /** Tokens at list prices (prices.yml); null with no price or no token counts. Never a runner's own figure. */
   cost_usd_estimate: number | null;
+  /** What a provider said it charged; never added to an estimate. */
+  cost_usd_billed: number | null;
+  /** Where the estimate comes from ("prices.yml: openai/gpt-6, list price, 2026-11-01"), or why there is none. */
+  cost_source: string | null;
   problems: Problem[];
 }
 
@@ -136,6 +143,8 @@ export interface CellSummary extends Cell {
   pausedUntil: number | null;
   /** Each evaluated policy version's score (bigym-agent), by version; its alert says it as it lands. */
   versionScores: Record<string, number | null>;
+  /** The cost the runner itself reported (a LiteLLM list-price guess, say): shown apart, never as the estimate. */
+  runnerCostUsd: number | null;
   /** Which board of its format the cell belongs to (the protocol, or a bigym task); null: no board. */
   boardName: string | null;
   capabilities: Capabilities;

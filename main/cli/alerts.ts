@@ -5,7 +5,7 @@ import { createCore } from '../core';
 import { defaultConfigDir } from '../paths';
 import { parseRemote } from '../ssh/config';
 import type { Io } from './io';
-import { printable } from './printable';
+import { printable, problemLine } from './printable';
 
 export const ALERTS_HELP = `cellwatch alerts [--json] [ROOT...]
 
@@ -34,7 +34,7 @@ export async function alerts(argv: string[], io: Io, stop?: AbortSignal): Promis
   core.events.on('alertRaised', (alert) => io.out(line(alert, values.json)));
   // What could not be used (a hosts file's entry, the settings) is said with its file and line, as the window says it.
   const problems = [...(await core.getInfo()).problems, ...(await core.listRoots()).flatMap((root) => root.problems)];
-  for (const p of problems) io.err(printable(`${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
+  for (const p of problems) io.err(problemLine(p));
   await new Promise<void>((done) => {
     stop?.addEventListener('abort', () => done(), { once: true });
     process.once('SIGINT', () => done());

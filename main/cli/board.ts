@@ -3,9 +3,11 @@ import { wilson95, type BoardComparison } from '../../shared/board';
 import { formatP } from '../../shared/mcnemar';
 import type { CellSummary } from '../../shared/model';
 import { BoardReader } from '../board';
+import { defaultConfigDir } from '../paths';
+import { loadPrices, priced, shippedPrices } from '../prices';
 import { withPlaces } from './places';
 import { UsageError, type Io } from './io';
-import { printable } from './printable';
+import { printable, problemLine } from './printable';
 import { success, table } from './table';
 
 export const BOARD_HELP = `cellwatch board [--json] [--accept-new-host-key] ROOT...
@@ -19,9 +21,9 @@ episodes both scored, Holm-adjusted over all the pairs printed.
 
 /** A cell as board --json prints it: as in status, with its labels, counts and interval. */
 function boardCell(cell: CellSummary) {
-  const { id, host, path, format, name, board, board_reasons, state, budget, episodes, success_rate, tokens, cost_usd_estimate, problems } = cell;
+  const { id, host, path, format, name, board, board_reasons, state, budget, episodes, success_rate, tokens, cost_usd_estimate, cost_usd_billed, cost_source, problems } = cell;
   return {
-    id, host, path, format, name, board, board_reasons, state, budget, episodes, success_rate, tokens, cost_usd_estimate, problems,
+    id, host, path, format, name, board, board_reasons, state, budget, episodes, success_rate, tokens, cost_usd_estimate, cost_usd_billed, cost_source, problems,
     ...cell.labels,
     scored: episodes.scored,
     successes: episodes.successes,
@@ -65,8 +67,10 @@ export async function board(argv: string[], io: Io): Promise<number> {
   if (positionals.length === 0) throw new UsageError(`name at least one runs root\n\n${BOARD_HELP}`);
   const { cells, comparisons } = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, async (places) => {
     const listed = await places.listCells(positionals);
-    for (const p of listed.problems) io.err(printable(`${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
-    const withBoard = listed.cells.filter((c) => c.board !== null);
+    for (const p of listed.problems) io.err(problemLine(p));
+    const prices = await loadPrices(shippedPrices(), defaultConfigDir());
+    for (const p of prices.problems) io.err(problemLine(p));
+    const withBoard = listed.cells.filter((c) => c.board !== null).map((c) => priced(c, prices));
     const report = await new BoardReader(places.contextOf, places.pool).report(withBoard);
     return { cells: withBoard, comparisons: report.boards.flatMap((b) => b.comparisons) };
   });

@@ -1,4 +1,5 @@
 // What a run directory says (names, messages, paths) reaches a terminal: its control characters must not.
+import type { Problem } from '../../shared/model';
 
 // eslint-disable-next-line no-control-regex -- matching control characters is what this is for
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
@@ -15,4 +16,9 @@ export function printable(value: string): string {
 /** A whole line of output: its own newlines and tabs kept, every other control character made visible. */
 export function printableLines(text: string): string {
   return text.replace(CONTROL_BUT_LINES, escape);
+}
+
+/** A problem as one line: `file:line: message`, made printable. */
+export function problemLine(p: Pick<Problem, 'file' | 'line' | 'message'>, prefix = ''): string {
+  return printable(`${prefix}${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
 }

@@ -38,6 +38,27 @@ describe('cellwatch status', () => {
     expect(JSON.parse(json.out.join('\n')).cells[0].state).toBe('throttled');
   });
 
+  it("prices tokens at the user's list price, names it, and keeps the runner's own figure out of the estimate", async () => {
+    const saved = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = join(tmp.path, 'config');
+    try {
+      writeTree(join(tmp.path, 'config', 'cellwatch'), { 'prices.yml': 'openai/gpt-6-luna: {input: 2.0, cached_input: 0.5, output: 8.0, source: "list price, 2026-11-01"}\n' });
+      const run = { runner: 'bigym-agent', model: 'gpt-6-luna', status: 'running', tokens: { input: 1_200_000, cached_input: 800_000, output: 90_000, reasoning: 40_000 }, cost: { estimate_usd: 3.12, billed_usd: 2.5 } };
+      writeTree(join(tmp.path, 'runs'), { 'move_plate/run.json': run, 'other/run.json': { ...run, model: 'unpriced-model' } });
+      const { io, out } = capture();
+      expect(await runCli(['status', '--json', join(tmp.path, 'runs')], io)).toBe(0);
+      const cells = JSON.parse(out.join('\n')).cells;
+      expect(cells.map((c: Record<string, unknown>) => [c.name, c.cost_usd_estimate, c.cost_usd_billed, c.cost_source])).toEqual([
+        ['move_plate', 1.92, 2.5, 'prices.yml: openai/gpt-6-luna, list price, 2026-11-01'],
+        ['other', null, 2.5, 'no list price for unpriced-model in prices.yml'],
+      ]);
+      expect(cells[0].tokens.reasoning).toBe(40_000);
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = saved;
+    }
+  });
+
   it('puts every cell of a ui_ run folder off the board, whatever the runner names the cell', async () => {
     writeTree(tmp.path, { 'ui_try_codex/move_plate/run.json': { runner: 'bigym-agent' }, 'std/move_plate/run.json': { runner: 'bigym-agent' } });
     const { io, out } = capture();

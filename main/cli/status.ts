@@ -3,10 +3,11 @@ import { parseArgs } from 'node:util';
 import { truthOf } from '../launch/run-states';
 import { RunManager } from '../launch/runs';
 import { defaultConfigDir } from '../paths';
+import { loadPrices, priced, shippedPrices } from '../prices';
 import { stateText, type Cell } from '../../shared/model';
 import { withPlaces } from './places';
 import { UsageError, type Io } from './io';
-import { printable } from './printable';
+import { printable, problemLine } from './printable';
 import { percent, success, table } from './table';
 
 export const STATUS_HELP = `cellwatch status [--json] [--accept-new-host-key] ROOT_OR_CELL...
@@ -18,8 +19,8 @@ refused unless --accept-new-host-key.
 
 /** A cell's fields exactly as runners/FORMATS.md lists them, in that order, whatever else the model carries. */
 function cellJson(cell: Cell): Cell {
-  const { id, host, path, format, name, board, board_reasons, state, budget, episodes, success_rate, tokens, cost_usd_estimate, problems } = cell;
-  return { id, host, path, format, name, board, board_reasons, state, budget, episodes, success_rate, tokens, cost_usd_estimate, problems };
+  const { id, host, path, format, name, board, board_reasons, state, budget, episodes, success_rate, tokens, cost_usd_estimate, cost_usd_billed, cost_source, problems } = cell;
+  return { id, host, path, format, name, board, board_reasons, state, budget, episodes, success_rate, tokens, cost_usd_estimate, cost_usd_billed, cost_source, problems };
 }
 
 function budget(cell: Cell): string {
@@ -36,10 +37,13 @@ export async function status(argv: string[], io: Io): Promise<number> {
   });
   if (positionals.length === 0) throw new UsageError(`name at least one runs root or cell\n\n${STATUS_HELP}`);
   const listed = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, (places) => places.listCells(positionals));
-  for (const p of listed.problems) io.err(printable(`${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
+  for (const p of listed.problems) io.err(problemLine(p));
   // As in the app: what the process of a run launched from it says beats what the cell's files suggest.
   const runs = await new RunManager(join(defaultConfigDir(), 'launched.json')).states();
-  const cells = listed.cells.map((row) => (row.host === 'local' ? { ...row, state: truthOf(row.state, runs.get(row.path)) } : row));
+  // As in the app: the cost is the tokens at list prices (prices.yml), never a runner's own figure.
+  const prices = await loadPrices(shippedPrices(), defaultConfigDir());
+  for (const p of prices.problems) io.err(problemLine(p));
+  const cells = listed.cells.map((row) => priced(row.host === 'local' ? { ...row, state: truthOf(row.state, runs.get(row.path)) } : row, prices));
   if (values.json) {
     io.out(JSON.stringify({ cells: cells.map(cellJson) }, null, 2));
     return 0;
@@ -62,6 +66,6 @@ export async function status(argv: string[], io: Io): Promise<number> {
   io.out(table(['NAME', 'FORMAT', 'BOARD', 'STATE', 'BUDGET', 'EPISODES', 'SUCCESS [95% CI]', 'PROBLEMS'], rows, [false, false, false, false, true, true, true, true]));
   const off = cells.filter((c) => c.board_reasons.length);
   if (off.length) io.out(['', 'Not on the board:', ...off.map((c) => printable(`  ${c.name}: ${c.board_reasons.join('; ')}`))].join('\n'));
-  for (const cell of cells) for (const p of cell.problems) io.err(printable(`${cell.name}: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
+  for (const cell of cells) for (const p of cell.problems) io.err(problemLine(p, `${cell.name}: `));
   return 0;
 }

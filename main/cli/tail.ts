@@ -7,6 +7,7 @@ import { CommandPlaces, readCellAt } from './places';
 import { Follower } from '../tail/follower';
 import { REMOTE_POLL_MS, streamEvent } from '../watch/session';
 import { UsageError, type Io } from './io';
+import { problemLine } from './printable';
 
 export const TAIL_HELP = `cellwatch tail [--json] [--from-end] [--accept-new-host-key] CELL
 
@@ -60,7 +61,7 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
     const path = join(cell.path, log.file);
     const follower = new Follower(target.context.source(path), log.file, (chunk) => {
       for (const record of chunk.records) io.out(line(cell.id, streamEvent(log, record), values.json));
-      for (const p of chunk.problems) io.err(`${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
+      for (const p of chunk.problems) io.err(problemLine(p));
     }, fromEnd ? { from: 'end', bytes: 0 } : { from: 'start' });
     followers.set(log.file, follower);
     await follower.poll();

@@ -1,4 +1,5 @@
 import { wilson95 } from '../../shared/board';
+import type { CellSummary } from '../../shared/model';
 
 /** The last segment of a path, for labels; the full path goes in the title. */
 export function baseName(path: string): string {
@@ -33,4 +34,13 @@ export function successText(successes: number, scored: number): string {
   const interval = wilson95(successes, scored);
   if (!interval) return 'nothing scored yet';
   return `${successes}/${scored} · ${percent(successes / scored)} · 95% CI ${(interval[0] * 100).toFixed(1)}–${percent(interval[1])}`;
+}
+
+/** Where a cell's figures of cost come from, for a tooltip: the estimate's price, the runner's own figure, a bill. */
+export function costTitle(cell: Pick<CellSummary, 'cost_source' | 'runnerCostUsd' | 'cost_usd_billed'>): string {
+  return [
+    cell.cost_source && `est.: ${cell.cost_source}`,
+    cell.runnerCostUsd !== null && `the runner said $${cell.runnerCostUsd.toFixed(2)} (its own figure, not the estimate)`,
+    cell.cost_usd_billed !== null && `billed $${cell.cost_usd_billed.toFixed(2)} (what the provider charged)`,
+  ].filter(Boolean).join('\n');
 }

@@ -84,8 +84,8 @@ export const bigymAgent: FormatAdapter = {
     if (run.status === 'interrupted' && submitted?.summary) r.problems.push(problem('run.json', `interrupted, and still scored: ${submission}'s evaluation summary exists`, { severity: 'warning' }));
 
     const tokens = obj(run.tokens);
-    cell.tokens = { input: num(tokens.input), cached_input: num(tokens.cached_input), output: num(tokens.output) };
-    cell.cost_usd_estimate = num(obj(run.cost).estimate_usd);
+    cell.tokens = { input: num(tokens.input), cached_input: num(tokens.cached_input), output: num(tokens.output), reasoning: num(tokens.reasoning) };
+    cell.cost_usd_billed = num(obj(run.cost).billed_usd);
     const detail = options?.detail ? await bigymDetail(r, run, ledger, versions, evaluations) : undefined;
     cell.problems = r.problems;
     return {
@@ -98,6 +98,7 @@ export const bigymAgent: FormatAdapter = {
       versionScores: Object.fromEntries(evaluations.flatMap((e) => (e.summary ? [[e.version, arr(e.summary.rejected).length ? 0 : num(e.summary.success_rate)]] : []))),
       policyVersions: versions,
       boardName: `bigym-agent ${cell.name}`,
+      runnerCostUsd: num(obj(run.cost).estimate_usd),
     };
   },
 };

@@ -26,8 +26,10 @@ export function baseCell(dir: string, format: FormatName, ctx: ReadContext, name
     budget: { unit: 'episodes', used: 0, total: null },
     episodes: { planned: null, ended: 0, scored: 0, excluded: 0, successes: 0 },
     success_rate: null,
-    tokens: { input: null, cached_input: null, output: null },
+    tokens: { input: null, cached_input: null, output: null, reasoning: null },
     cost_usd_estimate: null,
+    cost_usd_billed: null,
+    cost_source: null,
     problems: [],
   };
 }

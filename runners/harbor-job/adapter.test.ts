@@ -31,7 +31,7 @@ describe('harbor-job on real trial results', () => {
     expect(cell.budget).toEqual({ unit: 'trials', used: 3, total: 4 });
     expect(cell.episodes).toEqual({ planned: 4, ended: 3, scored: 3, excluded: 0, successes: 1 });
     expect(cell.success_rate).toBeCloseTo(1 / 3, 12);
-    expect(cell.tokens).toEqual({ input: 176436 + 190127 + 344857, cached_input: 0, output: 9455 + 9042 + 19090 });
+    expect(cell.tokens).toEqual({ input: 176436 + 190127 + 344857, cached_input: 0, output: 9455 + 9042 + 19090, reasoning: null });
     expect(cell.cost_usd_estimate).toBeNull();
     expect(units.map((u) => [u.id, u.success])).toEqual([
       ['scientific_computing_task_0003', false],
@@ -45,7 +45,7 @@ describe('harbor-job on real trial results', () => {
   it('keeps tokens null for an agent that reports none (oracle), and is finished once the job says so', async () => {
     const dir = realJob(tmp.path, 'tb', 'terminal_bench', { n_total_trials: 5, stats: {}, finished_at: '2026-05-10T18:12:00.000000' });
     const { cell } = await read(harborJob, dir);
-    expect(cell.tokens).toEqual({ input: null, cached_input: null, output: null });
+    expect(cell.tokens).toEqual({ input: null, cached_input: null, output: null, reasoning: null });
     expect(cell.success_rate).toBe(1);
     expect(cell.state).toBe('finished');
   });

@@ -49,8 +49,7 @@ export const harborJob: FormatAdapter = {
     const results = ended.map((t) => obj(t.result.agent_result));
     const input = sumOrNull(results.map((a) => num(a.n_input_tokens)));
     const cached = sumOrNull(results.map((a) => num(a.n_cache_tokens)));
-    cell.tokens = { input, cached_input: cached, output: sumOrNull(results.map((a) => num(a.n_output_tokens))) };
-    cell.cost_usd_estimate = sumOrNull(results.map((a) => num(a.cost_usd)));
+    cell.tokens = { input, cached_input: cached, output: sumOrNull(results.map((a) => num(a.n_output_tokens))), reasoning: null };
 
     const finished = job?.finished_at !== undefined && job?.finished_at !== null;
     cell.state = finished ? 'finished' : r.recent() ? 'running' : 'stale';
@@ -61,6 +60,8 @@ export const harborJob: FormatAdapter = {
       labels: { harness: [...agents].join(', ') || null, model: [...models].join(', ') || null, condition: null, effort: null },
       changedAt: r.changedAt,
       units,
+      // Harbor's agent_result.cost_usd is LiteLLM's list-price guess (seed 001): what the runner said, nothing more.
+      runnerCostUsd: sumOrNull(results.map((a) => num(a.cost_usd))),
     };
   },
 };

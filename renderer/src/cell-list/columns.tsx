@@ -1,5 +1,5 @@
 import type { CellSummary } from '../../../shared/model';
-import { ago, compact, percent, successText } from '../format';
+import { ago, compact, costTitle, percent, successText } from '../format';
 import { BoardBadge } from './BoardBadge';
 import { STATE_LOOK, StatePill } from './states';
 
@@ -29,12 +29,13 @@ function BudgetBar({ cell }: { cell: CellSummary }) {
   );
 }
 
-function tokens(cell: CellSummary): string {
+function tokens(cell: CellSummary) {
   const parts = [];
   if (cell.tokens.input !== null) parts.push(`${compact(cell.tokens.input)} in`);
   if (cell.tokens.output !== null) parts.push(`${compact(cell.tokens.output)} out`);
   if (cell.cost_usd_estimate !== null) parts.push(`est. $${cell.cost_usd_estimate.toFixed(2)}`);
-  return parts.join(' · ') || '–';
+  if (cell.cost_usd_billed !== null) parts.push(`billed $${cell.cost_usd_billed.toFixed(2)}`);
+  return <span title={costTitle(cell) || undefined}>{parts.join(' · ') || '–'}</span>;
 }
 
 export const COLUMNS: Column[] = [

@@ -1,7 +1,7 @@
 import { StatePill } from '../cell-list/states';
 import { clockTime } from '../../../shared/model';
 import { useApp } from '../context';
-import { compact, successText } from '../format';
+import { compact, costTitle, successText } from '../format';
 import { BoardBadge } from '../cell-list/BoardBadge';
 import { useKey } from '../keys';
 import { BudgetBars } from './BudgetBars';
@@ -35,11 +35,14 @@ function Header() {
       {summary.board === 'ui' && <RunControls cellId={summary.id} />}
       <span className="spacer" />
       <MuteButton cellId={summary.id} />
-      <span className="muted tokens-line">
+      <span className="muted tokens-line" title={costTitle(summary) || undefined}>
         {summary.tokens.input !== null && `${compact(summary.tokens.input)} in`}
         {summary.tokens.cached_input !== null && ` (${compact(summary.tokens.cached_input)} cached)`}
         {summary.tokens.output !== null && ` · ${compact(summary.tokens.output)} out`}
+        {summary.tokens.reasoning !== null && ` (${compact(summary.tokens.reasoning)} reasoning)`}
         {summary.cost_usd_estimate !== null && ` · est. $${summary.cost_usd_estimate.toFixed(2)}`}
+        {summary.cost_usd_billed !== null && ` · billed $${summary.cost_usd_billed.toFixed(2)}`}
+        {summary.runnerCostUsd !== null && ` · runner said $${summary.runnerCostUsd.toFixed(2)}`}
       </span>
     </header>
   );
