@@ -26,7 +26,8 @@ test.describe('a runs root of 10,000 cells', () => {
 
   test('lists them all, renders only the rows on screen, and scrolls to the last', async ({ page }) => {
     await page.goto(served.url);
-    await expect(page.getByRole('table', { name: 'Cells' })).toHaveAttribute('aria-rowcount', String(CELLS + 1));
+    // Listing them all is what this asserts, not how fast (bench:scan measures that): a loaded machine takes longer.
+    await expect(page.getByRole('table', { name: 'Cells' })).toHaveAttribute('aria-rowcount', String(CELLS + 1), { timeout: 30_000 });
     await page.getByRole('button', { name: /^Name/ }).click();
     const rendered = await page.getByRole('table', { name: 'Cells' }).getByRole('row').count();
     expect(rendered).toBeLessThan(120);

@@ -71,7 +71,7 @@ async function cellwatch(home: string): Promise<boolean> {
   const host = new RemoteHost('t', { home, timeoutMs: 5000 });
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([host.ready().then(() => true, () => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 4000)))]);
+    return await Promise.race([host.ready().then(() => true, () => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2500)))]);
   } finally {
     clearTimeout(timer);
     host.close();
