@@ -90,7 +90,7 @@ export class CommandPlaces {
       const remote = parseRemote(address);
       if (remote) await this.connected(remote.alias);
       const root = remote ? `${remote.alias}:${remote.path}` : resolve(address);
-      const index = openIndex(root, { pool: this.pool, hosts: this.hosts }, () => undefined, () => undefined, { watch: false, rescanMs: false, cacheDir: this.options.dataDir ?? defaultDataDir() });
+      const index = openIndex(root, { pool: this.pool, hosts: this.hosts }, () => undefined, () => undefined, { watch: false, rescanMs: false, logsWithRows: true, cacheDir: this.options.dataDir ?? defaultDataDir() });
       try {
         await index.start();
         const status = index.status('command line');

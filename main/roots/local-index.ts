@@ -36,6 +36,11 @@ export interface IndexOptions {
   cacheDir?: string;
   /** The OS's watch call: tests stand in for an OS at its limit of watches. */
   osWatch?: typeof watch;
+  /**
+   * Check the event logs in the same pass as the rows (the CLI, which shows nothing until all is read);
+   * by default rows go out first and logs are checked after, as the window wants.
+   */
+  logsWithRows?: boolean;
 }
 
 export class LocalIndex implements RootIndex {
@@ -92,7 +97,7 @@ export class LocalIndex implements RootIndex {
     this.progress = null;
     this.onStatus();
     if (this.closed) return;
-    await this.checkLogs(read);
+    if (!this.options.logsWithRows) await this.checkLogs(read);
     await this.saveCache();
     if (this.closed) return;
     if (this.options.watch !== false) {
@@ -111,10 +116,17 @@ export class LocalIndex implements RootIndex {
       rows.forEach((row) => this.cells.set(row.path, row));
       this.onDelta({ root: this.root, added: rows, changed: [], removed: [] });
     };
-    const { problems, read } = await firstScan(this.pool, this.root, this.cache, onRows, (done, total, searching) => {
-      this.progress = { read: done, total, searching };
-      this.onStatus();
-    });
+    const { problems, read } = await firstScan(
+      this.pool,
+      this.root,
+      this.cache,
+      onRows,
+      (done, total, searching) => {
+        this.progress = { read: done, total, searching };
+        this.onStatus();
+      },
+      this.options.logsWithRows,
+    );
     this.rootProblems = problems;
     // Only what was read is news to the cache: a first scan that read nothing leaves it as it is.
     this.unsaved = read.length > 0;
