@@ -23,7 +23,7 @@ const PARALLEL_REMOTE = 8;
 /** Changes are gathered this long before the cells they concern are read again. */
 const SETTLE_MS = 30;
 /** How often the root is looked at while its host has no live change feed. */
-export const RESCAN_MS = 3000;
+const RESCAN_MS = 3000;
 
 /** Where a remote root is: its host's connection, the path there, the host's context and change feed. */
 export interface RemoteRoot {

@@ -96,7 +96,7 @@ function throughCommand(host: HostConfig, options: ConnectOptions): Promise<Dupl
 }
 
 /** A ProxyJump hop, `[user@]host[:port]`: an alias of ~/.ssh/config, its user and port overridden when given. */
-export function parseHop(hop: string): { alias: string; user: string | null; port: number | null } {
+function parseHop(hop: string): { alias: string; user: string | null; port: number | null } {
   const match = /^(?:([^@]+)@)?(\[[^\]]+\]|[^:@]+)(?::(\d+))?$/.exec(hop.trim());
   if (!match) return { alias: hop.trim(), user: null, port: null };
   return { alias: (match[2] as string).replace(/^\[(.*)\]$/, '$1'), user: match[1] ?? null, port: match[3] ? Number(match[3]) : null };
