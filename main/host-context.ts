@@ -57,7 +57,7 @@ export interface HostContext {
   shell(): Promise<Shell>;
   /** A long-running program there (nvidia-smi -lms), stopped by `kill`. */
   spawn(command: string, args: string[]): Spawned;
-  /** A program run once there: its stdout, or a rejection saying what failed. */
+  /** A program run once there (once the host is connected, as for `shell`): its stdout, or a rejection saying what failed. */
   once(command: string, args: string[]): Promise<string>;
 }
 
@@ -144,6 +144,12 @@ export function remoteHostContext(host: RemoteHost, feed: HostFeed, json = new J
     if (!cell || !file || !file.startsWith(`${cell === '/' ? '' : cell}/`)) return null;
     return sftpFile(channel, file, MAX_MEDIA_BYTES);
   };
+  /** The host's connection up; a host not connected within CONNECT_MS rejects, saying why. */
+  const connected = async (): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${host.alias} did not connect in ${CONNECT_MS / 1000} s (${host.status.problem?.message ?? host.status.state})`)), CONNECT_MS)));
+    await Promise.race([host.ready(), late]).finally(() => clearTimeout(timer));
+  };
   return {
     host: host.alias,
     read: () => ({ fs, json, jsonl, now: Date.now(), host: host.alias }),
@@ -190,13 +196,12 @@ export function remoteHostContext(host: RemoteHost, feed: HostFeed, json = new J
       return { dir: local, release: () => rm(local, { recursive: true, force: true }) };
     },
     async shell() {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${host.alias} did not connect in ${CONNECT_MS / 1000} s (${host.status.problem?.message ?? host.status.state})`)), CONNECT_MS)));
-      await Promise.race([host.ready(), late]).finally(() => clearTimeout(timer));
+      await connected();
       return remoteShell(host.alias, (command) => host.exec(command));
     },
     spawn: (command, args) => host.spawn(command, args),
     async once(command, args) {
+      await connected();
       const answer = await host.exec(shellQuote([command, ...args]));
       if (answer.code !== 0) throw new Error(`${command} on ${host.alias} failed (exit ${answer.code ?? 'by signal'}): ${(answer.stderr || answer.stdout).trim().split('\n').slice(-2).join(' / ')}`);
       return answer.stdout;
