@@ -3,8 +3,7 @@ import { wilson95, type BoardComparison } from '../../shared/board';
 import { formatP } from '../../shared/mcnemar';
 import type { CellSummary } from '../../shared/model';
 import { BoardReader } from '../board';
-import { defaultConfigDir } from '../paths';
-import { loadPrices, priced, shippedPrices } from '../prices';
+import { cellJson } from './cell-json';
 import { withPlaces } from './places';
 import { UsageError, type Io } from './io';
 import { printable, problemLine } from './printable';
@@ -21,14 +20,8 @@ episodes both scored, Holm-adjusted over all the pairs printed.
 
 /** A cell as board --json prints it: as in status, with its labels, counts and interval. */
 function boardCell(cell: CellSummary) {
-  const { id, host, path, format, name, board, board_reasons, state, budget, episodes, success_rate, tokens, cost_usd_estimate, cost_usd_billed, cost_source, problems } = cell;
-  return {
-    id, host, path, format, name, board, board_reasons, state, budget, episodes, success_rate, tokens, cost_usd_estimate, cost_usd_billed, cost_source, problems,
-    ...cell.labels,
-    scored: episodes.scored,
-    successes: episodes.successes,
-    ci95: wilson95(episodes.successes, episodes.scored),
-  };
+  const { scored, successes } = cell.episodes;
+  return { ...cellJson(cell), ...cell.labels, scored, successes, ci95: wilson95(successes, scored) };
 }
 
 const SIGNIFICANT = 0.05;
@@ -68,9 +61,7 @@ export async function board(argv: string[], io: Io): Promise<number> {
   const { cells, comparisons } = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, async (places) => {
     const listed = await places.listCells(positionals);
     for (const p of listed.problems) io.err(problemLine(p));
-    const prices = await loadPrices(shippedPrices(), defaultConfigDir());
-    for (const p of prices.problems) io.err(problemLine(p));
-    const withBoard = listed.cells.filter((c) => c.board !== null).map((c) => priced(c, prices));
+    const withBoard = listed.cells.filter((c) => c.board !== null);
     const report = await new BoardReader(places.contextOf, places.pool).report(withBoard);
     return { cells: withBoard, comparisons: report.boards.flatMap((b) => b.comparisons) };
   });

@@ -9,7 +9,8 @@ import { readCell } from '../../runners/read';
 import { NotFoundError } from '../errors';
 import { localHostContext, type CellContext, type ContextOf } from '../host-context';
 import { HostRegistry } from '../hosts/registry';
-import { defaultDataDir } from '../paths';
+import { defaultConfigDir, defaultDataDir } from '../paths';
+import { loadPrices, priced, shippedPrices, type Prices } from '../prices';
 import { ReaderPool } from '../roots/pool';
 import { openIndex } from '../roots/open-index';
 import { parseRemote } from '../ssh/config';
@@ -34,6 +35,7 @@ export class CommandPlaces {
   private readonly local = localHostContext();
   private readonly hosts: HostRegistry;
   private workers: ReaderPool | undefined;
+  private prices: Promise<Prices> | undefined;
 
   constructor(private readonly options: PlacesOptions = {}) {
     const told = new Map<string, string>();
@@ -82,10 +84,13 @@ export class CommandPlaces {
   /**
    * Each address is a cell, or a runs root whose cells are read (to depth 3), as the app's index reads
    * it: a local root by the read workers (a cell unchanged since the data folder's cache is not read
-   * again), a remote one from one snapshot of the root. A root that is missing or unreadable is a NotFoundError.
+   * again), a remote one from one snapshot of the root; each row priced as the window prices it
+   * (prices.yml). A root that is missing or unreadable is a NotFoundError.
    */
   async listCells(addresses: string[]): Promise<Listing> {
-    const listing: Listing = { cells: [], problems: [] };
+    this.prices ??= loadPrices(shippedPrices(), defaultConfigDir());
+    const prices = await this.prices;
+    const listing: Listing = { cells: [], problems: [...prices.problems] };
     for (const address of addresses) {
       const remote = parseRemote(address);
       if (remote) await this.connected(remote.alias);
@@ -95,7 +100,7 @@ export class CommandPlaces {
         await index.start();
         const status = index.status('command line');
         if (status.state !== 'ok') throw new NotFoundError(status.problems.map((p) => `${p.file}: ${p.message}`).join('; ') || `${root} could not be listed`);
-        append(listing.cells, index.list().sort((a, b) => a.path.localeCompare(b.path)));
+        append(listing.cells, index.list().sort((a, b) => a.path.localeCompare(b.path)).map((row) => priced(row, prices)));
         append(listing.problems, status.problems);
       } finally {
         await index.close();

@@ -3,8 +3,8 @@ import { parseArgs } from 'node:util';
 import { truthOf } from '../launch/run-states';
 import { RunManager } from '../launch/runs';
 import { defaultConfigDir } from '../paths';
-import { loadPrices, priced, shippedPrices } from '../prices';
 import { stateText, type Cell } from '../../shared/model';
+import { cellJson } from './cell-json';
 import { withPlaces } from './places';
 import { UsageError, type Io } from './io';
 import { printable, problemLine } from './printable';
@@ -16,12 +16,6 @@ One line per cell: a cell folder, or every cell of a runs root (to depth 3). A p
 host: ssh://ALIAS/abs/path or ALIAS:/abs/path, ALIAS as in ~/.ssh/config; an unknown host key is
 refused unless --accept-new-host-key.
   --json   {"cells": [...]} as runners/FORMATS.md describes`;
-
-/** A cell's fields exactly as runners/FORMATS.md lists them, in that order, whatever else the model carries. */
-function cellJson(cell: Cell): Cell {
-  const { id, host, path, format, name, board, board_reasons, state, budget, episodes, success_rate, tokens, cost_usd_estimate, cost_usd_billed, cost_source, problems } = cell;
-  return { id, host, path, format, name, board, board_reasons, state, budget, episodes, success_rate, tokens, cost_usd_estimate, cost_usd_billed, cost_source, problems };
-}
 
 function budget(cell: Cell): string {
   const { used, total, unit } = cell.budget;
@@ -40,10 +34,7 @@ export async function status(argv: string[], io: Io): Promise<number> {
   for (const p of listed.problems) io.err(problemLine(p));
   // As in the app: what the process of a run launched from it says beats what the cell's files suggest.
   const runs = await new RunManager(join(defaultConfigDir(), 'launched.json')).states();
-  // As in the app: the cost is the tokens at list prices (prices.yml), never a runner's own figure.
-  const prices = await loadPrices(shippedPrices(), defaultConfigDir());
-  for (const p of prices.problems) io.err(problemLine(p));
-  const cells = listed.cells.map((row) => priced(row.host === 'local' ? { ...row, state: truthOf(row.state, runs.get(row.path)) } : row, prices));
+  const cells = listed.cells.map((row) => (row.host === 'local' ? { ...row, state: truthOf(row.state, runs.get(row.path)) } : row));
   if (values.json) {
     io.out(JSON.stringify({ cells: cells.map(cellJson) }, null, 2));
     return 0;
