@@ -1,7 +1,8 @@
 // The board's statistics: success with its Wilson interval, and which one-field differences between
-// on-board cells are real (exact McNemar over the episodes both scored, Holm-corrected over the board).
+// on-board cells are real (exact McNemar over the episodes both scored, Holm-corrected over the board);
+// and its grid, as the window and `cellwatch board` both lay it out.
 import { mcnemarExactP } from './mcnemar';
-import type { CellLabels, EpisodeUnit } from './model';
+import type { CellLabels, CellSummary, EpisodeUnit } from './model';
 
 /** z for a two-sided 95 % interval: the 0.975 quantile of the standard normal. */
 const Z95 = 1.959963984540054;
@@ -116,4 +117,49 @@ export function compareBoard(entries: BoardEntry[]): BoardComparison[] {
   found.sort((x, y) => x.a.localeCompare(y.a) || x.b.localeCompare(y.b));
   const adjusted = holm(found.map((c) => c.p_value));
   return found.map((c, i) => ({ ...c, p_adjusted: adjusted[i] as number }));
+}
+
+/** A difference is real when its Holm-adjusted p is below this. */
+export const SIGNIFICANT = 0.05;
+
+/** One board laid out: a column per model, a row per harness · condition · effort, a cell (or none) at each crossing. */
+export interface BoardGrid<C> {
+  columns: string[];
+  rows: string[];
+  /** The cell at row, column; null: no cell there. */
+  at(row: number, column: number): C | null;
+}
+
+const unknown = (value: string | null) => value ?? '?';
+export const rowOf = (cell: Pick<CellSummary, 'labels'>) => [cell.labels.harness, cell.labels.condition, cell.labels.effort].map(unknown).join(' · ');
+
+/** The grid of these cells (one board's); a crossing with two cells shows the one that changed last. */
+export function gridOf<C extends Pick<CellSummary, 'labels' | 'changedAt'>>(cells: C[]): BoardGrid<C> {
+  const columns = [...new Set(cells.map((c) => unknown(c.labels.model)))].sort();
+  const rows = [...new Set(cells.map(rowOf))].sort();
+  const squares = new Map<string, C>();
+  for (const cell of cells) {
+    const key = `${rowOf(cell)}\0${unknown(cell.labels.model)}`;
+    const there = squares.get(key);
+    if (!there || (cell.changedAt ?? 0) > (there.changedAt ?? 0)) squares.set(key, cell);
+  }
+  return { columns, rows, at: (row, column) => squares.get(`${rows[row]}\0${columns[column]}`) ?? null };
+}
+
+/** A real difference, from the side of the cell at `path`: whom it beat or lost to, by which field. */
+export interface Verdict {
+  comparison: BoardComparison;
+  won: boolean;
+  other: string;
+}
+
+/** The real differences a cell is part of (adjusted p below 0.05). */
+export function verdictsOf(path: string, comparisons: BoardComparison[]): Verdict[] {
+  return comparisons
+    .filter((c) => c.p_adjusted < SIGNIFICANT && (c.a === path || c.b === path))
+    .map((comparison) => {
+      const mine = comparison.a === path ? comparison.only_a : comparison.only_b;
+      const theirs = comparison.a === path ? comparison.only_b : comparison.only_a;
+      return { comparison, won: mine > theirs, other: comparison.a === path ? comparison.b : comparison.a };
+    });
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { wilson95, type BoardComparison } from '../../shared/board';
+import { gridOf, SIGNIFICANT, wilson95, type BoardComparison } from '../../shared/board';
 import { formatP } from '../../shared/mcnemar';
 import type { CellSummary } from '../../shared/model';
 import { BoardReader } from '../board';
@@ -24,8 +24,6 @@ function boardCell(cell: CellSummary) {
   return { ...cellJson(cell), ...cell.labels, scored, successes, ci95: wilson95(successes, scored) };
 }
 
-const SIGNIFICANT = 0.05;
-
 /** The square of one cell: successes/scored, rate and interval, and coverage when not every planned episode is scored. */
 function square(cell: CellSummary): string {
   const { scored, planned } = cell.episodes;
@@ -34,12 +32,11 @@ function square(cell: CellSummary): string {
 }
 
 function printBoard(name: string, cells: CellSummary[], comparisons: BoardComparison[], io: Io): void {
-  const models = [...new Set(cells.map((c) => c.labels.model ?? '?'))].sort();
-  const rowKey = (c: CellSummary) => [c.labels.harness, c.labels.condition, c.labels.effort].map((v) => v ?? '?').join(' · ');
-  const rows = [...new Set(cells.map(rowKey))].sort();
-  const at = (row: string, model: string) => cells.find((c) => rowKey(c) === row && (c.labels.model ?? '?') === model);
+  // The window's grid: the same columns, rows and cell at each crossing.
+  const grid = gridOf(cells);
   io.out(printable(name));
-  io.out(table(['HARNESS · CONDITION · EFFORT', ...models], rows.map((row) => [row, ...models.map((m) => { const c = at(row, m); return c ? square(c) : '-'; })]), [false, ...models.map(() => true)]));
+  const rows = grid.rows.map((row, r) => [row, ...grid.columns.map((_, c) => { const cell = grid.at(r, c); return cell ? square(cell) : '-'; })]);
+  io.out(table(['HARNESS · CONDITION · EFFORT', ...grid.columns], rows, [false, ...grid.columns.map(() => true)]));
   const byPath = new Map(cells.map((c) => [c.path, c]));
   const real = comparisons.filter((c) => byPath.has(c.a) && c.p_adjusted < SIGNIFICANT);
   for (const c of real) {

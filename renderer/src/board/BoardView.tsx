@@ -1,5 +1,4 @@
 import { useCallback, useMemo, useState } from 'react';
-import { wilson95 } from '../../../shared/board';
 import { formatP } from '../../../shared/mcnemar';
 import type { CellSummary } from '../../../shared/model';
 import { CallFailed } from '../CallFailed';
@@ -7,7 +6,7 @@ import { useApp, useTransport } from '../context';
 import { percent, successText } from '../format';
 import { STATE_LOOK } from '../cell-list/states';
 import { usePolled } from '../usePolled';
-import { gridOf, verdictsOf, SIGNIFICANT, type Verdict } from './grid';
+import { gridOf, SIGNIFICANT, verdictsOf, wilson95, type Verdict } from '../../../shared/board';
 
 function Square({ cell, verdicts, names, focused, onFocus }: { cell: CellSummary; verdicts: Verdict[]; names: Map<string, string>; focused: boolean; onFocus: () => void }) {
   const openCell = useApp((s) => s.openCell);
