@@ -14,8 +14,6 @@ export interface Price {
   cached_input: number;
   output: number;
   source: string;
-  /** The file that gave it. */
-  file: string;
 }
 
 export interface Prices {
@@ -42,7 +40,7 @@ function parsePrices(text: string, file: string, into: Prices): void {
       into.problems.push(problem(file, `${model}: needs "input" and "output", USD per million tokens`, { line }));
       continue;
     }
-    into.byModel.set(model, { input, output, cached_input: rate('cached_input') ?? input, source: typeof value.source === 'string' ? value.source : 'no source given', file });
+    into.byModel.set(model, { input, output, cached_input: rate('cached_input') ?? input, source: typeof value.source === 'string' ? value.source : 'no source given' });
   }
 }
 

@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
+import { homedir, hostname, userInfo } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { append } from '../../shared/arrays';
 
@@ -94,12 +94,31 @@ export async function parseSshConfig(text: string, include: ConfigReader = async
 
 const expand = (path: string, home: string) => (path === '~' || path.startsWith('~/') ? join(home, path.slice(1)) : path);
 
-/** The agent socket an `IdentityAgent` value names, as ssh reads it; SSH_AUTH_SOCK when it names none. */
-function agentSocket(value: string | undefined, home: string, env: NodeJS.ProcessEnv): string | null {
+/** What the tokens of a path stand for on this connection. */
+export interface Tokens {
+  home: string;
+  localUser: string;
+  hostName: string;
+  user: string;
+  port: number;
+  alias: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** `~`, `%d %u %h %r %p %n %l %L %i %%` and `${VAR}` in a path, as ssh expands them at use. */
+export function expandPath(value: string, t: Tokens): string {
+  const short = hostname().split('.')[0] ?? hostname();
+  const tokens: Record<string, string> = { d: t.home, u: t.localUser, h: t.hostName, r: t.user, p: String(t.port), n: t.alias, l: hostname(), L: short, i: String(userInfo().uid), '%': '%' };
+  const tilde = value === '~' || value.startsWith('~/') ? join(t.home, value.slice(1)) : value;
+  return tilde.replace(/%(.)/g, (whole, token: string) => tokens[token] ?? whole).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => t.env[name] ?? '');
+}
+
+/** The agent socket an `IdentityAgent` value names, as ssh reads it (a path expanded by `expandPath`); SSH_AUTH_SOCK when it names none. */
+export function agentSocket(value: string | undefined, env: NodeJS.ProcessEnv, expandPath: (path: string) => string): string | null {
   if (value === undefined || value === 'SSH_AUTH_SOCK') return env.SSH_AUTH_SOCK || null;
   if (value.toLowerCase() === 'none') return null;
   if (value.startsWith('$')) return env[value.slice(1).replace(/^\{(.*)\}$/, '$1')] || null;
-  return expand(value, home);
+  return expandPath(value);
 }
 
 /** Resolves an alias the way ssh does: the first value of each option wins, IdentityFile accumulates. */
@@ -127,8 +146,8 @@ export function resolveHost(alias: string, blocks: Block[], home = homedir(), us
     port,
     identityFiles: identities.length ? identities : defaults,
     proxyJump: first.get('proxyjump') && first.get('proxyjump') !== 'none' ? (first.get('proxyjump') as string) : null,
-    proxyCommand: command && command !== 'none' ? command.replace(/%(.)/g, (whole, t: string) => ({ h: hostName, p: String(port), r: remoteUser, n: alias, '%': '%' })[t] ?? whole) : null,
-    agent: first.get('identitiesonly')?.toLowerCase() === 'yes' ? null : agentSocket(first.get('identityagent'), home, env),
+    proxyCommand: command && command !== 'none' ? expandPath(command, { home, localUser: user, hostName, user: remoteUser, port, alias, env }) : null,
+    agent: first.get('identitiesonly')?.toLowerCase() === 'yes' ? null : agentSocket(first.get('identityagent'), env, (path) => expand(path, home)),
     compression: first.get('compression')?.toLowerCase() !== 'no',
     userKnownHostsFiles: (first.get('userknownhostsfile')?.split(/\s+/) ?? ['~/.ssh/known_hosts', '~/.ssh/known_hosts2']).map((f) => expand(f, home)),
     globalKnownHostsFiles: first.get('globalknownhostsfile')?.split(/\s+/) ?? ['/etc/ssh/ssh_known_hosts', '/etc/ssh/ssh_known_hosts2'],

@@ -1,11 +1,11 @@
 // ~/.ssh/config as OpenSSH itself reads it: `ssh -G ALIAS` prints every option resolved (Host, Match host
 // against the HostName, Match exec and localuser, Include, the defaults), and Cellwatch uses what it
-// prints. Paths it leaves as written (`~/.ssh/%u_key`, `${HOME}/key`) are expanded here as
-// ssh_config(5)'s TOKENS section says.
+// prints. Paths it leaves as written (`~/.ssh/%u_key`, `${HOME}/key`) are expanded at use as
+// ssh_config(5)'s TOKENS section says (config.ts's expandPath, which the built-in parser uses too).
 import { execFile } from 'node:child_process';
-import { homedir, hostname, userInfo } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { loadSshConfig, resolveHost, type HostConfig } from './config';
+import { agentSocket, expandPath, loadSshConfig, resolveHost, type HostConfig, type Tokens } from './config';
 
 /** What `ssh -G` printed: each option (lower case) with its values, in order. */
 export function parseSshG(output: string): Map<string, string[]> {
@@ -17,25 +17,6 @@ export function parseSshG(output: string): Map<string, string[]> {
     options.set(key, [...(options.get(key) ?? []), line.slice(space + 1)]);
   }
   return options;
-}
-
-/** What the tokens of a path stand for on this connection. */
-export interface Tokens {
-  home: string;
-  localUser: string;
-  hostName: string;
-  user: string;
-  port: number;
-  alias: string;
-  env: NodeJS.ProcessEnv;
-}
-
-/** `~`, `%d %u %h %r %p %n %l %L %i %%` and `${VAR}` in a path, as ssh expands them at use. */
-export function expandPath(value: string, t: Tokens): string {
-  const short = hostname().split('.')[0] ?? hostname();
-  const tokens: Record<string, string> = { d: t.home, u: t.localUser, h: t.hostName, r: t.user, p: String(t.port), n: t.alias, l: hostname(), L: short, i: String(userInfo().uid), '%': '%' };
-  const tilde = value === '~' || value.startsWith('~/') ? join(t.home, value.slice(1)) : value;
-  return tilde.replace(/%(.)/g, (whole, token: string) => tokens[token] ?? whole).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => t.env[name] ?? '');
 }
 
 /** ssh -G failed: it says why, and which file and line (`~/.ssh/config line 3: Bad configuration option`). */
@@ -72,15 +53,6 @@ async function resolveWithOpenSsh(alias: string, home: string, compression: bool
   const port = Number(one('port') ?? 22);
   const tokens: Tokens = { home, localUser: userInfo().username, hostName, user, port, alias, env };
   const paths = (key: string) => (o.get(key) ?? []).flatMap((v) => v.split(/\s+/)).filter((v) => v && v !== 'none').map((v) => expandPath(v, tokens));
-  const agentValue = one('identityagent');
-  const agent =
-    one('identitiesonly') === 'yes' || agentValue?.toLowerCase() === 'none'
-      ? null
-      : agentValue === undefined || agentValue === 'SSH_AUTH_SOCK'
-        ? env.SSH_AUTH_SOCK || null
-        : agentValue.startsWith('$')
-          ? env[agentValue.slice(1)] || null
-          : expandPath(agentValue, tokens);
   const jump = one('proxyjump');
   const command = one('proxycommand');
   return {
@@ -91,7 +63,7 @@ async function resolveWithOpenSsh(alias: string, home: string, compression: bool
     identityFiles: paths('identityfile'),
     proxyJump: jump && jump !== 'none' ? jump : null,
     proxyCommand: command && command !== 'none' ? expandPath(command, tokens) : null,
-    agent,
+    agent: one('identitiesonly') === 'yes' ? null : agentSocket(one('identityagent'), env, (path) => expandPath(path, tokens)),
     compression,
     userKnownHostsFiles: paths('userknownhostsfile'),
     globalKnownHostsFiles: paths('globalknownhostsfile'),
