@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { connect as tcpConnect } from 'node:net';
-import { Duplex } from 'node:stream';
-import { spawn } from 'node:child_process';
+import type { Duplex } from 'node:stream';
 import type { AgentAuthMethod, Client, ConnectConfig, PublicKeyAuthMethod, SFTPWrapper } from 'ssh2';
 import type { HostConfig } from './config';
+import { socketTo, type SocketOptions } from './socket';
 import { addKnownHost, fingerprint, keyTypeOf, knownHostsName, readKnownHosts, trustsCertificateAuthority, verifyKnownHost } from './known-hosts';
 
 export class HostKeyError extends Error {
@@ -25,7 +24,7 @@ export class PassphraseNeeded extends Error {
   }
 }
 
-export interface ConnectOptions {
+export interface ConnectOptions extends SocketOptions {
   knownHostsFile?: string;
   /** Add any unknown host key instead of refusing it (the CLI's --accept-new-host-key, for one command). */
   acceptNewHostKey?: boolean;
@@ -33,11 +32,6 @@ export interface ConnectOptions {
   acceptFingerprint?: string;
   /** Passphrases for encrypted keys, by file; never stored. */
   passphrases?: Map<string, string>;
-  timeoutMs?: number;
-  /** Counts the bytes that arrive over the connection (benchmarks). */
-  onBytesReceived?: (bytes: number) => void;
-  /** Resolves a ProxyJump alias (from ~/.ssh/config). */
-  resolveJump?: (alias: string) => Promise<HostConfig>;
 }
 
 async function readKey(file: string): Promise<Buffer | null> {
@@ -51,82 +45,8 @@ async function readKey(file: string): Promise<Buffer | null> {
 export async function openConnection(host: HostConfig, options: ConnectOptions = {}): Promise<Client> {
   const knownHosts = options.knownHostsFile ? [options.knownHostsFile] : [...host.userKnownHostsFiles, ...host.globalKnownHostsFiles];
   const keys = (await Promise.all(host.identityFiles.map(async (file) => ({ file, key: await readKey(file) })))).filter((k) => k.key !== null);
-  const sock = host.proxyJump ? await throughJump(host, options) : host.proxyCommand ? await throughCommand(host, options) : await tcp(host, options);
+  const sock = await socketTo(host, options, openConnection);
   return handshake(host, sock, keys, knownHosts, options);
-}
-
-/** A TCP connection to the host with Nagle off. */
-function tcp(host: HostConfig, options: ConnectOptions): Promise<Duplex> {
-  return new Promise((resolve, reject) => {
-    const socket = tcpConnect({ host: host.hostName, port: host.port });
-    socket.setNoDelay(true);
-    if (options.onBytesReceived) socket.on('data', (chunk: Buffer) => options.onBytesReceived?.(chunk.length));
-    socket.setTimeout(options.timeoutMs ?? 10_000, () => socket.destroy(new Error(`no answer from ${host.hostName}:${host.port}`)));
-    socket.once('connect', () => (socket.setTimeout(0), resolve(socket)));
-    // For the socket's whole life: an error after the connect (before ssh2 takes the socket) would end the process.
-    socket.on('error', (error) => reject(new Error(`cannot reach ${host.alias} (${host.hostName}:${host.port}): ${error.message}`)));
-  });
-}
-
-/**
- * ProxyCommand: the command's stdin and stdout are the connection (`ssh -W %h:%p bastion`, `nc`, a
- * site's own script); one that ends before the handshake says how, with the last of its stderr.
- */
-function throughCommand(host: HostConfig, options: ConnectOptions): Promise<Duplex> {
-  const command = host.proxyCommand as string;
-  const child = spawn('sh', ['-c', command.startsWith('exec ') ? command : `exec ${command}`], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
-  if (options.onBytesReceived) child.stdout.on('data', (chunk: Buffer) => options.onBytesReceived?.(chunk.length));
-  // Its output ends when the command does, and a write to a command that died is not the error: the
-  // connection fails with what the command said.
-  const sock = new Duplex({
-    read: () => child.stdout.resume(),
-    write: (chunk: Buffer, _encoding, done) => void child.stdin.write(chunk, () => done()),
-    final: (done) => (child.stdin.end(), done()),
-  });
-  child.stdin.on('error', () => undefined);
-  child.stdout.on('data', (chunk: Buffer) => sock.push(chunk) || child.stdout.pause());
-  const ended = (why: string) => new Error(`ProxyCommand \`${command}\` ${why}${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-2).join(' / ')}` : ''}`);
-  // Heard for life: the handshake (or the connection) fails with what the command said.
-  child.on('error', (error) => sock.destroy(ended(`could not start (${error.message})`)));
-  child.on('close', (code, signal) => (code === 0 ? sock.push(null) : sock.destroy(ended(code === null ? `was killed (${signal})` : `exited ${code}`))));
-  sock.on('close', () => child.kill());
-  return Promise.resolve(sock);
-}
-
-/** A ProxyJump hop, `[user@]host[:port]`: an alias of ~/.ssh/config, its user and port overridden when given. */
-function parseHop(hop: string): { alias: string; user: string | null; port: number | null } {
-  const match = /^(?:([^@]+)@)?(\[[^\]]+\]|[^:@]+)(?::(\d+))?$/.exec(hop.trim());
-  if (!match) return { alias: hop.trim(), user: null, port: null };
-  return { alias: (match[2] as string).replace(/^\[(.*)\]$/, '$1'), user: match[1] ?? null, port: match[3] ? Number(match[3]) : null };
-}
-
-/**
- * The host's socket through its ProxyJump chain, as OpenSSH goes: `a,b` reaches b through a, then the host
- * through b; each hop is `[user@]host[:port]`, resolved as an alias of ~/.ssh/config.
- */
-async function throughJump(host: HostConfig, options: ConnectOptions): Promise<Duplex> {
-  const hops = (host.proxyJump as string).split(',');
-  const jumpAlias = hops.at(-1) as string;
-  if (!options.resolveJump) throw new Error(`${host.alias}: ProxyJump ${jumpAlias} cannot be resolved here`);
-  const hop = parseHop(jumpAlias);
-  const resolved = await options.resolveJump(hop.alias);
-  const before = hops.slice(0, -1).join(',');
-  const jumpHost: HostConfig = { ...resolved, user: hop.user ?? resolved.user, port: hop.port ?? resolved.port, proxyJump: before || resolved.proxyJump };
-  const jump = await openConnection(jumpHost, { ...options, onBytesReceived: undefined });
-  return new Promise((resolve, reject) => {
-    jump.forwardOut('127.0.0.1', 0, host.hostName, host.port, (error, channel) => {
-      if (error) {
-        jump.end();
-        return reject(new Error(`${host.alias}: the jump host ${jumpAlias} cannot reach ${host.hostName}:${host.port}: ${error.message}`));
-      }
-      channel.on('close', () => jump.end());
-      channel.on('error', () => channel.destroy());
-      if (options.onBytesReceived) channel.on('data', (chunk: Buffer) => options.onBytesReceived?.(chunk.length));
-      resolve(channel);
-    });
-  });
 }
 
 async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; key: Buffer | null }[], knownHosts: string[], options: ConnectOptions): Promise<Client> {
