@@ -1,7 +1,7 @@
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { realpath } from 'node:fs/promises';
 import { type CellSummary, type FormatName, type Problem, type RootState, problem } from '../shared/model';
-import { detectFormat, entryProblems, type CellFs } from '../runners';
+import { detectFormat, entryProblems, fileCellsIn, type CellFs } from '../runners';
 import { append } from '../shared/arrays';
 import { mapLimited, PARALLEL_IO } from './concurrency';
 
@@ -53,6 +53,8 @@ export async function findCells(fs: CellFs, root: string, problems: Problem[], d
       found.push(cell(format));
       return;
     }
+    // A folder that is no cell may hold rollout collections, each a cell that is a file.
+    for (const file of await fileCellsIn(fs, dir, files, (path) => known.has(path))) found.push({ ...file, ...(viaLink ? { linked: true as const } : {}) });
     if (depth >= MAX_DEPTH) return;
     const subdirs = entries.filter((e) => e.kind === 'dir');
     await mapLimited(subdirs, PARALLEL_IO, (sub) => visit(join(dir, sub.name), depth + 1, sub.link === true, viaLink || sub.link === true));

@@ -3,6 +3,7 @@ import type { FormatName } from '../shared/model';
 import type { CellFs } from './common/fs';
 import { isObject, MAX_JSON_BYTES } from './common/json';
 import { parseJson } from '../shared/json';
+import { ADAPTERS } from './index';
 
 const RUNNER_FORMATS: Record<string, FormatName> = {
   'coding-agent': 'coding-agent',
@@ -43,6 +44,24 @@ export async function detectFormat(fs: CellFs, dir: string, files: ReadonlySet<s
     const read = await fs.read(join(dir, file), MAX_JSON_BYTES);
     const format = read && !read.truncated ? formatOf(file, read.text) : null;
     if (format) return format;
+  }
+  return null;
+}
+
+/** The cells that are files (rollout collections) among a folder's files; `known` cell paths are not opened again. */
+export async function fileCellsIn(fs: CellFs, dir: string, files: ReadonlySet<string>, known: (path: string) => boolean = () => false): Promise<{ dir: string; format: FormatName }[]> {
+  const found: { dir: string; format: FormatName }[] = [];
+  for (const [format, adapter] of Object.entries(ADAPTERS) as [FormatName, (typeof ADAPTERS)[FormatName]][]) {
+    for (const path of (await adapter.capabilities.fileCell?.cellsIn(fs, dir, files, known)) ?? []) found.push({ dir: path, format });
+  }
+  return found;
+}
+
+/** The cell that is a file which `path`, a file beside it, belongs to; null for any other file. */
+export function fileCellOf(path: string): string | null {
+  for (const adapter of Object.values(ADAPTERS)) {
+    const owner = adapter.capabilities.fileCell?.ownerOf(path);
+    if (owner) return owner;
   }
   return null;
 }

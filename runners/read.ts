@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { mergeProblems, problem, type CellSummary, type FormatName, type Problem } from '../shared/model';
 import { baseCell, judgeBoard, NO_LABELS } from './common/cell';
 import type { LogCache } from './common/logs';
-import { ADAPTERS } from './index';
+import { ADAPTERS, cellFolder } from './index';
 import { capabilitiesOf, type CellRead, type ReadContext } from './types';
 import { append } from '../shared/arrays';
 
@@ -16,7 +16,7 @@ export interface ReadOptions {
 /** The malformed lines of every event log of a cell, on from where `logs` left each log. */
 export async function logProblems(dir: string, format: FormatName, ctx: ReadContext, logs: LogCache): Promise<Problem[]> {
   const found: Problem[] = [];
-  for (const log of await ADAPTERS[format].eventLogs(dir, ctx)) append(found, await logs.problems(join(dir, log.file), log.file));
+  for (const log of await ADAPTERS[format].eventLogs(dir, ctx)) if (!log.checked) append(found, await logs.problems(join(cellFolder(dir, format), log.file), log.file));
   return found;
 }
 
@@ -28,7 +28,8 @@ export async function readCell(dir: string, format: FormatName, ctx: ReadContext
     if (ADAPTERS[format].capabilities.board) judgeBoard(cell, [message]);
     return { cell, labels: NO_LABELS, changedAt: null, units: [] };
   };
-  if ((await ctx.fs.stat(dir))?.kind !== 'dir') return { ...unreadable('cell folder no longer exists'), gone: true };
+  // A cell that is a file says itself when it is gone: its rollouts may not be written yet.
+  if (!ADAPTERS[format].capabilities.fileCell && (await ctx.fs.stat(dir))?.kind !== 'dir') return { ...unreadable('cell folder no longer exists'), gone: true };
   try {
     const read = await ADAPTERS[format].read(dir, ctx, { detail: options.detail });
     if (options.logs) read.cell.problems = mergeProblems(read.cell.problems, await logProblems(dir, format, ctx, options.logs));
@@ -47,6 +48,7 @@ export function summaryOf(read: CellRead, root: string): CellSummary {
     evaluatedVersions: read.evaluatedVersions ?? [],
     vramPeakMib: read.vramPeakMib ?? null,
     policyVersions: read.policyVersions ?? [],
+    agents: Object.keys(read.agentUnits ?? {}),
     pausedUntil: read.pausedUntil ?? null,
     boardName: read.boardName ?? null,
     runnerCostUsd: read.runnerCostUsd ?? null,

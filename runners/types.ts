@@ -27,6 +27,8 @@ export interface CellRead {
   evaluatedVersions?: string[];
   vramPeakMib?: number | null;
   policyVersions?: string[];
+  /** Each agent's units, for a cell that runs several; each pairs as CELL@AGENT. */
+  agentUnits?: Record<string, EpisodeUnit[]>;
   /** Each evaluated version's success rate (a rejected one scores 0). */
   versionScores?: Record<string, number | null>;
   /** The cost the runner itself reported, shown apart from the estimate. */
@@ -49,6 +51,10 @@ export interface EventLog {
   file: string;
   /** The event name of a line: its own `ev` or `type`, or the log's kind. */
   eventName(value: Record<string, unknown>): string;
+  /** What a line shows, when not all of it: its unit and the fields that say what happened (a rollout's reward, not its conversation). */
+  shown?(value: Record<string, unknown>): { episode: string; fields: Record<string, unknown> };
+  /** The adapter reports the log's malformed lines itself, from its own read: not checked again. */
+  checked?: true;
 }
 
 /** Where a version's frames on a seed come from: an evaluation replay, or a development episode. */
@@ -77,6 +83,16 @@ export interface FormatCapabilities {
   vram?: { file: string };
   /** The format's runner keeps a board: who is on it, in words (cells say their departures from it). */
   board?: { rule: string };
+  /**
+   * The cell is one file (its path) and the files named after it beside it, not a folder: paths relative
+   * to the cell are relative to the file's folder. `cellsIn` finds such cells among a folder's files
+   * (`known` paths are cells already, not opened again); `ownerOf` names the cell a file beside one
+   * belongs to, or null.
+   */
+  fileCell?: {
+    cellsIn(fs: CellFs, dir: string, files: ReadonlySet<string>, known: (path: string) => boolean): Promise<string[]>;
+    ownerOf(path: string): string | null;
+  };
   /** Paths (relative to the cell) whose changes never change what the cell list shows: frames, media. */
   quiet?: RegExp;
 }

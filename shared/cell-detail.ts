@@ -64,6 +64,20 @@ export interface CellDetail {
   logStream: string | null;
   /** Budgets beside the summary's main one (evopolicygym: accepted submissions of max_submissions). */
   otherBudgets: { label: string; used: number; total: number | null }[];
+  /** Tables a format adds to its view (NeMo Gym: agents, tasks, failures, the aggregate), shown as they come. */
+  tables: DetailTable[];
+}
+
+/** A value of a detail table's cell: shown whole; null is shown as a dash. */
+export type TableValue = string | number | boolean | null;
+
+/** A table the cell view shows as it is given: a title, its columns, its rows, a line under it. */
+export interface DetailTable {
+  id: string;
+  title: string;
+  columns: string[];
+  rows: TableValue[][];
+  note: string | null;
 }
 
 /** One line of an event log, normalized: its own fields kept. */

@@ -1,6 +1,6 @@
 // The data model every layer speaks. Field names follow the CLI's JSON (runners/FORMATS.md).
 
-export type FormatName = 'coding-agent' | 'bigym-agent' | 'evopolicygym' | 'harbor-job';
+export type FormatName = 'coding-agent' | 'bigym-agent' | 'evopolicygym' | 'harbor-job' | 'nemo-gym';
 
 /**
  * Where a cell stands with its benchmark's board: `ui` (a ui_ run) and `nonstd` (a nonstd_ run) by name,
@@ -73,7 +73,7 @@ export function stateText(cell: Pick<CellSummary, 'state' | 'pausedUntil'>): str
 }
 
 export interface Budget {
-  unit: 'episodes' | 'steps' | 'trials';
+  unit: 'episodes' | 'steps' | 'trials' | 'rollouts';
   used: number;
   /** null when the runner has not said yet. */
   total: number | null;
@@ -109,6 +109,8 @@ export interface Cell {
   budget: Budget;
   episodes: EpisodeCounts;
   success_rate: number | null;
+  /** A format scored by rewards (NeMo Gym): the mean over the `n` units with a numeric reward. */
+  reward?: { mean: number | null; n: number };
   tokens: Tokens;
   /** Tokens at list prices (prices.yml); null with no price or no token counts. Never a runner's own figure. */
   cost_usd_estimate: number | null;
@@ -139,6 +141,8 @@ export interface CellSummary extends Cell {
   vramPeakMib: number | null;
   /** Every policy version of a bigym cell (policies/vNNN.py), oldest first. */
   policyVersions: string[];
+  /** The agents of a collection that runs several (NeMo Gym agent_ref), each comparable as `<id>@<agent>`. */
+  agents: string[];
   /** Epoch ms a throttle pause the run is in ends (the countdown it shows); null when not paused. */
   pausedUntil: number | null;
   /** Each evaluated policy version's score (bigym-agent), by version; its alert says it as it lands. */

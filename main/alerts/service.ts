@@ -8,6 +8,7 @@ import type { PairedTest } from '../../shared/mcnemar';
 import { isLive, type CellsDelta, type CellSummary } from '../../shared/model';
 import type { EventHub } from '../events';
 import { MIN_FREE_MIB } from '../launch/gpu-pick';
+import { splitAddress } from '../compare/paired';
 import type { AlertLog } from './log';
 import { cellAlerts, hostDownAlert, isEnded, pairedAlert, stallAlert, type Raised } from './rules';
 
@@ -203,5 +204,5 @@ export class AlertService implements AlertCalls {
 }
 
 const pairKey = (pair: { a: string; b: string }) => `${pair.a}|${pair.b}`;
-/** The cell of a paired side: a cell id, or `<id>@vNNN`. */
-const cellOf = (side: string) => side.replace(/@v\d+$/, '');
+/** The cell of a paired side: a cell id, `<id>@vNNN` or `<id>@AGENT`. */
+const cellOf = (side: string) => splitAddress(side).cell;

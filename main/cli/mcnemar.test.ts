@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../runners/testing';
@@ -71,12 +72,25 @@ describe('cellwatch mcnemar', () => {
     writeTree(join(tmp.path, 'task'), { 'run.json': { runner: 'bigym-agent' }, 'policies/v001.py': '' });
     for (const [args, message] of [
       [[`${join(tmp.path, 'task')}@v001`, `${join(tmp.path, 'task')}@v001`], 'v001 has no evaluation summary'],
-      [[`${a}@v001`, a], 'std_a has none'],
+      [[`${a}@v001`, a], 'std_a has no policy version or agent v001'],
       [[a, join(tmp.path, 'task')], 'compare two cells of one format'],
     ] as const) {
       const { io, err } = capture();
       expect(await runCli(['mcnemar', ...args], io)).toBe(2);
       expect(err.join('\n')).toContain(message);
     }
+  });
+
+  it('pairs two NeMo Gym harnesses by their rollouts files, and two agents of one collection as FILE@AGENT', async () => {
+    const real = (agent: string, part: string) => readFileSync(join(import.meta.dirname, '../../runners/nemo-gym/fixtures/responses_api_agents', agent, 'data', `example_math_rollouts${part}`), 'utf8');
+    for (const agent of ['claude_code_agent', 'hermes_agent']) writeTree(tmp.path, { [`${agent}.jsonl`]: real(agent, '.jsonl') });
+    writeTree(tmp.path, { 'both.jsonl': real('claude_code_agent', '.jsonl') + real('hermes_agent', '.jsonl') });
+    const files = capture();
+    expect(await runCli(['mcnemar', '--json', join(tmp.path, 'claude_code_agent.jsonl'), join(tmp.path, 'hermes_agent.jsonl')], files.io)).toBe(0);
+    expect(JSON.parse(files.out.join('\n'))).toMatchObject({ pairs: 5, both: 1, only_a: 0, only_b: 0, neither: 4, p_value: 1 });
+    const agents = capture();
+    const both = join(tmp.path, 'both.jsonl');
+    expect(await runCli(['mcnemar', '--json', `${both}@math_with_judge_claude_code_agent`, `${both}@math_with_judge_hermes_agent`], agents.io)).toBe(0);
+    expect(JSON.parse(agents.out.join('\n'))).toMatchObject({ a: `local:${both}@math_with_judge_claude_code_agent`, pairs: 5, both: 1, neither: 4 });
   });
 });

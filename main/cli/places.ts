@@ -1,11 +1,11 @@
 // The places one CLI command reads, through what the app uses: the host registry (one connection a host,
 // its HostContext) and the root indexes (a local root's read workers and cache, a remote root's
 // snapshot), so `status ALIAS:/root` gives the numbers the window gives.
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { CellSummary, Problem } from '../../shared/model';
 import type { HostStatus } from '../../shared/contract';
-import { detectFormat, type CellRead } from '../../runners';
-import { readCell } from '../../runners/read';
+import { detectFormat, fileCellOf, fileCellsIn, type CellRead } from '../../runners';
+import { readCell, summaryOf } from '../../runners/read';
 import { NotFoundError } from '../errors';
 import { localHostContext, type CellContext, type ContextOf } from '../host-context';
 import { HostRegistry } from '../hosts/registry';
@@ -94,6 +94,13 @@ export class CommandPlaces {
     for (const address of addresses) {
       const remote = parseRemote(address);
       if (remote) await this.connected(remote.alias);
+      // A cell that is a file (a rollouts file) is read as itself: there is no folder to index.
+      const target = await this.open(address);
+      if ((await target.context.read().fs.stat(target.dir))?.kind !== 'dir' && !(await target.context.read().fs.list(target.dir))) {
+        const read = await readCellAt(target);
+        listing.cells.push(priced(summaryOf(read, dirname(target.dir)), prices));
+        continue;
+      }
       const root = remote ? `${remote.alias}:${remote.path}` : resolve(address);
       const index = openIndex(root, { pool: this.pool, hosts: this.hosts }, () => undefined, () => undefined, { watch: false, rescanMs: false, logsWithRows: true, cacheDir: this.options.dataDir ?? defaultDataDir() });
       try {
@@ -124,12 +131,24 @@ export async function withPlaces<T>(options: PlacesOptions, use: (places: Comman
   }
 }
 
-/** The cell in a folder, read; NotFoundError when the folder does not exist or is no cell. */
+const fileNames = (entries: { name: string; kind: string }[]) => new Set(entries.filter((e) => e.kind === 'file').map((e) => e.name));
+
+/**
+ * The cell at a path, read: a cell folder, or a cell that is a file (a rollouts file, or a file beside
+ * one); NotFoundError when nothing is there or it is no cell.
+ */
 export async function readCellAt({ context, dir, where }: CellContext): Promise<CellRead> {
   const ctx = context.read();
   const entries = await ctx.fs.list(dir);
-  if (!entries) throw new NotFoundError(`${where}: no such folder`);
-  const format = await detectFormat(ctx.fs, dir, new Set(entries.filter((e) => e.kind === 'file').map((e) => e.name)));
-  if (!format) throw new NotFoundError(`${where} is not a cell: no run.json of a known runner, nor a Harbor job's config.json`);
-  return readCell(dir, format, ctx);
+  if (entries) {
+    const format = await detectFormat(ctx.fs, dir, fileNames(entries));
+    if (!format) throw new NotFoundError(`${where} is not a cell: no run.json of a known runner, nor a Harbor job's config.json`);
+    return readCell(dir, format, ctx);
+  }
+  const path = fileCellOf(dir) ?? dir;
+  const folder = await ctx.fs.list(dirname(path));
+  if (!folder) throw new NotFoundError(`${where}: no such file or folder`);
+  const cell = (await fileCellsIn(ctx.fs, dirname(path), fileNames(folder))).find((c) => c.dir === path);
+  if (!cell) throw new NotFoundError(`${where} is not a cell: no NeMo Gym rows in it, and no materialized inputs beside it`);
+  return readCell(cell.dir, cell.format, ctx);
 }

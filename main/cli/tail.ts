@@ -1,7 +1,7 @@
 import { join, relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { StreamEvent } from '../../shared/cell-detail';
-import { ADAPTERS } from '../../runners';
+import { ADAPTERS, cellFolder } from '../../runners';
 import type { EventLog } from '../../runners/types';
 import { CommandPlaces, readCellAt } from './places';
 import { Follower } from '../tail/follower';
@@ -55,10 +55,11 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
   });
   const { cell } = await readCellAt(target);
   const adapter = ADAPTERS[cell.format];
+  const folder = cellFolder(cell.path, cell.format);
   const followers = new Map<string, Follower>();
   const follow = async (log: EventLog, fromEnd: boolean) => {
     if (followers.has(log.file)) return;
-    const path = join(cell.path, log.file);
+    const path = join(folder, log.file);
     const follower = new Follower(target.context.source(path), log.file, (chunk) => {
       for (const record of chunk.records) io.out(line(cell.id, streamEvent(log, record), values.json));
       for (const p of chunk.problems) io.err(problemLine(p));
@@ -75,9 +76,9 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
   if ((await logs()).length === 0) io.err(`${cell.name} (${cell.format}) writes no event log; cellwatch status shows its trials.`);
 
   const stopWatching = await target.context.watch(
-    cell.path,
+    folder,
     ({ path }) => {
-      const rel = path === cell.path ? '' : relative(cell.path, path).split(sep).join('/');
+      const rel = path === folder ? '' : relative(folder, path).split(sep).join('/');
       const follower = followers.get(rel);
       if (follower) void follower.poll();
       // A log that appeared after the start (a new episode) is followed from its first line.

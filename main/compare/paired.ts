@@ -12,19 +12,27 @@ export class CompareError extends Error {
   override name = 'CompareError';
 }
 
-/** Splits `path@v003` into the cell and the version; a path without `@vNNN` is the cell itself. */
+/**
+ * Splits `path@v003` (a policy version) or `path@AGENT` (one agent of a collection) into the cell and
+ * the part; a path without `@...` after its last slash is the cell itself.
+ */
 export function splitAddress(address: string): { cell: string; version: string | null } {
-  const match = /^(.*)@(v\d{3})$/.exec(address);
+  const match = /^(.*[^/])@([^@/]+)$/.exec(address);
   return match ? { cell: match[1] as string, version: match[2] as string } : { cell: address, version: null };
 }
 
-/** One side of a paired test: a read cell, or one of its policy versions (read through `ctx`, wherever the cell lives). */
+/** One side of a paired test: a read cell, one of its policy versions (read through `ctx`, wherever the cell lives), or one of its agents. */
 export async function sideOf(read: CellRead, version: string | null, ctx: ReadContext): Promise<Side> {
   const { cell } = read;
   const live = isLive(cell.state);
   if (version === null) return { id: cell.id, name: cell.name, format: cell.format, units: read.units, live };
+  const agent = read.agentUnits?.[version];
+  if (agent) return { id: `${cell.id}@${version}`, name: `${cell.name}@${version}`, format: cell.format, units: agent, live };
   const versions = ADAPTERS[cell.format].capabilities.versions;
-  if (!versions) throw new CompareError(`${cell.name}@${version}: @${version} names a policy version, and ${cell.name} has none`);
+  if (!versions || !/^v\d{3}$/.test(version)) {
+    const agents = Object.keys(read.agentUnits ?? {});
+    throw new CompareError(`${cell.name}@${version}: ${cell.name} has no policy version or agent ${version}${agents.length ? ` (its agents: ${agents.join(', ')})` : ''}`);
+  }
   const units = await versions.units(cell.path, version, ctx);
   if (!units) throw new CompareError(`${cell.name}@${version}: ${version} has no evaluation summary yet`);
   return { id: `${cell.id}@${version}`, name: `${cell.name}@${version}`, format: cell.format, units, live: false };

@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { detectFormat, entryProblems, localFs, type CellRead } from '../../runners';
+import { detectFormat, entryProblems, fileCellsIn, localFs, type CellRead } from '../../runners';
 import { problem, type FormatName, type Problem } from '../../shared/model';
 import { packageRoot } from '../paths';
 import { knownByFolder, withoutTwins, type Found } from '../scan';
@@ -174,8 +174,10 @@ export class ReaderPool {
       }),
     );
     const replies = found.flat();
+    // Rollout collections in the root folder itself: cells that are files, beside the folders shared out.
+    const direct: Found[] = format ? [] : await fileCellsIn(localFs, root, files, (path) => known.has(path));
     return {
-      cells: (await withoutTwins(root, replies.flatMap((f) => f.cells))).sort((a, b) => a.dir.localeCompare(b.dir)),
+      cells: (await withoutTwins(root, [...direct, ...replies.flatMap((f) => f.cells)])).sort((a, b) => a.dir.localeCompare(b.dir)),
       problems: [...entryProblems(root, entries), ...replies.flatMap((f) => f.problems)],
       unchanged: new Set(replies.flatMap((f) => f.unchanged)),
     };

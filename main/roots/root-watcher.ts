@@ -2,12 +2,18 @@
 // change a row (frames, media), which would flood it.
 import { dirname, relative, sep } from 'node:path';
 import { problem, type FormatName, type Problem } from '../../shared/model';
-import { ADAPTERS } from '../../runners';
+import { ADAPTERS, fileCellOf } from '../../runners';
 import { MAX_DEPTH } from '../scan';
 import { watchTree, type TreeWatchOptions } from './tree-watcher';
 
-/** The known cell holding `path`: the nearest folder above it (or itself) that is a cell of `root`. */
+/**
+ * The known cell holding `path`: the nearest folder above it (or itself) that is a cell of `root`, or the
+ * cell that is a file a sidecar belongs to (a collection's failures).
+ */
 export function cellHolding(cells: ReadonlyMap<string, { format: FormatName }>, root: string, path: string): { dir: string; format: FormatName } | null {
+  const owner = fileCellOf(path);
+  const ownerCell = owner === null ? undefined : cells.get(owner);
+  if (owner !== null && ownerCell) return { dir: owner, format: ownerCell.format };
   for (let dir = path; dir.length >= root.length; dir = dirname(dir)) {
     const cell = cells.get(dir);
     if (cell) return { dir, format: cell.format };

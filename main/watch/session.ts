@@ -1,7 +1,7 @@
 import { join, relative, sep } from 'node:path';
 import type { CellDelta, CellDetail, StreamEvent, StreamResume } from '../../shared/cell-detail';
 import { problem, problemKey, type CellSummary, type Problem } from '../../shared/model';
-import { ADAPTERS, JsonReader } from '../../runners';
+import { ADAPTERS, cellFolder, JsonReader } from '../../runners';
 import type { Change } from '../changes';
 import { QuietTimer } from '../quiet';
 import { kindFor, LookingFs, type Looked } from '../roots/looked';
@@ -29,9 +29,10 @@ const REMOTE_REFRESH_MS = 3000;
 export const OPEN_TAIL_BYTES = 4 << 20;
 
 export function streamEvent(log: EventLog, record: TailRecord): StreamEvent {
-  const { seq, t, ...fields } = record.value;
+  const shown = log.shown?.(record.value);
+  const { seq, t, ...fields } = shown?.fields ?? record.value;
   return {
-    episode: log.stream,
+    episode: shown?.episode ?? log.stream,
     seq: typeof seq === 'number' ? seq : null,
     t: typeof t === 'number' ? t : null,
     ev: log.eventName(record.value),
@@ -65,16 +66,20 @@ export class CellSession {
   private json: JsonReader | undefined;
   private looked: Looked | undefined;
   private readonly quiet = new QuietTimer(() => this.scheduleRefresh());
+  /** Where the cell's files are: its folder, or the folder of a cell that is a file. */
+  private readonly folder: string;
 
   constructor(
     readonly summary: CellSummary,
     private readonly context: HostContext,
     private readonly emit: (delta: CellDelta) => void,
     private readonly present: (row: CellSummary) => CellSummary = (row) => row,
-  ) {}
+  ) {
+    this.folder = cellFolder(summary.path, summary.format);
+  }
 
   private follower(relativePath: string, onChunk: (chunk: TailChunk) => void, start?: FollowStart): Follower {
-    return new Follower(this.context.source(join(this.summary.path, relativePath)), relativePath, onChunk, start);
+    return new Follower(this.context.source(join(this.folder, relativePath)), relativePath, onChunk, start);
   }
 
   /** The cell and its detail, from one pass over its files; its event logs checked on from where they were. */
@@ -88,7 +93,7 @@ export class CellSession {
     const looked = this.looking.begin();
     const read = await readCell(this.summary.path, this.summary.format, ctx, { detail: true, logs: this.logs });
     this.looked = looked;
-    const empty = { episodes: [], versions: [], vram: [], startedAt: null, episodeBudget: null, frameSources: [], logStream: null, otherBudgets: [] };
+    const empty = { episodes: [], versions: [], vram: [], startedAt: null, episodeBudget: null, frameSources: [], logStream: null, otherBudgets: [], tables: [] };
     return { summary: this.present(summaryOf(read, this.summary.root)), ...(read.detail ?? empty) };
   }
 
@@ -104,7 +109,7 @@ export class CellSession {
     if (vramFile) await this.followVram(vramFile);
 
     this.unwatch = await this.context.watch(
-      this.summary.path,
+      this.folder,
       (change) => this.changed(change),
       (error) => this.emit({ cellId: this.summary.id, problems: [problem(this.summary.path, `watching stopped: ${error.message}`, { tip: 'close the cell and open it again' })] }),
     );
@@ -141,13 +146,13 @@ export class CellSession {
 
   private changed(change: Change): void {
     const { path } = change;
-    if (!path.startsWith(`${this.summary.path}/`)) {
+    if (!path.startsWith(`${this.folder}/`)) {
       // The cell itself, or a folder above it (a host's feed that started again): anything may have changed.
       this.pollAll();
       this.scheduleRefresh();
       return;
     }
-    const rel = relative(this.summary.path, path).split(sep).join('/');
+    const rel = relative(this.folder, path).split(sep).join('/');
     if (this.vram && rel === this.vram.label) {
       void this.vram?.poll();
       return;

@@ -61,6 +61,7 @@ export async function bigymDetail(r: CellReading, run: JsonObject, ledger: Jsonl
     frameSources: [...(await frameSources(r, 'replay')), ...(await frameSources(r, 'dev'))],
     logStream: 'ledger',
     otherBudgets: [],
+    tables: [],
   };
 }
 

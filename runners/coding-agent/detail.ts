@@ -33,6 +33,7 @@ export async function codingAgentDetail(r: CellReading, run: JsonObject, summary
     frameSources: [],
     logStream: null,
     otherBudgets: [],
+    tables: [],
   };
 }
 

@@ -4,7 +4,7 @@ import { boardByName, cellId } from '../../shared/names';
 import { isRecent, type ReadContext } from '../types';
 import { shapeProblems, type JsonObject, type Shape } from './json';
 import type { JsonlRecord } from './jsonl';
-import { JsonlCache } from './jsonl-cache';
+import { JsonlCache, type LineReader } from './jsonl-cache';
 import { entryProblems, MORE_ENTRIES } from './fs';
 import { append } from '../../shared/arrays';
 
@@ -86,11 +86,14 @@ export class CellReading {
 
   /**
    * The complete lines of a JSONL log; malformed lines become problems, a partial last line waits. With
-   * the context's cache, a log is read on from where its last read ended.
+   * the context's cache, a log is read on from where its last read ended. A `reader` makes each line
+   * something else than its parsed object (a summary of a row too big to keep whole).
    */
-  async jsonl(relative: string): Promise<JsonlRecord[]> {
+  async jsonl(relative: string): Promise<JsonlRecord[]>;
+  async jsonl<T>(relative: string, reader: LineReader<T>): Promise<T[]>;
+  async jsonl<T>(relative: string, reader?: LineReader<T>): Promise<(T | JsonlRecord)[]> {
     if (!(await this.stat(relative))) return [];
-    const log = await (this.ctx.jsonl ?? new JsonlCache(0)).read(this.ctx.fs, this.path(relative), relative);
+    const log = await (this.ctx.jsonl ?? new JsonlCache(0)).read(this.ctx.fs, this.path(relative), relative, reader);
     append(this.problems, log.problems);
     return log.records;
   }

@@ -9,21 +9,43 @@ export const MAX_LOG_BYTES = 64 * 1024 * 1024;
 /** Bytes read per step: a log grown by more is read in several. */
 const STEP_BYTES = 4 * 1024 * 1024;
 
+/** What the complete lines of a chunk make, each line's record or problem; a partial last line is left. */
+export interface LineChunk<T> {
+  records: T[];
+  problems: Problem[];
+  /** Bytes of complete lines consumed. */
+  consumed: number;
+  lines: number;
+}
+
+/**
+ * How a kind of log is read: each chunk's lines into records (`offset` is the chunk's first byte), to at
+ * most `maxBytes`, `stepBytes` at a time (a longer line is skipped as a problem).
+ */
+export interface LineReader<T> {
+  name: string;
+  parse(text: string, file: string, firstLine: number, offset: number): LineChunk<T>;
+  maxBytes: number;
+  stepBytes: number;
+}
+
+export const JSONL_LINES: LineReader<JsonlRecord> = { name: 'jsonl', parse: parseJsonl, maxBytes: MAX_LOG_BYTES, stepBytes: STEP_BYTES };
+
 interface LogRead {
   /** Bytes of complete lines parsed. */
   offset: number;
   /** The next line's number. */
   line: number;
-  records: JsonlRecord[];
+  records: unknown[];
   problems: Problem[];
   /** Inside a line too long to parse: bytes are passed over until its newline. */
   skipping: boolean;
 }
 
-export interface JsonlLog {
-  records: JsonlRecord[];
+export interface JsonlLog<T = JsonlRecord> {
+  records: T[];
   problems: Problem[];
-  /** The log is longer than MAX_LOG_BYTES: only its start was read. */
+  /** The log is longer than its reader's maxBytes: only its start was read. */
   truncated: boolean;
 }
 
@@ -37,22 +59,25 @@ export class JsonlCache {
 
   constructor(private readonly keep = 64) {}
 
-  async read(fs: CellFs, path: string, label: string): Promise<JsonlLog> {
+  async read<T = JsonlRecord>(fs: CellFs, path: string, label: string, given?: LineReader<T>): Promise<JsonlLog<T>> {
+    const reader = (given ?? JSONL_LINES) as LineReader<T>;
+    const key = `${reader.name}:${path}`;
     const info = await fs.stat(path);
     if (!info || info.kind !== 'file') {
-      this.logs.delete(path);
+      this.logs.delete(key);
       return { records: [], problems: [], truncated: false };
     }
-    let log = this.logs.get(path);
+    let log = this.logs.get(key);
     if (!log || info.size < log.offset) log = { offset: 0, line: 1, records: [], problems: [], skipping: false };
     // The newest read last: the first one in the map is the one gone longest without a read.
-    this.logs.delete(path);
-    this.logs.set(path, log);
+    this.logs.delete(key);
+    this.logs.set(key, log);
     if (this.logs.size > this.keep) this.logs.delete(this.logs.keys().next().value as string);
 
-    const end = Math.min(info.size, MAX_LOG_BYTES);
+    const { maxBytes, stepBytes } = reader;
+    const end = Math.min(info.size, maxBytes);
     while (log.offset < end) {
-      const chunk = await fs.readFrom(path, log.offset, Math.min(STEP_BYTES, end - log.offset));
+      const chunk = await fs.readFrom(path, log.offset, Math.min(stepBytes, end - log.offset));
       if (!chunk || chunk.text === '') break;
       const bytes = Buffer.byteLength(chunk.text);
       if (log.skipping) {
@@ -64,19 +89,20 @@ export class JsonlCache {
         }
         continue;
       }
-      const parsed = parseJsonl(chunk.text, label, log.line);
+      const parsed = reader.parse(chunk.text, label, log.line, log.offset);
       append(log.records, parsed.records);
       append(log.problems, parsed.problems);
       log.offset += parsed.consumed;
       log.line += parsed.lines;
       // Read to the end of what there is: a partial last line waits for its newline.
-      if (bytes < STEP_BYTES) break;
+      if (bytes < stepBytes) break;
       if (parsed.consumed > 0) continue;
       // A whole step without a newline: a line too long to parse, passed over.
-      log.problems.push(problem(label, `line longer than ${STEP_BYTES >> 20} MB; skipped`, { line: log.line }));
+      log.problems.push(problem(label, `line longer than ${stepBytes >> 20} MB; skipped`, { line: log.line }));
       log.skipping = true;
     }
-    const truncated = info.size > MAX_LOG_BYTES;
-    return { records: [...log.records], problems: truncated ? [...log.problems, problem(label, `only the first ${MAX_LOG_BYTES >> 20} MB read`)] : [...log.problems], truncated };
+    const truncated = info.size > maxBytes;
+    const problems = truncated ? [...log.problems, problem(label, `only the first ${maxBytes >> 20} MB read`)] : [...log.problems];
+    return { records: [...log.records] as T[], problems, truncated };
   }
 }

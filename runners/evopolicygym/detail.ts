@@ -48,6 +48,7 @@ export async function evopolicygymDetail(r: CellReading, run: JsonObject, events
         total: num(obj(run.config).max_submissions),
       },
     ],
+    tables: [],
   };
 }
 

@@ -45,6 +45,8 @@ export const harborJob: FormatAdapter = {
     const successes = units.filter((u) => u.success).length;
     cell.episodes = { planned: total, ended: units.length, scored: units.length, excluded: 0, successes };
     cell.success_rate = units.length ? successes / units.length : null;
+    const rewards = ended.flatMap((t) => num(obj(obj(t.result.verifier_result).rewards).reward) ?? []);
+    cell.reward = { mean: rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : null, n: rewards.length };
 
     const results = ended.map((t) => obj(t.result.agent_result));
     const input = sumOrNull(results.map((a) => num(a.n_input_tokens)));

@@ -18,6 +18,7 @@ const detail = (): CellDetail => ({
   frameSources: [],
   logStream: null,
   otherBudgets: [],
+    tables: [],
 });
 const state = (patch: Partial<CellViewState> = {}) => ({ detail: detail(), error: null, problems: [], stream: '3', events: [], startedMidFile: false, ...patch }) as CellViewState;
 

@@ -1,0 +1,209 @@
+import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mcnemarExactP, pairUnits } from '../../shared/mcnemar';
+import { localFs, type CellFs } from '../common/fs';
+import { JsonlCache } from '../common/jsonl-cache';
+import { fileCellsIn } from '../detect';
+import { readCell } from '../read';
+import { age, context, jsonl, tempDir } from '../testing';
+import { nemoGym } from './adapter';
+
+const FIXTURES = join(import.meta.dirname, 'fixtures');
+const MATH = {
+  claude: join(FIXTURES, 'responses_api_agents/claude_code_agent/data/example_math_rollouts'),
+  hermes: join(FIXTURES, 'responses_api_agents/hermes_agent/data/example_math_rollouts'),
+};
+const CIRCLE = join(FIXTURES, 'resources_servers/circle_click/data/example_rollouts');
+const rowsOf = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => (tmp = tempDir()));
+afterEach(() => tmp.remove());
+
+/** A copy of a real collection under `stem` (its rollouts, inputs and whatever else it has). */
+function copyCollection(from: string, stem: string, parts = ['.jsonl', '_materialized_inputs.jsonl']): string {
+  for (const part of parts) copyFileSync(`${from}${part}`, join(tmp.path, `${stem}${part}`));
+  return join(tmp.path, `${stem}.jsonl`);
+}
+
+const readFull = (path: string) => nemoGym.read(path, context(), { detail: true });
+
+describe('nemo-gym on the real math collections (Claude Code and Hermes on the same five tasks)', () => {
+  it('counts rollouts, rewards and tokens as the rows say', async () => {
+    const path = copyCollection(MATH.claude, 'claude');
+    const { cell, labels, units, detail } = await readFull(path);
+    const rows = rowsOf(`${MATH.claude}.jsonl`);
+    const usage = (key: string) => rows.reduce((sum, r) => sum + ((r.response as { usage: Record<string, number> }).usage[key] as number), 0);
+    expect(cell.path).toBe(path);
+    expect(cell.name).toBe('claude');
+    expect(cell.budget).toEqual({ unit: 'rollouts', used: 5, total: 5 });
+    expect(cell.episodes).toEqual({ planned: 5, ended: 5, scored: 5, excluded: 0, successes: 1 });
+    expect(cell.success_rate).toBe(0.2);
+    expect(cell.reward).toEqual({ mean: 0.2, n: 5 });
+    expect(cell.tokens).toEqual({ input: usage('input_tokens'), cached_input: 0, output: usage('output_tokens'), reasoning: 0 });
+    expect(cell.tokens.input).toBe(117248);
+    expect(cell.state).toBe('finished');
+    expect(cell.problems).toEqual([]);
+    expect(labels).toEqual({ harness: 'math_with_judge_claude_code_agent', model: 'Qwen/Qwen3-4B-Instruct-2507', condition: null, effort: null });
+    expect(units.map((u) => `${u.id}:${u.success}`)).toEqual(['0#0:false', '1#0:false', '2#0:false', '3#0:false', '4#0:true']);
+    const tasks = detail?.tables.find((t) => t.id === 'tasks');
+    expect(tasks?.rows.map((r) => [r[0], r[1], r[2], r[5]])).toEqual([
+      [0, 1, 1, 'fail'],
+      [1, 1, 1, 'fail'],
+      [2, 1, 1, 'fail'],
+      [3, 1, 1, 'fail'],
+      [4, 1, 1, 'pass'],
+    ]);
+    const rollouts = detail?.tables.find((t) => t.id === 'rollouts');
+    // The environment's own fields are columns; a long one is shown by its size.
+    expect(rollouts?.columns).toEqual(expect.arrayContaining(['turns_used', 'finished_naturally', 'expected_answer', 'extracted_answer', 'library_reward']));
+    expect(rollouts?.rows).toHaveLength(5);
+  });
+
+  it('pairs the two harnesses on <task>#<rollout>, as a McNemar table worked out from the rows by hand', async () => {
+    const [a, b] = await Promise.all([readCell(copyCollection(MATH.claude, 'claude'), 'nemo-gym', context()), readCell(copyCollection(MATH.hermes, 'hermes'), 'nemo-gym', context())]);
+    const test = pairUnits(a.units, b.units);
+    const won = (rows: Record<string, unknown>[]) => new Map(rows.map((r) => [`${r._ng_task_index}#${r._ng_rollout_index}`, (r.reward as number) >= 1]));
+    const [wa, wb] = [won(rowsOf(`${MATH.claude}.jsonl`)), won(rowsOf(`${MATH.hermes}.jsonl`))];
+    const cells = { both: 0, only_a: 0, only_b: 0, neither: 0 };
+    for (const [unit, sa] of wa) {
+      const sb = wb.get(unit) as boolean;
+      cells[sa && sb ? 'both' : sa ? 'only_a' : sb ? 'only_b' : 'neither']++;
+    }
+    expect(test.ok).toBe(true);
+    if (!test.ok) return;
+    expect({ both: test.table.both, only_a: test.table.only_a, only_b: test.table.only_b, neither: test.table.neither }).toEqual(cells);
+    expect(cells).toEqual({ both: 1, only_a: 0, only_b: 0, neither: 4 });
+    expect(test.table.p_value).toBe(mcnemarExactP(cells.only_a, cells.only_b));
+  });
+
+  it('holds two agents in one collection: each its own rate, and FILE@AGENT pairs one of them', async () => {
+    const path = join(tmp.path, 'both.jsonl');
+    writeFileSync(path, readFileSync(`${MATH.claude}.jsonl`, 'utf8') + readFileSync(`${MATH.hermes}.jsonl`, 'utf8'));
+    writeFileSync(join(tmp.path, 'both_materialized_inputs.jsonl'), readFileSync(`${MATH.claude}_materialized_inputs.jsonl`, 'utf8') + readFileSync(`${MATH.hermes}_materialized_inputs.jsonl`, 'utf8'));
+    const read = await readCell(path, 'nemo-gym', context(), { detail: true });
+    expect(read.cell.budget).toEqual({ unit: 'rollouts', used: 10, total: 10 });
+    expect(read.cell.problems).toEqual([]);
+    expect(Object.keys(read.agentUnits ?? {})).toEqual(['math_with_judge_claude_code_agent', 'math_with_judge_hermes_agent']);
+    expect(read.detail?.tables.find((t) => t.id === 'agents')?.rows).toEqual([
+      ['math_with_judge_claude_code_agent', 5, 1, 0.2, 0.2],
+      ['math_with_judge_hermes_agent', 5, 1, 0.2, 0.2],
+    ]);
+    const [claude, hermes] = [read.agentUnits?.math_with_judge_claude_code_agent ?? [], read.agentUnits?.math_with_judge_hermes_agent ?? []];
+    expect(claude.map((u) => u.id)).toEqual(['0#0', '1#0', '2#0', '3#0', '4#0']);
+    const test = pairUnits(claude, hermes);
+    expect(test.ok && [test.table.both, test.table.neither]).toEqual([1, 4]);
+    // The whole collection's units name their agent: the same task of two agents is two units.
+    expect(read.units.map((u) => u.id).slice(0, 2)).toEqual(['math_with_judge_claude_code_agent/0#0', 'math_with_judge_claude_code_agent/1#0']);
+  });
+});
+
+describe('nemo-gym aggregate metrics', () => {
+  it('takes a row\'s agent from its materialized input, and checks the agent metrics against the rows', async () => {
+    const path = copyCollection(CIRCLE, 'circle', ['.jsonl', '_materialized_inputs.jsonl', '_agent_metrics.json']);
+    const { cell, detail } = await readFull(path);
+    expect(cell.problems).toEqual([]);
+    expect(cell.reward).toEqual({ mean: 0.4, n: 5 });
+    expect(detail?.tables.find((t) => t.id === 'aggregate')?.rows).toEqual(
+      expect.arrayContaining([['circle_click_simple_agent', 'mean/reward', 0.4, 0.4]]),
+    );
+    writeFileSync(join(tmp.path, 'circle_agent_metrics.json'), readFileSync(join(tmp.path, 'circle_agent_metrics.json'), 'utf8').replace('"mean/reward":0.4', '"mean/reward":0.6'));
+    const tampered = await readFull(path);
+    expect(tampered.cell.problems).toEqual([expect.objectContaining({ file: 'circle_agent_metrics.json', message: 'mean/reward 0.6 for circle_click_simple_agent, but the 5 rows give 0.4' })]);
+    // An aggregate means the collection ended.
+    expect(tampered.cell.state).toBe('finished');
+  });
+});
+
+const row = (task: number, reward: unknown, more: object = {}) => ({ responses_create_params: { input: [{ role: 'user', content: `task ${task}` }] }, response: { output: [], usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 4 }, output_tokens: 3, output_tokens_details: { reasoning_tokens: 1 } } }, reward, _ng_task_index: task, _ng_rollout_index: 0, agent_ref: { name: 'pi' }, ...more });
+const inputs = (n: number) => jsonl(Array.from({ length: n }, (_, i) => ({ responses_create_params: { input: [] }, agent_ref: { name: 'pi' }, _ng_task_index: i, _ng_rollout_index: 0 })));
+
+describe('nemo-gym on bad and partial input', () => {
+  it('names each bad row by file and line and reads the rest; a half-written last line waits', async () => {
+    const path = join(tmp.path, 'c.jsonl');
+    writeFileSync(join(tmp.path, 'c_materialized_inputs.jsonl'), inputs(6));
+    writeFileSync(path, `${JSON.stringify(row(0, 1))}\nnot json\n${JSON.stringify({ reward: 1, response: {} })}\n${JSON.stringify(row(0, 0))}\n${JSON.stringify(row(1, 'n/a'))}\n${JSON.stringify(row(2, 0.5)).slice(0, 40)}`);
+    const { cell, detail } = await readFull(path);
+    expect(cell.problems.map((p) => [p.file, p.line, p.message])).toEqual([
+      ['c.jsonl', 2, 'not a JSON object; skipped'],
+      ['c.jsonl', 3, 'no _ng_task_index; skipped'],
+      ['c.jsonl', 4, 'repeats rollout 0#0 of pi (first at line 1); not counted'],
+    ]);
+    // 0#0 scored, 1#0 ended with a reward that is no number: shown as given, not scored.
+    expect(cell.budget).toEqual({ unit: 'rollouts', used: 2, total: 6 });
+    expect(cell.episodes).toEqual({ planned: 6, ended: 2, scored: 1, excluded: 1, successes: 1 });
+    expect(cell.tokens).toEqual({ input: 20, cached_input: 8, output: 6, reasoning: 2 });
+    expect(detail?.tables.find((t) => t.id === 'rollouts')?.rows.map((r) => r[2])).toEqual([1, '"n/a"']);
+    appendFileSync(path, `${JSON.stringify(row(2, 0.5)).slice(40)}\n`);
+    expect((await readFull(path)).cell.budget.used).toBe(3);
+  });
+
+  it('without materialized inputs has no total, and is no error', async () => {
+    const path = join(tmp.path, 'c.jsonl');
+    writeFileSync(path, jsonl([row(0, 1), row(1, 0)]));
+    const { cell } = await readFull(path);
+    expect(cell.budget).toEqual({ unit: 'rollouts', used: 2, total: null });
+    expect(cell.problems).toEqual([]);
+    expect(cell.state).toBe('running');
+  });
+
+  it('says how many rollouts a stopped collection misses and that a resume would run them', async () => {
+    const path = join(tmp.path, 'c.jsonl');
+    writeFileSync(join(tmp.path, 'c_materialized_inputs.jsonl'), inputs(10));
+    writeFileSync(path, jsonl([0, 1, 2].map((t) => row(t, 1))));
+    writeFileSync(join(tmp.path, 'c_failures.jsonl'), jsonl([row(3, undefined, { _ng_failure_class: 'model_error', _ng_attempt_index: 0 }), row(3, undefined, { _ng_failure_class: 'model_error', _ng_failure_terminal: true, _ng_attempt_index: 1 }), row(4, undefined, { _ng_failure_class: 'sandbox_timeout' })]));
+    expect((await readFull(path)).cell.state).toBe('running');
+    age(tmp.path, ['c.jsonl', 'c_materialized_inputs.jsonl', 'c_failures.jsonl'], 60 * 60_000);
+    const { cell, units, detail } = await readFull(path);
+    expect(cell.state).toBe('stale');
+    // 3 rollouts and one terminal failure are done; the retried failure of task 4 is not.
+    expect(cell.budget).toEqual({ unit: 'rollouts', used: 4, total: 10 });
+    expect(cell.problems).toEqual([expect.objectContaining({ file: 'c_materialized_inputs.jsonl', message: 'stopped with 6 of 10 rollouts missing; a resume (resume_from_cache) would run them', severity: 'warning' })]);
+    expect(units.find((u) => u.id === '3#0')).toEqual({ id: '3#0', status: 'failed: model_error', success: null, scored: false });
+    expect(detail?.tables.find((t) => t.id === 'failures')?.rows).toEqual([
+      ['model_error', 2, 1, 1],
+      ['sandbox_timeout', 1, 0, null],
+    ]);
+  });
+});
+
+describe('finding collections', () => {
+  it('finds each stem of a folder by its rows or its materialized inputs, never by a name alone', async () => {
+    writeFileSync(join(tmp.path, 'a.jsonl'), jsonl([row(0, 1)]));
+    writeFileSync(join(tmp.path, 'a_failures.jsonl'), '');
+    writeFileSync(join(tmp.path, 'b_materialized_inputs.jsonl'), inputs(2));
+    writeFileSync(join(tmp.path, 'notes.jsonl'), jsonl([{ ev: 'hello' }]));
+    writeFileSync(join(tmp.path, 'rollouts.jsonl'), '');
+    const files = new Set(['a.jsonl', 'a_failures.jsonl', 'b_materialized_inputs.jsonl', 'notes.jsonl', 'rollouts.jsonl']);
+    expect(await fileCellsIn(localFs, tmp.path, files)).toEqual([
+      { dir: join(tmp.path, 'a.jsonl'), format: 'nemo-gym' },
+      { dir: join(tmp.path, 'b.jsonl'), format: 'nemo-gym' },
+    ]);
+    // b's rollouts are not written yet: it is running, none of 2 done.
+    const b = await readCell(join(tmp.path, 'b.jsonl'), 'nemo-gym', context());
+    expect([b.cell.state, b.cell.budget.used, b.cell.budget.total, b.gone]).toEqual(['running', 0, 2, undefined]);
+    expect((await readCell(join(tmp.path, 'gone.jsonl'), 'nemo-gym', context())).gone).toBe(true);
+  });
+});
+
+describe('nemo-gym reading as a collection grows', () => {
+  it('reads an appended row by reading only the appended bytes', async () => {
+    const path = join(tmp.path, 'c.jsonl');
+    const big = { ...row(0, 1), response: { output: [{ type: 'message', content: [{ type: 'output_text', text: 'x'.repeat(200_000) }] }], usage: { input_tokens: 1, output_tokens: 1 } } };
+    writeFileSync(path, jsonl(Array.from({ length: 20 }, (_, i) => ({ ...big, _ng_task_index: i }))));
+    let bytes = 0;
+    const counting: CellFs = { ...localFs, readFrom: async (p, at, max) => {
+      const read = await localFs.readFrom(p, at, max);
+      bytes += Buffer.byteLength(read?.text ?? '');
+      return read;
+    } };
+    const ctx = { ...context(), fs: counting, jsonl: new JsonlCache() };
+    expect((await nemoGym.read(path, ctx)).cell.budget.used).toBe(20);
+    const appended = `${JSON.stringify({ ...big, _ng_task_index: 20 })}\n`;
+    appendFileSync(path, appended);
+    bytes = 0;
+    expect((await nemoGym.read(path, ctx)).cell.budget.used).toBe(21);
+    expect(bytes).toBe(Buffer.byteLength(appended));
+  });
+});

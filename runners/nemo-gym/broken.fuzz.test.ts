@@ -1,0 +1,120 @@
+// A collection against broken and random input, as every other format is (runners/broken.test.ts,
+// runners/adapters.fuzz.test.ts): problems naming the file and line, never a throw, the rest counted.
+import fc from 'fast-check';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { objectSpans } from '../common/json-spans';
+import { readCell } from '../read';
+import { context, jsonl, tempDir } from '../testing';
+
+const REAL = join(import.meta.dirname, 'fixtures/responses_api_agents/claude_code_agent/data/example_math_rollouts.jsonl');
+const realLines = readFileSync(REAL, 'utf8').trim().split('\n');
+
+let tmp: ReturnType<typeof tempDir>;
+beforeAll(() => (tmp = tempDir()));
+afterAll(() => tmp.remove());
+let n = 0;
+const fresh = () => join(tmp.path, `c${n++}.jsonl`);
+
+describe('the span scanner', () => {
+  it('finds every top-level member of any JSON object, each span parsing to its value, however it is spaced', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.constantFrom(undefined, 2, '\t'), (value, space) => {
+        const text = JSON.stringify(value, null, space);
+        const spans = objectSpans(text);
+        expect([...(spans?.keys() ?? [])]).toEqual(Object.keys(value));
+        for (const [key, span] of spans ?? []) expect(JSON.parse(text.slice(span.start, span.end))).toEqual(JSON.parse(JSON.stringify(value[key])));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('says a cut-off object is none', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue(), { minKeys: 1 }), fc.nat(), (value, cut) => {
+        const text = JSON.stringify(value);
+        expect(objectSpans(text.slice(0, cut % text.length))).toBeNull();
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('nemo-gym, fuzzed', () => {
+  it('reads real rows among random lines and cut rows: each bad line a problem with its line, every whole row counted', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.constantFrom(...realLines), fc.jsonValue().map((v) => JSON.stringify(v)), fc.nat(3000).map((cut) => (realLines[cut % realLines.length] as string).slice(0, cut))), { maxLength: 12 }),
+        async (lines) => {
+          const path = fresh();
+          const text = lines.map((l) => l.replace(/\n/g, ' ')).join('\n');
+          writeFileSync(path, `${text}\n`);
+          const { cell } = await readCell(path, 'nemo-gym', context(), { detail: true });
+          // What a plain JSON reader makes of the same lines.
+          const units = new Set<string>();
+          let bad = 0;
+          let repeated = 0;
+          for (const line of text.split('\n')) {
+            if (line.trim() === '') continue;
+            let value: unknown;
+            try {
+              value = JSON.parse(line);
+            } catch {
+              bad++;
+              continue;
+            }
+            const row = value as Record<string, unknown>;
+            if (typeof value !== 'object' || value === null || Array.isArray(value) || !Number.isInteger(row._ng_task_index)) bad++;
+            else {
+              const unit = `${row._ng_task_index}#${row._ng_rollout_index}`;
+              if (units.has(unit)) repeated++;
+              units.add(unit);
+            }
+          }
+          expect(cell.budget.used).toBe(units.size);
+          expect(cell.problems.filter((p) => p.file === basename(path) && p.line !== undefined)).toHaveLength(bad + repeated);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 60_000);
+});
+
+describe('nemo-gym with broken input', () => {
+  it('binary junk and a malformed line: problems with their line numbers, the good row counted', async () => {
+    const path = fresh();
+    writeFileSync(path, Buffer.concat([Buffer.from('\x00\xff\xfe junk\n{"a": \n'), Buffer.from(`${realLines[0]}\n`)]));
+    const { cell } = await readCell(path, 'nemo-gym', context());
+    expect(cell.problems.map((p) => p.line)).toEqual([1, 2]);
+    expect(cell.budget.used).toBe(1);
+  });
+
+  it('3.6 MB of nesting, and a 50 MB line: a problem each, nothing built, no throw', async () => {
+    const path = fresh();
+    const deep = `{"a":${'['.repeat(600_000)}${']'.repeat(600_000)}}`;
+    writeFileSync(path, `${deep}\n${'a'.repeat(50 * 1024 * 1024)}\n${realLines[1]}\n`);
+    const { cell } = await readCell(path, 'nemo-gym', context());
+    expect(cell.problems.map((p) => [p.line, p.message])).toEqual([
+      [1, 'no _ng_task_index; skipped'],
+      [2, 'not a JSON object; skipped'],
+    ]);
+    expect(cell.budget.used).toBe(1);
+  });
+
+  it.each([
+    ['truncated', '[{"agent_ref": {"name": "x"}, "agent_metr'],
+    ['binary junk', '\x00\xff\xfe\x89PNG'],
+    ['an object of the wrong shape', '{"mean/reward": "high"}'],
+  ])('an aggregate %s: a problem naming it', async (_kind, text) => {
+    const path = fresh();
+    writeFileSync(path, jsonl([JSON.parse(realLines[0] as string)]));
+    writeFileSync(path.replace(/\.jsonl$/, '_aggregate_metrics.json'), text);
+    const { cell } = await readCell(path, 'nemo-gym', context());
+    expect(cell.problems.map((p) => p.file)).toContain(basename(path).replace(/\.jsonl$/, '_aggregate_metrics.json'));
+  });
+
+  it('a collection whose files vanished: gone, no throw', async () => {
+    expect((await readCell(join(tmp.path, 'nothing', 'x.jsonl'), 'nemo-gym', context())).gone).toBe(true);
+  });
+});

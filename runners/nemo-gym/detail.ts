@@ -1,0 +1,115 @@
+import type { DetailTable, EpisodeRow, TableValue } from '../../shared/cell-detail';
+import { meanOf, passAtK, scoredReward, type Collection } from './collection';
+import type { AggregateLine } from './aggregate';
+import { unitOf, type LargeField, type NemoRow } from './rows';
+import type { DetailRead } from '../types';
+
+const isLarge = (v: unknown): v is LargeField => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && typeof (v as LargeField).chars === 'number';
+
+/** An environment field as a table shows it: scalars whole, a long value by its size, anything else as JSON. */
+function shownField(value: unknown): TableValue {
+  if (value === undefined) return null;
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (isLarge(value)) return `(${value.chars.toLocaleString('en-US')} chars)`;
+  return JSON.stringify(value);
+}
+
+const shownReward = (row: NemoRow): TableValue => (scoredReward(row) ?? (row.reward === undefined ? null : JSON.stringify(row.reward)));
+
+/** The rollouts table holds the latest this-many: `cellwatch episodes` lists them all. */
+const SHOWN_ROLLOUTS = 1000;
+
+function rolloutsTable(c: Collection): DetailTable {
+  const shown = c.rollouts.slice(-SHOWN_ROLLOUTS);
+  // Every environment field any row has, in the order first met: unknown ones are kept and shown.
+  const fields = [...new Set(shown.flatMap((r) => Object.keys(r.fields)))];
+  const notes = [
+    c.rollouts.length > shown.length ? `the latest ${shown.length.toLocaleString('en-US')} of ${c.rollouts.length.toLocaleString('en-US')} rollouts` : null,
+    shown.some((r) => scoredReward(r) === null && r.reward !== undefined) ? 'a reward that is not a number is shown as given and not scored' : null,
+  ].filter(Boolean);
+  return {
+    id: 'rollouts',
+    title: 'Rollouts',
+    columns: ['rollout', 'agent', 'reward', 'input', 'cached', 'output', 'reasoning', ...fields],
+    rows: shown.map((r) => [unitOf(r), r.agent, shownReward(r), r.usage?.input ?? null, r.usage?.cached ?? null, r.usage?.output ?? null, r.usage?.reasoning ?? null, ...fields.map((f) => shownField(r.fields[f]))]),
+    note: notes.join('; ') || null,
+  };
+}
+
+function tasksTable(c: Collection): DetailTable {
+  return {
+    id: 'tasks',
+    title: 'Tasks',
+    columns: ['task', 'repeats done', 'of', 'rewards', 'mean', 'pass@k'],
+    rows: c.tasks.map((t) => {
+      const pass = passAtK(t);
+      return [t.task, t.rewards.length, t.planned, t.rewards.map((r) => JSON.stringify(r)).join(' '), meanOf(t.stats), pass === null ? null : pass ? 'pass' : 'fail'];
+    }),
+    note: 'pass@k: any of the task\'s k repeats reached reward >= 1',
+  };
+}
+
+function agentsTable(c: Collection): DetailTable {
+  return {
+    id: 'agents',
+    title: 'Agents',
+    columns: ['agent', 'rollouts', 'successes', 'success rate', 'mean reward'],
+    rows: [...c.byAgent].map(([agent, s]) => [agent || '(unnamed)', s.n, s.successes, s.n ? s.successes / s.n : null, meanOf(s)]),
+    note: null,
+  };
+}
+
+function failuresTable(c: Collection): DetailTable {
+  return {
+    id: 'failures',
+    title: 'Failures',
+    columns: ['class', 'rows', 'terminal', 'highest attempt'],
+    rows: c.failures.map((f) => [f.name, f.rows, f.terminal, f.attempts]),
+    note: 'a killed worker writes no row: a resume runs what has none',
+  };
+}
+
+function aggregateTable(lines: AggregateLine[], file: string): DetailTable {
+  return {
+    id: 'aggregate',
+    title: `Aggregate (${file})`,
+    columns: ['agent', 'metric', 'file says', 'rows give'],
+    rows: lines.map((l) => [l.agent, l.metric, l.said, l.rows]),
+    note: null,
+  };
+}
+
+function episodeRow(row: NemoRow): EpisodeRow {
+  const reward = scoredReward(row);
+  const runTime = row.fields.agent_run_time;
+  return {
+    id: unitOf(row),
+    status: row.failureClass ? `failed: ${row.failureClass}` : 'rollout',
+    success: reward === null ? null : reward >= 1,
+    scored: reward !== null,
+    toolCalls: null,
+    actions: null,
+    wallS: typeof runTime === 'number' ? runTime : null,
+    t: null,
+    note: [row.agent, `reward ${JSON.stringify(row.reward ?? null)}`].filter(Boolean).join(' · '),
+    hasEvents: false,
+  };
+}
+
+/** What the cell view shows of a collection: a row per rollout and per terminal failure, and its tables. */
+export function nemoDetail(c: Collection, aggregate: AggregateLine[], aggregateFile: string | null): DetailRead {
+  const tables = [agentsTable(c), tasksTable(c), rolloutsTable(c)];
+  if (c.failures.length) tables.push(failuresTable(c));
+  if (aggregateFile) tables.push(aggregateTable(aggregate, aggregateFile));
+  return {
+    episodes: [...c.rollouts, ...c.failedUnits.values()].map(episodeRow),
+    versions: [],
+    vram: [],
+    startedAt: null,
+    episodeBudget: null,
+    frameSources: [],
+    logStream: 'rollouts',
+    otherBudgets: [],
+    tables,
+  };
+}
