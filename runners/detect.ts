@@ -3,7 +3,7 @@ import type { FormatName } from '../shared/model';
 import type { CellFs } from './common/fs';
 import { isObject, MAX_JSON_BYTES } from './common/json';
 import { parseJson } from '../shared/json';
-import { ADAPTERS } from './index';
+import { ADAPTERS } from './adapters';
 
 const RUNNER_FORMATS: Record<string, FormatName> = {
   'coding-agent': 'coding-agent',

@@ -1,5 +1,6 @@
 import { basename, dirname } from 'node:path';
 import { problem, type EpisodeUnit } from '../../shared/model';
+import { append } from '../../shared/arrays';
 import { parseJson } from '../../shared/json';
 import { baseCell, CellReading } from '../common/cell';
 import { MAX_JSON_BYTES } from '../common/json';
@@ -36,7 +37,7 @@ export async function readCollection(path: string, ctx: ReadContext) {
   const rows = await r.jsonl(name(files.rollouts), NEMO_ROWS);
   const failures = await r.jsonl(name(files.failures), NEMO_ROWS);
   const collection = collect(inputs, rows, failures, { rollouts: name(files.rollouts), failures: name(files.failures) });
-  r.problems.push(...collection.problems);
+  append(r.problems, collection.problems);
   let aggregateFile: string | null = null;
   let aggregate: unknown;
   for (const file of [files.aggregate, files.agentMetrics]) {
@@ -47,7 +48,7 @@ export async function readCollection(path: string, ctx: ReadContext) {
     }
   }
   const checked = aggregateFile ? checkAggregate(aggregate, aggregateFile, collection) : null;
-  if (checked) r.problems.push(...checked.problems);
+  if (checked) append(r.problems, checked.problems);
   return { r, files, collection, aggregateFile, checked };
 }
 
