@@ -96,10 +96,14 @@ export class CommandPlaces {
       if (remote) await this.connected(remote.alias);
       // A cell that is a file (a rollouts file) is read as itself: there is no folder to index.
       const target = await this.open(address);
-      if ((await target.context.read().fs.stat(target.dir))?.kind !== 'dir' && !(await target.context.read().fs.list(target.dir))) {
-        const read = await readCellAt(target);
-        listing.cells.push(priced(summaryOf(read, dirname(target.dir)), prices));
-        continue;
+      const kind = (await target.context.read().fs.stat(target.dir))?.kind;
+      if (kind !== 'dir') {
+        // Nothing there may still be a collection whose rollouts are not written yet; else it is a missing root.
+        const read = await readCellAt(target).catch((error: Error) => (kind === undefined && error instanceof NotFoundError ? null : Promise.reject(error)));
+        if (read) {
+          listing.cells.push(priced(summaryOf(read, dirname(target.dir)), prices));
+          continue;
+        }
       }
       const root = remote ? `${remote.alias}:${remote.path}` : resolve(address);
       const index = openIndex(root, { pool: this.pool, hosts: this.hosts }, () => undefined, () => undefined, { watch: false, rescanMs: false, logsWithRows: true, cacheDir: this.options.dataDir ?? defaultDataDir() });

@@ -3,12 +3,13 @@
 // the feed (re)starts, and every few seconds while no feed runs. Changes go out as deltas.
 import { posix } from 'node:path';
 import { problem, type CellsDelta, type CellSummary, type FormatName, type RootStatus } from '../../shared/model';
-import { DETECT_FILES } from '../../runners/detect';
+import { DETECT_FILES, fileCellOf } from '../../runners/detect';
 import { readCell, summaryOf } from '../../runners/read';
+import { ADAPTERS } from '../../runners';
 import type { HostContext } from '../host-context';
 import { mapLimited } from '../concurrency';
 import { REMOTE_DEPTH, rootTrouble, type ScanResult } from '../scan';
-import { cellsAmong } from '../ssh/discover';
+import { cellsAmong, fileCellsAmong } from '../ssh/discover';
 import { SnapshotFs, snapshotCommand } from '../ssh/snapshot';
 import { OutputTooLarge } from '../ssh/connection';
 import type { HostFeed } from '../ssh/feed';
@@ -76,6 +77,9 @@ export class RemoteIndex implements RootIndex {
   }
 
   private cellOf(path: string): Known | undefined {
+    const owner = fileCellOf(path);
+    const ownerCell = owner === null ? undefined : this.cells.get(owner);
+    if (ownerCell) return ownerCell;
     for (let dir = path; dir.length > this.path.length; dir = posix.dirname(dir)) {
       const known = this.cells.get(dir);
       if (known) return known;
@@ -88,7 +92,8 @@ export class RemoteIndex implements RootIndex {
     const known = inside ? this.cellOf(change.path) : undefined;
     if (!inside) this.rescanWanted = true;
     else if (known) {
-      const how = change.path === known.row.path ? 'changed' : kindFor(known.looked, change);
+      // A change on a cell folder itself may be anything; a cell that is a file is a log like any other.
+      const how = change.path === known.row.path && !ADAPTERS[known.format].capabilities.fileCell ? 'changed' : kindFor(known.looked, change);
       if (how === 'changed' || (how === 'appended' && known.row.state !== 'running')) this.dirty.add(known.row.path);
       else if (how === 'appended') this.appended(known);
     } else if (change.kind !== 'modified' && (change.kind !== 'changed' || (DETECT_FILES as readonly string[]).includes(posix.basename(change.path)))) {
@@ -178,7 +183,8 @@ export class RemoteIndex implements RootIndex {
       const trouble = await rootTrouble(ctx.fs, this.path, this.root);
       // The whole root in one round trip; the cells are read from it, and over SFTP for what it does not hold.
       const snapshot = trouble ? null : new SnapshotFs((await this.host.exec(snapshotCommand(this.path, REMOTE_DEPTH))).stdout, this.path, REMOTE_DEPTH, ctx.fs);
-      const found = snapshot ? cellsAmong(snapshot.jsonFiles(), this.path) : [];
+      const folders = snapshot ? cellsAmong(snapshot.jsonFiles(), this.path) : [];
+      const found = snapshot ? [...folders, ...(await fileCellsAmong(snapshot, this.path, folders, (path) => this.cells.has(path)))] : [];
       const reads = await mapLimited(found, PARALLEL_REMOTE, ({ dir, format }) => this.read(dir, format, snapshot ?? undefined));
       const delta: CellsDelta = { root: this.root, added: [], changed: [], removed: [] };
       const next = new Map(reads.filter((r) => !r.gone).map((r) => [r.known.row.path, r.known]));

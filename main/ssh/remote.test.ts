@@ -127,4 +127,28 @@ describe('a remote tail', () => {
     stop.abort();
     expect(await running).toBe(0);
   }, 40_000);
+
+  it('finds a NeMo Gym collection on the host, and tails its rollouts exactly once across a cut', async () => {
+    const real = join(import.meta.dirname, '../../runners/nemo-gym/fixtures/responses_api_agents/hermes_agent/data/example_math_rollouts');
+    const rows = readFileSync(`${real}.jsonl`, 'utf8').trim().split('\n');
+    const folder = join(tmp.path, 'nemo', 'math');
+    const path = join(folder, 'hermes.jsonl');
+    writeTree(folder, { 'hermes_materialized_inputs.jsonl': readFileSync(`${real}_materialized_inputs.jsonl`, 'utf8'), 'hermes.jsonl': `${rows[0]}\n` });
+    const listed = capture();
+    expect(await runCli(['status', '--json', `testhost:${join(tmp.path, 'nemo')}`], listed.io)).toBe(0);
+    expect(JSON.parse(listed.out.join('\n')).cells.map((c: { path: string; budget: object }) => [c.path, c.budget])).toEqual([[path, { unit: 'rollouts', used: 1, total: 5 }]]);
+
+    const { io, out } = capture();
+    const ours = new AbortController();
+    const running = runCli(['tail', '--json', `testhost:${path}`], io, ours.signal);
+    await expect.poll(() => out.length, { timeout: 10_000 }).toBe(1);
+    appendFileSync(path, `${rows[1]}\n${(rows[2] as string).slice(0, 100)}`);
+    await expect.poll(() => out.length, { timeout: 10_000 }).toBe(2);
+    sshd.cutSessions();
+    appendFileSync(path, `${(rows[2] as string).slice(100)}\n${rows.slice(3).join('\n')}\n`);
+    await expect.poll(() => out.length, { timeout: 20_000 }).toBe(5);
+    expect(out.map((l) => JSON.parse(l).episode)).toEqual(rows.map((r) => `${JSON.parse(r)._ng_task_index}#0`));
+    ours.abort();
+    expect(await running).toBe(0);
+  }, 40_000);
 });
