@@ -34,7 +34,7 @@ export interface Alert {
   tab?: CellTab;
 }
 
-export type CellTab = 'overview' | 'episodes' | 'versions' | 'logs' | 'problems';
+export type CellTab = 'overview' | 'episodes' | 'versions' | 'tables' | 'logs' | 'problems';
 
 export interface AlertPrefs {
   /** Kinds turned off everywhere. */

@@ -107,6 +107,8 @@ export interface CellDelta {
   /** Rows that are new or changed, by id. */
   episodes?: EpisodeRow[];
   versions?: VersionRow[];
+  /** The format's tables, whole, when any changed. */
+  tables?: DetailTable[];
   /** Samples appended since the last delta. */
   vram?: VramSample[];
   /** New events of followed episodes. */

@@ -16,6 +16,7 @@ export function diffDetail(cellId: string, previous: CellDetail, next: CellDetai
   const episodes: EpisodeRow[] = next.episodes.filter((e) => !same(before.get(e.id), e));
   if (episodes.length) delta.episodes = episodes;
   if (!same(previous.versions, next.versions)) delta.versions = next.versions;
+  if (!same(previous.tables, next.tables)) delta.tables = next.tables;
 
   const fresh = next.summary.problems.filter((p) => !seenProblems.has(problemKey(p)));
   fresh.forEach((p) => seenProblems.add(problemKey(p)));

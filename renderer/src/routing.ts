@@ -5,7 +5,7 @@ import type { CellTab } from '../../shared/alerts';
 import type { AppState, AppStore, View } from './store';
 
 const VIEWS: readonly View[] = ['cells', 'board', 'paired', 'compare', 'gpu', 'runs', 'fleet'];
-const TABS: readonly CellTab[] = ['overview', 'episodes', 'versions', 'logs', 'problems'];
+const TABS: readonly CellTab[] = ['overview', 'episodes', 'versions', 'tables', 'logs', 'problems'];
 
 type Place = Pick<AppState, 'view' | 'selectedRoot' | 'selectedHost' | 'listFilter' | 'listCursor' | 'openCellId' | 'openCellTab' | 'openCellEpisode' | 'openCellEvent' | 'pairedA' | 'pairedB' | 'compareSlots'>;
 

@@ -10,6 +10,7 @@ import { CellProvider, useCell } from './context';
 import { EpisodesPane } from './EpisodesPane';
 import { LogsTab } from './LogsTab';
 import { Versions } from './Versions';
+import { DetailTables } from './DetailTables';
 import { RunControls } from '../launch/RunControls';
 import { MuteButton } from '../alerts/AlertToggles';
 import { Tabs } from '../Tabs';
@@ -30,6 +31,11 @@ function Header() {
       <span className="muted">{labels.join(' · ')}</span>
       <BoardBadge cell={summary} long />
       {summary.success_rate !== null && <span className="muted" title="successes of scored episodes, the rate, and its Wilson 95 % interval">{successText(summary.episodes.successes, summary.episodes.scored)}</span>}
+      {summary.reward && summary.reward.mean !== null && (
+        <span className="muted" title="the mean over the rollouts with a numeric reward">
+          mean reward {Number(summary.reward.mean.toFixed(4))} of {summary.reward.n.toLocaleString('en-US')}
+        </span>
+      )}
       <StatePill state={summary.state} pausedUntil={summary.pausedUntil} />
       {summary.state === 'throttled' && summary.pausedUntil !== null && <span className="muted">until {clockTime(summary.pausedUntil)}</span>}
       {summary.board === 'ui' && <RunControls cellId={summary.id} />}
@@ -82,6 +88,7 @@ function Body() {
     { id: 'overview', label: 'Overview' },
     { id: 'episodes', label: 'Episodes' },
     ...(detail.summary.capabilities.versions ? [{ id: 'versions' as CellTab, label: 'Versions' }] : []),
+    ...(detail.tables.length ? [{ id: 'tables' as CellTab, label: 'Tables' }] : []),
     { id: 'logs', label: 'Logs' },
     { id: 'problems', label: `Problems (${problems})` },
   ];
@@ -98,6 +105,7 @@ function Body() {
       )}
       {tab === 'episodes' && <EpisodesPane />}
       {tab === 'versions' && <Versions />}
+      {tab === 'tables' && <DetailTables />}
       {tab === 'logs' && <LogsTab cellId={detail.summary.id} />}
       {tab === 'problems' && <Problems />}
     </>
