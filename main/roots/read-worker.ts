@@ -2,7 +2,7 @@
 // fastest that way, and a slow disk stalls this thread, never the app's. It remembers what each cell's
 // read looked at (size and mtime of every file and folder), so a sweep can tell a changed cell by stats alone.
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { dirname, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { JsonReader, syncLocalFs, type CellFs, type CellRead, type Entry, type ReadContext } from '../../runners';
 import { kindOf } from '../../runners/common/fs';
@@ -138,8 +138,11 @@ function cacheOf(files: LookedFiles, own: number): ReturnType<typeof savedLooked
   return lastCache.saved;
 }
 
-/** A path below a cell from its form relative to the cell (made by `within`, so already normal), and back. */
-const under = (dir: string, rel: string) => (rel ? `${dir}${sep}${rel}` : dir);
+/**
+ * A path below a cell from its form relative to the cell (made by `within`, so already normal), and back;
+ * beside a cell that is a file (`../x_failures.jsonl`), the path is made normal.
+ */
+const under = (dir: string, rel: string) => (!rel ? dir : rel.startsWith('..') ? join(dir, rel) : `${dir}${sep}${rel}`);
 const within = (dir: string, path: string) => (path === dir ? '' : path.startsWith(`${dir}${sep}`) ? path.slice(dir.length + 1) : relative(dir, path));
 
 /**

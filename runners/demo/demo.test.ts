@@ -8,6 +8,7 @@ import { context, tempDir } from '../testing';
 import { BIGYM_TASK, REPLAY_SEEDS } from './bigym';
 import { runName } from './coding-agent';
 import { EVO_RECORD } from './evopolicygym';
+import { NEMO_AGENTS, NEMO_FOLDER } from './nemo-gym';
 import { runDemo } from './index';
 
 /** Width, height and the decoded RGB bytes of a PNG the demo wrote (8-bit RGB, filter 0 rows). */
@@ -37,9 +38,9 @@ beforeAll(async () => {
 afterAll(() => tmp.remove());
 
 describe('demo runner, instant', () => {
-  it('writes four cells that the adapters read without a problem', async () => {
+  it('writes five cells that the adapters read without a problem', async () => {
     const root = join(tmp.path, 'a');
-    expect(readdirSync(root).sort()).toEqual([BIGYM_TASK, EVO_RECORD, runName('bare'), runName('full')].sort());
+    expect(readdirSync(root).sort()).toEqual([BIGYM_TASK, EVO_RECORD, NEMO_FOLDER, runName('bare'), runName('full')].sort());
     const ctx = context();
     const bigym = await ADAPTERS['bigym-agent'].read(join(root, BIGYM_TASK), ctx);
     expect(bigym.cell).toMatchObject({ state: 'scored', problems: [], budget: { unit: 'steps', total: 101000 } });
@@ -50,6 +51,16 @@ describe('demo runner, instant', () => {
       const coding = await ADAPTERS['coding-agent'].read(join(root, runName(condition)), ctx);
       expect(coding.cell).toMatchObject({ state: 'finished', problems: [], budget: { used: 30, total: 30 } });
     }
+  });
+
+  it('writes a NeMo Gym collection as the collector does: inputs, rollouts of two agents, a retried and a terminal failure, a matching aggregate', async () => {
+    const folder = join(tmp.path, 'a', NEMO_FOLDER);
+    expect(readdirSync(folder).sort()).toEqual(['rollouts.jsonl', 'rollouts_aggregate_metrics.json', 'rollouts_failures.jsonl', 'rollouts_materialized_inputs.jsonl']);
+    const read = await ADAPTERS['nemo-gym'].read(join(folder, 'rollouts.jsonl'), context());
+    expect(read.cell).toMatchObject({ state: 'finished', problems: [], budget: { unit: 'rollouts', used: 48, total: 48 }, episodes: { scored: 47, excluded: 1 } });
+    expect(Object.keys(read.agentUnits ?? {})).toEqual([...NEMO_AGENTS].sort());
+    const rate = (agent: string) => (read.agentUnits?.[agent] ?? []).filter((u) => u.success).length;
+    expect(rate('demo_claude_code_agent')).toBeGreaterThan(rate('demo_codex_agent'));
   });
 
   it('is deterministic: two runs give the same outcomes', async () => {

@@ -4,6 +4,7 @@ import { LAUNCHER_FILES } from '../../shared/launch';
 import { writeBigymCell } from './bigym';
 import { CONDITIONS, writeCodingAgentCell } from './coding-agent';
 import { writeEvopolicygymRecord } from './evopolicygym';
+import { writeNemoCollection } from './nemo-gym';
 import { DemoStopped, Pace } from './pace';
 
 export interface DemoOptions {
@@ -18,8 +19,8 @@ export interface DemoOptions {
   only?: { format: DemoFormat; name: string };
 }
 
-export type DemoFormat = 'coding-agent' | 'bigym-agent' | 'evopolicygym';
-export const DEMO_FORMATS: readonly DemoFormat[] = ['coding-agent', 'bigym-agent', 'evopolicygym'];
+export type DemoFormat = 'coding-agent' | 'bigym-agent' | 'evopolicygym' | 'nemo-gym';
+export const DEMO_FORMATS: readonly DemoFormat[] = ['coding-agent', 'bigym-agent', 'evopolicygym', 'nemo-gym'];
 
 /** Empties a cell to write it again, keeping what the launcher of this demo run writes there (its output). */
 async function clearCell(cell: string): Promise<void> {
@@ -29,7 +30,8 @@ async function clearCell(cell: string): Promise<void> {
 
 /**
  * The built-in demo: a simulated cart-pole task and a scripted agent, written as real runners write
- * their run directories (a bigym-agent cell, two coding-agent cells, an evopolicygym record).
+ * their run directories (a bigym-agent cell, two coding-agent cells, an evopolicygym record, a NeMo
+ * Gym rollout collection of two agents).
  * Starts from an empty folder; resolves when every cell is finished or the signal stops it.
  */
 export async function runDemo(root: string, options: DemoOptions): Promise<'finished' | 'stopped'> {
@@ -46,12 +48,15 @@ export async function runDemo(root: string, options: DemoOptions): Promise<'fini
           ? writeBigymCell(root, pace(), only.name)
           : only.format === 'evopolicygym'
             ? writeEvopolicygymRecord(root, pace(), only.name)
-            : writeCodingAgentCell(root, bare!.condition, bare!.gains, pace(), only.name),
+            : only.format === 'nemo-gym'
+              ? writeNemoCollection(root, pace(), only.name)
+              : writeCodingAgentCell(root, bare!.condition, bare!.gains, pace(), only.name),
       ]
     : [
         writeBigymCell(root, pace()),
         ...CONDITIONS.map(({ condition, gains }) => writeCodingAgentCell(root, condition, gains, pace())),
         writeEvopolicygymRecord(root, pace()),
+        writeNemoCollection(root, pace()),
       ];
   try {
     await Promise.all(writers);

@@ -1,0 +1,59 @@
+// Child of bench:nemo: the adapter's summary of a big collection, cold and after appends (reading on from
+// where it was), then the index's latency from an appended line to its row, on a small collection.
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ADAPTERS, JsonReader, localFs } from '../../runners';
+import { JsonlCache } from '../../runners/common/jsonl-cache';
+import { LocalIndex } from '../../main/roots/local-index';
+import { ReaderPool } from '../../main/roots/pool';
+
+const [file, rowsText] = process.argv.slice(2) as [string, string];
+let rows = Number(rowsText);
+const ctx = { fs: localFs, json: new JsonReader(localFs), now: Date.now(), host: 'local', jsonl: new JsonlCache() };
+const adapter = ADAPTERS['nemo-gym'];
+const started = performance.now();
+const cold = await adapter.read(file, ctx);
+const coldMs = performance.now() - started;
+
+const lineOf = (i: number) => `${JSON.stringify({ _ng_task_index: i, _ng_rollout_index: 0, agent_ref: { name: 'bench_agent' }, response: { output: [{ type: 'message', content: [{ type: 'output_text', text: 'x'.repeat(8000) }] }], usage: { input_tokens: 10, output_tokens: 5 } }, reward: 1 })}\n`;
+const appends = [];
+for (const n of [10, 100, 1000]) {
+  let text = '';
+  for (let i = 0; i < n; i++) text += lineOf(rows++);
+  appendFileSync(file, text);
+  const t = performance.now();
+  const after = await adapter.read(file, ctx);
+  if (after.cell.budget.used !== rows) throw new Error(`after appending, ${after.cell.budget.used} rows, not ${rows}`);
+  appends.push({ rows: n, bytes: Buffer.byteLength(text), ms: performance.now() - t });
+}
+
+// Latency: a small collection under a watching index; each appended rollout timed to its row.
+const home = mkdtempSync(join(tmpdir(), 'cellwatch-bench-nemo-live-'));
+const live = join(home, 'c.jsonl');
+writeFileSync(live, lineOf(0));
+const pool = new ReaderPool(1);
+let waiting: { used: number; resolve: () => void } | undefined;
+const index = new LocalIndex(home, pool, (delta) => {
+  const row = [...delta.added, ...delta.changed].find((c) => c.path === live);
+  if (row && waiting && row.budget.used >= waiting.used) waiting.resolve();
+}, () => undefined);
+await index.start();
+const times: number[] = [];
+for (let i = 1; i <= 30; i++) {
+  const reached = new Promise<void>((resolve) => (waiting = { used: i + 1, resolve }));
+  const t = performance.now();
+  appendFileSync(live, lineOf(i));
+  await reached;
+  times.push(performance.now() - t);
+  await new Promise((r) => setTimeout(r, 20));
+}
+await index.close();
+await pool.close();
+rmSync(home, { recursive: true, force: true });
+times.sort((a, b) => a - b);
+const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] as number;
+console.log(JSON.stringify({
+  coldMs, count: cold.cell.reward?.n, meanReward: cold.cell.reward?.mean, input: cold.cell.tokens.input, output: cold.cell.tokens.output,
+  appends, latency: { p50: at(0.5), p95: at(0.95), n: times.length },
+}));

@@ -1,0 +1,74 @@
+// npm run bench:nemo: a 1 GB NeMo Gym collection made from the fixtures' real rows, summarised (count,
+// mean reward, tokens) cold and after appends, beside `wc -l` and a plain Python JSON-lines reader of the
+// same file; then how soon an appended rollout reaches the index's row.
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { measure, ROOT, row } from './measure';
+
+const BYTES = Number(process.env.BENCH_BYTES ?? 1024 ** 3);
+const FIXTURES = join(ROOT, 'runners/nemo-gym/fixtures');
+const SOURCES = [
+  'responses_api_agents/claude_code_agent/data/example_math_rollouts.jsonl',
+  'responses_api_agents/hermes_agent/data/example_math_rollouts.jsonl',
+  'resources_servers/circle_click/data/example_rollouts.jsonl',
+  'resources_servers/workplace_assistant/data/example_rollouts.jsonl',
+  'responses_api_agents/pinchbench/data/example_rollouts.jsonl',
+];
+const real = SOURCES.flatMap((file) => readFileSync(join(FIXTURES, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>));
+
+const home = mkdtempSync(join(tmpdir(), 'cellwatch-bench-nemo-'));
+const file = join(home, 'runs', 'collection.jsonl');
+const PYTHON = `
+import json, sys
+n = 0; reward = 0.0; tin = 0; tout = 0
+with open(sys.argv[1]) as f:
+    for line in f:
+        r = json.loads(line)
+        n += 1; reward += r.get('reward', 0) or 0
+        u = (r.get('response') or {}).get('usage') or {}
+        tin += u.get('input_tokens', 0); tout += u.get('output_tokens', 0)
+print(n, reward / max(n, 1), tin, tout)
+`;
+
+/** Real rows, each its own unit, as the collector writes them (one agent, repeat 0). */
+function rowText(index: number): string {
+  const base = real[index % real.length] as Record<string, unknown>;
+  return `${JSON.stringify({ ...base, _ng_task_index: index, _ng_rollout_index: 0, agent_ref: { name: 'bench_agent' } })}\n`;
+}
+
+try {
+  console.log(`Writing a ${(BYTES / 1024 ** 3).toFixed(2)} GB collection from ${real.length} real rows...`);
+  mkdirSync(join(home, 'runs'));
+  const out = createWriteStream(file);
+  let written = 0;
+  let rows = 0;
+  while (written < BYTES) {
+    let chunk = '';
+    for (let i = 0; i < 200; i++) chunk += rowText(rows++);
+    written += Buffer.byteLength(chunk);
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+
+  const wc = await measure('wc', ['-l', file]);
+  const python = await measure('python3', ['-c', PYTHON, file]);
+  const read = await measure(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/bench/nemo-read.ts'), file, String(rows)], { rss: true });
+  const result = JSON.parse(read.stdout.trim().split('\n').at(-1) as string) as {
+    coldMs: number; count: number; meanReward: number; input: number; output: number;
+    appends: { rows: number; bytes: number; ms: number }[]; latency: { p50: number; p95: number; n: number };
+  };
+  const [pyCount, pyMean] = python.stdout.trim().split(' ').map(Number);
+  if (result.count !== pyCount || Math.abs(result.meanReward - (pyMean as number)) > 1e-9) throw new Error(`cellwatch counted ${result.count} (mean ${result.meanReward}), Python ${pyCount} (mean ${pyMean})`);
+
+  console.log('');
+  console.log(row('wc -l (baseline)', `${wc.wallMs.toFixed(0)} ms`, `${(written / 1024 ** 2).toFixed(0)} MB, ${rows.toLocaleString('en-US')} rows`));
+  console.log(row('python3 json.loads per line', `${python.wallMs.toFixed(0)} ms`, `count ${pyCount}, mean reward ${(pyMean as number).toFixed(4)}`));
+  console.log(row('cellwatch summary, cold', `${result.coldMs.toFixed(0)} ms`, `${(result.coldMs / wc.wallMs).toFixed(1)}x wc -l (goal <= 3x); peak RSS ${read.peakRssMb?.toFixed(0)} MB (goal < 300); ${result.input.toLocaleString('en-US')} in / ${result.output.toLocaleString('en-US')} out tokens`));
+  for (const a of result.appends) console.log(row(`  after appending ${a.rows} rows`, `${a.ms.toFixed(1)} ms`, `${(a.bytes / 1024).toFixed(0)} kB appended: ${((a.ms * 1024 * 1024) / a.bytes).toFixed(1)} ms per MB`));
+  console.log(row('appended rollout to its row (local)', `${result.latency.p50.toFixed(0)} ms`, `p50 of ${result.latency.n}; p95 ${result.latency.p95.toFixed(0)} ms (goal 100 ms)`));
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}
