@@ -64,7 +64,7 @@ const tracking: CellFs = {
     if (!seen.has(path)) seen.set(path, info);
     return known.file;
   },
-  readFrom: (path, position, maxBytes) => base.readFrom(path, position, maxBytes),
+  readFrom: (path, position, maxBytes, encoding) => base.readFrom(path, position, maxBytes, encoding),
 };
 const json = new JsonReader(tracking, { keepLastGood: false });
 const jsonl = new JsonlCache();

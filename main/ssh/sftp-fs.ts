@@ -121,12 +121,12 @@ export function sftpFs(sftp: () => SFTPWrapper): CellFs {
     read(path, maxBytes) {
       return this.readFrom(path, 0, maxBytes);
     },
-    async readFrom(path, position, maxBytes) {
+    async readFrom(path, position, maxBytes, encoding = 'utf8') {
       const stats = await statOf(sftp(), path);
       if (!stats || kindOf(stats.mode) !== 'file') return null;
       const length = Math.max(0, Math.min(stats.size - position, maxBytes));
       const bytes = await readRange(sftp(), path, position, length).catch(() => null);
-      return bytes ? { text: bytes.toString('utf8'), truncated: stats.size - position > maxBytes } : null;
+      return bytes ? { text: bytes.toString(encoding), truncated: stats.size - position > maxBytes } : null;
     },
   };
 }

@@ -58,17 +58,21 @@ export interface Span {
   end: number;
 }
 
+interface Members {
+  spans: Map<string, Span>;
+  /** The index of the brace that closes the object, or of the value of `stopAt` where the read stopped. */
+  at: number;
+  stopped: boolean;
+}
+
 /**
- * The top-level members of the JSON object in text[from, to), each key with its value's span, in order;
- * null when the text is not one whole object. Values are not checked beyond their bounds: parse a span
- * to read it.
+ * The members of an object from `at` (its first key's quote, or its closing brace) on, to its closing
+ * brace; with `stopAt`, up to that member's value, not read. Null when they are not well formed.
  */
-export function objectSpans(text: string, from = 0, to = text.length): Map<string, Span> | null {
+function readMembers(text: string, at: number, to: number, stopAt?: string): Members | null {
   const spans = new Map<string, Span>();
-  let at = skipSpace(text, from, to);
-  if (text.charCodeAt(at) !== 0x7b) return null;
-  at = skipSpace(text, at + 1, to);
-  if (text.charCodeAt(at) === 0x7d) return skipSpace(text, at + 1, to) === to ? spans : null;
+  at = skipSpace(text, at, to);
+  if (text.charCodeAt(at) === 0x7d) return { spans, at, stopped: false };
   for (;;) {
     if (text.charCodeAt(at) !== QUOTE) return null;
     const close = stringEnd(text, at);
@@ -85,15 +89,71 @@ export function objectSpans(text: string, from = 0, to = text.length): Map<strin
     at = skipSpace(text, close + 1, to);
     if (text.charCodeAt(at) !== 0x3a) return null;
     at = skipSpace(text, at + 1, to);
+    if (key === stopAt) return { spans, at, stopped: true };
     const end = valueEnd(text, at, to);
     if (end < 0) return null;
     spans.set(key, { start: at, end });
     at = skipSpace(text, end, to);
     const c = text.charCodeAt(at);
-    if (c === 0x7d) return skipSpace(text, at + 1, to) === to ? spans : null;
+    if (c === 0x7d) return { spans, at, stopped: false };
     if (c !== 0x2c) return null;
     at = skipSpace(text, at + 1, to);
   }
+}
+
+/**
+ * The top-level members of the JSON object in text[from, to), each key with its value's span, in order;
+ * null when the text is not one whole object. Values are not checked beyond their bounds: parse a span
+ * to read it.
+ */
+export function objectSpans(text: string, from = 0, to = text.length): Map<string, Span> | null {
+  const at = skipSpace(text, from, to);
+  if (text.charCodeAt(at) !== 0x7b) return null;
+  const members = readMembers(text, at + 1, to);
+  return members && skipSpace(text, members.at + 1, to) === to ? members.spans : null;
+}
+
+/**
+ * Some top-level members of a one-line object, without reading most of it: its member `big` (an object,
+ * found by the first `"big":` in the text), the members of `big` from its last `"tail":` on, and the
+ * top-level members after `big`, read to the end of the text, which must close the object there (so
+ * `big`'s tail is a top-level value's). What comes before `big` is not read at all, nor is `big` before
+ * its tail. Null when the text has another shape. It trusts the first `"big":` to be the top-level one
+ * and no other top-level object to hold a `tail`: check it against objectSpans now and then.
+ */
+export function spansAround(text: string, big: string, tail: string): { top: Map<string, Span>; inner: Map<string, Span> } | null {
+  const to = text.length;
+  const name = text.indexOf(`"${big}":`);
+  if (name <= 0) return null;
+  const start = skipSpace(text, name + big.length + 3, to);
+  if (text.charCodeAt(start) !== 0x7b) return null;
+  let key = to;
+  for (;;) {
+    key = text.lastIndexOf(`"${tail}"`, key - 1);
+    if (key <= start) return null;
+    if (text.charCodeAt(skipSpace(text, key + tail.length + 2, to)) === 0x3a) break;
+  }
+  const inner = readMembers(text, key, to);
+  if (!inner || inner.stopped) return null;
+  const end = inner.at + 1;
+  let at = skipSpace(text, end, to);
+  const top = new Map<string, Span>([[big, { start, end }]]);
+  if (text.charCodeAt(at) === 0x2c) {
+    const rest = readMembers(text, at + 1, to);
+    if (!rest) return null;
+    for (const [k, span] of rest.spans) {
+      if (top.has(k)) return null;
+      top.set(k, span);
+    }
+    at = rest.at;
+  }
+  if (text.charCodeAt(at) !== 0x7d || skipSpace(text, at + 1, to) !== to) return null;
+  return { top, inner: inner.spans };
+}
+
+/** The members of the object at `span` that come before its member `stopAt` (all of them when it has none). */
+export function leadingMembers(text: string, span: Span, stopAt: string): Map<string, Span> {
+  return (text.charCodeAt(span.start) === 0x7b ? readMembers(text, span.start + 1, span.end, stopAt)?.spans : undefined) ?? new Map();
 }
 
 /** The value of one span, parsed; undefined when it is not JSON. */

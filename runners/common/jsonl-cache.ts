@@ -1,6 +1,6 @@
 import type { Problem } from '../../shared/model';
 import { problem } from '../../shared/model';
-import type { CellFs } from './fs';
+import type { CellFs, TextEncoding } from './fs';
 import { parseJsonl, type JsonlRecord } from './jsonl';
 import { append } from '../../shared/arrays';
 
@@ -27,9 +27,13 @@ export interface LineReader<T> {
   parse(text: string, file: string, firstLine: number, offset: number): LineChunk<T>;
   maxBytes: number;
   stepBytes: number;
+  /** A line longer than a step is read in steps twice as large, up to this; a longer one is skipped. */
+  maxLineBytes: number;
+  /** latin1: the text is bytes, one a character (the parser decodes what it keeps). */
+  encoding: TextEncoding;
 }
 
-export const JSONL_LINES: LineReader<JsonlRecord> = { name: 'jsonl', parse: parseJsonl, maxBytes: MAX_LOG_BYTES, stepBytes: STEP_BYTES };
+export const JSONL_LINES: LineReader<JsonlRecord> = { name: 'jsonl', parse: parseJsonl, maxBytes: MAX_LOG_BYTES, stepBytes: STEP_BYTES, maxLineBytes: STEP_BYTES, encoding: 'utf8' };
 
 interface LogRead {
   /** Bytes of complete lines parsed. */
@@ -56,8 +60,22 @@ export interface JsonlLog<T = JsonlRecord> {
  */
 export class JsonlCache {
   private readonly logs = new Map<string, LogRead>();
+  private readonly derived = new Map<string, unknown>();
 
   constructor(private readonly keep = 64) {}
+
+  /**
+   * What an adapter keeps beside the logs it reads on (a count of their rows so far), under `key`: made by
+   * `make` the first time, kept for the most recently used cells as the logs are.
+   */
+  kept<T>(key: string, make: () => T): T {
+    const value = (this.derived.get(key) as T | undefined) ?? make();
+    this.derived.delete(key);
+    if (this.keep === 0) return value;
+    this.derived.set(key, value);
+    if (this.derived.size > this.keep) this.derived.delete(this.derived.keys().next().value as string);
+    return value;
+  }
 
   async read<T = JsonlRecord>(fs: CellFs, path: string, label: string, given?: LineReader<T>): Promise<JsonlLog<T>> {
     const reader = (given ?? JSONL_LINES) as LineReader<T>;
@@ -74,15 +92,17 @@ export class JsonlCache {
     this.logs.set(key, log);
     if (this.logs.size > this.keep) this.logs.delete(this.logs.keys().next().value as string);
 
-    const { maxBytes, stepBytes } = reader;
+    const { maxBytes, maxLineBytes } = reader;
+    let stepBytes = reader.stepBytes;
+    const byteLength = reader.encoding === 'latin1' ? (text: string) => text.length : (text: string) => Buffer.byteLength(text);
     const end = Math.min(info.size, maxBytes);
     while (log.offset < end) {
-      const chunk = await fs.readFrom(path, log.offset, Math.min(stepBytes, end - log.offset));
+      const chunk = await fs.readFrom(path, log.offset, Math.min(stepBytes, end - log.offset), reader.encoding);
       if (!chunk || chunk.text === '') break;
-      const bytes = Buffer.byteLength(chunk.text);
+      const bytes = byteLength(chunk.text);
       if (log.skipping) {
         const newline = chunk.text.indexOf('\n');
-        log.offset += newline < 0 ? bytes : Buffer.byteLength(chunk.text.slice(0, newline + 1));
+        log.offset += newline < 0 ? bytes : byteLength(chunk.text.slice(0, newline + 1));
         if (newline >= 0) {
           log.skipping = false;
           log.line++;
@@ -96,8 +116,15 @@ export class JsonlCache {
       log.line += parsed.lines;
       // Read to the end of what there is: a partial last line waits for its newline.
       if (bytes < stepBytes) break;
-      if (parsed.consumed > 0) continue;
-      // A whole step without a newline: a line too long to parse, passed over.
+      if (parsed.consumed > 0) {
+        stepBytes = reader.stepBytes;
+        continue;
+      }
+      // A whole step without a newline: read again in a larger step, or, past the longest line read, passed over.
+      if (stepBytes * 2 <= maxLineBytes) {
+        stepBytes *= 2;
+        continue;
+      }
       log.problems.push(problem(label, `line longer than ${stepBytes >> 20} MB; skipped`, { line: log.line }));
       log.skipping = true;
     }

@@ -205,5 +205,8 @@ describe('nemo-gym reading as a collection grows', () => {
     bytes = 0;
     expect((await nemoGym.read(path, ctx)).cell.budget.used).toBe(21);
     expect(bytes).toBe(Buffer.byteLength(appended));
+    // Rewritten (a new collection under the same name): counted again from its start, not added on.
+    writeFileSync(path, jsonl([{ ...big, _ng_task_index: 0, reward: 0 }, { ...big, _ng_task_index: 1, reward: 0 }]));
+    expect((await nemoGym.read(path, ctx)).cell).toMatchObject({ budget: { used: 2 }, episodes: { successes: 0 } });
   });
 });

@@ -7,14 +7,25 @@ import { MAX_JSON_BYTES } from '../common/json';
 import type { LineReader } from '../common/jsonl-cache';
 import type { FormatAdapter, ReadContext } from '../types';
 import { checkAggregate } from './aggregate';
-import { collect, meanOf, unitsOf } from './collection';
+import { Collector, meanOf } from './collection';
 import { nemoDetail } from './detail';
 import { nemoEventLogs } from './events';
 import { collectionFiles, collectionsIn, rolloutsOfSidecar } from './files';
 import { summarizeLines, type NemoRow } from './rows';
 
-/** Rows are summarised, never kept whole, so a collection of any size is read (from where it was, as it grows). */
-export const NEMO_ROWS: LineReader<NemoRow> = { name: 'nemo-gym', parse: summarizeLines, maxBytes: Number.MAX_SAFE_INTEGER, stepBytes: 64 * 1024 * 1024 };
+/**
+ * Rows are summarised, never kept whole, so a collection of any size is read (from where it was, as it
+ * grows); as bytes (latin1), only the values a summary keeps are decoded.
+ */
+export const NEMO_ROWS: LineReader<NemoRow> = {
+  name: 'nemo-gym',
+  parse: summarizeLines,
+  maxBytes: Number.MAX_SAFE_INTEGER,
+  stepBytes: 8 * 1024 * 1024,
+  // A row of a whole SWE conversation can be tens of megabytes.
+  maxLineBytes: 256 * 1024 * 1024,
+  encoding: 'latin1',
+};
 
 async function jsonValue(r: CellReading, name: string): Promise<unknown> {
   const text = await r.text(name, MAX_JSON_BYTES);
@@ -36,7 +47,9 @@ export async function readCollection(path: string, ctx: ReadContext) {
   const inputs = haveInputs ? await r.jsonl(name(files.inputs), NEMO_ROWS) : null;
   const rows = await r.jsonl(name(files.rollouts), NEMO_ROWS);
   const failures = await r.jsonl(name(files.failures), NEMO_ROWS);
-  const collection = collect(inputs, rows, failures, { rollouts: name(files.rollouts), failures: name(files.failures) });
+  const names = { rollouts: name(files.rollouts), failures: name(files.failures) };
+  const collector = ctx.jsonl?.kept(`nemo-gym:${path}`, () => new Collector(names)) ?? new Collector(names);
+  const collection = collector.update(inputs, rows, failures);
   append(r.problems, collection.problems);
   let aggregateFile: string | null = null;
   let aggregate: unknown;
@@ -49,7 +62,7 @@ export async function readCollection(path: string, ctx: ReadContext) {
   }
   const checked = aggregateFile ? checkAggregate(aggregate, aggregateFile, collection) : null;
   if (checked) append(r.problems, checked.problems);
-  return { r, files, collection, aggregateFile, checked };
+  return { r, files, collection, collector, aggregateFile, checked };
 }
 
 export const nemoGym: FormatAdapter = {
@@ -57,7 +70,7 @@ export const nemoGym: FormatAdapter = {
   eventLogs: nemoEventLogs,
   capabilities: { fileCell: { cellsIn: collectionsIn, ownerOf: rolloutsOfSidecar } },
   async read(path, ctx, options) {
-    const { r, files, collection: c, aggregateFile, checked } = await readCollection(path, ctx);
+    const { r, files, collection: c, collector, aggregateFile, checked } = await readCollection(path, ctx);
     const cell = baseCell(path, 'nemo-gym', ctx, files.stem);
     const total = c.planned?.size ?? null;
     cell.budget = { unit: 'rollouts', used: c.done.size, total };
@@ -66,7 +79,8 @@ export const nemoGym: FormatAdapter = {
     cell.reward = { mean: meanOf(c.all), n: c.all.n };
     cell.tokens = { input: c.tokens.input, cached_input: c.tokens.cached, output: c.tokens.output, reasoning: c.tokens.reasoning };
 
-    const missing = c.planned ? [...c.planned].filter((u) => !c.done.has(u)).length : 0;
+    let missing = 0;
+    for (const unit of c.planned ?? []) if (!c.done.has(unit)) missing++;
     const complete = c.planned !== null && missing === 0;
     cell.state = complete || aggregateFile ? 'finished' : r.recent() ? 'running' : 'stale';
     if (missing && cell.state !== 'running') {
@@ -76,13 +90,13 @@ export const nemoGym: FormatAdapter = {
 
     const agents = [...c.byAgent.keys()].filter((a) => a !== '');
     const agentUnits: Record<string, EpisodeUnit[]> = {};
-    if (agents.length > 1) for (const agent of agents) agentUnits[agent] = unitsOf(c, agent);
+    if (agents.length > 1) for (const agent of agents) agentUnits[agent] = collector.units(agent);
     return {
       ...(options?.detail ? { detail: nemoDetail(c, checked?.lines ?? [], aggregateFile) } : {}),
       cell,
       labels: { harness: agents.join(', ') || null, model: [...c.models].join(', ') || null, condition: null, effort: null },
       changedAt: r.changedAt,
-      units: unitsOf(c),
+      units: collector.units(),
       ...(agents.length > 1 ? { agentUnits } : {}),
       ...(r.changedAt === null ? { gone: true as const } : {}),
     };

@@ -102,6 +102,16 @@ describe('nemo-gym with broken input', () => {
     expect(cell.budget.used).toBe(1);
   });
 
+  it('reads a row longer than a read step (a whole SWE conversation): counted, its long field kept as its size', async () => {
+    const path = fresh();
+    const row = { ...JSON.parse(realLines[0] as string), model_patch: 'x'.repeat(12 * 1024 * 1024) };
+    writeFileSync(path, jsonl([row, JSON.parse(realLines[1] as string)]));
+    const { cell, detail } = await readCell(path, 'nemo-gym', context(), { detail: true });
+    expect([cell.budget.used, cell.problems]).toEqual([2, []]);
+    const rollouts = detail?.tables.find((t) => t.id === 'rollouts');
+    expect(rollouts?.rows[0]?.[(rollouts?.columns ?? []).indexOf('model_patch')]).toBe('(12,582,914 chars)');
+  });
+
   it.each([
     ['truncated', '[{"agent_ref": {"name": "x"}, "agent_metr'],
     ['binary junk', '\x00\xff\xfe\x89PNG'],

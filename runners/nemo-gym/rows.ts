@@ -2,7 +2,7 @@
 // environment's own small fields, without building the conversation around them (formats.md section 5).
 import { parseJson } from '../../shared/json';
 import { problem, type Problem } from '../../shared/model';
-import { objectSpans, type Span } from '../common/json-spans';
+import { leadingMembers, objectSpans, spansAround, type Span } from '../common/json-spans';
 import { num, obj, str } from '../common/values';
 
 /** Members every row has that are the conversation itself: never parsed for a summary. */
@@ -19,7 +19,7 @@ export interface RowUsage {
   reasoning: number | null;
 }
 
-/** A field too long to keep in a summary: how long it is. */
+/** A field too long to keep in a summary: how long it is (bytes of its JSON). */
 export interface LargeField {
   chars: number;
 }
@@ -46,21 +46,48 @@ export interface NemoRow {
 
 export const unitOf = (row: Pick<NemoRow, 'task' | 'repeat'>) => `${row.task}#${row.repeat ?? 0}`;
 
+/** Text read as bytes (latin1) made UTF-8 again: only what a summary keeps is decoded. */
+const utf8 = (bytes: string) => (/[\x80-\xff]/.test(bytes) ? Buffer.from(bytes, 'latin1').toString('utf8') : bytes);
+
 function value(text: string, span: Span | undefined): unknown {
   if (!span) return undefined;
   try {
-    return parseJson(text.slice(span.start, span.end));
+    return parseJson(utf8(text.slice(span.start, span.end)));
   } catch {
     return undefined;
   }
 }
 
-function usageOf(text: string, response: Span | undefined): { usage: RowUsage | null; model: string | null } {
-  if (!response) return { usage: null, model: null };
-  const spans = objectSpans(text, response.start, response.end);
-  if (!spans) return { usage: null, model: null };
-  const usage = obj(value(text, spans.get('usage')));
-  const model = str(value(text, spans.get('model')));
+/** Where a row's members are: its own, and those of its response that a summary reads (model, usage). */
+interface Layout {
+  spans: Map<string, Span>;
+  response: Map<string, Span>;
+}
+
+/** Every member found by reading the whole row. */
+function fullLayout(text: string): Layout | null {
+  const spans = objectSpans(text);
+  if (!spans) return null;
+  const response = spans.get('response');
+  return { spans, response: (response && objectSpans(text, response.start, response.end)) ?? new Map() };
+}
+
+/**
+ * The same without reading the conversation: the response's usage from its tail, its model from its head,
+ * the row's members after it; the members before it (the input, responses_create_params) are not read.
+ * Null when the row has another shape.
+ */
+function fastLayout(text: string): Layout | null {
+  const around = spansAround(text, 'response', 'usage');
+  if (!around) return null;
+  const response = leadingMembers(text, around.top.get('response') as Span, 'output');
+  for (const [key, span] of around.inner) response.set(key, span);
+  return { spans: around.top, response };
+}
+
+function usageOf(text: string, response: Map<string, Span>): { usage: RowUsage | null; model: string | null } {
+  const usage = obj(value(text, response.get('usage')));
+  const model = str(value(text, response.get('model')));
   if (!Object.keys(usage).length) return { usage: null, model };
   return {
     model,
@@ -73,17 +100,21 @@ function usageOf(text: string, response: Span | undefined): { usage: RowUsage | 
   };
 }
 
-/** One line's row, or why it is none. */
-export function summarizeRow(text: string, line: number, offset: number): NemoRow | string {
-  const spans = objectSpans(text);
-  if (!spans) return 'not a JSON object; skipped';
+/**
+ * One line's row (its bytes, as latin1 text), or why it is none; `fast` reads around the conversation
+ * where the row's shape allows.
+ */
+export function summarizeRow(text: string, line: number, offset: number, fast = false): NemoRow | string {
+  const layout = (fast ? fastLayout(text) : null) ?? fullLayout(text);
+  if (!layout) return 'not a JSON object; skipped';
+  const { spans } = layout;
   const task = value(text, spans.get('_ng_task_index'));
   if (typeof task !== 'number' || !Number.isInteger(task)) return spans.has('_ng_task_index') ? '_ng_task_index is not a whole number; skipped' : 'no _ng_task_index; skipped';
   const repeat = value(text, spans.get('_ng_rollout_index'));
   const fields: NemoRow['fields'] = {};
   for (const [key, span] of spans) {
     if (CONVERSATION.has(key) || BOOKKEEPING.has(key)) continue;
-    fields[key] = span.end - span.start > SMALL_FIELD_CHARS ? { chars: span.end - span.start } : value(text, span);
+    fields[utf8(key)] = span.end - span.start > SMALL_FIELD_CHARS ? { chars: span.end - span.start } : value(text, span);
   }
   const failure = str(value(text, spans.get('_ng_failure_class')));
   return {
@@ -94,7 +125,7 @@ export function summarizeRow(text: string, line: number, offset: number): NemoRo
     attempt: num(value(text, spans.get('_ng_attempt_index'))),
     agent: str(obj(value(text, spans.get('agent_ref'))).name),
     reward: value(text, spans.get('reward')),
-    ...usageOf(text, spans.get('response')),
+    ...usageOf(text, layout.response),
     failureClass: failure,
     terminal: value(text, spans.get('_ng_failure_terminal')) === true,
     fields,
@@ -109,20 +140,33 @@ export interface RowChunk {
   lines: number;
 }
 
-/** The complete lines of a chunk of a rollouts, failures or inputs file, each summarised; a partial last line waits. */
+/** One row in this many is read both ways: a chunk whose rows the fast way misreads is read whole from there on. */
+const CHECK_EVERY = 64;
+
+/**
+ * The complete lines of a chunk of a rollouts, failures or inputs file (bytes, as latin1 text), each summarised; a partial last
+ * line waits. Rows are read around their conversation (fastLayout), checked now and then against a
+ * whole read: a chunk of an environment whose rows have fields before `response`, or a `usage` of their
+ * own, is read whole from the first row that shows it.
+ */
 export function summarizeLines(text: string, file: string, firstLine: number, offset: number): RowChunk {
   const records: NemoRow[] = [];
   const problems: Problem[] = [];
   let start = 0;
   let line = firstLine;
   let consumed = 0;
+  let fast = true;
   for (;;) {
     const end = text.indexOf('\n', start);
     if (end < 0) break;
     const raw = text.slice(start, end);
-    const bytes = Buffer.byteLength(raw) + 1;
+    const bytes = raw.length + 1;
     if (raw.trim() !== '') {
-      const row = summarizeRow(raw, line, offset + consumed);
+      let row = summarizeRow(raw, line, offset + consumed, fast);
+      if (fast && (line - firstLine) % CHECK_EVERY === 0) {
+        const whole = summarizeRow(raw, line, offset + consumed);
+        if (JSON.stringify(whole) !== JSON.stringify(row)) [row, fast] = [whole, false];
+      }
       if (typeof row === 'string') problems.push(problem(file, row, { line }));
       else records.push(row);
     }

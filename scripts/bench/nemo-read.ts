@@ -15,6 +15,7 @@ const adapter = ADAPTERS['nemo-gym'];
 const started = performance.now();
 const cold = await adapter.read(file, ctx);
 const coldMs = performance.now() - started;
+const peakRssMb = process.resourceUsage().maxRSS / 1024;
 
 const lineOf = (i: number) => `${JSON.stringify({ _ng_task_index: i, _ng_rollout_index: 0, agent_ref: { name: 'bench_agent' }, response: { output: [{ type: 'message', content: [{ type: 'output_text', text: 'x'.repeat(8000) }] }], usage: { input_tokens: 10, output_tokens: 5 } }, reward: 1 })}\n`;
 const appends = [];
@@ -54,6 +55,6 @@ rmSync(home, { recursive: true, force: true });
 times.sort((a, b) => a - b);
 const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] as number;
 console.log(JSON.stringify({
-  coldMs, count: cold.cell.reward?.n, meanReward: cold.cell.reward?.mean, input: cold.cell.tokens.input, output: cold.cell.tokens.output,
+  coldMs, peakRssMb, count: cold.cell.reward?.n, meanReward: cold.cell.reward?.mean, input: cold.cell.tokens.input, output: cold.cell.tokens.output,
   appends, latency: { p50: at(0.5), p95: at(0.95), n: times.length },
 }));

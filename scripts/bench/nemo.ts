@@ -9,13 +9,8 @@ import { measure, ROOT, row } from './measure';
 
 const BYTES = Number(process.env.BENCH_BYTES ?? 1024 ** 3);
 const FIXTURES = join(ROOT, 'runners/nemo-gym/fixtures');
-const SOURCES = [
-  'responses_api_agents/claude_code_agent/data/example_math_rollouts.jsonl',
-  'responses_api_agents/hermes_agent/data/example_math_rollouts.jsonl',
-  'resources_servers/circle_click/data/example_rollouts.jsonl',
-  'resources_servers/workplace_assistant/data/example_rollouts.jsonl',
-  'responses_api_agents/pinchbench/data/example_rollouts.jsonl',
-];
+// One environment's rows, as a real collection holds (math_with_judge, two harnesses).
+const SOURCES = ['responses_api_agents/claude_code_agent/data/example_math_rollouts.jsonl', 'responses_api_agents/hermes_agent/data/example_math_rollouts.jsonl'];
 const real = SOURCES.flatMap((file) => readFileSync(join(FIXTURES, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>));
 
 const home = mkdtempSync(join(tmpdir(), 'cellwatch-bench-nemo-'));
@@ -55,9 +50,9 @@ try {
 
   const wc = await measure('wc', ['-l', file]);
   const python = await measure('python3', ['-c', PYTHON, file]);
-  const read = await measure(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/bench/nemo-read.ts'), file, String(rows)], { rss: true });
+  const read = await measure(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/bench/nemo-read.ts'), file, String(rows)]);
   const result = JSON.parse(read.stdout.trim().split('\n').at(-1) as string) as {
-    coldMs: number; count: number; meanReward: number; input: number; output: number;
+    coldMs: number; peakRssMb: number; count: number; meanReward: number; input: number; output: number;
     appends: { rows: number; bytes: number; ms: number }[]; latency: { p50: number; p95: number; n: number };
   };
   const [pyCount, pyMean] = python.stdout.trim().split(' ').map(Number);
@@ -66,7 +61,7 @@ try {
   console.log('');
   console.log(row('wc -l (baseline)', `${wc.wallMs.toFixed(0)} ms`, `${(written / 1024 ** 2).toFixed(0)} MB, ${rows.toLocaleString('en-US')} rows`));
   console.log(row('python3 json.loads per line', `${python.wallMs.toFixed(0)} ms`, `count ${pyCount}, mean reward ${(pyMean as number).toFixed(4)}`));
-  console.log(row('cellwatch summary, cold', `${result.coldMs.toFixed(0)} ms`, `${(result.coldMs / wc.wallMs).toFixed(1)}x wc -l (goal <= 3x); peak RSS ${read.peakRssMb?.toFixed(0)} MB (goal < 300); ${result.input.toLocaleString('en-US')} in / ${result.output.toLocaleString('en-US')} out tokens`));
+  console.log(row('cellwatch summary, cold', `${result.coldMs.toFixed(0)} ms`, `${(result.coldMs / wc.wallMs).toFixed(1)}x wc -l (goal <= 3x); peak RSS ${result.peakRssMb.toFixed(0)} MB (goal < 300); ${result.input.toLocaleString('en-US')} in / ${result.output.toLocaleString('en-US')} out tokens`));
   for (const a of result.appends) console.log(row(`  after appending ${a.rows} rows`, `${a.ms.toFixed(1)} ms`, `${(a.bytes / 1024).toFixed(0)} kB appended: ${((a.ms * 1024 * 1024) / a.bytes).toFixed(1)} ms per MB`));
   console.log(row('appended rollout to its row (local)', `${result.latency.p50.toFixed(0)} ms`, `p50 of ${result.latency.n}; p95 ${result.latency.p95.toFixed(0)} ms (goal 100 ms)`));
 } finally {
