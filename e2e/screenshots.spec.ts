@@ -1,4 +1,4 @@
-// The README's screenshots: the four journeys and the board at 1440x900 and 1024x700, light and dark. Every e2e run
+// The README's screenshots: the four journeys, the board and a NeMo Gym collection at 1440x900 and 1024x700, light and dark. Every e2e run
 // takes them (into out/test-results/screenshots); `npm run screenshots` writes them into the README's folder.
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
@@ -48,6 +48,13 @@ async function journeys(page: Page, served: Served, name: (journey: string) => s
   await page.getByRole('tab', { name: 'Board' }).click();
   await expect(page.getByRole('table', { name: 'Comparisons' })).toBeVisible();
   await page.screenshot({ path: name('5-board') });
+
+  // 6. A NeMo Gym collection's tables: agents, tasks with pass@k, rollouts.
+  await page.getByRole('tab', { name: 'Cells' }).click();
+  await page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: /^rollouts/ }).getByRole('cell').first().click();
+  await page.getByRole('tab', { name: 'Tables' }).click();
+  await expect(page.getByRole('region', { name: 'Agents' })).toBeVisible();
+  await page.screenshot({ path: name('6-nemo') });
 }
 
 test.describe('the README screenshots', () => {

@@ -1,0 +1,32 @@
+import { expect, test } from '@playwright/test';
+import { instantDemoForSpecs } from './processes';
+
+test.describe("the demo's NeMo Gym collection", () => {
+  const served = instantDemoForSpecs();
+
+  test('a collection of two agents: its budget, rate and mean reward, and its tables of agents, tasks, rollouts, failures and aggregate', async ({ page }) => {
+    await page.goto(served.url);
+    const table = page.getByRole('table', { name: 'Cells' });
+    const row = table.getByRole('row', { name: /^rollouts/ });
+    await expect(row).toContainText('nemo-gym');
+    await expect(row).toContainText('48/48');
+    await row.getByRole('cell').first().click();
+    await expect(page.getByRole('heading', { name: 'rollouts' })).toBeVisible();
+    await expect(page.getByText(/^mean reward 0\.\d+ of 47$/)).toBeVisible();
+    await expect(page.locator('.cell-header')).toContainText('demo_claude_code_agent, demo_codex_agent');
+
+    await page.getByRole('tab', { name: 'Tables' }).click();
+    const agents = page.getByRole('region', { name: 'Agents' });
+    await expect(agents.getByRole('row')).toHaveCount(3);
+    await expect(agents.getByRole('columnheader')).toHaveText(['agent', 'rollouts', 'successes', 'success rate', 'mean reward']);
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    await expect(tasks.getByRole('row')).toHaveCount(13);
+    await expect(tasks.getByRole('row').nth(1).getByRole('cell').nth(2)).toHaveText('4');
+    const failures = page.getByRole('region', { name: 'Failures' });
+    await expect(failures.getByRole('row', { name: /sandbox_timeout/ }).getByRole('cell')).toHaveText(['sandbox_timeout', '1', '1', '1']);
+    // The collector's aggregate agrees with the rows: no problem says otherwise.
+    const aggregate = page.getByRole('region', { name: 'Aggregate (rollouts_aggregate_metrics.json)' });
+    await expect(aggregate.getByRole('row')).toHaveCount(7);
+    await expect(page.getByRole('tab', { name: 'Problems (0)' })).toBeVisible();
+  });
+});
