@@ -28,5 +28,15 @@ test.describe("the demo's NeMo Gym collection", () => {
     const aggregate = page.getByRole('region', { name: 'Aggregate (rollouts_aggregate_metrics.json)' });
     await expect(aggregate.getByRole('row')).toHaveCount(7);
     await expect(page.getByRole('tab', { name: 'Problems (0)' })).toBeVisible();
+
+    // A rollout opens as its transcript: the question, the tool call with its output, the reward.
+    const rollouts = page.getByRole('region', { name: 'Rollouts' });
+    await rollouts.getByRole('button', { name: /^Open rollout demo_claude_code_agent\/0#/ }).first().click();
+    const transcript = page.getByRole('region', { name: /^Rollout demo_claude_code_agent\/0#/ });
+    await expect(transcript).toContainText('What is 17 * 3? Answer with the number only.');
+    await expect(transcript.locator('.turn-call')).toContainText('"code": "print(17 * 3)"');
+    await expect(transcript.getByLabel('Verdict')).toContainText(/reward [01]/);
+    await transcript.getByRole('button', { name: 'Close' }).click();
+    await expect(transcript).toHaveCount(0);
   });
 });

@@ -23,6 +23,7 @@ import { RootsService } from './roots/service';
 import { PriceList, shippedPrices } from './prices';
 import { APP_VERSION } from './version';
 import { readLog } from './watch/logs';
+import { readTranscript } from './watch/transcript';
 import { WatchService } from './watch/service';
 import { removeStaleTemps } from './state-file';
 
@@ -184,6 +185,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       unlockHostKey: (alias, keyFile, passphrase) => hosts.unlockHostKey(alias, keyFile, passphrase),
       reconnectHost: (alias) => hosts.reconnectHost(alias),
       readLog: (cellId, file, from) => readLog(roots.cell(cellId), contextOf, file, from),
+      transcript: (cellId, unit) => readTranscript(roots.cell(cellId), contextOf, unit),
       listAlerts: () => alerts.listAlerts(),
       markAlertsRead: (until) => alerts.markAlertsRead(until),
       setAlertPrefs: (prefs) => alerts.setAlertPrefs(prefs),

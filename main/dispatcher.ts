@@ -43,6 +43,7 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   closeCell: z.tuple([cellId]),
   openStream: z.union([z.tuple([cellId, name]), z.tuple([cellId, name, z.strictObject({ offset: byteOffset, line: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable() })])]),
   closeStream: z.tuple([cellId, name]),
+  transcript: z.tuple([cellId, z.string().min(1).max(600)]),
   gpuStatus: z.union([z.tuple([]), z.tuple([name])]),
   systemStatus: z.tuple([]),
   listProfiles: z.union([z.tuple([]), z.tuple([name])]),

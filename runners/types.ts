@@ -1,4 +1,4 @@
-import type { CellDetail } from '../shared/cell-detail';
+import type { CellDetail, Transcript } from '../shared/cell-detail';
 import type { Capabilities, Cell, CellLabels, EpisodeUnit, FormatName } from '../shared/model';
 import type { CellFs } from './common/fs';
 import type { JsonReader } from './common/json';
@@ -93,6 +93,8 @@ export interface FormatCapabilities {
     cellsIn(fs: CellFs, dir: string, files: ReadonlySet<string>, known: (path: string) => boolean): Promise<string[]>;
     ownerOf(path: string): string | null;
   };
+  /** One unit (a rollout) read like a transcript, when the user opens it; null when the cell has no such unit. */
+  transcripts?: { read(path: string, unit: string, ctx: ReadContext): Promise<Transcript | null> };
   /** Paths (relative to the cell) whose changes never change what the cell list shows: frames, media. */
   quiet?: RegExp;
 }
@@ -109,7 +111,7 @@ export interface FormatAdapter {
 /** The capabilities as the window sees them. */
 export function capabilitiesOf(adapter: FormatAdapter): Capabilities {
   const c = adapter.capabilities;
-  return { versions: c.versions !== undefined, episodeStreams: c.episodeStreams !== undefined, exclusions: c.exclusions === true, vram: c.vram !== undefined };
+  return { versions: c.versions !== undefined, episodeStreams: c.episodeStreams !== undefined, exclusions: c.exclusions === true, vram: c.vram !== undefined, transcripts: c.transcripts !== undefined };
 }
 
 /** A cell none of whose files changed for this long is no longer running. */

@@ -78,6 +78,8 @@ export interface DetailTable {
   columns: string[];
   rows: TableValue[][];
   note: string | null;
+  /** Each row's first value names a unit that opens as a transcript (Backend.transcript). */
+  opens?: 'transcript';
 }
 
 /** One line of an event log, normalized: its own fields kept. */
@@ -195,4 +197,29 @@ export interface RecordProgress {
   url?: string;
   note?: string;
   error?: string;
+}
+
+/** One step of a rollout as its transcript shows it, in order. */
+export type TranscriptItem =
+  | { kind: 'input' | 'message'; role: string; text: string }
+  | { kind: 'reasoning'; text: string }
+  /** A tool call with its arguments (pretty JSON when they parse) and the output paired with it by call id. */
+  | { kind: 'call'; name: string; callId: string | null; arguments: string; output: string | null }
+  /** An output item of a type the transcript does not know, as JSON. */
+  | { kind: 'other'; type: string; json: string };
+
+/** One rollout read like a transcript: its input, the response's items, then the verdict (a NeMo Gym row). */
+export interface Transcript {
+  unit: string;
+  agent: string | null;
+  items: TranscriptItem[];
+  /** The final answer: the last message's text. */
+  answer: string | null;
+  reward: unknown;
+  /** The environment's own fields (resolved, patch_exists, ...), whole. */
+  verdict: Record<string, unknown>;
+  /** A SWE rollout's model_patch, shown as a diff. */
+  patch: string | null;
+  /** ng_trajectory / ng_agent_observations as the row gives them, and their `gaps` (what the harness could not observe). */
+  observations: { json: string; gaps: string[] } | null;
 }

@@ -3,7 +3,7 @@
 import type { Alert, AlertPrefs, AlertsState } from './alerts';
 import type { Launched, LaunchPlan, LaunchRequest, ProfileInfo, RunInfo } from './launch';
 import type { PairedTest } from './mcnemar';
-import type { CellDelta, CellDetail, Comparison, FrameSet, FrameSource, GpuSample, GpuStatus, RecordProgress, StreamEvent, StreamResume, SystemSample } from './cell-detail';
+import type { CellDelta, CellDetail, Comparison, FrameSet, FrameSource, GpuSample, GpuStatus, RecordProgress, StreamEvent, StreamResume, SystemSample, Transcript } from './cell-detail';
 import type { AppInfo, CellId, CellsDelta, CellSummary, FormatName, Problem, RootStatus } from './model';
 import type { BoardComparison } from './board';
 
@@ -30,6 +30,8 @@ export interface Backend {
    */
   openStream(id: CellId, stream: string, resume?: StreamResume): Promise<StreamOpened>;
   closeStream(id: CellId, stream: string): Promise<void>;
+  /** One unit of a cell read like a transcript (a NeMo Gym rollout: `<task>#<rollout>`, or `<agent>/<task>#<rollout>`). */
+  transcript(id: CellId, unit: string): Promise<Transcript>;
   /** The frames of an episode, or of a policy version's development or replay episode on a seed, as URLs. */
   listFrames(id: CellId, source: FrameSource): Promise<FrameSet>;
   /** GPUs of this machine, or of an SSH host: recent samples and what went wrong; new samples arrive as `gpuSample`. */

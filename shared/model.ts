@@ -164,6 +164,8 @@ export interface Capabilities {
   exclusions: boolean;
   /** GPU memory samples over time. */
   vram: boolean;
+  /** A unit (a rollout) opens as a transcript. */
+  transcripts: boolean;
 }
 
 /** One unit that pairs in a McNemar test (`episodes --json`). */

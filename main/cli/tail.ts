@@ -12,7 +12,8 @@ import { problemLine } from './printable';
 export const TAIL_HELP = `cellwatch tail [--json] [--from-end] [--accept-new-host-key] CELL
 
 Prints the cell's events as they arrive, until Ctrl+C: coding-agent trajectories, the bigym ledger and
-evaluation progress, the evopolicygym event log. Malformed lines are reported on stderr with file and
+evaluation progress, the evopolicygym event log, a NeMo Gym collection's rollouts and failures (its unit
+and reward, never the conversation). Malformed lines are reported on stderr with file and
 line. CELL may be on an SSH host (ssh://ALIAS/abs/path or ALIAS:/abs/path): the tail then reads over
 SFTP and, when the connection drops, resumes from the byte it had reached.
   --json       one object a line: {"cell", "episode", "seq", "t", "ev", ...the event's own fields}

@@ -204,13 +204,18 @@ export function collect(inputs: NemoRow[] | null, rows: NemoRow[], failureRows: 
   return new Collector(files).update(inputs, rows, failureRows);
 }
 
+/** How the collection's units are named: `<task>#<rollout>`, or with several agents `<agent>/<task>#<rollout>`. */
+export function unitNamer(collection: Collection): (row: NemoRow) => string {
+  return collection.byAgent.size > 1 ? (row) => `${row.agent ?? ''}/${unitOf(row)}` : unitOf;
+}
+
 /**
  * The units a paired test pairs, in `<task>#<rollout>` order: each rollout, and each terminal failure as
  * not scored. One agent's (`agent`), or all; with several agents, each unit is named `<agent>/<task>#<rollout>`.
  */
 export function unitsOf(collection: Collection, agent?: string): EpisodeUnit[] {
   const mine = (row: NemoRow) => agent === undefined || row.agent === agent;
-  const named = agent === undefined && collection.byAgent.size > 1 ? (row: NemoRow) => `${row.agent ?? ''}/${unitOf(row)}` : unitOf;
+  const named = agent === undefined ? unitNamer(collection) : unitOf;
   const ordered = [...collection.rollouts.filter(mine), ...[...collection.failedUnits.values()].filter(mine)].sort(
     (a, b) => byText(a.agent ?? '', b.agent ?? '') || (a.task as number) - (b.task as number) || (a.repeat ?? 0) - (b.repeat ?? 0),
   );

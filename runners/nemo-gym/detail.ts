@@ -1,7 +1,7 @@
 import type { DetailTable, EpisodeRow, TableValue } from '../../shared/cell-detail';
-import { meanOf, passAtK, scoredReward, type Collection } from './collection';
+import { meanOf, passAtK, scoredReward, unitNamer, type Collection } from './collection';
 import type { AggregateLine } from './aggregate';
-import { unitOf, type LargeField, type NemoRow } from './rows';
+import type { LargeField, NemoRow } from './rows';
 import type { DetailRead } from '../types';
 
 const isLarge = (v: unknown): v is LargeField => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && typeof (v as LargeField).chars === 'number';
@@ -31,8 +31,9 @@ function rolloutsTable(c: Collection): DetailTable {
     id: 'rollouts',
     title: 'Rollouts',
     columns: ['rollout', 'agent', 'reward', 'input', 'cached', 'output', 'reasoning', ...fields],
-    rows: shown.map((r) => [unitOf(r), r.agent, shownReward(r), r.usage?.input ?? null, r.usage?.cached ?? null, r.usage?.output ?? null, r.usage?.reasoning ?? null, ...fields.map((f) => shownField(r.fields[f]))]),
+    rows: shown.map((r) => [unitNamer(c)(r), r.agent, shownReward(r), r.usage?.input ?? null, r.usage?.cached ?? null, r.usage?.output ?? null, r.usage?.reasoning ?? null, ...fields.map((f) => shownField(r.fields[f]))]),
     note: notes.join('; ') || null,
+    opens: 'transcript',
   };
 }
 
@@ -79,11 +80,11 @@ function aggregateTable(lines: AggregateLine[], file: string): DetailTable {
   };
 }
 
-function episodeRow(row: NemoRow): EpisodeRow {
+function episodeRow(row: NemoRow, id: string): EpisodeRow {
   const reward = scoredReward(row);
   const runTime = row.fields.agent_run_time;
   return {
-    id: unitOf(row),
+    id,
     status: row.failureClass ? `failed: ${row.failureClass}` : 'rollout',
     success: reward === null ? null : reward >= 1,
     scored: reward !== null,
@@ -102,7 +103,7 @@ export function nemoDetail(c: Collection, aggregate: AggregateLine[], aggregateF
   if (c.failures.length) tables.push(failuresTable(c));
   if (aggregateFile) tables.push(aggregateTable(aggregate, aggregateFile));
   return {
-    episodes: [...c.rollouts, ...c.failedUnits.values()].map(episodeRow),
+    episodes: [...c.rollouts, ...c.failedUnits.values()].map((row) => episodeRow(row, unitNamer(c)(row))),
     versions: [],
     vram: [],
     startedAt: null,

@@ -1,5 +1,7 @@
+import { useState } from 'react';
 import type { DetailTable, TableValue } from '../../../shared/cell-detail';
 import { useCell } from './context';
+import { TranscriptView } from './TranscriptView';
 
 /** A value as a table cell shows it: whole, a fraction to four places, a dash for nothing. */
 function shown(value: TableValue): string {
@@ -8,7 +10,7 @@ function shown(value: TableValue): string {
   return String(value);
 }
 
-function Table({ table }: { table: DetailTable }) {
+function Table({ table, onOpen }: { table: DetailTable; onOpen: (unit: string) => void }) {
   const numeric = table.columns.map((_, i) => table.rows.length > 0 && table.rows.every((row) => row[i] === null || typeof row[i] === 'number'));
   return (
     <section className="detail-table" aria-label={table.title}>
@@ -34,7 +36,13 @@ function Table({ table }: { table: DetailTable }) {
                 <tr key={r}>
                   {row.map((value, i) => (
                     <td key={i} className={numeric[i] ? 'num' : undefined} title={typeof value === 'string' && value.length > 40 ? value : undefined}>
-                      {shown(value)}
+                      {i === 0 && table.opens === 'transcript' ? (
+                        <button className="link" onClick={() => onOpen(String(value))} aria-label={`Open rollout ${shown(value)}`}>
+                          {shown(value)}
+                        </button>
+                      ) : (
+                        shown(value)
+                      )}
                     </td>
                   ))}
                 </tr>
@@ -51,10 +59,13 @@ function Table({ table }: { table: DetailTable }) {
 /** The tables a cell's format adds to its view (a collection's agents, tasks, rollouts, failures, aggregate). */
 export function DetailTables() {
   const tables = useCell((s) => s.detail?.tables ?? []);
+  const cellId = useCell((s) => s.detail?.summary.id);
+  const [open, setOpen] = useState<string | null>(null);
   return (
     <div className="detail-tables">
+      {open && cellId && <TranscriptView cellId={cellId} unit={open} onClose={() => setOpen(null)} />}
       {tables.map((t) => (
-        <Table key={t.id} table={t} />
+        <Table key={t.id} table={t} onOpen={setOpen} />
       ))}
     </div>
   );

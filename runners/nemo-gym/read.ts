@@ -1,0 +1,66 @@
+// Reading a collection's files: its rows summarised, counted on from where the last read left them.
+import { basename, dirname } from 'node:path';
+import { problem } from '../../shared/model';
+import { parseJson } from '../../shared/json';
+import { append } from '../../shared/arrays';
+import { CellReading } from '../common/cell';
+import { MAX_JSON_BYTES } from '../common/json';
+import type { LineReader } from '../common/jsonl-cache';
+import type { ReadContext } from '../types';
+import { checkAggregate } from './aggregate';
+import { Collector } from './collection';
+import { collectionFiles } from './files';
+import { summarizeLines, type NemoRow } from './rows';
+
+/**
+ * Rows are summarised, never kept whole, so a collection of any size is read (from where it was, as it
+ * grows); as bytes (latin1), only the values a summary keeps are decoded.
+ */
+export const NEMO_ROWS: LineReader<NemoRow> = {
+  name: 'nemo-gym',
+  parse: summarizeLines,
+  maxBytes: Number.MAX_SAFE_INTEGER,
+  stepBytes: 8 * 1024 * 1024,
+  // A row of a whole SWE conversation can be tens of megabytes.
+  maxLineBytes: 256 * 1024 * 1024,
+  encoding: 'latin1',
+};
+
+async function jsonValue(r: CellReading, name: string): Promise<unknown> {
+  const text = await r.text(name, MAX_JSON_BYTES);
+  if (text === null) return undefined;
+  try {
+    return parseJson(text);
+  } catch (error) {
+    r.problems.push(problem(name, `malformed JSON (${(error as Error).message}); not read`));
+    return undefined;
+  }
+}
+
+/** A collection's rows, as the cell, the paired test, the board and the detail read them. */
+export async function readCollection(path: string, ctx: ReadContext) {
+  const files = collectionFiles(path);
+  const name = (file: string) => basename(file);
+  const r = new CellReading(dirname(path), ctx);
+  const haveInputs = (await r.stat(name(files.inputs))) !== null;
+  const inputs = haveInputs ? await r.jsonl(name(files.inputs), NEMO_ROWS) : null;
+  const rows = await r.jsonl(name(files.rollouts), NEMO_ROWS);
+  const failures = await r.jsonl(name(files.failures), NEMO_ROWS);
+  const names = { rollouts: name(files.rollouts), failures: name(files.failures) };
+  const collector = ctx.jsonl?.kept(`nemo-gym:${path}`, () => new Collector(names)) ?? new Collector(names);
+  const collection = collector.update(inputs, rows, failures);
+  append(r.problems, collection.problems);
+  let aggregateFile: string | null = null;
+  let aggregate: unknown;
+  for (const file of [files.aggregate, files.agentMetrics]) {
+    aggregate = await jsonValue(r, name(file));
+    if (aggregate !== undefined) {
+      aggregateFile = name(file);
+      break;
+    }
+  }
+  const checked = aggregateFile ? checkAggregate(aggregate, aggregateFile, collection) : null;
+  if (checked) append(r.problems, checked.problems);
+  return { r, files, collection, collector, aggregateFile, checked };
+}
+

@@ -1,0 +1,76 @@
+// One rollout read like a transcript: the only place a row's conversation is parsed, when the user opens it.
+import type { Transcript, TranscriptItem } from '../../shared/cell-detail';
+import { parseJson } from '../../shared/json';
+import { arr, obj, str } from '../common/values';
+import type { ReadContext } from '../types';
+import { readCollection } from './read';
+import { unitOf, type NemoRow } from './rows';
+
+/** Message content as text: a string, or the text of its parts. */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  return arr(content)
+    .map((part) => str(obj(part).text) ?? str(obj(part).refusal) ?? (obj(part).type === 'input_image' ? '[image]' : ''))
+    .filter(Boolean)
+    .join('\n');
+}
+
+function pretty(args: string): string {
+  try {
+    return JSON.stringify(JSON.parse(args), null, 2);
+  } catch {
+    return args;
+  }
+}
+
+const BOOKKEEPING = new Set(['responses_create_params', 'response', 'reward', 'agent_ref', 'model_patch', 'ng_trajectory', 'ng_agent_observations']);
+
+/** The transcript of a parsed row. */
+export function transcriptOf(row: Record<string, unknown>, unit: string): Transcript {
+  const items: TranscriptItem[] = [];
+  const input = obj(row.responses_create_params).input;
+  if (typeof input === 'string') items.push({ kind: 'input', role: 'user', text: input });
+  for (const message of arr(input)) items.push({ kind: 'input', role: str(obj(message).role) ?? 'user', text: textOf(obj(message).content) });
+  const outputs = arr(obj(row.response).output).map(obj);
+  const outputOf = new Map(outputs.filter((o) => o.type === 'function_call_output').map((o) => [str(o.call_id), o.output]));
+  let answer: string | null = null;
+  for (const item of outputs) {
+    if (item.type === 'reasoning') items.push({ kind: 'reasoning', text: arr(item.summary).map((s) => str(obj(s).text) ?? '').join('\n') || textOf(item.content) });
+    else if (item.type === 'message') {
+      answer = textOf(item.content);
+      items.push({ kind: 'message', role: str(item.role) ?? 'assistant', text: answer });
+    } else if (item.type === 'function_call') {
+      const callId = str(item.call_id);
+      const output = outputOf.get(callId);
+      items.push({ kind: 'call', name: str(item.name) ?? '?', callId, arguments: pretty(str(item.arguments) ?? ''), output: output === undefined ? null : typeof output === 'string' ? output : JSON.stringify(output, null, 2) });
+    } else if (item.type !== 'function_call_output' || !outputOf.has(str(item.call_id))) items.push({ kind: 'other', type: str(item.type) ?? '?', json: JSON.stringify(item, null, 2) });
+  }
+  const observed = row.ng_trajectory ?? row.ng_agent_observations;
+  const gaps = [...arr(obj(row.ng_trajectory).gaps), ...arr(obj(row.ng_agent_observations).gaps)].map((g) => (typeof g === 'string' ? g : JSON.stringify(g)));
+  return {
+    unit,
+    agent: str(obj(row.agent_ref).name),
+    items,
+    answer,
+    reward: row.reward ?? null,
+    verdict: Object.fromEntries(Object.entries(row).filter(([key]) => !BOOKKEEPING.has(key))),
+    patch: str(row.model_patch),
+    observations: observed === undefined ? null : { json: JSON.stringify(observed, null, 2), gaps },
+  };
+}
+
+/** The longest row opened: a whole SWE conversation can be tens of megabytes. */
+const MAX_ROW_BYTES = 256 * 1024 * 1024;
+
+/** The transcript of one rollout of the collection at `path` (`<task>#<rollout>`, or `<agent>/<task>#<rollout>`); null when it has none such. */
+export async function readTranscript(path: string, unit: string, ctx: ReadContext): Promise<Transcript | null> {
+  const { collection } = await readCollection(path, ctx);
+  const slash = unit.lastIndexOf('/');
+  const [agent, id] = slash < 0 ? [null, unit] : [unit.slice(0, slash), unit.slice(slash + 1)];
+  const row = collection.rollouts.find((r: NemoRow) => unitOf(r) === id && (agent === null || r.agent === agent));
+  if (!row) return null;
+  const read = await ctx.fs.readFrom(path, row.offset, MAX_ROW_BYTES);
+  const line = read?.text.split('\n', 1)[0];
+  if (!line) return null;
+  return transcriptOf(obj(parseJson(line)), unit);
+}
