@@ -47,6 +47,42 @@ describe('cellwatch launch', () => {
     await runs.stop(run?.id as string, 1000);
   });
 
+  it('launches a NeMo Gym collection: ng_collect_rollouts writes into the ui_ folder, and the collection is the run\'s cell', async () => {
+    const { chmodSync, mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
+    // A stand-in ng_collect_rollouts: materialized inputs first, then a real row a second, to +output_jsonl_fpath.
+    const real = join(import.meta.dirname, '../../runners/nemo-gym/fixtures/responses_api_agents/claude_code_agent/data/example_math_rollouts');
+    const bin = join(tmp.path, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'ng_collect_rollouts'), [
+      '#!/bin/sh',
+      'for a in "$@"; do case "$a" in +output_jsonl_fpath=*) out="${a#+output_jsonl_fpath=}";; esac; done',
+      `cp ${real}_materialized_inputs.jsonl "\${out%.jsonl}_materialized_inputs.jsonl"`,
+      `while IFS= read -r line; do printf '%s\\n' "$line" >> "$out"; sleep 0.2; done < ${real}.jsonl`,
+    ].join('\n'));
+    chmodSync(join(bin, 'ng_collect_rollouts'), 0o755);
+    process.env.PATH = `${bin}:${process.env.PATH}`;
+    const root = join(tmp.path, 'nemo-runs');
+    const set = ['--set', `checkout=${tmp.path}`, '--set', `root=${root}`, '--set', 'agent=math_with_judge_claude_code_agent'];
+    const dry = capture();
+    expect(await runCli(['launch', '--profile', 'nemo-gym', ...set, '--name', 'ui_math', '--dry-run'], dry.io)).toBe(0);
+    const cell = join(root, 'ui_math', 'rollouts.jsonl');
+    expect(dry.out).toContain(`cell  ${cell}`);
+    expect(dry.out).toContain(`run   ng_collect_rollouts +agent_name=math_with_judge_claude_code_agent +input_jsonl_fpath=resources_servers/math_with_judge/data/example.jsonl +output_jsonl_fpath=${cell} +num_repeats=1`);
+    const slurm = capture();
+    expect(await runCli(['launch', '--profile', 'nemo-gym', ...set, '--name', 'ui_math', '--on', 'slurm', '--dry-run'], slurm.io)).toBe(0);
+    expect(slurm.out.find((l) => l.startsWith('sbatch '))).toContain(`+output_jsonl_fpath=${cell}`);
+
+    const { io } = capture();
+    expect(await runCli(['launch', '--profile', 'nemo-gym', ...set, '--name', 'ui_math'], io)).toBe(0);
+    const runs = new RunManager(join(tmp.path, 'config', 'cellwatch', 'launched.json'));
+    const [run] = await runs.list();
+    expect(run?.listed).toBe(cell);
+    await expect.poll(() => readFileSync(cell, 'utf8').split('\n').length, { timeout: 10_000 }).toBe(6);
+    const listed = capture();
+    expect(await runCli(['status', '--json', root], listed.io)).toBe(0);
+    expect(JSON.parse(listed.out.join('\n')).cells.map((c: { path: string; board: string; budget: object }) => [c.path, c.board, c.budget])).toEqual([[cell, 'ui', { unit: 'rollouts', used: 5, total: 5 }]]);
+  });
+
   it('shows a dry run as written: a newline in a value cannot forge a line of the plan', async () => {
     const { io, out } = capture();
     expect(await runCli(['launch', '--profile', 'custom', '--set', 'command=echo hi\nrun   rm -rf ~', '--dry-run'], io)).toBe(0);

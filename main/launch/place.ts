@@ -13,6 +13,8 @@ export interface LaunchedRun {
   /** The host holding its cell: 'local' or an SSH alias. */
   host: string;
   cell: string;
+  /** Where its cell is listed (RenderedRun.listed); absent in runs saved before cells could be files: the folder. */
+  listed?: string;
   command: string[];
   /** Its process group's leader; null for a Slurm job. */
   pid: number | null;

@@ -93,7 +93,7 @@ export async function planLaunch(request: LaunchRequest, ctx: LaunchContext): Pr
   }
   const env = { ...run.env, ...(gpu === null ? {} : { CUDA_VISIBLE_DEVICES: String(gpu) }) };
   const submit = target.kind === 'slurm' ? sbatchLine({ name: run.name, cell: run.cell, cwd: run.cwd, command: run.command, env }, request.slurm ?? {}, profile.gpu) : null;
-  return { plan: { name: run.name, cell: run.cell, cwd: run.cwd, command: run.command, env, gpu, target: request.target ?? 'local', submit, refused }, run, profile };
+  return { plan: { name: run.name, cell: run.listed, cwd: run.cwd, command: run.command, env, gpu, target: request.target ?? 'local', submit, refused }, run, profile };
 }
 
 export const localSetup = (dataDir: string, cli: string): HostSetup => ({ dataDir, home: homedir(), node: process.execPath, cli });

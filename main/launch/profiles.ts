@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, join, normalize } from 'node:path';
+import { isAbsolute, join, normalize, posix } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { uiName } from '../../shared/launch';
@@ -25,6 +25,8 @@ export const Profile = z.object({
   cwd: z.string(),
   env: z.record(z.string(), z.string()).default({}),
   cell: z.string(),
+  /** For a format whose cell is a file (NeMo Gym): that file, inside the run's folder `cell`. */
+  cell_file: z.string().regex(/^[^/]+$/, 'a file name inside the run\'s folder').optional(),
 });
 export type Profile = z.infer<typeof Profile>;
 
@@ -69,7 +71,10 @@ export interface RenderedRun {
   command: string[];
   cwd: string;
   env: Record<string, string>;
+  /** The run's folder: the launch writes its output there. */
   cell: string;
+  /** The path its cell is listed under: the folder, or the file in it that a cell that is a file is. */
+  listed: string;
   values: Record<string, string>;
 }
 
@@ -128,6 +133,7 @@ export function renderRun(profile: Profile, set: Record<string, string>, ctx: Re
     cwd: expandHome(fill(profile.cwd, vars), vars.home as string),
     env: Object.fromEntries(Object.entries(profile.env).map(([k, v]) => [k, fill(v, vars)])),
     cell: vars.cell,
+    listed: profile.cell_file ? posix.join(vars.cell, fill(profile.cell_file, vars)) : vars.cell,
     values,
   };
 }

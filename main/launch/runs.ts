@@ -115,7 +115,7 @@ export class RunManager {
     const id = randomUUID();
     const started = await this.place(target).start(id, start);
     const launched: LaunchedRun = {
-      id, name: run.name, profile: run.profile, format: run.format, target, host, cell: run.cell, command: run.command,
+      id, name: run.name, profile: run.profile, format: run.format, target, host, cell: run.cell, ...(run.listed !== run.cell ? { listed: run.listed } : {}), command: run.command,
       ...started, gpu, startedAt: Date.now(), canDrain,
       seen: { state: started.job ? 'pending' : 'running', exitCode: null, job: started.job ? { id: started.job, state: 'PENDING', reason: null, node: null, exitCode: null } : null },
     };
@@ -211,7 +211,7 @@ export class RunManager {
   async states(): Promise<Map<string, RunState>> {
     await this.load();
     // In launch order: a cell's later run replaces its earlier one.
-    return new Map(this.runs.map((run) => [cellId(run.host, run.cell), (run.seen ?? NOT_SEEN).state]));
+    return new Map(this.runs.map((run) => [cellId(run.host, run.listed ?? run.cell), (run.seen ?? NOT_SEEN).state]));
   }
 
   /** Runs by id, or by a unique start of it, or by name (the latest of that name). */

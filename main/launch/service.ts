@@ -139,7 +139,7 @@ export class LaunchService implements LaunchCalls {
       target: run.target,
       host: run.host,
       cell: run.cell,
-      cellId: cellId(run.host, run.cell),
+      cellId: cellId(run.host, run.listed ?? run.cell),
       pid: run.pid,
       job: run.seen?.job ?? null,
       gpu: run.gpu,
@@ -166,7 +166,7 @@ export class LaunchService implements LaunchCalls {
     const { plan, run, profile } = await planLaunch(request, this.context);
     if (plan.refused) throw new Error(plan.refused);
     const view = await this.runs.launch(plan.target, { run, env: plan.env, submit: plan.submit }, plan.gpu, profile.drain === 'sentinel');
-    const cell = cellId(view.host, run.cell);
+    const cell = cellId(view.host, run.listed);
     // The run has started: a failure from here on is said with it, not thrown (a retry would run it twice).
     let id: string | null = null;
     let problem = view.problem;
