@@ -8,7 +8,8 @@ import type { FormatAdapter, ReadContext } from './types';
 
 export function tempDir(prefix = 'cellwatch-'): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
-  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+  // Retried: a run a test stopped may still be writing its last file as the folder goes.
+  return { path, remove: () => rmSync(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };
 }
 
 /** Writes `files` (relative path to contents; objects become JSON) under `root`. */

@@ -92,12 +92,14 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
     },
     (error) => io.err(`${target.where}: watching stopped: ${error.message}`),
   );
-  // While a host's feed is down (reconnecting), followers are polled, and new logs looked for now and then.
+  // While a host's feed is down (reconnecting), followers are polled often, and new logs looked for now and
+  // then; with a watcher on, every second too: it can miss a change (a network disk, a file made as it starts).
   let ticks = 0;
   const poll = setInterval(() => {
-    if (target.context.live()) return;
+    ticks++;
+    if (target.context.live() && ticks % 4 !== 0) return;
     followers.forEach((f) => void f.poll());
-    if (++ticks % 8 === 0) void followNew(false);
+    if (ticks % 8 === 0) void followNew(false);
   }, REMOTE_POLL_MS);
   await new Promise<void>((resolve) => {
     const done = () => resolve();

@@ -60,6 +60,41 @@ describe('evopolicygym', () => {
   });
 });
 
+describe('evopolicygym budgets and ending', () => {
+  it('counts a submission in flight against the budget: the host reserved its episodes', async () => {
+    const flying = [...events, { t: 8, type: 'submission_started', submission: 'submission-000004', episodes: [5, 6, 7, 8, 9, 10, 11, 12, 13, 14] }];
+    writeTree(cell, { 'run.json': { ...run, config: { ...run.config, episode_budget: 40 } }, 'events.jsonl': jsonl(flying) });
+    const { cell: c, detail } = await evopolicygym.read(cell, context(), { detail: true });
+    expect(c.budget).toEqual({ unit: 'episodes', used: 26, total: 40 });
+    expect(detail?.tables.find((t) => t.id === 'run')?.rows).toContainEqual(['reserved by a submission in flight', 10]);
+    // Once it completes, what it charged replaces what it held.
+    writeTree(cell, { 'events.jsonl': jsonl([...flying, { t: 9, type: 'submission_completed', submission: 'submission-000004', charged: 10 }]) });
+    expect((await read(evopolicygym, cell)).cell.budget.used).toBe(26);
+  });
+
+  it('shows the terminal reason as written, the pool and the cap, each handed-off candidate\'s validation and the selection, the assessment apart', async () => {
+    const validation = { split: 'validation', candidates: [{ program: 'submission-000003', success_rate: 0.7 }, { program: 'submission-000001', success_rate: 0.9 }] };
+    const assessment = { split: 'test', program: 'submission-000001', success_rate: 0.8, episodes: [{ index: 0, success: true }] };
+    writeTree(cell, { 'run.json': { ...run, terminal_reason: 'agent_timeout', handed_off: ['submission-000003', 'submission-000001'], selected_program: 'submission-000001', validation, assessment }, 'events.jsonl': jsonl(events) });
+    const { cell: c, detail } = await evopolicygym.read(cell, context(), { detail: true });
+    expect(c.state).toBe('finished');
+    const tables = Object.fromEntries((detail?.tables ?? []).map((t) => [t.id, t.rows]));
+    expect(tables.run).toEqual([
+      ['terminal reason', 'agent_timeout'],
+      ['episode budget', 30],
+      ['reserved by a submission in flight', 0],
+      ['episode pool', 60],
+      ['episodes per submission, at most', 10],
+      ['selected program', 'submission-000001'],
+    ]);
+    expect(tables.validation).toEqual([
+      ['submission-000003', 1, 0.7, false],
+      ['submission-000001', 2, 0.9, true],
+    ]);
+    expect(tables.assessment).toEqual([['submission-000001', 0.8, 1]]);
+  });
+});
+
 describe('evopolicygym detail', () => {
   it('shows accepted submissions of max_submissions beside the episode budget, and each submission as a row', async () => {
     writeTree(cell, { 'run.json': run, 'events.jsonl': jsonl(events), 'feedback/submission-000001.json': { episodes: [{ index: 0, success: true }, { index: 1, success: false }] } });

@@ -2,8 +2,24 @@ import { evopolicygymDetail, evopolicygymEventLogs } from './detail';
 import { type EpisodeUnit, problem } from '../../shared/model';
 import { baseCell, CellReading } from '../common/cell';
 import { arr, bool, num, obj, str } from '../common/values';
+import type { JsonlRecord } from '../common/jsonl';
 import type { FormatAdapter } from '../types';
 import { RUN_JSON } from './files';
+
+/** Episodes charged by ended submissions, and reserved by those in flight (started, not yet completed or failed). */
+export function budgetOf(events: JsonlRecord[]): { charged: number; reserved: number } {
+  let charged = 0;
+  const inFlight = new Map<string, number>();
+  for (const { value } of events) {
+    const id = str(value.submission);
+    if (value.type === 'submission_started' && id) inFlight.set(id, arr(value.episodes).length);
+    else if (value.type === 'submission_completed' || value.type === 'submission_failed') {
+      charged += num(value.charged) ?? 0;
+      if (id) inFlight.delete(id);
+    }
+  }
+  return { charged, reserved: [...inFlight.values()].reduce((a, b) => a + b, 0) };
+}
 
 export const evopolicygym: FormatAdapter = {
   format: 'evopolicygym',
@@ -17,11 +33,10 @@ export const evopolicygym: FormatAdapter = {
     const config = obj(run.config);
     const agent = obj(run.agent);
 
-    const charged = events
-      .filter((e) => e.value.type === 'submission_completed' || e.value.type === 'submission_failed')
-      .reduce((sum, e) => sum + (num(e.value.charged) ?? 0), 0);
+    const { charged, reserved } = budgetOf(events);
     const cell = baseCell(dir, 'evopolicygym', ctx);
-    cell.budget = { unit: 'episodes', used: charged, total: num(config.episode_budget) };
+    // A submission in flight holds its episodes: the host reserved them, and does not refund them once it evaluates.
+    cell.budget = { unit: 'episodes', used: charged + reserved, total: num(config.episode_budget) };
 
     const assessment = obj(run.assessment);
     const units: EpisodeUnit[] = arr(assessment.episodes).flatMap((raw) => {
