@@ -37,6 +37,24 @@ test.describe('finding your way', () => {
     await expect(table.getByRole('row')).toHaveCount(2);
     await page.keyboard.press('Escape');
 
+    // From the filter: Esc left it keeping the text, a second Esc clears it; ↓ enters the list at the
+    // first match; Enter in the filter opens the first match.
+    await expect(page.getByRole('searchbox', { name: /filter cells/i })).not.toBeFocused();
+    await expect(page.getByRole('searchbox', { name: /filter cells/i })).toHaveValue('other');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('searchbox', { name: /filter cells/i })).toHaveValue('');
+    await page.keyboard.press('/');
+    await page.keyboard.type('other');
+    await page.keyboard.press('ArrowDown');
+    await expect(table.getByRole('row', { selected: true })).toContainText('std_sdk_other_bare_default');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'std_sdk_other_bare_default' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('/');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'std_sdk_other_bare_default' })).toBeVisible();
+    await page.keyboard.press('Escape');
+
     // One click on a row (not only on its name) opens the cell.
     await page.getByRole('searchbox', { name: /filter cells/i }).fill('');
     await table.getByRole('row', { name: /cartpole_balance/ }).getByRole('cell').nth(2).click();

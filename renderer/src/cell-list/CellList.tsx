@@ -117,6 +117,27 @@ export function CellList() {
 
   const openCell = useApp((s) => s.openCell);
   useKey('Enter', useCallback(() => cursor && openCell(cursor), [cursor, openCell]));
+  // A second Esc, once the filter is left, clears it.
+  useKey('Escape', useCallback(() => filter && setFilter(''), [filter, setFilter]));
+
+  /** From the filter: ↓ enters the list at its first match, Enter opens it, Esc leaves keeping the text. */
+  const onFilterKey = (e: React.KeyboardEvent<HTMLInputElement>) => {
+    const first = shown.find((c) => c.id === cursor) ?? shown[0];
+    if (e.key === 'Escape' || (e.key === 'ArrowDown' && first)) {
+      e.preventDefault();
+      // Heard here only: the cell view and the list's own Esc stay as they are.
+      e.stopPropagation();
+      e.currentTarget.blur();
+      if (e.key === 'ArrowDown' && first) {
+        setCursor(first.id);
+        scrollToRow(rows.findIndex((r) => r.kind === 'cell' && r.cell.id === first.id));
+      }
+    } else if (e.key === 'Enter' && first) {
+      e.preventDefault();
+      setCursor(first.id);
+      openCell(first.id);
+    }
+  };
 
   return (
     <section className="cell-list" aria-label="Cells">
@@ -147,13 +168,13 @@ export function CellList() {
           aria-label="Filter cells"
           value={filter}
           onChange={(e) => setFilter(e.target.value)}
-          onKeyDown={(e) => e.key === 'Escape' && (setFilter(''), e.currentTarget.blur())}
+          onKeyDown={onFilterKey}
         />
       </div>
       {cells.length === 0 ? (
         <p className="empty-note">
           No cells found{selectedRoot ? ` in ${selectedRoot}` : ''}. A cell is a folder with a <code>run.json</code> from coding-agent,
-          bigym-agent or evopolicygym, or a Harbor job folder, at most three folders below the root.
+          bigym-agent or evopolicygym, a Harbor job folder, or a NeMo Gym rollouts file, at most three folders below the root.
         </p>
       ) : (
         <div className="grid-table" role="table" aria-label="Cells" aria-rowcount={rows.length + 1}>
