@@ -1,7 +1,8 @@
-// The boards of listed cells: their on-board cells' scored episodes (read again only when a cell's row
-// changed) and the comparisons between them. The window's Board view and `cellwatch board` both ask here.
+// The boards of listed cells: their on-board cells' scored episodes (as the read workers last read them,
+// asked again only when a cell's row changed) and the comparisons between them. The window's Board view and `cellwatch board` both ask here.
 import { compareBoard, type BoardEntry } from '../shared/board';
-import type { CellSummary, EpisodeUnit } from '../shared/model';
+import type { CellSummary } from '../shared/model';
+import { encodeUnits } from '../shared/units';
 import type { BoardReport } from '../shared/contract';
 import { readCell } from '../runners/read';
 import { ADAPTERS } from '../runners';
@@ -42,10 +43,11 @@ export class BoardReader {
   /** The scored episodes of each cell whose row changed since they were last read. */
   private async readChanged(cells: CellSummary[]): Promise<void> {
     const stale = cells.filter((cell) => this.entries.get(cell.id)?.version !== versionOf(cell));
-    const keep = (cell: CellSummary, units: EpisodeUnit[]) =>
+    const keep = (cell: CellSummary, units: string) =>
       this.entries.set(cell.id, { version: versionOf(cell), entry: { path: cell.path, boardName: cell.boardName as string, labels: cell.labels, units } });
     const local = new Map(stale.filter((c) => c.host === 'local').map((c) => [c.path, c]));
-    await this.pool.read([...local.values()].map((c) => ({ dir: c.path, format: c.format })), (reads) => reads.forEach((read) => keep(local.get(read.cell.path) as CellSummary, read.units)), { logs: false, units: true });
-    await mapLimited(stale.filter((c) => c.host !== 'local'), PARALLEL_IO, async (cell) => keep(cell, (await readCell(cell.path, cell.format, this.contextOf(cell).read())).units));
+    // The read workers keep each cell's units from its last read (and the index cache's): nothing is read again here.
+    await this.pool.units([...local.values()].map((c) => ({ dir: c.path, format: c.format })), (units) => units.forEach(([dir, list]) => keep(local.get(dir) as CellSummary, list)));
+    await mapLimited(stale.filter((c) => c.host !== 'local'), PARALLEL_IO, async (cell) => keep(cell, encodeUnits((await readCell(cell.path, cell.format, this.contextOf(cell).read())).units)));
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareBoard, holm, wilson95, type BoardEntry } from './board';
+import { encodeUnits } from './units';
 import type { EpisodeUnit } from './model';
 
 describe('Wilson 95 % interval', () => {
@@ -32,7 +33,7 @@ describe("Holm's correction", () => {
 });
 
 const labels = (harness: string, model: string, condition = 'bare', effort = 'default') => ({ harness, model, condition, effort });
-const units = (outcomes: string): EpisodeUnit[] => [...outcomes].map((o, i) => ({ id: String(i), status: o === '-' ? 'rate_limited' : 'evaluated', success: o === '1', scored: o !== '-' }));
+const units = (outcomes: string): string => encodeUnits([...outcomes].map((o, i): EpisodeUnit => ({ id: String(i), status: o === '-' ? 'rate_limited' : 'evaluated', success: o === '1', scored: o !== '-' })));
 
 describe('the comparison set', () => {
   it('pairs exactly the cells that differ in one field, on one board', () => {

@@ -53,6 +53,26 @@ describe('cellwatch board', () => {
     expect(condition.p_adjusted).toBeCloseTo(2 * mcnemarExactP(0, 14), 15);
   });
 
+  it('pairs the same episodes from the index cache on the next start, and again from the files once a cell changed', async () => {
+    const data = tempDir();
+    const saved = process.env.XDG_DATA_HOME;
+    process.env.XDG_DATA_HOME = data.path;
+    try {
+      const board = async () => {
+        const { io, out } = capture();
+        expect(await runCli(['board', '--json', tmp.path], io)).toBe(0);
+        return JSON.parse(out.join('\n')).comparisons as { field: string; only_b: number }[];
+      };
+      const first = await board();
+      expect(await board()).toEqual(first);
+      cell('std_sdk_m1_full_default', { harness: 'sdk', model: 'm1', condition: 'full' }, twenty(10));
+      expect((await board()).find((c) => c.field === 'condition')?.only_b).toBe(6);
+    } finally {
+      process.env.XDG_DATA_HOME = saved;
+      data.remove();
+    }
+  });
+
   it('prints each board as a table, a column per model, and the differences that survive the correction', async () => {
     const { io, out } = capture();
     expect(await runCli(['board', tmp.path], io)).toBe(0);

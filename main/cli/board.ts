@@ -63,7 +63,9 @@ export async function board(argv: string[], io: Io): Promise<number> {
     return { cells: withBoard, comparisons: report.boards.flatMap((b) => b.comparisons) };
   });
   if (values.json) {
-    io.out(JSON.stringify({ cells: cells.map(boardCell), comparisons }, null, 2));
+    // A comparison a line: 180,000 of them (10,000 cells) are 60 MB spread over a line a field.
+    const listed = JSON.stringify(cells.map(boardCell), null, 2).replace(/\n/g, '\n  ');
+    io.out(`{\n  "cells": ${listed},\n  "comparisons": [${comparisons.map((c) => `\n    ${JSON.stringify(c)}`).join(',')}${comparisons.length ? '\n  ' : ''}]\n}`);
     return 0;
   }
   const boards = new Map<string, CellSummary[]>();

@@ -53,8 +53,8 @@ const sameLengthZero = () => JSON.stringify({ planned: [0, 1], episodes: { 0: { 
 describe('the index cache in the data folder', () => {
   it('a cell unchanged by size and mtime is not parsed at the next start; a changed one is', async () => {
     expect(await scan()).toEqual(new Map([['std_a', 1], ['std_b', 1], ['std_c', 1]]));
-    // The head, the rows, and what each of the two workers' reads looked at.
-    expect(readdirSync(join(cacheDir, 'index')).map((f) => f.replace(/^[0-9a-f]+/, '')).sort()).toEqual(['.head.json', '.looked.0.json', '.looked.1.json', '.rows.json']);
+    // The head, the rows, and what each of the two workers' reads looked at and the units they found (the board's).
+    expect(readdirSync(join(cacheDir, 'index')).map((f) => f.replace(/^[0-9a-f]+/, '')).sort()).toEqual(['.head.json', '.looked.0.json', '.looked.0.units.json', '.looked.1.json', '.looked.1.units.json', '.rows.json']);
     // Same size, same mtime: the cache is believed. A grown file is read again.
     forge(join(root, 'std_a', 'summary.json'), sameLengthZero());
     writeFileSync(join(root, 'std_b', 'summary.json'), summary(false));

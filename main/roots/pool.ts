@@ -194,10 +194,22 @@ export class ReaderPool {
    * Reads the cells, handing over the results in batches as they come; with `logs` (the default), every
    * event log of each cell is checked for malformed lines too, on from where the last check ended.
    */
-  read(cells: Found[], onBatch: (reads: CellRead[]) => void, { logs = true, units = false }: { logs?: boolean; units?: boolean } = {}): Promise<void> {
-    return this.toOwners(cells, (part) => ({ type: 'read', cells: part, logs, units }), (reply, finish) => {
+  read(cells: Found[], onBatch: (reads: CellRead[]) => void, { logs = true }: { logs?: boolean } = {}): Promise<void> {
+    return this.toOwners(cells, (part) => ({ type: 'read', cells: part, logs }), (reply, finish) => {
       if (reply.type !== 'reads') return;
       if (reply.reads.length) onBatch(reply.reads);
+      if (reply.done) finish();
+    });
+  }
+
+  /**
+   * Each cell's units (the board's) as shared/units.ts writes them, as its last read or the index cache
+   * found them: a cell of unknown units is read.
+   */
+  units(cells: Found[], onBatch: (units: [string, string][]) => void): Promise<void> {
+    return this.toOwners(cells, (part) => ({ type: 'units', cells: part }), (reply, finish) => {
+      if (reply.type !== 'unitsOf') return;
+      onBatch(reply.units);
       if (reply.done) finish();
     });
   }

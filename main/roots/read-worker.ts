@@ -13,6 +13,7 @@ import type { FormatName, Problem } from '../../shared/model';
 import { findCells, type Found } from '../scan';
 import type { LookedFiles, SavedLooked } from './index-cache';
 import type { WorkerJob, WorkerReply } from './worker-jobs';
+import { encodeUnits } from '../../shared/units';
 import { append } from '../../shared/arrays';
 
 /** Size and mtime of a path, '-' when it is not there. */
@@ -22,6 +23,8 @@ const signature = (info: Stats | null | undefined) => (info ? `${info.size}:${in
 const looked = new Map<string, Map<string, string>>();
 /** The format of each cell in `looked`, for the cache (index-cache.ts). */
 const formats = new Map<string, FormatName>();
+/** Each cell's units as its last read found them (units-codec.ts), for the board: kept, and saved with the cache. */
+const unitsOf = new Map<string, string>();
 
 /** What the cell being read looked at: each path's stat once, each folder's listing once. */
 let seen = new Map<string, Stats | null>();
@@ -131,10 +134,10 @@ function savedLooked(files: LookedFiles, own: number): { known: () => Iterable<S
 }
 
 /** What the cache says, read once for all of a discovery's jobs. */
-let lastCache: { key: string; saved: ReturnType<typeof savedLooked> } | undefined;
+let lastCache: { key: string; files: LookedFiles; own: number; saved: ReturnType<typeof savedLooked> } | undefined;
 function cacheOf(files: LookedFiles, own: number): ReturnType<typeof savedLooked> {
   const key = `${files.base} ${files.stamp} ${own}`;
-  if (lastCache?.key !== key) lastCache = { key, saved: savedLooked(files, own) };
+  if (lastCache?.key !== key) lastCache = { key, files, own, saved: savedLooked(files, own) };
   return lastCache.saved;
 }
 
@@ -170,6 +173,7 @@ function unchanged(entry: SavedCell | undefined, format: FormatName): boolean {
   if (anyChanged(paths)) return false;
   looked.set(entry.dir, new Map(paths));
   formats.set(entry.dir, entry.format);
+  restoredDirs.add(entry.dir);
   logs.restore(entry.logs.map(([rel, state]) => [under(entry.dir, rel), state]));
   return true;
 }
@@ -193,15 +197,53 @@ function saveLooked(dirs: string[], files: LookedFiles, part: number): void {
       break;
     }
   }
-  const file = `${files.base}.${part}.json`;
-  const temp = `${file}.${process.pid}.${part}.tmp`;
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(temp, JSON.stringify({ stamp: files.stamp, cells: [...cells.values()] } satisfies SavedLooked));
-    renameSync(temp, file);
-  } catch {
-    // Not kept: those cells are read at the next start.
+  const units = Object.fromEntries(dirs.flatMap((dir) => (cells.has(dir) && unitsOf.has(dir) ? [[dir, unitsOf.get(dir) as string]] : [])));
+  for (const [file, value] of [
+    [`${files.base}.${part}.json`, { stamp: files.stamp, cells: [...cells.values()] } satisfies SavedLooked],
+    // Apart: only the board reads them, and a status need not parse them.
+    [`${files.base}.${part}.units.json`, { stamp: files.stamp, units }],
+  ] as const) {
+    const temp = `${file}.${process.pid}.${part}.tmp`;
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(temp, JSON.stringify(value));
+      renameSync(temp, file);
+    } catch {
+      // Not kept: those cells are read at the next start.
+    }
   }
+}
+
+/**
+ * The units the cache saved for cells restored from it (unchanged since), read when the board first asks:
+ * this worker's own part first (it found those cells last time), the others only for a cell not in it.
+ */
+let restored: { files: LookedFiles; units: Map<string, string>; others: boolean } | undefined;
+const restoredDirs = new Set<string>();
+
+function loadUnits(files: LookedFiles, part: number, into: Map<string, string>): void {
+  try {
+    const saved = JSON.parse(readFileSync(`${files.base}.${part}.units.json`, 'utf8')) as { stamp: string; units: Record<string, string> };
+    if (saved.stamp === files.stamp) for (const [cell, text] of Object.entries(saved.units)) into.set(cell, text);
+  } catch {
+    // Missing or unreadable: those cells are read.
+  }
+}
+
+function savedUnits(dir: string): string | undefined {
+  if (!restoredDirs.has(dir) || !lastCache) return undefined;
+  const { files, own } = lastCache;
+  if (restored?.files !== files) {
+    restored = { files, units: new Map(), others: false };
+    loadUnits(files, own, restored.units);
+  }
+  if (!restored.units.has(dir) && !restored.others) {
+    restored.others = true;
+    for (let part = 0; part < files.parts; part++) if (part !== own) loadUnits(files, part, restored.units);
+  }
+  const text = restored.units.get(dir);
+  if (text !== undefined) unitsOf.set(dir, text);
+  return text;
 }
 
 async function handle(job: WorkerJob): Promise<void> {
@@ -214,13 +256,18 @@ async function handle(job: WorkerJob): Promise<void> {
     discoveryStats.clear();
     reply({ type: 'discovered', id: job.id, cells, problems, unchanged: cached ? cells.filter((c) => unchanged(cached.take(c.dir), c.format)).map((c) => c.dir) : [] });
   } else if (job.type === 'read') {
-    // A read replaces what the cell's last read looked at. The units a paired test pairs are sent only
-    // when asked for (the board): too many to send for every cell.
-    const unitsOf = (read: CellRead) => (job.units ? read : { ...read, units: [] });
-    await eachCell(job.cells, false, async ({ dir, format }, ctx) => unitsOf(await readCell(dir, format, ctx, job.logs ? { logs } : {})), (reads, done) =>
+    // A read replaces what the cell's last read looked at. The units a paired test pairs are kept here, and
+    // sent only when asked for (a 'units' job: the board): too many to send for every cell.
+    const keepUnits = (dir: string, read: CellRead) => (unitsOf.set(dir, encodeUnits(read.units)), { ...read, units: [] });
+    await eachCell(job.cells, false, async ({ dir, format }, ctx) => keepUnits(dir, await readCell(dir, format, ctx, job.logs ? { logs } : {})), (reads, done) =>
       reply({ type: 'reads', id: job.id, reads, done }),
     );
     detected.clear();
+  } else if (job.type === 'units') {
+    const known = (dir: string) => unitsOf.get(dir) ?? savedUnits(dir);
+    const missing = job.cells.filter((c) => known(c.dir) === undefined);
+    await eachCell(missing, false, async ({ dir, format }, ctx) => unitsOf.set(dir, encodeUnits((await readCell(dir, format, ctx)).units)), () => undefined);
+    reply({ type: 'unitsOf', id: job.id, units: job.cells.map((c) => [c.dir, known(c.dir) ?? '']), done: true });
   } else if (job.type === 'logs') {
     // The logs' check adds to it.
     await eachCell(job.cells, true, async ({ dir, format }, ctx) => ({ dir, problems: await logProblems(dir, format, ctx, logs) }), (found, done) =>
@@ -239,6 +286,8 @@ async function handle(job: WorkerJob): Promise<void> {
     for (const dir of job.dirs) {
       looked.delete(dir);
       formats.delete(dir);
+      unitsOf.delete(dir);
+      restoredDirs.delete(dir);
       logs.forget(`${dir}/`);
     }
   }

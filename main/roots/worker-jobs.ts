@@ -7,7 +7,9 @@ import type { LookedFiles } from './index-cache';
 
 export type WorkerJob =
   | { type: 'discover'; id: number; dirs: string[]; depth: number; known: [string, FormatName][]; cache: LookedFiles | null; part: number }
-  | { type: 'read'; id: number; cells: Found[]; logs: boolean; units: boolean }
+  | { type: 'read'; id: number; cells: Found[]; logs: boolean }
+  /** The units of these cells as their last read (or the cache) found them; a cell with none known is read. */
+  | { type: 'units'; id: number; cells: Found[] }
   | { type: 'logs'; id: number; cells: Found[] }
   | { type: 'sweep'; id: number; dirs: string[] }
   | { type: 'save'; id: number; dirs: string[]; files: LookedFiles; part: number }
@@ -16,6 +18,8 @@ export type WorkerJob =
 export type WorkerReply =
   | { type: 'discovered'; id: number; cells: Found[]; problems: Problem[]; unchanged: string[] }
   | { type: 'reads'; id: number; reads: CellRead[]; done?: boolean }
+  /** Each cell's units as units-codec.ts writes them: a string crosses to the pool far faster than a million objects. */
+  | { type: 'unitsOf'; id: number; units: [string, string][]; done?: boolean }
   | { type: 'logged'; id: number; logs: { dir: string; problems: Problem[] }[]; done?: boolean }
   | { type: 'swept'; id: number; dirty: string[] }
   | { type: 'saved'; id: number }

@@ -1,0 +1,28 @@
+// The units a paired test pairs, in a form small enough to keep for 10,000 cells between starts: a line a
+// unit, `id TAB status TAB success scored` (success 1, 0 or -; scored 1 or 0).
+import type { EpisodeUnit } from './model';
+
+const SUCCESS = { true: '1', false: '0', null: '-' } as const;
+
+export function encodeUnits(units: EpisodeUnit[]): string {
+  return units.map((u) => `${u.id.replace(/[\t\n]/g, ' ')}\t${u.status.replace(/[\t\n]/g, ' ')}\t${SUCCESS[String(u.success) as keyof typeof SUCCESS]}${u.scored ? 1 : 0}`).join('\n');
+}
+
+/** Each unit's id and its flags (success 1, 0 or -; scored), without building the units. */
+export function eachUnit(text: string, visit: (id: string, success: string, scored: boolean) => void): void {
+  if (text === '') return;
+  for (let start = 0; start <= text.length; ) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    visit(text.slice(start, text.indexOf('\t', start)), text[end - 2] as string, text[end - 1] === '1');
+    start = end + 1;
+  }
+}
+
+export function decodeUnits(text: string): EpisodeUnit[] {
+  if (text === '') return [];
+  return text.split('\n').map((line) => {
+    const [id = '', status = '', flags = '-0'] = line.split('\t');
+    return { id, status, success: flags[0] === '1' ? true : flags[0] === '0' ? false : null, scored: flags[1] === '1' };
+  });
+}
