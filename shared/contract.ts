@@ -148,7 +148,8 @@ export interface BackendEvents {
 }
 
 /** The text logs a cell may have: what a launched run printed, and a runner's own log. */
-export const LOG_FILES = ['stdout.log', 'stderr.log', 'driver.log'] as const;
+/** A cell's text logs, as the Logs tab lists those it has: a launch's output, a runner's driver log, a bigym session's transcript, an evopolicygym agent's stdout. */
+export const LOG_FILES = ['stdout.log', 'stderr.log', 'driver.log', 'transcript.md', 'agent/stdout.jsonl'] as const;
 export type LogFile = (typeof LOG_FILES)[number];
 
 export interface LogChunk {

@@ -11,7 +11,7 @@ let cell: CellSummary;
 const local = localHostContext();
 beforeEach(() => {
   tmp = tempDir();
-  cell = { id: `local:${tmp.path}`, host: 'local', path: tmp.path } as CellSummary;
+  cell = { id: `local:${tmp.path}`, host: 'local', path: tmp.path, format: 'bigym-agent' } as CellSummary;
 });
 afterEach(() => tmp.remove());
 
@@ -25,6 +25,15 @@ describe("a cell's text log, read on as it grows", () => {
     expect(await readLog(cell, () => local, 'stdout.log', first?.offset ?? 0)).toEqual({ text: 'step 2\nstep 3\n', offset: 29, restarted: false });
     writeFileSync(join(tmp.path, 'stdout.log'), 'again\n');
     expect(await readLog(cell, () => local, 'stdout.log', 29)).toEqual({ text: 'again\n', offset: 6, restarted: true });
+  });
+
+  it("a bigym session's transcript and an evopolicygym agent's stdout are logs too; bytes that are not UTF-8 read as replacement characters", async () => {
+    writeFileSync(join(tmp.path, 'transcript.md'), Buffer.concat([Buffer.from('# task\n\nv001: '), Buffer.from([0xff, 0xfe]), Buffer.from(' tried\n')]));
+    expect((await readLog(cell, () => local, 'transcript.md', null))?.text).toBe('# task\n\nv001: \ufffd\ufffd tried\n');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(tmp.path, 'agent'));
+    writeFileSync(join(tmp.path, 'agent', 'stdout.jsonl'), '{"type": "item.completed"}\n');
+    expect((await readLog(cell, () => local, 'agent/stdout.jsonl', null))?.text).toBe('{"type": "item.completed"}\n');
   });
 
   it('a long log opens on its last megabyte, from a whole line', async () => {

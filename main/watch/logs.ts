@@ -1,6 +1,7 @@
 import type { LogChunk, LogFile } from '../../shared/contract';
 import type { CellSummary } from '../../shared/model';
 import type { ContextOf } from '../host-context';
+import { cellFolder } from '../../runners';
 
 /** The most of a log one read returns, and what a first read shows of a long one (its end). */
 const CHUNK_BYTES = 1024 * 1024;
@@ -11,7 +12,8 @@ const CHUNK_BYTES = 1024 * 1024;
  */
 export async function readLog(cell: CellSummary, contextOf: ContextOf, file: LogFile, from: number | null): Promise<LogChunk | null> {
   const fs = contextOf(cell).read().fs;
-  const path = `${cell.path}/${file}`;
+  // A cell that is a file (a collection a launch made) has its run's logs in its folder.
+  const path = `${cellFolder(cell.path, cell.format)}/${file}`;
   const info = await fs.stat(path);
   if (!info || info.kind !== 'file') return null;
   const shrank = from !== null && info.size < from;
