@@ -14,6 +14,15 @@ export interface ReadContext {
   host: string;
 }
 
+/** A line of a cell's transcript that names a path outside its sandbox. */
+export interface AuditFinding {
+  /** The file, relative to the cell. */
+  file: string;
+  line: number;
+  path: string;
+  text: string;
+}
+
 /** What the cell view shows beyond the summary. */
 export type DetailRead = Omit<CellDetail, 'summary'>;
 
@@ -93,6 +102,8 @@ export interface FormatCapabilities {
     cellsIn(fs: CellFs, dir: string, files: ReadonlySet<string>, known: (path: string) => boolean): Promise<string[]>;
     ownerOf(path: string): string | null;
   };
+  /** What the cell's transcript names outside its sandbox (bigym-agent's `audit`), read on as it grows. */
+  audit?: { read(dir: string, ctx: ReadContext): Promise<AuditFinding[]> };
   /** One unit (a rollout) read like a transcript, when the user opens it; null when the cell has no such unit. */
   transcripts?: { read(path: string, unit: string, ctx: ReadContext): Promise<Transcript | null> };
   /** Paths (relative to the cell) whose changes never change what the cell list shows: frames, media. */

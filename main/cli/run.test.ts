@@ -23,7 +23,7 @@ describe('cellwatch CLI', () => {
     const all = capture();
     expect(await runCli(['--help'], all.io)).toBe(0);
     const text = all.out.join('\n');
-    for (const command of ['serve', 'status', 'episodes', 'tail', 'alerts', 'mcnemar', 'gpu', 'launch', 'runs', 'record', 'demo']) {
+    for (const command of ['serve', 'status', 'episodes', 'audit', 'tail', 'alerts', 'mcnemar', 'gpu', 'launch', 'runs', 'record', 'demo']) {
       expect(text.match(new RegExp(`^cellwatch ${command} `, 'gm'))?.length, command).toBe(1);
     }
   });
@@ -44,5 +44,21 @@ describe('cellwatch CLI', () => {
     const { io, err } = capture();
     expect(await runCli(['serve', '--colour'], io)).toBe(2);
     expect(err[0]).toContain("'--colour'");
+  });
+
+  it('audits a root: each bigym transcript line naming a path outside its sandbox, as JSON and as text', async () => {
+    const { tempDir, writeTree } = await import('../../runners/testing');
+    const tmp = tempDir();
+    try {
+      writeTree(tmp.path, { 'move_plate/run.json': { runner: 'bigym-agent' }, 'move_plate/transcript.md': '$ ls /move_plate/sandbox\n$ cat /etc/hosts\n' });
+      const json = capture();
+      expect(await runCli(['audit', '--json', tmp.path], json.io)).toBe(0);
+      expect(JSON.parse(json.out.join('\n')).cells).toEqual([{ cell: `local:${tmp.path}/move_plate`, findings: [{ file: 'transcript.md', line: 2, path: '/etc/hosts', text: '$ cat /etc/hosts' }] }]);
+      const text = capture();
+      expect(await runCli(['audit', tmp.path], text.io)).toBe(0);
+      expect(text.out).toEqual(['move_plate: 1 line naming a path outside the sandbox', '  transcript.md:2  /etc/hosts  $ cat /etc/hosts']);
+    } finally {
+      tmp.remove();
+    }
   });
 });

@@ -12,6 +12,7 @@ Commands:
   status     budgets, states and success rates of cells
   board      the boards: cells where their benchmark puts them, and which differences are real
   episodes   a cell's pairable units
+  audit      what a transcript names outside the sandbox
   tail       a cell's events as they arrive
   alerts     alerts as they happen (finished, failed, stalled, ...)
   mcnemar    are two runs really different? (exact paired test)
@@ -36,6 +37,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   status: async () => import('./status').then((m) => ({ run: m.status, help: m.STATUS_HELP })),
   board: async () => import('./board').then((m) => ({ run: m.board, help: m.BOARD_HELP })),
   episodes: async () => import('./episodes').then((m) => ({ run: m.episodes, help: m.EPISODES_HELP })),
+  audit: async () => import('./audit').then((m) => ({ run: m.audit, help: m.AUDIT_HELP })),
   tail: async () => import('./tail').then((m) => ({ run: m.tail, help: m.TAIL_HELP })),
   alerts: async () => import('./alerts').then((m) => ({ run: m.alerts, help: m.ALERTS_HELP })),
   mcnemar: async () => import('./mcnemar').then((m) => ({ run: m.mcnemar, help: m.MCNEMAR_HELP })),

@@ -3,10 +3,11 @@ import { problem } from '../../shared/model';
 import { baseCell, CellReading, judgeBoard } from '../common/cell';
 import { BIGYM_BOARD, bigymDepartures } from './board';
 import { arr, num, obj, str } from '../common/values';
-import { isRecent, type FormatAdapter } from '../types';
+import { isRecent, type AuditFinding, type FormatAdapter } from '../types';
 import { evaluationUnits, readEvaluation, readVersions, type Evaluation } from './evaluation';
 import { RUN_JSON } from './files';
 import { bigymVersions } from './versions';
+import { auditReader, auditTable, TRANSCRIPT } from './audit';
 
 /** A reset costs this many steps (the controller warm-up) on top of the episode's own. */
 export const RESET_STEPS = 200;
@@ -14,13 +15,21 @@ export const RESET_STEPS = 200;
 export const bigymAgent: FormatAdapter = {
   format: 'bigym-agent',
   eventLogs: bigymEventLogs,
-  capabilities: { versions: bigymVersions, quiet: /^(dev|replays)(\/|$)/, board: { rule: BIGYM_BOARD } },
+  capabilities: {
+    versions: bigymVersions,
+    quiet: /^(dev|replays)(\/|$)/,
+    board: { rule: BIGYM_BOARD },
+    audit: { read: (dir, ctx) => new CellReading(dir, ctx).jsonl(TRANSCRIPT, auditReader(dir)) },
+  },
   async read(dir, ctx, options) {
     const r = new CellReading(dir, ctx);
     const run = (await r.json('run.json', RUN_JSON)) ?? {};
     const sandbox = await r.json('sandbox_config.json');
     const ledger = await r.jsonl('ledger.jsonl');
-    await r.stat('transcript.md');
+    // What the transcript names outside the sandbox, kept up as it grows: shown with the cell's detail.
+    let audit: AuditFinding[] = [];
+    if (options?.detail) audit = await r.jsonl(TRANSCRIPT, auditReader(dir));
+    else await r.stat(TRANSCRIPT);
     const versions = await readVersions(r);
     const evalDirs = (await r.list('eval')).filter((e) => e.kind === 'dir' && /^v\d{3}$/.test(e.name)).map((e) => e.name).sort();
     const evaluations = await Promise.all(evalDirs.map((v) => readEvaluation(v, r)));
@@ -86,7 +95,7 @@ export const bigymAgent: FormatAdapter = {
     const tokens = obj(run.tokens);
     cell.tokens = { input: num(tokens.input), cached_input: num(tokens.cached_input), output: num(tokens.output), reasoning: num(tokens.reasoning) };
     cell.cost_usd_billed = num(obj(run.cost).billed_usd);
-    const detail = options?.detail ? await bigymDetail(r, run, ledger, versions, evaluations) : undefined;
+    const detail = options?.detail ? { ...(await bigymDetail(r, run, ledger, versions, evaluations)), tables: [auditTable(audit)] } : undefined;
     cell.problems = r.problems;
     return {
       ...(detail ? { detail } : {}),

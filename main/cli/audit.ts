@@ -1,0 +1,42 @@
+import { parseArgs } from 'node:util';
+import { ADAPTERS } from '../../runners';
+import type { AuditFinding } from '../../runners/types';
+import { withPlaces } from './places';
+import { UsageError, type Io } from './io';
+import { printable, problemLine } from './printable';
+
+export const AUDIT_HELP = `cellwatch audit [--json] [--accept-new-host-key] ROOT_OR_CELL...
+
+What each cell's transcript names outside its sandbox, line by line, as bigym-agent's audit does: a custom
+harness runs under --isolation soft, where nothing stops it. A transcript of any size is read a step at a
+time, never whole.
+  --json   {"cells": [{"cell": id, "findings": [{"file", "line", "path", "text"}]}]}`;
+
+export async function audit(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, 'accept-new-host-key': { type: 'boolean', default: false } },
+  });
+  if (positionals.length === 0) throw new UsageError(`name at least one runs root or cell\n\n${AUDIT_HELP}`);
+  const audited = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, async (places) => {
+    const listed = await places.listCells(positionals);
+    for (const p of listed.problems) io.err(problemLine(p));
+    const found: { cell: { id: string; name: string }; findings: AuditFinding[] }[] = [];
+    for (const cell of listed.cells) {
+      const reader = ADAPTERS[cell.format].capabilities.audit;
+      if (reader) found.push({ cell, findings: await reader.read(cell.path, places.contextOf(cell).read()) });
+    }
+    return found;
+  });
+  if (values.json) {
+    io.out(JSON.stringify({ cells: audited.map(({ cell, findings }) => ({ cell: cell.id, findings })) }, null, 2));
+    return 0;
+  }
+  if (audited.length === 0) io.out(`No cell of ${positionals.join(', ')} keeps a transcript to audit.`);
+  for (const { cell, findings } of audited) {
+    io.out(printable(`${cell.name}: ${findings.length === 0 ? 'nothing outside the sandbox' : `${findings.length} line${findings.length === 1 ? '' : 's'} naming a path outside the sandbox`}`));
+    for (const f of findings) io.out(printable(`  ${f.file}:${f.line}  ${f.path}  ${f.text}`));
+  }
+  return 0;
+}
