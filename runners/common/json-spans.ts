@@ -155,13 +155,3 @@ export function spansAround(text: string, big: string, tail: string): { top: Map
 export function leadingMembers(text: string, span: Span, stopAt: string): Map<string, Span> {
   return (text.charCodeAt(span.start) === 0x7b ? readMembers(text, span.start + 1, span.end, stopAt)?.spans : undefined) ?? new Map();
 }
-
-/** The value of one span, parsed; undefined when it is not JSON. */
-export function spanValue(text: string, span: Span | undefined): unknown {
-  if (!span) return undefined;
-  try {
-    return JSON.parse(text.slice(span.start, span.end));
-  } catch {
-    return undefined;
-  }
-}

@@ -199,11 +199,6 @@ export class Collector {
   }
 }
 
-/** The rows of the three files, counted at once; `files` names them in problems. */
-export function collect(inputs: NemoRow[] | null, rows: NemoRow[], failureRows: NemoRow[], files: { rollouts: string; failures: string }): Collection {
-  return new Collector(files).update(inputs, rows, failureRows);
-}
-
 /** How the collection's units are named: `<task>#<rollout>`, or with several agents `<agent>/<task>#<rollout>`. */
 export function unitNamer(collection: Collection): (row: NemoRow) => string {
   return collection.byAgent.size > 1 ? (row) => `${row.agent ?? ''}/${unitOf(row)}` : unitOf;

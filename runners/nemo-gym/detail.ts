@@ -30,8 +30,8 @@ function rolloutsTable(c: Collection): DetailTable {
   return {
     id: 'rollouts',
     title: 'Rollouts',
-    columns: ['rollout', 'agent', 'reward', 'input', 'cached', 'output', 'reasoning', ...fields],
-    rows: shown.map((r) => [unitNamer(c)(r), r.agent, shownReward(r), r.usage?.input ?? null, r.usage?.cached ?? null, r.usage?.output ?? null, r.usage?.reasoning ?? null, ...fields.map((f) => shownField(r.fields[f]))]),
+    columns: ['rollout', 'agent', 'reward', 'input', 'cached', 'output', 'reasoning', 'observations', ...fields],
+    rows: shown.map((r) => [unitNamer(c)(r), r.agent, shownReward(r), r.usage?.input ?? null, r.usage?.cached ?? null, r.usage?.output ?? null, r.usage?.reasoning ?? null, r.observed ? 'yes' : null, ...fields.map((f) => shownField(r.fields[f]))]),
     note: notes.join('; ') || null,
     opens: 'transcript',
   };
