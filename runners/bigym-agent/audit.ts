@@ -5,6 +5,7 @@ import { basename, posix } from 'node:path';
 import type { DetailTable } from '../../shared/cell-detail';
 import type { LineChunk, LineReader } from '../common/jsonl-cache';
 import type { AuditFinding } from '../types';
+import { eachLine } from '../common/jsonl';
 
 
 export const TRANSCRIPT = 'transcript.md';
@@ -26,24 +27,15 @@ function inSandbox(path: string, cell: string): boolean {
 function auditChunk(cell: string): LineReader<AuditFinding>['parse'] {
   return (text, _file, firstLine): LineChunk<AuditFinding> => {
     const records: AuditFinding[] = [];
-    let start = 0;
-    let line = firstLine;
-    let consumed = 0;
-    for (;;) {
-      const end = text.indexOf('\n', start);
-      if (end < 0) break;
-      const raw = text.slice(start, end);
+    const taken = eachLine(text, firstLine, (raw, line) => {
       for (const match of raw.matchAll(PATH)) {
         const path = match[1] as string;
         // `//` is a URL's or a comment's, `/` alone names nothing.
         if (path === '/' || path.startsWith('//') || inSandbox(path, cell)) continue;
         records.push({ file: TRANSCRIPT, line, path, text: raw.length > 200 ? `${raw.slice(0, 200)}…` : raw });
       }
-      consumed += Buffer.byteLength(raw) + 1;
-      start = end + 1;
-      line++;
-    }
-    return { records, problems: [], consumed, lines: line - firstLine };
+    });
+    return { records, problems: [], ...taken };
   };
 }
 

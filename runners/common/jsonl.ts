@@ -20,12 +20,11 @@ export interface JsonlChunk {
 }
 
 /**
- * Parses the complete lines of a JSONL text. A line without its newline yet is held back; a malformed
- * line becomes a problem with its file and line number and the lines after it still count.
+ * Each complete line of a chunk with its number and the byte it starts at (a partial last line is left
+ * for the next read); the bytes and lines it took. `bytes` counts a line's bytes (1 a character for text
+ * read as latin1).
  */
-export function parseJsonl(text: string, file: string, firstLine = 1): JsonlChunk {
-  const records: JsonlRecord[] = [];
-  const problems: Problem[] = [];
+export function eachLine(text: string, firstLine: number, visit: (raw: string, line: number, at: number) => void, bytes: (raw: string) => number = Buffer.byteLength): { consumed: number; lines: number } {
   let start = 0;
   let line = firstLine;
   let consumed = 0;
@@ -33,7 +32,22 @@ export function parseJsonl(text: string, file: string, firstLine = 1): JsonlChun
     const end = text.indexOf('\n', start);
     if (end < 0) break;
     const raw = text.slice(start, end);
-    consumed += Buffer.byteLength(raw) + 1;
+    visit(raw, line, consumed);
+    consumed += bytes(raw) + 1;
+    start = end + 1;
+    line++;
+  }
+  return { consumed, lines: line - firstLine };
+}
+
+/**
+ * Parses the complete lines of a JSONL text. A line without its newline yet is held back; a malformed
+ * line becomes a problem with its file and line number and the lines after it still count.
+ */
+export function parseJsonl(text: string, file: string, firstLine = 1): JsonlChunk {
+  const records: JsonlRecord[] = [];
+  const problems: Problem[] = [];
+  const taken = eachLine(text, firstLine, (raw, line) => {
     const trimmed = raw.trim();
     if (trimmed.length > MAX_LINE_BYTES) {
       problems.push(problem(file, `line of ${trimmed.length} characters is too long; skipped`, { line }));
@@ -46,8 +60,6 @@ export function parseJsonl(text: string, file: string, firstLine = 1): JsonlChun
         problems.push(problem(file, error instanceof TooDeepError ? error.message : `malformed JSON (${(error as Error).message}); skipped`, { line }));
       }
     }
-    start = end + 1;
-    line++;
-  }
-  return { records, problems, consumed, lines: line - firstLine };
+  });
+  return { records, problems, ...taken };
 }

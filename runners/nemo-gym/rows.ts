@@ -3,6 +3,7 @@
 import { parseJson } from '../../shared/json';
 import { problem, type Problem } from '../../shared/model';
 import { leadingMembers, objectSpans, spansAround, type Span } from '../common/json-spans';
+import { eachLine } from '../common/jsonl';
 import { num, obj, str } from '../common/values';
 
 /** Members every row has that are the conversation itself: never parsed for a summary. */
@@ -152,27 +153,16 @@ const CHECK_EVERY = 64;
 export function summarizeLines(text: string, file: string, firstLine: number, offset: number): RowChunk {
   const records: NemoRow[] = [];
   const problems: Problem[] = [];
-  let start = 0;
-  let line = firstLine;
-  let consumed = 0;
   let fast = true;
-  for (;;) {
-    const end = text.indexOf('\n', start);
-    if (end < 0) break;
-    const raw = text.slice(start, end);
-    const bytes = raw.length + 1;
-    if (raw.trim() !== '') {
-      let row = summarizeRow(raw, line, offset + consumed, fast);
-      if (fast && (line - firstLine) % CHECK_EVERY === 0) {
-        const whole = summarizeRow(raw, line, offset + consumed);
-        if (JSON.stringify(whole) !== JSON.stringify(row)) [row, fast] = [whole, false];
-      }
-      if (typeof row === 'string') problems.push(problem(file, row, { line }));
-      else records.push(row);
+  const taken = eachLine(text, firstLine, (raw, line, at) => {
+    if (raw.trim() === '') return;
+    let row = summarizeRow(raw, line, offset + at, fast);
+    if (fast && (line - firstLine) % CHECK_EVERY === 0) {
+      const whole = summarizeRow(raw, line, offset + at);
+      if (JSON.stringify(whole) !== JSON.stringify(row)) [row, fast] = [whole, false];
     }
-    consumed += bytes;
-    start = end + 1;
-    line++;
-  }
-  return { records, problems, consumed, lines: line - firstLine };
+    if (typeof row === 'string') problems.push(problem(file, row, { line }));
+    else records.push(row);
+  }, (raw) => raw.length);
+  return { records, problems, ...taken };
 }
