@@ -33,6 +33,24 @@ describe('cellwatch launch', () => {
     expect(text).toContain('env   CUDA_VISIBLE_DEVICES=1');
   });
 
+  it('dry-runs the knobs that change a result: bigym interface, image cap, evaluation, parallel sessions; a coding-agent resume spec', async () => {
+    const bigym = capture();
+    const set = ['interface=tools', 'image_cap=128x128', 'eval_episodes=10', 'no_eval=yes', 'parallel=2'].flatMap((v) => ['--set', v]);
+    expect(await runCli(['launch', '--profile', 'bigym-agent', '--set', 'checkout=/src/bigym', ...set, '--name', 'ui_knobs', '--dry-run'], bigym.io)).toBe(0);
+    expect(bigym.out.find((l) => l.startsWith('run '))).toBe(
+      'run   uv run bigym-agent run --task move_plate --harness codex --model gpt-6-luna --effort high --root /src/bigym/bigym-agent-runs/ui_knobs --interface tools --image-cap 128x128 --eval-episodes 10 --no-eval --parallel 2',
+    );
+    const plain = capture();
+    expect(await runCli(['launch', '--profile', 'bigym-agent', '--set', 'checkout=/src/bigym', '--name', 'ui_plain', '--dry-run'], plain.io)).toBe(0);
+    expect(plain.out.find((l) => l.startsWith('run '))).toMatch(/--interface strict --image-cap 84x84$/);
+    const resume = capture();
+    expect(await runCli(['launch', '--profile', 'coding-agent', '--set', 'repo=/src/ca', '--set', 'episodes=3,7,12', '--name', 'ui_again', '--dry-run'], resume.io)).toBe(0);
+    expect(resume.out.find((l) => l.startsWith('run '))).toBe("run   python coding-agent/stdrun.py run ui_again --nonstd --episodes '3,7,12'");
+    const wrong = capture();
+    expect(await runCli(['launch', '--profile', 'bigym-agent', '--set', 'interface=open', '--dry-run'], wrong.io)).not.toBe(0);
+    expect(wrong.err.join('\n')).toContain('interface must be one of strict, tools');
+  });
+
   it('launches the demo profile for real: a ui_ cell that grows, found in the registry', async () => {
     const { io, out } = capture();
     expect(await runCli(['launch', '--profile', 'demo', '--set', 'speed=40', '--name', 'my_try'], io)).toBe(0);
