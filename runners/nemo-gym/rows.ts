@@ -86,9 +86,22 @@ function fastLayout(text: string): Layout | null {
   return { spans: around.top, response };
 }
 
+/**
+ * One copy of each agent, model and failure class name, shared by every row that names it: 100,000 rows
+ * of one agent otherwise hold 100,000 copies of its name. A few thousand names at most are kept.
+ */
+const names = new Map<string, string>();
+function shared(name: string | null): string | null {
+  if (name === null) return null;
+  const known = names.get(name);
+  if (known !== undefined) return known;
+  if (names.size < 4096) names.set(name, name);
+  return name;
+}
+
 function usageOf(text: string, response: Map<string, Span>): { usage: RowUsage | null; model: string | null } {
   const usage = obj(value(text, response.get('usage')));
-  const model = str(value(text, response.get('model')));
+  const model = shared(str(value(text, response.get('model'))));
   if (!Object.keys(usage).length) return { usage: null, model };
   return {
     model,
@@ -117,14 +130,14 @@ export function summarizeRow(text: string, line: number, offset: number, fast = 
     if (CONVERSATION.has(key) || BOOKKEEPING.has(key)) continue;
     fields[utf8(key)] = span.end - span.start > SMALL_FIELD_CHARS ? { chars: span.end - span.start } : value(text, span);
   }
-  const failure = str(value(text, spans.get('_ng_failure_class')));
+  const failure = shared(str(value(text, spans.get('_ng_failure_class'))));
   return {
     line,
     offset,
     task,
     repeat: typeof repeat === 'number' && Number.isInteger(repeat) ? repeat : null,
     attempt: num(value(text, spans.get('_ng_attempt_index'))),
-    agent: str(obj(value(text, spans.get('agent_ref'))).name),
+    agent: shared(str(obj(value(text, spans.get('agent_ref'))).name)),
     reward: value(text, spans.get('reward')),
     ...usageOf(text, layout.response),
     failureClass: failure,
