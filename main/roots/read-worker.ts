@@ -23,7 +23,7 @@ const signature = (info: Stats | null | undefined) => (info ? `${info.size}:${in
 const looked = new Map<string, Map<string, string>>();
 /** The format of each cell in `looked`, for the cache (index-cache.ts). */
 const formats = new Map<string, FormatName>();
-/** Each cell's units as its last read found them (units-codec.ts), for the board: kept, and saved with the cache. */
+/** Each cell's units as its last read found them (shared/units.ts), for the board: kept, and saved with the cache. */
 const unitsOf = new Map<string, string>();
 
 /** What the cell being read looked at: each path's stat once, each folder's listing once. */

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { SortHeader, useSort, type Sort } from '../sorting';
 import { useShallow } from 'zustand/react/shallow';
 import { isLive, type CellSummary, type RootStatus } from '../../../shared/model';
@@ -117,8 +117,15 @@ export function CellList() {
 
   const openCell = useApp((s) => s.openCell);
   useKey('Enter', useCallback(() => cursor && openCell(cursor), [cursor, openCell]));
-  // A second Esc, once the filter is left, clears it.
-  useKey('Escape', useCallback(() => filter && setFilter(''), [filter, setFilter]));
+  // A second Esc, once the filter is left, clears it: heard, not taken (a dialog's Esc still closes it).
+  useEffect(() => {
+    if (!filter) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && event.target === document.body && !document.querySelector('dialog[open]')) setFilter('');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [filter, setFilter]);
 
   /** From the filter: ↓ enters the list at its first match, Enter opens it, Esc leaves keeping the text. */
   const onFilterKey = (e: React.KeyboardEvent<HTMLInputElement>) => {
