@@ -12,6 +12,8 @@ export default defineConfig({
     maxWorkers: 2,
     // After each file: whatever its tests opened is closed (scripts/open-handles.ts).
     setupFiles: ['scripts/open-handles.ts'],
+    // The stylesheet as text, for the test that measures its colours' contrast (others import no CSS).
+    css: { include: [/styles\.css/] },
     // A core a test starts without its own data folder (alerts, recordings) writes here, never in the user's.
     env: { XDG_DATA_HOME: join(tmpdir(), 'cellwatch-unit-tests-data') },
   },

@@ -1,7 +1,7 @@
 import { clockTime, type CellState } from '../../../shared/model';
 
 /** One meaning per colour, always paired with a word. */
-export const STATE_LOOK: Record<CellState, { label: string; tone: 'running' | 'ok' | 'fail' | 'grey' | 'amber' | 'error'; order: number }> = {
+export const STATE_LOOK: Record<CellState, { label: string; tone: 'running' | 'ok' | 'fail' | 'grey' | 'amber' | 'error' | 'stopped'; order: number }> = {
   running: { label: 'running', tone: 'running', order: 0 },
   throttled: { label: 'throttled', tone: 'amber', order: 1 },
   evaluating: { label: 'evaluating', tone: 'running', order: 1 },
@@ -11,7 +11,8 @@ export const STATE_LOOK: Record<CellState, { label: string; tone: 'running' | 'o
   stale: { label: 'stale', tone: 'amber', order: 4 },
   interrupted: { label: 'interrupted', tone: 'fail', order: 5 },
   crashed: { label: 'crashed', tone: 'error', order: 5 },
-  stopped: { label: 'stopped', tone: 'grey', order: 6 },
+  // Not finished's grey: a run someone stopped did not end on its own.
+  stopped: { label: 'stopped', tone: 'stopped', order: 6 },
   scored: { label: 'scored', tone: 'ok', order: 6 },
   finished: { label: 'finished', tone: 'grey', order: 7 },
   void: { label: 'void', tone: 'grey', order: 8 },

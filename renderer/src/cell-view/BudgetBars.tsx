@@ -61,7 +61,8 @@ export function EpisodeBudget({ events, row }: { events: StreamEvent[]; row: Epi
       {budget.timeoutS !== null && <Bar label="time" used={Math.round(elapsed)} total={budget.timeoutS} unit="s" left={!ended} note={ended ? 'ended' : undefined} />}
       {throttled && resumesIn > 0 && (
         <p className="throttle" role="status">
-          ⏸ throttled (attempt {String(throttled.fields.attempt ?? '?')} of 6): resumes in {duration(resumesIn)}; the episode clock is paused
+          <span className="pause-mark" aria-hidden />
+          throttled (attempt {String(throttled.fields.attempt ?? '?')} of 6): resumes in {duration(resumesIn)}; the episode clock is paused
         </p>
       )}
     </div>
