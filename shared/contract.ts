@@ -112,6 +112,8 @@ export interface FleetHost {
   runningCells: number;
   /** Launched runs running or queued there. */
   launchedRuns: number;
+  /** Every run launched there, ended ones too. */
+  launchedTotal: number;
   /** Successes over scored episodes of its running cells; null when none is scored. */
   successRate: number | null;
   /** The newest change seen in its cells' files. */

@@ -38,6 +38,7 @@ export function fleetOf(hosts: HostStatus[], cells: CellSummary[], roots: RootSt
       cells: mine.length,
       runningCells: running.length,
       launchedRuns: runs.filter((r) => r.host === alias && (r.state === 'running' || r.state === 'pending')).length,
+      launchedTotal: runs.filter((r) => r.host === alias).length,
       successRate: scored ? running.reduce((sum, c) => sum + c.episodes.successes, 0) / scored : null,
       lastChangeAt: mine.reduce<number | null>((newest, c) => (c.changedAt !== null && (newest === null || c.changedAt > newest) ? c.changedAt : newest), null),
       problems: [...(connection?.problem ? [connection.problem] : []), ...rootsHere.flatMap((r) => r.problems)],

@@ -49,7 +49,7 @@ export function FleetView() {
             <th className="num">GPU memory</th>
             <th>Last 10 min</th>
             <th className="num">Running</th>
-            <th className="num">Runs</th>
+            <th className="num" title="launched runs running or queued, of all launched there">Runs</th>
             <th className="num">Success</th>
             <th>Last change</th>
             <th>Problems</th>
@@ -74,7 +74,7 @@ export function FleetView() {
               <td className="num">
                 {host.runningCells} / {host.cells}
               </td>
-              <td className="num">{host.launchedRuns}</td>
+              <td className="num">{host.launchedTotal === 0 ? '–' : `${host.launchedRuns} of ${host.launchedTotal}`}</td>
               <td className="num">{percent(host.successRate)}</td>
               <td>{ago(host.lastChangeAt, now)}</td>
               <td className={host.problems.length ? 'tone-fail problems-cell' : 'muted'} title={host.problems.map((p) => `${p.file}: ${p.message}`).join('\n')}>
