@@ -78,7 +78,8 @@ function VramPeaks() {
           {rows.map((row) => (
             <tr key={`${row.source}:${row.name}`}>
               <td>{row.name}</td>
-              <td className="num">{gib(row.mib)} GiB</td>
+              {/* A runner without a GPU writes a peak of 0: it sampled nothing. */}
+              <td className="num">{row.mib === 0 ? 'no samples' : `${gib(row.mib)} GiB`}</td>
               <td className="muted">{row.source === 'sampled' ? 'sampled by Cellwatch' : 'runner said'}</td>
             </tr>
           ))}
