@@ -28,6 +28,12 @@ test.describe('compare policy versions on one seed, and record it', () => {
     await expect(view.getByLabel('Slots')).toHaveValue('cartpole_balance:v001,cartpole_balance:v002,cartpole_balance:v004');
     await view.getByLabel('Seed').selectOption('900001');
     await expect(view.getByRole('figure')).toHaveCount(3);
+    // The link holds the slots and the seed: a reload opens the same comparison.
+    await expect(page).toHaveURL(/#\/compare\?slots=.*&seed=900001$/);
+    await page.reload();
+    await expect(view.getByLabel('Seed')).toHaveValue('900001');
+    await expect(view.getByLabel('Slots')).toHaveValue('cartpole_balance:v001,cartpole_balance:v002,cartpole_balance:v004');
+    await expect(view.getByRole('figure')).toHaveCount(3);
     await expect(view.getByRole('figure', { name: 'cartpole_balance v004' })).toContainText('success');
     // Each image says which camera it is.
     await expect(view.getByRole('figure', { name: 'cartpole_balance v001' }).locator('.camera-name')).toHaveText(['head', 'left_wrist', 'right_wrist']);

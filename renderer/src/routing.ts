@@ -7,7 +7,7 @@ import type { AppState, AppStore, View } from './store';
 const VIEWS: readonly View[] = ['cells', 'board', 'paired', 'compare', 'gpu', 'runs', 'fleet'];
 const TABS: readonly CellTab[] = ['overview', 'episodes', 'versions', 'tables', 'logs', 'problems'];
 
-type Place = Pick<AppState, 'view' | 'selectedRoot' | 'selectedHost' | 'listFilter' | 'listCursor' | 'openCellId' | 'openCellTab' | 'openCellEpisode' | 'openCellEvent' | 'pairedA' | 'pairedB' | 'compareSlots'>;
+type Place = Pick<AppState, 'view' | 'selectedRoot' | 'selectedHost' | 'listFilter' | 'listCursor' | 'openCellId' | 'openCellTab' | 'openCellEpisode' | 'openCellEvent' | 'pairedA' | 'pairedB' | 'compareSlots' | 'compareSeed'>;
 
 export function hashOf(s: Place): string {
   const query = (pairs: [string, string | number | null][]) => {
@@ -23,7 +23,7 @@ export function hashOf(s: Place): string {
   }
   if (s.view === 'cells') return `#/cells${query([['root', s.selectedRoot], ['host', s.selectedHost], ['q', s.listFilter], ['row', s.listCursor]])}`;
   if (s.view === 'paired') return `#/paired${query([['a', s.pairedA], ['b', s.pairedB]])}`;
-  if (s.view === 'compare') return `#/compare${query([['slots', s.compareSlots]])}`;
+  if (s.view === 'compare') return `#/compare${query([['slots', s.compareSlots], ['seed', s.compareSeed]])}`;
   return `#/${s.view}`;
 }
 
@@ -48,7 +48,7 @@ export function placeOf(hash: string): Partial<Place> | null {
   const base: Partial<Place> = { view, openCellId: null };
   if (view === 'cells') return { ...base, selectedRoot: q.get('root'), selectedHost: q.get('host'), listFilter: q.get('q') ?? '', listCursor: q.get('row') };
   if (view === 'paired') return { ...base, pairedA: q.get('a') ?? '', pairedB: q.get('b') ?? '' };
-  if (view === 'compare') return { ...base, compareSlots: q.get('slots') ?? '' };
+  if (view === 'compare') return { ...base, compareSlots: q.get('slots') ?? '', compareSeed: q.get('seed') };
   return base;
 }
 

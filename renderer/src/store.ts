@@ -43,6 +43,8 @@ export interface AppState {
   hosts: HostStatus[];
   /** The slots the Compare view opens on. */
   compareSlots: string;
+  /** The seed the Compare view shows; null: the one the core picks. */
+  compareSeed: string | null;
   /** The notification centre: alerts kept, what was read, the alert settings. */
   alerts: AlertsState | null;
   /** The last failed action, shown until the next one succeeds. */
@@ -59,8 +61,8 @@ export interface AppState {
   setView(view: View): void;
   openCell(id: string, tab?: CellTab, episode?: string): void;
   closeCell(): void;
-  /** Opens the Compare view on these slots. */
-  compare(slots: string): void;
+  /** Opens the Compare view on these slots (at this seed). */
+  compare(slots: string, seed?: string | null): void;
   markAlertsRead(): Promise<void>;
   setAlertPrefs(change: (prefs: AlertPrefs) => AlertPrefs): Promise<void>;
 }
@@ -159,6 +161,7 @@ export function createAppStore(transport: Transport): AppStore {
       gpu: null,
       hosts: [],
       compareSlots: '',
+      compareSeed: null,
       alerts: null,
       error: null,
       say(problem) {
@@ -211,8 +214,8 @@ export function createAppStore(transport: Transport): AppStore {
       closeCell() {
         set({ openCellId: null });
       },
-      compare(slots) {
-        set({ compareSlots: slots, view: 'compare', openCellId: null });
+      compare(slots, seed = null) {
+        set({ compareSlots: slots, compareSeed: seed, view: 'compare', openCellId: null });
       },
       async markAlertsRead() {
         const newest = get().alerts?.alerts.at(-1)?.at;

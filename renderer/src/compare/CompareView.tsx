@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Comparison, RecordProgress } from '../../../shared/cell-detail';
 import { useApp, useTransport } from '../context';
 import { useKey } from '../keys';
@@ -73,22 +73,35 @@ function Recorder({ slots, seed, seconds, fps }: { slots: string; seed: string; 
 export function CompareView() {
   const transport = useTransport();
   const initial = useApp((s) => s.compareSlots);
+  const initialSeed = useApp((s) => s.compareSeed);
+  const compare = useApp((s) => s.compare);
   const [slots, setSlots] = useState(initial);
   const [seed, setSeed] = useState<string | undefined>(undefined);
   const [comparison, setComparison] = useState<Comparison | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  /** What was last asked for: the link follows each load, and must not load it again. */
+  const asked = useRef('');
   const load = useCallback(
     (text: string, chosen?: string) => {
       if (!text.trim()) return;
+      asked.current = `${text}\u0000${chosen ?? ''}`;
       transport.call('compare', text, ...(chosen ? [chosen] : [])).then(
-        (result) => (setComparison(result), setSeed(result.seed), setError(null)),
+        (result) => {
+          setComparison(result);
+          setSeed(result.seed);
+          setError(null);
+          // The link says what is shown: the slots as typed, the seed as chosen.
+          compare(text, chosen ?? null);
+        },
         (e: unknown) => (setComparison(null), setError(e instanceof Error ? e.message : String(e))),
       );
     },
-    [transport],
+    [transport, compare],
   );
-  useEffect(() => load(initial), [load, initial]);
+  useEffect(() => {
+    if (asked.current !== `${initial}\u0000${initialSeed ?? ''}`) load(initial, initialSeed ?? undefined);
+  }, [load, initial, initialSeed]);
 
   const frames = largest(comparison?.slots.flatMap((s) => s.frames.cameras.map((c) => c.urls.length)) ?? [], 0);
   const fps = comparison?.slots[0]?.frames.fps ?? 25;
