@@ -1,10 +1,17 @@
 // Each Playwright run records the process groups its specs start in a folder of its own (see processes.ts).
-import { mkdtempSync } from 'node:fs';
+// The instant demo is written here once for the specs that serve it, which copy it.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GROUPS_ENV } from './processes';
+import { DEMO_ENV, GROUPS_ENV, ROOT } from './processes';
 
 export default function globalSetup(): void {
   // Workers inherit the runner's environment.
   process.env[GROUPS_ENV] = mkdtempSync(join(tmpdir(), 'cellwatch-e2e-groups-'));
+  const demo = join(mkdtempSync(join(tmpdir(), 'cellwatch-e2e-demo-')), 'runs');
+  const home = mkdtempSync(join(tmpdir(), 'cellwatch-e2e-demo-home-'));
+  execFileSync(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'demo', demo, '--instant'], { env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share') } });
+  rmSync(home, { recursive: true, force: true });
+  process.env[DEMO_ENV] = demo;
 }

@@ -1,6 +1,6 @@
 import { test } from '@playwright/test';
 import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -8,6 +8,8 @@ export const ROOT = join(dirname(new URL(import.meta.url).pathname), '..');
 
 /** The folder where this run records the process groups its specs start (set by global-setup.ts). */
 export const GROUPS_ENV = 'CELLWATCH_E2E_GROUPS';
+/** Where the global setup wrote the instant demo that specs copy (instantDemoForSpecs). */
+export const DEMO_ENV = 'CELLWATCH_E2E_DEMO';
 
 /** Kills a process group, whatever state it is in. */
 export function killGroup(pgid: number, signal: NodeJS.Signals = 'SIGKILL'): void {
@@ -115,7 +117,10 @@ export function instantDemoForSpecs(prepare: (home: ReturnType<typeof scratchHom
     prepare(home);
     const runs = join(home.home, 'runs');
     const cli = join(ROOT, 'out', 'cli.mjs');
-    execFileSync(process.execPath, [cli, 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
+    // Written once a run by the global setup (5 s, its PNG frames): each spec copies it.
+    const written = process.env[DEMO_ENV];
+    if (written) cpSync(written, runs, { recursive: true });
+    else execFileSync(process.execPath, [cli, 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
     served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
   });
   test.afterAll(async () => {
