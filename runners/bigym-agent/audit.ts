@@ -3,9 +3,9 @@
 // grows, a line at a time, never whole.
 import { basename, posix } from 'node:path';
 import type { DetailTable } from '../../shared/cell-detail';
-import type { LineChunk, LineReader } from '../common/jsonl-cache';
+import type { LineReader } from '../common/jsonl-cache';
 import type { AuditFinding } from '../types';
-import { eachLine } from '../common/jsonl';
+import { eachLine, type LineChunk } from '../common/jsonl';
 
 
 export const TRANSCRIPT = 'transcript.md';

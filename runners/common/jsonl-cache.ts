@@ -1,22 +1,13 @@
 import type { Problem } from '../../shared/model';
 import { problem } from '../../shared/model';
 import type { CellFs, TextEncoding } from './fs';
-import { parseJsonl, type JsonlRecord } from './jsonl';
+import { parseJsonl, type JsonlRecord, type LineChunk } from './jsonl';
 import { append } from '../../shared/arrays';
 
 /** A JSONL log is read to at most this many bytes. */
 export const MAX_LOG_BYTES = 64 * 1024 * 1024;
 /** Bytes read per step: a log grown by more is read in several. */
 const STEP_BYTES = 4 * 1024 * 1024;
-
-/** What the complete lines of a chunk make, each line's record or problem; a partial last line is left. */
-export interface LineChunk<T> {
-  records: T[];
-  problems: Problem[];
-  /** Bytes of complete lines consumed. */
-  consumed: number;
-  lines: number;
-}
 
 /**
  * How a kind of log is read: each chunk's lines into records (`offset` is the chunk's first byte), to at

@@ -11,8 +11,9 @@ export interface JsonlRecord {
   value: JsonObject;
 }
 
-export interface JsonlChunk {
-  records: JsonlRecord[];
+/** What the complete lines of a chunk make, each line's record or problem. */
+export interface LineChunk<T> {
+  records: T[];
   problems: Problem[];
   /** Bytes of complete lines consumed; a partial last line is left for the next read. */
   consumed: number;
@@ -44,7 +45,7 @@ export function eachLine(text: string, firstLine: number, visit: (raw: string, l
  * Parses the complete lines of a JSONL text. A line without its newline yet is held back; a malformed
  * line becomes a problem with its file and line number and the lines after it still count.
  */
-export function parseJsonl(text: string, file: string, firstLine = 1): JsonlChunk {
+export function parseJsonl(text: string, file: string, firstLine = 1): LineChunk<JsonlRecord> {
   const records: JsonlRecord[] = [];
   const problems: Problem[] = [];
   const taken = eachLine(text, firstLine, (raw, line) => {

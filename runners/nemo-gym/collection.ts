@@ -1,7 +1,7 @@
 // What a collection's rows add up to: units, per agent and per task, failures by class, tokens. Pure:
 // the adapter reads the rows, this counts them (formats.md section 5).
 import { problem, type EpisodeUnit, type Problem } from '../../shared/model';
-import { unitOf, type NemoRow } from './rows';
+import { unitOf, type NemoRow, type RowUsage } from './rows';
 
 /** Code-point order: ICU's localeCompare costs a sort of 100,000 units a second. */
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -59,13 +59,12 @@ export interface Collection {
   byAgent: Map<string, RewardStats>;
   tasks: TaskStats[];
   failures: FailureClass[];
-  tokens: { input: number | null; cached: number | null; output: number | null; reasoning: number | null };
+  tokens: RowUsage;
   models: Set<string>;
   problems: Problem[];
 }
 
-type TokenField = 'input' | 'cached' | 'output' | 'reasoning';
-const TOKEN_FIELDS: TokenField[] = ['input', 'cached', 'output', 'reasoning'];
+const TOKEN_FIELDS: (keyof RowUsage)[] = ['input', 'cached', 'output', 'reasoning'];
 
 /**
  * A collection counted as its files grow: each read hands it the rows of the three files as they are now,

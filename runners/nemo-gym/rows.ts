@@ -3,7 +3,7 @@
 import { parseJson } from '../../shared/json';
 import { problem, type Problem } from '../../shared/model';
 import { leadingMembers, objectSpans, spansAround, type Span } from '../common/json-spans';
-import { eachLine } from '../common/jsonl';
+import { eachLine, type LineChunk } from '../common/jsonl';
 import { num, obj, str } from '../common/values';
 
 /** Members every row has that are the conversation itself: never parsed for a summary. */
@@ -147,13 +147,6 @@ export function summarizeRow(text: string, line: number, offset: number, fast = 
   };
 }
 
-export interface RowChunk {
-  records: NemoRow[];
-  problems: Problem[];
-  consumed: number;
-  lines: number;
-}
-
 /** One row in this many is read both ways: a chunk whose rows the fast way misreads is read whole from there on. */
 const CHECK_EVERY = 64;
 
@@ -163,7 +156,7 @@ const CHECK_EVERY = 64;
  * whole read: a chunk of an environment whose rows have fields before `response`, or a `usage` of their
  * own, is read whole from the first row that shows it.
  */
-export function summarizeLines(text: string, file: string, firstLine: number, offset: number): RowChunk {
+export function summarizeLines(text: string, file: string, firstLine: number, offset: number): LineChunk<NemoRow> {
   const records: NemoRow[] = [];
   const problems: Problem[] = [];
   let fast = true;
