@@ -3,7 +3,7 @@
 // the feed (re)starts, and every few seconds while no feed runs. Changes go out as deltas.
 import { posix } from 'node:path';
 import { problem, type CellsDelta, type CellSummary, type FormatName, type RootStatus } from '../../shared/model';
-import { DETECT_FILES, fileCellOf } from '../../runners/detect';
+import { DETECT_FILES } from '../../runners/detect';
 import { readCell, summaryOf } from '../../runners/read';
 import { ADAPTERS } from '../../runners';
 import type { HostContext } from '../host-context';
@@ -17,6 +17,7 @@ import type { Change } from '../changes';
 import type { RemoteHost } from '../ssh/host';
 import { QuietTimer } from '../quiet';
 import { kindFor, lookingContext, type Looked } from './looked';
+import { cellHolding } from './root-watcher';
 import type { RootIndex } from './root-index';
 
 /** Remote reads in flight at once: one connection carries them all. */
@@ -77,14 +78,8 @@ export class RemoteIndex implements RootIndex {
   }
 
   private cellOf(path: string): Known | undefined {
-    const owner = fileCellOf(path);
-    const ownerCell = owner === null ? undefined : this.cells.get(owner);
-    if (ownerCell) return ownerCell;
-    for (let dir = path; dir.length > this.path.length; dir = posix.dirname(dir)) {
-      const known = this.cells.get(dir);
-      if (known) return known;
-    }
-    return undefined;
+    const holding = cellHolding(this.cells, this.path, path);
+    return holding ? this.cells.get(holding.dir) : undefined;
   }
 
   private changed(change: Change): void {
