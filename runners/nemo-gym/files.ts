@@ -68,19 +68,19 @@ async function firstLine(fs: CellFs, path: string): Promise<string | null> {
  * whose first row is a NeMo Gym row. Never by a name alone. `known` paths are not opened again.
  */
 export async function collectionsIn(fs: CellFs, dir: string, files: ReadonlySet<string>, known: (path: string) => boolean): Promise<string[]> {
-  const found: string[] = [];
+  const found = new Set<string>();
   for (const name of files) {
-    if (name.endsWith(SIDECARS.inputs) && name.length > SIDECARS.inputs.length) found.push(join(dir, `${name.slice(0, -SIDECARS.inputs.length)}.jsonl`));
+    const owner = name.endsWith(SIDECARS.inputs) ? rolloutsOfSidecar(join(dir, name)) : null;
+    if (owner) found.add(owner);
   }
   for (const name of files) {
-    if (!name.endsWith('.jsonl') || rolloutsOfSidecar(join(dir, name)) !== null) continue;
     const path = join(dir, name);
-    if (found.includes(path)) continue;
-    if (known(path)) found.push(path);
+    if (!name.endsWith('.jsonl') || rolloutsOfSidecar(path) !== null || found.has(path)) continue;
+    if (known(path)) found.add(path);
     else {
       const line = await firstLine(fs, path);
-      if (line !== null && isRolloutRow(line)) found.push(path);
+      if (line !== null && isRolloutRow(line)) found.add(path);
     }
   }
-  return found.sort();
+  return [...found].sort();
 }
