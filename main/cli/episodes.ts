@@ -6,7 +6,8 @@ import { table } from './table';
 export const EPISODES_HELP = `cellwatch episodes [--json] [--accept-new-host-key] CELL
 
 The cell's units that a paired test pairs: coding-agent episodes, the bigym submission's evaluation
-seeds, the evopolicygym assessment's episodes, Harbor tasks (task#k for the k-th attempt).
+seeds, the evopolicygym assessment's episodes, Harbor tasks (task#k for the k-th attempt), a NeMo Gym
+collection's rollouts (<task>#<rollout>; <agent>/<task>#<rollout> when it runs several agents).
   --json   {"cell": id, "episodes": [{"id", "status", "success", "scored"}]}`;
 
 export async function episodes(argv: string[], io: Io): Promise<number> {
