@@ -11,7 +11,7 @@ import { mapLimited } from '../concurrency';
 import { REMOTE_DEPTH, rootTrouble, type ScanResult } from '../scan';
 import { cellsAmong, fileCellsAmong } from '../ssh/discover';
 import { SnapshotFs, snapshotCommand } from '../ssh/snapshot';
-import { OutputTooLarge } from '../ssh/connection';
+import { OutputTooLarge } from '../ssh/helper';
 import type { HostFeed } from '../ssh/feed';
 import type { Change } from '../changes';
 import type { RemoteHost } from '../ssh/host';

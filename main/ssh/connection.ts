@@ -134,44 +134,6 @@ async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; k
   });
 }
 
-/** A remote command printed more than it may: it was stopped, and what it printed was let go. */
-export class OutputTooLarge extends Error {
-  override name = 'OutputTooLarge';
-}
-
-/** What one remote command may print, stdout and stderr together, unless it says otherwise. */
-export const EXEC_MAX_BYTES = 64 << 20;
-
-/**
- * Runs a command and collects what it prints, as bytes until it ends (a character split between two
- * packets stays whole). Past `maxBytes` the channel is closed and the call fails with OutputTooLarge.
- */
-export function exec(client: Client, command: string, { maxBytes = EXEC_MAX_BYTES }: { maxBytes?: number } = {}): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    client.exec(command, (error, stream) => {
-      if (error) return reject(error);
-      const stdout: Buffer[] = [];
-      const stderr: Buffer[] = [];
-      let bytes = 0;
-      let over = false;
-      const take = (into: Buffer[]) => (chunk: Buffer) => {
-        if (over) return;
-        bytes += chunk.length;
-        if (bytes <= maxBytes) return void into.push(chunk);
-        over = true;
-        stdout.length = stderr.length = 0;
-        stream.close();
-        const limit = maxBytes >= 1 << 20 ? `${Math.round(maxBytes / (1 << 20))} MB` : `${Math.round(maxBytes / 1024)} KB`;
-        reject(new OutputTooLarge(`printed more than ${limit}; stopped`));
-      };
-      stream.on('error', (streamError: Error) => reject(streamError));
-      stream.on('data', take(stdout));
-      stream.stderr.on('data', take(stderr));
-      stream.on('close', (code: number | null) => resolve({ stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8'), code }));
-    });
-  });
-}
-
 /** The SFTP channel; rejected when the connection ends first (ssh2 may otherwise never answer). */
 export function sftp(client: Client): Promise<SFTPWrapper> {
   return new Promise((resolve, reject) => {

@@ -8,7 +8,8 @@ import { problem } from '../../shared/model';
 import type { HostConfig } from './config';
 import { resolveAlias, SshConfigError } from './openssh';
 import type { Semaphore } from '../concurrency';
-import { exec, HostKeyError, openConnection, PassphraseNeeded, sftp, type ConnectOptions } from './connection';
+import { HostKeyError, openConnection, PassphraseNeeded, sftp, type ConnectOptions } from './connection';
+import { HelperGone, helpersOn, type ShellHelpers } from './helper';
 
 export type { HostStatus };
 
@@ -40,6 +41,7 @@ export class HostUnavailableError extends Error {
 export class RemoteHost {
   private client: Client | undefined;
   private channel: SFTPWrapper | undefined;
+  private helpers: ShellHelpers | undefined;
   /** The wait before the next attempt: none after a working connection dropped (a blip), then 1 s, doubling. */
   private backoff = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -78,6 +80,7 @@ export class RemoteHost {
       if (this.closed) return void client.end();
       this.client = client;
       this.channel = channel;
+      this.helpers = helpersOn(client);
       this.backoff = 0;
       client.on('close', () => this.dropped(client));
       client.on('error', () => this.dropped(client));
@@ -122,6 +125,8 @@ export class RemoteHost {
     if (this.client !== client || this.closed) return;
     this.client = undefined;
     this.channel = undefined;
+    this.helpers?.close();
+    this.helpers = undefined;
     this.retry('connection lost');
   }
 
@@ -156,9 +161,18 @@ export class RemoteHost {
     return this.channel;
   }
 
+  /**
+   * Runs a short command through the connection's long-lived helpers: the login shell it starts in is
+   * paid once per helper, not once per command.
+   */
   async exec(command: string, options?: { maxBytes?: number }) {
-    if (!this.client) throw new HostUnavailableError(`${this.alias} is ${this.status.state}`);
-    return exec(this.client, command, options);
+    if (!this.helpers) throw new HostUnavailableError(`${this.alias} is ${this.status.state}`);
+    try {
+      return await this.helpers.run(command, options);
+    } catch (error) {
+      if (error instanceof HelperGone) throw new HostUnavailableError(`${this.alias}: ${error.message}`);
+      throw error;
+    }
   }
 
   /** Runs a command on the host, streaming: how nvidia-smi -lms samples a remote GPU over this connection. */
@@ -208,6 +222,7 @@ export class RemoteHost {
     this.closed = true;
     clearTimeout(this.timer);
     clearTimeout(this.latencyTimer);
+    this.helpers?.close();
     this.client?.end();
     this.waiters.splice(0).forEach((w) => w.reject(new Error(`${this.alias}: closed`)));
   }

@@ -2,7 +2,8 @@
 // ~/.ssh/config, a stand-in nvidia-smi on each) of 200 coding-agent cells each. Prints the time until
 // all 10,000 remote cells are listed, the app's idle CPU after, and its connection count, beside the
 // time 50 bare connections take to open in the same run (goals: listed within 15 s, idle under 5 % of
-// a core, exactly 50 connections).
+// a core, exactly 50 connections). Then `cellwatch status` over the first 20 hosts' 100-cell roots,
+// beside `ssh ALIAS true` to each of them one after another (goal: within 10 s).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,17 +12,19 @@ import { createCore } from '../../main/core';
 import { shellNvidiaSmi } from '../../main/gpu/fake/shell';
 import { RemoteHost } from '../../main/ssh/host';
 import { knownHostsConfig, startSshd, type TestSshd } from '../../main/ssh/testing';
-import { ROOT } from './measure';
+import { measure, ROOT } from './measure';
 
 const HOSTS = Number(process.env.BENCH_HOSTS ?? 50);
 const CELLS = Number(process.env.BENCH_CELLS ?? 200);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
+const CLI_HOSTS = Math.min(HOSTS, 20);
+const CLI_CELLS = 100;
 /**
- * Each SSH command starts the user's login shell, which reads ~/.bashrc: here that runs `pyenv init`
- * (about 120 ms a shell), which 50 hosts on this one machine cannot afford, while real hosts each pay
- * their own. The hosts' sessions get an empty HOME unless BENCH_LOGIN_SHELL=1.
+ * Each SSH session starts the user's login shell, which reads ~/.bashrc (here it runs `pyenv init`,
+ * about 120 ms): the app pays it once per helper, not per command. BENCH_EMPTY_HOME=1 gives the hosts'
+ * sessions an empty HOME instead (no .bashrc at all).
  */
-const OWN_SHELL = process.env.BENCH_LOGIN_SHELL === '1';
+const OWN_SHELL = process.env.BENCH_EMPTY_HOME !== '1';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const work = mkdtempSync(join(tmpdir(), 'cellwatch-fleet-'));
@@ -35,6 +38,13 @@ for (let i = 0; i < CELLS; i++) {
     'run.json': { runner: 'coding-agent', run: `std_sdk_m_c${i}_default`, protocol: { episodes: [0, 1, 2, 3] } },
     'summary.json': { planned: [0, 1, 2, 3], episodes: { '0': { status: 'ended', success: i % 2 === 0, engaged: true } } },
     'episodes/0000/trajectory.jsonl': jsonl([{ seq: 0, t: 1, ev: 'episode_start' }]),
+  });
+}
+const runs100 = join(work, 'runs100');
+for (let i = 0; i < CLI_CELLS; i++) {
+  writeTree(join(runs100, `std_sdk_m_c${String(i).padStart(3, '0')}_default`), {
+    'run.json': { runner: 'coding-agent', run: `std_sdk_m_c${i}_default`, protocol: { episodes: [0, 1] } },
+    'summary.json': { planned: [0, 1], episodes: { '0': { status: 'ended', success: true, engaged: true } } },
   });
 }
 console.log(`starting ${HOSTS} sshd...`);
@@ -80,12 +90,23 @@ const idlePct = ((cpu.user + cpu.system) / 1000 / (performance.now() - idleStart
 const connections = (await Promise.all(hosts.map((h) => h.connections()))).reduce((a, b) => a + b, 0) - connectionsBefore;
 const feeds = (await core.listHosts()).map((h) => h.feed?.mode ?? 'none');
 await core.close();
+
+console.log(`cellwatch status over ${CLI_HOSTS} hosts x ${CLI_CELLS} cells...`);
+const cliHosts = hosts.slice(0, CLI_HOSTS).map((_, i) => `gpu${i}`);
+const env = { HOME: home, XDG_DATA_HOME: join(work, 'cli-data'), XDG_CONFIG_HOME: join(work, 'cli-config') };
+const sshStart = performance.now();
+for (const alias of cliHosts) await measure('ssh', ['-F', join(home, '.ssh', 'config'), '-o', 'BatchMode=yes', alias, 'true'], { env });
+const sshMs = performance.now() - sshStart;
+const status = await measure(process.execPath, [join(ROOT, 'out/cli.mjs'), 'status', '--json', ...cliHosts.map((alias) => `${alias}:${runs100}`)], { env });
+const statusRows = (JSON.parse(status.stdout) as { cells: unknown[] }).cells.length;
 await Promise.all(hosts.map((h) => h.stop()));
 rmSync(work, { recursive: true, force: true });
 
 console.log('');
-console.log(`hosts' sessions: ${OWN_SHELL ? "the user's own login shell and .bashrc" : 'an empty HOME (no .bashrc); BENCH_LOGIN_SHELL=1 for the real one'}`);
+console.log(`hosts' sessions: ${OWN_SHELL ? "the user's own login shell and .bashrc (BENCH_EMPTY_HOME=1 for none)" : 'an empty HOME (no .bashrc)'}`);
 console.log(`${HOSTS} bare connections opened  ${(bareMs / 1000).toFixed(2).padStart(6)} s   (baseline)`);
 console.log(`${listed} of ${HOSTS * CELLS} cells listed    ${(listedMs / 1000).toFixed(2).padStart(6)} s   (goal: within 15 s)`);
 console.log(`idle CPU of the app          ${idlePct.toFixed(2).padStart(6)} %   of one core over ${IDLE_SECONDS} s (goal: under 5 %)`);
+console.log(`\`ssh ALIAS true\` x ${CLI_HOSTS}, in turn   ${(sshMs / 1000).toFixed(2).padStart(6)} s   (baseline)`);
+console.log(`status over ${CLI_HOSTS} x ${CLI_CELLS} cells     ${(status.wallMs / 1000).toFixed(2).padStart(6)} s   (${statusRows} rows; goal: within 10 s)`);
 console.log(`SSH connections              ${String(connections).padStart(6)}     (goal: exactly ${HOSTS}); feeds: ${[...new Set(feeds)].map((m) => `${feeds.filter((f) => f === m).length} ${m}`).join(', ')}`);
