@@ -94,6 +94,8 @@ export interface HostStatus {
   lockedKey: string | null;
   /** The round trip of a request over the connection, last measured. */
   latencyMs: number | null;
+  /** What carries the connection: `ssh2`, or `OpenSSH (why)`; null before the first one. */
+  via: string | null;
   /** The host's change feed; absent for a host that has none yet. */
   feed?: FeedStatus;
 }

@@ -28,6 +28,12 @@ export interface HostConfig {
   globalKnownHostsFiles: string[];
   /** The name the host's key is kept under instead of its HostName (HostKeyAlias). */
   hostKeyAlias: string | null;
+  /** CertificateFile: user certificates, which only the system's OpenSSH client can present. */
+  certificateFiles: string[];
+  /** ControlPath as written (ssh expands it); null: none. */
+  controlPath: string | null;
+  /** Resolved by `ssh -G`: the system's OpenSSH client exists and can carry the connection. */
+  openssh: boolean;
 }
 
 /**
@@ -152,6 +158,9 @@ export function resolveHost(alias: string, blocks: Block[], home = homedir(), us
     userKnownHostsFiles: (first.get('userknownhostsfile')?.split(/\s+/) ?? ['~/.ssh/known_hosts', '~/.ssh/known_hosts2']).map((f) => expand(f, home)),
     globalKnownHostsFiles: first.get('globalknownhostsfile')?.split(/\s+/) ?? ['/etc/ssh/ssh_known_hosts', '/etc/ssh/ssh_known_hosts2'],
     hostKeyAlias: first.get('hostkeyalias') ?? null,
+    certificateFiles: [],
+    controlPath: null,
+    openssh: false,
   };
 }
 

@@ -54,11 +54,11 @@ describe('SSH to a real sshd', () => {
     await expect(openConnection(await host(), { knownHostsFile: knownHostsFile() })).rejects.toThrow(/marked @revoked/);
   });
 
-  it('never takes a @cert-authority key for the host key: asks, saying certificates are not checked', async () => {
+  it('never takes a @cert-authority key for the host key by itself: asks, saying only the system ssh checks certificates', async () => {
     const [, type, blob] = sshd.hostKeyLine.split(' ');
     writeFileSync(knownHostsFile(), `@cert-authority [127.0.0.*]:* ${type} ${blob}\n`);
     await expect(openConnection(await host(), { knownHostsFile: knownHostsFile() })).rejects.toThrow(
-      `is not a known host; its ssh-ed25519 key is ${execFileSync('ssh-keygen', ['-lf', join(sshd.dir, 'host_key.pub')], { encoding: 'utf8' }).split(' ')[1]}. Accept it to connect (no key for [127.0.0.1]:${sshd.port} in ${knownHostsFile()}). ${knownHostsFile()} trusts a certificate authority for it, but Cellwatch checks plain host keys only`,
+      `is not a known host; its ssh-ed25519 key is ${execFileSync('ssh-keygen', ['-lf', join(sshd.dir, 'host_key.pub')], { encoding: 'utf8' }).split(' ')[1]}. Accept it to connect (no key for [127.0.0.1]:${sshd.port} in ${knownHostsFile()}). ${knownHostsFile()} trusts a certificate authority for it, which only the system's ssh can check, and it is not installed`,
     );
   });
 

@@ -38,6 +38,39 @@ async function readKey(file: string): Promise<Buffer | null> {
   return readFile(file).catch(() => null);
 }
 
+/** The name a host's key is kept under: HostKeyAlias, else the HostName (with its port when not 22). */
+export function keyNameOf(host: HostConfig): [string, number] {
+  return host.hostKeyAlias ? [host.hostKeyAlias, 22] : [host.hostName, host.port];
+}
+
+/** Why a host key that is not the known one is refused, naming the files read and the name looked for. */
+export function hostKeyError(host: HostConfig, verdict: 'unknown' | 'changed' | 'revoked', key: Buffer, knownHosts: string[], knownHostsText: string): HostKeyError {
+  const print = fingerprint(key);
+  const files = knownHosts.join(' or ');
+  const where = `${host.alias} (${host.hostName}:${host.port})`;
+  if (verdict === 'revoked') return new HostKeyError(`the host key of ${where}, ${keyTypeOf(key)} ${print}, is marked @revoked in ${files}; refusing to connect.`, 'revoked', print);
+  if (verdict === 'changed') return new HostKeyError(`the host key of ${where} has CHANGED to ${keyTypeOf(key)} ${print}; refusing to connect. If the server was reinstalled, remove its old line from ${files}.`, 'changed', print);
+  const [name, port] = keyNameOf(host);
+  const authority = trustsCertificateAuthority(knownHostsText, name, port) ? ` ${files} trusts a certificate authority for it, which only the system's ssh can check, and it is not installed: compare the fingerprint with the server's before accepting.` : '';
+  return new HostKeyError(`${where} is not a known host; its ${keyTypeOf(key)} key is ${print}. Accept it to connect (no key for ${knownHostsName(name, port)} in ${files}).${authority}`, 'unknown', print);
+}
+
+/** The host's key, from a handshake that goes no further (for a connection the system's ssh makes). */
+export async function probeHostKey(host: HostConfig, options: ConnectOptions = {}): Promise<Buffer> {
+  const sock = await socketTo(host, options, openConnection);
+  const { default: ssh2 } = await import('ssh2');
+  const client = new ssh2.Client();
+  return new Promise((resolve, reject) => {
+    let key: Buffer | undefined;
+    client.on('error', (error: Error) => {
+      sock.destroy();
+      if (key) resolve(key);
+      else reject(new Error(`${host.alias}: ${error.message}`));
+    });
+    client.connect({ sock, username: host.user, readyTimeout: options.timeoutMs ?? 10_000, hostVerifier: (offered: Buffer, verify: (ok: boolean) => void) => ((key = offered), verify(false)) });
+  });
+}
+
 /**
  * One SSH connection to a host: TCP with Nagle off (SFTP reads crawl without), host key checked
  * against known_hosts (unknown refused unless accepted, changed always refused), agent and key files.
@@ -50,9 +83,7 @@ export async function openConnection(host: HostConfig, options: ConnectOptions =
 }
 
 async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; key: Buffer | null }[], knownHosts: string[], options: ConnectOptions): Promise<Client> {
-  // The name the key is kept under: HostKeyAlias, else the HostName (with its port when not 22).
-  const [keyName, keyPort] = host.hostKeyAlias ? [host.hostKeyAlias, 22] : [host.hostName, host.port];
-  const files = knownHosts.join(' or ');
+  const [keyName, keyPort] = keyNameOf(host);
   const addTo = knownHosts[0] as string;
   let keyProblem: HostKeyError | undefined;
   // Loaded on the first connection: a command that reaches no host does not pay for it.
@@ -70,30 +101,13 @@ async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; k
       void Promise.all(knownHosts.map(readKnownHosts)).then(async (texts) => {
         const text = texts.join('\n');
         const verdict = verifyKnownHost(text, keyName, keyPort, key);
-        const print = fingerprint(key);
         if (verdict === 'match') return verify(true);
-        if (verdict === 'revoked') {
-          keyProblem = new HostKeyError(`the host key of ${host.alias} (${host.hostName}:${host.port}), ${keyTypeOf(key)} ${print}, is marked @revoked in ${files}; refusing to connect.`, 'revoked', print);
-          return verify(false);
+        if (verdict === 'unknown' && (options.acceptNewHostKey || options.acceptFingerprint === fingerprint(key))) {
+          await addKnownHost(addTo, keyName, keyPort, key);
+          return verify(true);
         }
-        if (verdict === 'changed') {
-          keyProblem = new HostKeyError(
-            `the host key of ${host.alias} (${host.hostName}:${host.port}) has CHANGED to ${keyTypeOf(key)} ${print}; refusing to connect. If the server was reinstalled, remove its old line from ${files}.`,
-            'changed',
-            print,
-          );
-          return verify(false);
-        }
-        if (!options.acceptNewHostKey && options.acceptFingerprint !== print) {
-          const authority = trustsCertificateAuthority(text, keyName, keyPort)
-            ? ` ${files} trusts a certificate authority for it, but Cellwatch checks plain host keys only: compare the fingerprint with the server's before accepting.`
-            : '';
-          const under = knownHostsName(keyName, keyPort);
-          keyProblem = new HostKeyError(`${host.alias} (${host.hostName}:${host.port}) is not a known host; its ${keyTypeOf(key)} key is ${print}. Accept it to connect (no key for ${under} in ${files}).${authority}`, 'unknown', print);
-          return verify(false);
-        }
-        await addKnownHost(addTo, keyName, keyPort, key);
-        verify(true);
+        keyProblem = hostKeyError(host, verdict, key, knownHosts, text);
+        verify(false);
       });
     },
   };

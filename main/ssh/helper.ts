@@ -16,6 +16,16 @@ export class OutputTooLarge extends Error {
 /** What one remote command may print, stdout and stderr together, unless it says otherwise. */
 export const EXEC_MAX_BYTES = 64 << 20;
 
+/** A session running one command on the host (an ssh2 channel, or a process of the system's ssh). */
+export interface Session {
+  stdin: NodeJS.WritableStream;
+  stdout: NodeJS.ReadableStream;
+  stderr: NodeJS.ReadableStream;
+  close(): void;
+  /** Once, when the session ended or failed: a reason when it failed. */
+  onEnd(listener: (error?: Error) => void): void;
+}
+
 /** The helper's channel closed under a command (the connection went): callers retry once it is back. */
 export class HelperGone extends Error {
   override name = 'HelperGone';
@@ -76,18 +86,17 @@ class Helper {
   private request: Request | undefined;
   alive = true;
 
-  constructor(private readonly channel: ClientChannel) {
-    channel.on('data', (chunk: Buffer) => this.take(chunk, 'stdout'));
-    channel.stderr.on('data', (chunk: Buffer) => this.take(chunk, 'stderr'));
-    channel.on('close', () => this.gone(new HelperGone('the connection closed under the command')));
-    channel.on('error', (error: Error) => this.gone(new HelperGone(error.message)));
+  constructor(private readonly session: Session) {
+    session.stdout.on('data', (chunk: Buffer) => this.take(chunk, 'stdout'));
+    session.stderr.on('data', (chunk: Buffer) => this.take(chunk, 'stderr'));
+    session.onEnd((error) => this.gone(new HelperGone(error?.message ?? 'the connection closed under the command')));
   }
 
   run(command: string, maxBytes: number): Promise<Answer> {
     const token = `cw-${randomBytes(12).toString('hex')}`;
     return new Promise((resolve, reject) => {
       this.request = { resolve, reject, bytes: 0, maxBytes, stdout: new UntilMarker(new RegExp(`\n${token} (\\d+)\n`), token.length + 8), stderr: new UntilMarker(new RegExp(`\n${token}\n`), token.length + 2) };
-      this.channel.write(`( eval ${shellQuote([command])} ) </dev/null; cw=$?; printf '\\n%s %s\\n' ${token} $cw; printf '\\n%s\\n' ${token} >&2\n`);
+      this.session.stdin.write(`( eval ${shellQuote([command])} ) </dev/null; cw=$?; printf '\\n%s %s\\n' ${token} $cw; printf '\\n%s\\n' ${token} >&2\n`);
     });
   }
 
@@ -118,11 +127,7 @@ class Helper {
 
   close(): void {
     this.alive = false;
-    try {
-      this.channel.close();
-    } catch {
-      // The connection is gone, and the channel with it.
-    }
+    this.session.close();
   }
 }
 
@@ -136,7 +141,7 @@ export class ShellHelpers {
   private waiting: (() => void)[] = [];
   private closed = false;
 
-  constructor(private readonly open: (command: string) => Promise<ClientChannel>) {}
+  constructor(private readonly open: (command: string) => Promise<Session>) {}
 
   async run(command: string, { maxBytes = EXEC_MAX_BYTES }: { maxBytes?: number } = {}): Promise<Answer> {
     const helper = await this.take();
@@ -189,7 +194,29 @@ export class ShellHelpers {
   }
 }
 
+/** An ssh2 exec channel as a session. */
+export function channelSession(channel: ClientChannel): Session {
+  return {
+    stdin: channel,
+    stdout: channel,
+    stderr: channel.stderr,
+    close() {
+      try {
+        channel.close();
+      } catch {
+        // The connection is gone, and the channel with it.
+      }
+    },
+    onEnd(listener) {
+      let ended = false;
+      const end = (error?: Error) => (ended ? undefined : ((ended = true), listener(error)));
+      channel.on('close', () => end());
+      channel.on('error', (error: Error) => end(error));
+    },
+  };
+}
+
 /** The helpers of one ssh2 connection: each an exec channel of its own. */
 export function helpersOn(client: Client): ShellHelpers {
-  return new ShellHelpers((command) => new Promise((resolve, reject) => client.exec(command, (error, channel) => (error ? reject(error) : resolve(channel)))));
+  return new ShellHelpers((command) => new Promise((resolve, reject) => client.exec(command, (error, channel) => (error ? reject(error) : resolve(channelSession(channel))))));
 }

@@ -1,6 +1,4 @@
-import { EventEmitter } from 'node:events';
-import { PassThrough } from 'node:stream';
-import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
+import type { SFTPWrapper } from 'ssh2';
 import type { Spawned } from '../programs';
 import { shellQuote } from '../../shared/quote';
 import type { HostStatus } from '../../shared/contract';
@@ -8,8 +6,10 @@ import { problem } from '../../shared/model';
 import type { HostConfig } from './config';
 import { resolveAlias, SshConfigError } from './openssh';
 import type { Semaphore } from '../concurrency';
-import { HostKeyError, openConnection, PassphraseNeeded, sftp, type ConnectOptions } from './connection';
-import { HelperGone, helpersOn, type ShellHelpers } from './helper';
+import { HostKeyError, PassphraseNeeded, type ConnectOptions } from './connection';
+import { connectTransport } from './connect';
+import { HelperGone } from './helper';
+import type { Transport } from './transport';
 
 export type { HostStatus };
 
@@ -39,9 +39,7 @@ export class HostUnavailableError extends Error {
  * drops. Authentication and host-key failures stop the retries until the user acts (`reconnect`).
  */
 export class RemoteHost {
-  private client: Client | undefined;
-  private channel: SFTPWrapper | undefined;
-  private helpers: ShellHelpers | undefined;
+  private transport: Transport | undefined;
   /** The wait before the next attempt: none after a working connection dropped (a blip), then 1 s, doubling. */
   private backoff = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -54,7 +52,7 @@ export class RemoteHost {
     readonly alias: string,
     private readonly options: RemoteHostOptions = {},
   ) {
-    this.status = { alias, state: 'connecting', problem: null, retryAt: null, unknownKey: null, lockedKey: null, latencyMs: null };
+    this.status = { alias, state: 'connecting', problem: null, retryAt: null, unknownKey: null, lockedKey: null, latencyMs: null, via: null };
     void this.attempt();
   }
 
@@ -67,26 +65,15 @@ export class RemoteHost {
     if (this.closed) return;
     try {
       const config = this.options.config ?? (await resolveAlias(this.alias, this.options.home));
-      const connect = async () => {
-        const client = await openConnection(config, { ...this.options, acceptFingerprint, resolveJump: (alias) => resolveAlias(alias, this.options.home) });
-        try {
-          return { client, channel: await sftp(client) };
-        } catch (error) {
-          client.end();
-          throw error;
-        }
-      };
-      const { client, channel } = await (this.options.handshakes ? this.options.handshakes.run(connect) : connect());
-      if (this.closed) return void client.end();
-      this.client = client;
-      this.channel = channel;
-      this.helpers = helpersOn(client);
+      const connect = () => connectTransport(config, { ...this.options, acceptFingerprint, resolveJump: (alias) => resolveAlias(alias, this.options.home) });
+      const transport = await (this.options.handshakes ? this.options.handshakes.run(connect) : connect());
+      if (this.closed) return void transport.end();
+      this.transport = transport;
       this.backoff = 0;
-      client.on('close', () => this.dropped(client));
-      client.on('error', () => this.dropped(client));
-      this.set({ state: 'connected', problem: null, retryAt: null, unknownKey: null, lockedKey: null });
+      transport.onClose(() => this.dropped(transport));
+      this.set({ state: 'connected', problem: null, retryAt: null, unknownKey: null, lockedKey: null, via: transport.via });
       this.waiters.splice(0).forEach((w) => w.resolve());
-      this.measure(channel);
+      this.measure(transport);
     } catch (error) {
       const message = (error as Error).message;
       if (error instanceof HostKeyError || error instanceof PassphraseNeeded || error instanceof SshConfigError || /authentication failed/.test(message)) {
@@ -104,16 +91,16 @@ export class RemoteHost {
     }
   }
 
-  /** The round trip of one small SFTP request, now and every LATENCY_MS while this channel lives. */
-  private measure(channel: SFTPWrapper): void {
-    if (this.channel !== channel || this.closed) return;
+  /** The round trip of one small SFTP request, now and every LATENCY_MS while this connection lives. */
+  private measure(transport: Transport): void {
+    if (this.transport !== transport || this.closed) return;
     const started = performance.now();
     try {
-      channel.realpath('.', (error) => {
-        if (this.channel !== channel) return;
+      transport.sftp.realpath('.', (error) => {
+        if (this.transport !== transport) return;
         if (!error) this.set({ latencyMs: Math.round((performance.now() - started) * 10) / 10 });
         clearTimeout(this.latencyTimer);
-        this.latencyTimer = setTimeout(() => this.measure(channel), LATENCY_MS);
+        this.latencyTimer = setTimeout(() => this.measure(transport), LATENCY_MS);
         this.latencyTimer.unref();
       });
     } catch {
@@ -121,12 +108,10 @@ export class RemoteHost {
     }
   }
 
-  private dropped(client: Client): void {
-    if (this.client !== client || this.closed) return;
-    this.client = undefined;
-    this.channel = undefined;
-    this.helpers?.close();
-    this.helpers = undefined;
+  private dropped(transport: Transport): void {
+    if (this.transport !== transport || this.closed) return;
+    this.transport = undefined;
+    transport.helpers.close();
     this.retry('connection lost');
   }
 
@@ -157,8 +142,8 @@ export class RemoteHost {
 
   /** The live SFTP channel; throws while disconnected (callers retry after the reconnect). */
   sftp(): SFTPWrapper {
-    if (!this.channel) throw new HostUnavailableError(`${this.alias} is ${this.status.state}`);
-    return this.channel;
+    if (!this.transport) throw new HostUnavailableError(`${this.alias} is ${this.status.state}`);
+    return this.transport.sftp;
   }
 
   /**
@@ -166,9 +151,9 @@ export class RemoteHost {
    * paid once per helper, not once per command.
    */
   async exec(command: string, options?: { maxBytes?: number }) {
-    if (!this.helpers) throw new HostUnavailableError(`${this.alias} is ${this.status.state}`);
+    if (!this.transport) throw new HostUnavailableError(`${this.alias} is ${this.status.state}`);
     try {
-      return await this.helpers.run(command, options);
+      return await this.transport.helpers.run(command, options);
     } catch (error) {
       if (error instanceof HelperGone) throw new HostUnavailableError(`${this.alias}: ${error.message}`);
       throw error;
@@ -182,48 +167,16 @@ export class RemoteHost {
 
   /** Runs a command line on the host (as its login shell reads it), streaming its output. */
   stream(commandLine: string): Spawned {
-    if (!this.client) throw new HostUnavailableError(`${this.alias} is ${this.status.state}`);
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    const events = new EventEmitter();
-    let channel: ClientChannel | undefined;
-    let ended = false;
-    const exit = (code: number | null, signal: string | null) => {
-      if (ended) return;
-      ended = true;
-      events.emit('exit', code, signal);
-    };
-    this.client.exec(commandLine, (error, stream) => {
-      if (error) return void events.emit('error', error);
-      channel = stream;
-      stream.on('error', (streamError: Error) => events.emit('error', streamError));
-      stream.pipe(stdout);
-      stream.stderr.pipe(stderr);
-      stream.on('exit', (code: number | null, signal?: string) => exit(code ?? null, signal ?? null));
-      stream.on('close', () => exit(null, 'SIGHUP'));
-    });
-    return {
-      stdout,
-      stderr,
-      kill: () => {
-        try {
-          channel?.signal('KILL');
-          // Closing ends the command's input: how the change feed's shell knows to end what it started.
-          channel?.close();
-        } catch {
-          // The connection is gone, and the command's channel with it.
-        }
-      },
-      on: (event: string, listener: (...args: unknown[]) => void) => events.on(event, listener),
-    } as Spawned;
+    if (!this.transport) throw new HostUnavailableError(`${this.alias} is ${this.status.state}`);
+    return this.transport.stream(commandLine);
   }
 
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);
     clearTimeout(this.latencyTimer);
-    this.helpers?.close();
-    this.client?.end();
+    this.transport?.helpers.close();
+    this.transport?.end();
     this.waiters.splice(0).forEach((w) => w.reject(new Error(`${this.alias}: closed`)));
   }
 }

@@ -34,12 +34,15 @@ export async function resolveAlias(alias: string, home = homedir(), env: NodeJS.
   return (await resolveWithOpenSsh(alias, home, parsed.compression, env)) ?? parsed;
 }
 
+/** ssh reads the passwd entry's ~/.ssh/config (and /etc/ssh/ssh_config); another home (a test's) is named. */
+export function configFileArgs(home: string): string[] {
+  return home === userInfo().homedir ? [] : ['-F', join(home, '.ssh', 'config')];
+}
+
 /** The alias as `ssh -G` prints it; null where no `ssh` client exists. */
 async function resolveWithOpenSsh(alias: string, home: string, compression: boolean, env: NodeJS.ProcessEnv): Promise<HostConfig | null> {
-  // ssh reads the passwd entry's ~/.ssh/config (and /etc/ssh/ssh_config); another home (a test's) is named.
-  const file = home === userInfo().homedir ? [] : ['-F', join(home, '.ssh', 'config')];
   const printed = await new Promise<string | null>((resolve, reject) => {
-    execFile('ssh', ['-G', ...file, '--', alias], { env, timeout: 10_000, windowsHide: true }, (error, stdout, stderr) => {
+    execFile('ssh', ['-G', ...configFileArgs(home), '--', alias], { env, timeout: 10_000, windowsHide: true }, (error, stdout, stderr) => {
       if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') return resolve(null);
       if (error) return reject(new SshConfigError(`${alias}: ssh -G says ${(stderr || error.message).trim().split('\n').join('; ')}`));
       resolve(stdout);
@@ -55,6 +58,7 @@ async function resolveWithOpenSsh(alias: string, home: string, compression: bool
   const paths = (key: string) => (o.get(key) ?? []).flatMap((v) => v.split(/\s+/)).filter((v) => v && v !== 'none').map((v) => expandPath(v, tokens));
   const jump = one('proxyjump');
   const command = one('proxycommand');
+  const control = one('controlpath');
   return {
     alias,
     hostName,
@@ -68,5 +72,8 @@ async function resolveWithOpenSsh(alias: string, home: string, compression: bool
     userKnownHostsFiles: paths('userknownhostsfile'),
     globalKnownHostsFiles: paths('globalknownhostsfile'),
     hostKeyAlias: one('hostkeyalias') ?? null,
+    certificateFiles: paths('certificatefile'),
+    controlPath: control && control !== 'none' ? control : null,
+    openssh: true,
   };
 }

@@ -36,9 +36,10 @@ export function freePort(): Promise<number> {
 
 /**
  * `env`: set in every session (sshd's SetEnv), as a host's own profile would. `trusted`: the client's
- * known_hosts holds the server's key, so connecting asks nothing.
+ * known_hosts holds the server's key, so connecting asks nothing. `config`: more sshd_config lines, whose
+ * `{dir}` is the server's folder (`HostCertificate {dir}/host_key-cert.pub`).
  */
-export async function startSshd({ env = {}, trusted = false }: { env?: Record<string, string>; trusted?: boolean } = {}): Promise<TestSshd> {
+export async function startSshd({ env = {}, trusted = false, config = [] }: { env?: Record<string, string>; trusted?: boolean; config?: string[] } = {}): Promise<TestSshd> {
   const dir = mkdtempSync(join(tmpdir(), 'cellwatch-sshd-'));
   const home = join(dir, 'home');
   mkdirSync(join(home, '.ssh'), { recursive: true });
@@ -58,6 +59,7 @@ export async function startSshd({ env = {}, trusted = false }: { env?: Record<st
         // The suite's PATH on the host too (npm test gives it only the listed tools), unless a test sets its own.
         // One line: sshd takes the first SetEnv line only.
         `SetEnv ${Object.entries({ PATH: process.env.PATH ?? '', ...env }).map(([key, value]) => `${key}=${value}`).join(' ')}`,
+        ...config.map((line) => line.replaceAll('{dir}', dir)),
       ].join('\n') + '\n',
     );
     writeFileSync(join(home, '.ssh', 'config'), `Host testhost\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ~/.ssh/id_ed25519\n${knownHostsConfig(home)}`);

@@ -27,6 +27,7 @@ function connectionText(host: FleetHost): string {
   if (!c) return 'this machine';
   const parts: string[] = [c.state];
   if (c.state === 'connected' && c.latencyMs !== null) parts.push(`${c.latencyMs} ms`);
+  if (c.state === 'connected' && c.via?.startsWith('OpenSSH')) parts.push('via OpenSSH');
   if (c.feed?.mode) parts.push(c.feed.state === 'live' ? `${c.feed.mode} feed` : `${c.feed.mode} feed ${c.feed.state}`);
   return parts.join(' · ');
 }
@@ -64,7 +65,7 @@ export function FleetView() {
                   {host.alias}
                 </button>
               </td>
-              <td className="muted" role="status">
+              <td className="muted" role="status" title={host.connection?.via ? `connected by ${host.connection.via}` : undefined}>
                 {connectionText(host)}
               </td>
               <td className="num">{host.gpus ? `${gib(host.gpus.usedMib)} / ${gib(host.gpus.totalMib)} GiB · ${host.gpus.count} GPU${host.gpus.count === 1 ? '' : 's'}` : '–'}</td>
