@@ -165,15 +165,16 @@ export function resolveHost(alias: string, blocks: Block[], home = homedir(), us
 }
 
 /** The files an Include names: `~` expanded, relative to ~/.ssh, `*` and `?` in the file name. */
+export async function includeFiles(home: string, pattern: string): Promise<string[]> {
+  const path = expand(pattern, home);
+  const full = isAbsolute(path) ? path : join(home, '.ssh', path);
+  const dir = dirname(full);
+  const name = basename(full);
+  return /[*?]/.test(name) ? ((await readdir(dir).catch(() => [])) as string[]).filter((n) => matches(name, n)).sort().map((n) => join(dir, n)) : [full];
+}
+
 function includeReader(home: string): ConfigReader {
-  return async (pattern) => {
-    const path = expand(pattern, home);
-    const full = isAbsolute(path) ? path : join(home, '.ssh', path);
-    const dir = dirname(full);
-    const name = basename(full);
-    const names = /[*?]/.test(name) ? ((await readdir(dir).catch(() => [])) as string[]).filter((n) => matches(name, n)).sort() : [name];
-    return (await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8').catch(() => null)))).filter((t) => t !== null);
-  };
+  return async (pattern) => (await Promise.all((await includeFiles(home, pattern)).map((file) => readFile(file, 'utf8').catch(() => null)))).filter((t) => t !== null);
 }
 
 export async function loadSshConfig(home = homedir()): Promise<Block[]> {

@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import type { HostConfig } from './config';
 import { HostKeyError, hostKeyError, keyNameOf, openConnection, probeHostKey, sftp, type ConnectOptions } from './connection';
 import { addKnownHost, fingerprint, readKnownHosts, verifyKnownHost } from './known-hosts';
+import { OptionFailure } from './option-lines';
 import { openSystemSsh, SystemSshError, systemSshReason } from './system-ssh';
 import { ssh2Transport, type Transport } from './transport';
 
@@ -25,7 +26,8 @@ export async function connectTransport(host: HostConfig, options: TransportOptio
     try {
       return await throughSystemSsh(host, "ssh2's keys and agent were refused", knownHosts, { ...options, home });
     } catch (second) {
-      throw new Error(`${(error as Error).message}; the system's ssh did not get in either: ${(second as Error).message}`);
+      const message = `${(error as Error).message}; the system's ssh did not get in either: ${(second as Error).message}`;
+      throw error instanceof OptionFailure ? new OptionFailure(message, error.options) : new Error(message);
     }
   }
   try {

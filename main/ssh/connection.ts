@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Duplex } from 'node:stream';
 import type { AgentAuthMethod, Client, ConnectConfig, PublicKeyAuthMethod, SFTPWrapper } from 'ssh2';
 import type { HostConfig } from './config';
+import { OptionFailure } from './option-lines';
 import { socketTo, type SocketOptions } from './socket';
 import { addKnownHost, fingerprint, keyTypeOf, knownHostsName, readKnownHosts, trustsCertificateAuthority, verifyKnownHost } from './known-hosts';
 
@@ -141,8 +142,11 @@ async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; k
       if (settled) return;
       settled = true;
       if (keyProblem) return reject(keyProblem);
-      if (error.level === 'client-authentication') return reject(new Error(`${host.user}@${host.alias}: authentication failed (tried the agent and ${keys.map((k) => k.file).join(', ') || 'no key file'})`));
-      reject(new Error(`${host.alias}: ${error.message}`));
+      if (error.level === 'client-authentication') {
+        const message = `${host.user}@${host.alias}: authentication failed (tried the agent and ${keys.map((k) => k.file).join(', ') || 'no key file'})`;
+        return reject(new OptionFailure(message, keys.map((k): [string, string] => ['IdentityFile', k.file])));
+      }
+      reject(error instanceof OptionFailure ? new OptionFailure(`${host.alias}: ${error.message}`, error.options) : new Error(`${host.alias}: ${error.message}`));
     });
     client.connect(config);
   });

@@ -14,7 +14,7 @@ const saved = { HOME: process.env.HOME, SSH_AUTH_SOCK: process.env.SSH_AUTH_SOCK
 const user = userInfo().username;
 
 beforeAll(async () => {
-  sshd = await startSshd({ trusted: true });
+  sshd = await startSshd({ trusted: true, listen: ['127.0.0.1', '127.0.0.2'] });
   process.env.HOME = sshd.home;
   delete process.env.SSH_AUTH_SOCK;
   const ssh = join(sshd.home, '.ssh');
@@ -24,6 +24,7 @@ beforeAll(async () => {
   writeFileSync(join(ssh, 'other_known_hosts'), `${sshd.hostKeyLine}\n`);
   writeFileSync(join(ssh, 'alias_known_hosts'), `lab-gpu ${type} ${blob}\n`);
   writeFileSync(join(ssh, 'empty_known_hosts'), '');
+  writeFileSync(join(ssh, 'second_known_hosts'), `[127.0.0.2]:${sshd.port} ${type} ${blob}\n`);
   mkdirSync(join(ssh, 'conf.d'), { recursive: true });
 }, 30_000);
 afterAll(async () => {
@@ -55,6 +56,10 @@ const FORMS = (home: string, port: number): [string, string, boolean][] => {
     ['ProxyJump user@host:port', `Host hop\n  HostName 127.0.0.1\n  Port 1\n  IdentityFile ${key}\n  UserKnownHostsFile ${known}\nHost t\n${base}  IdentityFile ${key}\n  UserKnownHostsFile ${known}\n  ProxyJump ${user}@hop:${port}\n`, true],
     ['ProxyCommand ssh -W', `Host hop\n${base}  IdentityFile ${key}\n  UserKnownHostsFile ${known}\nHost t\n${base}  IdentityFile ${key}\n  UserKnownHostsFile ${known}\n  ProxyCommand ssh -F ${join(home, '.ssh', 'config')} -o BatchMode=yes -W %h:%p hop\n`, true],
     ['a ProxyCommand that fails', `Host t\n${base}  IdentityFile ${key}\n  UserKnownHostsFile ${known}\n  ProxyCommand sh -c 'echo no route to %h >&2; exit 255'\n`, false],
+    ['the second listen address', `Host t\n  HostName 127.0.0.2\n  Port ${port}\n  User ${user}\n  IdentityFile ${key}\n  UserKnownHostsFile ${join(home, '.ssh', 'second_known_hosts')}\n`, true],
+    ['Match host on the second address', `Host t\n  HostName 127.0.0.2\nMatch host 127.0.0.2\n  Port ${port}\n  User ${user}\n  IdentityFile ${key}\n  UserKnownHostsFile ${join(home, '.ssh', 'second_known_hosts')}\n`, true],
+    ['a key known under the other address only', `Host t\n  HostName 127.0.0.2\n  Port ${port}\n  User ${user}\n  IdentityFile ${key}\n  UserKnownHostsFile ${known}\n`, false],
+    ['a ControlPath with no master behind it', `Host t\n${base}  IdentityFile ${key}\n  UserKnownHostsFile ${known}\n  ControlMaster no\n  ControlPath ${join(home, '.ssh', 'cm-%C')}\n`, true],
     ['a port nothing listens on', `Host t\n  HostName 127.0.0.1\n  Port 1\n  User ${user}\n  IdentityFile ${key}\n  UserKnownHostsFile ${known}\n`, false],
     ['no known key', `Host t\n${base}  IdentityFile ${key}\n  UserKnownHostsFile ${join(home, '.ssh', 'empty_known_hosts')}\n`, false],
     ['a key file the host does not take', `Host t\n${base}  IdentityFile \${HOME}/.ssh/missing_key\n  UserKnownHostsFile ${known}\n`, false],
@@ -92,13 +97,29 @@ describe('~/.ssh/config, form by form, against OpenSSH', () => {
     expect(readFileSync(join(sshd.home, '.ssh', 'empty_known_hosts'), 'utf8')).toBe('');
   }, 120_000);
 
-  it('says what a failing ProxyCommand said, naming it', async () => {
+  it('says what a failing ProxyCommand said, naming it and the line that set it', async () => {
     writeFileSync(join(sshd.home, '.ssh', 'config'), `Host t\n  HostName 127.0.0.1\n  Port ${sshd.port}\n  ProxyCommand sh -c 'echo no route to %h >&2; exit 255'\n`);
     const host = new RemoteHost('t', { home: sshd.home, timeoutMs: 5000 });
     try {
       await expect.poll(() => host.status.problem?.message, { timeout: 10_000 }).toMatch(/^t: ProxyCommand `sh -c 'echo no route to 127\.0\.0\.1 >&2; exit 255'` exited 255: no route to 127\.0\.0\.1/);
+      expect(host.status.problem?.message).toMatch(/\(ProxyCommand sh -c .*: ~\/\.ssh\/config line 4\)$/);
     } finally {
       host.close();
+    }
+  });
+
+  it('names the lines, in an included file too, behind a host it cannot reach or log in to', async () => {
+    writeFileSync(join(sshd.home, '.ssh', 'conf.d', 'lab.conf'), `Host t\n  HostName 127.0.0.1\n\n  Port 1\n`);
+    writeFileSync(join(sshd.home, '.ssh', 'config'), `Include conf.d/lab.conf\nHost u\n  HostName 127.0.0.1\n  Port ${sshd.port}\n  IdentityFile ~/.ssh/%u_wrong\n  UserKnownHostsFile ${join(sshd.home, '.ssh', 'known_hosts')}\n`);
+    copyFileSync(join(sshd.dir, 'host_key'), join(sshd.home, '.ssh', `${user}_wrong`));
+    const unreachable = new RemoteHost('t', { home: sshd.home, timeoutMs: 5000 });
+    const refused = new RemoteHost('u', { home: sshd.home, timeoutMs: 5000 });
+    try {
+      await expect.poll(() => unreachable.status.problem?.message, { timeout: 10_000 }).toMatch(/^cannot reach t \(127\.0\.0\.1:1\).*\(HostName 127\.0\.0\.1: ~\/\.ssh\/conf\.d\/lab\.conf line 2; Port 1: ~\/\.ssh\/conf\.d\/lab\.conf line 4\)$/);
+      await expect.poll(() => refused.status.problem?.message, { timeout: 10_000 }).toMatch(new RegExp(`authentication failed .*\\(IdentityFile ${join(sshd.home, '.ssh', `${user}_wrong`).replace(/[.]/g, '\\.')}: ~/\\.ssh/config line 5\\)$`));
+    } finally {
+      unreachable.close();
+      refused.close();
     }
   });
 });

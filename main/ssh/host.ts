@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import type { SFTPWrapper } from 'ssh2';
 import type { Spawned } from '../programs';
 import { shellQuote } from '../../shared/quote';
@@ -10,6 +11,7 @@ import { HostKeyError, PassphraseNeeded, type ConnectOptions } from './connectio
 import { connectTransport } from './connect';
 import { HelperGone } from './helper';
 import type { Transport } from './transport';
+import { withOptionLines } from './option-lines';
 
 export type { HostStatus };
 
@@ -63,9 +65,11 @@ export class RemoteHost {
 
   private async attempt(acceptFingerprint?: string): Promise<void> {
     if (this.closed) return;
+    let config: HostConfig | undefined;
     try {
-      const config = this.options.config ?? (await resolveAlias(this.alias, this.options.home));
-      const connect = () => connectTransport(config, { ...this.options, acceptFingerprint, resolveJump: (alias) => resolveAlias(alias, this.options.home) });
+      config = this.options.config ?? (await resolveAlias(this.alias, this.options.home));
+      const resolved = config;
+      const connect = () => connectTransport(resolved, { ...this.options, acceptFingerprint, resolveJump: (alias) => resolveAlias(alias, this.options.home) });
       const transport = await (this.options.handshakes ? this.options.handshakes.run(connect) : connect());
       if (this.closed) return void transport.end();
       this.transport = transport;
@@ -75,7 +79,7 @@ export class RemoteHost {
       this.waiters.splice(0).forEach((w) => w.resolve());
       this.measure(transport);
     } catch (error) {
-      const message = (error as Error).message;
+      const message = config ? await withOptionLines(error as Error, config, this.options.home ?? homedir()) : (error as Error).message;
       if (error instanceof HostKeyError || error instanceof PassphraseNeeded || error instanceof SshConfigError || /authentication failed/.test(message)) {
         this.set({
           state: 'failed',

@@ -5,6 +5,7 @@ import { connect as tcpConnect } from 'node:net';
 import { Duplex } from 'node:stream';
 import type { Client } from 'ssh2';
 import type { HostConfig } from './config';
+import { OptionFailure } from './option-lines';
 
 /** What making the stream needs of the connection's options. */
 export interface SocketOptions {
@@ -34,7 +35,7 @@ function tcp(host: HostConfig, options: SocketOptions): Promise<Duplex> {
     socket.setTimeout(options.timeoutMs ?? 10_000, () => socket.destroy(new Error(`no answer from ${host.hostName}:${host.port}`)));
     socket.once('connect', () => (socket.setTimeout(0), resolve(socket)));
     // For the socket's whole life: an error after the connect (before ssh2 takes the socket) would end the process.
-    socket.on('error', (error) => reject(new Error(`cannot reach ${host.alias} (${host.hostName}:${host.port}): ${error.message}`)));
+    socket.on('error', (error) => reject(new OptionFailure(`cannot reach ${host.alias} (${host.hostName}:${host.port}): ${error.message}`, [['HostName', host.hostName], ['Port', String(host.port)]])));
   });
 }
 
@@ -57,7 +58,7 @@ function throughCommand(host: HostConfig, options: SocketOptions): Promise<Duple
   });
   child.stdin.on('error', () => undefined);
   child.stdout.on('data', (chunk: Buffer) => sock.push(chunk) || child.stdout.pause());
-  const ended = (why: string) => new Error(`ProxyCommand \`${command}\` ${why}${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-2).join(' / ')}` : ''}`);
+  const ended = (why: string) => new OptionFailure(`ProxyCommand \`${command}\` ${why}${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-2).join(' / ')}` : ''}`, [['ProxyCommand', command]]);
   // Heard for life: the handshake (or the connection) fails with what the command said.
   child.on('error', (error) => sock.destroy(ended(`could not start (${error.message})`)));
   child.on('close', (code, signal) => (code === 0 ? sock.push(null) : sock.destroy(ended(code === null ? `was killed (${signal})` : `exited ${code}`))));
@@ -89,7 +90,7 @@ async function throughJump<O extends SocketOptions>(host: HostConfig, options: O
     jump.forwardOut('127.0.0.1', 0, host.hostName, host.port, (error, channel) => {
       if (error) {
         jump.end();
-        return reject(new Error(`${host.alias}: the jump host ${jumpAlias} cannot reach ${host.hostName}:${host.port}: ${error.message}`));
+        return reject(new OptionFailure(`${host.alias}: the jump host ${jumpAlias} cannot reach ${host.hostName}:${host.port}: ${error.message}`, [['ProxyJump', host.proxyJump as string]]));
       }
       channel.on('close', () => jump.end());
       channel.on('error', () => channel.destroy());

@@ -37,9 +37,10 @@ export function freePort(): Promise<number> {
 /**
  * `env`: set in every session (sshd's SetEnv), as a host's own profile would. `trusted`: the client's
  * known_hosts holds the server's key, so connecting asks nothing. `config`: more sshd_config lines, whose
- * `{dir}` is the server's folder (`HostCertificate {dir}/host_key-cert.pub`).
+ * `{dir}` is the server's folder (`HostCertificate {dir}/host_key-cert.pub`). `listen`: its addresses (all
+ * loopback: 127.0.0.2 and up answer too), 127.0.0.1 first.
  */
-export async function startSshd({ env = {}, trusted = false, config = [] }: { env?: Record<string, string>; trusted?: boolean; config?: string[] } = {}): Promise<TestSshd> {
+export async function startSshd({ env = {}, trusted = false, config = [], listen = ['127.0.0.1'] }: { env?: Record<string, string>; trusted?: boolean; config?: string[]; listen?: string[] } = {}): Promise<TestSshd> {
   const dir = mkdtempSync(join(tmpdir(), 'cellwatch-sshd-'));
   const home = join(dir, 'home');
   mkdirSync(join(home, '.ssh'), { recursive: true });
@@ -53,7 +54,7 @@ export async function startSshd({ env = {}, trusted = false, config = [] }: { en
     writeFileSync(
       join(dir, 'sshd_config'),
       [
-        `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${join(dir, 'host_key')}`, `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+        `Port ${port}`, ...listen.map((address) => `ListenAddress ${address}`), `HostKey ${join(dir, 'host_key')}`, `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
         `PidFile ${join(dir, 'sshd.pid')}`, 'StrictModes no', 'UsePAM no', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
         'PubkeyAuthentication yes', 'PermitRootLogin prohibit-password', `AllowUsers ${user}`, 'Subsystem sftp internal-sftp', 'LogLevel INFO',
         // The suite's PATH on the host too (npm test gives it only the listed tools), unless a test sets its own.
