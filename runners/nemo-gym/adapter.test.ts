@@ -139,6 +139,18 @@ describe('nemo-gym on bad and partial input', () => {
     expect((await readFull(path)).cell.budget.used).toBe(3);
   });
 
+  it("shows the environment's own fields as they are, a long one by its size, whatever shape a small one has", async () => {
+    const path = join(tmp.path, 'c.jsonl');
+    writeFileSync(path, jsonl([row(0, 1, { sizes: { chars: 5 }, resolved: true, model_patch: 'x'.repeat(1000) }), row(1, 0, { hit: 'a' })]));
+    const rollouts = (await readFull(path)).detail?.tables.find((t) => t.id === 'rollouts');
+    const column = (name: string) => rollouts?.rows.map((r) => r[(rollouts.columns ?? []).indexOf(name)]);
+    expect(rollouts?.columns.slice(-4)).toEqual(['sizes', 'resolved', 'model_patch', 'hit']);
+    expect(column('sizes')).toEqual(['{"chars":5}', null]);
+    expect(column('resolved')).toEqual([true, null]);
+    expect(column('model_patch')).toEqual(['(1,002 chars)', null]);
+    expect(column('hit')).toEqual([null, 'a']);
+  });
+
   it('without materialized inputs has no total, and is no error', async () => {
     const path = join(tmp.path, 'c.jsonl');
     writeFileSync(path, jsonl([row(0, 1), row(1, 0)]));

@@ -1,16 +1,16 @@
 import type { DetailTable, EpisodeRow, TableValue } from '../../shared/cell-detail';
 import { meanOf, passAtK, scoredReward, unitNamer, type Collection } from './collection';
 import type { AggregateLine } from './aggregate';
-import type { LargeField, NemoRow } from './rows';
+import type { NemoRow } from './rows';
 import type { DetailRead } from '../types';
 
-const isLarge = (v: unknown): v is LargeField => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && typeof (v as LargeField).chars === 'number';
-
 /** An environment field as a table shows it: scalars whole, a long value by its size, anything else as JSON. */
-function shownField(value: unknown): TableValue {
+function shownField(row: NemoRow, name: string): TableValue {
+  const size = row.largeFields[name];
+  if (size !== undefined) return `(${size.toLocaleString('en-US')} chars)`;
+  const value = row.fields[name];
   if (value === undefined) return null;
   if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  if (isLarge(value)) return `(${value.chars.toLocaleString('en-US')} chars)`;
   return JSON.stringify(value);
 }
 
@@ -31,7 +31,7 @@ function rolloutsTable(c: Collection): DetailTable {
     id: 'rollouts',
     title: 'Rollouts',
     columns: ['rollout', 'agent', 'reward', 'input', 'cached', 'output', 'reasoning', 'observations', ...fields],
-    rows: shown.map((r) => [unitNamer(c)(r), r.agent, shownReward(r), r.usage?.input ?? null, r.usage?.cached ?? null, r.usage?.output ?? null, r.usage?.reasoning ?? null, r.observed ? 'yes' : null, ...fields.map((f) => shownField(r.fields[f]))]),
+    rows: shown.map((r) => [unitNamer(c)(r), r.agent, shownReward(r), r.usage?.input ?? null, r.usage?.cached ?? null, r.usage?.output ?? null, r.usage?.reasoning ?? null, r.observed ? 'yes' : null, ...fields.map((f) => shownField(r, f))]),
     note: notes.join('; ') || null,
     opens: 'transcript',
   };

@@ -20,11 +20,6 @@ export interface RowUsage {
   reasoning: number | null;
 }
 
-/** A field too long to keep in a summary: how long it is (bytes of its JSON). */
-export interface LargeField {
-  chars: number;
-}
-
 export interface NemoRow {
   line: number;
   /** The byte its line starts at, so the whole row can be read again when opened. */
@@ -39,8 +34,13 @@ export interface NemoRow {
   model: string | null;
   failureClass: string | null;
   terminal: boolean;
-  /** The environment's own fields (resolved, patch_exists, hit, ...), small ones as they are. */
-  fields: Record<string, unknown | LargeField>;
+  /**
+   * The environment's own fields (resolved, patch_exists, hit, ...) in the row's order: small ones as they
+   * are, one too long to keep here present as undefined, its size in `largeFields`.
+   */
+  fields: Record<string, unknown>;
+  /** The environment's fields too long to keep in a summary, by the bytes of their JSON. */
+  largeFields: Record<string, number>;
   /** The row carries ng_trajectory or ng_agent_observations. */
   observed: boolean;
 }
@@ -126,9 +126,13 @@ export function summarizeRow(text: string, line: number, offset: number, fast = 
   if (typeof task !== 'number' || !Number.isInteger(task)) return spans.has('_ng_task_index') ? '_ng_task_index is not a whole number; skipped' : 'no _ng_task_index; skipped';
   const repeat = value(text, spans.get('_ng_rollout_index'));
   const fields: NemoRow['fields'] = {};
+  const largeFields: NemoRow['largeFields'] = {};
   for (const [key, span] of spans) {
     if (CONVERSATION.has(key) || BOOKKEEPING.has(key)) continue;
-    fields[utf8(key)] = span.end - span.start > SMALL_FIELD_CHARS ? { chars: span.end - span.start } : value(text, span);
+    const name = utf8(key);
+    const large = span.end - span.start > SMALL_FIELD_CHARS;
+    fields[name] = large ? undefined : value(text, span);
+    if (large) largeFields[name] = span.end - span.start;
   }
   const failure = shared(str(value(text, spans.get('_ng_failure_class'))));
   return {
@@ -143,6 +147,7 @@ export function summarizeRow(text: string, line: number, offset: number, fast = 
     failureClass: failure,
     terminal: value(text, spans.get('_ng_failure_terminal')) === true,
     fields,
+    largeFields,
     observed: spans.has('ng_trajectory') || spans.has('ng_agent_observations'),
   };
 }
