@@ -33,6 +33,8 @@ export class HelperGone extends Error {
 
 /** How many helpers one connection may run at once: a command that hangs (nvidia-smi on a sick GPU) holds only its own. */
 const MAX_HELPERS = 4;
+/** How long a command waits for a busy helper before another is started for it. */
+const PATIENCE_MS = 500;
 
 /**
  * Bytes read until a line `\n<token> <code>\n` (stdout) or `\n<token>\n` (stderr) ends them. Only the
@@ -161,8 +163,18 @@ export class ShellHelpers {
         this.count--;
         continue;
       }
-      if (this.count < MAX_HELPERS) return this.start();
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      if (this.count === 0) return this.start();
+      // Another helper costs another login shell: started only for a command kept waiting.
+      const freed = await new Promise<boolean>((resolve) => {
+        const wake = () => (clearTimeout(timer), resolve(true));
+        const giveUp = () => {
+          this.waiting = this.waiting.filter((w) => w !== wake);
+          resolve(false);
+        };
+        const timer = this.count < MAX_HELPERS ? setTimeout(giveUp, PATIENCE_MS) : undefined;
+        this.waiting.push(wake);
+      });
+      if (!freed && !this.closed && this.idle.length === 0 && this.count < MAX_HELPERS) return this.start();
     }
   }
 
