@@ -4,6 +4,7 @@
 // commands and SFTP (`ssh -s sftp`, spoken by ssh2's own SFTP client) are sessions multiplexed over it.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SFTPWrapper } from 'ssh2';
@@ -75,8 +76,10 @@ function processSession(child: ChildProcess): Session {
     stderr: child.stderr as NodeJS.ReadableStream,
     close: () => void child.kill(),
     onEnd(listener) {
-      child.once('error', (error) => listener(error));
-      child.once('close', () => listener());
+      let ended = false;
+      const end = (error?: Error) => (ended ? undefined : ((ended = true), listener(error)));
+      child.on('error', end);
+      child.once('close', () => end());
     },
   };
 }
@@ -89,8 +92,8 @@ interface SftpConstructor {
  * ssh2's SFTP client over a process's stdio (`ssh -s ALIAS sftp`): it is written against a channel, of
  * which it uses the outgoing window, `channelData` and `channelClose`; this gives it those.
  */
-async function sftpOver(child: ChildProcess, alias: string): Promise<SFTPWrapper> {
-  const { SFTP } = (await import('ssh2/lib/protocol/SFTP.js')) as unknown as { SFTP: SftpConstructor };
+function sftpOver(child: ChildProcess, alias: string): Promise<SFTPWrapper> {
+  const { SFTP } = createRequire(import.meta.url)('ssh2/lib/protocol/SFTP.js') as { SFTP: SftpConstructor };
   const stdin = child.stdin as NodeJS.WritableStream;
   const protocol = { _remoteIdentRaw: 'SSH-2.0-OpenSSH', channelData: (_id: number, data: Buffer) => stdin.write(data), channelClose: () => stdin.end() };
   const outgoing = { id: 0, state: 'open', window: Number.POSITIVE_INFINITY, packetSize: 32 * 1024 };
@@ -190,7 +193,7 @@ async function startMaster(host: HostConfig, common: string[], socket: string, t
   let exited: { code: number | null } | null = null;
   let failedToStart: Error | null = null;
   master.once('exit', (code) => (exited = { code }));
-  master.once('error', (error) => (failedToStart = error));
+  master.on('error', (error) => (failedToStart = error));
   const deadline = Date.now() + timeoutMs + 5000;
   for (;;) {
     if (failedToStart) throw new SystemSshError(`${host.alias}: could not run ssh: ${(failedToStart as Error).message}`, 'other', '');
