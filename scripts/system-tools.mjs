@@ -40,7 +40,8 @@ function playwrightChromium(env) {
 export function requiredTools({ env = process.env, electron = false, root = process.getuid?.() === 0, path = env.PATH ?? '' } = {}) {
   const tools = [
     { name: 'sshd', why: 'SSH tests run a private sshd', apt: 'openssh-server', found: findTool('sshd', path) !== null },
-    { name: 'ssh-keygen', why: 'SSH tests make their own keys', apt: 'openssh-client', found: findTool('ssh-keygen', path) !== null },
+    { name: 'ssh-keygen', why: 'SSH tests make their own keys and certificates', apt: 'openssh-client', found: findTool('ssh-keygen', path) !== null },
+    { name: 'ssh', why: "SSH tests check Cellwatch against OpenSSH's own client, and reach certificate hosts through it", apt: 'openssh-client', found: findTool('ssh', path) !== null },
     {
       name: 'chromium',
       why: 'end-to-end tests run in Chromium',
