@@ -161,6 +161,34 @@ test.describe('finding your way', () => {
     await expect(page.getByRole('heading', { name: highlighted })).toBeVisible();
   });
 
+  test("the list's columns: hidden and dragged as the user says, and so again after a reload", async ({ page }) => {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.goto(served.url);
+    const table = page.getByRole('table', { name: 'Cells' });
+    const headers = table.getByRole('columnheader');
+    await expect(headers).toHaveCount(10);
+    // Names alike keep what tells them apart, however narrow their column.
+    await expect(table.getByRole('button', { name: 'std_sdk_demo-model_bare_default' })).toHaveText(/bare_default$/);
+    await page.getByText('Columns').click();
+    await page.getByRole('checkbox', { name: 'Tokens' }).uncheck();
+    await page.getByRole('checkbox', { name: 'Problems' }).uncheck();
+    await expect(headers).toHaveCount(8);
+    const format = headers.filter({ hasText: 'Format' });
+    const before = ((await format.boundingBox()) as { width: number }).width;
+    const handle = page.getByRole('separator', { name: 'Resize Format' });
+    const box = (await handle.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 60, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(async () => ((await format.boundingBox()) as { width: number }).width).toBeGreaterThan(before + 40);
+    const dragged = ((await format.boundingBox()) as { width: number }).width;
+    await page.reload();
+    await expect(headers).toHaveText([/Name/, /Format/, /Board/, /State/, /Budget/, /Episodes/, /Success/, /Changed/]);
+    expect(Math.round(((await format.boundingBox()) as { width: number }).width)).toBe(Math.round(dragged));
+    await expect(page.getByText('Columns (2 hidden)')).toBeVisible();
+  });
+
   test('the server gone is said once, in place of the status it can no longer vouch for', async ({ page }) => {
     await page.goto(served.url);
     const footer = page.locator('footer');

@@ -1,4 +1,4 @@
-// The README's screenshots: the four journeys, the board and a NeMo Gym collection at 1440x900 and 1024x700, light and dark. Every e2e run
+// The README's screenshots: the cell list, the four journeys, the board and a NeMo Gym collection at 1440x900 and 1024x700, light and dark. Every e2e run
 // takes them (into out/test-results/screenshots); `npm run screenshots` writes them into the README's folder.
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
@@ -10,6 +10,9 @@ const OUT = process.env.CELLWATCH_SCREENSHOTS ? join(ROOT, process.env.CELLWATCH
 async function journeys(page: Page, served: Served, name: (journey: string) => string): Promise<void> {
   await page.goto(served.url);
   await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+  // The list: every cell, each column as wide as its values.
+  await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row')).toHaveCount(6);
+  await page.screenshot({ path: name('0-list') });
 
   // 1. Launch a UI run: the profile, its knobs, the dry run.
   await page.getByRole('button', { name: 'Launch' }).click();

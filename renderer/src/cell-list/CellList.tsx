@@ -6,11 +6,13 @@ import { useApp } from '../context';
 import { baseName, percent } from '../format';
 import { useKey, useRowKeys } from '../keys';
 import { useNow } from '../useNow';
-import { COLUMNS, matches } from './columns';
+import { ColumnsMenu } from '../ColumnsMenu';
+import { columnLayout, differences, distinctCut, useColumnPrefs, useRoom, visibleColumns } from '../table-layout';
+import { COLUMNS, matches, type Column } from './columns';
+import { keepOrder, sameOrder } from './stableOrder';
 import { useVirtualRows } from './useVirtualRows';
 
 const ROW_HEIGHT = 24;
-const GRID = COLUMNS.map((c) => c.width).join(' ');
 
 type GroupBy = 'none' | 'host' | 'format' | 'model';
 /** A group's header: its cells, how many run, and the success rate over the group's scored episodes. */
@@ -52,7 +54,7 @@ function groupRows(cells: CellSummary[], group: GroupBy): Row[] {
 
 
 function sortCells(cells: CellSummary[], sort: Sort<string>): CellSummary[] {
-  const column = COLUMNS.find((c) => c.key === sort.key) ?? COLUMNS[0];
+  const column: Column | undefined = COLUMNS.find((c) => c.key === sort.key) ?? COLUMNS[0];
   const sign = sort.descending ? -1 : 1;
   return [...cells].sort((a, b) => {
     const x = column!.sortValue(a);
@@ -87,18 +89,38 @@ export function CellList() {
   const filter = useApp((s) => s.listFilter);
   const setFilter = useApp((s) => s.setListFilter);
   const [sort, toggleSort] = useSort<string>('state');
+  const [group, setGroup] = useState<GroupBy>('none');
   const cursor = useApp((s) => s.listCursor);
   const setCursor = useApp((s) => s.setListCursor);
   const filterRef = useRef<HTMLInputElement>(null);
   const now = useNow();
 
-  const shown = useMemo(() => {
+  const sorted = useMemo(() => {
     const inRoot = selectedRoot !== null ? cells.filter((c) => c.root === selectedRoot) : selectedHost !== null ? cells.filter((c) => c.host === selectedHost) : cells;
     return sortCells(inRoot.filter((c) => matches(c, filter)), sort);
   }, [cells, selectedRoot, selectedHost, filter, sort]);
-  const [group, setGroup] = useState<GroupBy>('none');
+  // While cells change, rows stay where they are: sorting again (a header, or "re-sort") puts them in order.
+  const [resorts, setResorts] = useState(0);
+  const orderKey = JSON.stringify([sort, filter, selectedRoot, selectedHost, resorts]);
+  const order = useRef<{ key: string; ids: string[] }>({ key: '', ids: [] });
+  const { shown, outOfOrder } = useMemo(() => {
+    const sortedIds = sorted.map((c) => c.id);
+    const ids = order.current.key === orderKey ? keepOrder(order.current.ids, sortedIds) : sortedIds;
+    order.current = { key: orderKey, ids };
+    const byId = new Map(sorted.map((c) => [c.id, c]));
+    return { shown: ids.map((id) => byId.get(id) as CellSummary), outOfOrder: !sameOrder(ids, sortedIds) };
+  }, [sorted, orderKey]);
+  const [prefs, { toggle, resize }] = useColumnPrefs('cells');
+  const columns = useMemo(() => visibleColumns(COLUMNS, prefs), [prefs]);
   const rows = useMemo(() => groupRows(shown, group), [shown, group]);
   const { ref, onScroll, first, last, totalHeight, scrollToRow } = useVirtualRows(rows.length, ROW_HEIGHT);
+  const room = useRoom(ref, cells.length > 0);
+  const layout = useMemo(() => columnLayout(columns, cells, prefs, room), [columns, cells, prefs, room]);
+  const grid = layout.template;
+  const differsAt = useMemo(() => differences(cells.map((c) => c.name)), [cells]);
+  const nameChars = layout.chars.name ?? null;
+  const fitName = useCallback((name: string) => (nameChars === null ? name : distinctCut(name, nameChars, differsAt.get(name) ?? 0)), [nameChars, differsAt]);
+  const whole = useCallback((text: string) => text, []);
 
   const move = useCallback(
     (delta: number) => {
@@ -154,6 +176,11 @@ export function CellList() {
           <span className="count">
             {shown.length === cells.length ? `${cells.length} cells` : `${shown.length} of ${cells.length} cells`}
           </span>
+          {outOfOrder && (
+            <button className="link resort" onClick={() => setResorts((n) => n + 1)} title="Rows keep their places while cells change; this sorts them again">
+              re-sort
+            </button>
+          )}
           {selectedHost && (
             <button className="link clear-host" onClick={() => selectHost(null)} title="Show the cells of every host">
               all hosts
@@ -177,6 +204,7 @@ export function CellList() {
           onChange={(e) => setFilter(e.target.value)}
           onKeyDown={onFilterKey}
         />
+        <ColumnsMenu table="cells" columns={COLUMNS} prefs={prefs} onToggle={toggle} />
       </div>
       {cells.length === 0 ? (
         <p className="empty-note">
@@ -185,7 +213,7 @@ export function CellList() {
         </p>
       ) : (
         <div className="grid-table" role="table" aria-label="Cells" aria-rowcount={rows.length + 1}>
-          <SortHeader columns={COLUMNS} grid={GRID} sort={sort} onSort={toggleSort} />
+          <SortHeader columns={columns} grid={grid} sort={sort} onSort={toggleSort} onResize={resize} />
           <div className="grid-body" ref={ref} onScroll={onScroll}>
             <div style={{ height: totalHeight, position: 'relative' }}>
               {rows.slice(first, last).map((row, i) =>
@@ -205,17 +233,17 @@ export function CellList() {
                   aria-rowindex={first + i + 2}
                   aria-selected={row.cell.id === cursor}
                   className={`grid-row${row.cell.id === cursor ? ' cursor' : ''}`}
-                  style={{ gridTemplateColumns: GRID, top: (first + i) * ROW_HEIGHT }}
+                  style={{ gridTemplateColumns: grid, top: (first + i) * ROW_HEIGHT }}
                   onClick={() => (setCursor(row.cell.id), openCell(row.cell.id))}
                 >
-                  {COLUMNS.map((column) => (
+                  {columns.map((column) => (
                     <div key={column.key} role="cell" className={column.numeric ? 'num' : undefined}>
                       {column.key === 'name' ? (
-                        <button className="link">
-                          {column.render(row.cell, now)}
+                        <button className="link" aria-label={row.cell.name}>
+                          {column.render(row.cell, now, fitName)}
                         </button>
                       ) : (
-                        column.render(row.cell, now)
+                        column.render(row.cell, now, whole)
                       )}
                     </div>
                   ))}

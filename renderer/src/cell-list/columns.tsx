@@ -1,15 +1,14 @@
 import type { CellSummary } from '../../../shared/model';
 import { ago, compact, costTitle, percent, successText } from '../format';
+import type { SizedColumn } from '../table-layout';
 import { BoardBadge } from './BoardBadge';
 import { STATE_LOOK, StatePill } from './states';
 
-export interface Column {
-  key: string;
-  title: string;
-  width: string;
+export interface Column extends SizedColumn<CellSummary> {
   numeric?: boolean;
   sortValue(cell: CellSummary): string | number;
-  render(cell: CellSummary, now: number): React.ReactNode;
+  /** `fit`: the text cut to what the column's cells hold now (the name's, told apart from its alikes). */
+  render(cell: CellSummary, now: number, fit: (text: string) => string): React.ReactNode;
 }
 
 function budgetFraction(cell: CellSummary): number {
@@ -29,27 +28,29 @@ function BudgetBar({ cell }: { cell: CellSummary }) {
   );
 }
 
-function tokens(cell: CellSummary) {
+function tokensText(cell: CellSummary): string {
   const parts = [];
   if (cell.tokens.input !== null) parts.push(`${compact(cell.tokens.input)} in`);
   if (cell.tokens.output !== null) parts.push(`${compact(cell.tokens.output)} out`);
   if (cell.cost_usd_estimate !== null) parts.push(`est. $${cell.cost_usd_estimate.toFixed(2)}`);
   if (cell.cost_usd_billed !== null) parts.push(`billed $${cell.cost_usd_billed.toFixed(2)}`);
-  return <span title={costTitle(cell) || undefined}>{parts.join(' · ') || '–'}</span>;
+  return parts.join(' · ') || '–';
 }
 
+const episodesText = (c: CellSummary) => `${c.episodes.ended.toLocaleString('en-US')}/${c.episodes.planned?.toLocaleString('en-US') ?? '?'}`;
+
 export const COLUMNS: Column[] = [
-  { key: 'name', title: 'Name', width: 'minmax(110px, 2fr)', sortValue: (c) => c.name, render: (c) => <span className="name" title={c.path}>{c.name}</span> },
-  { key: 'format', title: 'Format', width: '80px', sortValue: (c) => c.format, render: (c) => c.format },
+  { key: 'name', title: 'Name', grow: true, always: true, fit: (c) => c.name, sortValue: (c) => c.name, render: (c, _now, fit) => <span className="name" title={c.path}>{fit(c.name)}</span> },
+  { key: 'format', title: 'Format', fit: (c) => c.format, sortValue: (c) => c.format, render: (c) => <span title={c.format}>{c.format}</span> },
   { key: 'board', title: 'Board', width: '44px', sortValue: (c) => c.board ?? '', render: (c) => <BoardBadge cell={c} /> },
-  { key: 'state', title: 'State', width: '84px', sortValue: (c) => STATE_LOOK[c.state].order, render: (c) => <StatePill state={c.state} pausedUntil={c.pausedUntil} /> },
+  { key: 'state', title: 'State', whole: true, fit: (c) => STATE_LOOK[c.state].label, sortValue: (c) => STATE_LOOK[c.state].order, render: (c) => <StatePill state={c.state} pausedUntil={c.pausedUntil} /> },
   { key: 'budget', title: 'Budget', width: '88px', numeric: true, sortValue: budgetFraction, render: (c) => <BudgetBar cell={c} /> },
+  { key: 'episodes', title: 'Episodes', fit: episodesText, numeric: true, sortValue: (c) => c.episodes.ended, render: (c) => <span title={episodesText(c)}>{episodesText(c)}</span> },
+  { key: 'success', title: 'Success', fit: (c) => percent(c.success_rate), numeric: true, sortValue: (c) => c.success_rate ?? -1, render: (c) => <span title={successText(c.episodes.successes, c.episodes.scored)}>{percent(c.success_rate)}</span> },
   {
-    key: 'episodes', title: 'Episodes', width: '60px', numeric: true, sortValue: (c) => c.episodes.ended,
-    render: (c) => `${c.episodes.ended}/${c.episodes.planned ?? '?'}`,
+    key: 'tokens', title: 'Tokens', fit: tokensText, sortValue: (c) => c.cost_usd_estimate ?? c.tokens.input ?? -1,
+    render: (c) => <span title={[tokensText(c), costTitle(c)].filter(Boolean).join('\n')}>{tokensText(c)}</span>,
   },
-  { key: 'success', title: 'Success', width: '58px', numeric: true, sortValue: (c) => c.success_rate ?? -1, render: (c) => <span title={successText(c.episodes.successes, c.episodes.scored)}>{percent(c.success_rate)}</span> },
-  { key: 'tokens', title: 'Tokens', width: 'minmax(78px, 1fr)', sortValue: (c) => c.cost_usd_estimate ?? c.tokens.input ?? -1, render: tokens },
   { key: 'changed', title: 'Changed', width: '72px', numeric: true, sortValue: (c) => c.changedAt ?? 0, render: (c, now) => ago(c.changedAt, now) },
   {
     key: 'problems', title: 'Problems', width: '60px', numeric: true, sortValue: (c) => c.problems.length,

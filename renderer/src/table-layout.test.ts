@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { columnLayout, differences, distinctCut, middleCut, type SizedColumn } from './table-layout';
+
+type Row = { name: string; kind: string; note: string };
+const COLUMNS: SizedColumn<Row>[] = [
+  { key: 'name', title: 'Name', grow: true, always: true, fit: (r) => r.name },
+  { key: 'kind', title: 'Kind', fit: (r) => r.kind },
+  { key: 'bar', title: 'Bar', width: '50px' },
+  { key: 'note', title: 'Note', fit: (r) => r.note },
+];
+const ROWS: Row[] = [{ name: 'std_sdk_demo-model_bare_default', kind: 'coding-agent', note: '1.2M in · 300k out · est. $3.12' }];
+const NONE = { hidden: [], widths: {} };
+/** Text drawn 10 px a character. */
+const TEN = (text: string) => text.length * 10;
+const px = (template: string) => template.match(/\d+px/g)?.map((w) => Number.parseInt(w, 10));
+
+describe('column widths', () => {
+  it("give each column its content's width where there is room, the rest to the growing one", () => {
+    // Each its longest text and 8 px around it; a header its text, 14 px for the sort mark and 8 around.
+    expect(columnLayout(COLUMNS, ROWS, NONE, { px: 1200, textPx: TEN }).template).toBe('minmax(318px, 1fr) 128px 50px 318px');
+  });
+
+  it('short of room, take from the written columns first, down to their headers, then from the growing one', () => {
+    // 700 px leave 670 (gaps 3 x 6, padding 12) for columns wanting 814: the written ones give 144 of
+    // their 322 (in proportion), the name none.
+    const narrow = columnLayout(COLUMNS, ROWS, NONE, { px: 700, textPx: TEN });
+    expect(px(narrow.template)).toEqual([318, 98, 50, 203]);
+    expect(narrow.chars.name).toBe(31);
+    // 400 px: the written ones at their headers' width (62), the name gives the last 122 and holds 18 characters.
+    const tight = columnLayout(COLUMNS, ROWS, NONE, { px: 400, textPx: TEN });
+    expect(px(tight.template)).toEqual([196, 62, 50, 62]);
+    expect(tight.chars.name).toBe(18);
+  });
+
+  it('keep a dragged width whatever the content', () => {
+    expect(columnLayout(COLUMNS, ROWS, { hidden: [], widths: { kind: 77 } }, { px: 1200, textPx: TEN }).template).toBe('minmax(318px, 1fr) 77px 50px 318px');
+  });
+});
+
+describe('an id cut to fit', () => {
+  it('keeps both ends, and is whole when it fits', () => {
+    expect(middleCut('std_sdk_demo-model_bare_default', 15)).toBe('std_sdk…default');
+    expect(middleCut('std_sdk_other_bare_default', 26)).toBe('std_sdk_other_bare_default');
+  });
+
+  it('stays told apart from the ids it shares a start with: the shared start gives way first', () => {
+    const names = ['std_sdk_demo-model_bare_default', 'std_sdk_demo-model_full_default', 'cartpole_balance', 'cartpole_evo', 'rollouts'];
+    const at = differences(names);
+    const cut = (name: string, max: number) => distinctCut(name, max, at.get(name) ?? 0);
+    expect(cut('std_sdk_demo-model_bare_default', 14)).toBe('…bare_default');
+    expect(cut('std_sdk_demo-model_full_default', 14)).toBe('…full_default');
+    expect(cut('cartpole_balance', 14)).toBe('…balance');
+    expect(cut('cartpole_evo', 14)).toBe('cartpole_evo');
+    expect(cut('std_sdk_demo-model_bare_default', 9)).toBe('…bare…ult');
+    // Nothing alike: the middle goes.
+    expect(distinctCut('a_very_long_unique_identifier', 14, 0)).toBe('a_very_…tifier');
+  });
+});

@@ -1,0 +1,213 @@
+import { useCallback, useEffect, useState, type RefObject } from 'react';
+
+/** What a user changed of a table's columns: the ones hidden, and widths dragged (px). Kept per table. */
+export interface ColumnPrefs {
+  hidden: string[];
+  widths: Record<string, number>;
+}
+
+export interface SizedColumn<R> {
+  key: string;
+  title: string;
+  /** A fixed width (CSS), for a column drawn rather than written (a bar, a badge). */
+  width?: string;
+  /** The text the column shows for a row: the column is as wide as the longest, its header's included. */
+  fit?: (row: R) => string;
+  /** Takes what the others leave, never less than its content up to GROW_MIN_CH. */
+  grow?: boolean;
+  /** Cannot be hidden (the column that names the row). */
+  always?: boolean;
+  /** Never narrower than its content (a pill, which an ellipsis would cut in two). */
+  whole?: boolean;
+}
+
+/** A written column never takes more than this, unless dragged wider. */
+const MAX_PX = 320;
+/** The growing column's content is held to this much before the others give way to it... */
+const GROW_MAX_PX = 520;
+/** ...and it keeps at least this much when the table is narrow (its ids cut to fit). */
+const GROW_MIN_PX = 130;
+/** Room for the sort mark beside a header. */
+const SORT_PX = 14;
+/** Room around a cell's text. */
+const PAD_PX = 8;
+/** `.grid-row`'s column gap and padding, in px. */
+const GAP_PX = 6;
+const PADDING_PX = 12;
+/** How many of a column's longest texts (by characters) are measured: the widest is among them. */
+const MEASURED = 3;
+/** Without a measure (nothing rendered yet, or a test's DOM), a character is taken as this wide. */
+const CHAR_PX = 8;
+
+const EMPTY: ColumnPrefs = { hidden: [], widths: {} };
+const storageKey = (table: string) => `cellwatch.columns.${table}`;
+
+function load(table: string): ColumnPrefs {
+  try {
+    const saved = JSON.parse(localStorage.getItem(storageKey(table)) ?? 'null') as Partial<ColumnPrefs> | null;
+    return { hidden: Array.isArray(saved?.hidden) ? saved.hidden.filter((k) => typeof k === 'string') : [], widths: typeof saved?.widths === 'object' && saved.widths !== null ? saved.widths : {} };
+  } catch {
+    return EMPTY;
+  }
+}
+
+/** A table's column preferences, remembered in this browser's storage under the table's name. */
+export function useColumnPrefs(table: string): [ColumnPrefs, { toggle(key: string): void; resize(key: string, px: number | null): void }] {
+  const [prefs, setPrefs] = useState(() => load(table));
+  const update = useCallback(
+    (change: (prefs: ColumnPrefs) => ColumnPrefs) =>
+      setPrefs((current) => {
+        const next = change(current);
+        localStorage.setItem(storageKey(table), JSON.stringify(next));
+        return next;
+      }),
+    [table],
+  );
+  const toggle = useCallback((key: string) => update((p) => ({ ...p, hidden: p.hidden.includes(key) ? p.hidden.filter((k) => k !== key) : [...p.hidden, key] })), [update]);
+  const resize = useCallback(
+    (key: string, px: number | null) =>
+      update((p) => {
+        const widths = { ...p.widths };
+        if (px === null) delete widths[key];
+        else widths[key] = px;
+        return { ...p, widths };
+      }),
+    [update],
+  );
+  return [prefs, { toggle, resize }];
+}
+
+export function visibleColumns<C extends SizedColumn<never>>(columns: C[], prefs: ColumnPrefs): C[] {
+  return columns.filter((c) => c.always || !prefs.hidden.includes(c.key));
+}
+
+/** The table's width in px, and how wide a text is drawn in its font: what a layout is computed for. */
+export interface Room {
+  px: number;
+  textPx(text: string): number;
+}
+
+export interface ColumnLayout {
+  /** The grid's `grid-template-columns`. */
+  template: string;
+  /** How many characters each column holds, by key (a written column's, as its longest text is drawn); null where not measured. */
+  chars: Record<string, number | null>;
+}
+
+interface Want {
+  want: number;
+  min: number;
+  grow: boolean;
+  /** The drawn width of one character of the column's longest text. */
+  charPx: number;
+}
+
+/** The longest few texts, by characters: one pass, whatever the rows. */
+function longest(texts: Iterable<string>): string[] {
+  const top: string[] = [];
+  for (const text of texts) {
+    if (top.length === MEASURED && text.length <= (top[MEASURED - 1] as string).length) continue;
+    top.push(text);
+    top.sort((a, b) => b.length - a.length);
+    top.length = Math.min(top.length, MEASURED);
+  }
+  return top;
+}
+
+/** What each column would take (px) and what it can give way down to. */
+function wants<R>(columns: SizedColumn<R>[], rows: R[], prefs: ColumnPrefs, textPx: (text: string) => number): Want[] {
+  return columns.map((column) => {
+    const header = textPx(column.title) + SORT_PX + PAD_PX;
+    const dragged = prefs.widths[column.key] ?? (column.width?.endsWith('px') ? Number.parseFloat(column.width) : undefined);
+    if (dragged !== undefined || !column.fit) {
+      const px = dragged ?? header;
+      return { want: px, min: px, grow: false, charPx: CHAR_PX };
+    }
+    const fit = column.fit;
+    const texts = longest(rows.map(fit));
+    const widest = texts.reduce((most, text) => Math.max(most, textPx(text)), 0);
+    const charPx = texts[0] ? textPx(texts[0]) / Math.max(1, texts[0].length) : CHAR_PX;
+    const content = Math.max(header, widest + PAD_PX);
+    if (column.grow) return { want: Math.min(content, GROW_MAX_PX), min: Math.min(content, GROW_MIN_PX), grow: true, charPx };
+    const want = Math.min(content, MAX_PX);
+    return { want, min: column.whole ? want : Math.min(want, header), grow: false, charPx };
+  });
+}
+
+/**
+ * Each column's width: dragged, else its content's where the table has room. Short of room, the written
+ * columns give way first (down to their headers' width: their cells then end in an ellipsis and say the
+ * whole value on hover), the growing one last (its ids then cut to fit). The growing column takes
+ * whatever is left over.
+ */
+export function columnLayout<R>(columns: SizedColumn<R>[], rows: R[], prefs: ColumnPrefs, room: Room | null): ColumnLayout {
+  const sized = wants(columns, rows, prefs, room?.textPx ?? ((text) => text.length * CHAR_PX));
+  const widths = sized.map((w) => w.want);
+  let short = widths.reduce((a, b) => a + b, 0) - ((room?.px ?? Number.POSITIVE_INFINITY) - PADDING_PX - GAP_PX * (columns.length - 1));
+  for (const growing of [false, true]) {
+    const slack = sized.reduce((sum, w) => sum + (w.grow === growing ? w.want - w.min : 0), 0);
+    if (short <= 0 || slack <= 0) continue;
+    const share = Math.min(1, short / slack);
+    sized.forEach((w, i) => {
+      if (w.grow === growing) widths[i] = w.want - (w.want - w.min) * share;
+    });
+    short -= slack * share;
+  }
+  const template = widths.map((px, i) => (sized[i]?.grow ? `minmax(${Math.floor(px)}px, 1fr)` : `${Math.floor(px)}px`)).join(' ');
+  const chars = Object.fromEntries(columns.map((c, i) => [c.key, room ? Math.floor(((widths[i] as number) - PAD_PX) / (sized[i] as Want).charPx) : null]));
+  return { template, chars };
+}
+
+/** The text cut in its middle to `max` characters: both ends of an id stay readable. */
+export function middleCut(text: string, max: number): string {
+  if (text.length <= max || max < 5) return text;
+  const head = Math.ceil((max - 1) / 2);
+  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
+}
+
+/** Where each text first differs from the most alike of the others (the length of their common start). */
+export function differences(texts: readonly string[]): Map<string, number> {
+  const sorted = [...new Set(texts)].sort();
+  const common = (a = '', b = '') => {
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    return i;
+  };
+  return new Map(sorted.map((text, i) => [text, Math.max(common(text, sorted[i - 1]), common(text, sorted[i + 1]))]));
+}
+
+/**
+ * An id cut to `max` characters so that it stays told apart from its alikes: the start it shares with
+ * them (from the last `_`, `-`, `.` or `/` before they differ) gives way first, then the middle.
+ */
+export function distinctCut(text: string, max: number, differsAt: number): string {
+  if (text.length <= max || max < 5) return text;
+  if (differsAt < max / 2) return middleCut(text, max);
+  const boundary = ['_', '-', '.', '/'].reduce((last, c) => Math.max(last, text.lastIndexOf(c, differsAt - 1)), -1);
+  const rest = text.slice(boundary >= 0 ? boundary + 1 : differsAt);
+  return `…${middleCut(rest, max - 1)}`;
+}
+
+/**
+ * The element's width, followed as it resizes, and a measure of text in its font; null until measured
+ * (or where nothing can measure). `shown`: whether the element is rendered now (it is measured once it is).
+ */
+export function useRoom(ref: RefObject<HTMLElement | null>, shown: boolean): Room | null {
+  const [room, setRoom] = useState<Room | null>(null);
+  useEffect(() => {
+    const element = ref.current;
+    const context = typeof ResizeObserver === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+    if (!element || !context) return;
+    context.font = getComputedStyle(element).font;
+    const widths = new Map<string, number>();
+    const textPx = (text: string) => {
+      let px = widths.get(text);
+      if (px === undefined) widths.set(text, (px = context.measureText(text).width));
+      return px;
+    };
+    const observer = new ResizeObserver(() => setRoom({ px: element.clientWidth, textPx }));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref, shown]);
+  return room;
+}
