@@ -19,6 +19,8 @@ export interface SizedColumn<R> {
   always?: boolean;
   /** Never narrower than its content (a pill, which an ellipsis would cut in two). */
   whole?: boolean;
+  /** What it may give way down to, in px, instead of its header's width (or GROW_MIN_PX when it grows). */
+  minPx?: number;
 }
 
 /** A written column never takes more than this, unless dragged wider. */
@@ -128,9 +130,9 @@ function wants<R>(columns: SizedColumn<R>[], rows: R[], prefs: ColumnPrefs, text
     const widest = texts.reduce((most, text) => Math.max(most, textPx(text)), 0);
     const charPx = texts[0] ? textPx(texts[0]) / Math.max(1, texts[0].length) : CHAR_PX;
     const content = Math.max(header, widest + PAD_PX);
-    if (column.grow) return { want: Math.min(content, GROW_MAX_PX), min: Math.min(content, GROW_MIN_PX), grow: true, charPx };
+    if (column.grow) return { want: Math.min(content, GROW_MAX_PX), min: Math.min(content, column.minPx ?? GROW_MIN_PX), grow: true, charPx };
     const want = Math.min(content, MAX_PX);
-    return { want, min: column.whole ? want : Math.min(want, header), grow: false, charPx };
+    return { want, min: column.whole ? want : Math.min(want, column.minPx ?? header), grow: false, charPx };
   });
 }
 

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { frameSourceKey, type EpisodeRow, type FrameSource } from '../../../shared/cell-detail';
 import { SortHeader, useSort, type HeaderColumn } from '../sorting';
+import { ColumnsMenu } from '../ColumnsMenu';
+import { columnLayout, useColumnPrefs, useRoom, visibleColumns, type SizedColumn } from '../table-layout';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { useRowKeys } from '../keys';
 import { EpisodeBudget } from './BudgetBars';
@@ -24,14 +26,17 @@ function Outcome({ row }: { row: EpisodeRow }) {
 }
 
 type SortKey = 'id' | 'status' | 'outcome' | 'toolCalls' | 'actions' | 'wallS';
-const COLUMNS: HeaderColumn<SortKey>[] = [
-  { key: 'id', title: '#' },
-  { key: 'status', title: 'Status' },
-  { key: 'outcome', title: 'Outcome' },
-  { key: 'toolCalls', title: 'Tools', numeric: true },
-  { key: 'actions', title: 'Actions', numeric: true },
-  { key: 'wallS', title: 'Wall', numeric: true },
-  { key: 'note', title: 'Note', sortable: false },
+const OUTCOME_TEXT = '✓ success';
+const wall = (row: EpisodeRow) => (row.wallS === null ? '–' : duration(row.wallS));
+const COLUMNS: (HeaderColumn<SortKey> & SizedColumn<EpisodeRow>)[] = [
+  // Ids whole (Harbor's trial ids, evopolicygym's indices): what tells two episodes apart.
+  { key: 'id', title: '#', always: true, whole: true, fit: (r) => r.id },
+  { key: 'status', title: 'Status', fit: (r) => `${r.status}  ` },
+  { key: 'outcome', title: 'Outcome', fit: () => OUTCOME_TEXT },
+  { key: 'toolCalls', title: 'Tools', numeric: true, fit: (r) => String(r.toolCalls ?? '–') },
+  { key: 'actions', title: 'Actions', numeric: true, fit: (r) => String(r.actions ?? '–') },
+  { key: 'wallS', title: 'Wall', numeric: true, fit: wall },
+  { key: 'note', title: 'Note', sortable: false, grow: true, minPx: 0, fit: (r) => r.note ?? '' },
 ];
 type OutcomeFilter = 'all' | 'success' | 'failure' | 'excluded';
 
@@ -77,7 +82,11 @@ function EpisodeTable({ rows, selected, onSelect }: { rows: EpisodeRow[]; select
   useEffect(() => {
     if (selectedIndex >= 0) scrollToRow(selectedIndex);
   }, [selectedIndex, scrollToRow]);
-  const grid = '36px 80px 74px 40px 50px 52px minmax(0, 1fr)';
+  const [prefs, { toggle, resize }] = useColumnPrefs('episodes');
+  const columns = useMemo(() => visibleColumns(COLUMNS, prefs), [prefs]);
+  const room = useRoom(ref, true);
+  const grid = useMemo(() => columnLayout(columns, rows, prefs, room).template, [columns, rows, prefs, room]);
+  const shows = (key: string) => columns.some((c) => c.key === key);
   return (
     <div className="episode-table">
       <div className="episode-filters" role="group" aria-label="Filter episodes">
@@ -97,9 +106,10 @@ function EpisodeTable({ rows, selected, onSelect }: { rows: EpisodeRow[]; select
         </select>
         <input type="search" aria-label="Search episodes" placeholder="Search episodes" value={text} onChange={(e) => setText(e.target.value)} />
         <span className="muted">{shown.length === rows.length ? `${rows.length} episodes` : `${shown.length} of ${rows.length}`}</span>
+        <ColumnsMenu table="episodes" columns={COLUMNS} prefs={prefs} onToggle={toggle} />
       </div>
       <div className="grid-table episodes" role="table" aria-label="Episodes" aria-rowcount={shown.length + 1}>
-        <SortHeader columns={COLUMNS} grid={grid} sort={sort} onSort={toggleSort} />
+        <SortHeader columns={columns} grid={grid} sort={sort} onSort={toggleSort} onResize={resize} />
         <div className="grid-body" ref={ref} onScroll={onScroll}>
           <div style={{ height: totalHeight, position: 'relative' }}>
             {shown.slice(first, last).map((row, i) => (
@@ -111,17 +121,21 @@ function EpisodeTable({ rows, selected, onSelect }: { rows: EpisodeRow[]; select
                 style={{ gridTemplateColumns: grid, top: (first + i) * ROW_HEIGHT }}
                 onClick={() => onSelect(row.id)}
               >
-                <div role="cell">{row.id}</div>
-                <div role="cell">
-                  <span className={`pill tone-${STATUS_TONE[row.status] ?? 'grey'}`}>{row.status}</span>
-                </div>
-                <div role="cell">
-                  <Outcome row={row} />
-                </div>
-                <div role="cell" className="num">{row.toolCalls ?? '–'}</div>
-                <div role="cell" className="num">{row.actions ?? '–'}</div>
-                <div role="cell" className="num">{row.wallS === null ? '–' : duration(row.wallS)}</div>
-                <div role="cell" className="muted" title={row.note ?? ''}>{row.note}</div>
+                <div role="cell" title={row.id}>{row.id}</div>
+                {shows('status') && (
+                  <div role="cell">
+                    <span className={`pill tone-${STATUS_TONE[row.status] ?? 'grey'}`}>{row.status}</span>
+                  </div>
+                )}
+                {shows('outcome') && (
+                  <div role="cell">
+                    <Outcome row={row} />
+                  </div>
+                )}
+                {shows('toolCalls') && <div role="cell" className="num">{row.toolCalls ?? '–'}</div>}
+                {shows('actions') && <div role="cell" className="num">{row.actions ?? '–'}</div>}
+                {shows('wallS') && <div role="cell" className="num">{wall(row)}</div>}
+                {shows('note') && <div role="cell" className="muted" title={row.note ?? ''}>{row.note}</div>}
               </div>
             ))}
           </div>
