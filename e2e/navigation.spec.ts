@@ -122,7 +122,7 @@ test.describe('finding your way', () => {
     await expect(page.getByRole('dialog', { name: 'Launch a UI run' })).toBeVisible();
   });
 
-  test('every place has a link: reloaded or pasted it opens the same place; Back and Forward walk them', async ({ page, context }) => {
+  test('every place has a link: reloaded, copied or pasted it opens the same place; Back and Forward walk them', async ({ page, context, browser }) => {
     await page.goto(served.url);
     await expect(page.locator('body[data-ready="true"]')).toBeAttached();
     // The list filtered and a row highlighted, then a cell opened from it.
@@ -130,7 +130,7 @@ test.describe('finding your way', () => {
     await page.getByRole('searchbox', { name: 'Filter cells' }).blur();
     await page.keyboard.press('j');
     await page.keyboard.press('j');
-    const highlighted = (await page.getByRole('table', { name: 'Cells' }).getByRole('row', { selected: true }).locator('button.link').textContent()) as string;
+    const highlighted = (await page.getByRole('table', { name: 'Cells' }).getByRole('row', { selected: true }).locator('button.link').getAttribute('aria-label')) as string;
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { name: highlighted })).toBeVisible();
     await page.getByRole('tab', { name: 'Episodes' }).click();
@@ -140,9 +140,16 @@ test.describe('finding your way', () => {
     await event.click();
     await expect(page).toHaveURL(new RegExp(`#/cell/[^?]+\\?tab=episodes&episode=3&event=${seq}$`));
 
-    // Reloaded, and pasted into another window: the same cell, tab, episode and event.
-    const link = page.url();
-    for (const view of [page, await context.newPage()]) {
+    // Copy link gives the address, token and all.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    await expect(page.getByRole('button', { name: 'copied' })).toBeVisible();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(link).toBe(page.url());
+
+    // Reloaded, and pasted into another browser (nothing of this one's kept): the same cell, tab, episode and event.
+    const elsewhere = await browser.newContext();
+    for (const view of [page, await elsewhere.newPage()]) {
       if (view === page) await view.reload();
       else await view.goto(link);
       await expect(view.getByRole('heading', { name: highlighted })).toBeVisible();
@@ -150,6 +157,8 @@ test.describe('finding your way', () => {
       await expect(view.getByRole('table', { name: 'Episodes' }).getByRole('row', { selected: true }).getByRole('cell').first()).toHaveText('3');
       await expect(view.getByRole('region', { name: new RegExp(`^Event ${seq} `) })).toBeVisible();
     }
+
+    await elsewhere.close();
 
     // Back: the event closes, then the tab, then the list with its filter and highlighted row as they were.
     await page.goBack();

@@ -1,4 +1,5 @@
 import { AlertsBell } from '../alerts/AlertsBell';
+import { CopyLink } from './CopyLink';
 import { useApp } from '../context';
 import { baseName } from '../format';
 import { GpuMeters } from '../gpu/GpuView';
@@ -32,6 +33,7 @@ export function TopBar() {
       <span className="spacer" />
       <kbd className="muted" title="Go to a cell or view">Ctrl+K</kbd>
       <GpuMeters />
+      <CopyLink />
       <AlertsBell />
       <button onClick={() => setLaunching(true)} title="Launch a UI run">
         Launch
