@@ -1,9 +1,21 @@
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useCell } from './context';
+import { bucketMax, thin } from './decimate';
 
 const AXIS = { fontSize: 11, fill: 'var(--muted)' };
+/** Legible in both themes: the panel's colours, not recharts' white box. */
+const TOOLTIP = {
+  contentStyle: { background: 'var(--panel)', border: '1px solid var(--line)', borderRadius: 4, color: 'var(--text)', fontSize: 12 },
+  labelStyle: { color: 'var(--muted)' },
+  itemStyle: { color: 'var(--text)' },
+  cursor: { stroke: 'var(--line)', fill: 'var(--raised)' },
+};
+/** At most this many points a line and bars a chart: about one each 2 px of a chart's width. */
+const LINE_POINTS = 200;
+const BARS = 80;
+const clock = (t: number) => new Date(t).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
 
 function Panel({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -14,63 +26,86 @@ function Panel({ title, children }: { title: string; children: React.ReactNode }
   );
 }
 
+/**
+ * How many charts to draw: none in the first paint (the cell's figures show before any chart is built),
+ * then one more each frame, so no one task builds them all.
+ */
+function useStaggered(count: number): number {
+  const [drawn, setDrawn] = useState(0);
+  useEffect(() => {
+    if (drawn >= count) return;
+    const frame = requestAnimationFrame(() => setDrawn((n) => n + 1));
+    return () => cancelAnimationFrame(frame);
+  }, [drawn, count]);
+  return drawn;
+}
+
 export function Charts() {
   const episodes = useCell(useShallow((s) => s.detail?.episodes ?? []));
   const vram = useCell(useShallow((s) => s.detail?.vram ?? []));
 
+  // Both episode charts are numbered by the episode's own id.
   const success = useMemo(() => {
     let scored = 0;
     let wins = 0;
-    return episodes
+    const points = episodes
       .filter((e) => e.status !== 'running' && e.scored)
-      .map((e, i) => {
+      .map((e) => {
         scored++;
         if (e.success) wins++;
-        return { n: i + 1, rate: Math.round((wins / scored) * 1000) / 10 };
+        return { episode: e.id, rate: Math.round((wins / scored) * 1000) / 10, scored };
       });
+    return thin(points, LINE_POINTS);
   }, [episodes]);
-  const tools = useMemo(() => episodes.filter((e) => e.toolCalls !== null).map((e) => ({ id: e.id, calls: e.toolCalls })), [episodes]);
-  const memory = useMemo(() => vram.map((s) => ({ t: s.t, gib: Math.round((s.usedMib / 1024) * 10) / 10 })), [vram]);
-
-  return (
-    <div className="charts">
-      <Panel title="Success rate over ended episodes (%)">
+  const tools = useMemo(
+    () => bucketMax(episodes.filter((e) => e.toolCalls !== null), BARS, (e) => e.toolCalls as number, (e) => e.id).map((b) => ({ episode: b.name, calls: b.value, count: b.count })),
+    [episodes],
+  );
+  const bucketed = tools.some((b) => b.count > 1);
+  const memory = useMemo(() => thin(vram.map((s) => ({ t: s.t, gib: Math.round((s.usedMib / 1024) * 10) / 10 })), LINE_POINTS), [vram]);
+  const charts = [
+    <Panel key="success" title="Success rate so far (%), by episode">
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart data={success} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
+          <CartesianGrid stroke="var(--line)" vertical={false} />
+          <XAxis dataKey="episode" tick={AXIS} minTickGap={16} />
+          <YAxis domain={[0, 100]} tick={AXIS} unit="%" />
+          <Tooltip {...TOOLTIP} labelFormatter={(id) => `episode ${String(id)}`} formatter={(rate, _name, item) => [`${String(rate)}% of ${(item.payload as { scored: number }).scored} scored`, 'success']} />
+          <Line type="stepAfter" dataKey="rate" stroke="var(--ok)" dot={false} isAnimationActive={false} />
+        </LineChart>
+      </ResponsiveContainer>
+    </Panel>,
+    tools.length > 0 && (
+      <Panel key="tools" title={bucketed ? 'Tool calls per episode (most in each group of episodes)' : 'Tool calls per episode'}>
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={success} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
+          <BarChart data={tools} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
             <CartesianGrid stroke="var(--line)" vertical={false} />
-            <XAxis dataKey="n" tick={AXIS} />
-            <YAxis domain={[0, 100]} tick={AXIS} />
-            <Tooltip />
-            <Line type="stepAfter" dataKey="rate" stroke="var(--ok)" dot={false} isAnimationActive={false} />
+            <XAxis dataKey="episode" tick={AXIS} minTickGap={16} />
+            <YAxis tick={AXIS} allowDecimals={false} />
+            <Tooltip {...TOOLTIP} labelFormatter={(id) => `episode ${String(id)}`} formatter={(calls) => [String(calls), bucketed ? 'tool calls (most)' : 'tool calls']} />
+            <Bar dataKey="calls" fill="var(--running)" isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </Panel>
+    ),
+    memory.length > 0 && (
+      <Panel key="memory" title="GPU memory (GiB, vram.jsonl), by time">
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart data={memory} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
+            <CartesianGrid stroke="var(--line)" vertical={false} />
+            <XAxis dataKey="t" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} tickFormatter={clock} minTickGap={24} />
+            <YAxis tick={AXIS} unit=" GiB" width={64} />
+            <Tooltip {...TOOLTIP} labelFormatter={(t) => clock(Number(t))} formatter={(gib) => [`${String(gib)} GiB`, 'used']} />
+            <Line type="monotone" dataKey="gib" stroke="var(--amber)" dot={false} isAnimationActive={false} />
           </LineChart>
         </ResponsiveContainer>
       </Panel>
-      {tools.length > 0 && (
-        <Panel title="Tool calls per episode">
-          <ResponsiveContainer width="100%" height="100%">
-            <BarChart data={tools} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
-              <CartesianGrid stroke="var(--line)" vertical={false} />
-              <XAxis dataKey="id" tick={AXIS} />
-              <YAxis tick={AXIS} />
-              <Tooltip />
-              <Bar dataKey="calls" fill="var(--running)" isAnimationActive={false} />
-            </BarChart>
-          </ResponsiveContainer>
-        </Panel>
-      )}
-      {memory.length > 0 && (
-        <Panel title="GPU memory (GiB, vram.jsonl)">
-          <ResponsiveContainer width="100%" height="100%">
-            <LineChart data={memory} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
-              <CartesianGrid stroke="var(--line)" vertical={false} />
-              <XAxis dataKey="t" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} tickFormatter={(t: number) => new Date(t).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })} />
-              <YAxis tick={AXIS} />
-              <Tooltip labelFormatter={(t) => new Date(Number(t)).toLocaleTimeString()} />
-              <Line type="monotone" dataKey="gib" stroke="var(--amber)" dot={false} isAnimationActive={false} />
-            </LineChart>
-          </ResponsiveContainer>
-        </Panel>
-      )}
+    ),
+  ].filter(Boolean);
+  const drawn = useStaggered(charts.length);
+  return (
+    <div className="charts" aria-busy={drawn < charts.length}>
+      {charts.slice(0, drawn)}
     </div>
   );
 }
