@@ -163,10 +163,11 @@ describe('alerts', () => {
   it('`cellwatch alerts --json` prints the alerts the app raises, one a line', async () => {
     const cell = writeCell('std_live');
     const { raised } = await start();
-    const { io, out } = capture();
+    const { io, out, err } = capture();
     const stop = new AbortController();
     const cli = runCli(['alerts', '--json', runs], io, stop.signal);
-    await sleep(1500);
+    // Once it watches: a cell already finished when it starts says nothing.
+    await until(() => err.some((l) => l.startsWith('watching 1 cell;')), 30_000);
     finish('std_live');
     await until(() => raised.length > 0 && out.length > 0);
     stop.abort();

@@ -9,7 +9,8 @@ import { printable, problemLine } from './printable';
 
 export const ALERTS_HELP = `cellwatch alerts [--json] [ROOT...]
 
-Prints alerts as they happen, one a line, until Ctrl+C: a cell finishes, a launched run fails, an
+Prints alerts as they happen, one a line, until Ctrl+C (on stderr, once the roots are read, how many cells
+it watches): a cell finishes, a launched run fails, an
 evaluation fails or ends void, a budget is used up, a running cell stalls, an SSH host is unreachable,
 a launched run's GPU drops under the free-memory guard, a pinned paired test crosses p < 0.05. The
 kinds turned off in the app, everywhere or per cell, are honoured; nothing is written. With no ROOT, watches
@@ -35,6 +36,9 @@ export async function alerts(argv: string[], io: Io, stop?: AbortSignal): Promis
   // What could not be used (a hosts file's entry, the settings) is said with its file and line, as the window says it.
   const problems = [...(await core.getInfo()).problems, ...(await core.listRoots()).flatMap((root) => root.problems)];
   for (const p of problems) io.err(problemLine(p));
+  await core.scanned();
+  const cells = (await core.listCells()).length;
+  io.err(`watching ${cells} cell${cells === 1 ? '' : 's'}; alerts print here as they happen (Ctrl+C ends)`);
   await new Promise<void>((done) => {
     stop?.addEventListener('abort', () => done(), { once: true });
     process.once('SIGINT', () => done());
