@@ -23,9 +23,30 @@ function npmCi(env) {
   return spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } }).status === 0;
 }
 
-/** npm ci when node_modules is missing or stale; again without Electron's binary when its download fails. */
+/**
+ * Whether Electron's binary can be downloaded from where @electron/get fetches it: one HEAD request (8 s at
+ * most), so a machine that cannot reach it is installed once, without it, rather than twice. Where a mirror
+ * or a proxy is configured the download is tried as usual.
+ */
+function electronDownloadReachable() {
+  const env = process.env;
+  if (env.ELECTRON_MIRROR || env.HTTPS_PROXY || env.https_proxy || env.npm_config_proxy || env.npm_config_https_proxy) return true;
+  const probe = `const r = require('node:https').request(process.argv[1], { method: 'HEAD', timeout: 8000 }, (res) => process.exit(res.statusCode < 400 ? 0 : 1));
+r.on('timeout', () => process.exit(1)); r.on('error', () => process.exit(1)); r.end();`;
+  const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies?.electron;
+  const url = `https://github.com/electron/electron/releases/download/v${version}/SHASUMS256.txt`;
+  return spawnSync(process.execPath, ['-e', probe, url], { timeout: 10_000 }).status === 0;
+}
+
+/** npm ci when node_modules is missing or stale; without Electron's binary where its download cannot work. */
 export function ensureDependencies() {
   if (installed()) return;
+  if (!process.env.ELECTRON_SKIP_BINARY_DOWNLOAD && !electronDownloadReachable()) {
+    console.log("Installing dependencies (npm ci) without Electron's binary: its download (github.com) cannot be reached from here; the app then runs in the browser.");
+    if (npmCi({ ELECTRON_SKIP_BINARY_DOWNLOAD: '1' })) return;
+    console.error('Could not install dependencies: see the npm output above.');
+    process.exit(1);
+  }
   console.log('Installing dependencies (npm ci)...');
   if (npmCi({})) return;
   console.log('npm ci failed; retrying with ELECTRON_SKIP_BINARY_DOWNLOAD=1 (the app then runs in the browser).');

@@ -1,6 +1,7 @@
 // `npm test`: the system tools the suite needs, npm's packages, a PATH of those tools alone, then typecheck each runtime, lint (layer
 // rules included), build, unit tests, e2e in Chromium. Ends with one summary line counting the tests of
 // Vitest and Playwright.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { electronBinary, ensureDependencies, ROOT, run } from './deps.mjs';
@@ -20,11 +21,15 @@ const results = join(ROOT, 'out', 'test-results');
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 
-const stages = [
+/** Checks that only read the sources: run two at a time, each one's output printed whole when it ends. */
+const checks = [
   ['typecheck node', [...bin('typescript', 'bin/tsc'), '-p', 'tsconfig.node.json']],
   ['typecheck web', [...bin('typescript', 'bin/tsc'), '-p', 'tsconfig.web.json']],
   ['typecheck tools', [...bin('typescript', 'bin/tsc'), '-p', 'tsconfig.tools.json']],
   ['lint', [...bin('eslint', 'bin/eslint.js'), '--max-warnings', '0', '.']],
+];
+const CHECKS_AT_ONCE = 2;
+const stages = [
   // Built before the unit tests too: a launch test starts the built CLI's demo.
   ['build', [process.execPath, join(ROOT, 'scripts', 'build.mjs'), '--quiet']],
   ['unit', [...bin('vitest', 'vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile=${join(results, 'unit.json')}`]],
@@ -32,7 +37,33 @@ const stages = [
   ['e2e', [...(electron && !process.env.DISPLAY ? ['xvfb-run', '-a'] : []), ...bin('@playwright/test', 'cli.js'), 'test']],
 ];
 
+function captured(command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', (error) => resolve({ code: 1, output: `${output}${error.message}\n` }));
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
 const failedStages = [];
+const pending = checks.map(() => null);
+let next = 0;
+const worker = async () => {
+  while (next < checks.length) {
+    const index = next++;
+    const [, [command, ...args]] = checks[index];
+    pending[index] = await captured(command, args);
+  }
+};
+await Promise.all(Array.from({ length: CHECKS_AT_ONCE }, worker));
+checks.forEach(([name], i) => {
+  console.log(`\n=== ${name}`);
+  process.stdout.write(pending[i].output);
+  if (pending[i].code !== 0) failedStages.push(name);
+});
 for (const [name, [command, ...args]] of stages) {
   console.log(`\n=== ${name}`);
   if (run(command, args) !== 0) failedStages.push(name);
@@ -48,6 +79,7 @@ const passed = (unit?.numPassedTests ?? 0) + (e2e?.stats.expected ?? 0) + (e2e?.
 const failed = (unit?.numFailedTests ?? 0) + (e2e?.stats.unexpected ?? 0);
 const skipped = (unit?.numPendingTests ?? 0) + (unit?.numTodoTests ?? 0) + (e2e?.stats.skipped ?? 0);
 
-console.log(`\nstages: ${stages.length - failedStages.length} of ${stages.length} ok${failedStages.length ? `; failed: ${failedStages.join(', ')}` : ''}`);
+const stageCount = checks.length + stages.length;
+console.log(`\nstages: ${stageCount - failedStages.length} of ${stageCount} ok${failedStages.length ? `; failed: ${failedStages.join(', ')}` : ''}`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exitCode = failedStages.length || failed ? 1 : 0;
