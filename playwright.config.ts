@@ -10,8 +10,10 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   globalTeardown: './e2e/global-teardown.ts',
   timeout: 60_000,
+  // Two spec files at a time (each file's tests in order, its servers its own): every spec starts its
+  // own server on a free port, and waits for what it sees, not for a time.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   reporter: [['list'], ['json', { outputFile: 'out/test-results/e2e.json' }]],
   outputDir: 'out/test-results/e2e',
   use: {
