@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 
 /** What a user changed of a table's columns: the ones hidden, and widths dragged (px). Kept per table. */
 export interface ColumnPrefs {
@@ -212,4 +212,27 @@ export function useRoom(ref: RefObject<HTMLElement | null>, shown: boolean): Roo
     return () => observer.disconnect();
   }, [ref, shown]);
   return room;
+}
+
+/** How often a live table's widths are taken again from its rows: a 10,000-row table's texts take tens of ms. */
+export const LAYOUT_SAMPLE_MS = 2000;
+
+/**
+ * The value as it was at most `ms` ago: a live list sampled, so that work over all its rows (measuring
+ * their texts for widths) runs at most that often, not on every change.
+ */
+export function useSampled<T>(value: T, ms: number): T {
+  const [sampled, setSampled] = useState(value);
+  const last = useRef(0);
+  useEffect(() => {
+    const take = () => {
+      last.current = Date.now();
+      setSampled(value);
+    };
+    const wait = last.current + ms - Date.now();
+    if (wait <= 0) return take();
+    const timer = setTimeout(take, wait);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return sampled;
 }

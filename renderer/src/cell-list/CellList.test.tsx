@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CellState, CellSummary } from '../../../shared/model';
 import { AppProvider, useApp } from '../context';
@@ -102,6 +102,17 @@ describe('the cell list columns', () => {
     // Name: the long name (44 characters); Format: "evopolicygym"; State: "finished"; Episodes: "1,234/4,000";
     // Success: its header; Tokens: "1.2M in · 300k out · est. $3.12".
     expect(head.style.gridTemplateColumns).toBe('minmax(360px, 1fr) 104px 44px 72px 88px 96px 78px 256px 72px 60px');
+  });
+
+  it('follow the cells as they change, taken again at most every 2 s', async () => {
+    await show(transport);
+    const head = within(screen.getByRole('table', { name: 'Cells' })).getAllByRole('row')[0] as HTMLElement;
+    const before = head.style.gridTemplateColumns;
+    act(() => transport.emit('cellsChanged', { root: ROOT, added: [{ ...cell('echo', 'running'), format: 'a-format-with-a-long-name' as CellSummary['format'] }], changed: [], removed: [] }));
+    expect(head.style.gridTemplateColumns).toBe(before);
+    await waitFor(() => expect(head.style.gridTemplateColumns).not.toBe(before), { timeout: 3000 });
+    // Format: "a-format-with-a-long-name", 25 characters.
+    expect(head.style.gridTemplateColumns.split(' ')[2]).toBe('208px');
   });
 
   it('hide and resize as the user says, and stay so the next time the list opens', async () => {

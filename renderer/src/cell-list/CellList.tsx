@@ -7,8 +7,8 @@ import { baseName, percent } from '../format';
 import { useKey, useRowKeys } from '../keys';
 import { useNow } from '../useNow';
 import { ColumnsMenu } from '../ColumnsMenu';
-import { columnLayout, differences, distinctCut, useColumnPrefs, useRoom, visibleColumns } from '../table-layout';
-import { COLUMNS, matches, type Column } from './columns';
+import { columnLayout, differences, distinctCut, LAYOUT_SAMPLE_MS, useColumnPrefs, useRoom, useSampled, visibleColumns } from '../table-layout';
+import { COLUMNS, matches } from './columns';
 import { keepOrder, sameOrder } from './stableOrder';
 import { useVirtualRows } from './useVirtualRows';
 
@@ -54,7 +54,7 @@ function groupRows(cells: CellSummary[], group: GroupBy): Row[] {
 
 
 function sortCells(cells: CellSummary[], sort: Sort<string>): CellSummary[] {
-  const column: Column | undefined = COLUMNS.find((c) => c.key === sort.key) ?? COLUMNS[0];
+  const column = COLUMNS.find((c) => c.key === sort.key) ?? COLUMNS[0];
   const sign = sort.descending ? -1 : 1;
   return [...cells].sort((a, b) => {
     const x = column!.sortValue(a);
@@ -115,9 +115,11 @@ export function CellList() {
   const rows = useMemo(() => groupRows(shown, group), [shown, group]);
   const { ref, onScroll, first, last, totalHeight, scrollToRow } = useVirtualRows(rows.length, ROW_HEIGHT);
   const room = useRoom(ref, cells.length > 0);
-  const layout = useMemo(() => columnLayout(columns, cells, prefs, room), [columns, cells, prefs, room]);
+  // Widths and name cuts from every cell's texts, taken again at most every LAYOUT_SAMPLE_MS while cells change.
+  const sampled = useSampled(cells, LAYOUT_SAMPLE_MS);
+  const layout = useMemo(() => columnLayout(columns, sampled, prefs, room), [columns, sampled, prefs, room]);
   const grid = layout.template;
-  const differsAt = useMemo(() => differences(cells.map((c) => c.name)), [cells]);
+  const differsAt = useMemo(() => differences(sampled.map((c) => c.name)), [sampled]);
   const nameChars = layout.chars.name ?? null;
   const fitName = useCallback((name: string) => (nameChars === null ? name : distinctCut(name, nameChars, differsAt.get(name) ?? 0)), [nameChars, differsAt]);
   const whole = useCallback((text: string) => text, []);

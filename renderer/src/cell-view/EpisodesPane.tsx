@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { frameSourceKey, type EpisodeRow, type FrameSource } from '../../../shared/cell-detail';
 import { SortHeader, useSort, type HeaderColumn } from '../sorting';
 import { ColumnsMenu } from '../ColumnsMenu';
-import { columnLayout, useColumnPrefs, useRoom, visibleColumns, type SizedColumn } from '../table-layout';
+import { columnLayout, LAYOUT_SAMPLE_MS, useColumnPrefs, useRoom, useSampled, visibleColumns, type SizedColumn } from '../table-layout';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { useRowKeys } from '../keys';
 import { EpisodeBudget } from './BudgetBars';
@@ -85,7 +85,8 @@ function EpisodeTable({ rows, selected, onSelect }: { rows: EpisodeRow[]; select
   const [prefs, { toggle, resize }] = useColumnPrefs('episodes');
   const columns = useMemo(() => visibleColumns(COLUMNS, prefs), [prefs]);
   const room = useRoom(ref, true);
-  const grid = useMemo(() => columnLayout(columns, rows, prefs, room).template, [columns, rows, prefs, room]);
+  const sampled = useSampled(rows, LAYOUT_SAMPLE_MS);
+  const grid = useMemo(() => columnLayout(columns, sampled, prefs, room).template, [columns, sampled, prefs, room]);
   const shows = (key: string) => columns.some((c) => c.key === key);
   return (
     <div className="episode-table">
