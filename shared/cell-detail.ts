@@ -167,6 +167,16 @@ export interface SystemSample {
   cpuLoadPct: number | null;
   memory: { totalMib: number; usedMib: number } | null;
   disks: { mount: string; sizeGib: number; usedGib: number }[];
+  /** The samples of the last ten minutes (those taken when asked, oldest first), each share 0 to 1. */
+  history: SystemPoint[];
+}
+
+export interface SystemPoint {
+  t: number;
+  cpu: number | null;
+  memory: number | null;
+  /** By mount. */
+  disks: Record<string, number>;
 }
 
 /** One slot of a comparison: a policy version of a session on the chosen seed. */

@@ -1,6 +1,6 @@
 // The GPUs of every place: one long-lived nvidia-smi on this machine, one on each connected SSH host (over
 // its HostContext), and this machine's CPU, memory and disks.
-import type { GpuReading, GpuSample, GpuStatus, SystemSample } from '../../shared/cell-detail';
+import type { GpuReading, GpuSample, GpuStatus, SystemPoint, SystemSample } from '../../shared/cell-detail';
 import type { HostStatus } from '../../shared/contract';
 import { problem } from '../../shared/model';
 import type { EventHub } from '../events';
@@ -9,7 +9,7 @@ import { processGroupOf } from '../launch/pgid';
 import { startGpu, type GpuFeed } from './history';
 import { parseGpus } from './parse';
 import { gpuQueryArgs } from './sampler';
-import { diskOf, sampleSystem } from './system';
+import { diskOf, sampleSystem, withPoint } from './system';
 
 export interface GpuOptions {
   /** The nvidia-smi to sample this machine with; false: no sampler (tests). */
@@ -29,6 +29,8 @@ export class GpuService {
   private readonly feeds = new Map<string, GpuFeed>();
   private readonly listeners: ((sample: GpuSample) => void)[] = [];
   private readonly unsubscribe: () => void;
+  /** This machine's CPU, memory and disks over the last ten minutes, as the GPU view asked for them. */
+  private systemHistory: SystemPoint[] = [];
 
   constructor(private readonly options: GpuOptions) {
     this.feeds.set('local', this.sample('local'));
@@ -91,7 +93,9 @@ export class GpuService {
     const local = this.feeds.get('local');
     const system = await sampleSystem(!local?.latest());
     const disks = this.options.rootPaths().map((root) => diskOf(system.disks, root)).filter((d) => d !== undefined);
-    return { ...system, disks: [...new Map(disks.map((d) => [d.mount, d])).values()] };
+    const sample = { ...system, disks: [...new Map(disks.map((d) => [d.mount, d])).values()] };
+    this.systemHistory = withPoint(this.systemHistory, sample, Date.now());
+    return { ...sample, history: this.systemHistory };
   }
 
   close(): void {

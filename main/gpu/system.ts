@@ -1,10 +1,10 @@
 import si from 'systeminformation';
-import type { SystemSample } from '../../shared/cell-detail';
+import type { SystemPoint, SystemSample } from '../../shared/cell-detail';
 import { gpuQueryArgs, appsQueryArgs } from './sampler';
 import { runOnce } from '../programs';
 import { parseGpus, parseProcesses, type GpuProcess, type GpuReading } from './parse';
 
-export interface MachineSample extends SystemSample {
+export interface MachineSample extends Omit<SystemSample, 'history'> {
   host: string;
   t: number;
   gpus: GpuReading[];
@@ -16,7 +16,7 @@ const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 const gib = (bytes: number) => Math.round((bytes / 1024 ** 3) * 10) / 10;
 
 /** CPU, memory and disks by systeminformation; with `listGpus`, the GPUs it finds (for machines without nvidia-smi). */
-export async function sampleSystem(listGpus: boolean): Promise<SystemSample> {
+export async function sampleSystem(listGpus: boolean): Promise<Omit<SystemSample, 'history'>> {
   const [load, memory, disks, graphics] = await Promise.all([
     si.currentLoad().catch(() => null),
     si.mem().catch(() => null),
@@ -29,6 +29,20 @@ export async function sampleSystem(listGpus: boolean): Promise<SystemSample> {
     memory: memory ? { totalMib: mib(memory.total), usedMib: mib(memory.active) } : null,
     disks: disks.map((d) => ({ mount: d.mount, sizeGib: gib(d.size), usedGib: gib(d.used) })),
   };
+}
+
+/** How long the machine's samples are kept for its lines. */
+const HISTORY_MS = 10 * 60_000;
+
+/** The samples of the last ten minutes with this one added, each as shares. */
+export function withPoint(history: SystemPoint[], sample: Omit<SystemSample, 'history'>, t: number): SystemPoint[] {
+  const point: SystemPoint = {
+    t,
+    cpu: sample.cpuLoadPct === null ? null : sample.cpuLoadPct / 100,
+    memory: sample.memory && sample.memory.totalMib ? sample.memory.usedMib / sample.memory.totalMib : null,
+    disks: Object.fromEntries(sample.disks.filter((d) => d.sizeGib > 0).map((d) => [d.mount, d.usedGib / d.sizeGib])),
+  };
+  return [...history.filter((p) => p.t > t - HISTORY_MS), point];
 }
 
 /** The disk holding `path`: the mount that is its longest prefix. */

@@ -6,21 +6,9 @@ import { ago, percent } from '../format';
 import { HOST_DOT } from '../shell/HostRow';
 import { useNow } from '../useNow';
 import { usePolled } from '../usePolled';
+import { Sparkline } from '../Sparkline';
 
 const gib = (mib: number) => (mib / 1024).toFixed(0);
-
-/** GPU memory in use over the last minutes, as a line: where a host's load goes at a glance. */
-function Sparkline({ points, label }: { points: number[]; label: string }) {
-  if (points.length < 2) return <span className="muted">–</span>;
-  const width = 80;
-  const height = 18;
-  const path = points.map((p, i) => `${((i / (points.length - 1)) * width).toFixed(1)},${(height - 1 - p * (height - 2)).toFixed(1)}`).join(' ');
-  return (
-    <svg className="sparkline" width={width} height={height} role="img" aria-label={label}>
-      <polyline points={path} fill="none" stroke="currentColor" strokeWidth="1.2" />
-    </svg>
-  );
-}
 
 function connectionText(host: FleetHost): string {
   const c = host.connection;

@@ -30,7 +30,7 @@ describe('the GPU view when a call fails', () => {
 describe('the VRAM peaks', () => {
   it('says no samples for a runner that wrote a peak of 0, and the peak in GiB for one that sampled', async () => {
     const transport = fakeTransport({
-      systemStatus: async () => ({ cpuPercent: null, memory: null, disks: [], otherGpus: [], problems: [] }) as never,
+      systemStatus: async () => ({ cpuLoadPct: null, memory: null, disks: [], otherGpus: [], history: [] }),
       listRuns: async () => [],
       gpuStatus: async () => ({ available: false, problems: [], history: [] }),
     });
@@ -44,5 +44,34 @@ describe('the VRAM peaks', () => {
     const table = await screen.findByRole('table', { name: 'VRAM peaks' });
     expect(table.textContent).toContain('no_gpuno samplesrunner said');
     expect(table.textContent).toContain('on_gpu2.0 GiBrunner said');
+  });
+});
+
+describe('the machine without a GPU', () => {
+  it('shows CPU, memory and each disk with its last minutes as a line', async () => {
+    const now = Date.now();
+    const point = (minutesAgo: number, share: number) => ({ t: now - minutesAgo * 60_000, cpu: share, memory: share / 2, disks: { '/data': 0.4 } });
+    const transport = fakeTransport({
+      systemStatus: async () => ({
+        cpuLoadPct: 12.5,
+        memory: { totalMib: 24_576, usedMib: 6144 },
+        disks: [{ mount: '/data', sizeGib: 100, usedGib: 40 }],
+        otherGpus: [],
+        history: [point(8, 0.1), point(4, 0.6), point(0, 0.125)],
+      }),
+      listRuns: async () => [],
+      gpuStatus: async () => ({ available: false, problems: [], history: [] }),
+    });
+    render(
+      <AppProvider transport={transport}>
+        <GpuView />
+      </AppProvider>,
+    );
+    const machine = await screen.findByLabelText('Machine');
+    expect(machine.textContent).toBe('CPU 12.5% memory 6.0 / 24.0 GiB disk /data 40 / 100 GiB ');
+    for (const name of ['CPU over the last 8 min', 'memory over the last 8 min', 'disk /data over the last 8 min']) expect(screen.getByRole('img', { name })).toBeTruthy();
+    // The CPU line: 10 %, 60 %, 12.5 %, from left to right.
+    const [first, second, third] = (screen.getByRole('img', { name: 'CPU over the last 8 min' }).querySelector('polyline')?.getAttribute('points') ?? '').split(' ').map((p) => Number(p.split(',')[1]));
+    expect((second as number) < (third as number) && (third as number) < (first as number) + 1).toBe(true);
   });
 });

@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { GpuStatus, SystemSample } from '../../../shared/cell-detail';
+import type { GpuStatus, SystemPoint, SystemSample } from '../../../shared/cell-detail';
 import type { RunInfo } from '../../../shared/launch';
 import { problem } from '../../../shared/model';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useApp, useTransport } from '../context';
 import { CallFailed } from '../CallFailed';
 import { largest } from '../../../shared/arrays';
+import { Sparkline } from '../Sparkline';
 
 const gib = (mib: number | null) => (mib === null ? '?' : (mib / 1024).toFixed(1));
 const AXIS = { fontSize: 11, fill: 'var(--muted)' };
@@ -30,7 +31,7 @@ export function GpuMeters() {
   );
 }
 
-/** CPU, memory and the disks that hold the runs roots, refreshed every five seconds. */
+/** CPU, memory and the disks that hold the runs roots, refreshed every five seconds, each with its last ten minutes as a line. */
 function SystemLine() {
   const transport = useTransport();
   const [system, setSystem] = useState<SystemSample | null>(null);
@@ -47,12 +48,28 @@ function SystemLine() {
   }, [transport]);
   if (error) return <CallFailed what="Machine" error={error} />;
   if (!system) return null;
+  const line = (pick: (p: SystemPoint) => number | null | undefined) => system.history.map(pick).filter((v): v is number => typeof v === 'number');
+  const over = system.history.length > 1 ? `over the last ${Math.max(1, Math.round((Date.now() - (system.history[0] as SystemPoint).t) / 60_000))} min` : '';
   return (
     <p className="system-line" aria-label="Machine">
-      CPU {system.cpuLoadPct ?? '?'}%
-      {system.memory && ` · memory ${gib(system.memory.usedMib)} / ${gib(system.memory.totalMib)} GiB`}
-      {system.disks.map((d) => ` · disk ${d.mount} ${d.usedGib} / ${d.sizeGib} GiB`)}
-      {system.otherGpus.map((g) => ` · ${g.vendor} ${g.model} (no nvidia-smi)`)}
+      <span>
+        CPU {system.cpuLoadPct ?? '?'}% <Sparkline points={line((p) => p.cpu)} label={`CPU ${over}`} />
+      </span>
+      {system.memory && (
+        <span>
+          memory {gib(system.memory.usedMib)} / {gib(system.memory.totalMib)} GiB <Sparkline points={line((p) => p.memory)} label={`memory ${over}`} />
+        </span>
+      )}
+      {system.disks.map((d) => (
+        <span key={d.mount}>
+          disk {d.mount} {d.usedGib} / {d.sizeGib} GiB <Sparkline points={line((p) => p.disks[d.mount])} label={`disk ${d.mount} ${over}`} />
+        </span>
+      ))}
+      {system.otherGpus.map((g) => (
+        <span key={`${g.vendor} ${g.model}`}>
+          {g.vendor} {g.model} (no nvidia-smi)
+        </span>
+      ))}
     </p>
   );
 }
