@@ -29,7 +29,7 @@ test.describe('GPU memory from nvidia-smi', () => {
     await page.getByRole('tab', { name: 'GPU' }).click();
     await expect(page.getByRole('table', { name: 'GPUs' })).toContainText('NVIDIA H200');
     await expect(page.getByRole('figure', { name: 'GPU memory over time' }).locator('.recharts-line')).toHaveCount(1);
-    await expect(page.getByLabel('Machine')).toContainText(/CPU [\d.]+%.* memory [\d.]+ \/ [\d.]+ GiB.* disk \//);
+    await expect(page.getByLabel('Machine')).toContainText(/CPU [\d.]+% .*memory [\d.]+ \/ [\d.]+ GiB .*disk \//);
     // Polled every 5 s: from the second sample on, each figure has its line.
     await expect(page.getByLabel('Machine').getByRole('img', { name: /^CPU over the last \d+ min$/ })).toBeVisible({ timeout: 15_000 });
     await expect(page.getByLabel('Machine').getByRole('img', { name: /^memory over the last/ })).toBeVisible();

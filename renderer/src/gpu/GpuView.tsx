@@ -48,21 +48,25 @@ function SystemLine() {
   }, [transport]);
   if (error) return <CallFailed what="Machine" error={error} />;
   if (!system) return null;
-  const line = (pick: (p: SystemPoint) => number | null | undefined) => system.history.map(pick).filter((v): v is number => typeof v === 'number');
-  const over = system.history.length > 1 ? `over the last ${Math.max(1, Math.round((Date.now() - (system.history[0] as SystemPoint).t) / 60_000))} min` : '';
+  const over = `over the last ${Math.max(1, Math.round((Date.now() - (system.history[0]?.t ?? Date.now())) / 60_000))} min`;
+  // A line from the second sample on.
+  const line = (pick: (p: SystemPoint) => number | null | undefined, label: string) => {
+    const points = system.history.map(pick).filter((v): v is number => typeof v === 'number');
+    return points.length > 1 ? <Sparkline points={points} label={`${label} ${over}`} /> : null;
+  };
   return (
     <p className="system-line" aria-label="Machine">
       <span>
-        CPU {system.cpuLoadPct ?? '?'}% <Sparkline points={line((p) => p.cpu)} label={`CPU ${over}`} />
+        CPU {system.cpuLoadPct ?? '?'}% {line((p) => p.cpu, 'CPU')}
       </span>
       {system.memory && (
         <span>
-          memory {gib(system.memory.usedMib)} / {gib(system.memory.totalMib)} GiB <Sparkline points={line((p) => p.memory)} label={`memory ${over}`} />
+          memory {gib(system.memory.usedMib)} / {gib(system.memory.totalMib)} GiB {line((p) => p.memory, 'memory')}
         </span>
       )}
       {system.disks.map((d) => (
         <span key={d.mount}>
-          disk {d.mount} {d.usedGib} / {d.sizeGib} GiB <Sparkline points={line((p) => p.disks[d.mount])} label={`disk ${d.mount} ${over}`} />
+          disk {d.mount} {d.usedGib} / {d.sizeGib} GiB {line((p) => p.disks[d.mount], `disk ${d.mount}`)}
         </span>
       ))}
       {system.otherGpus.map((g) => (
