@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CallError } from '../../../shared/contract';
 import { problem } from '../../../shared/model';
 import { AppProvider } from '../context';
-import { fakeTransport } from '../testing';
+import { fakeTransport, type FakeTransport } from '../testing';
+import type { SystemSample } from '../../../shared/cell-detail';
 import { GpuView } from './GpuView';
 
 afterEach(cleanup);
@@ -27,18 +28,24 @@ describe('the GPU view when a call fails', () => {
   });
 });
 
+/** The GPU view of a machine with no GPU and no launched run, whose system status is `system`. */
+function showWithoutGpu(system: SystemSample): FakeTransport {
+  const transport = fakeTransport({
+    systemStatus: async () => system,
+    listRuns: async () => [],
+    gpuStatus: async () => ({ available: false, problems: [], history: [] }),
+  });
+  render(
+    <AppProvider transport={transport}>
+      <GpuView />
+    </AppProvider>,
+  );
+  return transport;
+}
+
 describe('the VRAM peaks', () => {
   it('says no samples for a runner that wrote a peak of 0, and the peak in GiB for one that sampled', async () => {
-    const transport = fakeTransport({
-      systemStatus: async () => ({ cpuLoadPct: null, memory: null, disks: [], otherGpus: [], history: [] }),
-      listRuns: async () => [],
-      gpuStatus: async () => ({ available: false, problems: [], history: [] }),
-    });
-    render(
-      <AppProvider transport={transport}>
-        <GpuView />
-      </AppProvider>,
-    );
+    const transport = showWithoutGpu({ cpuLoadPct: null, memory: null, disks: [], otherGpus: [], history: [] });
     const cell = (name: string, vramPeakMib: number) => ({ id: `local:/r/${name}`, name, root: '/r', vramPeakMib }) as never;
     act(() => transport.emit('cellsChanged', { root: '/r', added: [cell('no_gpu', 0), cell('on_gpu', 2048)], changed: [], removed: [] }));
     const table = await screen.findByRole('table', { name: 'VRAM peaks' });
@@ -51,22 +58,13 @@ describe('the machine without a GPU', () => {
   it('shows CPU, memory and each disk with its last minutes as a line', async () => {
     const now = Date.now();
     const point = (minutesAgo: number, share: number) => ({ t: now - minutesAgo * 60_000, cpu: share, memory: share / 2, disks: { '/data': 0.4 } });
-    const transport = fakeTransport({
-      systemStatus: async () => ({
-        cpuLoadPct: 12.5,
-        memory: { totalMib: 24_576, usedMib: 6144 },
-        disks: [{ mount: '/data', sizeGib: 100, usedGib: 40 }],
-        otherGpus: [],
-        history: [point(8, 0.1), point(4, 0.6), point(0, 0.125)],
-      }),
-      listRuns: async () => [],
-      gpuStatus: async () => ({ available: false, problems: [], history: [] }),
+    showWithoutGpu({
+      cpuLoadPct: 12.5,
+      memory: { totalMib: 24_576, usedMib: 6144 },
+      disks: [{ mount: '/data', sizeGib: 100, usedGib: 40 }],
+      otherGpus: [],
+      history: [point(8, 0.1), point(4, 0.6), point(0, 0.125)],
     });
-    render(
-      <AppProvider transport={transport}>
-        <GpuView />
-      </AppProvider>,
-    );
     const machine = await screen.findByLabelText('Machine');
     expect(machine.textContent).toBe('CPU 12.5% memory 6.0 / 24.0 GiB disk /data 40 / 100 GiB ');
     for (const name of ['CPU over the last 8 min', 'memory over the last 8 min', 'disk /data over the last 8 min']) expect(screen.getByRole('img', { name })).toBeTruthy();
