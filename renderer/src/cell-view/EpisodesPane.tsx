@@ -28,15 +28,20 @@ function Outcome({ row }: { row: EpisodeRow }) {
 type SortKey = 'id' | 'status' | 'outcome' | 'toolCalls' | 'actions' | 'wallS';
 const OUTCOME_TEXT = '✓ success';
 const wall = (row: EpisodeRow) => (row.wallS === null ? '–' : duration(row.wallS));
-const COLUMNS: (HeaderColumn<SortKey> & SizedColumn<EpisodeRow>)[] = [
+interface EpisodeColumn extends HeaderColumn<SortKey>, SizedColumn<EpisodeRow> {
+  render(row: EpisodeRow): React.ReactNode;
+  /** A written column's own class (a numeric one is `num`). */
+  className?: string;
+}
+const COLUMNS: EpisodeColumn[] = [
   // Ids whole (Harbor's trial ids, evopolicygym's indices): what tells two episodes apart.
-  { key: 'id', title: '#', always: true, whole: true, fit: (r) => r.id },
-  { key: 'status', title: 'Status', fit: (r) => `${r.status}  ` },
-  { key: 'outcome', title: 'Outcome', fit: () => OUTCOME_TEXT },
-  { key: 'toolCalls', title: 'Tools', numeric: true, fit: (r) => String(r.toolCalls ?? '–') },
-  { key: 'actions', title: 'Actions', numeric: true, fit: (r) => String(r.actions ?? '–') },
-  { key: 'wallS', title: 'Wall', numeric: true, fit: wall },
-  { key: 'note', title: 'Note', sortable: false, grow: true, minPx: 0, fit: (r) => r.note ?? '' },
+  { key: 'id', title: '#', always: true, whole: true, fit: (r) => r.id, render: (r) => <span title={r.id}>{r.id}</span> },
+  { key: 'status', title: 'Status', fit: (r) => `${r.status}  `, render: (r) => <span className={`pill tone-${STATUS_TONE[r.status] ?? 'grey'}`}>{r.status}</span> },
+  { key: 'outcome', title: 'Outcome', fit: () => OUTCOME_TEXT, render: (r) => <Outcome row={r} /> },
+  { key: 'toolCalls', title: 'Tools', numeric: true, fit: (r) => String(r.toolCalls ?? '–'), render: (r) => r.toolCalls ?? '–' },
+  { key: 'actions', title: 'Actions', numeric: true, fit: (r) => String(r.actions ?? '–'), render: (r) => r.actions ?? '–' },
+  { key: 'wallS', title: 'Wall', numeric: true, fit: wall, render: wall },
+  { key: 'note', title: 'Note', sortable: false, grow: true, minPx: 0, className: 'muted', fit: (r) => r.note ?? '', render: (r) => <span title={r.note ?? ''}>{r.note}</span> },
 ];
 type OutcomeFilter = 'all' | 'success' | 'failure' | 'excluded';
 
@@ -87,7 +92,6 @@ function EpisodeTable({ rows, selected, onSelect }: { rows: EpisodeRow[]; select
   const room = useRoom(ref, true);
   const sampled = useSampled(rows, LAYOUT_SAMPLE_MS);
   const grid = useMemo(() => columnLayout(columns, sampled, prefs, room).template, [columns, sampled, prefs, room]);
-  const shows = (key: string) => columns.some((c) => c.key === key);
   return (
     <div className="episode-table">
       <div className="episode-filters" role="group" aria-label="Filter episodes">
@@ -122,21 +126,11 @@ function EpisodeTable({ rows, selected, onSelect }: { rows: EpisodeRow[]; select
                 style={{ gridTemplateColumns: grid, top: (first + i) * ROW_HEIGHT }}
                 onClick={() => onSelect(row.id)}
               >
-                <div role="cell" title={row.id}>{row.id}</div>
-                {shows('status') && (
-                  <div role="cell">
-                    <span className={`pill tone-${STATUS_TONE[row.status] ?? 'grey'}`}>{row.status}</span>
+                {columns.map((column) => (
+                  <div key={column.key} role="cell" className={column.numeric ? 'num' : column.className}>
+                    {column.render(row)}
                   </div>
-                )}
-                {shows('outcome') && (
-                  <div role="cell">
-                    <Outcome row={row} />
-                  </div>
-                )}
-                {shows('toolCalls') && <div role="cell" className="num">{row.toolCalls ?? '–'}</div>}
-                {shows('actions') && <div role="cell" className="num">{row.actions ?? '–'}</div>}
-                {shows('wallS') && <div role="cell" className="num">{wall(row)}</div>}
-                {shows('note') && <div role="cell" className="muted" title={row.note ?? ''}>{row.note}</div>}
+                ))}
               </div>
             ))}
           </div>
