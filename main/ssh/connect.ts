@@ -5,7 +5,7 @@
 // fingerprint, changed or revoked refused.
 import { homedir } from 'node:os';
 import type { HostConfig } from './config';
-import { HostKeyError, hostKeyError, keyNameOf, openConnection, probeHostKey, sftp, type ConnectOptions } from './connection';
+import { HostKeyError, hostKeyError, keyNameOf, knownHostsFilesOf, openConnection, probeHostKey, sftp, type ConnectOptions } from './connection';
 import { addKnownHost, fingerprint, readKnownHosts, verifyKnownHost } from './known-hosts';
 import { OptionFailure } from './option-lines';
 import { openSystemSsh, SystemSshError, systemSshReason } from './system-ssh';
@@ -14,7 +14,7 @@ import { ssh2Transport, type Transport } from './transport';
 export type TransportOptions = ConnectOptions & { home?: string };
 
 export async function connectTransport(host: HostConfig, options: TransportOptions): Promise<Transport> {
-  const knownHosts = options.knownHostsFile ? [options.knownHostsFile] : [...host.userKnownHostsFiles, ...host.globalKnownHostsFiles];
+  const knownHosts = knownHostsFilesOf(host, options);
   const home = options.home ?? homedir();
   const why = await systemSshReason(host, (await Promise.all(knownHosts.map(readKnownHosts))).join('\n'), home);
   if (why) return throughSystemSsh(host, why, knownHosts, { ...options, home });

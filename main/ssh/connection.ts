@@ -39,6 +39,11 @@ async function readKey(file: string): Promise<Buffer | null> {
   return readFile(file).catch(() => null);
 }
 
+/** The known-hosts files a host's key is checked against, in order (new keys go to the first). */
+export function knownHostsFilesOf(host: HostConfig, options: Pick<ConnectOptions, 'knownHostsFile'>): string[] {
+  return options.knownHostsFile ? [options.knownHostsFile] : [...host.userKnownHostsFiles, ...host.globalKnownHostsFiles];
+}
+
 /** The name a host's key is kept under: HostKeyAlias, else the HostName (with its port when not 22). */
 export function keyNameOf(host: HostConfig): [string, number] {
   return host.hostKeyAlias ? [host.hostKeyAlias, 22] : [host.hostName, host.port];
@@ -77,7 +82,7 @@ export async function probeHostKey(host: HostConfig, options: ConnectOptions = {
  * against known_hosts (unknown refused unless accepted, changed always refused), agent and key files.
  */
 export async function openConnection(host: HostConfig, options: ConnectOptions = {}): Promise<Client> {
-  const knownHosts = options.knownHostsFile ? [options.knownHostsFile] : [...host.userKnownHostsFiles, ...host.globalKnownHostsFiles];
+  const knownHosts = knownHostsFilesOf(host, options);
   const keys = (await Promise.all(host.identityFiles.map(async (file) => ({ file, key: await readKey(file) })))).filter((k) => k.key !== null);
   const sock = await socketTo(host, options, openConnection);
   return handshake(host, sock, keys, knownHosts, options);
