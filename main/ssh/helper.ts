@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Client, ClientChannel } from 'ssh2';
 import { shellQuote } from '../../shared/quote';
+import { onlyFirst } from '../../shared/once';
 
 export interface Answer {
   stdout: string;
@@ -220,8 +221,7 @@ export function channelSession(channel: ClientChannel): Session {
       }
     },
     onEnd(listener) {
-      let ended = false;
-      const end = (error?: Error) => (ended ? undefined : ((ended = true), listener(error)));
+      const end = onlyFirst(listener);
       channel.on('close', () => end());
       channel.on('error', (error: Error) => end(error));
     },

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SFTPWrapper } from 'ssh2';
 import type { Spawned } from '../programs';
+import { onlyFirst } from '../../shared/once';
 import type { HostConfig } from './config';
 import { ShellHelpers, type Session } from './helper';
 import { knownHostsName, trustsCertificateAuthority } from './known-hosts';
@@ -76,8 +77,7 @@ function processSession(child: ChildProcess): Session {
     stderr: child.stderr as NodeJS.ReadableStream,
     close: () => void child.kill(),
     onEnd(listener) {
-      let ended = false;
-      const end = (error?: Error) => (ended ? undefined : ((ended = true), listener(error)));
+      const end = onlyFirst(listener);
       child.on('error', end);
       child.once('close', () => end());
     },

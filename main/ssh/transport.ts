@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
 import type { Spawned } from '../programs';
+import { onlyFirst } from '../../shared/once';
 import { helpersOn, type ShellHelpers } from './helper';
 
 /** A live connection to a host, however it was made: what a RemoteHost needs of it. */
@@ -26,8 +27,7 @@ export function ssh2Transport(client: Client, sftp: SFTPWrapper): Transport {
     helpers: helpersOn(client),
     stream: (commandLine) => streamOver(client, commandLine),
     onClose(listener) {
-      let closed = false;
-      const once = () => (closed ? undefined : ((closed = true), listener()));
+      const once = onlyFirst(() => listener());
       client.on('close', once);
       client.on('error', once);
     },
