@@ -5,7 +5,7 @@ type Row = { name: string; kind: string; note: string };
 const COLUMNS: SizedColumn<Row>[] = [
   { key: 'name', title: 'Name', grow: true, always: true, fit: (r) => r.name },
   { key: 'kind', title: 'Kind', fit: (r) => r.kind },
-  { key: 'bar', title: 'Bar', width: '50px' },
+  { key: 'bar', title: 'Bar', widthPx: 50 },
   { key: 'note', title: 'Note', fit: (r) => r.note },
 ];
 const ROWS: Row[] = [{ name: 'std_sdk_demo-model_bare_default', kind: 'coding-agent', note: '1.2M in · 300k out · est. $3.12' }];

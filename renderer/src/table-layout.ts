@@ -9,8 +9,8 @@ export interface ColumnPrefs {
 export interface SizedColumn<R> {
   key: string;
   title: string;
-  /** A fixed width (CSS), for a column drawn rather than written (a bar, a badge). */
-  width?: string;
+  /** A fixed width in px, for a column drawn rather than written (a bar, a badge). */
+  widthPx?: number;
   /** The text the column shows for a row: the column is as wide as the longest, its header's included. */
   fit?: (row: R) => string;
   /** Takes what the others leave, never less than its content up to GROW_MIN_CH. */
@@ -120,9 +120,9 @@ function longest(texts: Iterable<string>): string[] {
 function wants<R>(columns: SizedColumn<R>[], rows: R[], prefs: ColumnPrefs, textPx: (text: string) => number): Want[] {
   return columns.map((column) => {
     const header = textPx(column.title) + SORT_PX + PAD_PX;
-    const dragged = prefs.widths[column.key] ?? (column.width?.endsWith('px') ? Number.parseFloat(column.width) : undefined);
-    if (dragged !== undefined || !column.fit) {
-      const px = dragged ?? header;
+    const fixed = prefs.widths[column.key] ?? column.widthPx;
+    if (fixed !== undefined || !column.fit) {
+      const px = fixed ?? header;
       return { want: px, min: px, grow: false, charPx: CHAR_PX };
     }
     const fit = column.fit;

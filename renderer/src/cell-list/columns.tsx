@@ -42,18 +42,18 @@ const episodesText = (c: CellSummary) => `${c.episodes.ended.toLocaleString('en-
 export const COLUMNS: Column[] = [
   { key: 'name', title: 'Name', grow: true, always: true, fit: (c) => c.name, sortValue: (c) => c.name, render: (c, _now, fit) => <span className="name" title={c.path}>{fit(c.name)}</span> },
   { key: 'format', title: 'Format', fit: (c) => c.format, sortValue: (c) => c.format, render: (c) => <span title={c.format}>{c.format}</span> },
-  { key: 'board', title: 'Board', width: '44px', sortValue: (c) => c.board ?? '', render: (c) => <BoardBadge cell={c} /> },
+  { key: 'board', title: 'Board', widthPx: 44, sortValue: (c) => c.board ?? '', render: (c) => <BoardBadge cell={c} /> },
   { key: 'state', title: 'State', whole: true, fit: (c) => STATE_LOOK[c.state].label, sortValue: (c) => STATE_LOOK[c.state].order, render: (c) => <StatePill state={c.state} pausedUntil={c.pausedUntil} /> },
-  { key: 'budget', title: 'Budget', width: '88px', numeric: true, sortValue: budgetFraction, render: (c) => <BudgetBar cell={c} /> },
+  { key: 'budget', title: 'Budget', widthPx: 88, numeric: true, sortValue: budgetFraction, render: (c) => <BudgetBar cell={c} /> },
   { key: 'episodes', title: 'Episodes', fit: episodesText, numeric: true, sortValue: (c) => c.episodes.ended, render: (c) => <span title={episodesText(c)}>{episodesText(c)}</span> },
   { key: 'success', title: 'Success', fit: (c) => percent(c.success_rate), numeric: true, sortValue: (c) => c.success_rate ?? -1, render: (c) => <span title={successText(c.episodes.successes, c.episodes.scored)}>{percent(c.success_rate)}</span> },
   {
     key: 'tokens', title: 'Tokens', fit: tokensText, sortValue: (c) => c.cost_usd_estimate ?? c.tokens.input ?? -1,
     render: (c) => <span title={[tokensText(c), costTitle(c)].filter(Boolean).join('\n')}>{tokensText(c)}</span>,
   },
-  { key: 'changed', title: 'Changed', width: '72px', numeric: true, sortValue: (c) => c.changedAt ?? 0, render: (c, now) => ago(c.changedAt, now) },
+  { key: 'changed', title: 'Changed', widthPx: 72, numeric: true, sortValue: (c) => c.changedAt ?? 0, render: (c, now) => ago(c.changedAt, now) },
   {
-    key: 'problems', title: 'Problems', width: '60px', numeric: true, sortValue: (c) => c.problems.length,
+    key: 'problems', title: 'Problems', widthPx: 60, numeric: true, sortValue: (c) => c.problems.length,
     render: (c) => (c.problems.length ? <span className="problem-count" title={c.problems.map((p) => `${p.file}: ${p.message}`).join('\n')}>! {c.problems.length}</span> : '–'),
   },
 ];
