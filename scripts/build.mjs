@@ -1,11 +1,41 @@
-// Builds everything into out/: the Node side with esbuild, the renderer with Vite.
+// Builds everything into out/: the Node side with esbuild, the renderer with Vite. With --if-changed (npm start)
+// nothing is rebuilt when no input changed since the last build: a running app, or a spec's server, keeps
+// loading its chunks from out/ while another `npm start` comes up.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { ROOT, run } from './deps.mjs';
 
 const quiet = process.argv.includes('--quiet');
 const out = join(ROOT, 'out');
+const STAMP = join(out, '.build-stamp');
+const INPUT_DIRS = ['app', 'main', 'renderer', 'shared', 'runners', 'assets'];
+const INPUT_FILES = ['package.json', 'package-lock.json', 'vite.config.ts', 'tsconfig.base.json', 'tsconfig.json', 'tsconfig.web.json', 'tsconfig.node.json', 'scripts/build.mjs', 'node_modules/.package-lock.json'];
+
+function* files(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* files(path);
+    else if (entry.isFile()) yield path;
+  }
+}
+
+/** What the build reads, as each file's path, size and mtime: any edit, added or removed file changes it. */
+function inputsStamp() {
+  const paths = [...INPUT_DIRS.flatMap((dir) => [...files(join(ROOT, dir))]), ...INPUT_FILES.map((file) => join(ROOT, file)).filter(existsSync)];
+  const hash = createHash('sha256');
+  for (const path of paths.sort()) {
+    const stat = statSync(path);
+    hash.update(`${relative(ROOT, path)}\0${stat.size}\0${stat.mtimeMs}\n`);
+  }
+  return hash.digest('hex');
+}
+
+const stamp = inputsStamp();
+if (process.argv.includes('--if-changed') && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === stamp) process.exit(0);
+
+rmSync(STAMP, { force: true });
 const node = { bundle: true, platform: 'node', target: 'node20', packages: 'external', sourcemap: true, logLevel: quiet ? 'error' : 'warning' };
 
 for (const dir of ['app', 'cli']) rmSync(join(out, dir), { recursive: true, force: true });
@@ -20,3 +50,4 @@ await Promise.all([
 ]);
 const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
 process.exitCode = run(process.execPath, [vite, 'build', ...(quiet ? ['--logLevel', 'error'] : [])]);
+if (process.exitCode === 0) writeFileSync(STAMP, stamp);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { electronBinary, ensureDependencies, ROOT, run } from './deps.mjs';
 
 ensureDependencies();
-if (run(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--quiet']) !== 0) process.exit(1);
+if (run(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--quiet', '--if-changed']) !== 0) process.exit(1);
 
 const args = process.argv.slice(2);
 const electron = electronBinary();
