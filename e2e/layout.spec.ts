@@ -43,6 +43,7 @@ for (const [width, height] of [
 
       // A cell: its header's parts apart; the episodes table beside its events and frames, not under them.
       await list.getByRole('row', { name: /cartpole_balance/ }).click();
+      await expect(page.locator('.cell-header')).toBeVisible();
       await apart(page.locator('.cell-header > *:not(.run-controls)'));
       await inWindow(page, page.locator('.cell-header > *'));
       await page.getByRole('tab', { name: 'Episodes' }).click();

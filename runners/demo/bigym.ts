@@ -5,6 +5,8 @@ import { policySource, VERSIONS } from './policies';
 import { CAMERAS, renderFrame } from './render';
 
 export const BIGYM_TASK = 'cartpole_balance';
+/** A second task's session, interrupted (Ctrl-C) after its first version's development episodes. */
+export const INTERRUPTED_TASK = 'cartpole_swingup';
 const BUDGET_STEPS = 101_000;
 const RESET_STEPS = 200;
 const EPISODE_STEPS = 150;
@@ -21,12 +23,15 @@ async function writeFrames(dir: string, episode: Episode): Promise<void> {
   }
 }
 
-/** A bigym-agent session: versions, development episodes on the ledger, evaluations and replays. */
-export async function writeBigymCell(root: string, pace: Pace, name = BIGYM_TASK): Promise<void> {
+/**
+ * A bigym-agent session: versions, development episodes on the ledger, evaluations and replays; with
+ * `interrupted`, it stops after the first version's development episodes, as a Ctrl-C leaves run.json.
+ */
+export async function writeBigymCell(root: string, pace: Pace, name = BIGYM_TASK, interrupted = false): Promise<void> {
   const cell = join(root, name);
   const tokens = { input: 0, cached_input: 0, output: 0, reasoning: 0 };
   const run = {
-    runner: 'bigym-agent', task: BIGYM_TASK, harness: 'scripted', model: 'demo-agent', effort: 'high', interface: 'strict',
+    runner: 'bigym-agent', task: name, harness: 'scripted', model: 'demo-agent', effort: 'high', interface: 'strict',
     budget_steps: BUDGET_STEPS, steps_used: 0, resets: 0, status: 'running', verdict: null as string | null,
     started_at: pace.iso(), ended_at: null as string | null, pid: process.pid, auth: 'none', tokens,
     cost: { estimate_usd: 0, billed_usd: null },
@@ -35,7 +40,7 @@ export async function writeBigymCell(root: string, pace: Pace, name = BIGYM_TASK
   await saveRun();
   await writeJson(join(cell, 'sandbox_config.json'), { interface: 'strict', image_cap: '84x84', slew: false, tier: 'standard', allow_external_cameras: false });
   await writeBytes(join(cell, 'allowed_seeds.json'), JSON.stringify(DEV_SEEDS));
-  await appendText(join(cell, 'transcript.md'), `# ${BIGYM_TASK}\n\nTask: keep the pole upright for ${EPISODE_STEPS / FPS} s.\n`);
+  await appendText(join(cell, 'transcript.md'), `# ${name}\n\nTask: keep the pole upright for ${EPISODE_STEPS / FPS} s.\n`);
 
   for (const { version, gains, note } of VERSIONS) {
     await pace.wait(2);
@@ -58,6 +63,13 @@ export async function writeBigymCell(root: string, pace: Pace, name = BIGYM_TASK
       last = episode;
     }
     if (last) await writeFrames(join(cell, 'dev', version, String(last.seed)), last);
+    if (interrupted) {
+      await appendText(join(cell, 'transcript.md'), 'Session interrupted (SIGINT) before an evaluation.\n');
+      run.status = 'interrupted';
+      run.ended_at = pace.iso();
+      await saveRun();
+      return;
+    }
 
     const evaluated: { seed: number; success: boolean }[] = [];
     for (const [index, seed] of EVAL_SEEDS.entries()) {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonReader, localFs } from '../index';
 import { ADAPTERS } from '../index';
 import { context, tempDir } from '../testing';
-import { BIGYM_TASK, REPLAY_SEEDS } from './bigym';
+import { BIGYM_TASK, INTERRUPTED_TASK, REPLAY_SEEDS } from './bigym';
 import { runName } from './coding-agent';
 import { EVO_RECORD } from './evopolicygym';
 import { NEMO_AGENTS, NEMO_FOLDER } from './nemo-gym';
@@ -38,13 +38,16 @@ beforeAll(async () => {
 afterAll(() => tmp.remove());
 
 describe('demo runner, instant', () => {
-  it('writes five cells that the adapters read without a problem', async () => {
+  it('writes six cells that the adapters read without a problem', async () => {
     const root = join(tmp.path, 'a');
-    expect(readdirSync(root).sort()).toEqual([BIGYM_TASK, EVO_RECORD, NEMO_FOLDER, runName('bare'), runName('full')].sort());
+    expect(readdirSync(root).sort()).toEqual([BIGYM_TASK, INTERRUPTED_TASK, EVO_RECORD, NEMO_FOLDER, runName('bare'), runName('full')].sort());
     const ctx = context();
     const bigym = await ADAPTERS['bigym-agent'].read(join(root, BIGYM_TASK), ctx);
     expect(bigym.cell).toMatchObject({ state: 'scored', problems: [], budget: { unit: 'steps', total: 101000 } });
     expect(bigym.cell.budget.used).toBeGreaterThan(0);
+    const interrupted = await ADAPTERS['bigym-agent'].read(join(root, INTERRUPTED_TASK), ctx);
+    expect(interrupted.cell).toMatchObject({ state: 'interrupted', problems: [], board: 'off', board_reasons: ['v001 has no evaluation summary: unscored'] });
+    expect(interrupted.cell.budget.used).toBeGreaterThan(8 * 200);
     const evo = await ADAPTERS.evopolicygym.read(join(root, EVO_RECORD), ctx);
     expect(evo.cell).toMatchObject({ state: 'finished', problems: [], budget: { unit: 'episodes', used: 28, total: 30 } });
     for (const condition of ['bare', 'full']) {

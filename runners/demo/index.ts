@@ -1,7 +1,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LAUNCHER_FILES } from '../../shared/launch';
-import { writeBigymCell } from './bigym';
+import { INTERRUPTED_TASK, writeBigymCell } from './bigym';
 import { CONDITIONS, writeCodingAgentCell } from './coding-agent';
 import { writeEvopolicygymRecord } from './evopolicygym';
 import { writeNemoCollection } from './nemo-gym';
@@ -30,7 +30,7 @@ async function clearCell(cell: string): Promise<void> {
 
 /**
  * The built-in demo: a simulated cart-pole task and a scripted agent, written as real runners write
- * their run directories (a bigym-agent cell, two coding-agent cells, an evopolicygym record, a NeMo
+ * their run directories (a bigym-agent cell, an interrupted bigym-agent session, two coding-agent cells, an evopolicygym record, a NeMo
  * Gym rollout collection of two agents).
  * Starts from an empty folder; resolves when every cell is finished or the signal stops it.
  */
@@ -54,6 +54,7 @@ export async function runDemo(root: string, options: DemoOptions): Promise<'fini
       ]
     : [
         writeBigymCell(root, pace()),
+        writeBigymCell(root, pace(), INTERRUPTED_TASK, true),
         ...CONDITIONS.map(({ condition, gains }) => writeCodingAgentCell(root, condition, gains, pace())),
         writeEvopolicygymRecord(root, pace()),
         writeNemoCollection(root, pace()),
