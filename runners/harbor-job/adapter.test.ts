@@ -50,6 +50,28 @@ describe('harbor-job on real trial results', () => {
     expect(cell.state).toBe('finished');
   });
 
+  it("sums what OpenRouter charged (agent/openrouter_costs.json) as the bill, apart from the runner's figure and the estimate", async () => {
+    const dir = realJob(tmp.path, 'routed', 'example_output', { n_total_trials: 4, stats: {} });
+    const [first, second, third] = readdirSync(dir).filter((name) => name.includes('__')).sort();
+    writeTree(dir, {
+      [`${first}/agent/openrouter_costs.json`]: [{ id: 'gen-1', cost: 0.0125 }, { id: 'gen-2', usage: { cost: 0.0075 } }],
+      [`${second}/agent/openrouter_costs.json`]: { generations: [{ id: 'gen-3', total_cost: 0.25 }, { id: 'gen-4' }] },
+      [`${third}/agent/openrouter_costs.json`]: '[{"id": "gen-5", "cost": 0.1',
+    });
+    const { cell, runnerCostUsd } = await read(harborJob, dir);
+    expect(cell.cost_usd_billed).toBeCloseTo(0.27, 12);
+    expect(cell.cost_usd_estimate).toBeNull();
+    expect(runnerCostUsd).not.toBeCloseTo(0.27, 2);
+    expect(cell.problems.map((p) => p.file)).toEqual([`${second}/agent/openrouter_costs.json`, `${third}/agent/openrouter_costs.json`]);
+    expect(cell.problems[0]?.message).toBe(`${second}/agent/openrouter_costs.json: 1 generation without a charge (first at index 1); counted as nothing`);
+    expect(cell.problems[1]?.message).toMatch(/is not valid JSON .*its charges are not counted$/);
+  });
+
+  it('has no bill where no trial kept its charges', async () => {
+    const dir = realJob(tmp.path, 'direct', 'example_output', { n_total_trials: 4, stats: {} });
+    expect((await read(harborJob, dir)).cell.cost_usd_billed).toBeNull();
+  });
+
   it('counts legacy n_errors as errored trials', async () => {
     const dir = realJob(tmp.path, 'legacy', 'terminal_bench', { n_total_trials: 5, stats: { n_trials: 5, n_errors: 2 } });
     expect((await read(harborJob, dir)).cell.problems).toEqual([{ file: 'result.json', message: '2 trials errored (runner said)', severity: 'error' }]);

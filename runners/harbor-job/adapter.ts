@@ -1,3 +1,4 @@
+import { openRouterBilled } from './billing';
 import { harborDetail, harborEventLogs } from './detail';
 import { problem } from '../../shared/model';
 import { baseCell, CellReading } from '../common/cell';
@@ -52,6 +53,7 @@ export const harborJob: FormatAdapter = {
     const input = sumOrNull(results.map((a) => num(a.n_input_tokens)));
     const cached = sumOrNull(results.map((a) => num(a.n_cache_tokens)));
     cell.tokens = { input, cached_input: cached, output: sumOrNull(results.map((a) => num(a.n_output_tokens))), reasoning: null };
+    cell.cost_usd_billed = await openRouterBilled(r, trials.map((t) => t.dir));
 
     const finished = job?.finished_at !== undefined && job?.finished_at !== null;
     cell.state = finished ? 'finished' : r.recent() ? 'running' : 'stale';

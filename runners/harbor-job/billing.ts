@@ -1,0 +1,57 @@
+import { append } from '../../shared/arrays';
+import { parseJson } from '../../shared/json';
+import { type Problem, problem } from '../../shared/model';
+import type { CellReading } from '../common/cell';
+import { isObject } from '../common/json';
+
+/** Claude Code over OpenRouter (the lab's adapter, seed 001) keeps each generation's charge here, in a trial. */
+export const OPENROUTER_COSTS = 'agent/openrouter_costs.json';
+const MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * What OpenRouter said it charged for one generation: `total_cost` as its generation endpoint names it,
+ * or `cost` (also under `usage`) as a response's usage does; USD (OpenRouter's credits are dollars).
+ */
+function charge(generation: unknown): number | null {
+  if (!isObject(generation)) return null;
+  const usage = isObject(generation.usage) ? generation.usage : {};
+  for (const value of [generation.total_cost, generation.cost, usage.cost]) if (typeof value === 'number' && Number.isFinite(value)) return value;
+  return null;
+}
+
+/** The charges in one trial's file: a JSON array of generations, or an object holding them as `generations`. */
+export function openRouterBill(text: string, file: string): { usd: number | null; problems: Problem[] } {
+  let value: unknown;
+  try {
+    value = parseJson(text);
+  } catch (error) {
+    return { usd: null, problems: [problem(file, `${file} is not valid JSON (${(error as Error).message}); its charges are not counted`)] };
+  }
+  const generations = Array.isArray(value) ? value : isObject(value) && Array.isArray(value.generations) ? value.generations : null;
+  if (!generations) return { usd: null, problems: [problem(file, `${file} holds no list of generations; its charges are not counted`)] };
+  let usd = 0;
+  const uncharged: number[] = [];
+  generations.forEach((generation, index) => {
+    const found = charge(generation);
+    if (found === null) uncharged.push(index);
+    else usd += found;
+  });
+  const problems = uncharged.length
+    ? [problem(file, `${file}: ${uncharged.length} generation${uncharged.length === 1 ? '' : 's'} without a charge (first at index ${uncharged[0]}); counted as nothing`)]
+    : [];
+  return { usd, problems };
+}
+
+/** The sum of what OpenRouter charged over the trials that kept their charges; null when none did. */
+export async function openRouterBilled(r: CellReading, trialDirs: string[]): Promise<number | null> {
+  let total: number | null = null;
+  for (const dir of trialDirs) {
+    const file = `${dir}/${OPENROUTER_COSTS}`;
+    const text = await r.text(file, MAX_BYTES);
+    if (text === null) continue;
+    const bill = openRouterBill(text, file);
+    append(r.problems, bill.problems);
+    if (bill.usd !== null) total = (total ?? 0) + bill.usd;
+  }
+  return total;
+}
