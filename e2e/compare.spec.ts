@@ -78,6 +78,29 @@ test.describe('compare policy versions on one seed, and record it', () => {
     await expect(link).toHaveCount(0);
   });
 
+  test("an evopolicygym record's programs: the selected one marked, a snapshot's files, the change between two", async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('button', { name: 'cartpole_evo' }).click();
+    await page.getByRole('tab', { name: 'Programs' }).click();
+    const programs = page.getByRole('table', { name: 'Programs' });
+    await expect(programs.getByRole('row')).toHaveCount(4);
+    await expect(programs.getByRole('row', { name: /submission-000003/ })).toContainText('selected');
+    await expect(programs.getByRole('row', { name: /submission-000004/ })).not.toContainText('selected');
+    await programs.getByRole('button', { name: 'submission-000003' }).click();
+    const source = page.getByRole('region', { name: 'Source of submission-000003' });
+    await expect(source.locator('.code-file')).toHaveText(['NOTES.md', 'policy.py']);
+    await expect(source).toContainText('def act(obs):');
+    await page.getByLabel('Diff submission-000001').check();
+    await page.getByLabel('Diff submission-000003').check();
+    await page.getByRole('button', { name: 'Diff submission-000001 → submission-000003' }).click();
+    const diff = page.getByRole('region', { name: 'Changes from submission-000001 to submission-000003' });
+    await expect(diff.locator('.code-file')).toHaveText(['NOTES.md (added)', 'policy.py']);
+    await expect(diff.locator('.diff-removed')).toContainText(['- K = np.array([0.5, 1.2, 24, 3])']);
+    await expect(diff.locator('.diff-added').last()).toContainText('+ K = np.array([0.6, 1.6, 36, 6])');
+    await expect(page).toHaveURL(/tab=programs/);
+    await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'programs.png') });
+  });
+
   test('a slot that names no cell says so', async ({ page }) => {
     await page.goto(served.url);
     await page.getByRole('tab', { name: 'Compare' }).click();

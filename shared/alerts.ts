@@ -34,7 +34,9 @@ export interface Alert {
   tab?: CellTab;
 }
 
-export type CellTab = 'overview' | 'episodes' | 'versions' | 'tables' | 'logs' | 'problems';
+/** The cell view's tabs, in their order; a link or an alert names one. */
+export const CELL_TABS = ['overview', 'episodes', 'versions', 'programs', 'tables', 'logs', 'problems'] as const;
+export type CellTab = (typeof CELL_TABS)[number];
 
 export interface AlertPrefs {
   /** Kinds turned off everywhere. */

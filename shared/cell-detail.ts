@@ -40,6 +40,18 @@ export interface VramSample {
   totalMib: number | null;
 }
 
+/**
+ * A program the agent wrote, as the cell keeps it (a bigym policy version, an evopolicygym submission's
+ * snapshot): each file's name within the program, which pairs it with its counterpart in another program,
+ * and its path relative to the cell.
+ */
+export interface ProgramSnapshot {
+  id: string;
+  files: { name: string; path: string }[];
+  /** What the run made of it, where it says ("selected", "handed off 2nd"); null otherwise. */
+  note: string | null;
+}
+
 /** A set of frames to play: the frames of one episode, or a policy version's development or replay episode on one seed. */
 export type FrameSource = { kind: 'episode'; episode: string } | { kind: 'dev' | 'replay'; version: string; seed: string };
 
@@ -66,6 +78,8 @@ export interface CellDetail {
   otherBudgets: { label: string; used: number; total: number | null }[];
   /** Tables a format adds to its view (NeMo Gym: agents, tasks, failures, the aggregate), shown as they come. */
   tables: DetailTable[];
+  /** The programs the agent wrote, oldest first: their source and the change from one to another. */
+  programs: ProgramSnapshot[];
 }
 
 /** A value of a detail table's cell: shown whole; null is shown as a dash. */
@@ -111,6 +125,8 @@ export interface CellDelta {
   versions?: VersionRow[];
   /** The format's tables, whole, when any changed. */
   tables?: DetailTable[];
+  /** The programs, whole, when one was added or changed. */
+  programs?: ProgramSnapshot[];
   /** Samples appended since the last delta. */
   vram?: VramSample[];
   /** New events of followed episodes. */

@@ -2,7 +2,7 @@
 // raises again what was already said.
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { ALERT_KINDS, DEFAULT_ALERT_PREFS, type Alert, type AlertKind, type AlertPrefs, type AlertsState } from '../../shared/alerts';
+import { ALERT_KINDS, CELL_TABS, DEFAULT_ALERT_PREFS, type Alert, type AlertKind, type AlertPrefs, type AlertsState } from '../../shared/alerts';
 import { problem, type Problem } from '../../shared/model';
 import { StateFile } from '../state-file';
 
@@ -16,7 +16,7 @@ export const prefsSchema = z.strictObject({
   stallSeconds: z.number().min(1).max(7 * 24 * 3600),
   pinned: z.array(z.strictObject({ a: z.string().min(1).max(4200), b: z.string().min(1).max(4200) })).max(100),
 });
-const alertSchema = z.object({ key: z.string(), kind, at: z.number(), cell: z.string().nullable(), subject: z.string(), message: z.string(), tab: z.enum(['overview', 'episodes', 'versions', 'tables', 'logs', 'problems']).optional() });
+const alertSchema = z.object({ key: z.string(), kind, at: z.number(), cell: z.string().nullable(), subject: z.string(), message: z.string(), tab: z.enum(CELL_TABS).optional() });
 const fileSchema = z.object({ alerts: z.array(alertSchema), keys: z.array(z.string()), readUntil: z.number(), prefs: prefsSchema });
 
 export class AlertLog {

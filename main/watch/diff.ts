@@ -17,6 +17,7 @@ export function diffDetail(cellId: string, previous: CellDetail, next: CellDetai
   if (episodes.length) delta.episodes = episodes;
   if (!same(previous.versions, next.versions)) delta.versions = next.versions;
   if (!same(previous.tables, next.tables)) delta.tables = next.tables;
+  if (!same(previous.programs, next.programs)) delta.programs = next.programs;
 
   const fresh = next.summary.problems.filter((p) => !seenProblems.has(problemKey(p)));
   fresh.forEach((p) => seenProblems.add(problemKey(p)));

@@ -93,7 +93,7 @@ export class CellSession {
     const looked = this.looking.begin();
     const read = await readCell(this.summary.path, this.summary.format, ctx, { detail: true, logs: this.logs });
     this.looked = looked;
-    const empty = { episodes: [], versions: [], vram: [], startedAt: null, episodeBudget: null, frameSources: [], logStream: null, otherBudgets: [], tables: [] };
+    const empty = { episodes: [], versions: [], vram: [], startedAt: null, episodeBudget: null, frameSources: [], logStream: null, otherBudgets: [], tables: [], programs: [] };
     return { summary: this.present(summaryOf(read, this.summary.root)), ...(read.detail ?? empty) };
   }
 

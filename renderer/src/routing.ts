@@ -1,11 +1,10 @@
 // Every place in the window has a URL: `#/cells?root=…&q=…`, `#/cell/<id>?tab=episodes&episode=5&event=12`,
 // `#/board`, `#/paired?a=…&b=…`, `#/compare?slots=…`, `#/gpu`, `#/runs`, `#/fleet`. The hash follows the store; Back, Forward, a reload or
 // a link pasted into another window of the same server bring the store back to it.
-import type { CellTab } from '../../shared/alerts';
+import { CELL_TABS, type CellTab } from '../../shared/alerts';
 import type { AppState, AppStore, View } from './store';
 
 const VIEWS: readonly View[] = ['cells', 'board', 'paired', 'compare', 'gpu', 'runs', 'fleet'];
-const TABS: readonly CellTab[] = ['overview', 'episodes', 'versions', 'tables', 'logs', 'problems'];
 
 type Place = Pick<AppState, 'view' | 'selectedRoot' | 'selectedHost' | 'listFilter' | 'listCursor' | 'openCellId' | 'openCellTab' | 'openCellEpisode' | 'openCellEvent' | 'pairedA' | 'pairedB' | 'compareSlots' | 'compareSeed'>;
 
@@ -38,7 +37,7 @@ export function placeOf(hash: string): Partial<Place> | null {
     const event = q.get('event');
     return {
       openCellId: decodeURIComponent(rest),
-      openCellTab: tab && TABS.includes(tab) ? tab : 'overview',
+      openCellTab: tab && (CELL_TABS as readonly string[]).includes(tab) ? tab : 'overview',
       openCellEpisode: q.get('episode'),
       openCellEvent: event !== null && /^\d+$/.test(event) ? Number(event) : null,
     };

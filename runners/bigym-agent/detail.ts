@@ -4,7 +4,7 @@ import type { JsonObject } from '../common/json';
 import type { JsonlRecord } from '../common/jsonl';
 import { arr, bool, num, obj, str, timestampMs } from '../common/values';
 import { isRecent, type DetailRead, type EventLog, type ReadContext } from '../types';
-import type { Evaluation } from './evaluation';
+import { policyFile, type Evaluation } from './evaluation';
 
 async function frameSources(r: CellReading, kind: 'dev' | 'replay'): Promise<FrameSource[]> {
   const folder = kind === 'dev' ? 'dev' : 'replays';
@@ -62,6 +62,7 @@ export async function bigymDetail(r: CellReading, run: JsonObject, ledger: Jsonl
     logStream: 'ledger',
     otherBudgets: [],
     tables: [],
+    programs: versions.map((version) => ({ id: version, files: [{ name: 'policy.py', path: policyFile(version) }], note: null })),
   };
 }
 

@@ -15,6 +15,9 @@ export interface Evaluation {
   changedAt: number | null;
 }
 
+/** A policy version's file, relative to the cell. */
+export const policyFile = (version: string) => `policies/${version}.py`;
+
 /** The policy versions, oldest first: `policies/vNNN.py`. */
 export async function readVersions(r: CellReading): Promise<string[]> {
   return (await r.list('policies'))

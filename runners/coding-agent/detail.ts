@@ -34,6 +34,7 @@ export async function codingAgentDetail(r: CellReading, run: JsonObject, summary
     logStream: null,
     otherBudgets: [],
     tables: [],
+    programs: [],
   };
 }
 

@@ -43,6 +43,7 @@ export async function writeEvopolicygymRecord(root: string, pace: Pace, name = E
       continue;
     }
     await writeBytes(join(record, 'programs', id, 'policy.py'), policySource(id, submission.gains, 'evolved controller'));
+    if (best) await writeBytes(join(record, 'programs', id, 'NOTES.md'), `# ${id}\n\nAfter ${best.id} (${Math.round(best.rate * 100)} % of its episodes): gains ${JSON.stringify(submission.gains)}.\n`);
     const episodes = [];
     for (const index of submission.episodes) {
       const episode = runEpisode(submission.gains, POOL_SEED + index, EPISODE_STEPS);
@@ -63,6 +64,7 @@ export async function writeEvopolicygymRecord(root: string, pace: Pace, name = E
     });
     await pace.wait(2);
     run.selected_program = best.id;
+    run.handed_off = [best.id];
     run.assessment = { split: 'test', program: best.id, success_rate: episodes.filter((e) => e.success).length / episodes.length, episodes };
     await event('assessment_completed', { program: best.id });
   }

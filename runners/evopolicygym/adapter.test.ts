@@ -107,4 +107,27 @@ describe('evopolicygym detail', () => {
       ['submission-000003', 'completed', 'charged 6'],
     ]);
   });
+
+  it("lists each published submission's program snapshot, every file at any depth, with the run's selection and hand-off order", async () => {
+    writeTree(cell, {
+      'run.json': { ...run, handed_off: ['submission-000003', 'submission-000001'], selected_program: 'submission-000001' },
+      'events.jsonl': jsonl(events),
+      'programs/submission-000001/policy.py': 'def act(obs):\n    return 0.0\n',
+      'programs/submission-000002/policy.py': 'capture failed: not published\n',
+      'programs/submission-000003/policy.py': 'def act(obs):\n    return 1.0\n',
+      'programs/submission-000003/lib/gains.py': 'K = [1, 2]\n',
+    });
+    const { detail } = await evopolicygym.read(cell, context(), { detail: true });
+    expect(detail?.programs).toEqual([
+      { id: 'submission-000001', files: [{ name: 'policy.py', path: 'programs/submission-000001/policy.py' }], note: 'selected · handed off 2nd' },
+      {
+        id: 'submission-000003',
+        files: [
+          { name: 'lib/gains.py', path: 'programs/submission-000003/lib/gains.py' },
+          { name: 'policy.py', path: 'programs/submission-000003/policy.py' },
+        ],
+        note: 'handed off 1st',
+      },
+    ]);
+  });
 });

@@ -1,4 +1,4 @@
-import type { DetailTable, EpisodeRow } from '../../shared/cell-detail';
+import type { DetailTable, EpisodeRow, ProgramSnapshot } from '../../shared/cell-detail';
 import type { CellReading } from '../common/cell';
 import type { JsonObject } from '../common/json';
 import type { JsonlRecord } from '../common/jsonl';
@@ -49,7 +49,38 @@ export async function evopolicygymDetail(r: CellReading, run: JsonObject, events
       },
     ],
     tables: runTables(run, reservedNow(rows)),
+    programs: await programSnapshots(r, run, [...rows.values()].filter((row) => row.status === 'completed').map((row) => row.id)),
   };
+}
+
+const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+
+/** More files than a program of a policy holds: the listing stops there. */
+const MAX_PROGRAM_FILES = 200;
+
+/** Each published submission's immutable snapshot, `programs/<submission>/`, its files found at any depth. */
+async function programSnapshots(r: CellReading, run: JsonObject, submissions: string[]): Promise<ProgramSnapshot[]> {
+  const handedOff = arr(run.handed_off);
+  const noteOf = (id: string) => {
+    const order = handedOff.indexOf(id);
+    const notes = [id === str(run.selected_program) && 'selected', order >= 0 && handedOff.length > 1 && `handed off ${ordinal(order + 1)}`];
+    return notes.filter(Boolean).join(' · ') || null;
+  };
+  const snapshots: ProgramSnapshot[] = [];
+  for (const id of submissions) {
+    const files: ProgramSnapshot['files'] = [];
+    const folders = [''];
+    while (folders.length && files.length < MAX_PROGRAM_FILES) {
+      const folder = folders.shift() as string;
+      for (const entry of await r.list(`programs/${id}${folder}`)) {
+        const name = `${folder}/${entry.name}`;
+        if (entry.kind === 'dir') folders.push(name);
+        else if (entry.kind === 'file' && files.length < MAX_PROGRAM_FILES) files.push({ name: name.slice(1), path: `programs/${id}${name}` });
+      }
+    }
+    if (files.length) snapshots.push({ id, files: files.sort((a, b) => a.name.localeCompare(b.name)), note: noteOf(id) });
+  }
+  return snapshots;
 }
 
 /** Episodes held by submissions still in flight. */

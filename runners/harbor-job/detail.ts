@@ -31,7 +31,7 @@ export function harborDetail(job: JsonObject, trials: Trial[]): DetailRead {
     });
   }
   rows.sort((a, b) => (a.t ?? Infinity) - (b.t ?? Infinity));
-  return { episodes: rows, versions: [], vram: [], startedAt: timestampMs(job.started_at), episodeBudget: null, frameSources: [], logStream: null, otherBudgets: [], tables: [] };
+  return { episodes: rows, versions: [], vram: [], startedAt: timestampMs(job.started_at), episodeBudget: null, frameSources: [], logStream: null, otherBudgets: [], tables: [], programs: [] };
 }
 
 /** Harbor writes JSON files, not event logs: trials appear in the episodes table as they end. */

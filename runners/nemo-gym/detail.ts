@@ -112,5 +112,6 @@ export function nemoDetail(c: Collection, aggregate: AggregateLine[], aggregateF
     logStream: 'rollouts',
     otherBudgets: [],
     tables,
+    programs: [],
   };
 }

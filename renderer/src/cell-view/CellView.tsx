@@ -11,6 +11,7 @@ import { EpisodesPane } from './EpisodesPane';
 import { LogsTab } from './LogsTab';
 import { Versions } from './Versions';
 import { DetailTables } from './DetailTables';
+import { Programs } from './Programs';
 import { RunControls } from '../launch/RunControls';
 import { MuteButton } from '../alerts/AlertToggles';
 import { Tabs } from '../Tabs';
@@ -88,6 +89,8 @@ function Body() {
     { id: 'overview', label: 'Overview' },
     { id: 'episodes', label: 'Episodes' },
     ...(detail.summary.capabilities.versions ? [{ id: 'versions' as CellTab, label: 'Versions' }] : []),
+    // A format with policy versions shows its programs there.
+    ...(detail.programs.length && !detail.summary.capabilities.versions ? [{ id: 'programs' as CellTab, label: 'Programs' }] : []),
     ...(detail.tables.length ? [{ id: 'tables' as CellTab, label: 'Tables' }] : []),
     { id: 'logs', label: 'Logs' },
     { id: 'problems', label: `Problems (${problems})` },
@@ -105,6 +108,7 @@ function Body() {
       )}
       {tab === 'episodes' && <EpisodesPane />}
       {tab === 'versions' && <Versions />}
+      {tab === 'programs' && <Programs />}
       {tab === 'tables' && <DetailTables />}
       {tab === 'logs' && <LogsTab cellId={detail.summary.id} />}
       {tab === 'problems' && <Problems />}

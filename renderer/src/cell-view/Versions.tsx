@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../context';
 import { useCell } from './context';
-import { PolicySource, type PolicyShown } from './PolicySource';
+import { ProgramSource, type ProgramShown } from './ProgramSource';
 
 const EVAL_LABEL = { none: '–', evaluating: 'evaluating', scored: 'scored', eval_failed: 'EVAL FAILED (unscored)' } as const;
 const EVAL_TONE = { none: 'grey', evaluating: 'running', scored: 'ok', eval_failed: 'error' } as const;
@@ -12,10 +12,20 @@ export function Versions() {
   const versions = useCell(useShallow((s) => s.detail?.versions ?? []));
   const cellName = useCell((s) => s.detail?.summary.name ?? '');
   const cellId = useCell((s) => s.detail?.summary.id ?? '');
-  const [shown, setShown] = useState<PolicyShown | null>(null);
+  const programs = useCell(useShallow((s) => s.detail?.programs ?? []));
+  const [shown, setShown] = useState<ProgramShown | null>(null);
   const compare = useApp((s) => s.compare);
   const [ticked, setTicked] = useState<string[]>([]);
   if (versions.length === 0) return <p className="empty-note">No policy version yet: the cell is void until policies/ holds one.</p>;
+  const program = (version: string) => programs.find((p) => p.id === version);
+  const show = (version: string) => {
+    const found = program(version);
+    if (found) setShown({ kind: 'source', program: found });
+  };
+  const diff = (from: string, to: string) => {
+    const [a, b] = [program(from), program(to)];
+    if (a && b) setShown({ kind: 'diff', from: a, to: b });
+  };
   const tick = (version: string) => setTicked((t) => (t.includes(version) ? t.filter((v) => v !== version) : [...t, version].slice(-6)));
   return (
     <>
@@ -23,7 +33,7 @@ export function Versions() {
       <button disabled={ticked.length < 2} onClick={() => compare(ticked.map((v) => `${cellName}:${v}`).join(','))}>
         Compare {ticked.length || ''} on one seed
       </button>
-      <button disabled={ticked.length !== 2} onClick={() => setShown({ kind: 'diff', from: ticked[0] as string, to: ticked[1] as string })}>
+      <button disabled={ticked.length !== 2} onClick={() => diff(ticked[0] as string, ticked[1] as string)}>
         {ticked.length === 2 ? `Diff ${ticked[0]} → ${ticked[1]}` : 'Diff two'}
       </button>
       <span className="muted">tick two to six versions; a version's name shows its source</span>
@@ -47,7 +57,7 @@ export function Versions() {
               <input type="checkbox" aria-label={`Compare ${v.version}`} checked={ticked.includes(v.version)} onChange={() => tick(v.version)} />
             </td>
             <td className="name">
-              <button className="link" onClick={() => setShown({ kind: 'source', version: v.version })} title={`Show policies/${v.version}.py`}>
+              <button className="link" onClick={() => show(v.version)} title={`Show policies/${v.version}.py`}>
                 {v.version}
               </button>
             </td>
@@ -72,7 +82,7 @@ export function Versions() {
         ))}
       </tbody>
     </table>
-    {shown && <PolicySource cellId={cellId} shown={shown} onClose={() => setShown(null)} />}
+    {shown && <ProgramSource cellId={cellId} shown={shown} onClose={() => setShown(null)} />}
     </>
   );
 }

@@ -19,6 +19,7 @@ const detail = (): CellDetail => ({
   logStream: null,
   otherBudgets: [],
     tables: [],
+    programs: [],
 });
 const state = (patch: Partial<CellViewState> = {}) => ({ detail: detail(), error: null, problems: [], stream: '3', events: [], startedMidFile: false, ...patch }) as CellViewState;
 

@@ -49,13 +49,14 @@ const withProblems = (list: Problem[], more: Problem[]) => mergeProblems(list, m
 /** Applies a batch of deltas at once: the store changes, and the view renders, once per batch. */
 export function applyDeltas(state: CellViewState, deltas: CellDelta[]): Partial<CellViewState> {
   if (!state.detail) return {};
-  let { summary, episodes, versions, vram, tables } = state.detail;
+  let { summary, episodes, versions, vram, tables, programs } = state.detail;
   let { events, problems } = state;
   for (const delta of deltas) {
     if (delta.summary) summary = { ...summary, ...delta.summary };
     if (delta.episodes) episodes = upsert(episodes, delta.episodes);
     if (delta.versions) versions = delta.versions;
     if (delta.tables) tables = delta.tables;
+    if (delta.programs) programs = delta.programs;
     if (delta.vram) vram = [...vram, ...delta.vram].slice(-MAX_VRAM);
     if (delta.events) {
       const mine = delta.events.filter((e) => e.episode === state.stream);
@@ -63,7 +64,7 @@ export function applyDeltas(state: CellViewState, deltas: CellDelta[]): Partial<
     }
     if (delta.problems) problems = withProblems(problems, delta.problems);
   }
-  return { detail: { ...state.detail, summary, episodes, versions, vram, tables }, events, problems };
+  return { detail: { ...state.detail, summary, episodes, versions, vram, tables, programs }, events, problems };
 }
 
 export function createCellStore(transport: Transport, cellId: string): CellStore {
