@@ -144,6 +144,25 @@ describe('core: paths the user types', () => {
   });
 });
 
+describe("core: a hosts file's limits", () => {
+  it('lists only the cells of the benchmarks its entry names, says how many it leaves out, and follows a cell into and out of the limit', async () => {
+    const evo = (benchmark: string) => ({ runner: 'evopolicygym', benchmark, agent: { provider: 'codex', model: 'gpt-5.6-luna', effort: 'high' }, config: { episode_budget: 30 } });
+    writeTree(runs, { 'cart/run.json': evo('cartpole'), 'acro/run.json': evo('acrobot') });
+    writeTree(configDir, { 'hosts.me.local.yml': 'local: {jobs: ../runs, benchmarks: [cartpole]}\n' });
+    const core = await startCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
+    await core.scanned();
+    expect((await core.listCells()).map((c) => c.name)).toEqual(['cart']);
+    expect(await core.listRoots()).toEqual([expect.objectContaining({ path: runs, source: 'hosts file', cellCount: 1, limit: { benchmarks: ['cartpole'], runs: [], hidden: 3 } })]);
+
+    const deltas: CellsDelta[] = [];
+    core.events.on('cellsChanged', (delta) => deltas.push(delta));
+    writeTree(runs, { 'acro/run.json': evo('cartpole'), 'cart/run.json': evo('mountaincar') });
+    await expect.poll(async () => (await core.listCells()).map((c) => c.name), { timeout: 10_000 }).toEqual(['acro']);
+    expect(deltas.flatMap((d) => d.removed)).toContain(`local:${join(runs, 'cart')}`);
+    expect(deltas.flatMap((d) => [...d.added, ...d.changed]).map((c) => c.name)).not.toContain('cart');
+  });
+});
+
 describe('core: the demo and rescans', () => {
   it('runs the demo live when no root is configured, until the user removes it for good', async () => {
     const demoRoot = join(tmp.path, 'demo');

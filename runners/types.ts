@@ -44,6 +44,8 @@ export interface CellRead {
   runnerCostUsd?: number | null;
   /** Which board of its format the cell belongs to (its protocol, a bigym task); absent: no board. */
   boardName?: string;
+  /** The benchmarks its files name; absent: none. */
+  benchmarks?: string[];
   /** Epoch ms a throttle pause the run is in ends (its countdown): no bytes until then is not a stall. */
   pausedUntil?: number | null;
   /** Present when the read was asked for it: from the same reading of the files as the rest. */

@@ -151,7 +151,16 @@ export interface CellSummary extends Cell {
   runnerCostUsd: number | null;
   /** Which board of its format the cell belongs to (the protocol, or a bigym task); null: no board. */
   boardName: string | null;
+  /** The benchmarks its files name (evopolicygym `benchmark`, a Harbor trial's task source and task folder), for a hosts file's `benchmarks:`. */
+  benchmarks: string[];
   capabilities: Capabilities;
+}
+
+/** What a hosts file's entry limits its root to (seed 001's `benchmarks:` and `runs:`); an empty list limits nothing. */
+export interface RootLimit {
+  benchmarks: string[];
+  /** Run ids as seed 001 writes them: `<harness>-<model>-<effort>[-<tag>]`. */
+  runs: string[];
 }
 
 /** What a cell's format can show beyond the summary: its adapter declares them; views ask for them, never for a format. */
@@ -190,6 +199,8 @@ export interface RootStatus {
   problems: Problem[];
   /** While the first scan reads the root's cells: how many of how many found so far, and whether more are being looked for. */
   progress: { read: number; total: number; searching: boolean } | null;
+  /** What its hosts file limits it to, and how many of its cells that leaves out; null: every cell is listed. */
+  limit: (RootLimit & { hidden: number }) | null;
 }
 
 /** How a root's list of cells changed: rows added, rows changed (whole), cells gone. Applied in order. */

@@ -68,7 +68,7 @@ export class LocalIndex implements RootIndex {
     private readonly options: IndexOptions = {},
   ) {}
 
-  status(source: RootStatus['source']): RootStatus {
+  status(source: RootStatus['source']): Omit<RootStatus, 'limit'> {
     const problems = this.watchProblem ? [...this.rootProblems, this.watchProblem] : this.rootProblems;
     return { path: this.root, source, state: this.state, cellCount: this.cells.size, problems, progress: this.progress };
   }

@@ -69,7 +69,7 @@ export class RemoteIndex implements RootIndex {
     this.unsubscribe = this.feed.subscribe(this.path, (change) => this.changed(change));
   }
 
-  status(source: RootStatus['source']): RootStatus {
+  status(source: RootStatus['source']): Omit<RootStatus, 'limit'> {
     return { path: this.root, source, state: this.scan?.state ?? 'scanning', cellCount: this.cells.size, problems: this.scan?.problems ?? [], progress: null };
   }
 

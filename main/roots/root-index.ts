@@ -4,7 +4,8 @@ import type { CellSummary, RootStatus } from '../../shared/model';
 export interface RootIndex {
   /** The root's address: a local path, or `ALIAS:/path`. */
   readonly root: string;
-  status(source: RootStatus['source']): RootStatus;
+  /** The root as its index sees it; the service adds what a hosts file limits it to. */
+  status(source: RootStatus['source']): Omit<RootStatus, 'limit'>;
   list(): CellSummary[];
   /** The first scan; resolves once the root's cells are listed, or its status says why they are not. */
   start(): Promise<void>;

@@ -1,7 +1,7 @@
 // The runs roots: where they come from (settings, hosts files, the command line, the demo), their
 // indexes, and the cells they list. The one owner of the list of cells; it sends changes as deltas.
 import { dirname } from 'node:path';
-import type { CellsDelta, CellSummary, Problem, RootStatus } from '../../shared/model';
+import type { CellsDelta, CellSummary, Problem, RootLimit, RootStatus } from '../../shared/model';
 import type { Backend } from '../../shared/contract';
 import { NotFoundError } from '../errors';
 import type { EventHub } from '../events';
@@ -10,6 +10,7 @@ import { StateFile } from '../state-file';
 import { settingsFile, updateSettings, type Settings } from '../settings';
 import { rootAddress, rootLocation } from './address';
 import { LiveDemo } from './demo';
+import { withinLimit } from './limit';
 import { ReaderPool } from './pool';
 import { openIndex } from './open-index';
 import type { RootIndex } from './root-index';
@@ -20,6 +21,8 @@ interface RootEntry {
   /** The root's address: a local path, or `ALIAS:/path` on an SSH host. */
   path: string;
   source: RootStatus['source'];
+  /** What its hosts file limits it to: only those cells are listed. */
+  limit: RootLimit | null;
   index?: RootIndex;
 }
 
@@ -55,17 +58,33 @@ export class RootsService implements RootCalls {
     return service;
   }
 
-  private add(path: string, source: RootStatus['source']): RootEntry {
+  private add(path: string, source: RootStatus['source'], limit: RootLimit | null = null): RootEntry {
     const address = rootAddress(path);
     let entry = this.roots.get(address);
-    if (!entry) this.roots.set(address, (entry = { path: address, source }));
+    if (!entry) this.roots.set(address, (entry = { path: address, source, limit }));
     return entry;
+  }
+
+  /** A delta of the root's index as the window gets it: only the cells its limit lists (one that leaves it is removed). */
+  private limited(entry: RootEntry, delta: CellsDelta): CellsDelta {
+    const limit = entry.limit;
+    if (!limit) return delta;
+    const leaving = delta.changed.filter((c) => !withinLimit(c, limit)).map((c) => c.id);
+    return {
+      ...delta,
+      added: delta.added.filter((c) => withinLimit(c, limit)),
+      changed: delta.changed.filter((c) => withinLimit(c, limit)),
+      removed: [...delta.removed, ...leaving],
+    };
   }
 
   /** The root's index, started: a local root's first scan streams rows to the window; a remote one is scanned. */
   private async index(entry: RootEntry): Promise<void> {
     if (entry.index) return;
-    const emit = (delta: CellsDelta) => this.events.emit('cellsChanged', { ...delta, added: delta.added.map(this.present), changed: delta.changed.map(this.present) });
+    const emit = (all: CellsDelta) => {
+      const delta = this.limited(entry, all);
+      this.events.emit('cellsChanged', { ...delta, added: delta.added.map(this.present), changed: delta.changed.map(this.present) });
+    };
     const rescanMs = this.options.rescan === false ? false : undefined;
     entry.index = openIndex(entry.path, { pool: this.pool, hosts: this.hosts }, emit, () => this.changed(), { ...this.options.index, rescanMs });
     const { alias } = rootLocation(entry.path);
@@ -84,7 +103,7 @@ export class RootsService implements RootCalls {
     this.settings = sources.settings;
     this.settingsProblem = sources.settingsProblem;
     append(this.startProblems, sources.problems);
-    sources.roots.forEach(({ address, source }) => this.add(address, source));
+    sources.roots.forEach(({ address, source, limit }) => this.add(address, source, limit));
     const demoRoot = this.options.demoRoot;
     if (this.roots.size === 0 && !this.settings.demoDismissed && demoRoot) {
       this.add(demoRoot, 'demo');
@@ -94,11 +113,16 @@ export class RootsService implements RootCalls {
   }
 
   private status(entry: RootEntry): RootStatus {
-    return entry.index?.status(entry.source) ?? { path: entry.path, source: entry.source, state: 'scanning', cellCount: 0, problems: [], progress: null };
+    const status = entry.index?.status(entry.source) ?? { path: entry.path, source: entry.source, state: 'scanning', cellCount: 0, problems: [], progress: null };
+    if (!entry.limit) return { ...status, limit: null };
+    const listed = this.cellsOf(entry).length;
+    return { ...status, cellCount: listed, limit: { ...entry.limit, hidden: (entry.index?.list().length ?? 0) - listed } };
   }
 
   private cellsOf(entry: RootEntry): CellSummary[] {
-    return (entry.index?.list() ?? []).map(this.present);
+    const limit = entry.limit;
+    const rows = entry.index?.list() ?? [];
+    return (limit ? rows.filter((row) => withinLimit(row, limit)) : rows).map(this.present);
   }
 
   /** How a row goes out: its state as the process of a run launched there says (set by the core). */

@@ -1,5 +1,5 @@
 // Where the runs roots come from at start: the settings file, the hosts files, the command line.
-import { problem, type Problem, type RootStatus } from '../../shared/model';
+import { problem, type Problem, type RootLimit, type RootStatus } from '../../shared/model';
 import { loadSettings, type Settings } from '../settings';
 import { readHostsFiles } from '../ssh/hosts-file';
 import { rootAddress } from './address';
@@ -23,7 +23,8 @@ export interface RootSources {
   settings: Settings;
   /** A settings file that could not be used: it stays a problem until a save replaces it. */
   settingsProblem: Problem | undefined;
-  roots: { address: string; source: RootStatus['source'] }[];
+  /** Each root, with what its hosts file limits it to (null: nothing). */
+  roots: { address: string; source: RootStatus['source']; limit: RootLimit | null }[];
   /** Hosts files that could not be read, and roots that cannot be one. */
   problems: Problem[];
 }
@@ -34,16 +35,16 @@ export async function readRootSources(settingsFile: string, configDir: string, c
   const problems = [...hostsFiles.problems];
   const roots: RootSources['roots'] = [];
   // A root that cannot be one (a relative path, a NUL byte) is a problem shown in the app, never a refusal to start.
-  const add = (path: string, source: RootStatus['source'], file: string) => {
+  const add = (path: string, source: RootStatus['source'], file: string, limit: RootLimit | null = null) => {
     try {
-      roots.push({ address: rootAddress(path), source });
+      roots.push({ address: rootAddress(path), source, limit });
     } catch (error) {
       problems.push(problem(file, `runs root ${JSON.stringify(path)} ignored: ${(error as Error).message}`, { tip: 'remove it, or write it as an absolute path' }));
     }
   };
   if (!onlyCommandLine) {
     loaded.settings.roots.forEach((path) => add(path, 'settings', settingsFile));
-    hostsFiles.roots.forEach((address) => add(address, 'hosts file', configDir));
+    hostsFiles.roots.forEach(({ address, limit }) => add(address, 'hosts file', configDir, limit));
   }
   commandLine.forEach((path) => add(path, 'command line', 'command line'));
   return { settings: loaded.settings, settingsProblem: loaded.problem, roots, problems };

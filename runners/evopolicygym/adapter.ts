@@ -67,6 +67,7 @@ export const evopolicygym: FormatAdapter = {
       labels: { harness: str(agent.provider), model: str(agent.model), condition: str(config.split), effort: str(agent.effort) },
       changedAt: r.changedAt,
       units,
+      benchmarks: str(run.benchmark) ? [str(run.benchmark) as string] : [],
     };
   },
 };

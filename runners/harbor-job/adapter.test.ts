@@ -44,8 +44,10 @@ describe('harbor-job on real trial results', () => {
 
   it('keeps tokens null for an agent that reports none (oracle), and is finished once the job says so', async () => {
     const dir = realJob(tmp.path, 'tb', 'terminal_bench', { n_total_trials: 5, stats: {}, finished_at: '2026-05-10T18:12:00.000000' });
-    const { cell } = await read(harborJob, dir);
+    const { cell, benchmarks } = await read(harborJob, dir);
     expect(cell.tokens).toEqual({ input: null, cached_input: null, output: null, reasoning: null });
+    // What a hosts file's `benchmarks:` finds it by: the trials' dataset source and task folders.
+    expect(benchmarks).toEqual(['break-filter-js-from-html', 'gpt2-codegolf', 'llm-inference-batching-scheduler', 'reshard-c4-data', 'terminal-bench', 'write-compressor']);
     expect(cell.success_rate).toBe(1);
     expect(cell.state).toBe('finished');
   });

@@ -21,6 +21,8 @@ export const harborJob: FormatAdapter = {
     const trials: Trial[] = [];
     const models = new Set<string>();
     const agents = new Set<string>();
+    // What a trial's task names of its benchmark: Harbor's dataset source, and the task's folder (seed 001's `task_dir`).
+    const benchmarks = new Set<string>();
     for (const name of trialDirs) {
       const trialConfig = await r.stat(`${name}/config.json`);
       if (!trialConfig) continue;
@@ -32,6 +34,8 @@ export const harborJob: FormatAdapter = {
       if (model) models.add(model);
       const agent = str(info.name);
       if (agent) agents.add(agent);
+      const task = obj(obj(result.config).task);
+      for (const name of [str(task.source) ?? str(result.source), str(task.path)?.split('/').filter(Boolean).at(-1)]) if (name) benchmarks.add(name);
     }
 
     const cell = baseCell(dir, 'harbor-job', ctx, str(config.job_name) ?? undefined);
@@ -64,6 +68,7 @@ export const harborJob: FormatAdapter = {
       labels: { harness: [...agents].join(', ') || null, model: [...models].join(', ') || null, condition: null, effort: null },
       changedAt: r.changedAt,
       units,
+      benchmarks: [...benchmarks].sort(),
       // Harbor's agent_result.cost_usd is LiteLLM's list-price guess (seed 001): what the runner said, nothing more.
       runnerCostUsd: sumOrNull(results.map((a) => num(a.cost_usd))),
     };

@@ -4,6 +4,6 @@ import type { Shape } from '../common/json';
 export const CONFIG_JSON: Shape = { job_name: 'string' };
 export const JOB_RESULT_JSON: Shape = { stats: 'object', n_total_trials: 'number', started_at: 'timestamp', finished_at: 'timestamp' };
 export const TRIAL_RESULT_JSON: Shape = {
-  task_name: 'string', verifier_result: 'object', exception_info: 'object', agent_info: 'object', agent_result: 'object',
+  task_name: 'string', source: 'string', config: 'object', verifier_result: 'object', exception_info: 'object', agent_info: 'object', agent_result: 'object',
   started_at: 'timestamp', finished_at: 'timestamp',
 };

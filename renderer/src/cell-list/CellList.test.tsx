@@ -19,6 +19,7 @@ function cell(name: string, state: CellState, format: CellSummary['format'] = 'c
     board: null,
     board_reasons: [],
     boardName: null,
+    benchmarks: [],
     state,
     budget: { unit: 'episodes', used: 1, total: 4 },
     episodes: { planned: 4000, ended: 1234, scored: 1, excluded: 0, successes: 1 },

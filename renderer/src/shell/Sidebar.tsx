@@ -44,6 +44,12 @@ export function shortNames(paths: string[]): Map<string, string> {
   return names;
 }
 
+/** What a hosts file's entry limits a root to, in words. */
+function limitTitle(limit: NonNullable<RootStatus['limit']>): string {
+  const parts = [limit.benchmarks.length && `benchmarks ${limit.benchmarks.join(', ')}`, limit.runs.length && `runs ${limit.runs.join(', ')}`].filter(Boolean);
+  return `Its hosts file lists only ${parts.join(' and ')}: ${limit.hidden} other cell${limit.hidden === 1 ? ' is' : 's are'} not listed`;
+}
+
 function RootRow({ root, selected, name }: { root: RootStatus; selected: boolean; name: string }) {
   const selectRoot = useApp((s) => s.selectRoot);
   const removeRoot = useApp((s) => s.removeRoot);
@@ -56,8 +62,12 @@ function RootRow({ root, selected, name }: { root: RootStatus; selected: boolean
           {name}
           {root.source === 'demo' && <span className="badge demo">demo</span>}
         </span>
-        <span className="root-meta">
-          {root.state === 'ok' ? `${root.cellCount} cell${root.cellCount === 1 ? '' : 's'}` : root.state}
+        <span className="root-meta" title={root.limit ? limitTitle(root.limit) : undefined}>
+          {root.state !== 'ok'
+            ? root.state
+            : root.limit
+              ? `${root.cellCount} of ${root.cellCount + root.limit.hidden} cells`
+              : `${root.cellCount} cell${root.cellCount === 1 ? '' : 's'}`}
         </span>
       </button>
       <button className="icon-button" onClick={() => void removeRoot(root.path)} aria-label={`Remove runs root ${root.path}`} title="Remove this runs root">
