@@ -20,10 +20,12 @@ test.describe('launch a UI run', () => {
         'format: coding-agent',
         'gpu: false',
         'drain: sentinel',
+        'resume_knob: episodes',
         'knobs:',
         '  - { key: root, label: Runs root, default: "{dataDir}/ui-runs" }',
+        '  - { key: episodes, label: Episodes, default: "" }',
         'run_name: "ui_drainable_{stamp}"',
-        `command: [sh, -c, "mkdir -p {cell} && printf '{\\"runner\\": \\"coding-agent\\"}' > {cell}/run.json && trap 'echo resume: stdrun.py run {name} --resume; exit 0' USR1 && while true; do echo tick >> {cell}/driver.log; sleep 0.2; done"]`,
+        `command: [sh, -c, "mkdir -p {cell} && printf '{\\"runner\\": \\"coding-agent\\"}' > {cell}/run.json && echo episodes=[{episodes}] && trap 'echo resume: stdrun.py run {name} --episodes 7,8; exit 0' USR1 && while true; do echo tick >> {cell}/driver.log; sleep 0.2; done"]`,
         'cwd: "{root}"',
         'cell: "{root}/{name}"',
       ].join('\n'),
@@ -118,7 +120,7 @@ test.describe('launch a UI run', () => {
     await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: /ui_custom_oom/ })).toContainText('crashed');
   });
 
-  test('a drained run prints its resume spec, inline, and ends stopped, in the header and the list', async ({ page }) => {
+  test('a drained run prints its resume spec, inline, ends stopped in the header and the list, and resumes those episodes in its cell', async ({ page }) => {
     await page.goto(served.url);
     await page.getByRole('button', { name: 'Launch' }).click();
     const dialog = page.getByRole('dialog', { name: 'Launch a UI run' });
@@ -135,8 +137,21 @@ test.describe('launch a UI run', () => {
     await expect.poll(lines, { timeout: 5000 }).toBeGreaterThan(before + 2);
     await page.locator('.run-controls').getByRole('button', { name: 'Drain' }).click();
     const said = page.getByRole('region', { name: 'Runner said' });
-    await expect(said).toContainText('resume: stdrun.py run ui_drainable_drain-me --resume');
+    await expect(said).toContainText('resume: stdrun.py run ui_drainable_drain-me --episodes 7,8');
     await expect(said.getByRole('button', { name: 'Copy' })).toBeVisible();
+    await expect(page.locator('.cell-header .pill').first()).toHaveText('stopped', { timeout: 15_000 });
+
+    // Resume: the episodes the drain printed, filled in; the run goes on under its name, in its cell.
+    const resume = page.getByRole('form', { name: 'Resume' });
+    await expect(resume.getByLabel('Episodes')).toHaveValue('7,8');
+    await resume.getByRole('button', { name: 'Resume' }).click();
+    await expect(page.locator('.cell-header .pill').first()).toHaveText('running', { timeout: 15_000 });
+    await expect(page.getByRole('heading', { name: 'ui_drainable_drain-me' })).toBeVisible();
+    await page.getByRole('tab', { name: 'Logs' }).click();
+    await page.getByRole('group', { name: 'Logs' }).getByRole('button', { name: 'stdout.log' }).click();
+    await expect(page.getByRole('log', { name: 'Lines of stdout.log' })).toContainText('episodes=[7,8]');
+    await page.locator('.run-controls').getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('group', { name: 'Confirm stop' }).getByRole('button', { name: 'Stop run' }).click();
     await expect(page.locator('.cell-header .pill').first()).toHaveText('stopped', { timeout: 15_000 });
     await page.keyboard.press('Escape');
     await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: /ui_drainable_drain-me/ })).toContainText('stopped');

@@ -171,6 +171,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       listRuns: () => launch.listRuns(),
       stopRun: (name) => launch.stopRun(name),
       drainRun: (name) => launch.drainRun(name),
+      resumeRun: (id, spec) => launch.resumeRun(id, spec),
       compare: (slots, seed) => compare.compare(slots, seed),
       record: (slots, seed, seconds, fps) => compare.record(slots, seed, seconds, fps),
       pairedTest: (a, b) => compare.pairedTest(a, b),

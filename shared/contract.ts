@@ -49,6 +49,8 @@ export interface Backend {
   stopRun(id: string): Promise<RunInfo>;
   /** DRAIN and SIGUSR1 (coding-agent); returns what the runner printed, its resume spec. By the run's id. */
   drainRun(id: string): Promise<string[]>;
+  /** Relaunches an ended run into its own cell with a resume spec (what a drain printed). By the run's id. */
+  resumeRun(id: string, spec: string): Promise<Launched>;
   /** Up to six policy versions on one seed (`s1:v008,s2:last`): each slot's frames and outcome. */
   compare(slots: string, seed?: string): Promise<Comparison>;
   /** Starts recording the comparison to mp4; progress arrives as `recordProgress` with this id. */

@@ -116,6 +116,8 @@ export interface RunInfo {
   state: RunState;
   exitCode: number | null;
   canDrain: boolean;
+  /** Its profile takes a resume spec, and its knobs are known: Resume relaunches it into its cell. */
+  canResume: boolean;
   stderrTail: string[];
   /** The most GPU memory its processes held while Cellwatch sampled. */
   vramPeakMib: number | null;
@@ -157,4 +159,15 @@ export const LAUNCHER_FILES: readonly string[] = Object.values(LAUNCH_FILES);
 export function uiName(name: string): string {
   const safe = name.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[-.]+/, '');
   return safe.startsWith('ui_') ? safe : `ui_${safe.replace(/^ui[-_]?/, '')}`;
+}
+
+/**
+ * The episode list of a resume spec as a drained coding-agent run prints it (`resume: --episodes 7,8`, a
+ * whole `stdrun.py run NAME --episodes 7,8` line) or the list alone (`7, 8, 12`, ranges `3-5`).
+ */
+export function episodesOfSpec(spec: string): string {
+  const flagged = /--episodes(?:=|\s+)(['"]?)([^'"\s]+)\1/.exec(spec)?.[2];
+  const list = (flagged ?? spec).replace(/\s+/g, '');
+  if (!/^\d+(?:[-:]\d+)?(?:,\d+(?:[-:]\d+)?)*$/.test(list)) throw new Error(`no episode list in ${JSON.stringify(spec.trim().slice(0, 200))}: paste what the drained run printed (--episodes 7,8) or the list itself (7,8,12)`);
+  return list;
 }

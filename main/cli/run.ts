@@ -18,7 +18,7 @@ Commands:
   mcnemar    are two runs really different? (exact paired test)
   gpu        GPU memory, CPU, memory and disks of this machine
   launch     start a UI run of a runner profile, here, on an SSH host or on Slurm
-  runs       the launched runs on every target; stop, drain: stop or drain one
+  runs       the launched runs on every target; stop, drain, resume: stop, drain or resume one
   record     policy versions side by side on one seed, to mp4
   demo       write the built-in demo runs
 
@@ -46,11 +46,12 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   runs: async () => import('./runs').then((m) => ({ run: m.runs, help: m.RUNS_HELP })),
   stop: async () => import('./runs').then((m) => ({ run: m.stop, help: m.RUNS_HELP })),
   drain: async () => import('./runs').then((m) => ({ run: m.drain, help: m.RUNS_HELP })),
+  resume: async () => import('./runs').then((m) => ({ run: m.resume, help: m.RUNS_HELP })),
   record: async () => import('./record').then((m) => ({ run: m.record, help: m.RECORD_HELP })),
   demo: async () => import('./demo').then((m) => ({ run: m.demo, help: m.DEMO_HELP })),
 };
 
-/** The overview and every command's help, each once (runs, stop and drain share theirs). */
+/** The overview and every command's help, each once (runs, stop, drain and resume share theirs). */
 async function fullHelp(): Promise<string> {
   const helps = await Promise.all(Object.values(COMMANDS).map(async (load) => (await load()).help));
   return [INTRO, ...new Set(helps)].join('\n\n');

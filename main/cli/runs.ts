@@ -13,6 +13,8 @@ one that cannot be reached shows its runs as last seen, saying why.
 
 cellwatch stop ID     SIGTERM to the run's process group, SIGKILL after 10 s (scancel for a Slurm job)
 cellwatch drain ID    the profile's drain (DRAIN in the cell and SIGUSR1); prints what the run said
+cellwatch resume ID SPEC   relaunches an ended run into its own cell with SPEC (what its drain printed,
+                      "--episodes 7,8", or the list alone) in its profile's resume knob
 ID: a run's id, a unique start of it, or its name.`;
 
 export async function runs(argv: string[], io: Io): Promise<number> {
@@ -46,6 +48,16 @@ function oneId(argv: string[], command: string): string {
 export async function stop(argv: string[], io: Io): Promise<number> {
   const run = await withLauncher((launcher) => launcher.stopRun(oneId(argv, 'stop')));
   io.out(`${run.name}: ${runStateText(run)}`);
+  return 0;
+}
+
+export async function resume(argv: string[], io: Io): Promise<number> {
+  const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: false });
+  const [id, ...spec] = positionals;
+  if (!id || spec.length === 0) throw new UsageError('cellwatch resume takes a run id and the resume spec its drain printed (see cellwatch runs)');
+  const { run, problem } = await withLauncher((launcher) => launcher.resumeRun(id, spec.join(' ')));
+  io.out(`${run.name}: ${runStateText(run)} in ${run.cell}`);
+  if (problem) io.err(problem);
   return 0;
 }
 

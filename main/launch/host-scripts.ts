@@ -3,7 +3,7 @@
 import { posix } from 'node:path';
 import { LAUNCH_FILES } from '../../shared/launch';
 import { shellQuote } from '../../shared/quote';
-import { cellExists, STDERR, STDOUT } from './place';
+import { cellExists, DRAIN, notResumable, STDERR, STDOUT } from './place';
 
 const q = (text: string) => shellQuote([text]);
 
@@ -15,8 +15,22 @@ const EXIT_FILE = LAUNCH_FILES.exit;
  * Makes the run's cell, which must not exist yet: a launch never writes into a folder a run (sandboxed to
  * it, perhaps) already had the chance to fill with links. Fails naming it.
  */
-export const freshCellScript = (cell: string) =>
+const freshCellScript = (cell: string) =>
   `if [ -e ${q(cell)} ] || [ -L ${q(cell)} ]; then echo ${q(cellExists(cell))} >&2; exit 17; fi\nmkdir -p ${q(posix.dirname(cell))} && mkdir ${q(cell)}`;
+
+/**
+ * For a resume: the run's own cell, a folder and no link, whose logs are no links either (they are appended
+ * to); its pid and exit files go, to be made again, and the drain's sentinel. Fails naming what it refuses.
+ */
+const resumedCellScript = (cell: string) =>
+  [
+    `if [ ! -d ${q(cell)} ] || [ -L ${q(cell)} ]; then echo ${q(notResumable(cell))} >&2; exit 17; fi`,
+    ...[STDOUT, STDERR].map((log) => posix.join(cell, log)).map((log) => `if [ -L ${q(log)} ]; then echo ${q(notResumable(log))} >&2; exit 17; fi`),
+    `rm -f ${[PID_FILE, EXIT_FILE, DRAIN].map((file) => q(posix.join(cell, file))).join(' ')}`,
+  ].join('\n');
+
+/** The cell a launch starts in: new, or the run's own for a resume. */
+export const cellScript = (cell: string, resume = false) => (resume ? resumedCellScript(cell) : freshCellScript(cell));
 
 /** Writes an empty `file`, never through a link planted there: the link is removed, then the file made exclusively (noclobber). */
 const touchScript = (file: string) => `rm -f ${q(file)}; (set -C; : > ${q(file)})`;
@@ -31,7 +45,7 @@ const procStat = (pid: string) => `sed 's/^.*) //' /proc/${pid}/stat 2>/dev/null
  * Starts the command in its own session (setsid), detached from the connection, output appended to the
  * cell's logs; a wrapping sh writes the exit code. Prints and records "PID START".
  */
-export function startScript(cell: string, cwd: string, command: string[], env: Record<string, string>): string {
+export function startScript(cell: string, cwd: string, command: string[], env: Record<string, string>, resume = false): string {
   // The run has had its cell to itself by the time it ends: its exit code goes in through no link of its.
   const exit = q(posix.join(cell, EXIT_FILE));
   // The wrapper hears a drain's USR1 (sent to the whole group) and waits on: its default would end it before
@@ -41,7 +55,7 @@ export function startScript(cell: string, cwd: string, command: string[], env: R
     'set -e',
     // Every file this script makes is new: none is written through something already there.
     'set -C',
-    freshCellScript(cell),
+    cellScript(cell, resume),
     `mkdir -p ${q(cwd)}`,
     `cd ${q(cwd)}`,
     `setsid sh -c ${q(inner)} >> ${q(posix.join(cell, STDOUT))} 2>> ${q(posix.join(cell, STDERR))} < /dev/null &`,
@@ -110,7 +124,7 @@ export function drainScript(cell: string, signal: string, waitMs: number): strin
   const out = q(posix.join(cell, STDOUT));
   return [
     `n=$(wc -c < ${out} 2>/dev/null || echo 0)`,
-    touchScript(posix.join(cell, 'DRAIN')),
+    touchScript(posix.join(cell, DRAIN)),
     signal,
     `sleep ${(waitMs / 1000).toFixed(1)}`,
     `tail -c +$((n + 1)) ${out} 2>/dev/null || true`,

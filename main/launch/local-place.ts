@@ -1,12 +1,35 @@
 import { spawn } from 'node:child_process';
 import { constants, readFileSync } from 'node:fs';
-import { mkdir, open, readFile } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { groupRunning } from './pgid';
-import { cellExists, STDERR, STDOUT, type LaunchedRun, type RunPlace, type Seen, type Start } from './place';
+import { cellExists, DRAIN, notResumable, STDERR, STDOUT, type LaunchedRun, type RunPlace, type Seen, type Start } from './place';
 
 /** A file Cellwatch makes in a cell: new, and never a link's target. */
 const NEW_FILE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+/** A resumed run's log: appended to, and never through a link the run put in its place. */
+const OWN_LOG = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW;
+
+/** The cell a launch starts in: a new folder, or, for a resume, the run's own folder as it is (no link). */
+async function enterCell(cell: string, resume: boolean): Promise<void> {
+  await mkdir(dirname(cell), { recursive: true });
+  if (resume) {
+    if (!(await lstat(cell).catch(() => null))?.isDirectory()) throw new Error(notResumable(cell));
+    // The drain's sentinel (or a link the run put there: removed, not followed).
+    await rm(join(cell, DRAIN), { force: true });
+    return;
+  }
+  // A new cell, always: a folder a run already had could hold links that Cellwatch would write through.
+  await mkdir(cell).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'EEXIST' ? new Error(cellExists(cell)) : error;
+  });
+}
+
+async function openLog(file: string, resume: boolean) {
+  return open(file, (resume ? OWN_LOG : NEW_FILE) | constants.O_APPEND).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'ELOOP' ? new Error(notResumable(file)) : error;
+  });
+}
 
 /** When the process with this pid started (field 22 of /proc/PID/stat); null where there is no /proc. */
 function startTime(pid: number): string | null {
@@ -48,15 +71,14 @@ export class LocalPlace implements RunPlace {
   /** `exited`: hears each run's exit, as its parent sees it (possibly before `start` resolves). */
   constructor(private readonly exited: (id: string, exit: NonNullable<LaunchedRun['exit']>) => void) {}
 
-  async start(id: string, { run, env }: Start) {
-    await mkdir(dirname(run.cell), { recursive: true });
-    // A new cell, always: a folder a run already had could hold links that Cellwatch would write through.
-    await mkdir(run.cell).catch((error: NodeJS.ErrnoException) => {
-      throw error.code === 'EEXIST' ? new Error(cellExists(run.cell)) : error;
-    });
+  async start(id: string, { run, env, resume = false }: Start) {
+    await enterCell(run.cell, resume);
     await mkdir(run.cwd, { recursive: true });
-    const out = await open(join(run.cell, STDOUT), NEW_FILE | constants.O_APPEND);
-    const err = await open(join(run.cell, STDERR), NEW_FILE | constants.O_APPEND);
+    const out = await openLog(join(run.cell, STDOUT), resume);
+    const err = await openLog(join(run.cell, STDERR), resume).catch(async (error: Error) => {
+      await out.close();
+      throw error;
+    });
     const [command, ...args] = run.command as [string, ...string[]];
     const child = spawn(command, args, { cwd: run.cwd, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', out.fd, err.fd] });
     // Listened for at once: a command that exits at once may exit before the run is recorded.
@@ -93,10 +115,10 @@ export class LocalPlace implements RunPlace {
   async drain(run: LaunchedRun, waitMs: number) {
     const before = (await tailOf(join(run.cell, STDOUT), 100_000)).length;
     // Never through a link the run planted (DRAIN -> a file of the user's, which would be emptied).
-    await open(join(run.cell, 'DRAIN'), constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW)
+    await open(join(run.cell, DRAIN), constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW)
       .then((file) => file.close())
       .catch((error: NodeJS.ErrnoException) => {
-        throw error.code === 'ELOOP' ? new Error(`${join(run.cell, 'DRAIN')} is a link: not written; the run was not drained`) : error;
+        throw error.code === 'ELOOP' ? new Error(`${join(run.cell, DRAIN)} is a link: not written; the run was not drained`) : error;
       });
     process.kill(-(run.pid as number), 'SIGUSR1');
     await sleep(waitMs);

@@ -25,6 +25,9 @@ export interface LaunchedRun {
   gpu: number | null;
   startedAt: number;
   canDrain: boolean;
+  /** Its knobs as rendered, and the one a resume spec goes in (absent for runs saved before resumes). */
+  values?: Record<string, string>;
+  resumeKnob?: string;
   /** Set when the process ended while Cellwatch was its parent (this machine). */
   exit?: { code: number | null; signal: string | null; at: number };
   stoppedByUser?: boolean;
@@ -45,6 +48,8 @@ export interface Start {
   run: RenderedRun;
   env: Record<string, string>;
   submit: string[] | null;
+  /** Goes on in the run's existing cell (a resume), appending to its logs; else the cell must be new. */
+  resume?: boolean;
 }
 
 /** Where runs start and how their state is read and changed: this machine, an SSH host, a Slurm cluster. */
@@ -62,6 +67,12 @@ export interface RunPlace {
 
 /** Why a launch refuses its cell's folder: it exists, and a run may have filled it with links already. */
 export const cellExists = (cell: string) => `${cell} exists already: a launch makes a new cell; choose another name or label`;
+
+/** Why a resume refuses its cell: only the run's own folder, never a link in its place or in its logs' place. */
+export const notResumable = (path: string) => `${path} is a link, or not a folder: a resume goes on only in the run's own cell, and never writes through a link`;
+
+/** The sentinel a drain writes in a coding-agent cell; a resume takes it back, or the run would drain at once. */
+export const DRAIN = 'DRAIN';
 
 export const STDOUT = LAUNCH_FILES.stdout;
 export const STDERR = LAUNCH_FILES.stderr;

@@ -18,6 +18,8 @@ export const Profile = z.object({
   gpu: z.boolean().default(true),
   /** sentinel: Drain writes DRAIN into the cell and sends SIGUSR1 (coding-agent). */
   drain: z.enum(['sentinel']).optional(),
+  /** The knob a drained run's resume spec goes in: Resume relaunches the run, with it, into its own cell. */
+  resume_knob: z.string().regex(/^[a-z_]+$/).optional(),
   knobs: z.array(Knob).default([]),
   run_name: z.string(),
   /** Argument templates; "?knob:text" is included only when that knob is not empty. */

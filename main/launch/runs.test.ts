@@ -28,7 +28,7 @@ beforeEach(async () => {
 afterEach(() => tmp.remove());
 
 const start = (run: ReturnType<typeof renderRun>) => ({ run, env: {}, submit: null });
-const launch = (command: string) => manager.launch('local', start(renderRun(custom, { command, root: join(tmp.path, 'runs') }, ctx())), null, true);
+const launch = (command: string) => manager.launch('local', start(renderRun(custom, { command, root: join(tmp.path, 'runs') }, ctx())), null, { canDrain: true });
 
 describe('runner profiles', () => {
   it('ships demo, coding-agent, bigym-agent, evopolicygym, nemo-gym and custom, all valid', async () => {
@@ -135,7 +135,7 @@ describe('launched processes', () => {
     const victim = join(tmp.path, 'victim.txt');
     writeFileSync(victim, 'precious');
     symlinkSync(victim, join(rendered.cell, 'stdout.log'));
-    await expect(manager.launch('local', start(rendered), null, true)).rejects.toThrow(`${rendered.cell} exists already: a launch makes a new cell; choose another name or label`);
+    await expect(manager.launch('local', start(rendered), null, { canDrain: true })).rejects.toThrow(`${rendered.cell} exists already: a launch makes a new cell; choose another name or label`);
     expect(readFileSync(victim, 'utf8')).toBe('precious');
     expect(await manager.list()).toEqual([]);
   });
@@ -150,7 +150,7 @@ describe('launched processes', () => {
   });
 
   it('saves its registry one write at a time: runs that exit at once leave it whole', async () => {
-    const runs = await Promise.all(Array.from({ length: 8 }, (_, i) => manager.launch('local', start(renderRun(custom, { command: 'exit 0', root: join(tmp.path, 'runs') }, ctx(), `at-once-${i}`)), null, true)));
+    const runs = await Promise.all(Array.from({ length: 8 }, (_, i) => manager.launch('local', start(renderRun(custom, { command: 'exit 0', root: join(tmp.path, 'runs') }, ctx(), `at-once-${i}`)), null, { canDrain: true })));
     await expect.poll(async () => (await manager.list()).filter((r) => r.state === 'exited').length, { timeout: 5000 }).toBe(8);
     await new Promise((r) => setTimeout(r, 200));
     const saved = JSON.parse(readFileSync(join(tmp.path, 'config', 'launched.json'), 'utf8')) as { id: string }[];
@@ -160,9 +160,9 @@ describe('launched processes', () => {
   it('keeps the runs another Cellwatch on the same config folder launched: serve launches A, the CLI B, serve C; B can be stopped from serve', async () => {
     const cli = new RunManager(join(tmp.path, 'config', 'launched.json'));
     const named = (label: string) => start(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'runs') }, ctx(), label));
-    const a = await manager.launch('local', named('a'), null, true);
-    const b = await cli.launch('local', named('b'), null, true);
-    const c = await manager.launch('local', named('c'), null, true);
+    const a = await manager.launch('local', named('a'), null, { canDrain: true });
+    const b = await cli.launch('local', named('b'), null, { canDrain: true });
+    const c = await manager.launch('local', named('c'), null, { canDrain: true });
     const saved = JSON.parse(readFileSync(join(tmp.path, 'config', 'launched.json'), 'utf8')) as { id: string }[];
     expect(saved.map((r) => r.id).sort()).toEqual([a.id, b.id, c.id].sort());
     expect((await manager.stop(b.id, 500)).state).toBe('stopped');
@@ -170,12 +170,12 @@ describe('launched processes', () => {
   });
 
   it('stops the run it is asked to by id, when two runs share a name', async () => {
-    const first = await manager.launch('local', start(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'runs') }, ctx(), 'twin')), null, true).catch((e: Error) => e);
+    const first = await manager.launch('local', start(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'runs') }, ctx(), 'twin')), null, { canDrain: true }).catch((e: Error) => e);
     expect(first).not.toBeInstanceOf(Error);
     const a = first as Awaited<ReturnType<typeof manager.launch>>;
     await manager.stop(a.id, 500);
     // The same name in another root: a launch never goes into a cell folder that exists.
-    const b = await manager.launch('local', start(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'other-runs') }, ctx(), 'twin')), null, true);
+    const b = await manager.launch('local', start(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'other-runs') }, ctx(), 'twin')), null, { canDrain: true });
     await manager.stop(a.id, 500);
     expect((await manager.list()).find((r) => r.id === b.id)?.state).toBe('running');
     await manager.stop(b.id, 500);

@@ -105,7 +105,8 @@ export class RunManager {
     return target === 'local' ? this.local : this.placeOf(target);
   }
 
-  async launch(target: string, start: Start, gpu: number | null, canDrain = false): Promise<RunView> {
+  /** Starts the run and records it; `how` says whether its profile drains and which knob takes a resume spec. */
+  async launch(target: string, start: Start, gpu: number | null, how: { canDrain?: boolean; resumeKnob?: string } = {}): Promise<RunView> {
     await this.refresh();
     const { run } = start;
     const host = targetHost(parseTarget(target));
@@ -116,7 +117,7 @@ export class RunManager {
     const started = await this.place(target).start(id, start);
     const launched: LaunchedRun = {
       id, name: run.name, profile: run.profile, format: run.format, target, host, cell: run.cell, ...(run.listed !== run.cell ? { listed: run.listed } : {}), command: run.command,
-      ...started, gpu, startedAt: Date.now(), canDrain,
+      ...started, gpu, startedAt: Date.now(), canDrain: how.canDrain ?? false, values: run.values, ...(how.resumeKnob ? { resumeKnob: how.resumeKnob } : {}),
       seen: { state: started.job ? 'pending' : 'running', exitCode: null, job: started.job ? { id: started.job, state: 'PENDING', reason: null, node: null, exitCode: null } : null },
     };
     const early = this.earlyExits.get(id);
@@ -223,6 +224,13 @@ export class RunManager {
       this.runs.findLast((r) => r.name === key);
     if (!run) throw new NotFoundError(`no launched run ${key}`);
     return run;
+  }
+
+  /** A run by id, a unique start of it, or its name, as it is now. */
+  async one(key: string): Promise<RunView> {
+    const run = await this.find(key);
+    await this.refresh();
+    return this.view(run);
   }
 
   /** SIGTERM to the run's process group, SIGKILL to what is left after `graceMs`; scancel for a Slurm job. */

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { GpuReading, GpuSample } from '../../shared/cell-detail';
 import type { Backend } from '../../shared/contract';
-import { parseTarget, type RunInfo, type RunState } from '../../shared/launch';
+import { episodesOfSpec, parseTarget, type LaunchRequest, type RunInfo, type RunState } from '../../shared/launch';
 import { cellId } from '../../shared/names';
 import { HostPlace } from './host-place';
 import type { RunPlace } from './place';
@@ -29,7 +29,7 @@ export interface LaunchOptions {
 /** How often launched runs are looked at for having ended unseen. */
 const STATE_CHECK_MS = 2000;
 
-type LaunchCalls = Pick<Backend, 'listProfiles' | 'planLaunch' | 'launchRun' | 'listRuns' | 'stopRun' | 'drainRun'>;
+type LaunchCalls = Pick<Backend, 'listProfiles' | 'planLaunch' | 'launchRun' | 'resumeRun' | 'listRuns' | 'stopRun' | 'drainRun'>;
 
 export class LaunchService implements LaunchCalls {
   private readonly runs: RunManager;
@@ -148,6 +148,7 @@ export class LaunchService implements LaunchCalls {
       state: run.state,
       exitCode: run.exitCode,
       canDrain: run.canDrain,
+      canResume: run.resumeKnob !== undefined && run.values !== undefined,
       stderrTail: run.stderrTail,
       vramPeakMib: this.vramPeaks.get(run.name) ?? null,
       problem: run.problem,
@@ -162,10 +163,29 @@ export class LaunchService implements LaunchCalls {
     return (await planLaunch(request, this.context)).plan;
   }
 
-  async launchRun(request: Parameters<Backend['launchRun']>[0]) {
+  launchRun(request: LaunchRequest) {
+    return this.start(request, null);
+  }
+
+  /**
+   * Relaunches an ended run with a resume spec in its profile's resume knob, under its own name: the
+   * runner goes on in the same cell (coding-agent's --episodes into the same run dir).
+   */
+  async resumeRun(key: string, spec: string) {
+    const run = await this.runs.one(key);
+    if (run.state === 'running' || run.state === 'pending') throw new Error(`${run.name} is still ${run.state}: drain or stop it first`);
+    if (!run.resumeKnob) throw new Error(`${run.name} was launched with profile ${run.profile}, which takes no resume spec`);
+    if (!run.values) throw new Error(`${run.name} was launched before Cellwatch kept a launch's knobs: launch it again with the episodes in its ${run.resumeKnob} knob`);
+    return this.start({ profile: run.profile, values: { ...run.values, [run.resumeKnob]: episodesOfSpec(spec) }, name: run.name, target: run.target }, run.cell);
+  }
+
+  /** Starts a run: into a new cell, or (`resumeCell`) into that existing one, the cell of the run it resumes. */
+  private async start(request: LaunchRequest, resumeCell: string | null) {
     const { plan, run, profile } = await planLaunch(request, this.context);
     if (plan.refused) throw new Error(plan.refused);
-    const view = await this.runs.launch(plan.target, { run, env: plan.env, submit: plan.submit }, plan.gpu, profile.drain === 'sentinel');
+    if (resumeCell !== null && run.cell !== resumeCell) throw new Error(`a resume of ${run.name} would start in ${run.cell}, not in its cell ${resumeCell}: its profile changed since; launch it anew`);
+    const start = { run, env: plan.env, submit: plan.submit, resume: resumeCell !== null };
+    const view = await this.runs.launch(plan.target, start, plan.gpu, { canDrain: profile.drain === 'sentinel', resumeKnob: profile.resume_knob });
     const cell = cellId(view.host, run.listed);
     // The run has started: a failure from here on is said with it, not thrown (a retry would run it twice).
     let id: string | null = null;

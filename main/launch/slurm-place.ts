@@ -1,5 +1,5 @@
 import type { SlurmJob } from '../../shared/launch';
-import { drainScript, freshCellScript, lines, tailScript } from './host-scripts';
+import { cellScript, drainScript, lines, tailScript } from './host-scripts';
 import type { LaunchedRun, RunPlace, Seen, Start } from './place';
 import { shellQuote } from '../../shared/quote';
 import { failure, runChecked, type Shell } from './shell';
@@ -15,9 +15,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class SlurmPlace implements RunPlace {
   constructor(private readonly shell: () => Promise<Shell>) {}
 
-  async start(_id: string, { run, submit }: Start) {
+  async start(_id: string, { run, submit, resume }: Start) {
     if (!submit) throw new Error(`${run.name}: no sbatch line to submit`);
-    const out = await runChecked(await this.shell(), `${freshCellScript(run.cell)} && mkdir -p ${shellQuote([run.cwd])} && ${shellQuote(submit)}`, `submitting ${run.name} with sbatch`);
+    // sbatch appends to the cell's logs (--open-mode=append): a resume's lines follow the drained run's.
+    const out = await runChecked(await this.shell(), `${cellScript(run.cell, resume)} && mkdir -p ${shellQuote([run.cwd])} && ${shellQuote(submit)}`, `submitting ${run.name} with sbatch`);
     return { pid: null, pidStart: null, job: parseJobId(out) };
   }
 

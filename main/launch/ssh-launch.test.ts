@@ -31,8 +31,8 @@ beforeAll(async () => {
   shellNvidiaSmi(tmp.path, join(import.meta.dirname, '..', 'gpu', 'fixtures', 'noheader-nounits', 'linux-x86_64__nvidia-h200__590.48.01__load.csv'));
   // A profile that needs a GPU; its script makes its folder a cell first, so the launch finds it listed at once.
   const trainer = {
-    name: 'trainer', format: 'coding-agent', gpu: true, drain: 'sentinel', knobs: [{ key: 'script', label: 'Script' }], run_name: 'ui_trainer_{stamp}',
-    command: ['sh', '-c', `echo '{"runner": "coding-agent"}' > run.json; {script}`], cwd: '{dataDir}/ui-runs/{name}', cell: '{dataDir}/ui-runs/{name}',
+    name: 'trainer', format: 'coding-agent', gpu: true, drain: 'sentinel', resume_knob: 'episodes', knobs: [{ key: 'script', label: 'Script' }, { key: 'episodes', label: 'Episodes' }], run_name: 'ui_trainer_{stamp}',
+    command: ['sh', '-c', `echo '{"runner": "coding-agent"}' > run.json; echo episodes=[{episodes}]; {script}`], cwd: '{dataDir}/ui-runs/{name}', cell: '{dataDir}/ui-runs/{name}',
   };
   writeTree(join(tmp.path, 'config', 'profiles'), { 'trainer.yaml': JSON.stringify(trainer) });
   core = await open();
@@ -87,7 +87,7 @@ describe('launching on an SSH host', () => {
     await expect.poll(async () => (await core.listCells()).find((c) => c.id === cellId)?.state, { timeout: 15_000 }).toBe('stopped');
   }, 90_000);
 
-  it('writes nothing through a link the run planted in its cell: DRAIN, its exit code; and launches into no cell that exists', async () => {
+  it('writes nothing through a link the run planted in its cell: DRAIN, its exit code; launches into no cell that exists, and a resume goes on in its own', async () => {
     const victims = ['drain-victim', 'exit-victim'].map((name) => join(tmp.path, name));
     victims.forEach((file) => writeFileSync(file, 'precious'));
     // The run plants its links, then waits for the drain's signal.
@@ -98,6 +98,13 @@ describe('launching on an SSH host', () => {
     await expect.poll(async () => (await runOf(run.id))?.state, { timeout: 15_000 }).toBe('exited');
     victims.forEach((file) => expect(readFileSync(file, 'utf8')).toBe('precious'));
     await expect(core.launchRun({ profile: 'trainer', values: { script: 'true' }, target: 'testhost', label: 'planted' })).rejects.toThrow(`${run.cell} exists already`);
+
+    // Resumed: the same name into the same cell over the host's connection, its stdout appended to; the planted exit link goes, its target stays.
+    const resumed = (await core.resumeRun(run.id, 'resume: --episodes 3')).run;
+    expect(resumed).toMatchObject({ name: run.name, cell: run.cell, target: 'testhost', state: 'running' });
+    await expect.poll(() => readFileSync(join(run.cell, 'stdout.log'), 'utf8'), { timeout: 10_000 }).toBe('episodes=[]\ndrained\nepisodes=[3]\n');
+    expect((await core.stopRun(resumed.id)).state).toBe('stopped');
+    victims.forEach((file) => expect(readFileSync(file, 'utf8')).toBe('precious'));
   }, 30_000);
 
   it('shows a run that exits non-zero as crashed, with its exit code and the end of its stderr', async () => {

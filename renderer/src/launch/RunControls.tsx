@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { jobText, runStateText, type RunInfo } from '../../../shared/launch';
 import { CallFailed } from '../CallFailed';
+import { ResumeRun } from './ResumeRun';
 import { RunActions } from './RunActions';
 import { runTone, useRuns } from './useRuns';
 
@@ -22,6 +23,7 @@ export function RunControls({ cellId }: { cellId: string }) {
       </span>
       {run.problem && <span className="muted tone-amber">{run.problem}</span>}
       <RunActions run={run} onChanged={setRun} onSaid={setSaid} />
+      <ResumeRun key={run.id} run={run} said={said} onResumed={setRun} />
       {said && said.length > 0 && <Output label="Runner said" lines={said} />}
       {run.state === 'crashed' && <Output label="Last lines of stderr" lines={run.stderrTail} tone="fail" />}
     </div>
