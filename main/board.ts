@@ -44,7 +44,7 @@ export class BoardReader {
   private async readChanged(cells: CellSummary[]): Promise<void> {
     const stale = cells.filter((cell) => this.entries.get(cell.id)?.version !== versionOf(cell));
     const keep = (cell: CellSummary, units: string) =>
-      this.entries.set(cell.id, { version: versionOf(cell), entry: { path: cell.path, boardName: cell.boardName as string, labels: cell.labels, units } });
+      this.entries.set(cell.id, { version: versionOf(cell), entry: { path: cell.path, boardName: cell.boardName as string, labels: cell.labels, apart: ADAPTERS[cell.format].capabilities.board?.apart, units } });
     const local = new Map(stale.filter((c) => c.host === 'local').map((c) => [c.path, c]));
     // The read workers keep each cell's units from its last read (and the index cache's): nothing is read again here.
     await this.pool.units([...local.values()].map((c) => ({ dir: c.path, format: c.format })), (units) => units.forEach(([dir, list]) => keep(local.get(dir) as CellSummary, list)));

@@ -1,4 +1,5 @@
 import type { CellDetail, Transcript } from '../shared/cell-detail';
+import type { BoardField } from '../shared/board';
 import type { Capabilities, Cell, CellLabels, EpisodeUnit, FormatName } from '../shared/model';
 import type { CellFs } from './common/fs';
 import type { JsonReader } from './common/json';
@@ -92,8 +93,11 @@ export interface FormatCapabilities {
   exclusions?: true;
   /** GPU memory samples appended to a JSONL file of the cell (see common/vram.ts). */
   vram?: { file: string };
-  /** The format's runner keeps a board: who is on it, in words (cells say their departures from it). */
-  board?: { rule: string };
+  /**
+   * The format's runner keeps a board: who is on it, in words (cells say their departures from it); `apart`:
+   * fields whose values are never compared with each other (bigym's interface: tools is the ablation row).
+   */
+  board?: { rule: string; apart?: readonly BoardField[] };
   /**
    * The cell is one file (its path) and the files named after it beside it, not a folder: paths relative
    * to the cell are relative to the file's folder. `cellsIn` finds such cells among a folder's files

@@ -49,6 +49,16 @@ describe('the comparison set', () => {
     expect(pairs.sort()).toEqual(['/r/cli_a /r/cli_b model', '/r/cli_a /r/sdk_a harness', '/r/cli_b /r/sdk_b harness', '/r/sdk_a /r/sdk_a_full condition', '/r/sdk_a /r/sdk_b model'].sort());
   });
 
+  it("never compares across a field its board keeps apart (bigym's tools ablation beside strict), and still within it", () => {
+    const entry = (path: string, l: BoardEntry['labels']): BoardEntry => ({ path, boardName: 'bigym-agent move_plate', labels: l, apart: ['condition'], units: units('1010') });
+    const pairs = compareBoard([
+      entry('/r/strict_a', labels('codex', 'a', 'strict')),
+      entry('/r/tools_a', labels('codex', 'a', 'tools')),
+      entry('/r/tools_b', labels('codex', 'b', 'tools')),
+    ]).map((c) => `${c.a} ${c.b} ${c.field}`);
+    expect(pairs).toEqual(['/r/tools_a /r/tools_b model']);
+  });
+
   it('tests over the episodes both scored, says how many were left out, and adjusts over the board', () => {
     const a: BoardEntry = { path: '/r/a', boardName: 'b', labels: labels('sdk', 'x'), units: units('1111111111-1') };
     const b: BoardEntry = { path: '/r/b', boardName: 'b', labels: labels('cli', 'x'), units: units('0000000000') };

@@ -40,6 +40,8 @@ export interface BoardEntry {
   path: string;
   boardName: string;
   labels: CellLabels;
+  /** Fields its board never compares across (its format's `board.apart`). */
+  apart?: readonly BoardField[];
   /** Its units as shared/units.ts writes them: a board of 10,000 cells holds a million. */
   units: string;
 }
@@ -113,7 +115,8 @@ function memoized(exact: (b: number, c: number) => number): (b: number, c: numbe
 
 /**
  * Every pair of cells of one board that differ in exactly one field, tested, Holm-adjusted over all of
- * them. Cells are grouped by all but one field, so only pairs that can differ in that one are looked at.
+ * them. Cells are grouped by all but one field, so only pairs that can differ in that one are looked at;
+ * never across a field its board keeps apart (an ablation's own row).
  */
 export function compareBoard(entries: BoardEntry[]): BoardComparison[] {
   const sorted = [...entries].sort((x, y) => byPath(x.path, y.path));
@@ -136,7 +139,7 @@ export function compareBoard(entries: BoardEntry[]): BoardComparison[] {
         for (let j = i + 1; j < group.length; j++) {
           const a = group[i] as BoardEntry;
           const b = group[j] as BoardEntry;
-          if (a.labels[field] === b.labels[field]) continue;
+          if (a.labels[field] === b.labels[field] || a.apart?.includes(field)) continue;
           const counts = pairCounts(outcomes.get(a.path) as Outcomes, outcomes.get(b.path) as Outcomes);
           found.push({ a: a.path, b: b.path, field, ...counts, p_value: p(counts.only_a, counts.only_b), p_adjusted: 1 });
           order.push((rank.get(a.path) as number) * sorted.length + (rank.get(b.path) as number));

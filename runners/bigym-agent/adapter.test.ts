@@ -158,9 +158,10 @@ describe('bigym-agent: the board (an official evaluation only)', () => {
     expect(await boardOf({ 'eval/v001/summary.json': official })).toEqual(['on', []]);
   });
 
-  it('takes the tools ablation, a 224x224 cap, 10 episodes and two violations off, each said', async () => {
-    const summary = { ...official, interface: 'tools', image_cap: '224x224', n_episodes: 10, protocol_violations: ['a', 'b'] };
-    expect(await boardOf({ 'eval/v001/summary.json': summary })).toEqual(['off', ['interface tools: the ablation, its own row', 'image cap 224x224; the board\'s is 84x84', '10 evaluation episodes; the board\'s is 100', '2 protocol violations']]);
+  it('puts the tools ablation on (its own row: the interface is its condition); takes another interface, a 224x224 cap, 10 episodes and two violations off, each said', async () => {
+    expect(await boardOf({ 'eval/v001/summary.json': { ...official, interface: 'tools' } })).toEqual(['on', []]);
+    const summary = { ...official, interface: 'free', image_cap: '224x224', n_episodes: 10, protocol_violations: ['a', 'b'] };
+    expect(await boardOf({ 'eval/v001/summary.json': summary })).toEqual(['off', ["interface free; the board's is strict, or tools for the ablation", 'image cap 224x224; the board\'s is 84x84', '10 evaluation episodes; the board\'s is 100', '2 protocol violations']]);
   });
 
   it('takes a privileged tier, external cameras, slew, a rejection and a failed spot check off', async () => {

@@ -18,7 +18,8 @@ export const bigymAgent: FormatAdapter = {
   capabilities: {
     versions: bigymVersions,
     quiet: /^(dev|replays)(\/|$)/,
-    board: { rule: BIGYM_BOARD },
+    // The interface is the row's condition: tools is the ablation, on its own row, never compared with strict.
+    board: { rule: BIGYM_BOARD, apart: ['condition'] },
     audit: { read: (dir, ctx) => new CellReading(dir, ctx).jsonl(TRANSCRIPT, auditReader(dir)) },
   },
   async read(dir, ctx, options) {

@@ -2,7 +2,7 @@
 import { arr, obj } from '../common/values';
 import type { JsonObject } from '../common/json';
 
-export const BIGYM_BOARD = 'the submission evaluated officially: strict, 84x84, 100 episodes, no violations, nothing rejected, spot check identical; no slew, tier standard, no external cameras';
+export const BIGYM_BOARD = 'the submission evaluated officially: strict (tools: the ablation, its own row, never compared with strict), 84x84, 100 episodes, no violations, nothing rejected, spot check identical; no slew, tier standard, no external cameras';
 
 /**
  * Each way the cell departs from an official evaluation, in words. `summary` is the submission's
@@ -13,7 +13,8 @@ export function bigymDepartures(submission: string | undefined, summary: JsonObj
   if (!submission) reasons.push('no policy submitted');
   else if (!summary) reasons.push(`${submission} has no evaluation summary: unscored`);
   else {
-    if (summary.interface !== 'strict') reasons.push(summary.interface === 'tools' ? 'interface tools: the ablation, its own row' : `interface ${String(summary.interface ?? 'unknown')}; the board's is strict`);
+    // tools is the ablation: on the board, in a row of its own (the interface is the row's condition).
+    if (summary.interface !== 'strict' && summary.interface !== 'tools') reasons.push(`interface ${String(summary.interface ?? 'unknown')}; the board's is strict, or tools for the ablation`);
     if (summary.image_cap !== '84x84') reasons.push(`image cap ${String(summary.image_cap ?? 'unknown')}; the board's is 84x84`);
     if (summary.n_episodes !== 100) reasons.push(`${String(summary.n_episodes ?? 'unknown')} evaluation episodes; the board's is 100`);
     const violations = arr(summary.protocol_violations);
