@@ -59,6 +59,13 @@ describe('the comparison set', () => {
     expect(pairs).toEqual(['/r/tools_a /r/tools_b model']);
   });
 
+  it('pairs numbered episodes by their id as written: 17 and 017 are two episodes, task ids beside numbers too', () => {
+    const unitsOf = (ids: string[], outcome: '1' | '0') => encodeUnits(ids.map((id): EpisodeUnit => ({ id, status: 'evaluated', success: outcome === '1', scored: true })));
+    const a: BoardEntry = { path: '/r/a', boardName: 'b', labels: labels('sdk', 'x'), units: unitsOf(['17', 'task#2', '3'], '1') };
+    const b: BoardEntry = { path: '/r/b', boardName: 'b', labels: labels('cli', 'x'), units: unitsOf(['017', 'task#2', '3'], '0') };
+    expect(compareBoard([a, b])[0]).toMatchObject({ only_a: 2, only_b: 0, both: 0, neither: 0, left_out: 2 });
+  });
+
   it('tests over the episodes both scored, says how many were left out, and adjusts over the board', () => {
     const a: BoardEntry = { path: '/r/a', boardName: 'b', labels: labels('sdk', 'x'), units: units('1111111111-1') };
     const b: BoardEntry = { path: '/r/b', boardName: 'b', labels: labels('cli', 'x'), units: units('0000000000') };

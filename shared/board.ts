@@ -19,17 +19,32 @@ export function wilson95(k: number, n: number): [number, number] | null {
   return [Math.max(0, center - half), Math.min(1, center + half)];
 }
 
-/** Holm's step-down adjustment of p-values, in their given order: each at most 1, never below a smaller p's. */
-export function holm(pValues: number[]): number[] {
-  const m = pValues.length;
-  const order = pValues.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p);
-  const adjusted = new Array<number>(m);
+/**
+ * Holm's step-down adjustment of each distinct p-value that occurs `counts[k]` times: at most 1, never below
+ * a smaller p's. Tied p-values share one adjusted value (the first of a tie in rank sets it), so only the
+ * distinct ones are sorted: a board's 180,000 p-values hold a few hundred.
+ */
+function holmOfDistinct(distinct: readonly number[], counts: Uint32Array): Float64Array {
+  const m = counts.reduce((sum, n) => sum + n, 0);
+  const adjusted = new Float64Array(distinct.length);
+  let rank = 0;
   let running = 0;
-  order.forEach(({ p, i }, rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * p));
-    adjusted[i] = running;
-  });
+  for (const k of Array.from(distinct.keys()).sort((x, y) => (distinct[x] as number) - (distinct[y] as number))) {
+    running = Math.max(running, Math.min(1, (m - rank) * (distinct[k] as number)));
+    adjusted[k] = running;
+    rank += counts[k] as number;
+  }
   return adjusted;
+}
+
+/** Holm's step-down adjustment of p-values, in their given order: each at most 1, never below a smaller p's. */
+export function holm(pValues: readonly number[]): number[] {
+  const ids = new Map<number, number>();
+  const idOf = pValues.map((p) => ids.get(p) ?? (ids.set(p, ids.size), ids.size - 1));
+  const counts = new Uint32Array(ids.size);
+  for (const id of idOf) counts[id] = (counts[id] as number) + 1;
+  const adjusted = holmOfDistinct([...ids.keys()], counts);
+  return idOf.map((id) => adjusted[id] as number);
 }
 
 export const BOARD_FIELDS = ['harness', 'model', 'condition', 'effort'] as const;
@@ -85,32 +100,84 @@ function pairCounts(a: Outcomes, b: Outcomes): Pick<BoardComparison, 'both' | 'o
   return { both, only_a: onlyA, only_b: onlyB, neither, left_out: leftOut };
 }
 
-/** Each cell's outcomes over one numbering of every episode id the cells hold. */
-function outcomesOf(entries: BoardEntry[]): Map<string, Outcomes> {
+/** The number an id of a few digits writes (`"17"`), or -1 for any other id (`"017"`, `"task#2"`): most boards number their episodes. */
+function smallNumber(text: string, start: number, end: number): number {
+  if (end - start > 6 || end === start || (text.charCodeAt(start) === 48 && end - start > 1)) return -1;
+  let value = 0;
+  for (let i = start; i < end; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/** Each cell's outcomes over one numbering of every episode id the cells hold, in the cells' order (one pass over their units). */
+function outcomesOf(entries: BoardEntry[]): Outcomes[] {
   const index = new Map<string, number>();
-  for (const e of entries) eachUnit(e.units, (id) => index.has(id) || index.set(id, index.size));
-  return new Map(
-    entries.map((e) => {
-      const outcomes = new Uint8Array(index.size);
-      eachUnit(e.units, (id, success, scored) => (outcomes[index.get(id) as number] = !scored ? 1 : success === '1' ? 3 : 2));
-      return [e.path, outcomes];
-    }),
-  );
+  // Numbered ids by their number: a million units are then read without a string or a Map lookup each.
+  const numbered: number[] = [];
+  const read = entries.map((e) => {
+    const at: number[] = [];
+    const values: number[] = [];
+    eachUnit(e.units, (start, end, success, scored) => {
+      const number = smallNumber(e.units, start, end);
+      let k = number >= 0 ? numbered[number] : undefined;
+      if (k === undefined) {
+        const id = e.units.slice(start, end);
+        k = index.get(id);
+        if (k === undefined) index.set(id, (k = index.size));
+        if (number >= 0) numbered[number] = k;
+      }
+      at.push(k);
+      values.push(!scored ? 1 : success === '1' ? 3 : 2);
+    });
+    return { at, values };
+  });
+  return read.map(({ at, values }) => {
+    const outcomes = new Uint8Array(index.size);
+    for (let i = 0; i < at.length; i++) outcomes[at[i] as number] = values[i] as number;
+    return outcomes;
+  });
+}
+
+/** Each entry's value of each board field (and its board) as a small number: groups are keyed by numbers, not texts. */
+function labelIds(entries: BoardEntry[]): { board: Int32Array; fields: Record<BoardField, Int32Array> } {
+  const numbering = () => {
+    const ids = new Map<string | null, number>();
+    return (value: string | null) => {
+      let id = ids.get(value);
+      if (id === undefined) ids.set(value, (id = ids.size));
+      return id;
+    };
+  };
+  const boardId = numbering();
+  const fields = Object.fromEntries(BOARD_FIELDS.map((field) => {
+    const id = numbering();
+    return [field, Int32Array.from(entries, (e) => id(e.labels[field]))];
+  })) as Record<BoardField, Int32Array>;
+  return { board: Int32Array.from(entries, (e) => boardId(e.boardName)), fields };
 }
 
 /** Paths in the order the board prints them: one collator, not one a comparison (ICU's localeCompare is slow). */
 const byPath = new Intl.Collator().compare;
 
-/** One p-value a discordant count: a board of thousands of pairs has few distinct ones. */
-function memoized(exact: (b: number, c: number) => number): (b: number, c: number) => number {
-  const known = new Map<number, number>();
-  return (b, c) => {
-    // Counts are below 2^26 each: one number keys a pair.
-    const key = b * 67_108_864 + c;
-    let p = known.get(key);
-    if (p === undefined) known.set(key, (p = exact(b, c)));
-    return p;
-  };
+/** Each distinct discordant count pair's p-value, computed once and named by its place in `values`: a board of thousands of pairs has few. */
+class PValues {
+  readonly values: number[] = [];
+  private readonly known = new Map<number | string, number>();
+
+  /** The id of the exact McNemar p of b and c discordant pairs. */
+  idOf(b: number, c: number): number {
+    // Below 2^15 each, one small integer keys the pair (a Map keyed by a double is slow).
+    const key = b < 32_768 && c < 32_768 ? b * 32_768 + c : `${b},${c}`;
+    let id = this.known.get(key);
+    if (id === undefined) {
+      this.known.set(key, (id = this.values.length));
+      this.values.push(mcnemarExactP(b, c));
+    }
+    return id;
+  }
 }
 
 /**
@@ -120,40 +187,47 @@ function memoized(exact: (b: number, c: number) => number): (b: number, c: numbe
  */
 export function compareBoard(entries: BoardEntry[]): BoardComparison[] {
   const sorted = [...entries].sort((x, y) => byPath(x.path, y.path));
+  const n = sorted.length;
   const outcomes = outcomesOf(sorted);
-  const rank = new Map(sorted.map((e, i) => [e.path, i]));
-  /** Each comparison's place in the output, by its cells' ranks in path order. */
-  const order: number[] = [];
-  const p = memoized(mcnemarExactP);
-  const found: BoardComparison[] = [];
+  const ids = labelIds(sorted);
+  // Each pair found, as numbers: its cells' ranks in path order (a before b), its field, its counts and p.
+  const pairs: { place: number; field: BoardField; counts: ReturnType<typeof pairCounts>; p: number }[] = [];
+  const pValues = new PValues();
   for (const field of BOARD_FIELDS) {
-    const groups = new Map<string, BoardEntry[]>();
-    for (const entry of sorted) {
-      const key = JSON.stringify([entry.boardName, ...BOARD_FIELDS.filter((f) => f !== field).map((f) => entry.labels[f])]);
+    const others = BOARD_FIELDS.filter((f) => f !== field).map((f) => ids.fields[f]);
+    const own = ids.fields[field];
+    const groups = new Map<string, number[]>();
+    for (let i = 0; i < n; i++) {
+      const key = `${ids.board[i]},${others.map((o) => o[i]).join(',')}`;
       const group = groups.get(key);
-      if (group) group.push(entry);
-      else groups.set(key, [entry]);
+      if (group) group.push(i);
+      else groups.set(key, [i]);
     }
     for (const group of groups.values()) {
-      for (let i = 0; i < group.length; i++) {
-        for (let j = i + 1; j < group.length; j++) {
-          const a = group[i] as BoardEntry;
-          const b = group[j] as BoardEntry;
-          if (a.labels[field] === b.labels[field] || a.apart?.includes(field)) continue;
-          const counts = pairCounts(outcomes.get(a.path) as Outcomes, outcomes.get(b.path) as Outcomes);
-          found.push({ a: a.path, b: b.path, field, ...counts, p_value: p(counts.only_a, counts.only_b), p_adjusted: 1 });
-          order.push((rank.get(a.path) as number) * sorted.length + (rank.get(b.path) as number));
+      for (let x = 0; x < group.length; x++) {
+        const i = group[x] as number;
+        if ((sorted[i] as BoardEntry).apart?.includes(field)) continue;
+        for (let y = x + 1; y < group.length; y++) {
+          const j = group[y] as number;
+          if (own[i] === own[j]) continue;
+          const counts = pairCounts(outcomes[i] as Outcomes, outcomes[j] as Outcomes);
+          pairs.push({ place: i * n + j, field, counts, p: pValues.idOf(counts.only_a, counts.only_b) });
         }
       }
     }
   }
+  const counts = new Uint32Array(pValues.values.length);
+  for (const pair of pairs) counts[pair.p] = (counts[pair.p] as number) + 1;
+  const adjusted = holmOfDistinct(pValues.values, counts);
   // By a, then b, in path order: a typed sort of (place, index) packed in one number, not 3 million comparator calls.
-  const packed = Float64Array.from(order, (place, i) => place * found.length + i);
+  const packed = Float64Array.from(pairs, (pair, k) => pair.place * pairs.length + k);
   packed.sort();
-  const inOrder = Array.from(packed, (v) => found[v % found.length] as BoardComparison);
-  const adjusted = holm(inOrder.map((c) => c.p_value));
-  inOrder.forEach((c, i) => (c.p_adjusted = adjusted[i] as number));
-  return inOrder;
+  return Array.from(packed, (v) => {
+    const { place, field, counts: c, p } = pairs[v % pairs.length] as (typeof pairs)[number];
+    const a = (sorted[Math.floor(place / n)] as BoardEntry).path;
+    const b = (sorted[place % n] as BoardEntry).path;
+    return { a, b, field, both: c.both, only_a: c.only_a, only_b: c.only_b, neither: c.neither, left_out: c.left_out, p_value: pValues.values[p] as number, p_adjusted: adjusted[p] as number };
+  });
 }
 
 /** A difference is real when its Holm-adjusted p is below this. */

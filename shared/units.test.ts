@@ -9,7 +9,8 @@ describe('the units kept for the board', () => {
       fc.property(fc.array(unit, { minLength: 1 }), (units) => {
         expect(decodeUnits(encodeUnits(units))).toEqual(units);
         const seen: [string, boolean | null, boolean][] = [];
-        eachUnit(encodeUnits(units), (id, success, scored) => seen.push([id, success === '1' ? true : success === '0' ? false : null, scored]));
+        const text = encodeUnits(units);
+        eachUnit(text, (start, end, success, scored) => seen.push([text.slice(start, end), success === '1' ? true : success === '0' ? false : null, scored]));
         expect(seen).toEqual(units.map((u) => [u.id, u.success, u.scored]));
       }),
     );
