@@ -35,6 +35,16 @@ test.describe('compare policy versions on one seed, and record it', () => {
     await expect(view.getByLabel('Slots')).toHaveValue('cartpole_balance:v001,cartpole_balance:v002,cartpole_balance:v004');
     await expect(view.getByRole('figure')).toHaveCount(3);
     await expect(view.getByRole('figure', { name: 'cartpole_balance v004' })).toContainText('success');
+    // The clock's speed and the paused time are the link's too.
+    await view.getByLabel('Speed').selectOption('2');
+    for (let i = 0; i < 3; i++) await view.getByRole('button', { name: 'Next frame' }).click();
+    await expect(view.locator('.frame-count')).toHaveText(/^4 \/ \d+ · 0\.12 s$/);
+    await expect(page).toHaveURL(/&speed=2&t=0\.12$/);
+    await page.reload();
+    await expect(view.getByLabel('Speed')).toHaveValue('2');
+    await expect(view.locator('.frame-count')).toHaveText(/^4 \/ \d+ · 0\.12 s$/);
+    await view.getByLabel('Speed').selectOption('1');
+    await view.getByRole('slider', { name: 'Frame' }).fill('0');
     // Each image says which camera it is.
     await expect(view.getByRole('figure', { name: 'cartpole_balance v001' }).locator('.camera-name')).toHaveText(['head', 'left_wrist', 'right_wrist']);
 
@@ -99,6 +109,22 @@ test.describe('compare policy versions on one seed, and record it', () => {
     await expect(diff.locator('.diff-added').last()).toContainText('+ K = np.array([0.6, 1.6, 36, 6])');
     await expect(page).toHaveURL(/tab=programs/);
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'programs.png') });
+  });
+
+  test('a slot without frames for the seed says so in its own tile while the others show theirs', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('tab', { name: 'Compare' }).click();
+    const view = page.getByRole('region', { name: 'Compare' });
+    // The interrupted session was never evaluated: it has frames of a development episode only.
+    await view.getByLabel('Slots').fill('cartpole_balance:v001,cartpole_swingup:v001');
+    await view.getByRole('button', { name: 'Show' }).click();
+    await expect(view.getByRole('figure')).toHaveCount(2);
+    await view.getByLabel('Seed').selectOption('900001');
+    const missing = view.getByRole('figure', { name: 'cartpole_swingup v001' });
+    await expect(missing.locator('.no-frames')).toHaveText(/^no frames for this seed; it has frames for seed 620008$/);
+    await expect(view.getByRole('figure', { name: 'cartpole_balance v001' }).getByRole('img')).toHaveCount(3);
+    await expect(view).toContainText('To record, choose a seed every slot has frames for (620008): cartpole_swingup:v001 has none for seed 900001.');
+    await expect(view.getByLabel('Seed').locator('option', { hasText: '900001' })).toHaveText('seed 900001 · not in every slot');
   });
 
   test('a slot that names no cell says so', async ({ page }) => {

@@ -202,16 +202,19 @@ export interface ComparedSlot {
   cellId: string;
   session: string;
   version: string;
-  /** Whether the seed was a replay (evaluation seed) or a development episode of that version. */
-  source: 'replay' | 'dev';
+  /** Whether the seed was a replay (evaluation seed) or a development episode of that version; null: no frames for it. */
+  source: 'replay' | 'dev' | null;
+  /** The seeds this slot has frames for (said in its tile when it has none for this one). */
+  seedsWithFrames: string[];
   outcome: 'success' | 'failure' | 'unknown';
   frames: FrameSet;
 }
 
 export interface Comparison {
   seed: string;
-  /** Seeds every slot has frames for, to choose from. */
+  /** Seeds any slot has frames for, to choose from; `common`: those every slot has. */
   seeds: string[];
+  common: string[];
   slots: ComparedSlot[];
 }
 

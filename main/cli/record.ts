@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withPlaces } from './places';
-import { compareSlots } from '../compare/slots';
+import { compareSlots, SlotError } from '../compare/slots';
 import { findFfmpeg } from '../record/ffmpeg';
 import { recordSlots } from '../record/slots';
 import { UsageError, type Io } from './io';
@@ -46,6 +46,9 @@ export async function record(argv: string[], io: Io): Promise<number> {
         shown = tenth;
         io.err(`recording ${tenth * 10}%`);
       }
+    }).catch((error: Error) => {
+      // A slot without frames for the seed is the command's mistake, as an unknown slot is.
+      throw error instanceof SlotError ? new UsageError(error.message) : error;
     });
     return { result, comparison, seconds };
   });

@@ -44,26 +44,26 @@ export async function compareSlots(text: string, seed: string | undefined, cells
     return { spec, cell, version: slotVersion(spec, cell), ctx: contextOf(cell).read() };
   });
   const available = await Promise.all(resolved.map((r) => versionsOf(r.cell).seedsWithFrames(r.cell.path, r.version, r.ctx)));
-  const common = [...(available[0]?.keys() ?? [])].filter((s) => available.every((a) => a.has(s))).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-  const chosen = seed ?? common[0];
-  if (chosen === undefined) throw new SlotError(`the slots share no seed with frames (replays/ or dev/ of each version)`);
+  const numeric = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+  const seeds = [...new Set(available.flatMap((a) => [...a.keys()]))].sort(numeric);
+  const common = seeds.filter((s) => available.every((a) => a.has(s)));
+  // A seed every slot has frames for, unless one was chosen: a slot without frames for it says so in its own tile.
+  const chosen = seed ?? common[0] ?? seeds[0];
+  if (chosen === undefined) throw new SlotError(`no slot has frames for any seed (replays/ or dev/ of its version)`);
   const slots: ComparedSlot[] = [];
   for (const [i, { spec, cell, version, ctx }] of resolved.entries()) {
-    const source = available[i]?.get(chosen);
+    const source = available[i]?.get(chosen) ?? null;
     const versions = versionsOf(cell);
-    if (!source) {
-      const has = [...(available[i]?.keys() ?? [])].join(', ') || 'none';
-      throw new SlotError(`${spec.text}: ${cell.name} ${version} has no frames for seed ${chosen} (${versions.framesFolder('replay', version, chosen)} or ${versions.framesFolder('dev', version, chosen)}); seeds with frames: ${has}`);
-    }
     slots.push({
       slot: spec.text,
       cellId: cell.id,
       session: cell.name,
       version,
       source,
+      seedsWithFrames: [...(available[i]?.keys() ?? [])].sort(numeric),
       outcome: await versions.outcome(cell.path, version, chosen, ctx),
-      frames: await listFrames(cell, { kind: source, version, seed: chosen }, ctx.fs),
+      frames: source ? await listFrames(cell, { kind: source, version, seed: chosen }, ctx.fs) : { fps: 25, cameras: [] },
     });
   }
-  return { seed: chosen, seeds: common, slots };
+  return { seed: chosen, seeds, common, slots };
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Comparison } from '../../shared/cell-detail';
 import type { CellSummary } from '../../shared/model';
 import { ADAPTERS } from '../../runners';
+import { SlotError } from '../compare/slots';
 import type { ContextOf, LocalCopy } from '../host-context';
 import { slotInputs, type ComposeOptions } from './compose';
 import { recordComparison, type RecordResult } from './record';
@@ -29,6 +30,9 @@ export async function recordSlots(
   try {
     for (const slot of comparison.slots) {
       const cell = cells.find((c) => c.id === slot.cellId) as CellSummary;
+      if (slot.source === null) {
+        throw new SlotError(`${slot.slot}: ${slot.session} ${slot.version} has no frames for seed ${comparison.seed}; seeds with frames: ${slot.seedsWithFrames.join(', ') || 'none'} (every slot: ${comparison.common.join(', ') || 'none'})`);
+      }
       const folder = ADAPTERS[cell.format].capabilities.versions?.framesFolder(slot.source, slot.version, comparison.seed) as string;
       const copy = await contextOf(cell).localCopy(cell.path, slot.frames.cameras.flatMap(cameraFiles).map((file) => `${folder}/${file}`));
       copies.push(copy);

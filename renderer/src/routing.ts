@@ -6,7 +6,7 @@ import type { AppState, AppStore, View } from './store';
 
 const VIEWS: readonly View[] = ['cells', 'board', 'paired', 'compare', 'gpu', 'runs', 'fleet'];
 
-type Place = Pick<AppState, 'view' | 'selectedRoot' | 'selectedHost' | 'listFilter' | 'listCursor' | 'openCellId' | 'openCellTab' | 'openCellEpisode' | 'openCellEvent' | 'pairedA' | 'pairedB' | 'compareSlots' | 'compareSeed'>;
+type Place = Pick<AppState, 'view' | 'selectedRoot' | 'selectedHost' | 'listFilter' | 'listCursor' | 'openCellId' | 'openCellTab' | 'openCellEpisode' | 'openCellEvent' | 'pairedA' | 'pairedB' | 'compareSlots' | 'compareSeed' | 'compareSpeed' | 'compareTime'>;
 
 export function hashOf(s: Place): string {
   const query = (pairs: [string, string | number | null][]) => {
@@ -22,9 +22,12 @@ export function hashOf(s: Place): string {
   }
   if (s.view === 'cells') return `#/cells${query([['root', s.selectedRoot], ['host', s.selectedHost], ['q', s.listFilter], ['row', s.listCursor]])}`;
   if (s.view === 'paired') return `#/paired${query([['a', s.pairedA], ['b', s.pairedB]])}`;
-  if (s.view === 'compare') return `#/compare${query([['slots', s.compareSlots], ['seed', s.compareSeed]])}`;
+  if (s.view === 'compare') return `#/compare${query([['slots', s.compareSlots], ['seed', s.compareSeed], ['speed', s.compareSpeed === 1 ? null : s.compareSpeed], ['t', s.compareTime > 0 ? Number(s.compareTime.toFixed(2)) : null]])}`;
   return `#/${s.view}`;
 }
+
+/** A positive number a link says; null for anything else. */
+const positive = (text: string | null) => (text !== null && Number(text) > 0 && Number.isFinite(Number(text)) ? Number(text) : null);
 
 /** The place a hash names; null when it names none (an empty or foreign hash). */
 export function placeOf(hash: string): Partial<Place> | null {
@@ -47,7 +50,7 @@ export function placeOf(hash: string): Partial<Place> | null {
   const base: Partial<Place> = { view, openCellId: null };
   if (view === 'cells') return { ...base, selectedRoot: q.get('root'), selectedHost: q.get('host'), listFilter: q.get('q') ?? '', listCursor: q.get('row') };
   if (view === 'paired') return { ...base, pairedA: q.get('a') ?? '', pairedB: q.get('b') ?? '' };
-  if (view === 'compare') return { ...base, compareSlots: q.get('slots') ?? '', compareSeed: q.get('seed') };
+  if (view === 'compare') return { ...base, compareSlots: q.get('slots') ?? '', compareSeed: q.get('seed'), compareSpeed: positive(q.get('speed')) ?? 1, compareTime: positive(q.get('t')) ?? 0 };
   return base;
 }
 
@@ -55,7 +58,9 @@ export function placeOf(hash: string): Partial<Place> | null {
 function isStep(from: string, to: string): boolean {
   const path = (hash: string) => hash.split('?')[0];
   const without = (hash: string, key: string) => hash.replace(new RegExp(`([?&])${key}=[^&]*`), '$1');
-  return path(from) !== path(to) || without(without(from, 'q'), 'row') !== without(without(to, 'q'), 'row');
+  // Typing in a filter, moving the highlight or the Compare clock replaces the entry; anything else is a step.
+  const settled = (hash: string) => ['q', 'row', 't', 'speed'].reduce(without, hash).replace(/&+/g, '&').replace(/[?&]+$|(?<=\?)&/g, '');
+  return path(from) !== path(to) || settled(from) !== settled(to);
 }
 
 /** Keeps the URL and the store in step, both ways; returns the function that stops it. */

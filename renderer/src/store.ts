@@ -45,6 +45,10 @@ export interface AppState {
   compareSlots: string;
   /** The seed the Compare view shows; null: the one the core picks. */
   compareSeed: string | null;
+  /** Where the Compare view's clock stands: its speed, and the time shown (seconds from the first frame) while paused. */
+  compareSpeed: number;
+  compareTime: number;
+  setComparePlayback(playback: { speed?: number; time?: number }): void;
   /** The notification centre: alerts kept, what was read, the alert settings. */
   alerts: AlertsState | null;
   /** The last failed action, shown until the next one succeeds. */
@@ -162,6 +166,8 @@ export function createAppStore(transport: Transport): AppStore {
       hosts: [],
       compareSlots: '',
       compareSeed: null,
+      compareSpeed: 1,
+      compareTime: 0,
       alerts: null,
       error: null,
       say(problem) {
@@ -215,7 +221,11 @@ export function createAppStore(transport: Transport): AppStore {
         set({ openCellId: null });
       },
       compare(slots, seed = null) {
-        set({ compareSlots: slots, compareSeed: seed, view: 'compare', openCellId: null });
+        const same = slots === get().compareSlots && seed === get().compareSeed;
+        set({ compareSlots: slots, compareSeed: seed, view: 'compare', openCellId: null, ...(same ? {} : { compareTime: 0 }) });
+      },
+      setComparePlayback({ speed, time }) {
+        set({ ...(speed === undefined ? {} : { compareSpeed: speed }), ...(time === undefined ? {} : { compareTime: time }) });
       },
       async markAlertsRead() {
         const newest = get().alerts?.alerts.at(-1)?.at;

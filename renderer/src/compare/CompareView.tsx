@@ -7,23 +7,36 @@ import { largest } from '../../../shared/arrays';
 const SPEEDS = [0.25, 0.5, 1, 2, 4];
 const OUTCOME_TONE = { success: 'ok', failure: 'fail', unknown: 'grey' } as const;
 
-/** One clock for every slot: play, pause, speed, scrub, step. A shorter slot holds its last frame. */
+/**
+ * One clock for every slot: play, pause, speed, scrub, step. A shorter slot holds its last frame. Its
+ * speed, and the time shown while paused, are the link's (`speed`, `t`).
+ */
 function usePlayback(frames: number, fps: number) {
-  const [index, setIndex] = useState(0);
+  const time = useApp((s) => s.compareTime);
+  const speed = useApp((s) => s.compareSpeed);
+  const setPlayback = useApp((s) => s.setComparePlayback);
+  const [index, setIndex] = useState(() => Math.round(time * fps));
   const [playing, setPlaying] = useState(false);
-  const [speed, setSpeed] = useState(1);
-  useEffect(() => setIndex((i) => Math.min(i, Math.max(0, frames - 1))), [frames]);
+  const setSpeed = useCallback((next: number) => setPlayback({ speed: next }), [setPlayback]);
+  // The link's time when it changes under a paused clock (Back, another seed); the clock's once it stops.
+  useEffect(() => setIndex(Math.round(time * fps)), [time, fps]);
+  useEffect(() => {
+    if (!playing) setPlayback({ time: index / fps });
+  }, [playing, index, fps, setPlayback]);
+  useEffect(() => {
+    if (frames > 0) setIndex((i) => Math.min(i, frames - 1));
+  }, [frames]);
   useEffect(() => {
     if (!playing || frames === 0) return;
     const timer = setInterval(() => setIndex((i) => (i + 1 >= frames ? (setPlaying(false), i) : i + 1)), 1000 / (fps * speed));
     return () => clearInterval(timer);
   }, [playing, frames, fps, speed]);
-  const faster = (step: number) => setSpeed((s) => SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, SPEEDS.indexOf(s) + step))] as number);
+  const faster = useCallback((step: number) => setSpeed(SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, SPEEDS.indexOf(speed) + step))] ?? 1), [speed, setSpeed]);
   useKey(' ', useCallback(() => setPlaying((p) => !p), []));
   useKey('[', useCallback(() => (setPlaying(false), setIndex((i) => Math.max(0, i - 1))), []));
   useKey(']', useCallback(() => (setPlaying(false), setIndex((i) => Math.min(frames - 1, i + 1))), [frames]));
-  useKey(',', useCallback(() => faster(-1), []));
-  useKey('.', useCallback(() => faster(1), []));
+  useKey(',', useCallback(() => faster(-1), [faster]));
+  useKey('.', useCallback(() => faster(1), [faster]));
   return { index, setIndex, playing, setPlaying, speed, setSpeed };
 }
 
@@ -104,7 +117,8 @@ export function CompareView() {
   }, [load, initial, initialSeed]);
 
   const frames = largest(comparison?.slots.flatMap((s) => s.frames.cameras.map((c) => c.urls.length)) ?? [], 0);
-  const fps = comparison?.slots[0]?.frames.fps ?? 25;
+  const fps = comparison?.slots.find((s) => s.source !== null)?.frames.fps ?? 25;
+  const framesLacking = comparison?.slots.filter((s) => s.source === null).map((s) => s.slot) ?? [];
   const clock = usePlayback(frames, fps);
 
   return (
@@ -121,6 +135,7 @@ export function CompareView() {
           {comparison?.seeds.map((s) => (
             <option key={s} value={s}>
               seed {s}
+              {comparison.common.includes(s) ? '' : ' · not in every slot'}
             </option>
           ))}
         </select>
@@ -163,6 +178,11 @@ export function CompareView() {
                   <strong>{slot.session}</strong> {slot.version} · seed {comparison.seed} ·{' '}
                   <span className={`pill tone-${OUTCOME_TONE[slot.outcome]}`}>{slot.outcome}</span> <span className="muted">{slot.source}</span>
                 </figcaption>
+                {slot.source === null && (
+                  <p className="no-frames">
+                    no frames for this seed{slot.seedsWithFrames.length ? `; it has frames for seed ${slot.seedsWithFrames.join(', ')}` : ''}
+                  </p>
+                )}
                 <div className="cameras">
                   {slot.frames.cameras.map((camera) => (
                     <div key={camera.name} className="camera">
@@ -179,7 +199,13 @@ export function CompareView() {
             ))}
           </div>
           {/* A recording belongs to the slots and seed it was made of: another choice starts afresh. */}
-          <Recorder key={`${slots}|${comparison.seed}`} slots={slots} seed={comparison.seed} seconds={frames / fps} fps={fps} />
+          {framesLacking.length === 0 ? (
+            <Recorder key={`${slots}|${comparison.seed}`} slots={slots} seed={comparison.seed} seconds={frames / fps} fps={fps} />
+          ) : (
+            <p className="muted">
+              To record, choose a seed every slot has frames for ({comparison.common.join(', ') || 'none'}): {framesLacking.join(', ')} has none for seed {comparison.seed}.
+            </p>
+          )}
         </>
       )}
     </section>
