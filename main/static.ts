@@ -32,8 +32,8 @@ const MEDIA: Record<string, string> = {
   '.jsonl': 'text/plain; charset=utf-8',
   '.py': 'text/plain; charset=utf-8',
   '.md': 'text/plain; charset=utf-8',
-  // The text files of a program snapshot (evopolicygym's programs/<submission>/): only ever plain text.
-  ...Object.fromEntries(['.toml', '.yaml', '.yml', '.cfg', '.ini', '.sh', '.csv', '.js', '.ts', '.c', '.h', '.cpp', '.rs', '.go'].map((ext) => [ext, 'text/plain; charset=utf-8'])),
+  // A program snapshot's configuration (evopolicygym's programs/<submission>/), as plain text; scripts of any kind never.
+  ...Object.fromEntries(['.toml', '.yaml', '.yml', '.cfg', '.ini', '.csv'].map((ext) => [ext, 'text/plain; charset=utf-8'])),
 };
 
 /** The type a media file is served as, or null: anything else (HTML, scripts, SVG) is never served from a run directory. */
