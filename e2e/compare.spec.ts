@@ -109,6 +109,17 @@ test.describe('compare policy versions on one seed, and record it', () => {
     await expect(diff.locator('.diff-added').last()).toContainText('+ K = np.array([0.6, 1.6, 36, 6])');
     await expect(page).toHaveURL(/tab=programs/);
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'programs.png') });
+
+    // A submission in the Episodes tab: its episodes, charge and each episode's return, and its feedback file.
+    await page.getByRole('tab', { name: 'Episodes' }).click();
+    await page.locator('.episode-table').getByRole('row', { name: /submission-000003/ }).click();
+    const facts = page.getByRole('region', { name: 'Episode submission-000003' });
+    await expect(facts.locator('dl')).toContainText('episodes10: 10, 11, 12, 13, 14, 15, 16, 17, 18, 19');
+    await expect(facts.locator('dl')).toContainText('charged10');
+    await expect(facts.locator('dl')).toContainText(/episode 10(success|failure) · return [\d.]+ · \d+ steps/);
+    await facts.getByRole('button', { name: 'feedback/submission-000003.json' }).click();
+    await expect(facts.getByLabel('Lines of feedback/submission-000003.json')).toContainText('"charged": 10');
+    await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'submission.png') });
   });
 
   test('a slot without frames for the seed says so in its own tile while the others show theirs', async ({ page }) => {

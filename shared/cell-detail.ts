@@ -18,6 +18,10 @@ export interface EpisodeRow {
   note: string | null;
   /** True when this episode has a trajectory to stream. */
   hasEvents: boolean;
+  /** What the files say of an episode without a trajectory (a Harbor trial, a submission), in words, in order. */
+  facts?: { label: string; value: string }[];
+  /** Its text files to read (a trial's trial.log, exception.txt, verifier output), relative to the cell. */
+  files?: string[];
 }
 
 export interface VersionRow {

@@ -31,6 +31,13 @@ export async function bigymDetail(r: CellReading, run: JsonObject, ledger: Jsonl
     t: timestampMs(value.t),
     note: `${str(value.version) ?? '?'} seed ${num(value.seed) ?? '?'}${value.fell === true ? ' · fell' : ''}`,
     hasEvents: false,
+    facts: [
+      { label: 'ledger line', value: String(line) },
+      { label: 'version', value: str(value.version) ?? '?' },
+      { label: 'seed', value: String(num(value.seed) ?? '?') },
+      { label: 'steps', value: String(num(value.steps) ?? '?') },
+      { label: 'outcome', value: value.success === true ? 'success' : value.fell === true ? 'failure: fell' : 'failure' },
+    ],
   }));
 
   const running = run.status === 'running';

@@ -13,12 +13,18 @@ export async function evopolicygymDetail(r: CellReading, run: JsonObject, events
     if (!id) continue;
     const t = timestampMs(value.t);
     if (value.type === 'submission_started') {
-      rows.set(id, { id, status: 'running', success: null, scored: false, toolCalls: null, actions: arr(value.episodes).length, wallS: null, t, note: null, hasEvents: false });
+      const selected = arr(value.episodes).map(String);
+      rows.set(id, {
+        id, status: 'running', success: null, scored: false, toolCalls: null, actions: selected.length, wallS: null, t, note: null, hasEvents: false,
+        facts: [{ label: 'episodes', value: `${selected.length}: ${selected.join(', ')}` }],
+        files: [`feedback/${id}.json`],
+      });
     } else if (value.type === 'submission_completed' || value.type === 'submission_failed') {
       const row = rows.get(id);
       if (!row) continue;
       const failed = value.type === 'submission_failed';
       Object.assign(row, { status: failed ? 'failed' : 'completed', t, note: `charged ${num(value.charged) ?? 0}${failed ? ` · ${str(value.reason) ?? ''}` : ''}` });
+      row.facts = [...(row.facts ?? []), { label: 'charged', value: String(num(value.charged) ?? 0) }, ...(failed ? [{ label: 'failed', value: str(value.reason) ?? 'no reason given' }] : [])];
       if (row.t !== null && t !== null) row.wallS = (t - row.t) / 1000;
     }
   }
@@ -28,9 +34,15 @@ export async function evopolicygymDetail(r: CellReading, run: JsonObject, events
     const episodes = arr(feedback?.episodes).map(obj);
     if (episodes.length) {
       const wins = episodes.filter((e) => e.success === true).length;
-      row.success = wins === episodes.length;
+      // A submission is no pass or fail (its episodes are, and the assessment scores the run): its count says it.
+      row.success = null;
       row.scored = true;
       row.note = `${row.note} · ${wins}/${episodes.length} succeeded`;
+      row.facts = [
+        ...(row.facts ?? []),
+        { label: 'succeeded', value: `${wins} of ${episodes.length}` },
+        ...episodes.map((e) => ({ label: `episode ${num(e.index) ?? '?'}`, value: `${e.success === true ? 'success' : 'failure'} · return ${num(e.return) ?? '?'} · ${num(e.steps) ?? '?'} steps` })),
+      ];
     }
   }
   return {

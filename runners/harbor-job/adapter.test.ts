@@ -74,6 +74,27 @@ describe('harbor-job on real trial results', () => {
     expect((await read(harborJob, dir)).cell.cost_usd_billed).toBeNull();
   });
 
+  it("shows each trial as its result.json says it: task, agent, reward, times, tokens, the runner's cost apart, the exception; and its text files", async () => {
+    const dir = realJob(tmp.path, 'example', 'example_output', { n_total_trials: 4, stats: {} });
+    const { detail } = await harborJob.read(dir, context(), { detail: true });
+    const trial = detail?.episodes.find((e) => e.id.startsWith('scientific_computing_task_0003'));
+    expect(Object.fromEntries(trial?.facts?.map((f) => [f.label, f.value]) ?? [])).toEqual({
+      task: 'scientific_computing_task_0003',
+      source: 'scientific_computing',
+      agent: 'terminus-2-nemo-gym 2.0.0',
+      reward: '0',
+      outcome: 'failed',
+      started: '2026-02-26T06:45:02.889351Z',
+      finished: '2026-02-26T06:55:12.339171Z',
+      took: '609.5 s',
+      'input tokens': '344,857',
+      'cached input tokens': '0',
+      'output tokens': '19,090',
+      'agent turns': '17',
+    });
+    expect(trial?.files).toEqual([`${trial?.id}/trial.log`, `${trial?.id}/verifier/test-stdout.txt`]);
+  });
+
   it('counts legacy n_errors as errored trials', async () => {
     const dir = realJob(tmp.path, 'legacy', 'terminal_bench', { n_total_trials: 5, stats: { n_trials: 5, n_errors: 2 } });
     expect((await read(harborJob, dir)).cell.problems).toEqual([{ file: 'result.json', message: '2 trials errored (runner said)', severity: 'error' }]);

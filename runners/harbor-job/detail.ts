@@ -4,18 +4,47 @@ import { num, obj, str, timestampMs } from '../common/values';
 import type { DetailRead, EventLog } from '../types';
 import { trialSucceeded, type Trial } from './trials';
 
+/** A trial as its result.json says it, in words: task, agent, outcome, times, tokens, the runner's cost, the exception. */
+function trialFacts(result: JsonObject, started: number | null, finished: number | null): { label: string; value: string }[] {
+  const info = obj(result.agent_info);
+  const agent = obj(result.agent_result);
+  const exception = obj(result.exception_info);
+  const task = obj(obj(result.config).task);
+  const rewards = Object.entries(obj(obj(result.verifier_result).rewards));
+  const facts: [string, string | number | null | undefined][] = [
+    ['task', str(result.task_name)],
+    ['source', str(task.source) ?? str(result.source)],
+    ['agent', [str(info.name), str(info.version)].filter(Boolean).join(' ') || null],
+    ['model', str(obj(info.model_info).name)],
+    ...rewards.map(([key, value]): [string, string] => [key === 'reward' ? 'reward' : `reward ${key}`, String(value)]),
+    ['outcome', trialSucceeded(result) ? 'succeeded (reward at least 1)' : 'failed'],
+    ['started', str(result.started_at)],
+    ['finished', str(result.finished_at)],
+    ['took', started !== null && finished !== null ? `${((finished - started) / 1000).toFixed(1)} s` : null],
+    ['input tokens', num(agent.n_input_tokens)],
+    ['cached input tokens', num(agent.n_cache_tokens)],
+    ['output tokens', num(agent.n_output_tokens)],
+    ['agent turns', num(obj(agent.metadata).n_episodes)],
+    ['runner said cost', num(agent.cost_usd) === null ? null : `$${(num(agent.cost_usd) as number).toFixed(4)} (LiteLLM list price, not the estimate)`],
+    ['exception', str(exception.exception_type) ? `${str(exception.exception_type)}: ${str(exception.exception_message) ?? ''}`.trim() : null],
+  ];
+  return facts.flatMap(([label, value]) => (value === null || value === undefined || value === '' ? [] : [{ label, value: typeof value === 'number' ? value.toLocaleString('en-US') : value }]));
+}
+
 /** What the cell view shows: a row per trial, from the results the summary read already parsed. */
 export function harborDetail(job: JsonObject, trials: Trial[]): DetailRead {
   const rows: EpisodeRow[] = [];
   for (const { dir, result } of trials) {
     if (!result) {
-      rows.push({ id: dir, status: 'running', success: null, scored: false, toolCalls: null, actions: null, wallS: null, t: null, note: null, hasEvents: false });
+      rows.push({ id: dir, status: 'running', success: null, scored: false, toolCalls: null, actions: null, wallS: null, t: null, note: null, hasEvents: false, files: [`${dir}/trial.log`] });
       continue;
     }
     const started = timestampMs(result.started_at);
     const finished = timestampMs(result.finished_at);
     const exception = obj(result.exception_info);
     rows.push({
+      facts: trialFacts(result, started, finished),
+      files: [`${dir}/trial.log`, ...(exception.exception_type ? [`${dir}/exception.txt`] : []), `${dir}/verifier/test-stdout.txt`],
       id: dir,
       status: exception.exception_type ? 'error' : 'ended',
       success: trialSucceeded(result),

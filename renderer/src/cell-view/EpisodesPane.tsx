@@ -10,6 +10,7 @@ import { isLive } from '../../../shared/model';
 import { useApp } from '../context';
 import { useCell } from './context';
 import { EventStream } from './EventStream';
+import { EpisodeFacts } from './EpisodeFacts';
 import { FramesViewer } from './FramesViewer';
 import { duration } from './projection';
 
@@ -36,7 +37,7 @@ interface EpisodeColumn extends HeaderColumn<SortKey>, SizedColumn<EpisodeRow> {
 const COLUMNS: EpisodeColumn[] = [
   // Ids whole (Harbor's trial ids, evopolicygym's indices): what tells two episodes apart.
   { key: 'id', title: '#', always: true, whole: true, fit: (r) => r.id, render: (r) => <span title={r.id}>{r.id}</span> },
-  { key: 'status', title: 'Status', fit: (r) => `${r.status}  `, render: (r) => <span className={`pill tone-${STATUS_TONE[r.status] ?? 'grey'}`}>{r.status}</span> },
+  { key: 'status', title: 'Status', whole: true, fit: (r) => `${r.status}  `, render: (r) => <span className={`pill tone-${STATUS_TONE[r.status] ?? 'grey'}`}>{r.status}</span> },
   { key: 'outcome', title: 'Outcome', fit: () => OUTCOME_TEXT, render: (r) => <Outcome row={r} /> },
   { key: 'toolCalls', title: 'Tools', numeric: true, fit: (r) => String(r.toolCalls ?? '–'), render: (r) => r.toolCalls ?? '–' },
   { key: 'actions', title: 'Actions', numeric: true, fit: (r) => String(r.actions ?? '–'), render: (r) => r.actions ?? '–' },
@@ -176,6 +177,7 @@ export function EpisodesPane() {
       <EpisodeTable rows={rows} selected={selected} onSelect={setPicked} />
       <div className="episode-side">
         {row?.hasEvents && <EpisodeBudget events={events} row={row} />}
+        {row && !row.hasEvents && (row.facts?.length || row.files?.length) ? <EpisodeFacts key={row.id} cellId={cellId} row={row} /> : null}
         {stream && <EventStream events={events} startedMidFile={startedMidFile} title={row?.hasEvents ? `Episode ${row.id}` : `Log: ${stream}`} live={row?.hasEvents ? row.status === 'running' : cellLive} onFrame={(frame) => setSeek({ frame })} inspect={{ seq: inspectedSeq, set: (seq) => setCellPlace({ event: seq }) }} />}
         {sources.length > 0 && (
           <select

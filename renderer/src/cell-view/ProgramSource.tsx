@@ -1,18 +1,14 @@
 import { useEffect, useState } from 'react';
 import type { ProgramSnapshot } from '../../../shared/cell-detail';
+import { cellFileUrl } from './cellFile';
 import { lineDiff } from './lineDiff';
 
 /** What the program panel shows: one program's source, or the change from one program to another. */
 export type ProgramShown = { kind: 'source'; program: ProgramSnapshot } | { kind: 'diff'; from: ProgramSnapshot; to: ProgramSnapshot };
 
-/** A file of the cell, as the app's media route serves it (text/plain, never run). */
-function fileUrl(cellId: string, path: string): string {
-  return `media/${encodeURIComponent(cellId)}/${path.split('/').map(encodeURIComponent).join('/')}`;
-}
-
 /** A file's text, or why it cannot be shown (one file that cannot be read leaves the others shown). */
 async function fetchText(cellId: string, path: string): Promise<string | { error: string }> {
-  const response = await fetch(fileUrl(cellId, path)).catch(() => null);
+  const response = await fetch(cellFileUrl(cellId, path)).catch(() => null);
   if (!response?.ok) return { error: `${path} could not be read (${response?.status === 404 ? 'not a text file, or gone' : (response?.status ?? 'no answer')})` };
   return response.text();
 }
