@@ -32,7 +32,7 @@ test.describe("the demo's NeMo Gym collection", () => {
     // A rollout opens as its transcript: the question, the tool call with its output, the reward.
     const rollouts = page.getByRole('region', { name: 'Rollouts' });
     await rollouts.getByRole('button', { name: /^Open rollout demo_claude_code_agent\/0#/ }).first().click();
-    const transcript = page.getByRole('region', { name: /^Rollout demo_claude_code_agent\/0#/ });
+    const transcript = page.getByRole('region', { name: /^Transcript of demo_claude_code_agent\/0#/ });
     await expect(transcript).toContainText('What is 17 * 3? Answer with the number only.');
     await expect(transcript.locator('.turn-call')).toContainText('"code": "print(17 * 3)"');
     await expect(transcript.getByLabel('Verdict')).toContainText(/reward [01]/);

@@ -95,6 +95,24 @@ describe('harbor-job on real trial results', () => {
     expect(trial?.files).toEqual([`${trial?.id}/trial.log`, `${trial?.id}/verifier/test-stdout.txt`]);
   });
 
+  it('opens a trial as a transcript from its real ATIF trajectory: messages, each tool call beside its result, step times and tokens', async () => {
+    const dir = realJob(tmp.path, 'atif', 'example_output', { n_total_trials: 4, stats: {} });
+    const [trial] = readdirSync(dir).filter((name) => name.includes('__')).sort();
+    writeTree(dir, { [`${trial}/agent/trajectory.json`]: readFileSync(join(import.meta.dirname, 'fixtures', 'atif', 'trajectory_pass.json'), 'utf8') });
+    const transcript = await harborJob.capabilities.transcripts?.read(dir, trial as string, context());
+    expect(transcript?.agent).toBe('claude-code 2.1.178 claude-opus-4-6');
+    const [first, second] = transcript?.items ?? [];
+    expect(first).toMatchObject({ kind: 'input', role: 'user (step 1 · +0.0 s)' });
+    expect(second).toMatchObject({ kind: 'message', role: 'assistant (step 2 · +6.7 s · 34547 in, 220 out)' });
+    const read = transcript?.items.find((i) => i.kind === 'call' && i.callId === 'toolu_vrtx_01DMAvK6aCFYSU2EZmeSe8Ha');
+    expect(read).toMatchObject({ kind: 'call', name: 'Read', arguments: expect.stringContaining('providers_llmisvc.go'), output: expect.stringMatching(/^1\t\/\*/) });
+    expect(transcript?.items.filter((i) => i.kind === 'call' && i.output === null)).toEqual([]);
+    // The verdict is the trial's own result.json (its reward 0), whatever the trajectory it holds.
+    expect(transcript?.reward).toBe(0);
+    expect(await harborJob.capabilities.transcripts?.read(dir, 'no-such-trial', context())).toBeNull();
+    expect(await harborJob.capabilities.transcripts?.read(dir, '../etc', context())).toBeNull();
+  });
+
   it('counts legacy n_errors as errored trials', async () => {
     const dir = realJob(tmp.path, 'legacy', 'terminal_bench', { n_total_trials: 5, stats: { n_trials: 5, n_errors: 2 } });
     expect((await read(harborJob, dir)).cell.problems).toEqual([{ file: 'result.json', message: '2 trials errored (runner said)', severity: 'error' }]);

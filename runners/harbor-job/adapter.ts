@@ -1,3 +1,4 @@
+import { readAtifTranscript } from './atif';
 import { openRouterBilled } from './billing';
 import { harborDetail, harborEventLogs } from './detail';
 import { problem } from '../../shared/model';
@@ -10,7 +11,8 @@ import { trialUnits, type Trial } from './trials';
 export const harborJob: FormatAdapter = {
   format: 'harbor-job',
   eventLogs: harborEventLogs,
-  capabilities: {},
+  // A trial opens as a transcript: its ATIF trajectory (agent/trajectory.json).
+  capabilities: { transcripts: { read: readAtifTranscript } },
   async read(dir, ctx, options) {
     const r = new CellReading(dir, ctx);
     const config = (await r.json('config.json', CONFIG_JSON)) ?? {};

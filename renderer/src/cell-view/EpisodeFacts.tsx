@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { EpisodeRow } from '../../../shared/cell-detail';
 import { cellFileUrl } from './cellFile';
+import { useCell } from './context';
+import { TranscriptView } from './TranscriptView';
 
 /** The most of a file shown: a trial.log can run to megabytes, and its end says how it went. */
 const SHOWN_BYTES = 256 * 1024;
@@ -38,6 +40,8 @@ function EpisodeFile({ cellId, path }: { cellId: string; path: string }) {
 export function EpisodeFacts({ cellId, row }: { cellId: string; row: EpisodeRow }) {
   const files = row.files ?? [];
   const [picked, setPicked] = useState<string | null>(null);
+  const transcripts = useCell((s) => s.detail?.summary.capabilities.transcripts ?? false);
+  const [reading, setReading] = useState(false);
   const file = picked && files.includes(picked) ? picked : null;
   return (
     <section className="episode-facts" aria-label={`Episode ${row.id}`}>
@@ -61,6 +65,12 @@ export function EpisodeFacts({ cellId, row }: { cellId: string; row: EpisodeRow 
           ))}
         </div>
       )}
+      {transcripts && !reading && (
+        <button onClick={() => setReading(true)} aria-label={`Open the transcript of ${row.id}`}>
+          Transcript
+        </button>
+      )}
+      {reading && <TranscriptView cellId={cellId} unit={row.id} onClose={() => setReading(false)} />}
       {file && <EpisodeFile key={file} cellId={cellId} path={file} />}
     </section>
   );

@@ -76,9 +76,9 @@ export function TranscriptView({ cellId, unit, onClose }: { cellId: string; unit
   }, [transport, cellId, unit]);
   const t = state.transcript;
   return (
-    <section className="transcript" aria-label={`Rollout ${unit}`} ref={panel}>
+    <section className="transcript" aria-label={`Transcript of ${unit}`} ref={panel}>
       <header className="transcript-head">
-        <h2>Rollout {unit}</h2>
+        <h2>Transcript of {unit}</h2>
         {t?.agent && <span className="muted">{t.agent}</span>}
         <span className="spacer" />
         <button onClick={onClose}>Close</button>
