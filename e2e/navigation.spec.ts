@@ -96,10 +96,15 @@ test.describe('finding your way', () => {
     const inspector = page.getByRole('region', { name: /^Event \d+ tool_result$/ });
     await expect(inspector).toContainText(`"frame": "${frame}"`);
     await expect(page.getByRole('img', { name: /observation frame/ })).toHaveAttribute('src', new RegExp(`${frame.split('/').at(-1)}$`));
-    // The same episode as a conversation.
+    // The same episode as a conversation: each call beside its whole result, its frame inline, times from
+    // the start, and how it ended as the last entry.
     await page.getByRole('button', { name: 'Transcript' }).click();
-    await expect(events.locator('.turn-agent_message').first()).toContainText('agent');
-    await expect(events.locator('.turn-tool_call').first()).toContainText(/calls \w+/);
+    await expect(events.locator('.turn-message').first()).toContainText(/agent \+\d+\.\d s/);
+    await expect(events.getByLabel('Output of c1', { exact: true })).toContainText('"ok": true');
+    await expect(events.getByLabel('Output of c1', { exact: true })).toContainText('"frame": "frames/000001.png"');
+    await expect(events.getByRole('img', { name: 'frame frames/000001.png' })).toBeVisible();
+    await expect(events.locator('.turn').last()).toContainText(/^end \+\d+\.\d sended \w+/);
+    await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'episode-transcript.png') });
     await page.getByRole('button', { name: 'Transcript' }).click();
 
     // Sorted by outcome, filtered to failures, searched: the table says what it shows.

@@ -232,14 +232,27 @@ export interface RecordProgress {
   error?: string;
 }
 
+/** Where an item of a transcript stands: seconds from the episode's start, its time, the event it came from, a frame it names. */
+export interface TranscriptPlace {
+  offsetS?: number;
+  epochS?: number;
+  seq?: number | null;
+  /** A frame the item names (a tool result's observation), by its path in the episode's folder. */
+  frame?: string;
+}
+
 /** One step of a rollout as its transcript shows it, in order. */
-export type TranscriptItem =
-  | { kind: 'input' | 'message'; role: string; text: string }
-  | { kind: 'reasoning'; text: string }
-  /** A tool call with its arguments (pretty JSON when they parse) and the output paired with it by call id. */
-  | { kind: 'call'; name: string; callId: string | null; arguments: string; output: string | null }
-  /** An output item of a type the transcript does not know, as JSON. */
-  | { kind: 'other'; type: string; json: string };
+export type TranscriptItem = TranscriptPlace &
+  (
+    | { kind: 'input' | 'message'; role: string; text: string }
+    | { kind: 'reasoning'; text: string }
+    /** A tool call with its arguments (pretty JSON when they parse) and the output paired with it by call id. */
+    | { kind: 'call'; name: string; callId: string | null; arguments: string; output: string | null }
+    /** The episode's end: how it ended and what it scored, in words. */
+    | { kind: 'outcome'; text: string }
+    /** An output item of a type the transcript does not know, as JSON. */
+    | { kind: 'other'; type: string; json: string }
+  );
 
 /** One rollout read like a transcript: its input, the response's items, then the verdict (a NeMo Gym row). */
 export interface Transcript {

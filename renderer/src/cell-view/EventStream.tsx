@@ -1,7 +1,10 @@
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { StreamEvent } from '../../../shared/cell-detail';
 import { useKey } from '../keys';
 import { useFollow } from '../useFollow';
+import { useTransport } from '../context';
+import { eventsToTranscript } from './episodeTranscript';
+import { TranscriptItems } from './TranscriptView';
 
 function summary(event: StreamEvent): string {
   const f = event.fields;
@@ -26,6 +29,7 @@ function Inspector({ event, onClose }: { event: StreamEvent; onClose: () => void
         <span className="section-title">
           {event.ev} · seq {event.seq ?? '–'} · {clockOf(event)} · line {event.line ?? '–'}
         </span>
+        {event.t !== null && <span className="muted inspector-time">t {event.t} is {new Date(event.t * 1000).toISOString()}</span>}
         <button onClick={onClose} aria-label="Close the event">
           ×
         </button>
@@ -35,18 +39,33 @@ function Inspector({ event, onClose }: { event: StreamEvent; onClose: () => void
   );
 }
 
-/** The episode as a conversation: what the agent said, the tools it called, and what came back. */
-function Transcript({ events, onPick }: { events: StreamEvent[]; onPick: (event: StreamEvent) => void }) {
-  const turns = events.filter((e) => e.ev === 'agent_message' || e.ev === 'tool_call' || e.ev === 'tool_result');
-  if (turns.length === 0) return <p className="muted">No agent messages or tool calls in this stream.</p>;
+/** Each frame file of an episode by its name, as the frames viewer lists them: the transcript shows a result's frame inline. */
+function useFrameUrls(frames: { cellId: string; episode: string } | undefined, refresh: number): Map<string, string> {
+  const transport = useTransport();
+  const [urls, setUrls] = useState(new Map<string, string>());
+  useEffect(() => {
+    if (!frames) return;
+    let current = true;
+    transport.call('listFrames', frames.cellId, { kind: 'episode', episode: frames.episode }).then(
+      (set) => current && setUrls(new Map(set.cameras.flatMap((c) => c.urls.map((url): [string, string] => [decodeURIComponent(url.split('/').pop() ?? ''), url])))),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [transport, frames?.cellId, frames?.episode, refresh]);
+  return urls;
+}
+
+/** The episode as a conversation: the same transcript a rollout or a trial opens as, from its events. */
+function Transcript({ events, onPick, frames }: { events: StreamEvent[]; onPick: (event: StreamEvent) => void; frames?: { cellId: string; episode: string } }) {
+  const items = useMemo(() => eventsToTranscript(events), [events]);
+  const urls = useFrameUrls(frames, items.filter((i) => i.frame).length);
+  if (items.length === 0) return <p className="muted">No agent messages or tool calls in this stream.</p>;
+  const bySeq = new Map(events.map((e) => [e.seq, e]));
   return (
-    <div className="transcript">
-      {turns.map((event, i) => (
-        <button key={`${event.line ?? 'x'}-${i}`} className={`turn turn-${event.ev}`} onClick={() => onPick(event)}>
-          <span className="turn-who">{event.ev === 'agent_message' ? 'agent' : event.ev === 'tool_call' ? `calls ${String(event.fields.name ?? 'a tool')}` : 'result'}</span>
-          <span className="turn-text">{event.ev === 'tool_call' ? JSON.stringify(event.fields.args ?? {}) : summary(event)}</span>
-        </button>
-      ))}
+    <div className="transcript episode-transcript">
+      <TranscriptItems items={items} frameUrl={(frame) => urls.get(frame.split('/').pop() ?? '') ?? null} onPick={(seq) => bySeq.has(seq) && onPick(bySeq.get(seq) as StreamEvent)} />
     </div>
   );
 }
@@ -63,6 +82,7 @@ export function EventStream({
   live,
   onFrame,
   inspect,
+  frames,
 }: {
   events: StreamEvent[];
   startedMidFile: boolean;
@@ -71,6 +91,8 @@ export function EventStream({
   onFrame?: (frame: string) => void;
   /** The inspected event's seq and where it goes when another is picked: held by the caller (the URL has it). */
   inspect?: { seq: number | null; set: (seq: number | null) => void };
+  /** The episode whose frames the transcript shows inline. */
+  frames?: { cellId: string; episode: string };
 }) {
   const [ownSeq, setOwnSeq] = useState<number | null>(null);
   const [seq, setSeq] = inspect ? [inspect.seq, inspect.set] : [ownSeq, setOwnSeq];
@@ -128,7 +150,7 @@ export function EventStream({
       <div className="stream-body" ref={list} onScroll={onScroll} role="log" aria-label="Events">
         {startedMidFile && <p className="muted">Showing the end of a long log.</p>}
         {transcript ? (
-          <Transcript events={shown} onPick={pick} />
+          <Transcript events={shown} onPick={pick} frames={frames} />
         ) : (
           shown.map((event, i) => (
             <button

@@ -3,43 +3,108 @@ import type { Transcript, TranscriptItem } from '../../../shared/cell-detail';
 import { CallFailed } from '../CallFailed';
 import { useTransport } from '../context';
 
-function Item({ item }: { item: TranscriptItem }) {
+/** A long payload folds: its first lines show, the rest opens on a click. */
+const FOLD_LINES = 12;
+
+function Payload({ text, label }: { text: string; label: string }) {
+  const lines = text.split('\n');
+  if (lines.length <= FOLD_LINES && text.length <= 1200) return <pre aria-label={label}>{text}</pre>;
+  return (
+    <details>
+      <summary>
+        <pre aria-label={label}>{lines.slice(0, FOLD_LINES).join('\n').slice(0, 1200)}</pre>
+        <span className="muted">{lines.length.toLocaleString('en-US')} lines, {text.length.toLocaleString('en-US')} characters: open for all</span>
+      </summary>
+      <pre>{text}</pre>
+    </details>
+  );
+}
+
+/** When an item happened: "+12.3 s" from the start, its clock time on hover. */
+function When({ item }: { item: TranscriptItem }) {
+  if (item.offsetS === undefined) return null;
+  const absolute = item.epochS === undefined ? undefined : new Date(item.epochS * 1000).toISOString();
+  return (
+    <span className="muted turn-when" title={absolute}>
+      {' '}
+      +{item.offsetS.toFixed(1)} s
+    </span>
+  );
+}
+
+function Item({ item, frameUrl }: { item: TranscriptItem; frameUrl?: (frame: string) => string | null }) {
   switch (item.kind) {
     case 'input':
     case 'message':
       return (
         <div className={`turn turn-${item.kind}`}>
-          <span className="turn-role">{item.kind === 'input' ? `${item.role} (input)` : item.role}</span>
+          <span className="turn-role">
+            {item.kind === 'input' ? `${item.role} (input)` : item.role}
+            <When item={item} />
+          </span>
           <pre>{item.text}</pre>
         </div>
       );
     case 'reasoning':
       return (
         <div className="turn turn-reasoning">
-          <span className="turn-role">reasoning</span>
+          <span className="turn-role">
+            reasoning
+            <When item={item} />
+          </span>
           <pre>{item.text}</pre>
         </div>
       );
-    case 'call':
+    case 'call': {
+      const frame = item.frame ? frameUrl?.(item.frame) : null;
       return (
         <div className="turn turn-call">
           <span className="turn-role">
             call <code>{item.name}</code>
             {item.callId && <span className="muted"> {item.callId}</span>}
+            <When item={item} />
           </span>
-          <pre>{item.arguments}</pre>
+          <Payload text={item.arguments} label={`Arguments of ${item.callId ?? item.name}`} />
           <span className="turn-role">output</span>
-          <pre>{item.output ?? '(no output paired with this call)'}</pre>
+          {item.output === null ? <pre className="muted">(no output paired with this call)</pre> : <Payload text={item.output} label={`Output of ${item.callId ?? item.name}`} />}
+          {frame && <img className="turn-frame" src={frame} alt={`frame ${item.frame}`} width={168} height={168} />}
+        </div>
+      );
+    }
+    case 'outcome':
+      return (
+        <div className="turn turn-outcome" aria-label="Outcome">
+          <span className="turn-role">
+            end
+            <When item={item} />
+          </span>
+          <strong>{item.text}</strong>
         </div>
       );
     case 'other':
       return (
         <div className="turn">
-          <span className="turn-role">{item.type}</span>
-          <pre>{item.json}</pre>
+          <span className="turn-role">
+            {item.type}
+            <When item={item} />
+          </span>
+          <Payload text={item.json} label={item.type} />
         </div>
       );
   }
+}
+
+/** A transcript's items in order, each picked (its event inspected) on a click where it came from one. */
+export function TranscriptItems({ items, frameUrl, onPick }: { items: TranscriptItem[]; frameUrl?: (frame: string) => string | null; onPick?: (seq: number) => void }) {
+  return (
+    <>
+      {items.map((item, i) => (
+        <div key={i} className="turn-place" onClick={onPick && typeof item.seq === 'number' ? () => onPick(item.seq as number) : undefined}>
+          <Item item={item} frameUrl={frameUrl} />
+        </div>
+      ))}
+    </>
+  );
 }
 
 /** A unified diff, each line in the tone of what it does. */
@@ -87,9 +152,7 @@ export function TranscriptView({ cellId, unit, onClose }: { cellId: string; unit
       {!t && !state.error && <p className="muted">Reading the rollout…</p>}
       {t && (
         <>
-          {t.items.map((item, i) => (
-            <Item key={i} item={item} />
-          ))}
+          <TranscriptItems items={t.items} />
           <div className="verdict" aria-label="Verdict">
             <span className="turn-role">reward</span> <strong>{JSON.stringify(t.reward)}</strong>
             {t.answer !== null && (
