@@ -6,6 +6,13 @@ test.describe("the demo's NeMo Gym collection", () => {
 
   test('a collection of two agents: its budget, rate and mean reward, and its tables of agents, tasks, rollouts, failures and aggregate', async ({ page }) => {
     await page.goto(served.url);
+    // Above the list, what is happening now: the instant demo has ended, its bigym session interrupted.
+    const now = page.getByRole('status', { name: 'Now' });
+    await expect(now).toContainText('0 running');
+    await expect(now).toContainText('1 crashed or interrupted');
+    await expect(now).toContainText('5 ended');
+    await expect(now).toContainText(/est\. \$\d+\.\d\d in all/);
+    await expect(now).toContainText('spend per hour: watching…');
     const table = page.getByRole('table', { name: 'Cells' });
     const row = table.getByRole('row', { name: /^rollouts/ });
     await expect(row).toContainText('nemo-gym');

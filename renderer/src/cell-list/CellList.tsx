@@ -6,6 +6,7 @@ import { useApp } from '../context';
 import { baseName, percent } from '../format';
 import { useKey, useRowKeys } from '../keys';
 import { useNow } from '../useNow';
+import { NowStrip } from './NowStrip';
 import { ColumnsMenu } from '../ColumnsMenu';
 import { columnLayout, differences, distinctCut, LAYOUT_SAMPLE_MS, useColumnPrefs, useRoom, useSampled, visibleColumns } from '../table-layout';
 import { COLUMNS, matches } from './columns';
@@ -208,6 +209,7 @@ export function CellList() {
         />
         <ColumnsMenu table="cells" columns={COLUMNS} prefs={prefs} onToggle={toggle} />
       </div>
+      {cells.length > 0 && <NowStrip cells={cells} />}
       {cells.length === 0 ? (
         <p className="empty-note">
           No cells found{selectedRoot ? ` in ${selectedRoot}` : ''}. A cell is a folder with a <code>run.json</code> from coding-agent,
