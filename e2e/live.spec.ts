@@ -33,6 +33,8 @@ test.describe('watch a live cell', () => {
     await expect(budget).toBeVisible();
     const before = Number(await budget.getAttribute('aria-valuenow'));
     await expect.poll(async () => Number(await budget.getAttribute('aria-valuenow')), { timeout: 30_000 }).toBeGreaterThan(before);
+    // Its headline says when the budget runs out at its pace so far.
+    await expect(page.locator('.cell-header')).toContainText(/ends about \d\d:\d\d/);
 
     await page.getByRole('tab', { name: 'Episodes' }).click();
     const rows = page.getByRole('table', { name: 'Episodes' }).getByRole('row');

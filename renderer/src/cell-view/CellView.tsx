@@ -1,5 +1,7 @@
 import { StatePill } from '../cell-list/states';
-import { clockTime } from '../../../shared/model';
+import { clockTime, isLive } from '../../../shared/model';
+import { useNow } from '../useNow';
+import { clock, projectedEnd } from './projection';
 import { useApp } from '../context';
 import { compact, costTitle, successText } from '../format';
 import { BoardBadge } from '../cell-list/BoardBadge';
@@ -17,6 +19,21 @@ import { MuteButton } from '../alerts/AlertToggles';
 import { Tabs } from '../Tabs';
 import type { CellTab } from '../../../shared/alerts';
 
+
+/** When a live cell's budget runs out at its pace so far, for its headline. */
+function ProjectedEnd() {
+  const summary = useCell((s) => s.detail?.summary);
+  const startedAt = useCell((s) => s.detail?.startedAt ?? null);
+  const now = useNow(10_000);
+  if (!summary || !isLive(summary.state)) return null;
+  const end = projectedEnd(summary.budget.used, summary.budget.total, startedAt, now);
+  if (end === null) return null;
+  return (
+    <span className="muted" title={`the ${summary.budget.unit} budget (${summary.budget.used.toLocaleString('en-US')} of ${summary.budget.total?.toLocaleString('en-US')}) runs out at its pace so far`}>
+      ends about {clock(end)}
+    </span>
+  );
+}
 
 function Header() {
   const summary = useCell((s) => s.detail?.summary);
@@ -38,6 +55,7 @@ function Header() {
         </span>
       )}
       <StatePill state={summary.state} pausedUntil={summary.pausedUntil} />
+      <ProjectedEnd />
       {summary.state === 'throttled' && summary.pausedUntil !== null && <span className="muted">until {clockTime(summary.pausedUntil)}</span>}
       {summary.board === 'ui' && <RunControls cellId={summary.id} />}
       <span className="spacer" />
