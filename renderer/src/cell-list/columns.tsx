@@ -37,7 +37,12 @@ function tokensText(cell: CellSummary): string {
   return parts.join(' · ') || '–';
 }
 
-const episodesText = (c: CellSummary) => `${c.episodes.ended.toLocaleString('en-US')}/${c.episodes.planned?.toLocaleString('en-US') ?? '?'}`;
+/**
+ * Ended of planned; a cell with policy versions counts its latest version's evaluation, named, so a new
+ * version's count starting again at 0 reads as that version's, not as the cell's count going backwards.
+ */
+const episodesText = (c: CellSummary) =>
+  `${c.capabilities.versions && c.policyVersions.length ? `${c.policyVersions.at(-1)} ` : ''}${c.episodes.ended.toLocaleString('en-US')}/${c.episodes.planned?.toLocaleString('en-US') ?? '?'}`;
 
 export const COLUMNS: Column[] = [
   { key: 'name', title: 'Name', grow: true, always: true, fit: (c) => c.name, sortValue: (c) => c.name, render: (c, _now, fit) => <span className="name" title={c.path}>{fit(c.name)}</span> },
