@@ -3,6 +3,7 @@ import { jobText, runElapsed, runStateText, type RunInfo } from '../../../shared
 import { CallFailed } from '../CallFailed';
 import { useApp } from '../context';
 import { useNow } from '../useNow';
+import { ResumeRun } from './ResumeRun';
 import { RunActions } from './RunActions';
 import { Output } from './RunControls';
 import { runTone, useRuns } from './useRuns';
@@ -68,6 +69,7 @@ export function RunsView() {
               <td>
                 <div className="row-actions">
                   <RunActions run={run} onChanged={reload} onSaid={(lines) => setSaid({ run: run.name, lines })} />
+                  {run === newestFirst.find((r) => r.cellId === run.cellId) && <ResumeRun key={run.id} run={run} said={said?.run === run.name ? said.lines : null} onResumed={() => void reload()} />}
                 </div>
               </td>
             </tr>
