@@ -14,15 +14,18 @@ test.describe('the board', () => {
     await page.getByRole('tab', { name: 'Board' }).click();
     const grid = page.getByRole('table', { name: 'Board coding-agent std-v2' });
     await expect(grid.getByRole('columnheader')).toHaveText(['harness · condition · effort', 'demo-model']);
-    await expect(grid.getByRole('rowheader')).toHaveText(['sdk · bare · default', 'sdk · full · default']);
-    // The demo is deterministic: bare 11 of 28 scored, full 22 of 29; full wins 10 discordant episodes to 0.
+    await expect(grid.getByRole('rowheader')).toHaveText(['cli · bare · default', 'cli · full · default', 'sdk · bare · default', 'sdk · full · default']);
+    // The demo is deterministic, a 2x2 board over 100 episodes: sdk bare 44 of 98 scored, sdk full 87 of 99;
+    // full wins 42 discordant episodes to 0, and sdk beats cli in both conditions.
     const full = grid.getByRole('button', { name: new RegExp(`^${FULL}`) });
-    await expect(full).toContainText('22/29');
-    await expect(full.getByLabel('1 real difference won')).toBeVisible();
-    await expect(grid.getByRole('button', { name: new RegExp(`^${BARE}`) }).locator('.board-win')).toHaveCount(0);
+    await expect(full).toContainText('87/99');
+    await expect(full.getByLabel('2 real differences won')).toBeVisible();
+    await expect(grid.getByRole('button', { name: new RegExp(`^${BARE}`) }).getByLabel('1 real difference won')).toBeVisible();
+    await expect(grid.getByRole('button', { name: /^std_cli_demo-model_bare_default/ }).locator('.board-win')).toHaveCount(0);
 
     const comparisons = page.getByRole('table', { name: 'Comparisons' });
-    await expect(comparisons.getByRole('row').nth(1).getByRole('cell')).toHaveText(['condition', BARE, FULL, '0', '10', '0.002', '0.002 ▲']);
+    await expect(comparisons.getByRole('row')).toHaveCount(5);
+    await expect(comparisons.getByRole('row').filter({ hasText: BARE }).filter({ hasText: FULL }).getByRole('cell')).toHaveText(['condition', BARE, FULL, '0', '42', '4.5e-13', '1.4e-12 ▲']);
 
     // Arrows move between squares, Enter opens the cell.
     await grid.getByRole('button', { name: new RegExp(`^${BARE}`) }).focus();
@@ -30,13 +33,13 @@ test.describe('the board', () => {
     await expect(full).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { name: FULL })).toBeVisible();
-    await expect(page.getByText('22/29 · 75.9% · 95% CI 57.9–87.8%')).toBeVisible();
+    await expect(page.getByText('87/99 · 87.9% · 95% CI 80.0–92.9%')).toBeVisible();
     await page.keyboard.press('Escape');
 
     await page.getByRole('tab', { name: 'Board' }).click();
     await page.getByRole('table', { name: 'Comparisons' }).getByRole('button', { name: `Paired view of ${BARE} and ${FULL}` }).click();
     await expect(page.getByRole('tab', { name: 'Paired test' })).toHaveAttribute('aria-selected', 'true');
-    await expect(page.getByLabel('Verdict')).toHaveText(/^B wins 10 episodes that A fails and loses 0; p = 0\.002/);
+    await expect(page.getByLabel('Verdict')).toHaveText(/^B wins 42 episodes that A fails and loses 0; p = 4\.5e-13/);
   });
 
   test('the bigym board holds no official evaluation: every cell shows the demo cell and why it is off', async ({ page }) => {
@@ -74,7 +77,7 @@ test.describe('the board, live', () => {
     await page.goto(served.url);
     await page.getByRole('tab', { name: 'Board' }).click();
     const square = page.getByRole('table', { name: 'Board coding-agent std-v2' }).getByRole('button', { name: new RegExp(`^${BARE}`) });
-    const scored = async () => Number(/(\d+) of 30/.exec((await square.textContent()) ?? '')?.[1] ?? -1);
+    const scored = async () => Number(/(\d+) of 100/.exec((await square.textContent()) ?? '')?.[1] ?? -1);
     await expect.poll(scored, { timeout: 20_000 }).toBeGreaterThanOrEqual(0);
     const before = await scored();
     await expect.poll(scored, { timeout: 40_000 }).toBeGreaterThan(before);

@@ -42,13 +42,13 @@ test.describe('the Fleet view', () => {
     await expect(hosts.getByRole('row', { name: 'second' }).getByRole('status')).toContainText('connected');
     await expect(hosts.getByRole('row', { name: 'gone' }).getByRole('status')).toContainText(/reconnecting|connecting/);
     await expect(hosts.getByRole('row', { name: 'gone' })).toContainText('cannot reach gone');
-    await expect(hosts.getByRole('row', { name: 'testhost' })).toContainText('0 / 6');
+    await expect(hosts.getByRole('row', { name: 'testhost' })).toContainText('0 / 8');
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'fleet.png') });
 
     await hosts.getByRole('button', { name: 'second' }).click();
     await expect(page.getByRole('heading', { name: /Host second/ })).toBeVisible();
     const cells = page.getByRole('table', { name: 'Cells' });
-    await expect(cells.getByRole('row')).toHaveCount(7);
+    await expect(cells.getByRole('row')).toHaveCount(9);
     await expect(page).toHaveURL(/#\/cells\?host=second/);
   });
 });

@@ -78,14 +78,14 @@ test.describe('finding your way', () => {
       await page.keyboard.press('Enter');
       await expect(palette).toHaveCount(0);
     };
-    await go('bare episode 2', /std_sdk_demo-model_bare_default · episode 2/);
+    await go('sdk bare episode 2', /std_sdk_demo-model_bare_default · episode 2/);
     await expect(page.getByRole('tab', { name: 'Episodes' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('table', { name: 'Episodes' }).getByRole('row', { selected: true }).getByRole('cell').first()).toHaveText('2');
     // A row chosen from elsewhere is scrolled into view.
     await page.getByRole('table', { name: 'Episodes' }).getByRole('row').filter({ has: page.locator('[role="cell"]:first-child', { hasText: /^2$/ }) }).click();
     await page.keyboard.press('Escape');
     await page.setViewportSize({ width: 1024, height: 500 });
-    await go('bare episode 29', /std_sdk_demo-model_bare_default · episode 29/);
+    await go('sdk bare episode 29', /std_sdk_demo-model_bare_default · episode 29/);
     await expect(page.getByRole('table', { name: 'Episodes' }).getByRole('row', { selected: true })).toBeInViewport();
     await page.setViewportSize({ width: 1280, height: 720 });
     // An event whole, in the inspector; one that names a frame shows that frame.
@@ -138,8 +138,11 @@ test.describe('finding your way', () => {
     const highlighted = (await page.getByRole('table', { name: 'Cells' }).getByRole('row', { selected: true }).locator('button.link').getAttribute('aria-label')) as string;
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { name: highlighted })).toBeVisible();
-    await page.getByRole('tab', { name: 'Episodes' }).click();
-    await page.getByRole('table', { name: 'Episodes' }).getByRole('row').filter({ has: page.locator('[role="cell"]:first-child', { hasText: /^3$/ }) }).click();
+    // Episode 3 of it, by Ctrl+K: of its 100 episodes, the table shows those on screen.
+    await page.keyboard.press('Control+k');
+    await page.getByRole('dialog', { name: 'Go to' }).getByLabel('Go to a cell or view').fill(`${highlighted} episode 3`);
+    await expect(page.getByRole('dialog', { name: 'Go to' }).getByRole('option').first()).toContainText(`${highlighted} · episode 3`);
+    await page.keyboard.press('Enter');
     const event = page.getByRole('log', { name: 'Events' }).getByRole('button').nth(2);
     const seq = ((await event.locator('.event-seq').textContent()) as string).trim();
     await event.click();

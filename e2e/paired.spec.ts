@@ -18,20 +18,20 @@ test.describe('paired McNemar view', () => {
     await pick(page, 'A', 'bare', 'std_sdk_demo-model_bare_default');
     await pick(page, 'B', 'demo full', 'std_sdk_demo-model_full_default');
 
-    // The demo is deterministic: over 28 paired episodes both succeed on 11, only B on 10, neither on 7;
-    // the exact two-sided p is 2 * 0.5^10. Episodes 12 (A rate-limited) and 18 (infra error) are excluded.
+    // The demo is deterministic: over 98 paired episodes both succeed on 44, only B on 42, neither on 12;
+    // the exact two-sided p is 2 * 0.5^42. Episodes 12 (A rate-limited) and 18 (infra error) are excluded.
     const outcomes = page.getByRole('table', { name: 'Paired outcomes' });
-    await expect(outcomes.getByRole('row').nth(1).getByRole('cell')).toHaveText(['11', '0']);
-    await expect(outcomes.getByRole('row').nth(2).getByRole('cell')).toHaveText(['10', '7']);
-    await expect(page.locator('.figures')).toContainText('pairs28');
-    await expect(page.getByLabel('p-value')).toHaveText('0.002');
-    await expect(page.getByLabel('Verdict')).toHaveText(/^B wins 10 episodes that A fails and loses 0; p = 0\.002/);
-    await expect(page.getByLabel('Discordant episodes').getByRole('listitem')).toHaveCount(10);
+    await expect(outcomes.getByRole('row').nth(1).getByRole('cell')).toHaveText(['44', '0']);
+    await expect(outcomes.getByRole('row').nth(2).getByRole('cell')).toHaveText(['42', '12']);
+    await expect(page.locator('.figures')).toContainText('pairs98');
+    await expect(page.getByLabel('p-value')).toHaveText('4.5e-13');
+    await expect(page.getByLabel('Verdict')).toHaveText(/^B wins 42 episodes that A fails and loses 0; p = 4\.5e-13/);
+    await expect(page.getByLabel('Discordant episodes').getByRole('listitem')).toHaveCount(42);
     // Green is success and red failure on both sides; A and B are said in words.
     const chip = page.getByLabel('Discordant episodes').getByRole('listitem').first();
     await expect(chip.locator('.tone-fail')).toHaveText('A ✗');
     await expect(chip.locator('.tone-ok')).toHaveText('B ✓');
-    // Over the 28 paired episodes, a side's rate is not the list's (over every episode it scored): said.
+    // Over the 98 paired episodes, a side's rate is not the list's (over every episode it scored): said.
     await expect(page.locator('.figures')).toContainText('over the paired episodes (the list:');
     await expect(page.getByLabel('Excluded episodes').getByRole('listitem')).toHaveText(['12 A rate_limited', '18 A infra_error B infra_error']);
 
@@ -47,7 +47,7 @@ test.describe('paired McNemar view', () => {
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'paired.png') });
 
     await page.getByRole('button', { name: 'Swap A and B' }).click();
-    await expect(page.getByLabel('Verdict')).toHaveText(/^B wins 0 episodes that A fails and loses 10;/);
+    await expect(page.getByLabel('Verdict')).toHaveText(/^B wins 0 episodes that A fails and loses 42;/);
 
     // A run against itself is refused, with the reason.
     await pick(page, 'B', 'demo full', 'std_sdk_demo-model_full_default');

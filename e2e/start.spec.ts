@@ -24,7 +24,7 @@ test.describe('npm start without an Electron binary', () => {
     await expect(page.locator('.root-row')).toContainText('demo');
 
     const table = page.getByRole('table', { name: 'Cells' });
-    await expect(table.getByRole('row')).toHaveCount(7);
+    await expect(table.getByRole('row')).toHaveCount(9);
     const bigymBudget = table.getByRole('row', { name: /cartpole_balance/ }).getByRole('meter');
     const before = Number(await bigymBudget.getAttribute('aria-valuenow'));
     await expect.poll(async () => Number(await bigymBudget.getAttribute('aria-valuenow')), { timeout: 20_000 }).toBeGreaterThan(before);

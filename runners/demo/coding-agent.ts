@@ -5,18 +5,23 @@ import { appendLine, appendText, writeBytes, writeJson, type Pace } from './pace
 import { prng } from './prng';
 import { renderFrame } from './render';
 
-export const EPISODE_COUNT = 30;
+export const EPISODE_COUNT = 100;
 const EPISODE_STEPS = 150;
 const STEPS_PER_ACTION = 10;
 
-/** Two conditions of one model over the same episodes: the briefing is the only moved variable. */
-export const CONDITIONS: { condition: 'bare' | 'full'; gains: Gains }[] = [
-  { condition: 'bare', gains: { x: 0.3, v: 1.0, theta: 28, omega: 4 } },
-  { condition: 'full', gains: { x: 1.0, v: 2.2, theta: 42, omega: 8 } },
+/**
+ * A small real board: two harnesses x two conditions of one model at std-v2 over the same 100 episodes;
+ * in each cell the harness and the briefing are the only moved variables.
+ */
+export const CELLS: { harness: 'sdk' | 'cli'; condition: 'bare' | 'full'; gains: Gains }[] = [
+  { harness: 'sdk', condition: 'bare', gains: { x: 0.3, v: 1.0, theta: 28, omega: 4 } },
+  { harness: 'sdk', condition: 'full', gains: { x: 1.0, v: 2.2, theta: 42, omega: 8 } },
+  { harness: 'cli', condition: 'bare', gains: { x: 0.5, v: 1.2, theta: 24, omega: 3 } },
+  { harness: 'cli', condition: 'full', gains: { x: 0.6, v: 1.6, theta: 36, omega: 6 } },
 ];
 
-export function runName(condition: string): string {
-  return `std_sdk_demo-model_${condition}_default`;
+export function runName(condition: string, harness = 'sdk'): string {
+  return `std_${harness}_demo-model_${condition}_default`;
 }
 
 /** How an episode ends when it does not end evaluated: every status of the protocol occurs. */
@@ -32,12 +37,12 @@ function scriptedEnd(index: number, condition: string): { status: string; engage
 /** Episodes whose model service throttles the session, pausing the episode clock. */
 const THROTTLED = new Set([5, 20]);
 
-export async function writeCodingAgentCell(root: string, condition: 'bare' | 'full', gains: Gains, pace: Pace, name = runName(condition)): Promise<void> {
+export async function writeCodingAgentCell(root: string, { harness, condition, gains }: (typeof CELLS)[number], pace: Pace, name = runName(condition, harness)): Promise<void> {
   const cell = join(root, name);
   const planned = Array.from({ length: EPISODE_COUNT }, (_, i) => i);
   await writeJson(join(cell, 'run.json'), {
     runner: 'coding-agent', run: name,
-    cell: { harness: 'sdk', model: 'demo-model', condition, effort: 'default' },
+    cell: { harness, model: 'demo-model', condition, effort: 'default' },
     protocol: { name: 'std-v2', episodes: planned, max_turns: 200, rgb_resolution: 512, max_actions: 500, timeout_s: 2400 },
     workers: 1, host: 'local', pid: process.pid, started_at: pace.iso(),
     argv: ['python', 'coding-agent/stdrun.py', 'run', name], inherent: { harness_version: 'demo' },
@@ -47,7 +52,7 @@ export async function writeCodingAgentCell(root: string, condition: 'bare' | 'fu
 
   const episodes: Record<string, object> = {};
   let vramPeak = 0;
-  const random = prng(condition === 'bare' ? 11 : 29);
+  const random = prng((condition === 'bare' ? 11 : 29) + (harness === 'sdk' ? 0 : 100));
   for (const index of planned) {
     const dir = join(cell, 'episodes', String(index).padStart(4, '0'));
     const trajectory = join(dir, 'trajectory.jsonl');

@@ -38,9 +38,9 @@ beforeAll(async () => {
 afterAll(() => tmp.remove());
 
 describe('demo runner, instant', () => {
-  it('writes six cells that the adapters read without a problem', async () => {
+  it('writes eight cells that the adapters read without a problem', async () => {
     const root = join(tmp.path, 'a');
-    expect(readdirSync(root).sort()).toEqual([BIGYM_TASK, INTERRUPTED_TASK, EVO_RECORD, NEMO_FOLDER, runName('bare'), runName('full')].sort());
+    expect(readdirSync(root).sort()).toEqual([BIGYM_TASK, INTERRUPTED_TASK, EVO_RECORD, NEMO_FOLDER, runName('bare'), runName('full'), runName('bare', 'cli'), runName('full', 'cli')].sort());
     const ctx = context();
     const bigym = await ADAPTERS['bigym-agent'].read(join(root, BIGYM_TASK), ctx);
     expect(bigym.cell).toMatchObject({ state: 'scored', problems: [], budget: { unit: 'steps', total: 101000 } });
@@ -50,9 +50,12 @@ describe('demo runner, instant', () => {
     expect(interrupted.cell.budget.used).toBeGreaterThan(8 * 200);
     const evo = await ADAPTERS.evopolicygym.read(join(root, EVO_RECORD), ctx);
     expect(evo.cell).toMatchObject({ state: 'finished', problems: [], budget: { unit: 'episodes', used: 28, total: 30 } });
-    for (const condition of ['bare', 'full']) {
-      const coding = await ADAPTERS['coding-agent'].read(join(root, runName(condition)), ctx);
-      expect(coding.cell).toMatchObject({ state: 'finished', problems: [], budget: { used: 30, total: 30 } });
+    // A 2x2 board at std-v2 over 100 episodes: every cell on it.
+    for (const harness of ['sdk', 'cli']) {
+      for (const condition of ['bare', 'full']) {
+        const coding = await ADAPTERS['coding-agent'].read(join(root, runName(condition, harness)), ctx);
+        expect(coding.cell).toMatchObject({ state: 'finished', problems: [], board: 'on', budget: { used: 100, total: 100 } });
+      }
     }
   });
 

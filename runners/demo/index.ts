@@ -2,7 +2,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LAUNCHER_FILES } from '../../shared/launch';
 import { INTERRUPTED_TASK, writeBigymCell } from './bigym';
-import { CONDITIONS, writeCodingAgentCell } from './coding-agent';
+import { CELLS, writeCodingAgentCell } from './coding-agent';
 import { writeEvopolicygymRecord } from './evopolicygym';
 import { writeNemoCollection } from './nemo-gym';
 import { DemoStopped, Pace } from './pace';
@@ -30,7 +30,7 @@ async function clearCell(cell: string): Promise<void> {
 
 /**
  * The built-in demo: a simulated cart-pole task and a scripted agent, written as real runners write
- * their run directories (a bigym-agent cell, an interrupted bigym-agent session, two coding-agent cells, an evopolicygym record, a NeMo
+ * their run directories (a bigym-agent cell, an interrupted bigym-agent session, four coding-agent cells (a 2x2 board), an evopolicygym record, a NeMo
  * Gym rollout collection of two agents).
  * Starts from an empty folder; resolves when every cell is finished or the signal stops it.
  */
@@ -41,7 +41,6 @@ export async function runDemo(root: string, options: DemoOptions): Promise<'fini
   await mkdir(root, { recursive: true });
   const start = options.startEpochS ?? Date.now() / 1000;
   const pace = () => new Pace(start, options.speed, options.instant, options.signal);
-  const [bare] = CONDITIONS;
   const writers = only
     ? [
         only.format === 'bigym-agent'
@@ -50,12 +49,12 @@ export async function runDemo(root: string, options: DemoOptions): Promise<'fini
             ? writeEvopolicygymRecord(root, pace(), only.name)
             : only.format === 'nemo-gym'
               ? writeNemoCollection(root, pace(), only.name)
-              : writeCodingAgentCell(root, bare!.condition, bare!.gains, pace(), only.name),
+              : writeCodingAgentCell(root, CELLS[0] as (typeof CELLS)[number], pace(), only.name),
       ]
     : [
         writeBigymCell(root, pace()),
         writeBigymCell(root, pace(), INTERRUPTED_TASK, true),
-        ...CONDITIONS.map(({ condition, gains }) => writeCodingAgentCell(root, condition, gains, pace())),
+        ...CELLS.map((cell) => writeCodingAgentCell(root, cell, pace())),
         writeEvopolicygymRecord(root, pace()),
         writeNemoCollection(root, pace()),
       ];
