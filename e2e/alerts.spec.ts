@@ -44,7 +44,7 @@ test.describe('alerts', () => {
     const bell = page.getByRole('button', { name: /^Alerts, \d+ unread$/ });
     await expect(bell).toHaveAccessibleName('Alerts, 0 unread');
 
-    demo = startProcess(process.execPath, [cli, 'demo', runs, '--only', 'coding-agent', '--name', CELL, '--speed', '25']);
+    demo = startProcess(process.execPath, [cli, 'demo', runs, '--only', 'coding-agent', '--name', CELL, '--speed', '75']);
     await expect(page.getByRole('button', { name: CELL })).toBeVisible({ timeout: 20_000 });
     const shownNow = () => page.evaluate(() => (window as unknown as { shown: { title: string; body: string }[] }).shown);
     // Finishing is said once; the demo's model service may throttle the run on the way, which is said too.

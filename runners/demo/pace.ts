@@ -47,23 +47,30 @@ export class DemoStopped extends Error {
   override name = 'DemoStopped';
 }
 
+/** Writes, making the file's folder first only when it is not there yet (most writes go to a folder that is). */
+async function intoFolder(file: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(dirname(file), { recursive: true });
+    await write();
+  }
+}
+
 /** Files as runners write them: logs appended a line at a time, JSON rewritten in place. */
-export async function appendLine(file: string, record: object): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await appendFile(file, `${JSON.stringify(record)}\n`);
+export function appendLine(file: string, record: object): Promise<void> {
+  return intoFolder(file, () => appendFile(file, `${JSON.stringify(record)}\n`));
 }
 
-export async function appendText(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await appendFile(file, text);
+export function appendText(file: string, text: string): Promise<void> {
+  return intoFolder(file, () => appendFile(file, text));
 }
 
-export async function writeJson(file: string, value: object): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, `${JSON.stringify(value, null, 1)}\n`);
+export function writeJson(file: string, value: object): Promise<void> {
+  return intoFolder(file, () => writeFile(file, `${JSON.stringify(value, null, 1)}\n`));
 }
 
-export async function writeBytes(file: string, bytes: Uint8Array | string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, bytes);
+export function writeBytes(file: string, bytes: Uint8Array | string): Promise<void> {
+  return intoFolder(file, () => writeFile(file, bytes));
 }
