@@ -94,13 +94,24 @@ export function startServing(command: string, args: string[], env: NodeJS.Proces
   });
 }
 
+/**
+ * Scratch homes this process made and has not removed: a worker loads every spec file, so a describe
+ * block it never runs made one that its afterAll never removes. They go when the process exits.
+ */
+const scratchHomes = new Set<string>();
+process.on('exit', () => scratchHomes.forEach((home) => rmSync(home, { recursive: true, force: true })));
+
 /** A scratch HOME with its own config directory, so a test never sees the user's settings. */
 export function scratchHome(): { home: string; env: NodeJS.ProcessEnv; remove(): void } {
   const home = mkdtempSync(join(tmpdir(), 'cellwatch-e2e-'));
+  scratchHomes.add(home);
   return {
     home,
     env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), DISPLAY: '' },
-    remove: () => rmSync(home, { recursive: true, force: true }),
+    remove: () => {
+      scratchHomes.delete(home);
+      rmSync(home, { recursive: true, force: true });
+    },
   };
 }
 
