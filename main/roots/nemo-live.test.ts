@@ -48,7 +48,7 @@ describe('a NeMo Gym collection, live', () => {
     await expect.poll(() => index?.list().length, { timeout: 5000 }).toBe(0);
   });
 
-  it('tails one line per rollout and per failure, in file order, never the conversation', async () => {
+  it('tails one line per rollout and per failure, each file in its order, never the conversation', async () => {
     const path = join(tmp.path, 'c.jsonl');
     writeFileSync(path, `${rows[0]}\n`);
     const stop = new AbortController();
@@ -56,6 +56,8 @@ describe('a NeMo Gym collection, live', () => {
     const running = runCli(['tail', '--json', path], io, stop.signal);
     await expect.poll(() => out.length, { timeout: 5000 }).toBe(1);
     appendFileSync(path, `${rows.slice(1, 3).join('\n')}\n`);
+    // Two files are two streams, each in its own order: the failure is written once the rollouts are out.
+    await expect.poll(() => out.length, { timeout: 5000 }).toBe(3);
     appendFileSync(join(tmp.path, 'c_failures.jsonl'), `${JSON.stringify({ _ng_task_index: 9, _ng_rollout_index: 0, _ng_failure_class: 'model_error', _ng_failure_terminal: true })}\n`);
     await expect.poll(() => out.length, { timeout: 5000 }).toBe(4);
     stop.abort();
