@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { EpisodeRow } from '../../../shared/cell-detail';
-import { cellFileUrl } from './cellFile';
+import { fetchCellText } from './cellFile';
 import { useCell } from './context';
 import { TranscriptView } from './TranscriptView';
 
@@ -12,14 +12,11 @@ function EpisodeFile({ cellId, path }: { cellId: string; path: string }) {
   const [text, setText] = useState<{ path: string; shown: string; cut: number } | { path: string; missing: string } | null>(null);
   useEffect(() => {
     let current = true;
-    void fetch(cellFileUrl(cellId, path))
-      .then(async (response) => {
-        if (!response.ok) return { path, missing: response.status === 404 ? `${path} is not there (not written, or not yet)` : `${path} could not be read (${response.status})` };
-        const whole = await response.text();
-        return { path, shown: whole.slice(-SHOWN_BYTES), cut: Math.max(0, whole.length - SHOWN_BYTES) };
-      })
-      .catch((error: Error) => ({ path, missing: `${path} could not be read: ${error.message}` }))
-      .then((read) => current && setText(read));
+    void fetchCellText(cellId, path).then((read) => {
+      if (!current) return;
+      if ('text' in read) setText({ path, shown: read.text.slice(-SHOWN_BYTES), cut: Math.max(0, read.text.length - SHOWN_BYTES) });
+      else setText({ path, missing: read.status === 404 ? `${path} is not there (not written, or not yet)` : `${path} could not be read (${read.status ?? 'no answer'})` });
+    });
     return () => {
       current = false;
     };

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ProgramSnapshot } from '../../../shared/cell-detail';
-import { cellFileUrl } from './cellFile';
+import { fetchCellText } from './cellFile';
 import { lineDiff } from './lineDiff';
 
 /** What the program panel shows: one program's source, or the change from one program to another. */
@@ -8,9 +8,8 @@ export type ProgramShown = { kind: 'source'; program: ProgramSnapshot } | { kind
 
 /** A file's text, or why it cannot be shown (one file that cannot be read leaves the others shown). */
 async function fetchText(cellId: string, path: string): Promise<string | { error: string }> {
-  const response = await fetch(cellFileUrl(cellId, path)).catch(() => null);
-  if (!response?.ok) return { error: `${path} could not be read (${response?.status === 404 ? 'not a text file, or gone' : (response?.status ?? 'no answer')})` };
-  return response.text();
+  const read = await fetchCellText(cellId, path);
+  return 'text' in read ? read.text : { error: `${path} could not be read (${read.status === 404 ? 'not a text file, or gone' : (read.status ?? 'no answer')})` };
 }
 
 /** Each file name of the programs shown, with its path in each (null where that program has no such file). */
