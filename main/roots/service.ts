@@ -114,9 +114,12 @@ export class RootsService implements RootCalls {
 
   private status(entry: RootEntry): RootStatus {
     const status = entry.index?.status(entry.source) ?? { path: entry.path, source: entry.source, state: 'scanning', cellCount: 0, problems: [], progress: null };
-    if (!entry.limit) return { ...status, limit: null };
-    const listed = this.cellsOf(entry).length;
-    return { ...status, cellCount: listed, limit: { ...entry.limit, hidden: (entry.index?.list().length ?? 0) - listed } };
+    const limit = entry.limit;
+    if (!limit) return { ...status, limit: null };
+    // Counted, not presented: a status is asked for at every change of a root of thousands of cells.
+    const rows = entry.index?.list() ?? [];
+    const listed = rows.filter((row) => withinLimit(row, limit)).length;
+    return { ...status, cellCount: listed, limit: { ...limit, hidden: rows.length - listed } };
   }
 
   private cellsOf(entry: RootEntry): CellSummary[] {
