@@ -1,20 +1,37 @@
 // The boards of listed cells: their on-board cells' scored episodes (as the read workers last read them,
-// asked again only when a cell's row changed) and the comparisons between them. The window's Board view and `cellwatch board` both ask here.
-import { compareBoard, type BoardEntry } from '../shared/board';
+// asked again only when a cell's row changed) and the comparisons between them, worked out in a read worker
+// and kept until a cell on a board changes. `cellwatch board` prints the whole table; the window gets each
+// board's summary (a board of 10,000 cells holds 180,000 comparisons: too many to send every poll, or to list).
+import { comparisonAt, SIGNIFICANT, type BoardEntry, type ComparisonTable } from '../shared/board';
 import type { CellSummary } from '../shared/model';
 import { encodeUnits } from '../shared/units';
-import type { BoardReport } from '../shared/contract';
+import type { BoardInfo, BoardReport } from '../shared/contract';
 import { readCell } from '../runners/read';
 import { ADAPTERS } from '../runners';
 import { mapLimited, PARALLEL_IO } from './concurrency';
 import type { ContextOf } from './host-context';
 import type { ReaderPool } from './roots/pool';
 
+/** How many comparisons of a board the window lists, by Holm-adjusted p. */
+export const LISTED = 500;
+
 /** What of a row changes when its scored episodes may have. */
 const versionOf = (cell: CellSummary) => `${cell.changedAt}:${cell.episodes.ended}:${cell.episodes.scored}:${cell.episodes.successes}`;
 
+/** A board as its cells name it: its rule from its format. */
+export type BoardHead = Pick<BoardInfo, 'name' | 'format' | 'rule'>;
+type BoardSummary = Omit<BoardInfo, keyof BoardHead>;
+
+/** One comparison of every on-board cell, and the boards' summaries once the window asked for them. */
+interface Comparing {
+  table: Promise<ComparisonTable>;
+  boardOf: Map<string, string>;
+  summaries?: Map<string, BoardSummary>;
+}
+
 export class BoardReader {
   private readonly entries = new Map<string, { version: string; entry: BoardEntry }>();
+  private comparing: Comparing | null = null;
 
   constructor(
     private readonly contextOf: ContextOf,
@@ -22,26 +39,43 @@ export class BoardReader {
     private readonly pool: ReaderPool,
   ) {}
 
-  /** Every board of these cells with its comparisons, Holm-adjusted over all of them (runners/FORMATS.md). */
-  async report(cells: CellSummary[]): Promise<BoardReport> {
-    const on = cells.filter((c) => c.board === 'on' && c.boardName !== null);
-    await this.readChanged(on);
-    const entries = on.map((cell) => (this.entries.get(cell.id) as { entry: BoardEntry }).entry);
-    const alive = new Set(on.map((c) => c.id));
-    for (const id of this.entries.keys()) if (!alive.has(id)) this.entries.delete(id);
-    const names = [...new Set(cells.flatMap((c) => (c.board !== null && c.boardName !== null ? [c.boardName] : [])))].sort();
-    const comparisons = compareBoard(entries);
-    const boardOf = new Map(entries.map((e) => [e.path, e.boardName]));
-    return {
-      boards: names.map((name) => {
-        const format = (cells.find((c) => c.boardName === name) as CellSummary).format;
-        return { name, format, rule: ADAPTERS[format].capabilities.board?.rule ?? '', comparisons: comparisons.filter((c) => boardOf.get(c.a) === name) };
-      }),
-    };
+  /** Every board of these cells, and the comparisons of all of them, Holm-adjusted over all (runners/FORMATS.md). */
+  async table(cells: CellSummary[]): Promise<{ boards: BoardHead[]; table: ComparisonTable }> {
+    const comparing = await this.compare(cells);
+    return { boards: headsOf(cells), table: await comparing.table };
   }
 
-  /** The scored episodes of each cell whose row changed since they were last read. */
-  private async readChanged(cells: CellSummary[]): Promise<void> {
+  /** Each board of these cells as the window shows it: its counts, its first LISTED comparisons, each cell's standing. */
+  async report(cells: CellSummary[]): Promise<BoardReport> {
+    const comparing = await this.compare(cells);
+    const table = await comparing.table;
+    comparing.summaries ??= boardSummaries(table, comparing.boardOf);
+    const none: BoardSummary = { compared: 0, real: 0, comparisons: [], standing: {} };
+    return { boards: headsOf(cells).map((head) => ({ ...head, ...(comparing.summaries?.get(head.name) ?? none) })) };
+  }
+
+  /** The comparison of the on-board cells as they are: the last one while none of them changed, came or went. */
+  private async compare(cells: CellSummary[]): Promise<Comparing> {
+    const on = cells.filter((c) => c.board === 'on' && c.boardName !== null);
+    const changed = await this.readChanged(on);
+    if (this.comparing && !changed) return this.comparing;
+    const entries = on.map((cell) => (this.entries.get(cell.id) as { entry: BoardEntry }).entry);
+    const comparing: Comparing = { table: this.pool.compare(entries), boardOf: new Map(entries.map((e) => [e.path, e.boardName])) };
+    this.comparing = comparing;
+    // A comparison that failed (its worker stalled) is not kept: the next call compares again.
+    comparing.table.catch(() => this.comparing === comparing && (this.comparing = null));
+    return comparing;
+  }
+
+  /** Reads the scored episodes of each cell whose row changed since they were last read; whether any cell changed, came or went. */
+  private async readChanged(cells: CellSummary[]): Promise<boolean> {
+    const alive = new Set(cells.map((c) => c.id));
+    let changed = false;
+    for (const id of this.entries.keys()) {
+      if (alive.has(id)) continue;
+      this.entries.delete(id);
+      changed = true;
+    }
     const stale = cells.filter((cell) => this.entries.get(cell.id)?.version !== versionOf(cell));
     const keep = (cell: CellSummary, units: string) =>
       this.entries.set(cell.id, { version: versionOf(cell), entry: { path: cell.path, boardName: cell.boardName as string, labels: cell.labels, apart: ADAPTERS[cell.format].capabilities.board?.apart, units } });
@@ -49,5 +83,62 @@ export class BoardReader {
     // The read workers keep each cell's units from its last read (and the index cache's): nothing is read again here.
     await this.pool.units([...local.values()].map((c) => ({ dir: c.path, format: c.format })), (units) => units.forEach(([dir, list]) => keep(local.get(dir) as CellSummary, list)));
     await mapLimited(stale.filter((c) => c.host !== 'local'), PARALLEL_IO, async (cell) => keep(cell, encodeUnits((await readCell(cell.path, cell.format, this.contextOf(cell).read())).units)));
+    return changed || stale.length > 0;
   }
+}
+
+/** The boards these cells belong to, on them or not, by name. */
+function headsOf(cells: CellSummary[]): BoardHead[] {
+  const formats = new Map<string, CellSummary['format']>();
+  for (const c of cells) if (c.board !== null && c.boardName !== null && !formats.has(c.boardName)) formats.set(c.boardName, c.format);
+  return [...formats].sort(([a], [b]) => a.localeCompare(b)).map(([name, format]) => ({ name, format, rule: ADAPTERS[format].capabilities.board?.rule ?? '' }));
+}
+
+/** Each board's summary of the table: one pass to count, one to pick the `listed` comparisons of lowest Holm-adjusted p. */
+export function boardSummaries(table: ComparisonTable, boardOf: Map<string, string>, listed = LISTED): Map<string, BoardSummary> {
+  const count = table.a.length;
+  // The distinct adjusted p-values in order: a comparison's rank is its p's place among them.
+  const order = Array.from(table.adjusted.keys()).sort((x, y) => (table.adjusted[x] as number) - (table.adjusted[y] as number));
+  const rankOf = new Int32Array(order.length);
+  order.forEach((id, rank) => (rankOf[id] = rank));
+  const boards = new Map<string, BoardSummary & { perRank: Uint32Array; cutoff: number; atCutoff: number; picked: number[] }>();
+  const boardAt = table.paths.map((path) => boardOf.get(path) ?? '');
+  const ofA = (k: number) => {
+    const name = boardAt[table.a[k] as number] as string;
+    let board = boards.get(name);
+    if (!board) boards.set(name, (board = { compared: 0, real: 0, comparisons: [], standing: {}, perRank: new Uint32Array(order.length), cutoff: 0, atCutoff: 0, picked: [] }));
+    return board;
+  };
+  for (let k = 0; k < count; k++) {
+    const board = ofA(k);
+    const p = table.p[k] as number;
+    board.compared++;
+    const rank = rankOf[p] as number;
+    board.perRank[rank] = (board.perRank[rank] as number) + 1;
+    if ((table.adjusted[p] as number) >= SIGNIFICANT) continue;
+    board.real++;
+    const aWon = (table.onlyA[k] as number) > (table.onlyB[k] as number);
+    const standing = (place: number) => (board.standing[table.paths[place] as string] ??= { won: 0, lost: 0 });
+    standing(table.a[k] as number)[aWon ? 'won' : 'lost']++;
+    standing(table.b[k] as number)[aWon ? 'lost' : 'won']++;
+  }
+  // The rank past which a board lists nothing, and how many of that rank it lists.
+  for (const board of boards.values()) {
+    let left = listed;
+    while (board.cutoff < order.length && left > (board.perRank[board.cutoff] as number)) left -= board.perRank[board.cutoff++] as number;
+    board.atCutoff = left;
+  }
+  for (let k = 0; k < count; k++) {
+    const board = ofA(k);
+    const rank = rankOf[table.p[k] as number] as number;
+    if (rank > board.cutoff || (rank === board.cutoff && board.atCutoff-- <= 0)) continue;
+    board.picked.push(k);
+  }
+  return new Map(
+    [...boards].map(([name, { compared, real, standing, picked }]) => {
+      const rank = (k: number) => rankOf[table.p[k] as number] as number;
+      picked.sort((x, y) => rank(x) - rank(y) || x - y);
+      return [name, { compared, real, standing, comparisons: picked.map((k) => comparisonAt(table, k)) }];
+    }),
+  );
 }

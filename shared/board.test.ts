@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareBoard, holm, wilson95, type BoardEntry } from './board';
+import { compareTable, comparisonsOf, holm, wilson95, type BoardEntry } from './board';
+import { pairUnits } from './mcnemar';
 import { encodeUnits } from './units';
 import type { EpisodeUnit } from './model';
 
@@ -32,6 +33,7 @@ describe("Holm's correction", () => {
   });
 });
 
+const compareBoard = (entries: BoardEntry[]) => comparisonsOf(compareTable(entries));
 const labels = (harness: string, model: string, condition = 'bare', effort = 'default') => ({ harness, model, condition, effort });
 const units = (outcomes: string): string => encodeUnits([...outcomes].map((o, i): EpisodeUnit => ({ id: String(i), status: o === '-' ? 'rate_limited' : 'evaluated', success: o === '1', scored: o !== '-' })));
 
@@ -78,5 +80,28 @@ describe('the comparison set', () => {
     // Holm over the two: the smaller p doubled, the larger kept at 1.
     expect(ab?.p_adjusted).toBeCloseTo(4 / 1024, 12);
     expect(ac?.p_adjusted).toBe(1);
+  });
+
+  it("counts each pair as shared/mcnemar's pairUnits does, over ids past a word of 32 and units absent or unscored on either side", () => {
+    // A small deterministic generator: the same cells every run.
+    let seed = 7;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const cellUnits = () =>
+      Array.from({ length: 90 }, (_, i): EpisodeUnit | null => {
+        const r = next();
+        return r < 0.1 ? null : { id: i % 3 === 0 ? `task-${i}` : String(i), status: r < 0.2 ? 'rate_limited' : 'evaluated', success: r > 0.55, scored: r >= 0.2 };
+      }).filter((u): u is EpisodeUnit => u !== null);
+    const cells = ['a', 'b', 'c'].map((model) => ({ model, units: cellUnits() }));
+    const entries = cells.map((c): BoardEntry => ({ path: `/r/${c.model}`, boardName: 'b', labels: labels('sdk', c.model), units: encodeUnits(c.units) }));
+    const compared = compareBoard(entries);
+    expect(compared).toHaveLength(3);
+    for (const c of compared) {
+      const [x, y] = [c.a, c.b].map((path) => (cells.find((cell) => `/r/${cell.model}` === path) as { units: EpisodeUnit[] }).units) as [EpisodeUnit[], EpisodeUnit[]];
+      const paired = pairUnits(x, y, true);
+      if (!paired.ok) throw new Error('a live pairing is never refused');
+      const { both, only_a, only_b, neither, p_value } = paired.table;
+      expect(c).toMatchObject({ both, only_a, only_b, neither, left_out: paired.table.undecided.length });
+      expect(c.p_value).toBe(p_value);
+    }
   });
 });

@@ -75,29 +75,52 @@ export interface BoardComparison {
   p_adjusted: number;
 }
 
-/** A cell's outcome on each episode of its board, by the board's episode index: 0 absent, 1 not scored, 2 failed, 3 succeeded. */
-type Outcomes = Uint8Array;
+/**
+ * Each cell's episodes as three bit sets over one numbering of every episode id the cells hold (cell i's
+ * words from `i * words`): ended, scored (ended and counted), succeeded (scored and a success). A pair's
+ * counts are then a few popcounts a word, not a loop over its episodes.
+ */
+interface Outcomes {
+  words: number;
+  ended: Int32Array;
+  scored: Int32Array;
+  succeeded: Int32Array;
+}
 
+/** The set bits of a 32-bit word. */
+function popcount(word: number): number {
+  let v = word - ((word >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
 
-/** The paired counts over the episodes both scored (as shared/mcnemar's pairUnits pairs them), and how many ended on one side only. */
-function pairCounts(a: Outcomes, b: Outcomes): Pick<BoardComparison, 'both' | 'only_a' | 'only_b' | 'neither' | 'left_out'> {
+/**
+ * The paired counts of cells i and j over the episodes both scored (as shared/mcnemar's pairUnits pairs them),
+ * and how many ended on one side only, written into `found` from `at` in that order.
+ */
+function pairCounts(o: Outcomes, i: number, j: number, found: Int32Array, at: number): void {
   let both = 0;
   let onlyA = 0;
   let onlyB = 0;
   let neither = 0;
   let leftOut = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as number;
-    const y = b[i] as number;
-    if (x === 0 || y === 0) {
-      if (x !== y) leftOut++;
-    } else if (x === 1 || y === 1) continue;
-    else if (x === 3 && y === 3) both++;
-    else if (x === 3) onlyA++;
-    else if (y === 3) onlyB++;
-    else neither++;
+  for (let w = 0; w < o.words; w++) {
+    const a = i * o.words + w;
+    const b = j * o.words + w;
+    const scored = (o.scored[a] as number) & (o.scored[b] as number);
+    const winA = (o.succeeded[a] as number) & scored;
+    const winB = (o.succeeded[b] as number) & scored;
+    both += popcount(winA & winB);
+    onlyA += popcount(winA & ~winB);
+    onlyB += popcount(winB & ~winA);
+    neither += popcount(scored & ~(winA | winB));
+    leftOut += popcount((o.ended[a] as number) ^ (o.ended[b] as number));
   }
-  return { both, only_a: onlyA, only_b: onlyB, neither, left_out: leftOut };
+  found[at] = both;
+  found[at + 1] = onlyA;
+  found[at + 2] = onlyB;
+  found[at + 3] = neither;
+  found[at + 4] = leftOut;
 }
 
 /** The number an id of a few digits writes (`"17"`), or -1 for any other id (`"017"`, `"task#2"`): most boards number their episodes. */
@@ -113,13 +136,16 @@ function smallNumber(text: string, start: number, end: number): number {
 }
 
 /** Each cell's outcomes over one numbering of every episode id the cells hold, in the cells' order (one pass over their units). */
-function outcomesOf(entries: BoardEntry[]): Outcomes[] {
+function outcomesOf(entries: BoardEntry[]): Outcomes {
   const index = new Map<string, number>();
   // Numbered ids by their number: a million units are then read without a string or a Map lookup each.
   const numbered: number[] = [];
-  const read = entries.map((e) => {
-    const at: number[] = [];
-    const values: number[] = [];
+  // Every cell's units in one list, as (episode number) * 4 + (1 ended, 2 scored, 3 succeeded): cell i's from starts[i].
+  let units = new Int32Array(1 << 16);
+  let length = 0;
+  const starts = new Int32Array(entries.length + 1);
+  entries.forEach((e, i) => {
+    starts[i] = length;
     eachUnit(e.units, (start, end, success, scored) => {
       const number = smallNumber(e.units, start, end);
       let k = number >= 0 ? numbered[number] : undefined;
@@ -129,16 +155,29 @@ function outcomesOf(entries: BoardEntry[]): Outcomes[] {
         if (k === undefined) index.set(id, (k = index.size));
         if (number >= 0) numbered[number] = k;
       }
-      at.push(k);
-      values.push(!scored ? 1 : success === '1' ? 3 : 2);
+      if (length === units.length) {
+        const grown = new Int32Array(length * 2);
+        grown.set(units);
+        units = grown;
+      }
+      units[length++] = k * 4 + (!scored ? 1 : success === '1' ? 3 : 2);
     });
-    return { at, values };
   });
-  return read.map(({ at, values }) => {
-    const outcomes = new Uint8Array(index.size);
-    for (let i = 0; i < at.length; i++) outcomes[at[i] as number] = values[i] as number;
-    return outcomes;
-  });
+  starts[entries.length] = length;
+  const words = Math.ceil(index.size / 32);
+  const outcomes = { words, ended: new Int32Array(entries.length * words), scored: new Int32Array(entries.length * words), succeeded: new Int32Array(entries.length * words) };
+  for (let i = 0; i < entries.length; i++) {
+    for (let u = starts[i] as number; u < (starts[i + 1] as number); u++) {
+      const unit = units[u] as number;
+      const k = unit >>> 2;
+      const at = i * words + (k >>> 5);
+      const bit = 1 << (k & 31);
+      outcomes.ended[at] = (outcomes.ended[at] as number) | bit;
+      if ((unit & 3) >= 2) outcomes.scored[at] = (outcomes.scored[at] as number) | bit;
+      if ((unit & 3) === 3) outcomes.succeeded[at] = (outcomes.succeeded[at] as number) | bit;
+    }
+  }
+  return outcomes;
 }
 
 /** Each entry's value of each board field (and its board) as a small number: groups are keyed by numbers, not texts. */
@@ -181,20 +220,66 @@ class PValues {
 }
 
 /**
- * Every pair of cells of one board that differ in exactly one field, tested, Holm-adjusted over all of
- * them. Cells are grouped by all but one field, so only pairs that can differ in that one are looked at;
- * never across a field its board keeps apart (an ablation's own row).
+ * A board's comparisons as columns: the k-th compares cells `a[k]` and `b[k]` (places in `paths`, a before
+ * b), in `field`, with its counts and its p-value's place in `pValues` and `adjusted`. Typed arrays cross
+ * from a worker without a copy, and 180,000 comparisons print without an object each.
  */
-export function compareBoard(entries: BoardEntry[]): BoardComparison[] {
+export interface ComparisonTable {
+  /** The compared cells' paths, in path order. */
+  paths: string[];
+  a: Int32Array;
+  b: Int32Array;
+  /** An index into BOARD_FIELDS. */
+  field: Uint8Array;
+  both: Int32Array;
+  onlyA: Int32Array;
+  onlyB: Int32Array;
+  neither: Int32Array;
+  leftOut: Int32Array;
+  p: Int32Array;
+  pValues: Float64Array;
+  adjusted: Float64Array;
+}
+
+/** The buffers of a table's columns, for a worker to hand over without copying them. */
+export function tableBuffers(t: ComparisonTable): ArrayBuffer[] {
+  return [t.a, t.b, t.field, t.both, t.onlyA, t.onlyB, t.neither, t.leftOut, t.p, t.pValues, t.adjusted].map((column) => column.buffer as ArrayBuffer);
+}
+
+export function comparisonAt(t: ComparisonTable, k: number): BoardComparison {
+  const p = t.p[k] as number;
+  return {
+    a: t.paths[t.a[k] as number] as string,
+    b: t.paths[t.b[k] as number] as string,
+    field: BOARD_FIELDS[t.field[k] as number] as BoardField,
+    both: t.both[k] as number,
+    only_a: t.onlyA[k] as number,
+    only_b: t.onlyB[k] as number,
+    neither: t.neither[k] as number,
+    left_out: t.leftOut[k] as number,
+    p_value: t.pValues[p] as number,
+    p_adjusted: t.adjusted[p] as number,
+  };
+}
+
+export const comparisonsOf = (t: ComparisonTable): BoardComparison[] => Array.from(t.a, (_, k) => comparisonAt(t, k));
+
+/**
+ * Every pair of cells of one board that differ in exactly one field, tested, Holm-adjusted over all of
+ * them, by a then b in path order. Cells are grouped by all but one field, so only pairs that can differ
+ * in that one are looked at; never across a field its board keeps apart (an ablation's own row).
+ */
+export function compareTable(entries: BoardEntry[]): ComparisonTable {
   const sorted = [...entries].sort((x, y) => byPath(x.path, y.path));
   const n = sorted.length;
   const outcomes = outcomesOf(sorted);
   const ids = labelIds(sorted);
-  // Each pair found, as numbers: its cells' ranks in path order (a before b), its field, its counts and p.
-  const pairs: { place: number; field: BoardField; counts: ReturnType<typeof pairCounts>; p: number }[] = [];
+  // Each pair found, 9 numbers: its cells' places, its field, its five counts, its p's id.
+  let found = new Int32Array(9 << 12);
+  let length = 0;
   const pValues = new PValues();
-  for (const field of BOARD_FIELDS) {
-    const others = BOARD_FIELDS.filter((f) => f !== field).map((f) => ids.fields[f]);
+  BOARD_FIELDS.forEach((field, f) => {
+    const others = BOARD_FIELDS.filter((other) => other !== field).map((other) => ids.fields[other]);
     const own = ids.fields[field];
     const groups = new Map<string, number[]>();
     for (let i = 0; i < n; i++) {
@@ -210,24 +295,53 @@ export function compareBoard(entries: BoardEntry[]): BoardComparison[] {
         for (let y = x + 1; y < group.length; y++) {
           const j = group[y] as number;
           if (own[i] === own[j]) continue;
-          const counts = pairCounts(outcomes[i] as Outcomes, outcomes[j] as Outcomes);
-          pairs.push({ place: i * n + j, field, counts, p: pValues.idOf(counts.only_a, counts.only_b) });
+          if (length + 9 > found.length) {
+            const grown = new Int32Array(found.length * 2);
+            grown.set(found);
+            found = grown;
+          }
+          found[length] = i;
+          found[length + 1] = j;
+          found[length + 2] = f;
+          pairCounts(outcomes, i, j, found, length + 3);
+          found[length + 8] = pValues.idOf(found[length + 4] as number, found[length + 5] as number);
+          length += 9;
         }
       }
     }
-  }
-  const counts = new Uint32Array(pValues.values.length);
-  for (const pair of pairs) counts[pair.p] = (counts[pair.p] as number) + 1;
-  const adjusted = holmOfDistinct(pValues.values, counts);
-  // By a, then b, in path order: a typed sort of (place, index) packed in one number, not 3 million comparator calls.
-  const packed = Float64Array.from(pairs, (pair, k) => pair.place * pairs.length + k);
-  packed.sort();
-  return Array.from(packed, (v) => {
-    const { place, field, counts: c, p } = pairs[v % pairs.length] as (typeof pairs)[number];
-    const a = (sorted[Math.floor(place / n)] as BoardEntry).path;
-    const b = (sorted[place % n] as BoardEntry).path;
-    return { a, b, field, both: c.both, only_a: c.only_a, only_b: c.only_b, neither: c.neither, left_out: c.left_out, p_value: pValues.values[p] as number, p_adjusted: adjusted[p] as number };
   });
+  const count = length / 9;
+  const counts = new Uint32Array(pValues.values.length);
+  for (let k = 0; k < count; k++) {
+    const id = found[k * 9 + 8] as number;
+    counts[id] = (counts[id] as number) + 1;
+  }
+  const adjusted = holmOfDistinct(pValues.values, counts);
+  // By a, then b: a typed sort of (a, b, k) packed in one number, not 3 million comparator calls.
+  const order = new Float64Array(count);
+  for (let k = 0; k < count; k++) order[k] = ((found[k * 9] as number) * n + (found[k * 9 + 1] as number)) * count + k;
+  order.sort();
+  const place = new Int32Array(count);
+  for (let r = 0; r < count; r++) place[r] = ((order[r] as number) % count) * 9;
+  const column = <T extends Int32Array | Uint8Array>(make: new (length: number) => T, at: number): T => {
+    const values = new make(count);
+    for (let r = 0; r < count; r++) values[r] = found[(place[r] as number) + at] as number;
+    return values;
+  };
+  return {
+    paths: sorted.map((e) => e.path),
+    a: column(Int32Array, 0),
+    b: column(Int32Array, 1),
+    field: column(Uint8Array, 2),
+    both: column(Int32Array, 3),
+    onlyA: column(Int32Array, 4),
+    onlyB: column(Int32Array, 5),
+    neither: column(Int32Array, 6),
+    leftOut: column(Int32Array, 7),
+    p: column(Int32Array, 8),
+    pValues: Float64Array.from(pValues.values),
+    adjusted,
+  };
 }
 
 /** A difference is real when its Holm-adjusted p is below this. */
@@ -264,13 +378,14 @@ export interface Verdict {
   other: string;
 }
 
-/** The real differences a cell is part of (adjusted p below 0.05). */
-export function verdictsOf(path: string, comparisons: BoardComparison[]): Verdict[] {
-  return comparisons
-    .filter((c) => c.p_adjusted < SIGNIFICANT && (c.a === path || c.b === path))
-    .map((comparison) => {
-      const mine = comparison.a === path ? comparison.only_a : comparison.only_b;
-      const theirs = comparison.a === path ? comparison.only_b : comparison.only_a;
-      return { comparison, won: mine > theirs, other: comparison.a === path ? comparison.b : comparison.a };
-    });
+/** The real differences (adjusted p below 0.05) among these comparisons, by each cell they are part of. */
+export function verdictsByPath(comparisons: BoardComparison[]): Map<string, Verdict[]> {
+  const verdicts = new Map<string, Verdict[]>();
+  const add = (path: string, verdict: Verdict) => (verdicts.get(path) ?? (verdicts.set(path, []), verdicts.get(path) as Verdict[])).push(verdict);
+  for (const comparison of comparisons) {
+    if (comparison.p_adjusted >= SIGNIFICANT) continue;
+    add(comparison.a, { comparison, won: comparison.only_a > comparison.only_b, other: comparison.b });
+    add(comparison.b, { comparison, won: comparison.only_b > comparison.only_a, other: comparison.a });
+  }
+  return verdicts;
 }

@@ -79,7 +79,13 @@ export interface BoardInfo {
   name: string;
   format: FormatName;
   rule: string;
+  /** One-field comparisons on this board, and how many of them survive Holm's correction. */
+  compared: number;
+  real: number;
+  /** Its comparisons of lowest Holm-adjusted p, the real ones first (`cellwatch board --json` prints them all). */
   comparisons: BoardComparison[];
+  /** Each cell's real differences won and lost, by path; a cell with none is absent. */
+  standing: Record<string, { won: number; lost: number }>;
 }
 
 export interface BoardReport {

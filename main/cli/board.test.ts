@@ -53,6 +53,19 @@ describe('cellwatch board', () => {
     expect(condition.p_adjusted).toBeCloseTo(2 * mcnemarExactP(0, 14), 15);
   });
 
+  it("escapes a control character in a cell's name as JSON does, so the output is both valid JSON and safe for a terminal", async () => {
+    // U+009B is a C1 control (CSI): JSON.stringify leaves it raw, and a terminal would read an escape sequence.
+    cell('std_sdk_m1_bare\u009b2J_default', { harness: 'sdk', model: 'm1', condition: 'bare' }, twenty(3));
+    const { io, out } = capture();
+    expect(await runCli(['board', '--json', tmp.path], io)).toBe(0);
+    const text = out.join('\n');
+    expect(text).not.toMatch(/[\u007f-\u009f]/);
+    expect(text).toContain('\\u009b2J');
+    const { cells, comparisons } = JSON.parse(text);
+    expect(cells.map((c: { name: string }) => c.name)).toContain('std_sdk_m1_bare\u009b2J_default');
+    expect(comparisons.some((c: { a: string; b: string }) => c.a.endsWith('\u009b2J_default') || c.b.endsWith('\u009b2J_default'))).toBe(true);
+  });
+
   it('pairs the same episodes from the index cache on the next start, and again from the files once a cell changed', async () => {
     const data = tempDir();
     const saved = process.env.XDG_DATA_HOME;

@@ -3,12 +3,15 @@ import { printableLines } from './printable';
 export interface Io {
   out(line: string): void;
   err(line: string): void;
+  /** Output made printable by the caller (JSON whose strings escape every control character), written as it is: a chunk may end mid-line. */
+  write(bytes: Uint8Array): void;
 }
 
 /** The terminal: no control character other than newline and tab gets through, whatever a command printed. */
 export const processIo: Io = {
   out: (line) => process.stdout.write(`${printableLines(line)}\n`),
   err: (line) => process.stderr.write(`${printableLines(line)}\n`),
+  write: (bytes) => process.stdout.write(bytes),
 };
 
 /** A mistake in how the command was called: printed with the usage hint, exit code 2. */

@@ -9,6 +9,7 @@ import { detectFormat, entryProblems, fileCellsIn, localFs, type CellRead } from
 import { problem, type FormatName, type Problem } from '../../shared/model';
 import { packageRoot } from '../paths';
 import { knownByFolder, withoutTwins, type Found } from '../scan';
+import type { BoardEntry, ComparisonTable } from '../../shared/board';
 import type { LookedFiles } from './index-cache';
 import type { WorkerJob, WorkerReply } from './worker-jobs';
 
@@ -52,6 +53,7 @@ const STALL_MS = 30_000;
 
 /** What a job was doing, for the message when it stalls. */
 function describe(job: Asked): string {
+  if (job.type === 'compare') return `comparing the ${job.entries.length} cells on the board`;
   const dirs = 'cells' in job ? job.cells.map((c) => c.dir) : 'dirs' in job ? job.dirs : [];
   const what = job.type === 'discover' ? 'finding cells in' : job.type === 'sweep' ? 'checking' : 'reading';
   return `${what} ${dirs.length === 1 ? dirs[0] : `${dirs.length} folders (${dirs[0]}, ...)`}`;
@@ -212,6 +214,13 @@ export class ReaderPool {
       onBatch(reply.units);
       if (reply.done) finish();
     });
+  }
+
+  /** The board's comparisons of these cells (shared/board.ts), worked out by the least busy worker. */
+  compare(entries: BoardEntry[]): Promise<ComparisonTable> {
+    const load = (i: number) => this.busy.get(this.workers[i] as Worker) ?? 0;
+    const index = this.workers.reduce((least, _, i) => (load(i) < load(least) ? i : least), 0);
+    return this.ask(index, { type: 'compare', entries }, (reply, finish) => reply.type === 'compared' && finish(reply.table));
   }
 
   /** The malformed lines of each cell's event logs, in batches as they are checked. */

@@ -14,6 +14,7 @@ import { findCells, type Found } from '../scan';
 import type { LookedFiles, SavedLooked } from './index-cache';
 import type { WorkerJob, WorkerReply } from './worker-jobs';
 import { encodeUnits } from '../../shared/units';
+import { compareTable, tableBuffers } from '../../shared/board';
 import { append } from '../../shared/arrays';
 
 /** Size and mtime of a path, '-' when it is not there. */
@@ -75,7 +76,7 @@ const logs = new LogCache(tracking);
 /** Results go back in batches, so the first rows arrive while the rest are read. */
 const BATCH = 200;
 
-const reply = (message: WorkerReply) => parentPort?.postMessage(message);
+const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []) => parentPort?.postMessage(message, transfer);
 
 /**
  * Runs `each` on every cell with fresh per-cell memos, remembers what it looked at (replacing, or with
@@ -273,6 +274,9 @@ async function handle(job: WorkerJob): Promise<void> {
     await eachCell(job.cells, true, async ({ dir, format }, ctx) => ({ dir, problems: await logProblems(dir, format, ctx, logs) }), (found, done) =>
       reply({ type: 'logged', id: job.id, logs: found, done }),
     );
+  } else if (job.type === 'compare') {
+    const table = compareTable(job.entries);
+    reply({ type: 'compared', id: job.id, table }, tableBuffers(table));
   } else if (job.type === 'sweep') {
     const dirty = job.dirs.filter((dir) => {
       const was = looked.get(dir);

@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
+import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { formatP } from '../../../shared/mcnemar';
 import type { CellSummary } from '../../../shared/model';
 import { CallFailed } from '../CallFailed';
@@ -6,14 +7,29 @@ import { useApp, useTransport } from '../context';
 import { percent, successText } from '../format';
 import { STATE_LOOK } from '../cell-list/states';
 import { usePolled } from '../usePolled';
-import { gridOf, SIGNIFICANT, verdictsOf, wilson95, type Verdict } from '../../../shared/board';
+import { gridOf, SIGNIFICANT, verdictsByPath, wilson95, type Verdict } from '../../../shared/board';
 
-function Square({ cell, verdicts, names, focused, onFocus }: { cell: CellSummary; verdicts: Verdict[]; names: Map<string, string>; focused: boolean; onFocus: () => void }) {
+/** A row of squares, its spacing included: rows are drawn only while on screen (a board of 10,000 cells has 1,000). */
+const ROW_PITCH = 66;
+
+interface SquareProps {
+  cell: CellSummary;
+  /** Its real differences among the comparisons listed, and how many it won and lost in all. */
+  verdicts: Verdict[];
+  standing: { won: number; lost: number } | undefined;
+  names: Map<string, string>;
+  focused: boolean;
+  onFocus: () => void;
+}
+
+function Square({ cell, verdicts, standing, names, focused, onFocus }: SquareProps) {
   const openCell = useApp((s) => s.openCell);
   const { successes, scored, planned } = cell.episodes;
   const interval = wilson95(successes, scored);
-  const wins = verdicts.filter((v) => v.won);
+  const won = standing?.won ?? 0;
+  const real = won + (standing?.lost ?? 0);
   const why = verdicts.map((v) => `${v.won ? 'beats' : 'loses to'} ${names.get(v.other) ?? v.other} (${v.comparison.field}): ${v.comparison.only_a}:${v.comparison.only_b} discordant, Holm p = ${formatP(v.comparison.p_adjusted)}`);
+  if (real > verdicts.length) why.push(`${real - verdicts.length} more real difference${real - verdicts.length === 1 ? '' : 's'} (${won} won in all), past the comparisons listed`);
   return (
     <button
       className={`board-square${cell.board === 'on' ? '' : ' off'}`}
@@ -28,9 +44,9 @@ function Square({ cell, verdicts, names, focused, onFocus }: { cell: CellSummary
         <span className={`dot tone-${STATE_LOOK[cell.state].tone}`} aria-hidden />
         <span className="square-rate">{scored ? `${successes}/${scored}` : '–'}</span>
         <span className="muted">{percent(cell.success_rate, 0)}</span>
-        {wins.length > 0 && (
-          <span className="board-win" aria-label={`${wins.length} real difference${wins.length === 1 ? '' : 's'} won`}>
-            ▲{wins.length > 1 ? wins.length : ''}
+        {won > 0 && (
+          <span className="board-win" aria-label={`${won} real difference${won === 1 ? '' : 's'} won`}>
+            ▲{won > 1 ? won : ''}
           </span>
         )}
       </span>
@@ -64,12 +80,13 @@ export function BoardView() {
   const shown = useMemo(() => cells.filter((c) => c.boardName === board?.name && (all || c.board === 'on')), [cells, board?.name, all]);
   const grid = useMemo(() => gridOf(shown), [shown]);
   const names = useMemo(() => new Map(cells.map((c) => [c.path, c.name])), [cells]);
+  const verdicts = useMemo(() => verdictsByPath(board?.comparisons ?? []), [board?.comparisons]);
+  const rows = useVirtualRows(grid.rows.length, ROW_PITCH);
   if (error && !report) return <CallFailed what="The board" error={error} />;
   if (!report) return null;
   if (!board) return <p className="muted empty-note">No cell here belongs to a board: only coding-agent and bigym-agent runners keep one.</p>;
 
   const comparisons = board.comparisons;
-  const real = comparisons.filter((c) => c.p_adjusted < SIGNIFICANT);
   const move = (event: React.KeyboardEvent) => {
     const [row, column] = cursor;
     const next: Record<string, [number, number]> = {
@@ -116,40 +133,52 @@ export function BoardView() {
       {shown.length === 0 ? (
         <p className="muted empty-note">No cell is on this board yet{all ? '' : '; tick "every cell" to see those that are not, and why'}.</p>
       ) : (
-        <table className="board-grid" aria-label={`Board ${board.name}`} onKeyDown={move}>
-          <thead>
-            <tr>
-              <th>harness · condition · effort</th>
-              {grid.columns.map((model) => (
-                <th key={model}>{model}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {grid.rows.map((row, r) => (
-              <tr key={row}>
-                <th scope="row">{row}</th>
-                {grid.columns.map((model, c) => {
-                  const cell = grid.at(r, c);
-                  return (
-                    <td key={model} data-square={`${r}-${c}`}>
-                      {cell ? (
-                        <Square cell={cell} verdicts={verdictsOf(cell.path, comparisons)} names={names} focused={cursor[0] === r && cursor[1] === c} onFocus={() => setCursor([r, c])} />
-                      ) : (
-                        <span className="board-empty muted">no cell</span>
-                      )}
-                    </td>
-                  );
-                })}
+        <div className="board-scroll" ref={rows.ref} onScroll={rows.onScroll}>
+          <table className="board-grid" aria-label={`Board ${board.name}`} onKeyDown={move}>
+            <thead>
+              <tr>
+                <th>harness · condition · effort</th>
+                {grid.columns.map((model) => (
+                  <th key={model}>{model}</th>
+                ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.first > 0 && <tr aria-hidden style={{ height: rows.first * ROW_PITCH - 6 }} />}
+              {grid.rows.slice(rows.first, rows.last).map((row, i) => {
+                const r = rows.first + i;
+                return (
+                  <tr key={row}>
+                    <th scope="row">{row}</th>
+                    {grid.columns.map((model, c) => {
+                      const cell = grid.at(r, c);
+                      return (
+                        <td key={model} data-square={`${r}-${c}`}>
+                          {cell ? (
+                            <Square cell={cell} verdicts={verdicts.get(cell.path) ?? []} standing={board.standing[cell.path]} names={names} focused={cursor[0] === r && cursor[1] === c} onFocus={() => setCursor([r, c])} />
+                          ) : (
+                            <span className="board-empty muted">no cell</span>
+                          )}
+                        </td>
+                      );
+                    })}
+                  </tr>
+                );
+              })}
+              {rows.last < grid.rows.length && <tr aria-hidden style={{ height: (grid.rows.length - rows.last) * ROW_PITCH - 6 }} />}
+            </tbody>
+          </table>
+        </div>
       )}
       <h2 className="section-title">
-        Real differences <span className="muted">({real.length} of {comparisons.length} one-field comparisons survive Holm's correction at 0.05)</span>
+        Real differences <span className="muted">({board.real.toLocaleString('en-US')} of {board.compared.toLocaleString('en-US')} one-field comparisons survive Holm's correction at 0.05)</span>
       </h2>
-      {comparisons.length === 0 ? (
+      {board.compared > comparisons.length && (
+        <p className="muted">
+          The {comparisons.length.toLocaleString('en-US')} of lowest Holm p are listed; <code>cellwatch board --json</code> prints every one.
+        </p>
+      )}
+      {board.compared === 0 ? (
         <p className="muted">No two cells on this board differ in exactly one of harness, model, condition, effort.</p>
       ) : (
         <table className="plain-table" aria-label="Comparisons">
@@ -165,7 +194,7 @@ export function BoardView() {
             </tr>
           </thead>
           <tbody>
-            {[...comparisons].sort((x, y) => x.p_adjusted - y.p_adjusted).map((c) => (
+            {comparisons.map((c) => (
               <tr key={`${c.a}\0${c.b}`} className={c.p_adjusted < SIGNIFICANT ? 'real' : undefined}>
                 <td>
                   <button className="link" onClick={() => openPaired(c.a, c.b)} aria-label={`Paired view of ${names.get(c.a) ?? c.a} and ${names.get(c.b) ?? c.b}`} title="Open the Paired view on this pair">

@@ -66,8 +66,8 @@ function RootRow({ root, selected, name }: { root: RootStatus; selected: boolean
           {root.state !== 'ok'
             ? root.state
             : root.limit
-              ? `${root.cellCount} of ${root.cellCount + root.limit.hidden} cells`
-              : `${root.cellCount} cell${root.cellCount === 1 ? '' : 's'}`}
+              ? `${root.cellCount.toLocaleString('en-US')} of ${(root.cellCount + root.limit.hidden).toLocaleString('en-US')} cells`
+              : `${root.cellCount.toLocaleString('en-US')} cell${root.cellCount === 1 ? '' : 's'}`}
         </span>
       </button>
       <button className="icon-button" onClick={() => void removeRoot(root.path)} aria-label={`Remove runs root ${root.path}`} title="Remove this runs root">
