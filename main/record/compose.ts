@@ -2,9 +2,12 @@ import { join } from 'node:path';
 import type { Comparison, ComparedSlot } from '../../shared/cell-detail';
 import { append, largest } from '../../shared/arrays';
 
-/** Frames are drawn at twice their size (84 → 168 px), pixel for pixel. */
-export const SCALE = 2;
-const LABEL_HEIGHT = 28;
+/** A recording is at least this high (a slide's 720p): its frames are scaled up, pixel for pixel, by a whole number to fill it. */
+export const MIN_HEIGHT = 720;
+/** The band above each slot's row that names it. */
+export const LABEL_HEIGHT = 32;
+const FRAME = 84;
+const FONT = 'font=DejaVu Sans Mono';
 const BACKGROUND = '0x15171b';
 const OUTCOME_COLOUR = { success: '0x4cbf73', failure: '0xe5534b', unknown: '0x8a929e' } as const;
 
@@ -37,7 +40,17 @@ export interface ComposeOptions {
 export const workFiles = (work: string) => ({
   camera: (slot: number, camera: number) => join(work, `c${slot}_${camera}`),
   label: (slot: number) => join(work, `label${slot}.txt`),
+  cameraLabel: (slot: number, camera: number) => join(work, `label${slot}_${camera}.txt`),
 });
+
+/** The window's grid as the video lays it out: a row per slot under its label, its cameras side by side, each `tile` px square. */
+export function gridGeometry(slots: SlotInput[], labels: boolean): { tile: number; width: number; rowHeight: number; height: number } {
+  const label = labels ? LABEL_HEIGHT : 0;
+  const scale = Math.max(2, Math.ceil((MIN_HEIGHT / Math.max(1, slots.length) - label) / FRAME));
+  const tile = FRAME * scale;
+  const rowHeight = tile + label;
+  return { tile, width: tile * largest(slots.map((s) => s.cameras.length), 1), rowHeight, height: rowHeight * slots.length };
+}
 
 /** Local paths of each slot's cameras, from the comparison and the local folder of each slot's frames. */
 export function slotInputs(comparison: Comparison, folderOf: (slot: ComparedSlot) => string): SlotInput[] {
@@ -55,16 +68,18 @@ export function slotInputs(comparison: Comparison, folderOf: (slot: ComparedSlot
   });
 }
 
-/** The ffmpeg arguments that compose the labelled grid (up to three slots a row) and encode it as H.264, its inputs in `work`. */
+/**
+ * The ffmpeg arguments that compose the grid (gridGeometry), each row labelled with its slot, version, seed
+ * and outcome, each tile with its camera, the time burnt in at the top right, and encode it as H.264.
+ */
 export function ffmpegArgs(slots: SlotInput[], options: ComposeOptions, work: string): string[] {
   const files = workFiles(work);
   const inputs: string[] = [];
   const filters: string[] = [];
   let index = 0;
-  const tileSize = 84 * SCALE;
-  const cameras = largest(slots.map((s) => s.cameras.length), 0);
-  const width = tileSize * cameras;
-  const height = tileSize + (options.labels ? LABEL_HEIGHT : 0);
+  const { tile, width, rowHeight } = gridGeometry(slots, options.labels);
+  // A user's text is read from its file with expansion off (see workFiles).
+  const text = (file: string, at: string, size: number, colour: string) => `drawtext=textfile='${file}':expansion=none:${at}:fontsize=${size}:fontcolor=${colour}:${FONT}`;
   slots.forEach((slot, i) => {
     const names: string[] = [];
     slot.cameras.forEach((camera, j) => {
@@ -74,29 +89,21 @@ export function ffmpegArgs(slots: SlotInput[], options: ComposeOptions, work: st
       if (camera.frames) append(inputs, [...guarded, '-f', 'image2', '-c:v', 'png', '-framerate', String(options.fps), '-start_number', String(camera.frames.start), '-i', join(files.camera(i, j), '%06d.png')]);
       else append(inputs, [...guarded, '-f', 'mp4', '-i', `file:${files.camera(i, j)}`]);
       const name = `c${i}_${j}`;
+      const named = options.labels ? `,${text(files.cameraLabel(i, j), 'x=6:y=h-22', 14, 'white')}:box=1:boxcolor=black@0.55:boxborderw=3` : '';
       // A shorter slot holds its last frame until the recording ends.
-      filters.push(`[${index++}:v]fps=${options.fps},scale=${tileSize}:${tileSize}:flags=neighbor,setsar=1,tpad=stop_mode=clone:stop_duration=${options.seconds}[${name}]`);
+      filters.push(`[${index++}:v]fps=${options.fps},scale=${tile}:${tile}:flags=neighbor,setsar=1,tpad=stop_mode=clone:stop_duration=${options.seconds}${named}[${name}]`);
       names.push(`[${name}]`);
     });
     const row = names.length > 1 ? `${names.join('')}hstack=inputs=${names.length}` : `${names[0]}null`;
-    const padded = `pad=${width}:${height}:0:${height - tileSize}:color=${BACKGROUND}`;
-    const label = options.labels
-      ? `,drawtext=textfile='${files.label(i)}':expansion=none:x=8:y=7:fontsize=14:fontcolor=${OUTCOME_COLOUR[slot.outcome]}:font=DejaVu Sans Mono`
-      : '';
+    const padded = `pad=${width}:${rowHeight}:0:${rowHeight - tile}:color=${BACKGROUND}`;
+    const label = options.labels ? `,${text(files.label(i), 'x=8:y=8', 16, OUTCOME_COLOUR[slot.outcome])}` : '';
     filters.push(`${row},${padded}${label}[s${i}]`);
   });
-  const columns = Math.min(3, slots.length);
-  const rows = Math.ceil(slots.length / columns);
-  const cells = slots.map((_, i) => `[s${i}]`);
-  for (let i = slots.length; i < columns * rows; i++) {
-    filters.push(`color=c=${BACKGROUND}:s=${width}x${height}:r=${options.fps}[blank${i}]`);
-    cells.push(`[blank${i}]`);
-  }
-  if (cells.length === 1) filters.push(`${cells[0]}null[grid]`);
-  else {
-    const layout = cells.map((_, i) => `${(i % columns) * width}_${Math.floor(i / columns) * height}`).join('|');
-    filters.push(`${cells.join('')}xstack=inputs=${cells.length}:layout=${layout}[grid]`);
-  }
+  const rows = slots.map((_, i) => `[s${i}]`).join('');
+  const stacked = slots.length > 1 ? `${rows}vstack=inputs=${slots.length}` : `${rows}null`;
+  // The timecode is this program's own text: expanded, as no name from a run directory is.
+  const timecode = options.labels ? `,drawtext=text='%{pts\\:hms}':x=w-tw-8:y=8:fontsize=16:fontcolor=white:${FONT}` : '';
+  filters.push(`${stacked}${timecode}[grid]`);
   return [
     '-hide_banner', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1',
     ...inputs,

@@ -43,39 +43,72 @@ afterAll(() => {
 });
 
 describe('cellwatch record', () => {
-  it('writes a valid H.264 mp4 of the labelled grid: codec, frame count, duration, size', async () => {
+  it('writes a valid H.264 mp4 of the grid, a row per slot, at least 720 px high: codec, frame count, duration, size', async () => {
     const out = join(tmp.path, 'four.mp4');
     const { io } = capture();
-    expect(await runCli(['record', '--compare', 'cartpole_balance:v001,cartpole_balance:2,copies/cartpole:v003,cartpole_balance:last', '--seed', '900001', '--seconds', '2', '--fps', '25', '-o', out, runs], io)).toBe(0);
+    expect(await runCli(['record', '--compare', 'cartpole_balance:v001,cartpole_balance:2,copies/cartpole:v003,cartpole_balance:last', '--seed', '900001', '--seconds', '1', '--fps', '25', '-o', out, runs], io)).toBe(0);
     const probe = JSON.parse(
       execFileSync(findFfprobe(), ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,width,height,nb_read_frames,pix_fmt:format=duration', '-of', 'json', out], { encoding: 'utf8' }),
     );
-    expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 3 * 3 * 168, height: 2 * (168 + 28), nb_read_frames: '50', pix_fmt: 'yuv420p' });
-    expect(Number(probe.format.duration)).toBeCloseTo(2, 1);
+    // Four rows of three 84 px cameras drawn at twice their size, each under a 32 px label: 4 x 200 = 800.
+    expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 3 * 168, height: 4 * (168 + 32), nb_read_frames: '25', pix_fmt: 'yuv420p' });
+    expect(Number(probe.format.duration)).toBeCloseTo(1, 1);
   });
 
-  it('draws each source frame where the grid puts it, within a small tolerance', async () => {
-    const out = join(tmp.path, 'two.mp4');
-    const { io } = capture();
-    expect(await runCli(['record', '--compare', 'cartpole_balance:v001,cartpole_balance:v004', '--seed', '900001', '--seconds', '1', '-o', out, runs], io)).toBe(0);
-    const frameIndex = 10;
-    const width = 2 * 3 * 168;
-    const decoded = execFileSync(findFfmpeg(), ['-v', 'error', '-i', out, '-vf', `select=eq(n\\,${frameIndex})`, '-vframes', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
-    expect(decoded.length).toBe(width * (168 + 28) * 3);
-    for (const [slot, version] of [[0, 'v001'], [1, 'v004']] as const) {
-      for (const [camera, name] of ['head', 'left_wrist', 'right_wrist'].entries()) {
-        const source = png(join(runs, 'cartpole_balance', 'replays', version, '900001', name, `${String(frameIndex).padStart(6, '0')}.png`));
-        let difference = 0;
-        for (let y = 0; y < 168; y++) {
-          for (let x = 0; x < 168; x++) {
-            const gx = slot * 3 * 168 + camera * 168 + x;
-            const gy = 28 + y;
-            for (let c = 0; c < 3; c++) difference += Math.abs(decoded[(gy * width + gx) * 3 + c]! - source[((y >> 1) * 84 + (x >> 1)) * 3 + c]!);
+  describe('two slots', () => {
+    // Two rows: frames drawn at four times their size (336 px) so the video is 2 x (336 + 32) = 736 px high.
+    const [tile, band, width, height] = [336, 32, 3 * 336, 2 * (336 + 32)];
+    let frames: Buffer[];
+    beforeAll(async () => {
+      const out = join(tmp.path, 'two.mp4');
+      const { io } = capture();
+      expect(await runCli(['record', '--compare', 'cartpole_balance:v001,cartpole_balance:v004', '--seed', '900001', '--seconds', '1.3', '-o', out, runs], io)).toBe(0);
+      frames = [10, 30].map((n) => execFileSync(findFfmpeg(), ['-v', 'error', '-i', out, '-vf', `select=eq(n\\,${n})`, '-vframes', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { maxBuffer: 16 << 20 }));
+    }, 30_000);
+    const pixel = (frame: Buffer, x: number, y: number) => [0, 1, 2].map((c) => frame[(y * width + x) * 3 + c] as number);
+    /** How many pixels of a box are within `tolerance` of a colour. */
+    const near = (frame: Buffer, [x0, y0, x1, y1]: number[], colour: number[], tolerance = 60) => {
+      let count = 0;
+      for (let y = y0 as number; y < (y1 as number); y++) for (let x = x0 as number; x < (x1 as number); x++) if (pixel(frame, x, y).every((v, c) => Math.abs(v - (colour[c] as number)) < tolerance)) count++;
+      return count;
+    };
+
+    it('draws each source frame where the grid puts it, within a small tolerance', () => {
+      const [frame] = frames as [Buffer];
+      expect(frame.length).toBe(width * height * 3);
+      for (const [slot, version] of [[0, 'v001'], [1, 'v004']] as const) {
+        for (const [camera, name] of ['head', 'left_wrist', 'right_wrist'].entries()) {
+          const source = png(join(runs, 'cartpole_balance', 'replays', version, '900001', name, `${String(10).padStart(6, '0')}.png`));
+          let difference = 0;
+          // Above the camera's name, drawn in its bottom-left corner.
+          const rows = tile - 32;
+          for (let y = 0; y < rows; y++) {
+            for (let x = 0; x < tile; x++) {
+              const [r, g, b] = pixel(frame, camera * tile + x, slot * (tile + band) + band + y);
+              const at = ((y >> 2) * 84 + (x >> 2)) * 3;
+              difference += Math.abs((r as number) - source[at]!) + Math.abs((g as number) - source[at + 1]!) + Math.abs((b as number) - source[at + 2]!);
+            }
           }
+          expect(difference / (rows * tile * 3)).toBeLessThan(6);
         }
-        expect(difference / (168 * 168 * 3)).toBeLessThan(6);
       }
-    }
+    });
+
+    it("labels each row with its slot, seed and outcome in the outcome's colour, each tile with its camera, and burns in the time", () => {
+      const [first, later] = frames as [Buffer, Buffer];
+      // v001 failed on this seed (red text), v004 succeeded (green).
+      expect(near(first, [0, 0, 480, band], [0xe5, 0x53, 0x4b])).toBeGreaterThan(100);
+      expect(near(first, [0, tile + band, 480, tile + 2 * band], [0x4c, 0xbf, 0x73])).toBeGreaterThan(100);
+      expect(near(first, [0, tile + band, 480, tile + 2 * band], [0xe5, 0x53, 0x4b])).toBe(0);
+      // White camera names at each tile's bottom left.
+      for (const camera of [0, 1, 2]) expect(near(first, [camera * tile, band + tile - 24, camera * tile + 80, band + tile], [255, 255, 255], 40)).toBeGreaterThan(20);
+      // The timecode at the top right reads on: frames 10 and 30 differ there, and only in white.
+      const clock = [width - 140, 0, width, band];
+      expect(near(first, clock, [255, 255, 255], 40)).toBeGreaterThan(50);
+      let changed = 0;
+      for (let y = 0; y < band; y++) for (let x = width - 140; x < width; x++) if (pixel(first, x, y).some((v, c) => Math.abs(v - (pixel(later, x, y)[c] as number)) > 60)) changed++;
+      expect(changed).toBeGreaterThan(20);
+    });
   });
 
   it.each([

@@ -57,7 +57,7 @@ export async function recordComparison(
     await Promise.all(
       slots.flatMap((slot, i) => [
         writeFile(files.label(i), slot.label),
-        ...slot.cameras.map((camera, j) => symlink((camera.frames?.dir ?? camera.video) as string, files.camera(i, j))),
+        ...slot.cameras.flatMap((camera, j) => [symlink((camera.frames?.dir ?? camera.video) as string, files.camera(i, j)), writeFile(files.cameraLabel(i, j), camera.name)]),
       ]),
     );
     const attempt = (labels: boolean) => run(ffmpeg, ffmpegArgs(slots, { ...options, labels }, work), options.seconds, onProgress, limitMs);
