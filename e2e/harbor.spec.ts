@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { episodePanelsFit } from './panels';
 import { instantDemoForSpecs, ROOT } from './processes';
 
 const FIXTURES = join(ROOT, 'runners', 'harbor-job', 'fixtures');
@@ -26,11 +27,13 @@ test.describe('a Harbor job', () => {
   const served = instantDemoForSpecs((home) => writeJob(join(home.home, 'runs')));
 
   test("a trial says what its result says, its trial.log reads, and it opens as a transcript of its ATIF trajectory", async ({ page }) => {
+    await page.setViewportSize({ width: 1024, height: 700 });
     await page.goto(served.url);
     await page.getByRole('table', { name: 'Cells' }).getByRole('button', { name: 'harbor-example' }).click();
     await page.getByRole('tab', { name: 'Episodes' }).click();
     await page.locator('.episode-table').getByRole('row', { name: /scientific_computing_task_0003/ }).click();
     const trial = page.getByRole('region', { name: 'Episode scientific_computing_task_0003__xtc3iGm' });
+    await episodePanelsFit(page, 'a Harbor trial at 1024x700');
     await expect(trial.locator('dl')).toContainText('agentterminus-2-nemo-gym 2.0.0');
     await expect(trial.locator('dl')).toContainText('input tokens344,857');
     await expect(trial.locator('dl')).toContainText('outcomefailed');

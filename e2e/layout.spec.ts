@@ -1,20 +1,7 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { join } from 'node:path';
+import { boxes, episodePanelsFit, inWindow, overlap, type Box } from './panels';
 import { instantDemoForSpecs, ROOT } from './processes';
-
-type Box = { x: number; y: number; width: number; height: number };
-
-const overlap = (a: Box, b: Box) => a.x < b.x + b.width - 1 && b.x < a.x + a.width - 1 && a.y < b.y + b.height - 1 && b.y < a.y + a.height - 1;
-
-async function boxes(locator: Locator): Promise<Box[]> {
-  return (await Promise.all((await locator.all()).map((l) => l.boundingBox()))).filter((b): b is Box => b !== null);
-}
-
-/** Nothing the locator finds reaches past the window's right edge. */
-async function inWindow(page: Page, locator: Locator): Promise<void> {
-  const width = page.viewportSize()?.width ?? 0;
-  for (const box of await boxes(locator)) expect(box.x + box.width, `a box ends at ${box.x + box.width}, past ${width}`).toBeLessThanOrEqual(width + 1);
-}
 
 /** No two of these boxes overlap. */
 async function apart(locator: Locator): Promise<void> {
@@ -41,17 +28,18 @@ for (const [width, height] of [
       expect(cut).toEqual([]);
       await inWindow(page, list.getByRole('columnheader'));
 
-      // A cell: its header's parts apart; the episodes table beside its events and frames, not under them.
-      await list.getByRole('row', { name: /cartpole_balance/ }).click();
-      await expect(page.locator('.cell-header')).toBeVisible();
-      await apart(page.locator('.cell-header > *:not(.run-controls)'));
-      await inWindow(page, page.locator('.cell-header > *'));
-      await page.getByRole('tab', { name: 'Episodes' }).click();
-      const table = page.locator('.episode-table');
-      const side = page.locator('.episode-side');
-      await expect(side).toBeVisible();
-      expect(overlap((await table.boundingBox()) as Box, (await side.boundingBox()) as Box)).toBe(false);
-      await inWindow(page, page.locator('.episode-side, .episode-table, .episodes [role="columnheader"]'));
+      // A cell of every format: its header's parts apart; its Episodes tab, a row open, the table beside
+      // what the row holds (events, frames, facts), not under it, each panel in the window with one scrollbar.
+      for (const name of [/std_sdk_demo-model_full_default/, /cartpole_evo/, /^rollouts/, /cartpole_balance/]) {
+        await list.getByRole('row', { name }).click();
+        await expect(page.locator('.cell-header')).toBeVisible();
+        await apart(page.locator('.cell-header > *:not(.run-controls)'));
+        await inWindow(page, page.locator('.cell-header > *'));
+        await page.getByRole('tab', { name: 'Episodes' }).click();
+        await page.locator('.episode-table').getByRole('row').nth(1).click();
+        await episodePanelsFit(page, String(name));
+        if (name.source !== 'cartpole_balance') await page.keyboard.press('Escape');
+      }
       await page.getByRole('tab', { name: 'Versions' }).click();
       await inWindow(page, page.getByRole('table', { name: 'Policy versions' }));
       await page.screenshot({ path: join(ROOT, 'out', 'test-results', `layout-${width}.png`) });

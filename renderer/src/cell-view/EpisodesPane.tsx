@@ -33,16 +33,18 @@ interface EpisodeColumn extends HeaderColumn<SortKey>, SizedColumn<EpisodeRow> {
   render(row: EpisodeRow): React.ReactNode;
   /** A written column's own class (a numeric one is `num`). */
   className?: string;
+  /** Whether a row has no value here: a column no episode of the cell has a value for is left out (NeMo Gym's rollouts count no tools). */
+  blank?: (row: EpisodeRow) => boolean;
 }
 const COLUMNS: EpisodeColumn[] = [
   // Ids whole (Harbor's trial ids, evopolicygym's indices): what tells two episodes apart.
   { key: 'id', title: '#', always: true, whole: true, fit: (r) => r.id, render: (r) => <span title={r.id}>{r.id}</span> },
   { key: 'status', title: 'Status', whole: true, fit: (r) => `${r.status}  `, render: (r) => <span className={`pill tone-${STATUS_TONE[r.status] ?? 'grey'}`}>{r.status}</span> },
   { key: 'outcome', title: 'Outcome', fit: () => OUTCOME_TEXT, render: (r) => <Outcome row={r} /> },
-  { key: 'toolCalls', title: 'Tools', numeric: true, fit: (r) => String(r.toolCalls ?? '–'), render: (r) => r.toolCalls ?? '–' },
-  { key: 'actions', title: 'Actions', numeric: true, fit: (r) => String(r.actions ?? '–'), render: (r) => r.actions ?? '–' },
-  { key: 'wallS', title: 'Wall', numeric: true, fit: wall, render: wall },
-  { key: 'note', title: 'Note', sortable: false, grow: true, minPx: 0, className: 'muted', fit: (r) => r.note ?? '', render: (r) => <span title={r.note ?? ''}>{r.note}</span> },
+  { key: 'toolCalls', title: 'Tools', numeric: true, fit: (r) => String(r.toolCalls ?? '–'), render: (r) => r.toolCalls ?? '–', blank: (r) => r.toolCalls === null },
+  { key: 'actions', title: 'Actions', numeric: true, fit: (r) => String(r.actions ?? '–'), render: (r) => r.actions ?? '–', blank: (r) => r.actions === null },
+  { key: 'wallS', title: 'Wall', numeric: true, fit: wall, render: wall, blank: (r) => r.wallS === null },
+  { key: 'note', title: 'Note', sortable: false, grow: true, minPx: 0, className: 'muted', fit: (r) => r.note ?? '', render: (r) => <span title={r.note ?? ''}>{r.note}</span>, blank: (r) => !r.note },
 ];
 type OutcomeFilter = 'all' | 'success' | 'failure' | 'excluded';
 
@@ -89,7 +91,8 @@ function EpisodeTable({ rows, selected, onSelect }: { rows: EpisodeRow[]; select
     if (selectedIndex >= 0) scrollToRow(selectedIndex);
   }, [selectedIndex, scrollToRow]);
   const [prefs, { toggle, resize }] = useColumnPrefs('episodes');
-  const columns = useMemo(() => visibleColumns(COLUMNS, prefs), [prefs]);
+  const offered = useMemo(() => COLUMNS.filter((c) => !c.blank || rows.length === 0 || !rows.every(c.blank)), [rows]);
+  const columns = useMemo(() => visibleColumns(offered, prefs), [offered, prefs]);
   const room = useRoom(ref, true);
   const sampled = useSampled(rows, LAYOUT_SAMPLE_MS);
   const grid = useMemo(() => columnLayout(columns, sampled, prefs, room).template, [columns, sampled, prefs, room]);
@@ -112,7 +115,7 @@ function EpisodeTable({ rows, selected, onSelect }: { rows: EpisodeRow[]; select
         </select>
         <input type="search" aria-label="Search episodes" placeholder="Search episodes" value={text} onChange={(e) => setText(e.target.value)} />
         <span className="muted">{shown.length === rows.length ? `${rows.length} episodes` : `${shown.length} of ${rows.length}`}</span>
-        <ColumnsMenu table="episodes" columns={COLUMNS} prefs={prefs} onToggle={toggle} />
+        <ColumnsMenu table="episodes" columns={offered} prefs={prefs} onToggle={toggle} />
       </div>
       <div className="grid-table episodes" role="table" aria-label="Episodes" aria-rowcount={shown.length + 1}>
         <SortHeader columns={columns} grid={grid} sort={sort} onSort={toggleSort} onResize={resize} />
