@@ -64,8 +64,11 @@ export type CellState =
 const LIVE: ReadonlySet<CellState> = new Set(['running', 'throttled', 'draining', 'evaluating']);
 export const isLive = (state: CellState) => LIVE.has(state);
 
-/** A time of day as this machine's clock shows it, to the second (when a throttled run resumes). */
-export const clockTime = (ms: number) => new Date(ms).toLocaleTimeString('en-GB', { hour12: false });
+/** One formatter for every time of day: a toLocaleTimeString with options builds one each call (0.1 ms: an event list of thousands redrawn took seconds). */
+const CLOCK = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+
+/** A time of day as this machine's clock shows it, to the second (when a throttled run resumes, an event's time). */
+export const clockTime = (ms: number) => CLOCK.format(ms);
 
 /** A cell's state as a person reads it: a throttled one says when it resumes. */
 export function stateText(cell: Pick<CellSummary, 'state' | 'pausedUntil'>): string {

@@ -1,5 +1,6 @@
 // npm run bench:latency: append events to a trajectory at a steady rate; for each, the time from its
-// write to its arrival in `tail -F`, in `cellwatch tail --json`, and in the page (serve mode, Chromium).
+// write to its arrival in `tail -F`, in `cellwatch tail --json`, at the page's socket and on its screen
+// (serve mode, Chromium).
 import { chromium } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,7 +30,7 @@ const cell = join(runs, 'std_sdk_bench_bare_default');
 const trajectory = join(cell, 'episodes', '0000', 'trajectory.jsonl');
 const children: ChildProcess[] = [];
 const written = new Map<number, number>();
-const arrivals: Record<string, Map<number, number>> = { 'tail -F': new Map(), 'cellwatch tail --json': new Map(), page: new Map() };
+const arrivals: Record<string, Map<number, number>> = { 'tail -F': new Map(), 'cellwatch tail --json': new Map(), 'page: socket': new Map(), page: new Map() };
 
 try {
   mkdirSync(join(cell, 'episodes', '0000'), { recursive: true });
@@ -59,6 +60,20 @@ try {
   });
   const page = await browser.newPage();
   await page.exposeFunction('arrived', (seq: number) => arrivals.page!.set(seq, now()));
+  await page.exposeFunction('received', (seqs: number[]) => seqs.forEach((seq) => arrivals['page: socket']!.has(seq) || arrivals['page: socket']!.set(seq, now())));
+  // The events each message of the page's socket carries: what the server sent, apart from the drawing.
+  await page.addInitScript(() => {
+    const Socket = window.WebSocket;
+    window.WebSocket = class extends Socket {
+      constructor(...args: ConstructorParameters<typeof WebSocket>) {
+        super(...args);
+        this.addEventListener('message', (message: MessageEvent) => {
+          const seqs = typeof message.data === 'string' ? [...message.data.matchAll(/"seq":(\d+)/g)].map((m) => Number(m[1])) : [];
+          if (seqs.length) (window as unknown as { received(seqs: number[]): void }).received(seqs);
+        });
+      }
+    };
+  });
   await page.goto(url);
   await page.getByRole('button', { name: 'std_sdk_bench_bare_default' }).click();
   await page.getByRole('tab', { name: 'Episodes' }).click();
@@ -94,8 +109,9 @@ try {
     console.log(`${reader.padEnd(24)} ${`${delays.length}/${EVENTS}`.padStart(8)} ${percentile(delays, 50).toFixed(1).padStart(8)} ${p95[reader]!.toFixed(1).padStart(8)} ${percentile(delays, 99).toFixed(1).padStart(8)}`);
   }
   const baseline = p95['tail -F'] as number;
-  console.log(`\np95 beyond tail -F: cellwatch tail ${(p95['cellwatch tail --json']! - baseline).toFixed(1)} ms, page ${(p95.page! - baseline).toFixed(1)} ms (goal: within 50 ms)`);
+  console.log(`\np95 beyond tail -F: cellwatch tail ${(p95['cellwatch tail --json']! - baseline).toFixed(1)} ms, page ${(p95.page! - baseline).toFixed(1)} ms (goal: within one frame, 17 ms)`);
 } finally {
-  children.forEach((c) => c.kill());
-  rmSync(home, { recursive: true, force: true });
+  // The server writes its index cache into the folder until it has gone: removing it sooner fails (ENOTEMPTY).
+  await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve(null) : (c.once('exit', resolve), c.kill())))));
+  rmSync(home, { recursive: true, force: true, maxRetries: 5 });
 }

@@ -1,6 +1,7 @@
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { clockTime } from '../../../shared/model';
 import { useCell } from './context';
 import { bucketMax, thin } from './decimate';
 
@@ -15,7 +16,6 @@ const TOOLTIP = {
 /** At most this many points a line and bars a chart: about one each 2 px of a chart's width. */
 const LINE_POINTS = 200;
 const BARS = 80;
-const clock = (t: number) => new Date(t).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
 
 function Panel({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -93,9 +93,9 @@ export function Charts() {
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={memory} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
             <CartesianGrid stroke="var(--line)" vertical={false} />
-            <XAxis dataKey="t" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} tickFormatter={clock} minTickGap={24} />
+            <XAxis dataKey="t" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} tickFormatter={clockTime} minTickGap={24} />
             <YAxis tick={AXIS} unit=" GiB" width={64} />
-            <Tooltip {...TOOLTIP} labelFormatter={(t) => clock(Number(t))} formatter={(gib) => [`${String(gib)} GiB`, 'used']} />
+            <Tooltip {...TOOLTIP} labelFormatter={(t) => clockTime(Number(t))} formatter={(gib) => [`${String(gib)} GiB`, 'used']} />
             <Line type="monotone" dataKey="gib" stroke="var(--amber)" dot={false} isAnimationActive={false} />
           </LineChart>
         </ResponsiveContainer>

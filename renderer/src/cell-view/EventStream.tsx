@@ -1,5 +1,6 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { StreamEvent } from '../../../shared/cell-detail';
+import { clockTime } from '../../../shared/model';
 import { useKey } from '../keys';
 import { useFollow } from '../useFollow';
 import { useTransport } from '../context';
@@ -18,7 +19,19 @@ function summary(event: StreamEvent): string {
 
 const TONE: Record<string, string> = { throttle: 'amber', evaluate: 'ok', episode_end: 'grey', error: 'error' };
 
-const clockOf = (event: StreamEvent) => (event.t === null ? '' : new Date(event.t * 1000).toLocaleTimeString([], { hourCycle: 'h23' }));
+const clockOf = (event: StreamEvent) => (event.t === null ? '' : clockTime(event.t * 1000));
+
+/** One event of the list: drawn again only when its event, or whether it is inspected, changes. */
+const EventRow = memo(function EventRow({ event, inspected, onPick }: { event: StreamEvent; inspected: boolean; onPick: (event: StreamEvent) => void }) {
+  return (
+    <button className={`event-row${inspected ? ' cursor' : ''}`} aria-pressed={inspected} onClick={() => onPick(event)}>
+      <span className="event-seq">{event.seq ?? ''}</span>
+      <span className="event-time">{clockOf(event)}</span>
+      <span className={`event-type tone-${TONE[event.ev] ?? 'none'}`}>{event.ev}</span>
+      <span className="event-text">{summary(event)}</span>
+    </button>
+  );
+});
 
 /** An event whole: every field, pretty JSON, long text wrapped. */
 function Inspector({ event, onClose }: { event: StreamEvent; onClose: () => void }) {
@@ -102,6 +115,10 @@ export function EventStream({
     setSeq(event.seq);
     if (typeof event.fields.frame === 'string') onFrame?.(event.fields.frame);
   };
+  // One handler for every row, so a row redraws only when its event or its being inspected changes.
+  const picking = useRef(pick);
+  picking.current = pick;
+  const pickRef = useCallback((event: StreamEvent) => picking.current(event), []);
   const [types, setTypes] = useState<Set<string>>(new Set());
   const [search, setSearch] = useState('');
   const searchRef = useRef<HTMLInputElement>(null);
@@ -152,19 +169,7 @@ export function EventStream({
         {transcript ? (
           <Transcript events={shown} onPick={pick} frames={frames} />
         ) : (
-          shown.map((event, i) => (
-            <button
-              key={`${event.line ?? 'x'}-${event.seq ?? i}-${i}`}
-              className={`event-row${event === inspected ? ' cursor' : ''}`}
-              aria-pressed={event === inspected}
-              onClick={() => pick(event)}
-            >
-              <span className="event-seq">{event.seq ?? ''}</span>
-              <span className="event-time">{clockOf(event)}</span>
-              <span className={`event-type tone-${TONE[event.ev] ?? 'none'}`}>{event.ev}</span>
-              <span className="event-text">{summary(event)}</span>
-            </button>
-          ))
+          shown.map((event, i) => <EventRow key={`${event.line ?? 'x'}-${event.seq ?? i}-${i}`} event={event} inspected={event === inspected} onPick={pickRef} />)
         )}
         {shown.length === 0 && <p className="muted">{events.length ? 'No event matches.' : 'No events yet.'}</p>}
       </div>
