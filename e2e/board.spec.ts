@@ -42,6 +42,23 @@ test.describe('the board', () => {
     await expect(page.getByLabel('Verdict')).toHaveText(/^B wins 42 episodes that A fails and loses 0; p = 4\.5e-13/);
   });
 
+  test('columns by another field, and the board, the field and the switch in the link', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('tab', { name: 'Board' }).click();
+    await page.getByLabel('Columns').selectOption('harness');
+    const grid = page.getByRole('table', { name: 'Board coding-agent std-v2' });
+    await expect(grid.getByRole('columnheader')).toHaveText(['model · condition · effort', 'cli', 'sdk']);
+    await expect(grid.getByRole('rowheader')).toHaveText(['demo-model · bare · default', 'demo-model · full · default']);
+    await expect(grid.getByRole('row').nth(2).getByRole('button', { name: new RegExp(`^${FULL}`) })).toContainText('87/99');
+    await page.getByLabel('every cell, not only those on the board').check();
+    await expect(page).toHaveURL(/#\/board\?across=harness&all=1$/);
+    await page.reload();
+    await expect(page.getByLabel('Columns')).toHaveValue('harness');
+    await expect(page.getByLabel('every cell, not only those on the board')).toBeChecked();
+    await page.getByRole('combobox', { name: 'Board' }).selectOption({ label: 'bigym-agent cartpole_balance' });
+    await expect(page).toHaveURL(/#\/board\?name=bigym-agent\+cartpole_balance&across=harness&all=1$/);
+  });
+
   test('the bigym board holds no official evaluation: every cell shows the demo cell and why it is off', async ({ page }) => {
     await page.goto(served.url);
     await page.getByRole('tab', { name: 'Board' }).click();

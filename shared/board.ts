@@ -347,7 +347,7 @@ export function compareTable(entries: BoardEntry[]): ComparisonTable {
 /** A difference is real when its Holm-adjusted p is below this. */
 export const SIGNIFICANT = 0.05;
 
-/** One board laid out: a column per model, a row per harness · condition · effort, a cell (or none) at each crossing. */
+/** One board laid out: a column per value of one field, a row per value of the others, a cell (or none) at each crossing. */
 export interface BoardGrid<C> {
   columns: string[];
   rows: string[];
@@ -356,15 +356,20 @@ export interface BoardGrid<C> {
 }
 
 const unknown = (value: string | null) => value ?? '?';
-export const rowOf = (cell: Pick<CellSummary, 'labels'>) => [cell.labels.harness, cell.labels.condition, cell.labels.effort].map(unknown).join(' · ');
+/** The fields a board's rows are made of when `across` makes its columns, in their order. */
+export const downOf = (across: BoardField) => BOARD_FIELDS.filter((f) => f !== across);
+const rowOf = (cell: Pick<CellSummary, 'labels'>, across: BoardField) => downOf(across).map((f) => unknown(cell.labels[f])).join(' · ');
 
-/** The grid of these cells (one board's); a crossing with two cells shows the one that changed last. */
-export function gridOf<C extends Pick<CellSummary, 'labels' | 'changedAt'>>(cells: C[]): BoardGrid<C> {
-  const columns = [...new Set(cells.map((c) => unknown(c.labels.model)))].sort();
-  const rows = [...new Set(cells.map(rowOf))].sort();
+/**
+ * The grid of these cells (one board's): a column per value of `across` (the model, unless the user
+ * chose another field), a row per value of the other three; a crossing with two cells shows the one that changed last.
+ */
+export function gridOf<C extends Pick<CellSummary, 'labels' | 'changedAt'>>(cells: C[], across: BoardField = 'model'): BoardGrid<C> {
+  const columns = [...new Set(cells.map((c) => unknown(c.labels[across])))].sort();
+  const rows = [...new Set(cells.map((c) => rowOf(c, across)))].sort();
   const squares = new Map<string, C>();
   for (const cell of cells) {
-    const key = `${rowOf(cell)}\0${unknown(cell.labels.model)}`;
+    const key = `${rowOf(cell, across)}\0${unknown(cell.labels[across])}`;
     const there = squares.get(key);
     if (!there || (cell.changedAt ?? 0) > (there.changedAt ?? 0)) squares.set(key, cell);
   }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { comparisonsOf, gridOf, SIGNIFICANT, type BoardComparison } from '../../shared/board';
+import { comparisonsOf, downOf, gridOf, SIGNIFICANT, type BoardComparison } from '../../shared/board';
 import { formatP } from '../../shared/mcnemar';
 import type { CellSummary } from '../../shared/model';
 import { BoardReader } from '../board';
@@ -30,7 +30,7 @@ function printBoard(name: string, cells: CellSummary[], comparisons: BoardCompar
   const grid = gridOf(cells);
   io.out(printable(name));
   const rows = grid.rows.map((row, r) => [row, ...grid.columns.map((_, c) => { const cell = grid.at(r, c); return cell ? square(cell) : '-'; })]);
-  io.out(table(['HARNESS · CONDITION · EFFORT', ...grid.columns], rows, [false, ...grid.columns.map(() => true)]));
+  io.out(table([downOf('model').join(' · ').toUpperCase(), ...grid.columns], rows, [false, ...grid.columns.map(() => true)]));
   const byPath = new Map(cells.map((c) => [c.path, c]));
   const real = comparisons.filter((c) => byPath.has(c.a) && c.p_adjusted < SIGNIFICANT);
   for (const c of real) {

@@ -1,12 +1,13 @@
 // Every place in the window has a URL: `#/cells?root=…&q=…`, `#/cell/<id>?tab=episodes&episode=5&event=12`,
-// `#/board`, `#/paired?a=…&b=…`, `#/compare?slots=…`, `#/gpu`, `#/runs`, `#/fleet`. The hash follows the store; Back, Forward, a reload or
+// `#/board?name=…&across=harness&all=1`, `#/paired?a=…&b=…`, `#/compare?slots=…`, `#/gpu`, `#/runs`, `#/fleet`. The hash follows the store; Back, Forward, a reload or
 // a link pasted into another window of the same server bring the store back to it.
 import { CELL_TABS, type CellTab } from '../../shared/alerts';
+import { BOARD_FIELDS, type BoardField } from '../../shared/board';
 import type { AppState, AppStore, View } from './store';
 
 const VIEWS: readonly View[] = ['cells', 'board', 'paired', 'compare', 'gpu', 'runs', 'fleet'];
 
-type Place = Pick<AppState, 'view' | 'selectedRoot' | 'selectedHost' | 'listFilter' | 'listCursor' | 'openCellId' | 'openCellTab' | 'openCellEpisode' | 'openCellEvent' | 'pairedA' | 'pairedB' | 'compareSlots' | 'compareSeed' | 'compareSpeed' | 'compareTime'>;
+type Place = Pick<AppState, 'view' | 'selectedRoot' | 'selectedHost' | 'listFilter' | 'listCursor' | 'openCellId' | 'openCellTab' | 'openCellEpisode' | 'openCellEvent' | 'boardName' | 'boardAcross' | 'boardAll' | 'pairedA' | 'pairedB' | 'compareSlots' | 'compareSeed' | 'compareSpeed' | 'compareTime'>;
 
 export function hashOf(s: Place): string {
   const query = (pairs: [string, string | number | null][]) => {
@@ -21,6 +22,7 @@ export function hashOf(s: Place): string {
     ])}`;
   }
   if (s.view === 'cells') return `#/cells${query([['root', s.selectedRoot], ['host', s.selectedHost], ['q', s.listFilter], ['row', s.listCursor]])}`;
+  if (s.view === 'board') return `#/board${query([['name', s.boardName], ['across', s.boardAcross === 'model' ? null : s.boardAcross], ['all', s.boardAll ? 1 : null]])}`;
   if (s.view === 'paired') return `#/paired${query([['a', s.pairedA], ['b', s.pairedB]])}`;
   if (s.view === 'compare') return `#/compare${query([['slots', s.compareSlots], ['seed', s.compareSeed], ['speed', s.compareSpeed === 1 ? null : s.compareSpeed], ['t', s.compareTime > 0 ? Number(s.compareTime.toFixed(2)) : null]])}`;
   return `#/${s.view}`;
@@ -49,6 +51,10 @@ export function placeOf(hash: string): Partial<Place> | null {
   const view = head as View;
   const base: Partial<Place> = { view, openCellId: null };
   if (view === 'cells') return { ...base, selectedRoot: q.get('root'), selectedHost: q.get('host'), listFilter: q.get('q') ?? '', listCursor: q.get('row') };
+  if (view === 'board') {
+    const across = q.get('across') as BoardField | null;
+    return { ...base, boardName: q.get('name'), boardAcross: across && BOARD_FIELDS.includes(across) ? across : 'model', boardAll: q.get('all') === '1' };
+  }
   if (view === 'paired') return { ...base, pairedA: q.get('a') ?? '', pairedB: q.get('b') ?? '' };
   if (view === 'compare') return { ...base, compareSlots: q.get('slots') ?? '', compareSeed: q.get('seed'), compareSpeed: positive(q.get('speed')) ?? 1, compareTime: positive(q.get('t')) ?? 0 };
   return base;

@@ -3,6 +3,7 @@ import type { HostStatus, Transport } from '../../shared/contract';
 import type { GpuStatus } from '../../shared/cell-detail';
 import type { AlertPrefs, AlertsState, CellTab } from '../../shared/alerts';
 import type { AppInfo, CellsDelta, CellSummary, RootStatus } from '../../shared/model';
+import type { BoardField } from '../../shared/board';
 import { notify } from './alerts/notify';
 
 export interface AppState {
@@ -29,6 +30,11 @@ export interface AppState {
   listCursor: string | null;
   setListFilter(filter: string): void;
   setListCursor(id: string | null): void;
+  /** The Board view's board (null: the first anyone is on), the field across its columns, and whether it shows every cell. */
+  boardName: string | null;
+  boardAcross: BoardField;
+  boardAll: boolean;
+  setBoardPlace(place: { name?: string | null; across?: BoardField; all?: boolean }): void;
   /** The paired view's two sides (cell ids, or `<id>@vNNN`). */
   pairedA: string;
   pairedB: string;
@@ -142,6 +148,12 @@ export function createAppStore(transport: Transport): AppStore {
       },
       setListCursor(id) {
         set({ listCursor: id });
+      },
+      boardName: null,
+      boardAcross: 'model',
+      boardAll: false,
+      setBoardPlace({ name, across, all }) {
+        set({ ...(name === undefined ? {} : { boardName: name }), ...(across === undefined ? {} : { boardAcross: across }), ...(all === undefined ? {} : { boardAll: all }) });
       },
       pairedA: '',
       pairedB: '',

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { formatP } from '../../../shared/mcnemar';
 import type { CellSummary } from '../../../shared/model';
@@ -7,7 +7,7 @@ import { useApp, useTransport } from '../context';
 import { percent, successText } from '../format';
 import { STATE_LOOK } from '../cell-list/states';
 import { usePolled } from '../usePolled';
-import { gridOf, SIGNIFICANT, verdictsByPath, wilson95, type Verdict } from '../../../shared/board';
+import { BOARD_FIELDS, downOf, gridOf, SIGNIFICANT, verdictsByPath, wilson95, type BoardField, type Verdict } from '../../../shared/board';
 
 /** A row of squares, its spacing included: rows are drawn only while on screen (a board of 10,000 cells has 1,000). */
 const ROW_PITCH = 66;
@@ -70,15 +70,19 @@ export function BoardView() {
   const setPaired = useApp((s) => s.setPaired);
   const setView = useApp((s) => s.setView);
   const { value: report, error } = usePolled(useCallback(() => transport.call('board'), [transport]));
-  const [chosen, setChosen] = useState<string | null>(null);
-  const [all, setAll] = useState(false);
+  const chosen = useApp((s) => s.boardName);
+  const across = useApp((s) => s.boardAcross);
+  const all = useApp((s) => s.boardAll);
+  const setPlace = useApp((s) => s.setBoardPlace);
   const [cursor, setCursor] = useState<[number, number]>([0, 0]);
+  // Another board or another layout: the cursor starts again at the first square.
+  useEffect(() => setCursor([0, 0]), [across, chosen]);
 
   const boards = report?.boards ?? [];
   // At first, the first board anyone is on.
   const board = boards.find((b) => b.name === chosen) ?? boards.find((b) => cells.some((c) => c.boardName === b.name && c.board === 'on')) ?? boards[0];
   const shown = useMemo(() => cells.filter((c) => c.boardName === board?.name && (all || c.board === 'on')), [cells, board?.name, all]);
-  const grid = useMemo(() => gridOf(shown), [shown]);
+  const grid = useMemo(() => gridOf(shown, across), [shown, across]);
   const names = useMemo(() => new Map(cells.map((c) => [c.path, c.name])), [cells]);
   const verdicts = useMemo(() => verdictsByPath(board?.comparisons ?? []), [board?.comparisons]);
   const rows = useVirtualRows(grid.rows.length, ROW_PITCH);
@@ -113,7 +117,7 @@ export function BoardView() {
         {boards.length > 1 ? (
           <label>
             Board{' '}
-            <select value={board.name} onChange={(e) => setChosen(e.target.value)}>
+            <select value={board.name} onChange={(e) => setPlace({ name: e.target.value })}>
               {boards.map((b) => (
                 <option key={b.name}>{b.name}</option>
               ))}
@@ -127,7 +131,15 @@ export function BoardView() {
         </span>
         <span className="spacer" />
         <label>
-          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> every cell, not only those on the board
+          Columns{' '}
+          <select value={across} onChange={(e) => setPlace({ across: e.target.value as BoardField })}>
+            {BOARD_FIELDS.map((field) => (
+              <option key={field}>{field}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <input type="checkbox" checked={all} onChange={(e) => setPlace({ all: e.target.checked })} /> every cell, not only those on the board
         </label>
       </div>
       {shown.length === 0 ? (
@@ -137,7 +149,7 @@ export function BoardView() {
           <table className="board-grid" aria-label={`Board ${board.name}`} onKeyDown={move}>
             <thead>
               <tr>
-                <th>harness · condition · effort</th>
+                <th>{downOf(across).join(' · ')}</th>
                 {grid.columns.map((model) => (
                   <th key={model}>{model}</th>
                 ))}
