@@ -44,6 +44,11 @@ test.describe('the Fleet view', () => {
     await expect(hosts.getByRole('row', { name: 'gone' })).toContainText('cannot reach gone');
     await expect(hosts.getByRole('row', { name: 'testhost' })).toContainText('0 / 8');
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'fleet.png') });
+    // A column hidden from the table's Columns menu.
+    await page.getByLabel('Columns of fleet').click();
+    await page.getByRole('checkbox', { name: 'Last 10 min' }).uncheck();
+    await expect(hosts.getByRole('columnheader')).toHaveText(['Host', 'Connection', 'GPU memory', 'Running', 'Runs', 'Success', 'Last change', 'Problems']);
+    await page.getByLabel('Columns of fleet').click();
 
     await hosts.getByRole('button', { name: 'second' }).click();
     await expect(page.getByRole('heading', { name: /Host second/ })).toBeVisible();

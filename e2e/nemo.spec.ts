@@ -45,5 +45,23 @@ test.describe("the demo's NeMo Gym collection", () => {
     await expect(transcript.getByLabel('Verdict')).toContainText(/reward [01]/);
     await transcript.getByRole('button', { name: 'Close' }).click();
     await expect(transcript).toHaveCount(0);
+
+    // Its columns as the user sets them, kept across a reload: one hidden, one widened from the keyboard.
+    const headers = rollouts.getByRole('columnheader');
+    const count = await headers.count();
+    await rollouts.getByLabel('Columns of Rollouts').click();
+    await rollouts.getByRole('checkbox', { name: 'cached' }).uncheck();
+    await expect(headers).toHaveCount(count - 1);
+    await expect(headers.filter({ hasText: /^cached$/ })).toHaveCount(0);
+    const agent = headers.filter({ hasText: /^agent$/ }).first();
+    const before = ((await agent.boundingBox()) as { width: number }).width;
+    await rollouts.getByRole('separator', { name: 'Resize agent' }).first().focus();
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    await expect.poll(async () => ((await agent.boundingBox()) as { width: number }).width).toBeGreaterThan(before + 40);
+    const widened = ((await agent.boundingBox()) as { width: number }).width;
+    await page.reload();
+    await expect(headers).toHaveCount(count - 1);
+    expect(Math.round(((await agent.boundingBox()) as { width: number }).width)).toBe(Math.round(widened));
+    await expect(rollouts.getByLabel('Columns of Rollouts')).toHaveText('Columns (1 hidden)');
   });
 });

@@ -25,7 +25,7 @@ const RESIZE_STEP_PX = 16;
  * A column's right edge, dragged (or moved by ← →) to set its width; a double click gives it back the
  * width of its content.
  */
-function ResizeHandle({ title, onResize }: { title: string; onResize: (px: number | null) => void }) {
+export function ResizeHandle({ title, onResize }: { title: string; onResize: (px: number | null) => void }) {
   const widthOf = (handle: Element) => (handle.parentElement as HTMLElement).getBoundingClientRect().width;
   const drag = (event: React.PointerEvent<HTMLSpanElement>) => {
     event.preventDefault();

@@ -2,9 +2,10 @@ import { useState } from 'react';
 import type { DetailTable, TableValue } from '../../../shared/cell-detail';
 import { useCell } from './context';
 import { TranscriptView } from './TranscriptView';
+import { usePlainColumns } from '../plainColumns';
 
 /** A value as a table cell shows it: whole, a fraction to four places, a dash for nothing. */
-function shown(value: TableValue): string {
+function asText(value: TableValue): string {
   if (value === null) return '–';
   if (typeof value === 'number') return Number.isInteger(value) ? value.toLocaleString('en-US') : String(Number(value.toFixed(4)));
   return String(value);
@@ -12,10 +13,20 @@ function shown(value: TableValue): string {
 
 function Table({ table, onOpen }: { table: DetailTable; onOpen: (unit: string) => void }) {
   const numeric = table.columns.map((_, i) => table.rows.length > 0 && table.rows.every((row) => row[i] === null || typeof row[i] === 'number'));
+  const { shown, menu, header, width } = usePlainColumns(
+    `table.${table.id}`,
+    // A column is remembered by its name; a second of the same name (an environment's own `agent`) by its number too.
+    table.columns.map((title, i) => {
+      const before = table.columns.slice(0, i).filter((c) => c === title).length;
+      return { key: before ? `${title}#${before + 1}` : title, title, index: i, always: i === 0, numeric: numeric[i] };
+    }),
+    table.title,
+  );
   return (
     <section className="detail-table" aria-label={table.title}>
       <h2>
         {table.title} <span className="muted">{table.rows.length.toLocaleString('en-US')}</span>
+        {table.rows.length > 0 && table.columns.length > 2 && menu}
       </h2>
       {table.rows.length === 0 ? (
         <p className="empty-note">None yet.</p>
@@ -23,28 +34,25 @@ function Table({ table, onOpen }: { table: DetailTable; onOpen: (unit: string) =
         <div className="detail-table-scroll">
           <table className="plain-table">
             <thead>
-              <tr>
-                {table.columns.map((c, i) => (
-                  <th key={c} className={numeric[i] ? 'num' : undefined} scope="col">
-                    {c}
-                  </th>
-                ))}
-              </tr>
+              <tr>{shown.map(header)}</tr>
             </thead>
             <tbody>
               {table.rows.map((row, r) => (
                 <tr key={r}>
-                  {row.map((value, i) => (
-                    <td key={i} className={numeric[i] ? 'num' : undefined} title={typeof value === 'string' && value.length > 40 ? value : undefined}>
-                      {i === 0 && table.opens === 'transcript' ? (
-                        <button className="link" onClick={() => onOpen(String(value))} aria-label={`Open rollout ${shown(value)}`}>
-                          {shown(value)}
-                        </button>
-                      ) : (
-                        shown(value)
-                      )}
-                    </td>
-                  ))}
+                  {shown.map(({ key, index, numeric: isNumber }) => {
+                    const value = row[index] as TableValue;
+                    return (
+                      <td key={key} className={isNumber ? 'num' : undefined} style={width(key)} title={typeof value === 'string' && value.length > 40 ? value : undefined}>
+                        {index === 0 && table.opens === 'transcript' ? (
+                          <button className="link" onClick={() => onOpen(String(value))} aria-label={`Open rollout ${asText(value)}`}>
+                            {asText(value)}
+                          </button>
+                        ) : (
+                          asText(value)
+                        )}
+                      </td>
+                    );
+                  })}
                 </tr>
               ))}
             </tbody>

@@ -127,7 +127,10 @@ export function TranscriptView({ cellId, unit, onClose }: { cellId: string; unit
   const [state, setState] = useState<{ transcript?: Transcript; error?: Error }>({});
   const panel = useRef<HTMLElement>(null);
   // Opened from a row far down the tables: the panel comes into view, above them.
-  useEffect(() => panel.current?.scrollIntoView({ block: 'start' }), [unit]);
+  // Braced: Chromium's scrollIntoView now returns a promise, and an effect that returns one is taken for its cleanup.
+  useEffect(() => {
+    panel.current?.scrollIntoView({ block: 'start' });
+  }, [unit]);
   useEffect(() => {
     let live = true;
     setState({});

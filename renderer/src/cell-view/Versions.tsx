@@ -4,6 +4,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../context';
 import { useCell } from './context';
 import { ProgramSource, type ProgramShown } from './ProgramSource';
+import { usePlainColumns } from '../plainColumns';
+import type { VersionRow } from '../../../shared/cell-detail';
 
 const EVAL_LABEL = { none: '–', evaluating: 'evaluating', scored: 'scored', eval_failed: 'EVAL FAILED (unscored)' } as const;
 const EVAL_TONE = { none: 'grey', evaluating: 'running', scored: 'ok', eval_failed: 'error' } as const;
@@ -16,6 +18,48 @@ export function Versions() {
   const [shown, setShown] = useState<ProgramShown | null>(null);
   const compare = useApp((s) => s.compare);
   const [ticked, setTicked] = useState<string[]>([]);
+  const { shown: columns, menu, header, width } = usePlainColumns('versions', [
+    { key: 'tick', title: '', always: true, render: (v: VersionRow) => <input type="checkbox" aria-label={`Compare ${v.version}`} checked={ticked.includes(v.version)} onChange={() => tick(v.version)} /> },
+    {
+      key: 'version',
+      title: 'Version',
+      always: true,
+      render: (v: VersionRow) => (
+        <button className="link" onClick={() => show(v.version)} title={`Show policies/${v.version}.py`}>
+          {v.version}
+        </button>
+      ),
+    },
+    { key: 'dev', title: 'Dev episodes', numeric: true, render: (v: VersionRow) => v.devEpisodes },
+    { key: 'devSuccess', title: 'Dev success', numeric: true, render: (v: VersionRow) => (v.devEpisodes ? percent(v.devSuccesses / v.devEpisodes) : '–') },
+    {
+      key: 'evaluation',
+      title: 'Evaluation',
+      render: (v: VersionRow) => (
+        <>
+          <span className={`pill tone-${EVAL_TONE[v.evalState]}`}>{EVAL_LABEL[v.evalState]}</span>
+          {v.evalState === 'evaluating' && (
+            <span className="inline-progress">
+              {' '}
+              {v.evalDone} / {v.evalTotal ?? '?'}
+            </span>
+          )}
+        </>
+      ),
+    },
+    { key: 'score', title: 'Eval score', numeric: true, render: (v: VersionRow) => percent(v.evalRate) },
+    {
+      key: 'checks',
+      title: 'Checks',
+      render: (v: VersionRow) => (
+        <>
+          {v.rejected && <span className="pill tone-fail">rejected: imports the simulator</span>}
+          {v.spotCheckFailed && <span className="pill tone-error">spot check failed</span>}
+          {!v.rejected && !v.spotCheckFailed && v.evalState === 'scored' && <span className="muted">ok</span>}
+        </>
+      ),
+    },
+  ]);
   if (versions.length === 0) return <p className="empty-note">No policy version yet: the cell is void until policies/ holds one.</p>;
   const program = (version: string) => programs.find((p) => p.id === version);
   const show = (version: string) => {
@@ -37,47 +81,21 @@ export function Versions() {
         {ticked.length === 2 ? `Diff ${ticked[0]} → ${ticked[1]}` : 'Diff two'}
       </button>
       <span className="muted">tick two to six versions; a version's name shows its source</span>
+      <span className="spacer" />
+      {menu}
     </div>
     <table className="plain-table" aria-label="Policy versions">
       <thead>
-        <tr>
-          <th />
-          <th>Version</th>
-          <th className="num">Dev episodes</th>
-          <th className="num">Dev success</th>
-          <th>Evaluation</th>
-          <th className="num">Eval score</th>
-          <th>Checks</th>
-        </tr>
+        <tr>{columns.map(header)}</tr>
       </thead>
       <tbody>
         {versions.map((v) => (
           <tr key={v.version}>
-            <td>
-              <input type="checkbox" aria-label={`Compare ${v.version}`} checked={ticked.includes(v.version)} onChange={() => tick(v.version)} />
-            </td>
-            <td className="name">
-              <button className="link" onClick={() => show(v.version)} title={`Show policies/${v.version}.py`}>
-                {v.version}
-              </button>
-            </td>
-            <td className="num">{v.devEpisodes}</td>
-            <td className="num">{v.devEpisodes ? percent(v.devSuccesses / v.devEpisodes) : '–'}</td>
-            <td>
-              <span className={`pill tone-${EVAL_TONE[v.evalState]}`}>{EVAL_LABEL[v.evalState]}</span>
-              {v.evalState === 'evaluating' && (
-                <span className="inline-progress">
-                  {' '}
-                  {v.evalDone} / {v.evalTotal ?? '?'}
-                </span>
-              )}
-            </td>
-            <td className="num">{percent(v.evalRate)}</td>
-            <td>
-              {v.rejected && <span className="pill tone-fail">rejected: imports the simulator</span>}
-              {v.spotCheckFailed && <span className="pill tone-error">spot check failed</span>}
-              {!v.rejected && !v.spotCheckFailed && v.evalState === 'scored' && <span className="muted">ok</span>}
-            </td>
+            {columns.map((c) => (
+              <td key={c.key} className={c.numeric ? 'num' : c.key === 'version' ? 'name' : undefined} style={width(c.key)}>
+                {c.render(v)}
+              </td>
+            ))}
           </tr>
         ))}
       </tbody>

@@ -7,6 +7,7 @@ import { HOST_DOT } from '../shell/HostRow';
 import { useNow } from '../useNow';
 import { usePolled } from '../usePolled';
 import { Sparkline } from '../Sparkline';
+import { usePlainColumns, type PlainColumn } from '../plainColumns';
 
 const gib = (mib: number) => (mib / 1024).toFixed(0);
 
@@ -20,55 +21,63 @@ function connectionText(host: FleetHost): string {
   return parts.join(' · ');
 }
 
+interface FleetColumn extends PlainColumn {
+  render(host: FleetHost): React.ReactNode;
+  /** The cell's own attributes (a tone, a tooltip). */
+  td?: (host: FleetHost) => React.TdHTMLAttributes<HTMLTableCellElement>;
+}
+
 /** Every host in one table: connection, GPUs, running cells and runs, success, last change, problems; a click lists its cells. */
 export function FleetView() {
   const transport = useTransport();
   const selectHost = useApp((s) => s.selectHost);
   const now = useNow(5000);
   const { value: fleet, error } = usePolled(useCallback(() => transport.call('listFleet'), [transport]));
+  const { shown: columns, menu, header, width } = usePlainColumns<FleetColumn>('fleet', [
+    {
+      key: 'host',
+      title: 'Host',
+      always: true,
+      render: (host) => (
+        <>
+          <span className={`dot ${host.connection ? HOST_DOT[host.connection.state] : 'state-ok'}`} aria-hidden />{' '}
+          <button className="link" onClick={() => selectHost(host.alias)} title={`List the cells of ${host.alias}`}>
+            {host.alias}
+          </button>
+        </>
+      ),
+    },
+    { key: 'connection', title: 'Connection', render: connectionText, td: (host) => ({ className: 'muted', role: 'status', title: host.connection?.via ? `connected by ${host.connection.via}` : undefined }) },
+    { key: 'gpu', title: 'GPU memory', numeric: true, render: (host) => (host.gpus ? `${gib(host.gpus.usedMib)} / ${gib(host.gpus.totalMib)} GiB · ${host.gpus.count} GPU${host.gpus.count === 1 ? '' : 's'}` : '–') },
+    { key: 'trend', title: 'Last 10 min', render: (host) => <Sparkline points={host.gpuTrend} label={`GPU memory of ${host.alias} over time`} />, td: () => ({ className: 'tone-running' }) },
+    { key: 'running', title: 'Running', numeric: true, render: (host) => `${host.runningCells} / ${host.cells}` },
+    { key: 'runs', title: 'Runs', numeric: true, hint: 'launched runs running or queued, of all launched there', render: (host) => (host.launchedTotal === 0 ? '–' : `${host.launchedRuns} of ${host.launchedTotal}`) },
+    { key: 'success', title: 'Success', numeric: true, render: (host) => percent(host.successRate) },
+    { key: 'changed', title: 'Last change', render: (host) => ago(host.lastChangeAt, now) },
+    {
+      key: 'problems',
+      title: 'Problems',
+      render: (host) => (host.problems.length ? `${host.problems.length}: ${host.problems[0]?.message}` : 'none'),
+      td: (host) => ({ className: host.problems.length ? 'tone-fail problems-cell' : 'muted', title: host.problems.map((p) => `${p.file}: ${p.message}`).join('\n') }),
+    },
+  ]);
   if (error && !fleet) return <CallFailed what="The fleet" error={error} />;
   if (!fleet) return null;
   return (
     <section className="fleet-view" aria-label="Fleet">
+      <div className="table-bar">{menu}</div>
       <table className="plain-table" aria-label="Hosts">
         <thead>
-          <tr>
-            <th>Host</th>
-            <th>Connection</th>
-            <th className="num">GPU memory</th>
-            <th>Last 10 min</th>
-            <th className="num">Running</th>
-            <th className="num" title="launched runs running or queued, of all launched there">Runs</th>
-            <th className="num">Success</th>
-            <th>Last change</th>
-            <th>Problems</th>
-          </tr>
+          <tr>{columns.map(header)}</tr>
         </thead>
         <tbody>
           {fleet.map((host) => (
             <tr key={host.alias} aria-label={host.alias}>
-              <td>
-                <span className={`dot ${host.connection ? HOST_DOT[host.connection.state] : 'state-ok'}`} aria-hidden />{' '}
-                <button className="link" onClick={() => selectHost(host.alias)} title={`List the cells of ${host.alias}`}>
-                  {host.alias}
-                </button>
-              </td>
-              <td className="muted" role="status" title={host.connection?.via ? `connected by ${host.connection.via}` : undefined}>
-                {connectionText(host)}
-              </td>
-              <td className="num">{host.gpus ? `${gib(host.gpus.usedMib)} / ${gib(host.gpus.totalMib)} GiB · ${host.gpus.count} GPU${host.gpus.count === 1 ? '' : 's'}` : '–'}</td>
-              <td className="tone-running">
-                <Sparkline points={host.gpuTrend} label={`GPU memory of ${host.alias} over time`} />
-              </td>
-              <td className="num">
-                {host.runningCells} / {host.cells}
-              </td>
-              <td className="num">{host.launchedTotal === 0 ? '–' : `${host.launchedRuns} of ${host.launchedTotal}`}</td>
-              <td className="num">{percent(host.successRate)}</td>
-              <td>{ago(host.lastChangeAt, now)}</td>
-              <td className={host.problems.length ? 'tone-fail problems-cell' : 'muted'} title={host.problems.map((p) => `${p.file}: ${p.message}`).join('\n')}>
-                {host.problems.length ? `${host.problems.length}: ${host.problems[0]?.message}` : 'none'}
-              </td>
+              {columns.map((c) => (
+                <td key={c.key} className={c.numeric ? 'num' : undefined} style={width(c.key)} {...c.td?.(host)}>
+                  {c.render(host)}
+                </td>
+              ))}
             </tr>
           ))}
         </tbody>

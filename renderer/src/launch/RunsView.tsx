@@ -7,6 +7,7 @@ import { ResumeRun } from './ResumeRun';
 import { RunActions } from './RunActions';
 import { Output } from './RunControls';
 import { runTone, useRuns } from './useRuns';
+import { usePlainColumns } from '../plainColumns';
 
 /** Every run launched from this machine, on every target: state, time, GPU or job, its cell; Drain and Stop. */
 export function RunsView() {
@@ -16,6 +17,52 @@ export function RunsView() {
   const setLaunching = useApp((s) => s.setLaunching);
   const now = useNow(1000);
   const [said, setSaid] = useState<{ run: string; lines: string[] } | null>(null);
+  const newestFirst = [...(runs ?? [])].reverse();
+  const isListed = (run: RunInfo) => listed.some((c) => c.id === run.cellId);
+  const { shown: columns, menu, header, width } = usePlainColumns('runs', [
+    {
+      key: 'run',
+      title: 'Run',
+      always: true,
+      render: (run: RunInfo) => (
+        <>
+          {isListed(run) ? (
+            <button className="link" onClick={() => openCell(run.cellId)} title={`Open ${run.name}`}>
+              {run.name}
+            </button>
+          ) : (
+            <span title="its cell is not listed yet">{run.name}</span>
+          )}
+          <div className="muted id">{run.id.slice(0, 8)}</div>
+        </>
+      ),
+    },
+    { key: 'on', title: 'On', render: (run: RunInfo) => (run.target === 'local' ? 'this machine' : run.target) },
+    {
+      key: 'state',
+      title: 'State',
+      render: (run: RunInfo) => (
+        <>
+          <span className={`pill tone-${runTone(run)}`}>{runStateText(run)}</span>
+          {run.problem && <div className="tone-amber small">{run.problem}</div>}
+        </>
+      ),
+    },
+    { key: 'elapsed', title: 'Elapsed', numeric: true, render: (run: RunInfo) => runElapsed(run, now) },
+    { key: 'gpu', title: 'GPU / job', render: (run: RunInfo) => (run.job ? jobText(run.job) : run.gpu !== null ? `GPU${run.gpu}` : '-') },
+    { key: 'cell', title: 'Cell', render: (run: RunInfo) => run.cell },
+    {
+      key: 'actions',
+      title: 'Actions',
+      always: true,
+      render: (run: RunInfo) => (
+        <div className="row-actions">
+          <RunActions run={run} onChanged={reload} onSaid={(lines) => setSaid({ run: run.name, lines })} />
+          {run === newestFirst.find((r) => r.cellId === run.cellId) && <ResumeRun key={run.id} run={run} said={said?.run === run.name ? said.lines : null} onResumed={() => void reload()} />}
+        </div>
+      ),
+    },
+  ]);
   if (error && !runs) return <CallFailed what="Launched runs" error={error} />;
   if (!runs) return null;
   if (runs.length === 0) {
@@ -27,51 +74,21 @@ export function RunsView() {
       </section>
     );
   }
-  const newestFirst = [...runs].reverse();
-  const isListed = (run: RunInfo) => listed.some((c) => c.id === run.cellId);
   return (
     <section className="runs-view" aria-label="Runs">
+      <div className="table-bar">{menu}</div>
       <table className="plain-table" aria-label="Launched runs">
         <thead>
-          <tr>
-            <th>Run</th>
-            <th>On</th>
-            <th>State</th>
-            <th className="num">Elapsed</th>
-            <th>GPU / job</th>
-            <th>Cell</th>
-            <th aria-label="Actions" />
-          </tr>
+          <tr>{columns.map(header)}</tr>
         </thead>
         <tbody>
           {newestFirst.map((run) => (
             <tr key={run.id} aria-label={run.name}>
-              <td>
-                {isListed(run) ? (
-                  <button className="link" onClick={() => openCell(run.cellId)} title={`Open ${run.name}`}>
-                    {run.name}
-                  </button>
-                ) : (
-                  <span title="its cell is not listed yet">{run.name}</span>
-                )}
-                <div className="muted id">{run.id.slice(0, 8)}</div>
-              </td>
-              <td>{run.target === 'local' ? 'this machine' : run.target}</td>
-              <td>
-                <span className={`pill tone-${runTone(run)}`}>{runStateText(run)}</span>
-                {run.problem && <div className="tone-amber small">{run.problem}</div>}
-              </td>
-              <td className="num">{runElapsed(run, now)}</td>
-              <td>{run.job ? jobText(run.job) : run.gpu !== null ? `GPU${run.gpu}` : '-'}</td>
-              <td className="path" title={run.cell}>
-                {run.cell}
-              </td>
-              <td>
-                <div className="row-actions">
-                  <RunActions run={run} onChanged={reload} onSaid={(lines) => setSaid({ run: run.name, lines })} />
-                  {run === newestFirst.find((r) => r.cellId === run.cellId) && <ResumeRun key={run.id} run={run} said={said?.run === run.name ? said.lines : null} onResumed={() => void reload()} />}
-                </div>
-              </td>
+              {columns.map((c) => (
+                <td key={c.key} className={c.numeric ? 'num' : c.key === 'cell' ? 'path' : undefined} style={width(c.key)} title={c.key === 'cell' ? run.cell : undefined}>
+                  {c.render(run)}
+                </td>
+              ))}
             </tr>
           ))}
         </tbody>

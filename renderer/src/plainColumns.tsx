@@ -1,0 +1,38 @@
+import type { CSSProperties } from 'react';
+import { ColumnsMenu } from './ColumnsMenu';
+import { ResizeHandle } from './sorting';
+import { useColumnPrefs } from './table-layout';
+
+export interface PlainColumn {
+  key: string;
+  title: string;
+  /** Cannot be hidden (the column that names the row, a row's checkbox). */
+  always?: boolean;
+  /** A number: right-aligned. */
+  numeric?: boolean;
+  /** What the header says on hover. */
+  hint?: string;
+}
+
+/**
+ * A plain table's columns as the user set them, remembered per table as the cell list's are: the hidden
+ * ones left out (its Columns menu), a dragged column held to its width (its header's edge; a double
+ * click gives the column back its content's width). `name` is the table as its Columns menu names it.
+ */
+export function usePlainColumns<C extends PlainColumn>(table: string, columns: C[], name = table) {
+  const [prefs, { toggle, resize }] = useColumnPrefs(table);
+  const shown = columns.filter((c) => c.always || !prefs.hidden.includes(c.key));
+  /** A dragged column's width, on its header and its cells alike (a long value is cut, whole on hover). */
+  const width = (key: string): CSSProperties | undefined => {
+    const px = prefs.widths[key];
+    return px === undefined ? undefined : { width: px, minWidth: px, maxWidth: px, overflow: 'hidden', textOverflow: 'ellipsis' };
+  };
+  const menu = <ColumnsMenu table={name} columns={columns} prefs={prefs} onToggle={toggle} />;
+  const header = (c: C) => (
+    <th key={c.key} scope="col" className={c.numeric ? 'num' : undefined} style={width(c.key)} title={c.hint}>
+      {c.title}
+      <ResizeHandle title={c.title} onResize={(px) => resize(c.key, px)} />
+    </th>
+  );
+  return { shown, menu, header, width };
+}
