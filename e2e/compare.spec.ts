@@ -68,7 +68,7 @@ test.describe('compare policy versions on one seed, and record it', () => {
         if (value !== null && value !== seen.at(-1)) seen.push(value);
       }).observe(element, { subtree: true, childList: true, attributes: true });
     });
-    await view.getByLabel('Recording length (s)').fill('4');
+    await view.getByLabel('Recording length (s)').fill('2');
     await view.getByRole('button', { name: 'Record mp4' }).click();
     await expect(view.getByRole('button', { name: 'Recording…' })).toBeDisabled();
     const link = view.getByRole('link', { name: /open the recording/ });
