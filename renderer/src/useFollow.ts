@@ -1,11 +1,13 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 
 /**
  * A scrolling list that follows what is appended to it: kept at its end while `shown` changes, until the
- * user scrolls up; `follow()` takes it back to following.
+ * user scrolls up; `follow()` takes it back to following. `element`: the list's own ref where another
+ * hook holds it (a virtualized list).
  */
-export function useFollow<E extends HTMLElement>(shown: unknown) {
-  const ref = useRef<E>(null);
+export function useFollow<E extends HTMLElement>(shown: unknown, element?: RefObject<E | null>) {
+  const own = useRef<E>(null);
+  const ref = element ?? own;
   const [following, setFollowing] = useState(true);
   useEffect(() => {
     if (following && ref.current) ref.current.scrollTop = ref.current.scrollHeight;

@@ -3,6 +3,7 @@ import type { StreamEvent } from '../../../shared/cell-detail';
 import { clockTime } from '../../../shared/model';
 import { useKey } from '../keys';
 import { useFollow } from '../useFollow';
+import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { useTransport } from '../context';
 import { eventsToTranscript } from './episodeTranscript';
 import { TranscriptItems } from './TranscriptView';
@@ -20,6 +21,9 @@ function summary(event: StreamEvent): string {
 const TONE: Record<string, string> = { throttle: 'amber', evaluate: 'ok', episode_end: 'grey', error: 'error' };
 
 const clockOf = (event: StreamEvent) => (event.t === null ? '' : clockTime(event.t * 1000));
+
+/** An event row's height in px, its border included (`.event-row`). */
+const EVENT_ROW_PX = 21;
 
 /** One event of the list: drawn again only when its event, or whether it is inspected, changes. */
 const EventRow = memo(function EventRow({ event, inspected, onPick }: { event: StreamEvent; inspected: boolean; onPick: (event: StreamEvent) => void }) {
@@ -130,7 +134,11 @@ export function EventStream({
     return events.filter((e) => (types.size === 0 || types.has(e.ev)) && (!needle || `${e.ev} ${JSON.stringify(e.fields)}`.toLowerCase().includes(needle)));
   }, [events, types, search]);
 
-  const { ref: list, onScroll, following, follow } = useFollow<HTMLDivElement>(shown);
+  // Only the rows on screen are drawn: a 4 MB tail holds tens of thousands, and following sets the scroll on every event.
+  const rows = useVirtualRows(transcript ? 0 : shown.length, EVENT_ROW_PX);
+  const { onScroll: followScroll, following, follow } = useFollow(shown, rows.ref);
+  // Following, the window is the newest rows at once, not once the scroll to the end is measured.
+  const [first, last] = following ? [Math.max(0, shown.length - (rows.last - rows.first)), shown.length] : [rows.first, rows.last];
   const toggle = (kind: string) =>
     setTypes((current) => {
       const next = new Set(current);
@@ -164,12 +172,27 @@ export function EventStream({
           </button>
         ))}
       </div>
-      <div className="stream-body" ref={list} onScroll={onScroll} role="log" aria-label="Events">
+      <div
+        className="stream-body"
+        ref={rows.ref}
+        onScroll={() => {
+          rows.onScroll();
+          followScroll();
+        }}
+        role="log"
+        aria-label="Events"
+      >
         {startedMidFile && <p className="muted">Showing the end of a long log.</p>}
         {transcript ? (
           <Transcript events={shown} onPick={pick} frames={frames} />
         ) : (
-          shown.map((event, i) => <EventRow key={`${event.line ?? 'x'}-${event.seq ?? i}-${i}`} event={event} inspected={event === inspected} onPick={pickRef} />)
+          <>
+            <div style={{ height: first * EVENT_ROW_PX }} aria-hidden />
+            {shown.slice(first, last).map((event, i) => (
+              <EventRow key={`${event.line ?? 'x'}-${event.seq ?? ''}-${first + i}`} event={event} inspected={event === inspected} onPick={pickRef} />
+            ))}
+            <div style={{ height: (shown.length - last) * EVENT_ROW_PX }} aria-hidden />
+          </>
         )}
         {shown.length === 0 && <p className="muted">{events.length ? 'No event matches.' : 'No events yet.'}</p>}
       </div>

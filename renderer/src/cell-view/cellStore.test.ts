@@ -56,18 +56,21 @@ describe('applyDeltas', () => {
 });
 
 describe('createCellStore', () => {
-  it('opens the cell, then applies the deltas of one animation frame at once', async () => {
+  it('opens the cell, then draws a delta after a quiet frame at once and those that follow within it together', async () => {
     const transport = fakeTransport({ openCell: async () => detail(), closeCell: async () => undefined });
     const store = createCellStore(transport, summary.id);
     await expect.poll(() => store.getState().detail?.summary.name).toBe('a');
     let renders = 0;
     store.subscribe(() => renders++);
     transport.emit('cellChanged', { cellId: summary.id, episodes: [row('4')] });
+    expect(renders).toBe(1);
+    expect(store.getState().detail?.episodes.map((e) => e.id)).toEqual(['1', '3', '4']);
     transport.emit('cellChanged', { cellId: 'local:/runs/other', episodes: [row('9')] });
     transport.emit('cellChanged', { cellId: summary.id, episodes: [row('5')] });
-    expect(renders).toBe(0);
-    await expect.poll(() => store.getState().detail?.episodes.map((e) => e.id)).toEqual(['1', '3', '4', '5']);
+    transport.emit('cellChanged', { cellId: summary.id, episodes: [row('6')] });
     expect(renders).toBe(1);
+    await expect.poll(() => store.getState().detail?.episodes.map((e) => e.id)).toEqual(['1', '3', '4', '5', '6']);
+    expect(renders).toBe(2);
     await store.getState().close();
     expect(transport.calls).toContain('closeCell');
   });

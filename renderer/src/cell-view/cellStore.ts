@@ -67,9 +67,13 @@ export function applyDeltas(state: CellViewState, deltas: CellDelta[]): Partial<
   return { detail: { ...state.detail, summary, episodes, versions, vram, tables, programs }, events, problems };
 }
 
+/** A frame at 60 Hz, in ms. */
+const FRAME_MS = 1000 / 60;
+
 export function createCellStore(transport: Transport, cellId: string): CellStore {
   let queue: CellDelta[] = [];
   let frame = 0;
+  let appliedAt = -Infinity;
   const store = createStore<CellViewState>()((set, get) => ({
     detail: null,
     error: null,
@@ -114,16 +118,21 @@ export function createCellStore(transport: Transport, cellId: string): CellStore
     store.setState((s) => ({ events: [...held, ...opened.events, ...s.events.slice(held.length)].slice(-MAX_EVENTS), problems: withProblems(s.problems, opened.problems) }));
   }
   const offReopened = transport.onReopened(() => void reopen().catch(failed));
+  const apply = () => {
+    frame = 0;
+    const batch = queue;
+    queue = [];
+    appliedAt = performance.now();
+    store.setState((state) => applyDeltas(state, batch));
+  };
+  // At most one render a frame: a delta after a quiet frame is drawn at once (an event 20 ms apart from the
+  // last waited up to a frame for nothing), those that follow within the frame together at the next one.
   const off = transport.on('cellChanged', (delta) => {
     if (delta.cellId !== cellId) return;
     queue.push(delta);
     if (frame) return;
-    frame = requestAnimationFrame(() => {
-      frame = 0;
-      const batch = queue;
-      queue = [];
-      store.setState((state) => applyDeltas(state, batch));
-    });
+    if (performance.now() - appliedAt >= FRAME_MS) apply();
+    else frame = requestAnimationFrame(apply);
   });
   transport.call('openCell', cellId).then((detail) => store.setState({ detail, problems: detail.summary.problems }), failed);
   return store;
