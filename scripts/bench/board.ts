@@ -3,12 +3,13 @@
 // 180,000 comparisons). Prints `board --json` beside `status --json` of the same root, in the same run,
 // each with the index cache warm (a second run of each); then, served to Chromium, the longest main-thread
 // task while the Board view opens and through its next polls, beside the same while the cell list fills.
-import { chromium, type Page } from '@playwright/test';
+import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { longest, watchLongTasks } from './long-tasks';
 import { measure, ROOT, row } from './measure';
 
 const SIDE = Number(process.env.BENCH_SIDE ?? 10);
@@ -36,7 +37,6 @@ function generate(root: string): number {
   return cells;
 }
 
-const longest = (page: Page) => page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks.splice(0).reduce((most, d) => Math.max(most, d), 0));
 
 /** The window on the root: the longest task while its list fills, and while the Board view opens and polls. */
 async function windowFigures(root: string, env: NodeJS.ProcessEnv): Promise<{ list: number; board: number; shownMs: number }> {
@@ -45,11 +45,7 @@ async function windowFigures(root: string, env: NodeJS.ProcessEnv): Promise<{ li
     const url = await new Promise<string>((resolve) => createInterface({ input: server.stdout }).on('line', (line) => /http:\/\/\S+/.test(line) && resolve((/http:\/\/\S+/.exec(line) as RegExpExecArray)[0])));
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.addInitScript(() => {
-      const tasks: number[] = [];
-      (window as unknown as { longTasks: number[] }).longTasks = tasks;
-      new PerformanceObserver((list) => list.getEntries().forEach((entry) => tasks.push(entry.duration))).observe({ type: 'longtask', buffered: true });
-    });
+    await watchLongTasks(page);
     await page.goto(url);
     await page.getByText(`${(SIDE ** 4).toLocaleString('en-US')} cells`).first().waitFor({ timeout: 120_000 });
     await page.waitForTimeout(2000);

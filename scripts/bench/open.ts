@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { longest, watchLongTasks } from './long-tasks';
 import { measure, ROOT, row } from './measure';
 
 const RUNS = 3;
@@ -23,7 +24,6 @@ function cell(name: string, count: number): void {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-const longest = (page: Page) => page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks.splice(0).reduce((most, d) => Math.max(most, d), 0));
 
 /** The longest task while the cell opens, and while its Overview is shown again. */
 async function open(page: Page, url: string, name: string): Promise<[number, number]> {
@@ -54,11 +54,7 @@ try {
   const url = await new Promise<string>((resolve) => createInterface({ input: server!.stdout! }).on('line', (line) => /http:\/\/\S+/.test(line) && resolve(/http:\/\/\S+/.exec(line)![0])));
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await page.addInitScript(() => {
-    const tasks: number[] = [];
-    (window as unknown as { longTasks: number[] }).longTasks = tasks;
-    new PerformanceObserver((list) => list.getEntries().forEach((entry) => tasks.push(entry.duration))).observe({ type: 'longtask', buffered: true });
-  });
+  await watchLongTasks(page);
   const figures: Record<string, [number, number][]> = { small: [], big: [] };
   for (let i = 0; i < RUNS; i++) {
     figures.small!.push(await open(page, url, 'std_sdk_m_small_default'));
