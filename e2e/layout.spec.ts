@@ -40,6 +40,8 @@ for (const [width, height] of [
         await page.getByRole('tab', { name: 'Episodes' }).click();
         await page.locator('.episode-table').getByRole('row').nth(1).click();
         await episodePanelsFit(page, String(name));
+        // The stream shows its newest event, whatever loaded around it after.
+        await expect(page.getByRole('log', { name: 'Events' }).getByRole('button').last()).toBeInViewport();
         if (name.source !== 'cartpole_balance') await page.keyboard.press('Escape');
       }
       await page.getByRole('tab', { name: 'Versions' }).click();
