@@ -4,7 +4,7 @@ import { formatP } from '../../../shared/mcnemar';
 import type { CellSummary } from '../../../shared/model';
 import { CallFailed } from '../CallFailed';
 import { useApp, useTransport } from '../context';
-import { percent, successText } from '../format';
+import { percent, successText, whole } from '../format';
 import { STATE_LOOK } from '../cell-list/states';
 import { usePolled } from '../usePolled';
 import { BOARD_FIELDS, downOf, gridOf, SIGNIFICANT, verdictsByPath, wilson95, type BoardField, type Verdict } from '../../../shared/board';
@@ -183,11 +183,11 @@ export function BoardView() {
         </div>
       )}
       <h2 className="section-title">
-        Real differences <span className="muted">({board.real.toLocaleString('en-US')} of {board.compared.toLocaleString('en-US')} one-field comparisons survive Holm's correction at 0.05)</span>
+        Real differences <span className="muted">({whole(board.real)} of {whole(board.compared)} one-field comparisons survive Holm's correction at 0.05)</span>
       </h2>
       {board.compared > comparisons.length && (
         <p className="muted">
-          The {comparisons.length.toLocaleString('en-US')} of lowest Holm p are listed; <code>cellwatch board --json</code> prints every one.
+          The {whole(comparisons.length)} of lowest Holm p are listed; <code>cellwatch board --json</code> prints every one.
         </p>
       )}
       {board.compared === 0 ? (

@@ -3,7 +3,7 @@ import { SortHeader, useSort, type Sort } from '../sorting';
 import { useShallow } from 'zustand/react/shallow';
 import { isLive, type CellSummary, type RootStatus } from '../../../shared/model';
 import { useApp } from '../context';
-import { baseName, percent } from '../format';
+import { baseName, percent, whole } from '../format';
 import { useKey, useRowKeys } from '../keys';
 import { useNow } from '../useNow';
 import { NowStrip } from './NowStrip';
@@ -72,7 +72,7 @@ function ReadingLine({ progress }: { progress: NonNullable<RootStatus['progress'
   const searching = progress.some((p) => p.searching);
   return (
     <span className="reading" role="status" aria-label="Reading cells" title={searching ? 'more cells are still being found' : undefined}>
-      reading {read.toLocaleString('en-US')} / {total.toLocaleString('en-US')}
+      reading {whole(read)} / {whole(total)}
       {searching ? '+' : ''} cells
       <span className="bar" role="progressbar" aria-valuenow={read} aria-valuemin={0} aria-valuemax={total}>
         <span className="fill" style={{ width: `${total ? (read / total) * 100 : 0}%` }} />

@@ -1,5 +1,5 @@
 import type { CellSummary } from '../../../shared/model';
-import { ago, compact, costTitle, percent, successText } from '../format';
+import { ago, compact, costTitle, percent, successText, whole } from '../format';
 import type { SizedColumn } from '../table-layout';
 import { BoardBadge } from './BoardBadge';
 import { STATE_LOOK, StatePill } from './states';
@@ -19,7 +19,7 @@ function BudgetBar({ cell }: { cell: CellSummary }) {
   const { used, total, unit } = cell.budget;
   const fraction = budgetFraction(cell);
   return (
-    <span className="budget" title={`${used.toLocaleString()} of ${total?.toLocaleString() ?? '?'} ${unit}`}>
+    <span className="budget" title={`${whole(used)} of ${total === null ? '?' : whole(total)} ${unit}`}>
       <span className="bar" role="meter" aria-valuemin={0} aria-valuemax={total ?? 0} aria-valuenow={used} aria-label={`budget ${unit}`}>
         <span className="fill" style={{ width: `${fraction * 100}%` }} />
       </span>
@@ -42,7 +42,7 @@ function tokensText(cell: CellSummary): string {
  * version's count starting again at 0 reads as that version's, not as the cell's count going backwards.
  */
 const episodesText = (c: CellSummary) =>
-  `${c.capabilities.versions && c.policyVersions.length ? `${c.policyVersions.at(-1)} ` : ''}${c.episodes.ended.toLocaleString('en-US')}/${c.episodes.planned?.toLocaleString('en-US') ?? '?'}`;
+  `${c.capabilities.versions && c.policyVersions.length ? `${c.policyVersions.at(-1)} ` : ''}${whole(c.episodes.ended)}/${c.episodes.planned === null ? '?' : whole(c.episodes.planned)}`;
 
 export const COLUMNS: Column[] = [
   { key: 'name', title: 'Name', grow: true, always: true, fit: (c) => c.name, sortValue: (c) => c.name, render: (c, _now, fit) => <span className="name" title={c.path}>{fit(c.name)}</span> },

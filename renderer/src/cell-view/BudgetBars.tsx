@@ -1,6 +1,6 @@
 import type { EpisodeRow, StreamEvent } from '../../../shared/cell-detail';
 import { isLive } from '../../../shared/model';
-import { percent } from '../format';
+import { percent, whole } from '../format';
 import { useNow } from '../useNow';
 import { useCell } from './context';
 import { clock, duration, projectedEnd } from './projection';
@@ -25,9 +25,9 @@ export function Bar({ label, used, total, unit, note, tone = 'running', left = t
         <span className={`fill tone-fill-${tone}`} style={{ width: `${fraction * 100}%` }} />
       </span>
       <span className="budget-figure">
-        {used.toLocaleString()} / {total?.toLocaleString() ?? '?'} {unit}
+        {whole(used)} / {total === null ? '?' : whole(total)} {unit}
         {total ? ` · ${percent(fraction, 0)}` : ''}
-        {total && left ? ` · ${(total - used).toLocaleString()} left` : ''}
+        {total && left ? ` · ${whole(total - used)} left` : ''}
       </span>
       <span className="budget-note">{note}</span>
     </div>

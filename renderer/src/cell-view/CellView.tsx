@@ -3,7 +3,7 @@ import { clockTime, isLive } from '../../../shared/model';
 import { useNow } from '../useNow';
 import { clock, projectedEnd } from './projection';
 import { useApp } from '../context';
-import { compact, costTitle, successText } from '../format';
+import { compact, costTitle, successText, whole } from '../format';
 import { BoardBadge } from '../cell-list/BoardBadge';
 import { useKey } from '../keys';
 import { BudgetBars } from './BudgetBars';
@@ -29,7 +29,7 @@ function ProjectedEnd() {
   const end = projectedEnd(summary.budget.used, summary.budget.total, startedAt, now);
   if (end === null) return null;
   return (
-    <span className="muted" title={`the ${summary.budget.unit} budget (${summary.budget.used.toLocaleString('en-US')} of ${summary.budget.total?.toLocaleString('en-US')}) runs out at its pace so far`}>
+    <span className="muted" title={`the ${summary.budget.unit} budget (${whole(summary.budget.used)} of ${summary.budget.total === null ? '?' : whole(summary.budget.total)}) runs out at its pace so far`}>
       ends about {clock(end)}
     </span>
   );
@@ -51,7 +51,7 @@ function Header() {
       {summary.success_rate !== null && <span className="muted" title="successes of scored episodes, the rate, and its Wilson 95 % interval">{successText(summary.episodes.successes, summary.episodes.scored)}</span>}
       {summary.reward && summary.reward.mean !== null && (
         <span className="muted" title="the mean over the rollouts with a numeric reward">
-          mean reward {Number(summary.reward.mean.toFixed(4))} of {summary.reward.n.toLocaleString('en-US')}
+          mean reward {Number(summary.reward.mean.toFixed(4))} of {whole(summary.reward.n)}
         </span>
       )}
       <StatePill state={summary.state} pausedUntil={summary.pausedUntil} />

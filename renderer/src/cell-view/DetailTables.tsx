@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { whole } from '../format';
 import type { DetailTable, TableValue } from '../../../shared/cell-detail';
 import { useCell } from './context';
 import { TranscriptView } from './TranscriptView';
@@ -7,7 +8,7 @@ import { usePlainColumns } from '../plainColumns';
 /** A value as a table cell shows it: whole, a fraction to four places, a dash for nothing. */
 function asText(value: TableValue): string {
   if (value === null) return '–';
-  if (typeof value === 'number') return Number.isInteger(value) ? value.toLocaleString('en-US') : String(Number(value.toFixed(4)));
+  if (typeof value === 'number') return Number.isInteger(value) ? whole(value) : String(Number(value.toFixed(4)));
   return String(value);
 }
 
@@ -25,7 +26,7 @@ function Table({ table, onOpen }: { table: DetailTable; onOpen: (unit: string) =
   return (
     <section className="detail-table" aria-label={table.title}>
       <h2>
-        {table.title} <span className="muted">{table.rows.length.toLocaleString('en-US')}</span>
+        {table.title} <span className="muted">{whole(table.rows.length)}</span>
         {table.rows.length > 0 && table.columns.length > 2 && menu}
       </h2>
       {table.rows.length === 0 ? (

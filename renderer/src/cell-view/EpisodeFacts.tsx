@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { whole } from '../format';
 import type { EpisodeRow } from '../../../shared/cell-detail';
 import { fetchCellText } from './cellFile';
 import { useCell } from './context';
@@ -25,7 +26,7 @@ function EpisodeFile({ cellId, path }: { cellId: string; path: string }) {
   if ('missing' in text) return <p className="muted">{text.missing}</p>;
   return (
     <>
-      {text.cut > 0 && <p className="muted">its last {SHOWN_BYTES / 1024} KB; {text.cut.toLocaleString('en-US')} characters before them not shown</p>}
+      {text.cut > 0 && <p className="muted">its last {SHOWN_BYTES / 1024} KB; {whole(text.cut)} characters before them not shown</p>}
       <pre className="code wrap" aria-label={`Lines of ${path}`}>
         {text.shown}
       </pre>

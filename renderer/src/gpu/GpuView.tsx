@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { whole } from '../format';
 import type { GpuStatus, SystemPoint, SystemSample } from '../../../shared/cell-detail';
 import type { RunInfo } from '../../../shared/launch';
 import { problem } from '../../../shared/model';
@@ -216,7 +217,7 @@ export function GpuView() {
                   <tr key={p.pid}>
                     <td>pid {p.pid}</td>
                     <td>{p.run ?? <span className="muted">not launched here</span>}</td>
-                    <td className="num">{p.usedMib === null ? 'not reported (WDDM)' : `${p.usedMib.toLocaleString()} MiB`}</td>
+                    <td className="num">{p.usedMib === null ? 'not reported (WDDM)' : `${whole(p.usedMib)} MiB`}</td>
                   </tr>
                 ))}
               </tbody>

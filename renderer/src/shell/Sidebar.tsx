@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { whole } from '../format';
 import type { RootStatus } from '../../../shared/model';
 import { useApp } from '../context';
 import { AddRoot } from '../roots/AddRoot';
@@ -66,8 +67,8 @@ function RootRow({ root, selected, name }: { root: RootStatus; selected: boolean
           {root.state !== 'ok'
             ? root.state
             : root.limit
-              ? `${root.cellCount.toLocaleString('en-US')} of ${(root.cellCount + root.limit.hidden).toLocaleString('en-US')} cells`
-              : `${root.cellCount.toLocaleString('en-US')} cell${root.cellCount === 1 ? '' : 's'}`}
+              ? `${whole(root.cellCount)} of ${whole(root.cellCount + root.limit.hidden)} cells`
+              : `${whole(root.cellCount)} cell${root.cellCount === 1 ? '' : 's'}`}
         </span>
       </button>
       <button className="icon-button" onClick={() => void removeRoot(root.path)} aria-label={`Remove runs root ${root.path}`} title="Remove this runs root">
