@@ -1,9 +1,9 @@
-import type { CSSProperties } from 'react';
+import type { CSSProperties, ReactNode, TdHTMLAttributes } from 'react';
 import { ColumnsMenu } from './ColumnsMenu';
 import { ResizeHandle } from './sorting';
 import { useColumnPrefs } from './table-layout';
 
-export interface PlainColumn {
+export interface PlainColumn<R> {
   key: string;
   title: string;
   /** Cannot be hidden (the column that names the row, a row's checkbox). */
@@ -12,6 +12,9 @@ export interface PlainColumn {
   numeric?: boolean;
   /** What the header says on hover. */
   hint?: string;
+  render(row: R): ReactNode;
+  /** The cell's own attributes (a class, a tooltip). */
+  td?: (row: R) => TdHTMLAttributes<HTMLTableCellElement>;
 }
 
 /**
@@ -19,7 +22,7 @@ export interface PlainColumn {
  * ones left out (its Columns menu), a dragged column held to its width (its header's edge; a double
  * click gives the column back its content's width). `name` is the table as its Columns menu names it.
  */
-export function usePlainColumns<C extends PlainColumn>(table: string, columns: C[], name = table) {
+export function usePlainColumns<R>(table: string, columns: PlainColumn<R>[], name = table) {
   const [prefs, { toggle, resize }] = useColumnPrefs(table);
   const shown = columns.filter((c) => c.always || !prefs.hidden.includes(c.key));
   /** A dragged column's width, on its header and its cells alike (a long value is cut, whole on hover). */
@@ -28,11 +31,18 @@ export function usePlainColumns<C extends PlainColumn>(table: string, columns: C
     return px === undefined ? undefined : { width: px, minWidth: px, maxWidth: px, overflow: 'hidden', textOverflow: 'ellipsis' };
   };
   const menu = <ColumnsMenu table={name} columns={columns} prefs={prefs} onToggle={toggle} />;
-  const header = (c: C) => (
+  const header = (c: PlainColumn<R>) => (
     <th key={c.key} scope="col" className={c.numeric ? 'num' : undefined} style={width(c.key)} title={c.hint}>
       {c.title}
       <ResizeHandle title={c.title} onResize={(px) => resize(c.key, px)} />
     </th>
   );
-  return { shown, menu, header, width };
+  /** A row's cells, one a shown column. */
+  const cells = (row: R) =>
+    shown.map((c) => (
+      <td key={c.key} className={c.numeric ? 'num' : undefined} style={width(c.key)} {...c.td?.(row)}>
+        {c.render(row)}
+      </td>
+    ));
+  return { shown, menu, header, cells };
 }

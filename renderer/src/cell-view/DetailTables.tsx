@@ -14,12 +14,30 @@ function asText(value: TableValue): string {
 
 function Table({ table, onOpen }: { table: DetailTable; onOpen: (unit: string) => void }) {
   const numeric = table.columns.map((_, i) => table.rows.length > 0 && table.rows.every((row) => row[i] === null || typeof row[i] === 'number'));
-  const { shown, menu, header, width } = usePlainColumns(
+  const { shown, menu, header, cells } = usePlainColumns<TableValue[]>(
     `table.${table.id}`,
     // A column is remembered by its name; a second of the same name (an environment's own `agent`) by its number too.
     table.columns.map((title, i) => {
       const before = table.columns.slice(0, i).filter((c) => c === title).length;
-      return { key: before ? `${title}#${before + 1}` : title, title, index: i, always: i === 0, numeric: numeric[i] };
+      return {
+        key: before ? `${title}#${before + 1}` : title,
+        title,
+        always: i === 0,
+        numeric: numeric[i],
+        render: (row) => {
+          const value = row[i] as TableValue;
+          if (i > 0 || table.opens !== 'transcript') return asText(value);
+          return (
+            <button className="link" onClick={() => onOpen(String(value))} aria-label={`Open rollout ${asText(value)}`}>
+              {asText(value)}
+            </button>
+          );
+        },
+        td: (row) => {
+          const value = row[i];
+          return { title: typeof value === 'string' && value.length > 40 ? value : undefined };
+        },
+      };
     }),
     table.title,
   );
@@ -39,22 +57,7 @@ function Table({ table, onOpen }: { table: DetailTable; onOpen: (unit: string) =
             </thead>
             <tbody>
               {table.rows.map((row, r) => (
-                <tr key={r}>
-                  {shown.map(({ key, index, numeric: isNumber }) => {
-                    const value = row[index] as TableValue;
-                    return (
-                      <td key={key} className={isNumber ? 'num' : undefined} style={width(key)} title={typeof value === 'string' && value.length > 40 ? value : undefined}>
-                        {index === 0 && table.opens === 'transcript' ? (
-                          <button className="link" onClick={() => onOpen(String(value))} aria-label={`Open rollout ${asText(value)}`}>
-                            {asText(value)}
-                          </button>
-                        ) : (
-                          asText(value)
-                        )}
-                      </td>
-                    );
-                  })}
-                </tr>
+                <tr key={r}>{cells(row)}</tr>
               ))}
             </tbody>
           </table>

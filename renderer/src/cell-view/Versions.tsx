@@ -18,24 +18,25 @@ export function Versions() {
   const [shown, setShown] = useState<ProgramShown | null>(null);
   const compare = useApp((s) => s.compare);
   const [ticked, setTicked] = useState<string[]>([]);
-  const { shown: columns, menu, header, width } = usePlainColumns('versions', [
-    { key: 'tick', title: '', always: true, render: (v: VersionRow) => <input type="checkbox" aria-label={`Compare ${v.version}`} checked={ticked.includes(v.version)} onChange={() => tick(v.version)} /> },
+  const { shown: columns, menu, header, cells } = usePlainColumns<VersionRow>('versions', [
+    { key: 'tick', title: '', always: true, render: (v) => <input type="checkbox" aria-label={`Compare ${v.version}`} checked={ticked.includes(v.version)} onChange={() => tick(v.version)} /> },
     {
       key: 'version',
       title: 'Version',
       always: true,
-      render: (v: VersionRow) => (
+      td: () => ({ className: 'name' }),
+      render: (v) => (
         <button className="link" onClick={() => show(v.version)} title={`Show policies/${v.version}.py`}>
           {v.version}
         </button>
       ),
     },
-    { key: 'dev', title: 'Dev episodes', numeric: true, render: (v: VersionRow) => v.devEpisodes },
-    { key: 'devSuccess', title: 'Dev success', numeric: true, render: (v: VersionRow) => (v.devEpisodes ? percent(v.devSuccesses / v.devEpisodes) : '–') },
+    { key: 'dev', title: 'Dev episodes', numeric: true, render: (v) => v.devEpisodes },
+    { key: 'devSuccess', title: 'Dev success', numeric: true, render: (v) => (v.devEpisodes ? percent(v.devSuccesses / v.devEpisodes) : '–') },
     {
       key: 'evaluation',
       title: 'Evaluation',
-      render: (v: VersionRow) => (
+      render: (v) => (
         <>
           <span className={`pill tone-${EVAL_TONE[v.evalState]}`}>{EVAL_LABEL[v.evalState]}</span>
           {v.evalState === 'evaluating' && (
@@ -47,11 +48,11 @@ export function Versions() {
         </>
       ),
     },
-    { key: 'score', title: 'Eval score', numeric: true, render: (v: VersionRow) => percent(v.evalRate) },
+    { key: 'score', title: 'Eval score', numeric: true, render: (v) => percent(v.evalRate) },
     {
       key: 'checks',
       title: 'Checks',
-      render: (v: VersionRow) => (
+      render: (v) => (
         <>
           {v.rejected && <span className="pill tone-fail">rejected: imports the simulator</span>}
           {v.spotCheckFailed && <span className="pill tone-error">spot check failed</span>}
@@ -91,11 +92,7 @@ export function Versions() {
       <tbody>
         {versions.map((v) => (
           <tr key={v.version}>
-            {columns.map((c) => (
-              <td key={c.key} className={c.numeric ? 'num' : c.key === 'version' ? 'name' : undefined} style={width(c.key)}>
-                {c.render(v)}
-              </td>
-            ))}
+            {cells(v)}
           </tr>
         ))}
       </tbody>

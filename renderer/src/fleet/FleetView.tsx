@@ -7,7 +7,7 @@ import { HOST_DOT } from '../shell/HostRow';
 import { useNow } from '../useNow';
 import { usePolled } from '../usePolled';
 import { Sparkline } from '../Sparkline';
-import { usePlainColumns, type PlainColumn } from '../plainColumns';
+import { usePlainColumns } from '../plainColumns';
 
 const gib = (mib: number) => (mib / 1024).toFixed(0);
 
@@ -21,19 +21,13 @@ function connectionText(host: FleetHost): string {
   return parts.join(' · ');
 }
 
-interface FleetColumn extends PlainColumn {
-  render(host: FleetHost): React.ReactNode;
-  /** The cell's own attributes (a tone, a tooltip). */
-  td?: (host: FleetHost) => React.TdHTMLAttributes<HTMLTableCellElement>;
-}
-
 /** Every host in one table: connection, GPUs, running cells and runs, success, last change, problems; a click lists its cells. */
 export function FleetView() {
   const transport = useTransport();
   const selectHost = useApp((s) => s.selectHost);
   const now = useNow(5000);
   const { value: fleet, error } = usePolled(useCallback(() => transport.call('listFleet'), [transport]));
-  const { shown: columns, menu, header, width } = usePlainColumns<FleetColumn>('fleet', [
+  const { shown: columns, menu, header, cells } = usePlainColumns<FleetHost>('fleet', [
     {
       key: 'host',
       title: 'Host',
@@ -73,11 +67,7 @@ export function FleetView() {
         <tbody>
           {fleet.map((host) => (
             <tr key={host.alias} aria-label={host.alias}>
-              {columns.map((c) => (
-                <td key={c.key} className={c.numeric ? 'num' : undefined} style={width(c.key)} {...c.td?.(host)}>
-                  {c.render(host)}
-                </td>
-              ))}
+              {cells(host)}
             </tr>
           ))}
         </tbody>

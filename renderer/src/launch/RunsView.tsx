@@ -19,12 +19,12 @@ export function RunsView() {
   const [said, setSaid] = useState<{ run: string; lines: string[] } | null>(null);
   const newestFirst = [...(runs ?? [])].reverse();
   const isListed = (run: RunInfo) => listed.some((c) => c.id === run.cellId);
-  const { shown: columns, menu, header, width } = usePlainColumns('runs', [
+  const { shown: columns, menu, header, cells } = usePlainColumns<RunInfo>('runs', [
     {
       key: 'run',
       title: 'Run',
       always: true,
-      render: (run: RunInfo) => (
+      render: (run) => (
         <>
           {isListed(run) ? (
             <button className="link" onClick={() => openCell(run.cellId)} title={`Open ${run.name}`}>
@@ -37,25 +37,25 @@ export function RunsView() {
         </>
       ),
     },
-    { key: 'on', title: 'On', render: (run: RunInfo) => (run.target === 'local' ? 'this machine' : run.target) },
+    { key: 'on', title: 'On', render: (run) => (run.target === 'local' ? 'this machine' : run.target) },
     {
       key: 'state',
       title: 'State',
-      render: (run: RunInfo) => (
+      render: (run) => (
         <>
           <span className={`pill tone-${runTone(run)}`}>{runStateText(run)}</span>
           {run.problem && <div className="tone-amber small">{run.problem}</div>}
         </>
       ),
     },
-    { key: 'elapsed', title: 'Elapsed', numeric: true, render: (run: RunInfo) => runElapsed(run, now) },
-    { key: 'gpu', title: 'GPU / job', render: (run: RunInfo) => (run.job ? jobText(run.job) : run.gpu !== null ? `GPU${run.gpu}` : '-') },
-    { key: 'cell', title: 'Cell', render: (run: RunInfo) => run.cell },
+    { key: 'elapsed', title: 'Elapsed', numeric: true, render: (run) => runElapsed(run, now) },
+    { key: 'gpu', title: 'GPU / job', render: (run) => (run.job ? jobText(run.job) : run.gpu !== null ? `GPU${run.gpu}` : '-') },
+    { key: 'cell', title: 'Cell', render: (run) => run.cell, td: (run) => ({ className: 'path', title: run.cell }) },
     {
       key: 'actions',
       title: 'Actions',
       always: true,
-      render: (run: RunInfo) => (
+      render: (run) => (
         <div className="row-actions">
           <RunActions run={run} onChanged={reload} onSaid={(lines) => setSaid({ run: run.name, lines })} />
           {run === newestFirst.find((r) => r.cellId === run.cellId) && <ResumeRun key={run.id} run={run} said={said?.run === run.name ? said.lines : null} onResumed={() => void reload()} />}
@@ -84,11 +84,7 @@ export function RunsView() {
         <tbody>
           {newestFirst.map((run) => (
             <tr key={run.id} aria-label={run.name}>
-              {columns.map((c) => (
-                <td key={c.key} className={c.numeric ? 'num' : c.key === 'cell' ? 'path' : undefined} style={width(c.key)} title={c.key === 'cell' ? run.cell : undefined}>
-                  {c.render(run)}
-                </td>
-              ))}
+              {cells(run)}
             </tr>
           ))}
         </tbody>
