@@ -19,7 +19,7 @@ export const LISTED = 500;
 const versionOf = (cell: CellSummary) => `${cell.changedAt}:${cell.episodes.ended}:${cell.episodes.scored}:${cell.episodes.successes}`;
 
 /** A board as its cells name it: its rule from its format. */
-export type BoardHead = Pick<BoardInfo, 'name' | 'format' | 'rule'>;
+type BoardHead = Pick<BoardInfo, 'name' | 'format' | 'rule'>;
 type BoardSummary = Omit<BoardInfo, keyof BoardHead>;
 
 /** One comparison of every on-board cell, and the boards' summaries once the window asked for them. */
@@ -39,10 +39,9 @@ export class BoardReader {
     private readonly pool: ReaderPool,
   ) {}
 
-  /** Every board of these cells, and the comparisons of all of them, Holm-adjusted over all (runners/FORMATS.md). */
-  async table(cells: CellSummary[]): Promise<{ boards: BoardHead[]; table: ComparisonTable }> {
-    const comparing = await this.compare(cells);
-    return { boards: headsOf(cells), table: await comparing.table };
+  /** The comparisons of every board of these cells, Holm-adjusted over all of them (runners/FORMATS.md). */
+  async table(cells: CellSummary[]): Promise<ComparisonTable> {
+    return (await this.compare(cells)).table;
   }
 
   /** Each board of these cells as the window shows it: its counts, its first LISTED comparisons, each cell's standing. */

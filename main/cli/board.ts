@@ -56,10 +56,10 @@ export async function board(argv: string[], io: Io): Promise<number> {
     // Compared in a read worker while the cells are written.
     const compared = new BoardReader(places.contextOf, places.pool).table(cells);
     if (values.json) {
-      await writeBoardJson(io, cells, compared.then((c) => c.table));
+      await writeBoardJson(io, cells, compared);
       return 0;
     }
-    printBoards(positionals, cells, comparisonsOf((await compared).table), io);
+    printBoards(positionals, cells, comparisonsOf(await compared), io);
     return 0;
   });
 }

@@ -3,9 +3,9 @@ import type { Comparison, ComparedSlot } from '../../shared/cell-detail';
 import { append, largest } from '../../shared/arrays';
 
 /** A recording is at least this high (a slide's 720p): its frames are scaled up, pixel for pixel, by a whole number to fill it. */
-export const MIN_HEIGHT = 720;
+const MIN_HEIGHT = 720;
 /** The band above each slot's row that names it. */
-export const LABEL_HEIGHT = 32;
+const LABEL_HEIGHT = 32;
 const FRAME = 84;
 const FONT = 'font=DejaVu Sans Mono';
 const BACKGROUND = '0x15171b';
@@ -44,12 +44,12 @@ export const workFiles = (work: string) => ({
 });
 
 /** The window's grid as the video lays it out: a row per slot under its label, its cameras side by side, each `tile` px square. */
-export function gridGeometry(slots: SlotInput[], labels: boolean): { tile: number; width: number; rowHeight: number; height: number } {
+function gridGeometry(slots: SlotInput[], labels: boolean): { tile: number; width: number; rowHeight: number } {
   const label = labels ? LABEL_HEIGHT : 0;
   const scale = Math.max(2, Math.ceil((MIN_HEIGHT / Math.max(1, slots.length) - label) / FRAME));
   const tile = FRAME * scale;
   const rowHeight = tile + label;
-  return { tile, width: tile * largest(slots.map((s) => s.cameras.length), 1), rowHeight, height: rowHeight * slots.length };
+  return { tile, width: tile * largest(slots.map((s) => s.cameras.length), 1), rowHeight };
 }
 
 /** Local paths of each slot's cameras, from the comparison and the local folder of each slot's frames. */
