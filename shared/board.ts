@@ -123,6 +123,14 @@ function pairCounts(o: Outcomes, i: number, j: number, found: Int32Array, at: nu
   found[at + 4] = leftOut;
 }
 
+/** `array`, or a copy of it twice as long where `needed` values do not fit. */
+function withRoom(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
+  if (needed <= array.length) return array;
+  const grown = new Int32Array(Math.max(needed, array.length * 2));
+  grown.set(array);
+  return grown;
+}
+
 /** The number an id of a few digits writes (`"17"`), or -1 for any other id (`"017"`, `"task#2"`): most boards number their episodes. */
 function smallNumber(text: string, start: number, end: number): number {
   if (end - start > 6 || end === start || (text.charCodeAt(start) === 48 && end - start > 1)) return -1;
@@ -155,11 +163,7 @@ function outcomesOf(entries: BoardEntry[]): Outcomes {
         if (k === undefined) index.set(id, (k = index.size));
         if (number >= 0) numbered[number] = k;
       }
-      if (length === units.length) {
-        const grown = new Int32Array(length * 2);
-        grown.set(units);
-        units = grown;
-      }
+      units = withRoom(units, length + 1);
       units[length++] = k * 4 + (!scored ? 1 : success === '1' ? 3 : 2);
     });
   });
@@ -295,11 +299,7 @@ export function compareTable(entries: BoardEntry[]): ComparisonTable {
         for (let y = x + 1; y < group.length; y++) {
           const j = group[y] as number;
           if (own[i] === own[j]) continue;
-          if (length + 9 > found.length) {
-            const grown = new Int32Array(found.length * 2);
-            grown.set(found);
-            found = grown;
-          }
+          found = withRoom(found, length + 9);
           found[length] = i;
           found[length + 1] = j;
           found[length + 2] = f;
