@@ -39,6 +39,8 @@ async function journeys(page: Page, served: Served, name: (journey: string) => s
   await page.getByRole('button', { name: /^Compare 3 on one seed/ }).click();
   const view = page.getByRole('region', { name: 'Compare' });
   await view.getByLabel('Seed').selectOption('900001');
+  // The seed's comparison is loaded once the link holds it: a Record before then would be the other seed's.
+  await expect(page).toHaveURL(/&seed=900001$/);
   await expect(view.getByRole('figure')).toHaveCount(3);
   await page.screenshot({ path: name('3-compare') });
 

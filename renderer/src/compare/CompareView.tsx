@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Comparison, RecordProgress } from '../../../shared/cell-detail';
+import type { Comparison } from '../../../shared/cell-detail';
+import { Recorder } from './Recorder';
 import { useApp, useTransport } from '../context';
 import { useKey } from '../keys';
 import { largest } from '../../../shared/arrays';
@@ -38,49 +39,6 @@ function usePlayback(frames: number, fps: number) {
   useKey(',', useCallback(() => faster(-1), [faster]));
   useKey('.', useCallback(() => faster(1), [faster]));
   return { index, setIndex, playing, setPlaying, speed, setSpeed };
-}
-
-function Recorder({ slots, seed, seconds, fps }: { slots: string; seed: string; seconds: number; fps: number }) {
-  const transport = useTransport();
-  const [length, setLength] = useState(seconds.toFixed(1));
-  const [progress, setProgress] = useState<RecordProgress | null>(null);
-  const [id, setId] = useState<string | null>(null);
-  useEffect(() => transport.on('recordProgress', (p) => p.id === id && setProgress(p)), [transport, id]);
-  const start = async () => {
-    setProgress({ id: '', fraction: 0 });
-    try {
-      setId((await transport.call('record', slots, seed, Number(length), fps)).id);
-    } catch (error) {
-      setProgress({ id: '', fraction: 0, error: error instanceof Error ? error.message : String(error) });
-    }
-  };
-  const busy = progress !== null && !progress.url && !progress.error;
-  return (
-    <div className="recorder">
-      <label>
-        Length <input aria-label="Recording length (s)" value={length} onChange={(e) => setLength(e.target.value)} size={5} /> s
-      </label>
-      <button onClick={() => void start()} disabled={busy || !(Number(length) > 0)}>
-        {busy ? 'Recording…' : 'Record mp4'}
-      </button>
-      {progress && !progress.error && (
-        <span className="bar record-bar" role="progressbar" aria-label="Recording" aria-valuenow={Math.round(progress.fraction * 100)} aria-valuemin={0} aria-valuemax={100}>
-          <span className="fill" style={{ width: `${progress.fraction * 100}%` }} />
-        </span>
-      )}
-      {progress?.url && (
-        <a href={progress.url} download target="_blank" rel="noreferrer" title={progress.file}>
-          open the recording ({progress.file?.split('/').at(-1)})
-        </a>
-      )}
-      {progress?.note && <span className="muted">{progress.note}</span>}
-      {progress?.error && (
-        <span className="tone-fail" role="alert">
-          {progress.error}
-        </span>
-      )}
-    </div>
-  );
 }
 
 export function CompareView() {
