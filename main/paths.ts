@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 
 /** The per-user config directory: XDG on Linux, the platform's usual place elsewhere. */
 export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
@@ -34,4 +34,14 @@ export function packageRoot(fromDir: string): string {
 /** Where `npm run build` puts the renderer. */
 export function builtRendererDir(fromDir: string): string {
   return join(packageRoot(fromDir), 'out', 'renderer');
+}
+
+/**
+ * A file of the package that another process or a worker reads (the read worker's script, ffmpeg's font):
+ * packaged, it is outside the asar archive, which only Electron's own fs can read.
+ */
+export function unpackedFile(fromDir: string, ...segments: string[]): string {
+  const packed = join(packageRoot(fromDir), ...segments);
+  const unpacked = packed.replace(`app.asar${sep}`, `app.asar.unpacked${sep}`);
+  return existsSync(unpacked) ? unpacked : packed;
 }

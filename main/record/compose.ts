@@ -4,11 +4,13 @@ import { append, largest } from '../../shared/arrays';
 
 /** A recording is at least this high (a slide's 720p): its frames are scaled up, pixel for pixel, by a whole number to fill it. */
 const MIN_HEIGHT = 720;
-/** The band above each slot's row that names it. */
-const LABEL_HEIGHT = 32;
+/** The strip at the top that holds the timecode. */
+const HEADER_HEIGHT = 28;
+/** The band above each slot's row: its slot, version, seed and outcome, then each camera's name over its tile. */
+const LABEL_HEIGHT = 48;
 const FRAME = 84;
-const FONT = 'font=DejaVu Sans Mono';
 const BACKGROUND = '0x15171b';
+const CAMERA_COLOUR = '0xc9d1d9';
 const OUTCOME_COLOUR = { success: '0x4cbf73', failure: '0xe5534b', unknown: '0x8a929e' } as const;
 
 export interface CameraInput {
@@ -32,24 +34,27 @@ export interface ComposeOptions {
 }
 
 /**
- * Where ffmpeg reads each slot's inputs and label: a folder of the recording's own, holding a link to each
- * camera's frames or video and a text file for each label. ffmpeg never sees a run's paths or names:
- * image2 reads `%` in a path as a pattern, and drawtext expands `%{...}` in its text (`%{e:while(1,1)}`
- * spins it for good), so a label is read from its file with expansion off.
+ * Where ffmpeg reads each slot's inputs, its labels and the font: a folder of the recording's own, holding a
+ * link to each camera's frames or video, a text file for each label and a link to the font. ffmpeg never
+ * sees a run's paths or names: image2 reads `%` in a path as a pattern, and drawtext expands `%{...}` in
+ * its text (`%{e:while(1,1)}` spins it for good), so a label is read from its file with expansion off.
  */
 export const workFiles = (work: string) => ({
   camera: (slot: number, camera: number) => join(work, `c${slot}_${camera}`),
   label: (slot: number) => join(work, `label${slot}.txt`),
   cameraLabel: (slot: number, camera: number) => join(work, `label${slot}_${camera}.txt`),
+  font: join(work, 'font.ttf'),
 });
 
-/** The window's grid as the video lays it out: a row per slot under its label, its cameras side by side, each `tile` px square. */
-function gridGeometry(slots: SlotInput[], labels: boolean): { tile: number; width: number; rowHeight: number } {
-  const label = labels ? LABEL_HEIGHT : 0;
-  const scale = Math.max(2, Math.ceil((MIN_HEIGHT / Math.max(1, slots.length) - label) / FRAME));
+/**
+ * The window's grid as the video lays it out: the timecode's strip, then a row per slot under its label
+ * band, its cameras side by side, each `tile` px square.
+ */
+function gridGeometry(slots: SlotInput[], labels: boolean) {
+  const [header, band] = labels ? [HEADER_HEIGHT, LABEL_HEIGHT] : [0, 0];
+  const scale = Math.max(2, Math.ceil(((MIN_HEIGHT - header) / Math.max(1, slots.length) - band) / FRAME));
   const tile = FRAME * scale;
-  const rowHeight = tile + label;
-  return { tile, width: tile * largest(slots.map((s) => s.cameras.length), 1), rowHeight };
+  return { header, band, tile, width: tile * largest(slots.map((s) => s.cameras.length), 1) };
 }
 
 /** Local paths of each slot's cameras, from the comparison and the local folder of each slot's frames. */
@@ -69,17 +74,20 @@ export function slotInputs(comparison: Comparison, folderOf: (slot: ComparedSlot
 }
 
 /**
- * The ffmpeg arguments that compose the grid (gridGeometry), each row labelled with its slot, version, seed
- * and outcome, each tile with its camera, the time burnt in at the top right, and encode it as H.264.
+ * The ffmpeg arguments that compose the grid (gridGeometry) and encode it as H.264. The labels do not
+ * move, so each band is drawn once and repeated (loop): only the timecode is drawn on every frame.
  */
 export function ffmpegArgs(slots: SlotInput[], options: ComposeOptions, work: string): string[] {
   const files = workFiles(work);
   const inputs: string[] = [];
   const filters: string[] = [];
   let index = 0;
-  const { tile, width, rowHeight } = gridGeometry(slots, options.labels);
+  const { header, band, tile, width } = gridGeometry(slots, options.labels);
+  const font = `fontfile=${files.font}`;
   // A user's text is read from its file with expansion off (see workFiles).
-  const text = (file: string, at: string, size: number, colour: string) => `drawtext=textfile='${file}':expansion=none:${at}:fontsize=${size}:fontcolor=${colour}:${FONT}`;
+  const text = (file: string, x: number, y: number, size: number, colour: string) => `drawtext=textfile='${file}':expansion=none:x=${x}:y=${y}:fontsize=${size}:fontcolor=${colour}:${font}`;
+  const still = (height: number, draw: string[]) => `color=c=${BACKGROUND}:s=${width}x${height}:r=${options.fps},${draw.join(',')},trim=end_frame=1,loop=loop=-1:size=1,setpts=N/(${options.fps}*TB)`;
+  const rows: string[] = [];
   slots.forEach((slot, i) => {
     const names: string[] = [];
     slot.cameras.forEach((camera, j) => {
@@ -88,22 +96,24 @@ export function ffmpegArgs(slots: SlotInput[], options: ComposeOptions, work: st
       const guarded = ['-protocol_whitelist', 'file,pipe'];
       if (camera.frames) append(inputs, [...guarded, '-f', 'image2', '-c:v', 'png', '-framerate', String(options.fps), '-start_number', String(camera.frames.start), '-i', join(files.camera(i, j), '%06d.png')]);
       else append(inputs, [...guarded, '-f', 'mp4', '-i', `file:${files.camera(i, j)}`]);
-      const name = `c${i}_${j}`;
-      const named = options.labels ? `,${text(files.cameraLabel(i, j), 'x=6:y=h-22', 14, 'white')}:box=1:boxcolor=black@0.55:boxborderw=3` : '';
       // A shorter slot holds its last frame until the recording ends.
-      filters.push(`[${index++}:v]fps=${options.fps},scale=${tile}:${tile}:flags=neighbor,setsar=1,tpad=stop_mode=clone:stop_duration=${options.seconds}${named}[${name}]`);
-      names.push(`[${name}]`);
+      filters.push(`[${index++}:v]fps=${options.fps},scale=${tile}:${tile}:flags=neighbor,setsar=1,tpad=stop_mode=clone:stop_duration=${options.seconds}[c${i}_${j}]`);
+      names.push(`[c${i}_${j}]`);
     });
-    const row = names.length > 1 ? `${names.join('')}hstack=inputs=${names.length}` : `${names[0]}null`;
-    const padded = `pad=${width}:${rowHeight}:0:${rowHeight - tile}:color=${BACKGROUND}`;
-    const label = options.labels ? `,${text(files.label(i), 'x=8:y=8', 16, OUTCOME_COLOUR[slot.outcome])}` : '';
-    filters.push(`${row},${padded}${label}[s${i}]`);
+    const cameras = names.length > 1 ? `${names.join('')}hstack=inputs=${names.length}` : `${names[0]}null`;
+    filters.push(`${cameras},pad=${width}:${tile}:0:0:color=${BACKGROUND}[t${i}]`);
+    if (options.labels) {
+      const labels = [text(files.label(i), 8, 6, 16, OUTCOME_COLOUR[slot.outcome]), ...slot.cameras.map((_, j) => text(files.cameraLabel(i, j), j * tile + 8, 28, 13, CAMERA_COLOUR))];
+      filters.push(`${still(band, labels)}[b${i}]`, `[b${i}][t${i}]vstack=inputs=2:shortest=1[s${i}]`);
+      rows.push(`[s${i}]`);
+    } else rows.push(`[t${i}]`);
   });
-  const rows = slots.map((_, i) => `[s${i}]`).join('');
-  const stacked = slots.length > 1 ? `${rows}vstack=inputs=${slots.length}` : `${rows}null`;
   // The timecode is this program's own text: expanded, as no name from a run directory is.
-  const timecode = options.labels ? `,drawtext=text='%{pts\\:hms}':x=w-tw-8:y=8:fontsize=16:fontcolor=white:${FONT}` : '';
-  filters.push(`${stacked}${timecode}[grid]`);
+  if (options.labels) {
+    filters.push(`color=c=${BACKGROUND}:s=${width}x${header}:r=${options.fps},drawtext=text='%{pts\\:hms}':x=w-tw-8:y=6:fontsize=16:fontcolor=white:${font}[clock]`);
+    rows.unshift('[clock]');
+  }
+  filters.push(`${rows.join('')}${rows.length > 1 ? `vstack=inputs=${rows.length}:shortest=1` : 'null'}[grid]`);
   return [
     '-hide_banner', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1',
     ...inputs,

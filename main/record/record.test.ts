@@ -50,14 +50,17 @@ describe('cellwatch record', () => {
     const probe = JSON.parse(
       execFileSync(findFfprobe(), ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,width,height,nb_read_frames,pix_fmt:format=duration', '-of', 'json', out], { encoding: 'utf8' }),
     );
-    // Four rows of three 84 px cameras drawn at twice their size, each under a 32 px label: 4 x 200 = 800.
-    expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 3 * 168, height: 4 * (168 + 32), nb_read_frames: '25', pix_fmt: 'yuv420p' });
+    // The timecode's 28 px strip, then four rows of three 84 px cameras drawn at twice their size, each under a 48 px label band.
+    expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 3 * 168, height: 28 + 4 * (48 + 168), nb_read_frames: '25', pix_fmt: 'yuv420p' });
     expect(Number(probe.format.duration)).toBeCloseTo(1, 1);
   });
 
   describe('two slots', () => {
-    // Two rows: frames drawn at four times their size (336 px) so the video is 2 x (336 + 32) = 736 px high.
-    const [tile, band, width, height] = [336, 32, 3 * 336, 2 * (336 + 32)];
+    // Two rows: frames drawn at four times their size (336 px) so the video is 28 + 2 x (48 + 336) = 796 px high.
+    const [header, tile, band, width] = [28, 336, 48, 3 * 336];
+    const height = header + 2 * (band + tile);
+    /** Where slot `slot`'s band begins. */
+    const top = (slot: number) => header + slot * (band + tile);
     let frames: Buffer[];
     beforeAll(async () => {
       const out = join(tmp.path, 'two.mp4');
@@ -80,11 +83,10 @@ describe('cellwatch record', () => {
         for (const [camera, name] of ['head', 'left_wrist', 'right_wrist'].entries()) {
           const source = png(join(runs, 'cartpole_balance', 'replays', version, '900001', name, `${String(10).padStart(6, '0')}.png`));
           let difference = 0;
-          // Above the camera's name, drawn in its bottom-left corner.
-          const rows = tile - 32;
+          const rows = tile;
           for (let y = 0; y < rows; y++) {
             for (let x = 0; x < tile; x++) {
-              const [r, g, b] = pixel(frame, camera * tile + x, slot * (tile + band) + band + y);
+              const [r, g, b] = pixel(frame, camera * tile + x, top(slot) + band + y);
               const at = ((y >> 2) * 84 + (x >> 2)) * 3;
               difference += Math.abs((r as number) - source[at]!) + Math.abs((g as number) - source[at + 1]!) + Math.abs((b as number) - source[at + 2]!);
             }
@@ -96,18 +98,27 @@ describe('cellwatch record', () => {
 
     it("labels each row with its slot, seed and outcome in the outcome's colour, each tile with its camera, and burns in the time", () => {
       const [first, later] = frames as [Buffer, Buffer];
-      // v001 failed on this seed (red text), v004 succeeded (green).
-      expect(near(first, [0, 0, 480, band], [0xe5, 0x53, 0x4b])).toBeGreaterThan(100);
-      expect(near(first, [0, tile + band, 480, tile + 2 * band], [0x4c, 0xbf, 0x73])).toBeGreaterThan(100);
-      expect(near(first, [0, tile + band, 480, tile + 2 * band], [0xe5, 0x53, 0x4b])).toBe(0);
-      // White camera names at each tile's bottom left.
-      for (const camera of [0, 1, 2]) expect(near(first, [camera * tile, band + tile - 24, camera * tile + 80, band + tile], [255, 255, 255], 40)).toBeGreaterThan(20);
+      // v001 failed on this seed (red text), v004 succeeded (green), on the first line of each band.
+      const line = (slot: number) => [0, top(slot), 480, top(slot) + 24];
+      expect(near(first, line(0), [0xe5, 0x53, 0x4b])).toBeGreaterThan(100);
+      expect(near(first, line(1), [0x4c, 0xbf, 0x73])).toBeGreaterThan(100);
+      expect(near(first, line(1), [0xe5, 0x53, 0x4b])).toBe(0);
+      // Each camera's name on the band's second line, over its tile, and the same on every frame.
+      for (const slot of [0, 1]) {
+        for (const camera of [0, 1, 2]) {
+          const name = [camera * tile, top(slot) + 26, camera * tile + 100, top(slot) + band];
+          expect(near(first, name, [0xc9, 0xd1, 0xd9], 40)).toBeGreaterThan(20);
+          expect(near(later, name, [0xc9, 0xd1, 0xd9], 40)).toBe(near(first, name, [0xc9, 0xd1, 0xd9], 40));
+        }
+      }
       // The timecode at the top right reads on: frames 10 and 30 differ there, and only in white.
-      const clock = [width - 140, 0, width, band];
+      const clock = [width - 140, 0, width, header];
       expect(near(first, clock, [255, 255, 255], 40)).toBeGreaterThan(50);
       let changed = 0;
-      for (let y = 0; y < band; y++) for (let x = width - 140; x < width; x++) if (pixel(first, x, y).some((v, c) => Math.abs(v - (pixel(later, x, y)[c] as number)) > 60)) changed++;
+      for (let y = 0; y < header; y++) for (let x = width - 140; x < width; x++) if (pixel(first, x, y).some((v, c) => Math.abs(v - (pixel(later, x, y)[c] as number)) > 60)) changed++;
       expect(changed).toBeGreaterThan(20);
+      // Nothing else moves in the strip: the labels below it are not drawn over.
+      expect(near(first, [0, 0, width - 140, header], [255, 255, 255], 40)).toBe(0);
     });
   });
 

@@ -3,6 +3,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { unpackedFile } from '../paths';
 import { ffmpegArgs, workFiles, type ComposeOptions, type SlotInput } from './compose';
 
 export interface RecordResult {
@@ -40,6 +42,9 @@ function run(ffmpeg: string, args: string[], seconds: number, onProgress: (fract
   });
 }
 
+/** The font the labels are drawn in, shipped with the app: the same on every machine, and no fontconfig to ask. */
+const labelFont = () => unpackedFile(dirname(fileURLToPath(import.meta.url)), 'assets', 'fonts', 'DejaVuSansMono.ttf');
+
 /** Composes the slots into a labelled grid and encodes an H.264 mp4; reports progress from 0 to 1. */
 export async function recordComparison(
   ffmpeg: string,
@@ -55,10 +60,10 @@ export async function recordComparison(
   try {
     const files = workFiles(work);
     await Promise.all(
-      slots.flatMap((slot, i) => [
+      [symlink(labelFont(), files.font)].concat(slots.flatMap((slot, i) => [
         writeFile(files.label(i), slot.label),
         ...slot.cameras.flatMap((camera, j) => [symlink((camera.frames?.dir ?? camera.video) as string, files.camera(i, j)), writeFile(files.cameraLabel(i, j), camera.name)]),
-      ]),
+      ])),
     );
     const attempt = (labels: boolean) => run(ffmpeg, ffmpegArgs(slots, { ...options, labels }, work), options.seconds, onProgress, limitMs);
     const failure = await attempt(true);

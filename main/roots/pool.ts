@@ -1,13 +1,12 @@
 // A pool of read workers (read-worker.ts): local cells are found and read off the main thread, on every
 // core. A cell always goes to the same worker, which remembers what its last read looked at.
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { detectFormat, entryProblems, fileCellsIn, localFs, type CellRead } from '../../runners';
 import { problem, type FormatName, type Problem } from '../../shared/model';
-import { packageRoot } from '../paths';
+import { unpackedFile } from '../paths';
 import { knownByFolder, withoutTwins, type Found } from '../scan';
 import type { BoardEntry, ComparisonTable } from '../../shared/board';
 import type { LookedFiles } from './index-cache';
@@ -36,9 +35,7 @@ function startWorker(): Worker {
     const source = new URL('./read-worker.ts', import.meta.url).href;
     return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`, { eval: true, ...LIMITS });
   }
-  const built = join(packageRoot(dirname(here)), 'out', 'read-worker.mjs');
-  const unpacked = built.replace(`app.asar${'/'}`, `app.asar.unpacked${'/'}`);
-  return new Worker(existsSync(unpacked) ? unpacked : built, LIMITS);
+  return new Worker(unpackedFile(dirname(here), 'out', 'read-worker.mjs'), LIMITS);
 }
 
 /** A worker for a cell no worker found: the same one each time. */
