@@ -1,6 +1,5 @@
 import { posix } from 'node:path';
 import { JsonReader, type CellFs, type ReadContext } from '../../runners';
-import type { TextEncoding } from '../../runners/common/fs';
 import type { Change } from '../changes';
 
 /** What one read of a cell looked at: the files it read or stat'd, the folders it listed. */
@@ -36,9 +35,14 @@ export class LookingFs implements CellFs {
     return this.inner.read(path, maxBytes);
   }
 
-  readFrom(path: string, position: number, maxBytes: number, encoding?: TextEncoding) {
+  readFrom(path: string, position: number, maxBytes: number) {
     this.looked.files.add(posix.normalize(path));
-    return this.inner.readFrom(path, position, maxBytes, encoding);
+    return this.inner.readFrom(path, position, maxBytes);
+  }
+
+  readBytes(path: string, position: number, maxBytes: number) {
+    this.looked.files.add(posix.normalize(path));
+    return this.inner.readBytes(path, position, maxBytes);
   }
 }
 

@@ -68,7 +68,8 @@ const tracking: CellFs = {
     if (!seen.has(path)) seen.set(path, info);
     return known.file;
   },
-  readFrom: (path, position, maxBytes, encoding) => base.readFrom(path, position, maxBytes, encoding),
+  readFrom: (path, position, maxBytes) => base.readFrom(path, position, maxBytes),
+  readBytes: (path, position, maxBytes) => base.readBytes(path, position, maxBytes),
 };
 const json = new JsonReader(tracking, { keepLastGood: false });
 const jsonl = new JsonlCache();

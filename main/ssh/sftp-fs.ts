@@ -1,5 +1,5 @@
 import type { FileEntry, SFTPWrapper, Stats } from 'ssh2';
-import { MAX_ENTRIES, MORE_ENTRIES, type CellFs, type Entry, type FileInfo } from '../../runners';
+import { asText, MAX_ENTRIES, MORE_ENTRIES, type CellFs, type Entry, type FileInfo } from '../../runners';
 import type { ByteSource } from '../tail/source';
 import { append } from '../../shared/arrays';
 
@@ -121,12 +121,15 @@ export function sftpFs(sftp: () => SFTPWrapper): CellFs {
     read(path, maxBytes) {
       return this.readFrom(path, 0, maxBytes);
     },
-    async readFrom(path, position, maxBytes, encoding = 'utf8') {
+    async readFrom(path, position, maxBytes) {
+      return asText(await this.readBytes(path, position, maxBytes));
+    },
+    async readBytes(path, position, maxBytes) {
       const stats = await statOf(sftp(), path);
       if (!stats || kindOf(stats.mode) !== 'file') return null;
       const length = Math.max(0, Math.min(stats.size - position, maxBytes));
       const bytes = await readRange(sftp(), path, position, length).catch(() => null);
-      return bytes ? { text: bytes.toString(encoding), truncated: stats.size - position > maxBytes } : null;
+      return bytes ? { bytes, truncated: stats.size - position > maxBytes } : null;
     },
   };
 }

@@ -3,7 +3,6 @@
 // Cells are then read from it as from a file system; what it does not hold is read over SFTP.
 import { posix } from 'node:path';
 import type { CellFs, Entry, FileInfo } from '../../runners';
-import type { TextEncoding } from '../../runners/common/fs';
 import { shellQuote } from '../../shared/quote';
 
 /** JSON files up to this size come whole with the listing (summaries, run.json, results). */
@@ -104,7 +103,11 @@ export class SnapshotFs implements CellFs {
     return Buffer.byteLength(text) > maxBytes ? this.fallback.read(path, maxBytes) : { text, truncated: false };
   }
 
-  readFrom(path: string, position: number, maxBytes: number, encoding?: TextEncoding) {
-    return this.fallback.readFrom(path, position, maxBytes, encoding);
+  readFrom(path: string, position: number, maxBytes: number) {
+    return this.fallback.readFrom(path, position, maxBytes);
+  }
+
+  readBytes(path: string, position: number, maxBytes: number) {
+    return this.fallback.readBytes(path, position, maxBytes);
   }
 }

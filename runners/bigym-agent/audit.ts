@@ -25,9 +25,9 @@ function inSandbox(path: string, cell: string): boolean {
 
 /** The findings of a chunk of complete lines; a partial last line waits. */
 function auditChunk(cell: string): LineReader<AuditFinding>['parse'] {
-  return (text, _file, firstLine): LineChunk<AuditFinding> => {
+  return (bytes, _file, firstLine): LineChunk<AuditFinding> => {
     const records: AuditFinding[] = [];
-    const taken = eachLine(text, firstLine, (raw, line) => {
+    const taken = eachLine(bytes.toString('utf8'), firstLine, (raw, line) => {
       for (const match of raw.matchAll(PATH)) {
         const path = match[1] as string;
         // `//` is a URL's or a comment's, `/` alone names nothing.
@@ -41,7 +41,7 @@ function auditChunk(cell: string): LineReader<AuditFinding>['parse'] {
 
 /** How a cell's transcript is audited, on from where the last read ended. */
 export function auditReader(cell: string): LineReader<AuditFinding> {
-  return { name: `audit:${cell}`, parse: auditChunk(cell), maxBytes: Number.MAX_SAFE_INTEGER, stepBytes: 4 * 1024 * 1024, maxLineBytes: 64 * 1024 * 1024, encoding: 'utf8' };
+  return { name: `audit:${cell}`, parse: auditChunk(cell), maxBytes: Number.MAX_SAFE_INTEGER, stepBytes: 4 * 1024 * 1024, maxLineBytes: 64 * 1024 * 1024 };
 }
 
 /** The Audit table of the cell view: each line of the transcript that names a path outside the sandbox. */

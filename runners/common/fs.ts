@@ -55,13 +55,20 @@ export interface FileInfo {
   kind: Entry['kind'];
 }
 
-export type TextEncoding = 'utf8' | 'latin1';
-
 export interface FileText {
   text: string;
   /** True when the file holds more than was read. */
   truncated: boolean;
 }
+
+export interface FileBytes {
+  bytes: Buffer;
+  /** True when the file holds more than was read. */
+  truncated: boolean;
+}
+
+/** Bytes read as UTF-8 text. */
+export const asText = (read: FileBytes | null): FileText | null => read && { text: read.bytes.toString('utf8'), truncated: read.truncated };
 
 /**
  * How adapters read a cell. The local implementations use node:fs; a remote host implements the same
@@ -74,12 +81,13 @@ export interface CellFs {
   stat(path: string): Promise<FileInfo | null>;
   /** At most `maxBytes` of the file from its start; null when it cannot be read or is no regular file. */
   read(path: string, maxBytes: number): Promise<FileText | null>;
+  /** At most `maxBytes` of the file from byte `position`, as text: how logs are read on from where they were. */
+  readFrom(path: string, position: number, maxBytes: number): Promise<FileText | null>;
   /**
-   * At most `maxBytes` of the file from byte `position`: how logs are read on from where they were. As
-   * `latin1`, each byte is one character: offsets in the text are bytes, for a reader that decodes the
-   * few values it needs itself (a gigabyte of UTF-8 takes seconds to decode).
+   * The same as bytes, for a reader that decodes only the few values it needs (a gigabyte of UTF-8 takes
+   * seconds to decode).
    */
-  readFrom(path: string, position: number, maxBytes: number, encoding?: TextEncoding): Promise<FileText | null>;
+  readBytes(path: string, position: number, maxBytes: number): Promise<FileBytes | null>;
 }
 
 export function kindOf(info: { isFile(): boolean; isDirectory(): boolean }): Entry['kind'] {
@@ -122,7 +130,10 @@ export const localFs: CellFs = {
   read(path, maxBytes) {
     return this.readFrom(path, 0, maxBytes);
   },
-  async readFrom(path, position, maxBytes, encoding = 'utf8') {
+  async readFrom(path, position, maxBytes) {
+    return asText(await this.readBytes(path, position, maxBytes));
+  },
+  async readBytes(path, position, maxBytes) {
     let handle;
     try {
       handle = await open(path, READ_FLAGS);
@@ -131,7 +142,7 @@ export const localFs: CellFs = {
       const length = Math.max(0, Math.min(info.size - position, maxBytes));
       const buffer = Buffer.allocUnsafe(length);
       const { bytesRead } = await handle.read(buffer, 0, length, position);
-      return { text: buffer.subarray(0, bytesRead).toString(encoding), truncated: info.size - position > maxBytes };
+      return { bytes: buffer.subarray(0, bytesRead), truncated: info.size - position > maxBytes };
     } catch {
       return null;
     } finally {
@@ -187,7 +198,10 @@ export function syncLocalFs(observe: Observer = () => undefined): CellFs {
     read(path, maxBytes) {
       return this.readFrom(path, 0, maxBytes);
     },
-    async readFrom(path, position, maxBytes, encoding = 'utf8') {
+    async readFrom(path, position, maxBytes) {
+      return asText(await this.readBytes(path, position, maxBytes));
+    },
+    async readBytes(path, position, maxBytes) {
       let fd: number | undefined;
       try {
         fd = openSync(path, READ_FLAGS);
@@ -197,7 +211,7 @@ export function syncLocalFs(observe: Observer = () => undefined): CellFs {
         const length = Math.max(0, Math.min(info.size - position, maxBytes));
         const buffer = Buffer.allocUnsafe(length);
         const bytesRead = readSync(fd, buffer, 0, length, position);
-        return { text: buffer.subarray(0, bytesRead).toString(encoding), truncated: info.size - position > maxBytes };
+        return { bytes: buffer.subarray(0, bytesRead), truncated: info.size - position > maxBytes };
       } catch {
         observe(path, null);
         return null;

@@ -113,33 +113,75 @@ export function objectSpans(text: string, from = 0, to = text.length): Map<strin
   return members && skipSpace(text, members.at + 1, to) === to ? members.spans : null;
 }
 
+/** What follows a member of an object from one of its keys on (fromKey). */
+export interface MembersFrom {
+  /** The object's members from that key on. */
+  inner: Map<string, Span>;
+  /** Just past the brace that closes the object. */
+  end: number;
+  /** Where the members after the object begin (the first one's key), or the brace that closes its parent when none follow. */
+  rest: number;
+}
+
 /**
- * Some top-level members of a one-line object, without reading most of it: its member `big` (an object,
- * found by the first `"big":` in the text), the members of `big` from its last `"tail":` on, and the
- * top-level members after `big`, read to the end of the text, which must close the object there (so
- * `big`'s tail is a top-level value's). What comes before `big` is not read at all, nor is `big` before
- * its tail. Null when the text has another shape. It trusts the first `"big":` to be the top-level one
- * and no other top-level object to hold a `tail`: check it against objectSpans now and then.
+ * From `key` (the quote of a key of an object that is itself a member of a one-line object) on: that
+ * object's members to its closing brace, and where its parent's next member begins. Null when they are
+ * not well formed.
  */
-export function spansAround(text: string, big: string, tail: string): { top: Map<string, Span>; inner: Map<string, Span> } | null {
+export function fromKey(text: string, key: number, to = text.length): MembersFrom | null {
+  const inner = readMembers(text, key, to);
+  if (!inner || inner.stopped) return null;
+  const end = inner.at + 1;
+  const at = skipSpace(text, end, to);
+  const c = text.charCodeAt(at);
+  if (c !== 0x2c && c !== 0x7d) return null;
+  return { inner: inner.spans, end, rest: c === 0x2c ? skipSpace(text, at + 1, to) : at };
+}
+
+/** Whether the text holds a key at `at`: a quote, then after spaces a colon `length` characters on. */
+export const keyAt = (text: string, at: number, length: number) => text.charCodeAt(skipSpace(text, at + length, text.length)) === 0x3a;
+
+/** A one-line object's member `big` (an object), as bigTail finds it. */
+export interface BigMember extends MembersFrom {
+  /** `big`'s value: text.slice(span.start, span.end) is its JSON. */
+  span: Span;
+}
+
+/**
+ * An object's member `big` (found by the first `"big":` in the text) and the members of `big` from its
+ * last `"tail":` on, without reading what comes before either; null when the text has another shape. It
+ * trusts the first `"big":` to be the top-level one and no later top-level object to hold a `tail`: check
+ * it against objectSpans now and then.
+ */
+export function bigTail(text: string, big: string, tail: string): BigMember | null {
   const to = text.length;
   const name = text.indexOf(`"${big}":`);
   if (name <= 0) return null;
   const start = skipSpace(text, name + big.length + 3, to);
   if (text.charCodeAt(start) !== 0x7b) return null;
   let key = to;
-  for (;;) {
+  do {
     key = text.lastIndexOf(`"${tail}"`, key - 1);
     if (key <= start) return null;
-    if (text.charCodeAt(skipSpace(text, key + tail.length + 2, to)) === 0x3a) break;
-  }
-  const inner = readMembers(text, key, to);
-  if (!inner || inner.stopped) return null;
-  const end = inner.at + 1;
-  let at = skipSpace(text, end, to);
-  const top = new Map<string, Span>([[big, { start, end }]]);
-  if (text.charCodeAt(at) === 0x2c) {
-    const rest = readMembers(text, at + 1, to);
+  } while (!keyAt(text, key, tail.length + 2));
+  const found = fromKey(text, key, to);
+  return found && { ...found, span: { start, end: found.end } };
+}
+
+/**
+ * Some top-level members of a one-line object, without reading most of it: its member `big` and the
+ * members of `big` from its last `"tail":` on (bigTail), and the top-level members after `big`, read to
+ * the end of the text, which must close the object there (so `big`'s tail is a top-level value's). Null
+ * when the text has another shape.
+ */
+export function spansAround(text: string, big: string, tail: string): { top: Map<string, Span>; inner: Map<string, Span> } | null {
+  const found = bigTail(text, big, tail);
+  if (!found) return null;
+  const to = text.length;
+  const top = new Map<string, Span>([[big, found.span]]);
+  let at = found.rest;
+  if (text.charCodeAt(at) !== 0x7d) {
+    const rest = readMembers(text, at, to);
     if (!rest) return null;
     for (const [k, span] of rest.spans) {
       if (top.has(k)) return null;
@@ -148,10 +190,13 @@ export function spansAround(text: string, big: string, tail: string): { top: Map
     at = rest.at;
   }
   if (text.charCodeAt(at) !== 0x7d || skipSpace(text, at + 1, to) !== to) return null;
-  return { top, inner: inner.spans };
+  return { top, inner: found.inner };
 }
 
-/** The members of the object at `span` that come before its member `stopAt` (all of them when it has none). */
-export function leadingMembers(text: string, span: Span, stopAt: string): Map<string, Span> {
-  return (text.charCodeAt(span.start) === 0x7b ? readMembers(text, span.start + 1, span.end, stopAt)?.spans : undefined) ?? new Map();
+/**
+ * The members of the object at `span` that come before its member `stopAt` (all of them when it has none);
+ * null when they are not well formed or the span ends first.
+ */
+export function leadingMembers(text: string, span: Span, stopAt: string): Map<string, Span> | null {
+  return (text.charCodeAt(span.start) === 0x7b ? readMembers(text, span.start + 1, span.end, stopAt)?.spans : undefined) ?? null;
 }

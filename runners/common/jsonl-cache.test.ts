@@ -11,9 +11,9 @@ let file: string;
 let bytesRead = 0;
 const counting: CellFs = {
   ...localFs,
-  async readFrom(path, position, maxBytes) {
-    const read = await localFs.readFrom(path, position, maxBytes);
-    bytesRead += Buffer.byteLength(read?.text ?? '');
+  async readBytes(path, position, maxBytes) {
+    const read = await localFs.readBytes(path, position, maxBytes);
+    bytesRead += read?.bytes.length ?? 0;
     return read;
   },
 };

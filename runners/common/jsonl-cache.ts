@@ -1,6 +1,6 @@
 import type { Problem } from '../../shared/model';
 import { problem } from '../../shared/model';
-import type { CellFs, TextEncoding } from './fs';
+import type { CellFs, FileBytes } from './fs';
 import { parseJsonl, type JsonlRecord, type LineChunk } from './jsonl';
 import { append } from '../../shared/arrays';
 
@@ -10,21 +10,26 @@ export const MAX_LOG_BYTES = 64 * 1024 * 1024;
 const STEP_BYTES = 4 * 1024 * 1024;
 
 /**
- * How a kind of log is read: each chunk's lines into records (`offset` is the chunk's first byte), to at
- * most `maxBytes`, `stepBytes` at a time (a longer line is skipped as a problem).
+ * How a kind of log is read: each chunk's complete lines into records (`offset` is the chunk's first
+ * byte; `consumed` counts bytes), to at most `maxBytes`, `stepBytes` at a time (a longer line is skipped as
+ * a problem). The chunk is bytes: a reader decodes what it keeps.
  */
 export interface LineReader<T> {
   name: string;
-  parse(text: string, file: string, firstLine: number, offset: number): LineChunk<T>;
+  parse(bytes: Buffer, file: string, firstLine: number, offset: number): LineChunk<T>;
   maxBytes: number;
   stepBytes: number;
   /** A line longer than a step is read in steps twice as large, up to this; a longer one is skipped. */
   maxLineBytes: number;
-  /** latin1: the text is bytes, one a character (the parser decodes what it keeps). */
-  encoding: TextEncoding;
 }
 
-export const JSONL_LINES: LineReader<JsonlRecord> = { name: 'jsonl', parse: parseJsonl, maxBytes: MAX_LOG_BYTES, stepBytes: STEP_BYTES, maxLineBytes: STEP_BYTES, encoding: 'utf8' };
+export const JSONL_LINES: LineReader<JsonlRecord> = {
+  name: 'jsonl',
+  parse: (bytes, file, firstLine) => parseJsonl(bytes.toString('utf8'), file, firstLine),
+  maxBytes: MAX_LOG_BYTES,
+  stepBytes: STEP_BYTES,
+  maxLineBytes: STEP_BYTES,
+};
 
 interface LogRead {
   /** Bytes of complete lines parsed. */
@@ -85,28 +90,33 @@ export class JsonlCache {
 
     const { maxBytes, maxLineBytes } = reader;
     let stepBytes = reader.stepBytes;
-    const byteLength = reader.encoding === 'latin1' ? (text: string) => text.length : (text: string) => Buffer.byteLength(text);
     const end = Math.min(info.size, maxBytes);
+    const readAt = (offset: number) => fs.readBytes(path, offset, Math.min(stepBytes, end - offset));
+    let ahead: { offset: number; read: Promise<FileBytes | null> } | null = null;
     while (log.offset < end) {
-      const chunk = await fs.readFrom(path, log.offset, Math.min(stepBytes, end - log.offset), reader.encoding);
-      if (!chunk || chunk.text === '') break;
-      const bytes = byteLength(chunk.text);
+      const chunk: FileBytes | null = ahead?.offset === log.offset ? await ahead.read : await readAt(log.offset);
+      ahead = null;
+      if (!chunk || chunk.bytes.length === 0) break;
+      const bytes: Buffer = chunk.bytes;
       if (log.skipping) {
-        const newline = chunk.text.indexOf('\n');
-        log.offset += newline < 0 ? bytes : byteLength(chunk.text.slice(0, newline + 1));
+        const newline = bytes.indexOf(0x0a);
+        log.offset += newline < 0 ? bytes.length : newline + 1;
         if (newline >= 0) {
           log.skipping = false;
           log.line++;
         }
         continue;
       }
-      const parsed = reader.parse(chunk.text, label, log.line, log.offset);
+      // The next step is read while this one is parsed: from its last newline on, where parsing will stop.
+      const last: number = bytes.lastIndexOf(0x0a);
+      if (bytes.length === stepBytes && last >= 0 && log.offset + last + 1 < end) ahead = { offset: log.offset + last + 1, read: readAt(log.offset + last + 1) };
+      const parsed = reader.parse(bytes, label, log.line, log.offset);
       append(log.records, parsed.records);
       append(log.problems, parsed.problems);
       log.offset += parsed.consumed;
       log.line += parsed.lines;
       // Read to the end of what there is: a partial last line waits for its newline.
-      if (bytes < stepBytes) break;
+      if (bytes.length < stepBytes) break;
       if (parsed.consumed > 0) {
         stepBytes = reader.stepBytes;
         continue;
@@ -119,6 +129,8 @@ export class JsonlCache {
       log.problems.push(problem(label, `line longer than ${stepBytes >> 20} MB; skipped`, { line: log.line }));
       log.skipping = true;
     }
+    // A read ahead that parsing did not reach is let go (its result unused).
+    void ahead?.read.catch(() => undefined);
     const truncated = info.size > maxBytes;
     const problems = truncated ? [...log.problems, problem(label, `only the first ${maxBytes >> 20} MB read`)] : [...log.problems];
     return { records: [...log.records] as T[], problems, truncated };

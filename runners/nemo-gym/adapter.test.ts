@@ -205,9 +205,9 @@ describe('nemo-gym reading as a collection grows', () => {
     const big = { ...row(0, 1), response: { output: [{ type: 'message', content: [{ type: 'output_text', text: 'x'.repeat(200_000) }] }], usage: { input_tokens: 1, output_tokens: 1 } } };
     writeFileSync(path, jsonl(Array.from({ length: 20 }, (_, i) => ({ ...big, _ng_task_index: i }))));
     let bytes = 0;
-    const counting: CellFs = { ...localFs, readFrom: async (p, at, max) => {
-      const read = await localFs.readFrom(p, at, max);
-      bytes += Buffer.byteLength(read?.text ?? '');
+    const counting: CellFs = { ...localFs, readBytes: async (p, at, max) => {
+      const read = await localFs.readBytes(p, at, max);
+      bytes += read?.bytes.length ?? 0;
       return read;
     } };
     const ctx = { ...context(), fs: counting, jsonl: new JsonlCache() };

@@ -14,7 +14,7 @@ import { summarizeLines, type NemoRow } from './rows';
 
 /**
  * Rows are summarised, never kept whole, so a collection of any size is read (from where it was, as it
- * grows); as bytes (latin1), only the values a summary keeps are decoded.
+ * grows); as bytes, only the values a summary keeps are decoded.
  */
 export const NEMO_ROWS: LineReader<NemoRow> = {
   name: 'nemo-gym',
@@ -23,7 +23,6 @@ export const NEMO_ROWS: LineReader<NemoRow> = {
   stepBytes: 8 * 1024 * 1024,
   // A row of a whole SWE conversation can be tens of megabytes.
   maxLineBytes: 256 * 1024 * 1024,
-  encoding: 'latin1',
 };
 
 async function jsonValue(r: CellReading, name: string): Promise<unknown> {

@@ -2,8 +2,8 @@
 // environment's own small fields, without building the conversation around them (formats.md section 5).
 import { parseJson } from '../../shared/json';
 import { problem, type Problem } from '../../shared/model';
-import { leadingMembers, objectSpans, spansAround, type Span } from '../common/json-spans';
-import { eachLine, type LineChunk } from '../common/jsonl';
+import { fromKey, keyAt, leadingMembers, objectSpans, type Span } from '../common/json-spans';
+import type { LineChunk } from '../common/jsonl';
 import { num, obj, str } from '../common/values';
 
 /** Members every row has that are the conversation itself: never parsed for a summary. */
@@ -59,31 +59,139 @@ function value(text: string, span: Span | undefined): unknown {
   }
 }
 
-/** Where a row's members are: its own, and those of its response that a summary reads (model, usage). */
-interface Layout {
-  spans: Map<string, Span>;
-  response: Map<string, Span>;
+/** A row's members as a summary reads them: its own, and its response's usage and model. */
+interface Members {
+  /** The row's member keys, in order. */
+  keys(): Iterable<string>;
+  has(key: string): boolean;
+  value(key: string): unknown;
+  /** A key as the field it names (decoded where the text is still bytes). */
+  name(key: string): string;
+  /** The bytes of a member's JSON. */
+  size(key: string): number;
+  usage(): unknown;
+  model(): unknown;
+}
+
+/** Members found as spans of the text, each parsed when it is asked for, and the response's usage and model. */
+class SpanMembers implements Members {
+  constructor(
+    private readonly text: string,
+    private readonly spans: Map<string, Span>,
+    private readonly usageValue: unknown,
+    private readonly modelValue: unknown,
+  ) {}
+  keys() {
+    return this.spans.keys();
+  }
+  has(key: string) {
+    return this.spans.has(key);
+  }
+  value(key: string) {
+    return value(this.text, this.spans.get(key));
+  }
+  name(key: string) {
+    return utf8(key);
+  }
+  size(key: string) {
+    const span = this.spans.get(key);
+    return span ? span.end - span.start : 0;
+  }
+  usage() {
+    return this.usageValue;
+  }
+  model() {
+    return this.modelValue;
+  }
+}
+
+/** Members parsed at once: the members after the response, short altogether, and its usage and model. */
+class ParsedMembers implements Members {
+  constructor(
+    private readonly top: Record<string, unknown>,
+    private readonly usageValue: unknown,
+    private readonly modelValue: unknown,
+  ) {}
+  keys() {
+    return Object.keys(this.top);
+  }
+  has(key: string) {
+    return Object.hasOwn(this.top, key);
+  }
+  value(key: string) {
+    return Object.hasOwn(this.top, key) ? this.top[key] : undefined;
+  }
+  name(key: string) {
+    return key;
+  }
+  size() {
+    return 0;
+  }
+  usage() {
+    return this.usageValue;
+  }
+  model() {
+    return this.modelValue;
+  }
 }
 
 /** Every member found by reading the whole row. */
-function fullLayout(text: string): Layout | null {
+function fullLayout(text: string): Members | null {
   const spans = objectSpans(text);
   if (!spans) return null;
-  const response = spans.get('response');
-  return { spans, response: (response && objectSpans(text, response.start, response.end)) ?? new Map() };
+  const span = spans.get('response');
+  const response = (span && objectSpans(text, span.start, span.end)) ?? new Map<string, Span>();
+  return new SpanMembers(text, spans, value(text, response.get('usage')), value(text, response.get('model')));
 }
 
+const RESPONSE = Buffer.from('"response":');
+const USAGE = Buffer.from('"usage"');
+/** Bytes of a response's head made text to find its model; a row whose members before `output` are longer is read whole. */
+const HEAD_BYTES = 4096;
+const isSpaceByte = (c: number | undefined) => c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
+
 /**
- * The same without reading the conversation: the response's usage from its tail, its model from its head,
- * the row's members after it; the members before it (the input, responses_create_params) are not read.
- * Null when the row has another shape.
+ * The same from the row's bytes (bytes[start, end)) without reading the conversation: the response's
+ * usage from its tail, its model from its head, the row's members after it; only those are made text.
+ * The members before the response (the input, responses_create_params) are not read, nor is the response
+ * between its head and its usage. Members after the response that are short altogether are parsed in one
+ * go. Null when the row has another shape. It trusts the first `"response":` to be the row's, and no later
+ * top-level object to hold a `usage`: summarizeLines checks it against a whole read now and then.
  */
-function fastLayout(text: string): Layout | null {
-  const around = spansAround(text, 'response', 'usage');
-  if (!around) return null;
-  const response = leadingMembers(text, around.top.get('response') as Span, 'output');
-  for (const [key, span] of around.inner) response.set(key, span);
-  return { spans: around.top, response };
+function fastLayout(bytes: Buffer, start: number, end: number): Members | null {
+  const name = bytes.indexOf(RESPONSE, start);
+  if (name <= start || name >= end) return null;
+  let open = name + RESPONSE.length;
+  while (isSpaceByte(bytes[open])) open++;
+  if (bytes[open] !== 0x7b) return null;
+  let key = end;
+  let tail: string;
+  do {
+    key = bytes.lastIndexOf(USAGE, key - 1);
+    if (key <= open) return null;
+    tail = bytes.toString('latin1', key, end);
+  } while (!keyAt(tail, 0, USAGE.length));
+  const found = fromKey(tail, 0);
+  if (!found) return null;
+  const headEnd = Math.min(key + found.end, open + HEAD_BYTES);
+  const head = bytes.toString('latin1', open, headEnd);
+  const response = leadingMembers(head, { start: 0, end: head.length }, 'output');
+  if (!response) return null;
+  if (tail.length - found.rest <= SMALL_FIELD_CHARS) {
+    try {
+      const top = parseJson(utf8(`{${tail.slice(found.rest)}`));
+      if (top && typeof top === 'object' && !Array.isArray(top) && !Object.hasOwn(top, 'response')) {
+        return new ParsedMembers(top as Record<string, unknown>, value(tail, found.inner.get('usage')), value(head, response.get('model')));
+      }
+    } catch {
+      // read member by member below
+    }
+  }
+  // The members after the response, read as an object of their own: `{` and the tail from them on.
+  const rest = `{${tail.slice(found.rest)}`;
+  const top = objectSpans(rest);
+  if (!top || top.has('response')) return null;
+  return new SpanMembers(rest, top, value(tail, found.inner.get('usage')), value(head, response.get('model')));
 }
 
 /**
@@ -99,9 +207,9 @@ function shared(name: string | null): string | null {
   return name;
 }
 
-function usageOf(text: string, response: Map<string, Span>): { usage: RowUsage | null; model: string | null } {
-  const usage = obj(value(text, response.get('usage')));
-  const model = shared(str(value(text, response.get('model'))));
+function usageOf(members: Members): { usage: RowUsage | null; model: string | null } {
+  const usage = obj(members.usage());
+  const model = shared(str(members.model()));
   if (!Object.keys(usage).length) return { usage: null, model };
   return {
     model,
@@ -114,66 +222,70 @@ function usageOf(text: string, response: Map<string, Span>): { usage: RowUsage |
   };
 }
 
-/**
- * One line's row (its bytes, as latin1 text), or why it is none; `fast` reads around the conversation
- * where the row's shape allows.
- */
-export function summarizeRow(text: string, line: number, offset: number, fast = false): NemoRow | string {
-  const layout = (fast ? fastLayout(text) : null) ?? fullLayout(text);
-  if (!layout) return 'not a JSON object; skipped';
-  const { spans } = layout;
-  const task = value(text, spans.get('_ng_task_index'));
-  if (typeof task !== 'number' || !Number.isInteger(task)) return spans.has('_ng_task_index') ? '_ng_task_index is not a whole number; skipped' : 'no _ng_task_index; skipped';
-  const repeat = value(text, spans.get('_ng_rollout_index'));
+/** One line's row, from its members, or why it is none. */
+function rowOf(members: Members | null, line: number, offset: number): NemoRow | string {
+  if (!members) return 'not a JSON object; skipped';
+  const task = members.value('_ng_task_index');
+  if (typeof task !== 'number' || !Number.isInteger(task)) return members.has('_ng_task_index') ? '_ng_task_index is not a whole number; skipped' : 'no _ng_task_index; skipped';
+  const repeat = members.value('_ng_rollout_index');
   const fields: NemoRow['fields'] = {};
   const largeFields: NemoRow['largeFields'] = {};
-  for (const [key, span] of spans) {
+  for (const key of members.keys()) {
     if (CONVERSATION.has(key) || BOOKKEEPING.has(key)) continue;
-    const name = utf8(key);
-    const large = span.end - span.start > SMALL_FIELD_CHARS;
-    fields[name] = large ? undefined : value(text, span);
-    if (large) largeFields[name] = span.end - span.start;
+    const name = members.name(key);
+    const size = members.size(key);
+    const large = size > SMALL_FIELD_CHARS;
+    fields[name] = large ? undefined : members.value(key);
+    if (large) largeFields[name] = size;
   }
-  const failure = shared(str(value(text, spans.get('_ng_failure_class'))));
   return {
     line,
     offset,
     task,
     repeat: typeof repeat === 'number' && Number.isInteger(repeat) ? repeat : null,
-    attempt: num(value(text, spans.get('_ng_attempt_index'))),
-    agent: shared(str(obj(value(text, spans.get('agent_ref'))).name)),
-    reward: value(text, spans.get('reward')),
-    ...usageOf(text, layout.response),
-    failureClass: failure,
-    terminal: value(text, spans.get('_ng_failure_terminal')) === true,
+    attempt: num(members.value('_ng_attempt_index')),
+    agent: shared(str(obj(members.value('agent_ref')).name)),
+    reward: members.value('reward'),
+    ...usageOf(members),
+    failureClass: shared(str(members.value('_ng_failure_class'))),
+    terminal: members.value('_ng_failure_terminal') === true,
     fields,
     largeFields,
-    observed: spans.has('ng_trajectory') || spans.has('ng_agent_observations'),
+    observed: members.has('ng_trajectory') || members.has('ng_agent_observations'),
   };
 }
 
 /** One row in this many is read both ways: a chunk whose rows the fast way misreads is read whole from there on. */
 const CHECK_EVERY = 64;
 
+/** Bytes JavaScript's trim() takes for white space, read as latin1: a line of nothing else is blank. */
+const isBlankByte = (c: number) => (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0xa0;
+
 /**
- * The complete lines of a chunk of a rollouts, failures or inputs file (bytes, as latin1 text), each summarised; a partial last
+ * The complete lines of a chunk of a rollouts, failures or inputs file, each summarised; a partial last
  * line waits. Rows are read around their conversation (fastLayout), checked now and then against a
  * whole read: a chunk of an environment whose rows have fields before `response`, or a `usage` of their
  * own, is read whole from the first row that shows it.
  */
-export function summarizeLines(text: string, file: string, firstLine: number, offset: number): LineChunk<NemoRow> {
+export function summarizeLines(bytes: Buffer, file: string, firstLine: number, offset: number): LineChunk<NemoRow> {
   const records: NemoRow[] = [];
   const problems: Problem[] = [];
   let fast = true;
-  const taken = eachLine(text, firstLine, (raw, line, at) => {
-    if (raw.trim() === '') return;
-    let row = summarizeRow(raw, line, offset + at, fast);
-    if (fast && (line - firstLine) % CHECK_EVERY === 0) {
-      const whole = summarizeRow(raw, line, offset + at);
-      if (JSON.stringify(whole) !== JSON.stringify(row)) [row, fast] = [whole, false];
+  let start = 0;
+  let line = firstLine;
+  for (let end = bytes.indexOf(0x0a); end >= 0; start = end + 1, end = bytes.indexOf(0x0a, start), line++) {
+    let first = start;
+    while (first < end && isBlankByte(bytes[first] as number)) first++;
+    if (first === end) continue;
+    const whole = () => rowOf(fullLayout(bytes.toString('latin1', start, end)), line, offset + start);
+    const members: Members | null = fast ? fastLayout(bytes, start, end) : null;
+    let row: NemoRow | string = members ? rowOf(members, line, offset + start) : whole();
+    if (members && (line - firstLine) % CHECK_EVERY === 0) {
+      const read = whole();
+      if (JSON.stringify(read) !== JSON.stringify(row)) [row, fast] = [read, false];
     }
     if (typeof row === 'string') problems.push(problem(file, row, { line }));
     else records.push(row);
-  }, (raw) => raw.length);
-  return { records, problems, ...taken };
+  }
+  return { records, problems, consumed: start, lines: line - firstLine };
 }

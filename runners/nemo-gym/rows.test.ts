@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { summarizeLines } from './rows';
+
+const FIXTURES = join(import.meta.dirname, 'fixtures');
+const REAL = ['responses_api_agents/claude_code_agent/data/example_math_rollouts.jsonl', 'resources_servers/workplace_assistant/data/example_rollouts.jsonl', 'resources_servers/circle_click/data/example_rollouts.jsonl'].flatMap((file) =>
+  readFileSync(join(FIXTURES, file), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>),
+).map((row, i) => ({ ...row, _ng_task_index: row._ng_task_index ?? i }));
+const NOT_FIELDS = new Set(['responses_create_params', 'response', 'ng_trajectory', 'ng_agent_observations', '_ng_task_index', '_ng_rollout_index', '_ng_attempt_index', '_ng_failure_class', '_ng_failure_terminal', '_ng_failure_message', 'agent_ref', 'reward']);
+
+type Row = Record<string, unknown>;
+const record = (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Row) : {});
+const numberOr = (value: unknown) => (typeof value === 'number' ? value : null);
+
+/** What a row says, from JSON.parse of the whole line: the summary the reader must give. */
+function expected(row: Row) {
+  const usage = record(record(row.response).usage);
+  const fields: Row = {};
+  const largeFields: Record<string, number> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (NOT_FIELDS.has(key)) continue;
+    const bytes = Buffer.byteLength(JSON.stringify(value));
+    fields[key] = bytes > 400 ? undefined : value;
+    if (bytes > 400) largeFields[key] = bytes;
+  }
+  return {
+    task: row._ng_task_index,
+    repeat: numberOr(row._ng_rollout_index),
+    agent: (record(row.agent_ref).name as string | undefined) ?? null,
+    reward: row.reward,
+    model: (record(row.response).model as string | undefined) ?? null,
+    usage: Object.keys(usage).length
+      ? { input: numberOr(usage.input_tokens), cached: numberOr(record(usage.input_tokens_details).cached_tokens), output: numberOr(usage.output_tokens), reasoning: numberOr(record(usage.output_tokens_details).reasoning_tokens) }
+      : null,
+    fields,
+    largeFields,
+  };
+}
+
+const summarised = (rows: Row[]) => {
+  const bytes = Buffer.from(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  const chunk = summarizeLines(bytes, 'c.jsonl', 1, 0);
+  expect(chunk.problems).toEqual([]);
+  expect(chunk.consumed).toBe(bytes.length);
+  return chunk.records;
+};
+
+describe('a NeMo Gym row read from its bytes around its conversation', () => {
+  it('gives what a whole parse of the row gives, for real rows and rows of other shapes after their response', () => {
+    const base = REAL[0] as Row;
+    const rows: Row[] = [
+      ...REAL,
+      // Text beyond ASCII in the members after the response, and in the model's name.
+      { ...base, expected_answer: 'ü = √2 · π', agent_ref: { name: 'agént' }, response: { ...record(base.response), model: 'modèle-1' } },
+      // A long field after the response is kept as its size, the short ones as they are.
+      { ...base, model_patch: `diff --git a/ß b/ß\n${'+ line\n'.repeat(80)}`, resolved: true },
+      // A key written with an escape; a usage with every count.
+      { ...base, ['re\u0073olved']: false, response: { ...record(base.response), usage: { input_tokens: 7, input_tokens_details: { cached_tokens: 3 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 2 } } } },
+      // Nothing after the response but the bookkeeping; a reward that is no number.
+      { responses_create_params: base.responses_create_params, response: base.response, _ng_task_index: 9, reward: 'n/a' },
+    ];
+    const read = summarised(rows);
+    expect(read).toHaveLength(rows.length);
+    read.forEach((summary, i) => expect(summary).toMatchObject(expected(rows[i] as Row)));
+    expect(read.map((r) => r.line)).toEqual(rows.map((_, i) => i + 1));
+  });
+
+  it('reads a chunk whole from its first row whose members come before its response, as the check against a whole read finds', () => {
+    const base = REAL[0] as Row;
+    const { responses_create_params, response, ...after } = base;
+    const before = (task: number) => ({ resolved: task % 2 === 0, ...after, responses_create_params, response, _ng_task_index: task });
+    const read = summarised([before(0), before(1), before(2)]);
+    expect(read.map((r) => r.fields.resolved)).toEqual([true, false, true]);
+  });
+
+  it('passes over blank lines and keeps each row at its line and byte', () => {
+    const line = (task: number) => `${JSON.stringify({ ...REAL[0], _ng_task_index: task })}\n`;
+    const text = `${line(0)}\n  \t\n${line(1)}{"partial":`;
+    const chunk = summarizeLines(Buffer.from(text), 'c.jsonl', 10, 100);
+    expect(chunk.records.map((r) => [r.line, r.offset, r.task])).toEqual([
+      [10, 100, 0],
+      [13, 100 + Buffer.byteLength(`${line(0)}\n  \t\n`), 1],
+    ]);
+    expect(chunk.consumed).toBe(Buffer.byteLength(text) - '{"partial":'.length);
+    expect(chunk.lines).toBe(4);
+  });
+});
