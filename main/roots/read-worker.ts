@@ -9,7 +9,7 @@ import { kindOf } from '../../runners/common/fs';
 import { JsonlCache } from '../../runners/common/jsonl-cache';
 import { LogCache, type LogState } from '../../runners/common/logs';
 import { logProblems, readCell } from '../../runners/read';
-import type { FormatName, Problem } from '../../shared/model';
+import type { EpisodeUnit, FormatName, Problem } from '../../shared/model';
 import { findCells, type Found } from '../scan';
 import type { LookedFiles, SavedLooked } from './index-cache';
 import type { WorkerJob, WorkerReply } from './worker-jobs';
@@ -24,8 +24,14 @@ const signature = (info: Stats | null | undefined) => (info ? `${info.size}:${in
 const looked = new Map<string, Map<string, string>>();
 /** The format of each cell in `looked`, for the cache (index-cache.ts). */
 const formats = new Map<string, FormatName>();
-/** Each cell's units as its last read found them (shared/units.ts), for the board: kept, and saved with the cache. */
-const unitsOf = new Map<string, string>();
+/**
+ * Each cell's units as its last read found them (shared/units.ts), for the board: kept, and saved with the
+ * cache. A long list is kept as the adapter gave it and encoded when asked for: a collection of 100,000
+ * rollouts that grows by one would otherwise cost an encoding of all of them at each read.
+ */
+const unitsOf = new Map<string, string | EpisodeUnit[]>();
+const LONG_UNITS = 10_000;
+const encoded = (units: string | EpisodeUnit[] | undefined) => (units === undefined || typeof units === 'string' ? units : encodeUnits(units));
 
 /** What the cell being read looked at: each path's stat once, each folder's listing once. */
 let seen = new Map<string, Stats | null>();
@@ -199,7 +205,7 @@ function saveLooked(dirs: string[], files: LookedFiles, part: number): void {
       break;
     }
   }
-  const units = Object.fromEntries(dirs.flatMap((dir) => (cells.has(dir) && unitsOf.has(dir) ? [[dir, unitsOf.get(dir) as string]] : [])));
+  const units = Object.fromEntries(dirs.flatMap((dir) => (cells.has(dir) && unitsOf.has(dir) ? [[dir, encoded(unitsOf.get(dir)) as string]] : [])));
   for (const [file, value] of [
     [`${files.base}.${part}.json`, { stamp: files.stamp, cells: [...cells.values()] } satisfies SavedLooked],
     // Apart: only the board reads them, and a status need not parse them.
@@ -260,14 +266,14 @@ async function handle(job: WorkerJob): Promise<void> {
   } else if (job.type === 'read') {
     // A read replaces what the cell's last read looked at. The units a paired test pairs are kept here, and
     // sent only when asked for (a 'units' job: the board): too many to send for every cell.
-    const keepUnits = (dir: string, read: CellRead) => (unitsOf.set(dir, encodeUnits(read.units)), { ...read, units: [] });
+    const keepUnits = (dir: string, read: CellRead) => (unitsOf.set(dir, read.units.length > LONG_UNITS ? read.units : encodeUnits(read.units)), { ...read, units: [] });
     await eachCell(job.cells, false, async ({ dir, format }, ctx) => keepUnits(dir, await readCell(dir, format, ctx, job.logs ? { logs } : {})), (reads, done) =>
       reply({ type: 'reads', id: job.id, reads, done }),
     );
     detected.clear();
   } else if (job.type === 'units') {
-    const known = (dir: string) => unitsOf.get(dir) ?? savedUnits(dir);
-    const missing = job.cells.filter((c) => known(c.dir) === undefined);
+    const known = (dir: string) => encoded(unitsOf.get(dir)) ?? savedUnits(dir);
+    const missing = job.cells.filter((c) => !unitsOf.has(c.dir) && savedUnits(c.dir) === undefined);
     await eachCell(missing, false, async ({ dir, format }, ctx) => unitsOf.set(dir, encodeUnits((await readCell(dir, format, ctx)).units)), () => undefined);
     reply({ type: 'unitsOf', id: job.id, units: job.cells.map((c) => [c.dir, known(c.dir) ?? '']), done: true });
   } else if (job.type === 'logs') {

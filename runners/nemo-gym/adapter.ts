@@ -23,8 +23,7 @@ export const nemoGym: FormatAdapter = {
     cell.reward = { mean: meanOf(c.all), n: c.all.n };
     cell.tokens = { input: c.tokens.input, cached_input: c.tokens.cached, output: c.tokens.output, reasoning: c.tokens.reasoning };
 
-    let missing = 0;
-    for (const unit of c.planned ?? []) if (!c.done.has(unit)) missing++;
+    const missing = c.planned ? c.missing : 0;
     const complete = c.planned !== null && missing === 0;
     cell.state = complete || aggregateFile ? 'finished' : r.recent() ? 'running' : 'stale';
     if (missing && cell.state !== 'running') {

@@ -1,6 +1,7 @@
 // What a collection's rows add up to: units, per agent and per task, failures by class, tokens. Pure:
 // the adapter reads the rows, this counts them (formats.md section 5).
 import { problem, type EpisodeUnit, type Problem } from '../../shared/model';
+import { addSorted } from '../../shared/arrays';
 import { unitOf, type NemoRow, type RowUsage } from './rows';
 
 /** Code-point order: ICU's localeCompare costs a sort of 100,000 units a second. */
@@ -53,6 +54,8 @@ export interface Collection {
   planned: Set<string> | null;
   /** Units (by keyOf) with a rollout or a terminal failure. */
   done: Set<string>;
+  /** Planned units with no rollout or terminal failure yet. */
+  missing: number;
   /** Units (by keyOf) whose failure row is terminal and that have no rollout. */
   failedUnits: Map<string, NemoRow>;
   all: RewardStats;
@@ -80,8 +83,13 @@ export class Collector {
   private plannedPerTask!: Map<number, number>;
   private firstLine!: Map<string, number>;
   private taskStats!: Map<number, TaskStats>;
+  /** Tasks met since the tasks were last put in order. */
+  private newTasks!: TaskStats[];
   private classes!: Map<string, FailureClass>;
-  private sorted: { tasks: TaskStats[]; units: Map<string, EpisodeUnit[]> } | null = null;
+  /** Changes to the failed units: a unit list from before one is made again. */
+  private failedChanges = 0;
+  /** Each unit list handed out (units()), kept in order as rollouts arrive. */
+  private lists!: Map<string, UnitList>;
 
   constructor(private readonly files: { rollouts: string; failures: string }) {
     this.reset();
@@ -94,10 +102,11 @@ export class Collector {
     this.plannedPerTask = new Map();
     this.firstLine = new Map();
     this.taskStats = new Map();
+    this.newTasks = [];
     this.classes = new Map();
-    this.sorted = null;
+    this.lists = new Map();
     this.c = {
-      rollouts: [], planned: null, done: new Set(), failedUnits: new Map(), all: emptyStats(), byAgent: new Map(), tasks: [], failures: [],
+      rollouts: [], planned: null, done: new Set(), missing: 0, failedUnits: new Map(), all: emptyStats(), byAgent: new Map(), tasks: [], failures: [],
       tokens: { input: null, cached: null, output: null, reasoning: null }, models: new Set(), problems: [],
     };
   }
@@ -109,8 +118,18 @@ export class Collector {
 
   private task(task: number): TaskStats {
     let stats = this.taskStats.get(task);
-    if (!stats) this.taskStats.set(task, (stats = { task, planned: this.plannedPerTask.get(task) ?? null, rewards: [], stats: emptyStats() }));
+    if (!stats) {
+      this.taskStats.set(task, (stats = { task, planned: this.plannedPerTask.get(task) ?? null, rewards: [], stats: emptyStats() }));
+      this.newTasks.push(stats);
+    }
     return stats;
+  }
+
+  /** A unit has its rollout or its terminal failure. */
+  private finish(key: string): void {
+    if (this.c.done.has(key)) return;
+    this.c.done.add(key);
+    if (this.c.planned?.has(key)) this.c.missing--;
   }
 
   private addInput(input: NemoRow): void {
@@ -118,6 +137,7 @@ export class Collector {
     const key = keyOf(input);
     if (planned.has(key)) return;
     planned.add(key);
+    if (!this.c.done.has(key)) this.c.missing++;
     if (!this.plannedAgent.has(unitOf(input))) this.plannedAgent.set(unitOf(input), input.agent);
     const task = input.task as number;
     this.plannedPerTask.set(task, (this.plannedPerTask.get(task) ?? 0) + 1);
@@ -135,8 +155,8 @@ export class Collector {
       return;
     }
     this.firstLine.set(key, row.line);
-    c.failedUnits.delete(key);
-    c.done.add(key);
+    if (c.failedUnits.delete(key)) this.failedChanges++;
+    this.finish(key);
     c.rollouts.push(row);
     const reward = scoredReward(row);
     add(c.all, reward);
@@ -164,7 +184,8 @@ export class Collector {
     const key = keyOf(failed);
     if (!row.terminal || this.firstLine.has(key)) return;
     this.c.failedUnits.set(key, failed);
-    this.c.done.add(key);
+    this.finish(key);
+    this.failedChanges++;
   }
 
   /** The collection as of these rows (each file's, whole, as read now). */
@@ -177,47 +198,60 @@ export class Collector {
     for (let i = this.seen.inputs; i < (inputs?.length ?? 0); i++) this.addInput((inputs as NemoRow[])[i] as NemoRow);
     for (let i = this.seen.rows; i < rows.length; i++) this.addRollout(rows[i] as NemoRow);
     for (let i = this.seen.failures; i < failures.length; i++) this.addFailure(failures[i] as NemoRow);
-    const changed = (inputs?.length ?? 0) !== this.seen.inputs || rows.length !== this.seen.rows || failures.length !== this.seen.failures;
     this.seen = { inputs: inputs?.length ?? 0, rows: rows.length, failures: failures.length };
-    if (changed || !this.sorted) this.sorted = { tasks: [...this.taskStats.values()].sort((a, b) => a.task - b.task), units: new Map() };
-    this.c.tasks = this.sorted.tasks;
+    if (this.newTasks.length) this.c.tasks = addSorted(this.c.tasks, this.newTasks.splice(0), (a, b) => a.task - b.task).sorted;
     this.c.failures = [...this.classes.values()].sort((a, b) => b.rows - a.rows || byText(a.name, b.name));
     if (inputs === null) this.c.planned = null;
     return this.c;
   }
 
-  /** The units a paired test pairs (unitsOf), kept until the rows change. */
+  /**
+   * The units a paired test pairs, in `<task>#<rollout>` order: each rollout, and each terminal failure as
+   * not scored; one agent's (`agent`), or all (with several agents, each named `<agent>/<task>#<rollout>`).
+   * Each list is kept and the rollouts counted since are merged into it in order, so an append costs what
+   * was appended; a change to the failed units, or to how units are named, makes it again.
+   */
   units(agent?: string): EpisodeUnit[] {
-    const memo = this.sorted?.units;
     const key = agent ?? '\u0000all';
-    const known = memo?.get(key);
-    if (known) return known;
-    const units = unitsOf(this.c, agent);
-    memo?.set(key, units);
-    return units;
+    const named = agent === undefined && this.c.byAgent.size > 1;
+    const mine = (row: NemoRow) => agent === undefined || row.agent === agent;
+    let list = this.lists.get(key);
+    if (list && list.failedChanges === this.failedChanges && list.named === named) {
+      const added = addSorted(list.rows, this.c.rollouts.slice(list.rollouts).filter(mine), unitOrder, { items: list.units, of: (row) => unitOfRow(row, named) });
+      [list.rows, list.units] = [added.sorted, added.beside];
+    } else {
+      const rows = [...this.c.rollouts.filter(mine), ...[...this.c.failedUnits.values()].filter(mine)].sort(unitOrder);
+      list = { rows, units: rows.map((row) => unitOfRow(row, named)), rollouts: 0, failedChanges: this.failedChanges, named };
+      this.lists.set(key, list);
+    }
+    list.rollouts = this.c.rollouts.length;
+    return list.units;
   }
 }
+
+/** A unit list as units() keeps it: its rows in order, their units beside them, and what it was made from. */
+interface UnitList {
+  rows: NemoRow[];
+  units: EpisodeUnit[];
+  /** The collection's rollouts it has met. */
+  rollouts: number;
+  failedChanges: number;
+  /** Units named `<agent>/<task>#<rollout>`. */
+  named: boolean;
+}
+
+const unitOrder = (a: NemoRow, b: NemoRow) => byText(a.agent ?? '', b.agent ?? '') || (a.task as number) - (b.task as number) || (a.repeat ?? 0) - (b.repeat ?? 0);
 
 /** How the collection's units are named: `<task>#<rollout>`, or with several agents `<agent>/<task>#<rollout>`. */
 export function unitNamer(collection: Collection): (row: NemoRow) => string {
   return collection.byAgent.size > 1 ? (row) => `${row.agent ?? ''}/${unitOf(row)}` : unitOf;
 }
 
-/**
- * The units a paired test pairs, in `<task>#<rollout>` order: each rollout, and each terminal failure as
- * not scored. One agent's (`agent`), or all; with several agents, each unit is named `<agent>/<task>#<rollout>`.
- */
-export function unitsOf(collection: Collection, agent?: string): EpisodeUnit[] {
-  const mine = (row: NemoRow) => agent === undefined || row.agent === agent;
-  const named = agent === undefined ? unitNamer(collection) : unitOf;
-  const ordered = [...collection.rollouts.filter(mine), ...[...collection.failedUnits.values()].filter(mine)].sort(
-    (a, b) => byText(a.agent ?? '', b.agent ?? '') || (a.task as number) - (b.task as number) || (a.repeat ?? 0) - (b.repeat ?? 0),
-  );
-  return ordered.map((row) => {
-    if (row.failureClass !== null) return { id: named(row), status: `failed: ${row.failureClass}`, success: null, scored: false };
-    const reward = scoredReward(row);
-    return { id: named(row), status: 'rollout', success: reward === null ? null : reward >= 1, scored: reward !== null };
-  });
+function unitOfRow(row: NemoRow, named: boolean): EpisodeUnit {
+  const id = named ? `${row.agent ?? ''}/${unitOf(row)}` : unitOf(row);
+  if (row.failureClass !== null) return { id, status: `failed: ${row.failureClass}`, success: null, scored: false };
+  const reward = scoredReward(row);
+  return { id, status: 'rollout', success: reward === null ? null : reward >= 1, scored: reward !== null };
 }
 
 /** A task passes at k (k its repeats) when any of its repeats succeeded; null while none is scored. */

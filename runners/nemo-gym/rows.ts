@@ -146,8 +146,8 @@ function fullLayout(text: string): Members | null {
 
 const RESPONSE = Buffer.from('"response":');
 const USAGE = Buffer.from('"usage"');
-/** Bytes of a response's head made text to find its model; a row whose members before `output` are longer is read whole. */
-const HEAD_BYTES = 4096;
+/** Bytes of a response's head first made text to find its model: eight times more each time its members before `output` go on. */
+const HEAD_BYTES = 512;
 const isSpaceByte = (c: number | undefined) => c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 
 /**
@@ -173,9 +173,13 @@ function fastLayout(bytes: Buffer, start: number, end: number): Members | null {
   } while (!keyAt(tail, 0, USAGE.length));
   const found = fromKey(tail, 0);
   if (!found) return null;
-  const headEnd = Math.min(key + found.end, open + HEAD_BYTES);
-  const head = bytes.toString('latin1', open, headEnd);
-  const response = leadingMembers(head, { start: 0, end: head.length }, 'output');
+  const close = key + found.end;
+  let head = '';
+  let response: Map<string, Span> | null = null;
+  for (let length = HEAD_BYTES; !response && head.length < close - open; length *= 8) {
+    head = bytes.toString('latin1', open, Math.min(close, open + length));
+    response = leadingMembers(head, { start: 0, end: head.length }, 'output');
+  }
   if (!response) return null;
   if (tail.length - found.rest <= SMALL_FIELD_CHARS) {
     try {
