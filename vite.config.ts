@@ -5,7 +5,8 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: 'renderer',
   base: './',
-  publicDir: '../assets',
+  // The page needs only its icon, which index.html names: nothing else of assets/ (the README's screenshots, the recordings' font) goes into it.
+  publicDir: false,
   plugins: [react()],
   build: {
     outDir: '../out/renderer',
