@@ -40,9 +40,9 @@ export class LookingFs implements CellFs {
     return this.inner.readFrom(path, position, maxBytes);
   }
 
-  readBytes(path: string, position: number, maxBytes: number) {
+  readBytes(path: string, position: number, maxBytes: number, into?: Buffer) {
     this.looked.files.add(posix.normalize(path));
-    return this.inner.readBytes(path, position, maxBytes);
+    return this.inner.readBytes(path, position, maxBytes, into);
   }
 }
 

@@ -75,7 +75,7 @@ const tracking: CellFs = {
     return known.file;
   },
   readFrom: (path, position, maxBytes) => base.readFrom(path, position, maxBytes),
-  readBytes: (path, position, maxBytes) => base.readBytes(path, position, maxBytes),
+  readBytes: (path, position, maxBytes, into) => base.readBytes(path, position, maxBytes, into),
 };
 const json = new JsonReader(tracking, { keepLastGood: false });
 const jsonl = new JsonlCache();

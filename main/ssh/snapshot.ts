@@ -107,7 +107,7 @@ export class SnapshotFs implements CellFs {
     return this.fallback.readFrom(path, position, maxBytes);
   }
 
-  readBytes(path: string, position: number, maxBytes: number) {
-    return this.fallback.readBytes(path, position, maxBytes);
+  readBytes(path: string, position: number, maxBytes: number, into?: Buffer) {
+    return this.fallback.readBytes(path, position, maxBytes, into);
   }
 }

@@ -85,9 +85,10 @@ export interface CellFs {
   readFrom(path: string, position: number, maxBytes: number): Promise<FileText | null>;
   /**
    * The same as bytes, for a reader that decodes only the few values it needs (a gigabyte of UTF-8 takes
-   * seconds to decode).
+   * seconds to decode). Given `into`, large enough, the bytes may be read into it (valid until it is used
+   * again): a gigabyte read into fresh buffers costs as much again in the memory's first touch.
    */
-  readBytes(path: string, position: number, maxBytes: number): Promise<FileBytes | null>;
+  readBytes(path: string, position: number, maxBytes: number, into?: Buffer): Promise<FileBytes | null>;
 }
 
 export function kindOf(info: { isFile(): boolean; isDirectory(): boolean }): Entry['kind'] {
@@ -133,14 +134,14 @@ export const localFs: CellFs = {
   async readFrom(path, position, maxBytes) {
     return asText(await this.readBytes(path, position, maxBytes));
   },
-  async readBytes(path, position, maxBytes) {
+  async readBytes(path, position, maxBytes, into) {
     let handle;
     try {
       handle = await open(path, READ_FLAGS);
       const info = await handle.stat();
       if (!info.isFile()) return null;
       const length = Math.max(0, Math.min(info.size - position, maxBytes));
-      const buffer = Buffer.allocUnsafe(length);
+      const buffer = into && into.length >= length ? into : Buffer.allocUnsafe(length);
       const { bytesRead } = await handle.read(buffer, 0, length, position);
       return { bytes: buffer.subarray(0, bytesRead), truncated: info.size - position > maxBytes };
     } catch {
@@ -201,7 +202,7 @@ export function syncLocalFs(observe: Observer = () => undefined): CellFs {
     async readFrom(path, position, maxBytes) {
       return asText(await this.readBytes(path, position, maxBytes));
     },
-    async readBytes(path, position, maxBytes) {
+    async readBytes(path, position, maxBytes, into) {
       let fd: number | undefined;
       try {
         fd = openSync(path, READ_FLAGS);
@@ -209,7 +210,7 @@ export function syncLocalFs(observe: Observer = () => undefined): CellFs {
         observe(path, info);
         if (!info.isFile()) return null;
         const length = Math.max(0, Math.min(info.size - position, maxBytes));
-        const buffer = Buffer.allocUnsafe(length);
+        const buffer = into && into.length >= length ? into : Buffer.allocUnsafe(length);
         const bytesRead = readSync(fd, buffer, 0, length, position);
         return { bytes: buffer.subarray(0, bytesRead), truncated: info.size - position > maxBytes };
       } catch {

@@ -2,8 +2,9 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing';
-import { localFs, type CellFs } from './fs';
-import { JsonlCache } from './jsonl-cache';
+import { localFs, syncLocalFs, type CellFs } from './fs';
+import { JsonlCache, type LineReader } from './jsonl-cache';
+import { eachLine } from './jsonl';
 
 let tmp: ReturnType<typeof tempDir>;
 let file: string;
@@ -61,6 +62,31 @@ describe('JSONL logs read on from where they were', () => {
     const read = await new JsonlCache().read(localFs, file, 'ledger.jsonl');
     expect(read.records).toHaveLength(500_000);
     expect(read.problems).toEqual([]);
+  });
+
+  it('reads a log of many steps whole, each line once, however the steps and the lines fall, a line longer than a step included', async () => {
+    // Steps of 64 bytes, read into two buffers in turn while the one before is parsed: each line's text
+    // as the reader kept it must be the line written, never bytes of a later step read over it.
+    const lines: string[] = [];
+    const reader: LineReader<string> = {
+      name: 'lines',
+      parse: (bytes, _file, firstLine) => {
+        const records: string[] = [];
+        const taken = eachLine(bytes.toString('utf8'), firstLine, (raw) => records.push(raw));
+        return { records, problems: [], ...taken };
+      },
+      maxBytes: Number.MAX_SAFE_INTEGER,
+      stepBytes: 64,
+      maxLineBytes: 1024,
+    };
+    for (let i = 0; i < 300; i++) lines.push(i % 50 === 7 ? `long ${'é'.repeat(100 + i)}` : `line ${i} ${'x'.repeat((i * 37) % 90)}`);
+    writeFileSync(file, lines.map((l) => `${l}\n`).join(''));
+    // The app's own file calls (async), and the read workers' (synchronous: a read ahead lands at once).
+    for (const fs of [localFs, syncLocalFs()]) {
+      const read = await new JsonlCache().read(fs, file, 'lines.txt', reader);
+      expect(read.records).toEqual(lines);
+      expect(read.problems).toEqual([]);
+    }
   });
 
   it('keeps only the most recently read logs', async () => {

@@ -12,7 +12,8 @@ const STEP_BYTES = 4 * 1024 * 1024;
 /**
  * How a kind of log is read: each chunk's complete lines into records (`offset` is the chunk's first
  * byte; `consumed` counts bytes), to at most `maxBytes`, `stepBytes` at a time (a longer line is skipped as
- * a problem). The chunk is bytes: a reader decodes what it keeps.
+ * a problem). The chunk is bytes, valid only while it is parsed (its buffer is read into again): a reader
+ * decodes what it keeps.
  */
 export interface LineReader<T> {
   name: string;
@@ -91,10 +92,25 @@ export class JsonlCache {
     const { maxBytes, maxLineBytes } = reader;
     let stepBytes = reader.stepBytes;
     const end = Math.min(info.size, maxBytes);
-    const readAt = (offset: number) => fs.readBytes(path, offset, Math.min(stepBytes, end - offset));
-    let ahead: { offset: number; read: Promise<FileBytes | null> } | null = null;
+    // Steps are read into two buffers in turn, one parsed while the next is read: a gigabyte read into
+    // fresh buffers costs as much again in their pages' first touch.
+    const buffers: Buffer[] = [];
+    let turn = 0;
+    const readAt = (offset: number) => {
+      const length = Math.min(stepBytes, end - offset);
+      const i = turn++ % 2;
+      if ((buffers[i]?.length ?? 0) < length) buffers[i] = Buffer.allocUnsafe(length);
+      return fs.readBytes(path, offset, length, buffers[i]);
+    };
+    let ahead = null as { offset: number; read: Promise<FileBytes | null> } | null;
     while (log.offset < end) {
-      const chunk: FileBytes | null = ahead?.offset === log.offset ? await ahead.read : await readAt(log.offset);
+      let chunk: FileBytes | null;
+      if (ahead?.offset === log.offset) chunk = await ahead.read;
+      else {
+        // A read ahead that parsing did not reach is waited for all the same: its buffer is read into next.
+        await ahead?.read.catch(() => null);
+        chunk = await readAt(log.offset);
+      }
       ahead = null;
       if (!chunk || chunk.bytes.length === 0) break;
       const bytes: Buffer = chunk.bytes;
@@ -129,8 +145,8 @@ export class JsonlCache {
       log.problems.push(problem(label, `line longer than ${stepBytes >> 20} MB; skipped`, { line: log.line }));
       log.skipping = true;
     }
-    // A read ahead that parsing did not reach is let go (its result unused).
-    void ahead?.read.catch(() => undefined);
+    // A read ahead that parsing did not reach is waited for: its buffer goes with this read.
+    await ahead?.read.catch(() => null);
     const truncated = info.size > maxBytes;
     const problems = truncated ? [...log.problems, problem(label, `only the first ${maxBytes >> 20} MB read`)] : [...log.problems];
     return { records: [...log.records] as T[], problems, truncated };

@@ -3,14 +3,16 @@
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADAPTERS, JsonReader, localFs } from '../../runners';
+import { ADAPTERS, JsonReader, syncLocalFs } from '../../runners';
 import { JsonlCache } from '../../runners/common/jsonl-cache';
 import { LocalIndex } from '../../main/roots/local-index';
 import { ReaderPool } from '../../main/roots/pool';
 
 const [file, rowsText] = process.argv.slice(2) as [string, string];
 let rows = Number(rowsText);
-const ctx = { fs: localFs, json: new JsonReader(localFs), now: Date.now(), host: 'local', jsonl: new JsonlCache() };
+// Read as the read workers read a local cell: with synchronous file calls.
+const fs = syncLocalFs();
+const ctx = { fs, json: new JsonReader(fs), now: Date.now(), host: 'local', jsonl: new JsonlCache() };
 const adapter = ADAPTERS['nemo-gym'];
 const started = performance.now();
 const cold = await adapter.read(file, ctx);
