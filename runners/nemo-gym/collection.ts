@@ -2,13 +2,13 @@
 // the adapter reads the rows, this counts them (formats.md section 5).
 import { problem, type EpisodeUnit, type Problem } from '../../shared/model';
 import { addSorted } from '../../shared/arrays';
-import { unitOf, type NemoRow, type RowUsage } from './rows';
+import { unitOf, type NemoRow, type PlannedUnit, type RowUsage } from './rows';
 
 /** Code-point order: ICU's localeCompare costs a sort of 100,000 units a second. */
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** One agent's unit: what is counted once. */
-const keyOf = (row: NemoRow) => `${row.agent ?? ''}\u0000${unitOf(row)}`;
+const keyOf = (row: Pick<NemoRow, 'agent' | 'task' | 'repeat'>) => `${row.agent ?? ''}\u0000${unitOf(row)}`;
 
 /** A rollout succeeds when its reward is at least 1; a reward that is no number is not scored. */
 export const scoredReward = (row: NemoRow): number | null => (typeof row.reward === 'number' && Number.isFinite(row.reward) ? row.reward : null);
@@ -77,7 +77,7 @@ const TOKEN_FIELDS: (keyof RowUsage)[] = ['input', 'cached', 'output', 'reasonin
 export class Collector {
   private seen = { inputs: 0, rows: 0, failures: 0 };
   /** The first record of each file as counted: the cache hands the same objects while a file only grows. */
-  private firsts: (NemoRow | undefined)[] = [];
+  private firsts: (NemoRow | PlannedUnit | undefined)[] = [];
   private c!: Collection;
   private plannedAgent!: Map<string, string | null>;
   private plannedPerTask!: Map<number, number>;
@@ -132,7 +132,7 @@ export class Collector {
     if (this.c.planned?.has(key)) this.c.missing--;
   }
 
-  private addInput(input: NemoRow): void {
+  private addInput(input: PlannedUnit): void {
     const planned = (this.c.planned ??= new Set());
     const key = keyOf(input);
     if (planned.has(key)) return;
@@ -189,13 +189,13 @@ export class Collector {
   }
 
   /** The collection as of these rows (each file's, whole, as read now). */
-  update(inputs: NemoRow[] | null, rows: NemoRow[], failures: NemoRow[]): Collection {
+  update(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: NemoRow[]): Collection {
     const grewInputs = (inputs?.length ?? 0) > this.seen.inputs;
     const firsts = [inputs?.[0], rows[0], failures[0]];
     const rewritten = this.firsts.some((first, i) => first !== undefined && first !== firsts[i]);
     if (rewritten || (inputs?.length ?? 0) < this.seen.inputs || rows.length < this.seen.rows || failures.length < this.seen.failures || (grewInputs && this.seen.rows + this.seen.failures > 0)) this.reset();
     this.firsts = firsts;
-    for (let i = this.seen.inputs; i < (inputs?.length ?? 0); i++) this.addInput((inputs as NemoRow[])[i] as NemoRow);
+    for (let i = this.seen.inputs; i < (inputs?.length ?? 0); i++) this.addInput((inputs as PlannedUnit[])[i] as PlannedUnit);
     for (let i = this.seen.rows; i < rows.length; i++) this.addRollout(rows[i] as NemoRow);
     for (let i = this.seen.failures; i < failures.length; i++) this.addFailure(failures[i] as NemoRow);
     this.seen = { inputs: inputs?.length ?? 0, rows: rows.length, failures: failures.length };

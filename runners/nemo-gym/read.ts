@@ -10,7 +10,7 @@ import type { ReadContext } from '../types';
 import { checkAggregate } from './aggregate';
 import { Collector } from './collection';
 import { collectionFiles } from './files';
-import { summarizeLines, type NemoRow } from './rows';
+import { plannedLines, summarizeLines, type NemoRow, type PlannedUnit } from './rows';
 
 /**
  * Rows are summarised, never kept whole, so a collection of any size is read (from where it was, as it
@@ -24,6 +24,9 @@ export const NEMO_ROWS: LineReader<NemoRow> = {
   // A row of a whole SWE conversation can be tens of megabytes.
   maxLineBytes: 256 * 1024 * 1024,
 };
+
+/** The materialized inputs, as the units they plan. */
+const NEMO_INPUTS: LineReader<PlannedUnit> = { ...NEMO_ROWS, name: 'nemo-gym-inputs', parse: plannedLines };
 
 async function jsonValue(r: CellReading, name: string): Promise<unknown> {
   const text = await r.text(name, MAX_JSON_BYTES);
@@ -42,7 +45,7 @@ export async function readCollection(path: string, ctx: ReadContext) {
   const name = (file: string) => basename(file);
   const r = new CellReading(dirname(path), ctx);
   const haveInputs = (await r.stat(name(files.inputs))) !== null;
-  const inputs = haveInputs ? await r.jsonl(name(files.inputs), NEMO_ROWS) : null;
+  const inputs = haveInputs ? await r.jsonl(name(files.inputs), NEMO_INPUTS) : null;
   const rows = await r.jsonl(name(files.rollouts), NEMO_ROWS);
   const failures = await r.jsonl(name(files.failures), NEMO_ROWS);
   const names = { rollouts: name(files.rollouts), failures: name(files.failures) };

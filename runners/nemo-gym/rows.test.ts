@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { summarizeLines } from './rows';
+import { plannedLines, summarizeLines } from './rows';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 const REAL = ['responses_api_agents/claude_code_agent/data/example_math_rollouts.jsonl', 'resources_servers/workplace_assistant/data/example_rollouts.jsonl', 'resources_servers/circle_click/data/example_rollouts.jsonl'].flatMap((file) =>
@@ -84,5 +84,41 @@ describe('a NeMo Gym row read from its bytes around its conversation', () => {
     ]);
     expect(chunk.consumed).toBe(Buffer.byteLength(text) - '{"partial":'.length);
     expect(chunk.lines).toBe(4);
+  });
+});
+
+describe('a materialized input read as the unit it plans', () => {
+  const INPUT = JSON.parse(readFileSync(join(FIXTURES, 'responses_api_agents/claude_code_agent/data/example_math_rollouts_materialized_inputs.jsonl'), 'utf8').split('\n')[0] as string) as Row;
+  const { _ng_task_index: _t, _ng_rollout_index: _r, agent_ref: _a, ...rest } = INPUT;
+  const planned = (rows: Row[]) => plannedLines(Buffer.from(rows.map((r) => `${JSON.stringify(r)}\n`).join('')), 'inputs.jsonl', 1);
+
+  it('takes the unit from wherever the row keeps its keys, and never from a member that holds the same keys', () => {
+    const rows: Row[] = [
+      // As the collector writes them: the unit's keys last.
+      { ...rest, _ng_task_index: 3, _ng_rollout_index: 1, agent_ref: { name: 'agént' } },
+      // The keys first, before the input.
+      { _ng_rollout_index: 2, agent_ref: { name: 'b' }, _ng_task_index: 4, ...rest },
+      // A member after the keys holding keys of the same names.
+      { ...rest, _ng_task_index: 5, agent_ref: { name: 'c' }, metadata: { _ng_task_index: 99, _ng_rollout_index: 98, agent_ref: { name: 'no' } } },
+      // No agent, no repeat.
+      { ...rest, _ng_task_index: 6 },
+    ];
+    const read = planned(rows);
+    expect(read.problems).toEqual([]);
+    expect(read.records).toEqual([
+      { line: 1, task: 3, repeat: 1, agent: 'agént' },
+      { line: 2, task: 4, repeat: 2, agent: 'b' },
+      { line: 3, task: 5, repeat: null, agent: 'c' },
+      { line: 4, task: 6, repeat: null, agent: null },
+    ]);
+  });
+
+  it('names each input that plans no unit by file and line', () => {
+    const text = `${JSON.stringify({ ...rest, _ng_task_index: 'x' })}\nnot json\n${JSON.stringify(rest)}\n`;
+    expect(plannedLines(Buffer.from(text), 'inputs.jsonl', 1).problems.map((p) => [p.line, p.message])).toEqual([
+      [1, '_ng_task_index is not a whole number; skipped'],
+      [2, 'not a JSON object; skipped'],
+      [3, 'no _ng_task_index; skipped'],
+    ]);
   });
 });

@@ -47,6 +47,9 @@ export interface NemoRow {
 
 export const unitOf = (row: Pick<NemoRow, 'task' | 'repeat'>) => `${row.task}#${row.repeat ?? 0}`;
 
+/** A materialized input as the count reads it: the unit it plans, and the agent that is to run it. */
+export type PlannedUnit = Pick<NemoRow, 'line' | 'task' | 'repeat' | 'agent'>;
+
 /** Text read as bytes (latin1) made UTF-8 again: only what a summary keeps is decoded. */
 const utf8 = (bytes: string) => (/[\x80-\xff]/.test(bytes) ? Buffer.from(bytes, 'latin1').toString('utf8') : bytes);
 
@@ -158,18 +161,20 @@ const isSpaceByte = (c: number | undefined) => c === 0x20 || c === 0x09 || c ===
  * go. Null when the row has another shape. It trusts the first `"response":` to be the row's, and no later
  * top-level object to hold a `usage`: summarizeLines checks it against a whole read now and then.
  */
-function fastLayout(bytes: Buffer, start: number, end: number): Members | null {
-  const name = bytes.indexOf(RESPONSE, start);
-  if (name <= start || name >= end) return null;
+function fastLayout(chunk: Buffer, start: number, end: number): Members | null {
+  // The row alone: a search in the chunk would run on through the rows after it.
+  const bytes = chunk.subarray(start, end);
+  const name = bytes.indexOf(RESPONSE);
+  if (name <= 0) return null;
   let open = name + RESPONSE.length;
   while (isSpaceByte(bytes[open])) open++;
   if (bytes[open] !== 0x7b) return null;
-  let key = end;
+  let key = bytes.length;
   let tail: string;
   do {
     key = bytes.lastIndexOf(USAGE, key - 1);
     if (key <= open) return null;
-    tail = bytes.toString('latin1', key, end);
+    tail = bytes.toString('latin1', key);
   } while (!keyAt(tail, 0, USAGE.length));
   const found = fromKey(tail, 0);
   if (!found) return null;
@@ -226,12 +231,20 @@ function usageOf(members: Members): { usage: RowUsage | null; model: string | nu
   };
 }
 
-/** One line's row, from its members, or why it is none. */
-function rowOf(members: Members | null, line: number, offset: number): NemoRow | string {
+/** The unit a row's members name, or why they name none. */
+function plannedOf(members: Pick<Members, 'value' | 'has'> | null, line: number): PlannedUnit | string {
   if (!members) return 'not a JSON object; skipped';
   const task = members.value('_ng_task_index');
   if (typeof task !== 'number' || !Number.isInteger(task)) return members.has('_ng_task_index') ? '_ng_task_index is not a whole number; skipped' : 'no _ng_task_index; skipped';
   const repeat = members.value('_ng_rollout_index');
+  return { line, task, repeat: typeof repeat === 'number' && Number.isInteger(repeat) ? repeat : null, agent: shared(str(obj(members.value('agent_ref')).name)) };
+}
+
+/** One line's row, from its members, or why it is none. */
+function rowOf(members: Members | null, line: number, offset: number): NemoRow | string {
+  if (!members) return 'not a JSON object; skipped';
+  const unit = plannedOf(members, line);
+  if (typeof unit === 'string') return unit;
   const fields: NemoRow['fields'] = {};
   const largeFields: NemoRow['largeFields'] = {};
   for (const key of members.keys()) {
@@ -245,10 +258,10 @@ function rowOf(members: Members | null, line: number, offset: number): NemoRow |
   return {
     line,
     offset,
-    task,
-    repeat: typeof repeat === 'number' && Number.isInteger(repeat) ? repeat : null,
+    task: unit.task,
+    repeat: unit.repeat,
     attempt: num(members.value('_ng_attempt_index')),
-    agent: shared(str(obj(members.value('agent_ref')).name)),
+    agent: unit.agent,
     reward: members.value('reward'),
     ...usageOf(members),
     failureClass: shared(str(members.value('_ng_failure_class'))),
@@ -266,21 +279,31 @@ const CHECK_EVERY = 64;
 const isBlankByte = (c: number) => (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0xa0;
 
 /**
- * The complete lines of a chunk of a rollouts, failures or inputs file, each summarised; a partial last
- * line waits. Rows are read around their conversation (fastLayout), checked now and then against a
- * whole read: a chunk of an environment whose rows have fields before `response`, or a `usage` of their
- * own, is read whole from the first row that shows it.
+ * Each complete, not blank line of a chunk (bytes[start, end), its number and first byte); where the last
+ * complete line ends and how many lines that is.
  */
-export function summarizeLines(bytes: Buffer, file: string, firstLine: number, offset: number): LineChunk<NemoRow> {
-  const records: NemoRow[] = [];
-  const problems: Problem[] = [];
-  let fast = true;
+function eachRow(bytes: Buffer, firstLine: number, visit: (start: number, end: number, line: number) => void): { consumed: number; lines: number } {
   let start = 0;
   let line = firstLine;
   for (let end = bytes.indexOf(0x0a); end >= 0; start = end + 1, end = bytes.indexOf(0x0a, start), line++) {
     let first = start;
     while (first < end && isBlankByte(bytes[first] as number)) first++;
-    if (first === end) continue;
+    if (first < end) visit(start, end, line);
+  }
+  return { consumed: start, lines: line - firstLine };
+}
+
+/**
+ * The complete lines of a chunk of a rollouts or failures file, each summarised; a partial last line
+ * waits. Rows are read around their conversation (fastLayout), checked now and then against a whole
+ * read: a chunk of an environment whose rows have fields before `response`, or a `usage` of their own,
+ * is read whole from the first row that shows it.
+ */
+export function summarizeLines(bytes: Buffer, file: string, firstLine: number, offset: number): LineChunk<NemoRow> {
+  const records: NemoRow[] = [];
+  const problems: Problem[] = [];
+  let fast = true;
+  const taken = eachRow(bytes, firstLine, (start, end, line) => {
     const whole = () => rowOf(fullLayout(bytes.toString('latin1', start, end)), line, offset + start);
     const members: Members | null = fast ? fastLayout(bytes, start, end) : null;
     let row: NemoRow | string = members ? rowOf(members, line, offset + start) : whole();
@@ -290,6 +313,57 @@ export function summarizeLines(bytes: Buffer, file: string, firstLine: number, o
     }
     if (typeof row === 'string') problems.push(problem(file, row, { line }));
     else records.push(row);
+  });
+  return { records, problems, ...taken };
+}
+
+/** The keys of the unit a row names, as their bytes (each quoted). */
+const UNIT_KEYS = ['_ng_task_index', '_ng_rollout_index', 'agent_ref'].map((key) => Buffer.from(`"${key}"`));
+
+/** An object's members, read from its parsed value. */
+const membersOf = (object: Record<string, unknown>) => ({ value: (key: string) => (Object.hasOwn(object, key) ? object[key] : undefined), has: (key: string) => Object.hasOwn(object, key) });
+
+/**
+ * The row's members from the first of its unit's keys on (each key's last place), parsed as an object of
+ * their own: that parses only when they are the row's own members and close it (a key inside a member
+ * would leave braces or brackets closing past it). Null when it does not.
+ */
+function unitMembers(row: Buffer): Record<string, unknown> | null {
+  let from = row.length;
+  for (const key of UNIT_KEYS) {
+    const at = row.lastIndexOf(key);
+    if (at >= 0 && at < from) from = at;
   }
-  return { records, problems, consumed: start, lines: line - firstLine };
+  if (from === row.length) return null;
+  try {
+    const tail: unknown = JSON.parse(`{${row.toString('utf8', from)}`);
+    return tail !== null && typeof tail === 'object' && !Array.isArray(tail) ? (tail as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The complete lines of a chunk of a materialized-inputs file, each the unit it plans: read from its
+ * unit's members at the row's end where they are (unitMembers), else from a whole parse of the row.
+ */
+export function plannedLines(bytes: Buffer, file: string, firstLine: number): LineChunk<PlannedUnit> {
+  const records: PlannedUnit[] = [];
+  const problems: Problem[] = [];
+  const taken = eachRow(bytes, firstLine, (start, end, line) => {
+    const row = bytes.subarray(start, end);
+    let object = unitMembers(row);
+    if (!object) {
+      try {
+        const whole: unknown = parseJson(row.toString('utf8'));
+        object = whole !== null && typeof whole === 'object' && !Array.isArray(whole) ? (whole as Record<string, unknown>) : null;
+      } catch {
+        object = null;
+      }
+    }
+    const unit = plannedOf(object && membersOf(object), line);
+    if (typeof unit === 'string') problems.push(problem(file, unit, { line }));
+    else records.push(unit);
+  });
+  return { records, problems, ...taken };
 }

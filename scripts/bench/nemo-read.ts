@@ -64,6 +64,6 @@ rmSync(home, { recursive: true, force: true });
 times.sort((a, b) => a - b);
 const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] as number;
 console.log(JSON.stringify({
-  coldMs, peakRssMb, count: cold.cell.reward?.n, meanReward: cold.cell.reward?.mean, input: cold.cell.tokens.input, output: cold.cell.tokens.output,
+  coldMs, peakRssMb, count: cold.cell.reward?.n, planned: cold.cell.budget.total, meanReward: cold.cell.reward?.mean, input: cold.cell.tokens.input, output: cold.cell.tokens.output,
   appends, latency: { p50: at(0.5), p95: at(0.95), n: times.length },
 }));

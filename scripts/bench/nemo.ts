@@ -1,7 +1,7 @@
-// npm run bench:nemo: a 1 GB NeMo Gym collection made from the fixtures' real rows, summarised (count,
-// mean reward, tokens) cold and after appends, beside `wc -l` and a plain Python JSON-lines reader of the
-// same file; then how soon an appended rollout reaches the index's row.
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// npm run bench:nemo: a 1 GB NeMo Gym collection made from the fixtures' real rows (and each unit's
+// materialized input), summarised (count, mean reward, tokens) cold and after appends, beside `wc -l` and
+// a plain Python JSON-lines reader of the rollouts; then how soon an appended rollout reaches the index's row.
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,9 +12,11 @@ const FIXTURES = join(ROOT, 'runners/nemo-gym/fixtures');
 // One environment's rows, as a real collection holds (math_with_judge, two harnesses).
 const SOURCES = ['responses_api_agents/claude_code_agent/data/example_math_rollouts.jsonl', 'responses_api_agents/hermes_agent/data/example_math_rollouts.jsonl'];
 const real = SOURCES.flatMap((file) => readFileSync(join(FIXTURES, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>));
+const realInputs = SOURCES.flatMap((file) => readFileSync(join(FIXTURES, file.replace('.jsonl', '_materialized_inputs.jsonl')), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>));
 
 const home = mkdtempSync(join(tmpdir(), 'cellwatch-bench-nemo-'));
 const file = join(home, 'runs', 'collection.jsonl');
+const inputsFile = join(home, 'runs', 'collection_materialized_inputs.jsonl');
 const PYTHON = `
 import json, sys
 n = 0; reward = 0.0; tin = 0; tout = 0
@@ -27,9 +29,9 @@ with open(sys.argv[1]) as f:
 print(n, reward / max(n, 1), tin, tout)
 `;
 
-/** Real rows, each its own unit, as the collector writes them (one agent, repeat 0). */
-function rowText(index: number): string {
-  const base = real[index % real.length] as Record<string, unknown>;
+/** Real rows, each its own unit, as the collector writes them (one agent, repeat 0); `from` the rollouts or their inputs. */
+function rowText(index: number, from = real): string {
+  const base = from[index % from.length] as Record<string, unknown>;
   return `${JSON.stringify({ ...base, _ng_task_index: index, _ng_rollout_index: 0, agent_ref: { name: 'bench_agent' } })}\n`;
 }
 
@@ -47,21 +49,31 @@ try {
   }
   out.end();
   await once(out, 'finish');
+  // Each unit's materialized input, written first by the collector: read as the rows are.
+  const inputs = createWriteStream(inputsFile);
+  for (let i = 0; i < rows; i += 200) {
+    let chunk = '';
+    for (let j = i; j < Math.min(rows, i + 200); j++) chunk += rowText(j, realInputs);
+    if (!inputs.write(chunk)) await once(inputs, 'drain');
+  }
+  inputs.end();
+  await once(inputs, 'finish');
 
-  const wc = await measure('wc', ['-l', file]);
+  const wc = await measure('wc', ['-l', file, inputsFile]);
   const python = await measure('python3', ['-c', PYTHON, file]);
   const read = await measure(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/bench/nemo-read.ts'), file, String(rows)]);
   const result = JSON.parse(read.stdout.trim().split('\n').at(-1) as string) as {
-    coldMs: number; peakRssMb: number; count: number; meanReward: number; input: number; output: number;
+    coldMs: number; peakRssMb: number; count: number; planned: number; meanReward: number; input: number; output: number;
     appends: { rows: number; bytes: number; ms: number }[]; latency: { p50: number; p95: number; n: number };
   };
   const [pyCount, pyMean] = python.stdout.trim().split(' ').map(Number);
   if (result.count !== pyCount || Math.abs(result.meanReward - (pyMean as number)) > 1e-9) throw new Error(`cellwatch counted ${result.count} (mean ${result.meanReward}), Python ${pyCount} (mean ${pyMean})`);
+  if (result.planned !== rows) throw new Error(`cellwatch read ${result.planned} materialized inputs, not ${rows}`);
 
   console.log('');
-  console.log(row('wc -l (baseline)', `${wc.wallMs.toFixed(0)} ms`, `${(written / 1024 ** 2).toFixed(0)} MB, ${rows.toLocaleString('en-US')} rows`));
-  console.log(row('python3 json.loads per line', `${python.wallMs.toFixed(0)} ms`, `count ${pyCount}, mean reward ${(pyMean as number).toFixed(4)}`));
-  console.log(row('cellwatch summary, cold', `${result.coldMs.toFixed(0)} ms`, `${(result.coldMs / wc.wallMs).toFixed(1)}x wc -l (goal <= 3x); peak RSS ${result.peakRssMb.toFixed(0)} MB (goal < 300); ${result.input.toLocaleString('en-US')} in / ${result.output.toLocaleString('en-US')} out tokens`));
+  console.log(row('wc -l of both files (baseline)', `${wc.wallMs.toFixed(0)} ms`, `${(written / 1024 ** 2).toFixed(0)} MB of ${rows.toLocaleString('en-US')} rollouts, ${(statSync(inputsFile).size / 1024 ** 2).toFixed(0)} MB of their inputs`));
+  console.log(row('python3 json.loads per line (rollouts)', `${python.wallMs.toFixed(0)} ms`, `count ${pyCount}, mean reward ${(pyMean as number).toFixed(4)}`));
+  console.log(row('cellwatch summary, cold', `${result.coldMs.toFixed(0)} ms`, `${(result.coldMs / wc.wallMs).toFixed(1)}x wc -l (goal <= 3x), inputs read too; peak RSS ${result.peakRssMb.toFixed(0)} MB (goal < 300); ${result.input.toLocaleString('en-US')} in / ${result.output.toLocaleString('en-US')} out tokens`));
   for (const a of result.appends) console.log(row(`  after appending ${a.rows} rows (median of 5)`, `${a.ms.toFixed(1)} ms`, `${(a.bytes / 1024).toFixed(0)} kB appended: ${((a.ms * 1024 * 1024) / a.bytes).toFixed(1)} ms per MB`));
   console.log(row('appended rollout to its row (local)', `${result.latency.p50.toFixed(0)} ms`, `p50 of ${result.latency.n}; p95 ${result.latency.p95.toFixed(0)} ms (goal 100 ms)`));
 } finally {
