@@ -10,7 +10,8 @@ import type { ReadContext } from '../types';
 import { checkAggregate } from './aggregate';
 import { Collector } from './collection';
 import { collectionFiles } from './files';
-import { plannedLines, summarizeLines, type NemoRow, type PlannedUnit } from './rows';
+import { plannedLines } from './planned';
+import { summarizeLines, type NemoRow, type PlannedUnit } from './rows';
 
 /**
  * Rows are summarised, never kept whole, so a collection of any size is read (from where it was, as it

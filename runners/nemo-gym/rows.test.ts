@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { plannedLines, summarizeLines } from './rows';
+import { plannedLines } from './planned';
+import { summarizeLines } from './rows';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 const REAL = ['responses_api_agents/claude_code_agent/data/example_math_rollouts.jsonl', 'resources_servers/workplace_assistant/data/example_rollouts.jsonl', 'resources_servers/circle_click/data/example_rollouts.jsonl'].flatMap((file) =>

@@ -1,0 +1,160 @@
+// A NeMo Gym row's members as a summary reads them, from its bytes: the row's own, and its response's
+// usage and model, found without reading the conversation where the row's shape allows.
+import { parseJson } from '../../shared/json';
+import { fromKey, keyAt, leadingMembers, objectSpans, type Span } from '../common/json-spans';
+
+/** An environment field longer than this (a SWE patch, a transcript) is kept as its size, read when the row is opened. */
+export const SMALL_FIELD_CHARS = 400;
+
+/** Text read as bytes (latin1) made UTF-8 again: only what a summary keeps is decoded. */
+const utf8 = (bytes: string) => (/[\x80-\xff]/.test(bytes) ? Buffer.from(bytes, 'latin1').toString('utf8') : bytes);
+
+function value(text: string, span: Span | undefined): unknown {
+  if (!span) return undefined;
+  try {
+    return parseJson(utf8(text.slice(span.start, span.end)));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A row's members as a summary reads them: its own, and its response's usage and model. */
+export interface Members {
+  /** The row's member keys, in order. */
+  keys(): Iterable<string>;
+  has(key: string): boolean;
+  value(key: string): unknown;
+  /** A key as the field it names (decoded where the text is still bytes). */
+  name(key: string): string;
+  /** The bytes of a member's JSON. */
+  size(key: string): number;
+  usage(): unknown;
+  model(): unknown;
+}
+
+/** Members found as spans of the text, each parsed when it is asked for, and the response's usage and model. */
+export class SpanMembers implements Members {
+  constructor(
+    private readonly text: string,
+    private readonly spans: Map<string, Span>,
+    private readonly usageValue: unknown,
+    private readonly modelValue: unknown,
+  ) {}
+  keys() {
+    return this.spans.keys();
+  }
+  has(key: string) {
+    return this.spans.has(key);
+  }
+  value(key: string) {
+    return value(this.text, this.spans.get(key));
+  }
+  name(key: string) {
+    return utf8(key);
+  }
+  size(key: string) {
+    const span = this.spans.get(key);
+    return span ? span.end - span.start : 0;
+  }
+  usage() {
+    return this.usageValue;
+  }
+  model() {
+    return this.modelValue;
+  }
+}
+
+/** Members parsed at once: the members after the response, short altogether, and its usage and model. */
+export class ParsedMembers implements Members {
+  constructor(
+    private readonly top: Record<string, unknown>,
+    private readonly usageValue: unknown,
+    private readonly modelValue: unknown,
+  ) {}
+  keys() {
+    return Object.keys(this.top);
+  }
+  has(key: string) {
+    return Object.hasOwn(this.top, key);
+  }
+  value(key: string) {
+    return Object.hasOwn(this.top, key) ? this.top[key] : undefined;
+  }
+  name(key: string) {
+    return key;
+  }
+  size() {
+    return 0;
+  }
+  usage() {
+    return this.usageValue;
+  }
+  model() {
+    return this.modelValue;
+  }
+}
+
+/** Every member found by reading the whole row. */
+export function fullLayout(text: string): Members | null {
+  const spans = objectSpans(text);
+  if (!spans) return null;
+  const span = spans.get('response');
+  const response = (span && objectSpans(text, span.start, span.end)) ?? new Map<string, Span>();
+  return new SpanMembers(text, spans, value(text, response.get('usage')), value(text, response.get('model')));
+}
+
+const RESPONSE = Buffer.from('"response":');
+const USAGE = Buffer.from('"usage"');
+/** Bytes of a response's head first made text to find its model: eight times more each time its members before `output` go on. */
+const HEAD_BYTES = 512;
+const isSpaceByte = (c: number | undefined) => c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
+
+/**
+ * The same from the row's bytes (bytes[start, end)) without reading the conversation: the response's
+ * usage from its tail, its model from its head, the row's members after it; only those are made text.
+ * The members before the response (the input, responses_create_params) are not read, nor is the response
+ * between its head and its usage. Members after the response that are short altogether are parsed in one
+ * go. Null when the row has another shape. It trusts the first `"response":` to be the row's, and no later
+ * top-level object to hold a `usage`: summarizeLines checks it against a whole read now and then.
+ */
+export function fastLayout(chunk: Buffer, start: number, end: number): Members | null {
+  // The row alone: a search in the chunk would run on through the rows after it.
+  const bytes = chunk.subarray(start, end);
+  const name = bytes.indexOf(RESPONSE);
+  if (name <= 0) return null;
+  let open = name + RESPONSE.length;
+  while (isSpaceByte(bytes[open])) open++;
+  if (bytes[open] !== 0x7b) return null;
+  let key = bytes.length;
+  let tail: string;
+  do {
+    key = bytes.lastIndexOf(USAGE, key - 1);
+    if (key <= open) return null;
+    tail = bytes.toString('latin1', key);
+  } while (!keyAt(tail, 0, USAGE.length));
+  const found = fromKey(tail, 0);
+  if (!found) return null;
+  const close = key + found.end;
+  let head = '';
+  let response: Map<string, Span> | null = null;
+  for (let length = HEAD_BYTES; !response && head.length < close - open; length *= 8) {
+    head = bytes.toString('latin1', open, Math.min(close, open + length));
+    response = leadingMembers(head, { start: 0, end: head.length }, 'output');
+  }
+  if (!response) return null;
+  if (tail.length - found.rest <= SMALL_FIELD_CHARS) {
+    try {
+      const top = parseJson(utf8(`{${tail.slice(found.rest)}`));
+      if (top && typeof top === 'object' && !Array.isArray(top) && !Object.hasOwn(top, 'response')) {
+        return new ParsedMembers(top as Record<string, unknown>, value(tail, found.inner.get('usage')), value(head, response.get('model')));
+      }
+    } catch {
+      // read member by member below
+    }
+  }
+  // The members after the response, read as an object of their own: `{` and the tail from them on.
+  const rest = `{${tail.slice(found.rest)}`;
+  const top = objectSpans(rest);
+  if (!top || top.has('response')) return null;
+  return new SpanMembers(rest, top, value(tail, found.inner.get('usage')), value(head, response.get('model')));
+}
