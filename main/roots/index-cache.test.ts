@@ -39,8 +39,8 @@ function forge(file: string, text: string): void {
   utimesSync(file, before.atime, before.mtime);
 }
 
-async function scan(): Promise<Map<string, number | null>> {
-  const index = new LocalIndex(root, pool, () => undefined, () => undefined, { watch: false, sweepMs: 3_600_000, cacheDir });
+async function scan(workers = pool): Promise<Map<string, number | null>> {
+  const index = new LocalIndex(root, workers, () => undefined, () => undefined, { watch: false, sweepMs: 3_600_000, cacheDir });
   await index.start();
   await index.close();
   return new Map(index.list().map((c) => [c.name, c.success_rate]));
@@ -60,6 +60,23 @@ describe('the index cache in the data folder', () => {
     writeFileSync(join(root, 'std_b', 'summary.json'), summary(false));
     writeTree(root, { 'std_d/run.json': { runner: 'coding-agent', run: 'std_d' } });
     expect(await scan()).toEqual(new Map([['std_a', 1], ['std_b', 0], ['std_c', 1], ['std_d', null]]));
+  });
+
+  it("keeps the units of cells taken from the cache through the next save, though nothing asked for them", async () => {
+    const saved = () =>
+      Object.assign({}, ...readdirSync(join(cacheDir, 'index')).filter((f) => f.endsWith('.units.json')).map((f) => (JSON.parse(readFileSync(join(cacheDir, 'index', f), 'utf8')) as { units: Record<string, string> }).units)) as Record<string, string>;
+    await scan();
+    const first = saved();
+    expect(Object.keys(first).sort()).toEqual(['std_a', 'std_b', 'std_c'].map((name) => join(root, name)));
+    // The next start (workers of its own, that read nothing before) reads std_b alone, which grew, and
+    // saves again: the others' units are still there.
+    writeFileSync(join(root, 'std_b', 'summary.json'), summary(false));
+    const fresh = new ReaderPool(2);
+    await scan(fresh).finally(() => fresh.close());
+    const second = saved();
+    expect(Object.keys(second).sort()).toEqual(Object.keys(first).sort());
+    expect(second[join(root, 'std_a')]).toBe(first[join(root, 'std_a')]);
+    expect(second[join(root, 'std_b')]).not.toBe(first[join(root, 'std_b')]);
   });
 
   it('a cached cell where a file appears that was not there (DRAIN) is read again', async () => {

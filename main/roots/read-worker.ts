@@ -9,11 +9,11 @@ import { kindOf } from '../../runners/common/fs';
 import { JsonlCache } from '../../runners/common/jsonl-cache';
 import { LogCache, type LogState } from '../../runners/common/logs';
 import { logProblems, readCell } from '../../runners/read';
-import type { EpisodeUnit, FormatName, Problem } from '../../shared/model';
+import type { FormatName, Problem } from '../../shared/model';
 import { findCells, type Found } from '../scan';
 import type { LookedFiles, SavedLooked } from './index-cache';
 import type { WorkerJob, WorkerReply } from './worker-jobs';
-import { encodeUnits } from '../../shared/units';
+import { WorkerUnits } from './worker-units';
 import { compareTable, tableBuffers } from '../../shared/board';
 import { append } from '../../shared/arrays';
 
@@ -24,14 +24,8 @@ const signature = (info: Stats | null | undefined) => (info ? `${info.size}:${in
 const looked = new Map<string, Map<string, string>>();
 /** The format of each cell in `looked`, for the cache (index-cache.ts). */
 const formats = new Map<string, FormatName>();
-/**
- * Each cell's units as its last read found them (shared/units.ts), for the board: kept, and saved with the
- * cache. A long list is kept as the adapter gave it and encoded when asked for: a collection of 100,000
- * rollouts that grows by one would otherwise cost an encoding of all of them at each read.
- */
-const unitsOf = new Map<string, string | EpisodeUnit[]>();
-const LONG_UNITS = 10_000;
-const encoded = (units: string | EpisodeUnit[] | undefined) => (units === undefined || typeof units === 'string' ? units : encodeUnits(units));
+/** Each cell's units, for the board. */
+const units = new WorkerUnits();
 
 /** What the cell being read looked at: each path's stat once, each folder's listing once. */
 let seen = new Map<string, Stats | null>();
@@ -181,7 +175,7 @@ function unchanged(entry: SavedCell | undefined, format: FormatName): boolean {
   if (anyChanged(paths)) return false;
   looked.set(entry.dir, new Map(paths));
   formats.set(entry.dir, entry.format);
-  restoredDirs.add(entry.dir);
+  units.restore(entry.dir);
   logs.restore(entry.logs.map(([rel, state]) => [under(entry.dir, rel), state]));
   return true;
 }
@@ -205,11 +199,14 @@ function saveLooked(dirs: string[], files: LookedFiles, part: number): void {
       break;
     }
   }
-  const units = Object.fromEntries(dirs.flatMap((dir) => (cells.has(dir) && unitsOf.has(dir) ? [[dir, encoded(unitsOf.get(dir)) as string]] : [])));
+  const saved = Object.fromEntries(dirs.flatMap((dir) => {
+    const text = cells.has(dir) ? units.encoded(dir, lastCache) : undefined;
+    return text === undefined ? [] : [[dir, text]];
+  }));
   for (const [file, value] of [
     [`${files.base}.${part}.json`, { stamp: files.stamp, cells: [...cells.values()] } satisfies SavedLooked],
     // Apart: only the board reads them, and a status need not parse them.
-    [`${files.base}.${part}.units.json`, { stamp: files.stamp, units }],
+    [`${files.base}.${part}.units.json`, { stamp: files.stamp, units: saved }],
   ] as const) {
     const temp = `${file}.${process.pid}.${part}.tmp`;
     try {
@@ -220,38 +217,6 @@ function saveLooked(dirs: string[], files: LookedFiles, part: number): void {
       // Not kept: those cells are read at the next start.
     }
   }
-}
-
-/**
- * The units the cache saved for cells restored from it (unchanged since), read when the board first asks:
- * this worker's own part first (it found those cells last time), the others only for a cell not in it.
- */
-let restored: { files: LookedFiles; units: Map<string, string>; others: boolean } | undefined;
-const restoredDirs = new Set<string>();
-
-function loadUnits(files: LookedFiles, part: number, into: Map<string, string>): void {
-  try {
-    const saved = JSON.parse(readFileSync(`${files.base}.${part}.units.json`, 'utf8')) as { stamp: string; units: Record<string, string> };
-    if (saved.stamp === files.stamp) for (const [cell, text] of Object.entries(saved.units)) into.set(cell, text);
-  } catch {
-    // Missing or unreadable: those cells are read.
-  }
-}
-
-function savedUnits(dir: string): string | undefined {
-  if (!restoredDirs.has(dir) || !lastCache) return undefined;
-  const { files, own } = lastCache;
-  if (restored?.files !== files) {
-    restored = { files, units: new Map(), others: false };
-    loadUnits(files, own, restored.units);
-  }
-  if (!restored.units.has(dir) && !restored.others) {
-    restored.others = true;
-    for (let part = 0; part < files.parts; part++) if (part !== own) loadUnits(files, part, restored.units);
-  }
-  const text = restored.units.get(dir);
-  if (text !== undefined) unitsOf.set(dir, text);
-  return text;
 }
 
 async function handle(job: WorkerJob): Promise<void> {
@@ -266,16 +231,15 @@ async function handle(job: WorkerJob): Promise<void> {
   } else if (job.type === 'read') {
     // A read replaces what the cell's last read looked at. The units a paired test pairs are kept here, and
     // sent only when asked for (a 'units' job: the board): too many to send for every cell.
-    const keepUnits = (dir: string, read: CellRead) => (unitsOf.set(dir, read.units.length > LONG_UNITS ? read.units : encodeUnits(read.units)), { ...read, units: [] });
+    const keepUnits = (dir: string, read: CellRead) => (units.keep(dir, read.units), { ...read, units: [] });
     await eachCell(job.cells, false, async ({ dir, format }, ctx) => keepUnits(dir, await readCell(dir, format, ctx, job.logs ? { logs } : {})), (reads, done) =>
       reply({ type: 'reads', id: job.id, reads, done }),
     );
     detected.clear();
   } else if (job.type === 'units') {
-    const known = (dir: string) => encoded(unitsOf.get(dir)) ?? savedUnits(dir);
-    const missing = job.cells.filter((c) => !unitsOf.has(c.dir) && savedUnits(c.dir) === undefined);
-    await eachCell(missing, false, async ({ dir, format }, ctx) => unitsOf.set(dir, encodeUnits((await readCell(dir, format, ctx)).units)), () => undefined);
-    reply({ type: 'unitsOf', id: job.id, units: job.cells.map((c) => [c.dir, known(c.dir) ?? '']), done: true });
+    const missing = job.cells.filter((c) => !units.has(c.dir, lastCache));
+    await eachCell(missing, false, async ({ dir, format }, ctx) => units.keep(dir, (await readCell(dir, format, ctx)).units), () => undefined);
+    reply({ type: 'unitsOf', id: job.id, units: job.cells.map((c) => [c.dir, units.encoded(c.dir, lastCache) ?? '']), done: true });
   } else if (job.type === 'logs') {
     // The logs' check adds to it.
     await eachCell(job.cells, true, async ({ dir, format }, ctx) => ({ dir, problems: await logProblems(dir, format, ctx, logs) }), (found, done) =>
@@ -297,8 +261,7 @@ async function handle(job: WorkerJob): Promise<void> {
     for (const dir of job.dirs) {
       looked.delete(dir);
       formats.delete(dir);
-      unitsOf.delete(dir);
-      restoredDirs.delete(dir);
+      units.forget(dir);
       logs.forget(`${dir}/`);
     }
   }
