@@ -141,58 +141,6 @@ export function fromKey(text: string, key: number, to = text.length): MembersFro
 /** Whether the text holds a key at `at`: a quote, then after spaces a colon `length` characters on. */
 export const keyAt = (text: string, at: number, length: number) => text.charCodeAt(skipSpace(text, at + length, text.length)) === 0x3a;
 
-/** A one-line object's member `big` (an object), as bigTail finds it. */
-export interface BigMember extends MembersFrom {
-  /** `big`'s value: text.slice(span.start, span.end) is its JSON. */
-  span: Span;
-}
-
-/**
- * An object's member `big` (found by the first `"big":` in the text) and the members of `big` from its
- * last `"tail":` on, without reading what comes before either; null when the text has another shape. It
- * trusts the first `"big":` to be the top-level one and no later top-level object to hold a `tail`: check
- * it against objectSpans now and then.
- */
-export function bigTail(text: string, big: string, tail: string): BigMember | null {
-  const to = text.length;
-  const name = text.indexOf(`"${big}":`);
-  if (name <= 0) return null;
-  const start = skipSpace(text, name + big.length + 3, to);
-  if (text.charCodeAt(start) !== 0x7b) return null;
-  let key = to;
-  do {
-    key = text.lastIndexOf(`"${tail}"`, key - 1);
-    if (key <= start) return null;
-  } while (!keyAt(text, key, tail.length + 2));
-  const found = fromKey(text, key, to);
-  return found && { ...found, span: { start, end: found.end } };
-}
-
-/**
- * Some top-level members of a one-line object, without reading most of it: its member `big` and the
- * members of `big` from its last `"tail":` on (bigTail), and the top-level members after `big`, read to
- * the end of the text, which must close the object there (so `big`'s tail is a top-level value's). Null
- * when the text has another shape.
- */
-export function spansAround(text: string, big: string, tail: string): { top: Map<string, Span>; inner: Map<string, Span> } | null {
-  const found = bigTail(text, big, tail);
-  if (!found) return null;
-  const to = text.length;
-  const top = new Map<string, Span>([[big, found.span]]);
-  let at = found.rest;
-  if (text.charCodeAt(at) !== 0x7d) {
-    const rest = readMembers(text, at, to);
-    if (!rest) return null;
-    for (const [k, span] of rest.spans) {
-      if (top.has(k)) return null;
-      top.set(k, span);
-    }
-    at = rest.at;
-  }
-  if (text.charCodeAt(at) !== 0x7d || skipSpace(text, at + 1, to) !== to) return null;
-  return { top, inner: found.inner };
-}
-
 /**
  * The members of the object at `span` that come before its member `stopAt` (all of them when it has none);
  * null when they are not well formed or the span ends first.
