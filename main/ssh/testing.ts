@@ -91,10 +91,13 @@ export async function startSshd({ env = {}, trusted = false, config = [], listen
     for (const pid of children) process.kill(pid, 'SIGKILL');
   };
   const down = async () => {
-    cutSessions();
     if (daemon.exitCode !== null || daemon.signalCode !== null) return;
+    // Stopped first, the listener accepts no session while the ones it has are cut: a client that retried
+    // in between would otherwise get a session that outlives the listener.
+    daemon.kill('SIGSTOP');
+    cutSessions();
     const exited = new Promise((r) => daemon.once('exit', r));
-    daemon.kill('SIGTERM');
+    daemon.kill('SIGKILL');
     await exited;
   };
   // A free port can be taken by another process before sshd binds it: then another one.
