@@ -35,15 +35,20 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * `env`: set in every session (sshd's SetEnv), as a host's own profile would. `trusted`: the client's
- * known_hosts holds the server's key, so connecting asks nothing. `config`: more sshd_config lines, whose
- * `{dir}` is the server's folder (`HostCertificate {dir}/host_key-cert.pub`). `listen`: its addresses (all
- * loopback: 127.0.0.2 and up answer too), 127.0.0.1 first.
+ * `env`: set in every session (sshd's SetEnv), as a host's own profile would. Sessions get a HOME of their
+ * own, empty, so that no test depends on this machine's dotfiles (a `.bashrc` that runs `pyenv init` queues
+ * concurrent logins on its lock): a test of login shells writes the `.bashrc` it means into a HOME it sets,
+ * and `ownHome` keeps the account's own. `trusted`: the client's known_hosts holds the server's key, so
+ * connecting asks nothing. `config`: more sshd_config lines, whose `{dir}` is the server's folder
+ * (`HostCertificate {dir}/host_key-cert.pub`). `listen`: its addresses (all loopback: 127.0.0.2 and up
+ * answer too), 127.0.0.1 first.
  */
-export async function startSshd({ env = {}, trusted = false, config = [], listen = ['127.0.0.1'] }: { env?: Record<string, string>; trusted?: boolean; config?: string[]; listen?: string[] } = {}): Promise<TestSshd> {
+export async function startSshd({ env = {}, ownHome = false, trusted = false, config = [], listen = ['127.0.0.1'] }: { env?: Record<string, string>; ownHome?: boolean; trusted?: boolean; config?: string[]; listen?: string[] } = {}): Promise<TestSshd> {
   const dir = mkdtempSync(join(tmpdir(), 'cellwatch-sshd-'));
   const home = join(dir, 'home');
   mkdirSync(join(home, '.ssh'), { recursive: true });
+  const sessionHome = join(dir, 'session-home');
+  mkdirSync(sessionHome);
   mkdirSync('/run/sshd', { recursive: true });
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'host_key')]);
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(home, '.ssh', 'id_ed25519')]);
@@ -59,7 +64,7 @@ export async function startSshd({ env = {}, trusted = false, config = [], listen
         'PubkeyAuthentication yes', 'PermitRootLogin prohibit-password', `AllowUsers ${user}`, 'Subsystem sftp internal-sftp', 'LogLevel INFO',
         // The suite's PATH on the host too (npm test gives it only the listed tools), unless a test sets its own.
         // One line: sshd takes the first SetEnv line only.
-        `SetEnv ${Object.entries({ PATH: process.env.PATH ?? '', ...env }).map(([key, value]) => `${key}=${value}`).join(' ')}`,
+        `SetEnv ${Object.entries({ PATH: process.env.PATH ?? '', ...(ownHome ? {} : { HOME: sessionHome }), ...env }).map(([key, value]) => `${key}=${value}`).join(' ')}`,
         ...config.map((line) => line.replaceAll('{dir}', dir)),
       ].join('\n') + '\n',
     );

@@ -49,7 +49,7 @@ for (let i = 0; i < CLI_CELLS; i++) {
 }
 console.log(`starting ${HOSTS} sshd...`);
 const hosts: TestSshd[] = [];
-for (let i = 0; i < HOSTS; i++) hosts.push(await startSshd(OWN_SHELL ? {} : { env: { HOME: hostHome } }));
+for (let i = 0; i < HOSTS; i++) hosts.push(await startSshd(OWN_SHELL ? { ownHome: true } : { env: { HOME: hostHome } }));
 // One client home: every host by its alias, key and host key.
 writeFileSync(
   join(home, '.ssh', 'config'),
