@@ -14,7 +14,7 @@ import { ssh2Transport, type Transport } from '../../main/ssh/transport';
 import { startSshd } from '../../main/ssh/testing';
 import { row } from './measure';
 
-const sshd = await startSshd({ trusted: true });
+const sshd = await startSshd({ trusted: true, ownHome: true });
 const config = join(sshd.home, '.ssh', 'config');
 const big = join(sshd.dir, 'big.bin');
 writeFileSync(big, Buffer.alloc(32 << 20, 7));
