@@ -3,10 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createCore } from '../core';
 import { openBrowser } from '../open-browser';
-import { builtRendererDir, defaultConfigDir, defaultDemoRoot } from '../paths';
+import { builtRendererDir, defaultConfigDir, defaultDataDir, defaultDemoRoot } from '../paths';
 import { isLoopback } from '../server/guard';
 import { parseRemote } from '../ssh/config';
 import { startServer } from '../server/server';
+import { forgetServing, recordServing, runningServer } from '../server/serving-file';
 import { UsageError, type Io } from './io';
 
 export const SERVE_HELP = `cellwatch serve [--port N] [--host H] [--open] [--no-demo] [ROOT...]
@@ -35,6 +36,15 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not ${values.port}`);
   if (!isLoopback(values.host)) io.err(`warning: binding ${values.host}: anyone who can reach this address and has the token can use the app`);
 
+  // A second start while one runs opens the one running.
+  const dataDir = defaultDataDir();
+  const running = port === 0 ? null : await runningServer(dataDir, values.host, port);
+  if (running) {
+    io.out(`Cellwatch is already serving ${running}`);
+    if (values.open && !openBrowser(running)) io.out('No browser found here: open the URL above in one.');
+    return 0;
+  }
+
   const core = await createCore({
     configDir: defaultConfigDir(),
     transport: 'serve',
@@ -54,6 +64,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   }
   // The last line of defence: an error no part of the core caught is said, and the server goes on.
   process.on('unhandledRejection', (error) => io.err(`cellwatch serve: an unexpected error, the server goes on: ${(error as Error)?.stack ?? String(error)}`));
+  recordServing(dataDir, server.url);
   io.out(`Cellwatch serving ${server.url}`);
   if (values.open && !openBrowser(server.url)) io.out('No browser found here: open the URL above in one.');
 
@@ -67,6 +78,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     await server.close();
     await core.close();
   })();
+  forgetServing(dataDir);
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
   process.exit(0);
 }
