@@ -68,6 +68,8 @@ export interface FrameSet {
 export interface CellDetail {
   summary: CellSummary;
   episodes: EpisodeRow[];
+  /** Episodes the view was not sent, the earliest (a collection of 100,000 rollouts): `cellwatch episodes` lists them all. */
+  episodesLeftOut?: number;
   versions: VersionRow[];
   vram: VramSample[];
   /** Epoch milliseconds the run started, when it says. */

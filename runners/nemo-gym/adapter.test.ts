@@ -151,6 +151,25 @@ describe('nemo-gym on bad and partial input', () => {
     expect(column('hit')).toEqual([null, 'a']);
   });
 
+  it('sends the view the latest 10,000 rollouts and tables of the latest 200 rollouts and first 200 tasks of a big collection, saying how many it left out', async () => {
+    const path = join(tmp.path, 'c.jsonl');
+    writeFileSync(path, jsonl(Array.from({ length: 12_000 }, (_, task) => row(task, task % 2))));
+    const read = await readFull(path);
+    expect(read.cell.budget.used).toBe(12_000);
+    expect(read.detail?.episodes).toHaveLength(10_000);
+    expect(read.detail?.episodes[0]?.id).toBe('2000#0');
+    expect(read.detail?.episodesLeftOut).toBe(2000);
+    const tasks = read.detail?.tables.find((t) => t.id === 'tasks');
+    expect(tasks?.rows).toHaveLength(200);
+    expect(tasks?.rows.at(-1)?.[0]).toBe(199);
+    expect(tasks?.note).toMatch(/^the first 200 of 12,000 tasks; /);
+    const rollouts = read.detail?.tables.find((t) => t.id === 'rollouts');
+    expect(rollouts?.rows.map((r) => r[0])).toEqual(Array.from({ length: 200 }, (_, i) => `${11_800 + i}#0`));
+    expect(rollouts?.note).toBe('the latest 200 of 12,000 rollouts');
+    // The paired test and `cellwatch episodes` have them all.
+    expect(read.units).toHaveLength(12_000);
+  });
+
   it('without materialized inputs has no total, and is no error', async () => {
     const path = join(tmp.path, 'c.jsonl');
     writeFileSync(path, jsonl([row(0, 1), row(1, 0)]));

@@ -13,6 +13,7 @@ import { EventStream } from './EventStream';
 import { EpisodeFacts } from './EpisodeFacts';
 import { FramesViewer } from './FramesViewer';
 import { duration } from './projection';
+import { whole } from '../format';
 
 const ROW_HEIGHT = 24;
 const STATUS_TONE: Record<string, string> = {
@@ -57,7 +58,7 @@ function sortValue(row: EpisodeRow, key: SortKey): number | string {
   return row[key] ?? -1;
 }
 
-function EpisodeTable({ rows, selected, onSelect }: { rows: EpisodeRow[]; selected: string | null; onSelect: (id: string) => void }) {
+function EpisodeTable({ rows, leftOut, selected, onSelect }: { rows: EpisodeRow[]; leftOut: number; selected: string | null; onSelect: (id: string) => void }) {
   const [sort, toggleSort] = useSort<SortKey>('id');
   const [status, setStatus] = useState('all');
   const [outcome, setOutcome] = useState<OutcomeFilter>('all');
@@ -114,7 +115,9 @@ function EpisodeTable({ rows, selected, onSelect }: { rows: EpisodeRow[]; select
           <option value="excluded">excluded</option>
         </select>
         <input type="search" aria-label="Search episodes" placeholder="Search episodes" value={text} onChange={(e) => setText(e.target.value)} />
-        <span className="muted">{shown.length === rows.length ? `${rows.length} episodes` : `${shown.length} of ${rows.length}`}</span>
+        <span className="muted" title={leftOut ? '`cellwatch episodes` lists them all' : undefined}>
+          {shown.length === rows.length ? `${leftOut ? `the latest ${whole(rows.length)} of ${whole(rows.length + leftOut)}` : whole(rows.length)} episodes` : `${whole(shown.length)} of ${whole(rows.length)}`}
+        </span>
         <ColumnsMenu table="episodes" columns={offered} prefs={prefs} onToggle={toggle} />
       </div>
       <div className="grid-table episodes" role="table" aria-label="Episodes" aria-rowcount={shown.length + 1}>
@@ -177,7 +180,7 @@ export function EpisodesPane() {
   if (!detail) return null;
   return (
     <div className="episodes-pane">
-      <EpisodeTable rows={rows} selected={selected} onSelect={setPicked} />
+      <EpisodeTable rows={rows} leftOut={detail.episodesLeftOut ?? 0} selected={selected} onSelect={setPicked} />
       <div className="episode-side">
         {row?.hasEvents && <EpisodeBudget events={events} row={row} />}
         {row && !row.hasEvents && (row.facts?.length || row.files?.length) ? <EpisodeFacts key={row.id} cellId={cellId} row={row} /> : null}
