@@ -4,12 +4,10 @@
 // each with the index cache warm (a second run of each); then, served to Chromium, the longest main-thread
 // task while the Board view opens and through its next polls, beside the same while the cell list fills.
 import { chromium } from '@playwright/test';
-import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { longest, watchLongTasks } from './long-tasks';
+import { longest, served, watchLongTasks } from './long-tasks';
 import { measure, ROOT, row } from './measure';
 
 const SIDE = Number(process.env.BENCH_SIDE ?? 10);
@@ -40,9 +38,8 @@ function generate(root: string): number {
 
 /** The window on the root: the longest task while its list fills, and while the Board view opens and polls. */
 async function windowFigures(root: string, env: NodeJS.ProcessEnv): Promise<{ list: number; board: number; shownMs: number }> {
-  const server = spawn(process.execPath, [join(ROOT, 'out/cli.mjs'), 'serve', '--port', '0', root], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const { url, server } = await served([root], env);
   try {
-    const url = await new Promise<string>((resolve) => createInterface({ input: server.stdout }).on('line', (line) => /http:\/\/\S+/.test(line) && resolve((/http:\/\/\S+/.exec(line) as RegExpExecArray)[0])));
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await watchLongTasks(page);

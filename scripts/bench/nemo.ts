@@ -1,10 +1,13 @@
 // npm run bench:nemo: a 1 GB NeMo Gym collection made from the fixtures' real rows (and each unit's
 // materialized input), summarised (count, mean reward, tokens) cold and after appends, beside `wc -l` and
-// a plain Python JSON-lines reader of the rollouts; then how soon an appended rollout reaches the index's row.
+// a plain Python JSON-lines reader of the rollouts; the window's longest task as it opens the collection;
+// then how soon an appended rollout reaches the index's row.
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { longest, served, watchLongTasks } from './long-tasks';
 import { measure, ROOT, row } from './measure';
 
 const BYTES = Number(process.env.BENCH_BYTES ?? 1024 ** 3);
@@ -35,7 +38,36 @@ function rowText(index: number, from = real): string {
   return `${JSON.stringify({ ...base, _ng_task_index: index, _ng_rollout_index: 0, agent_ref: { name: 'bench_agent' } })}\n`;
 }
 
+/** The window on the collection: the longest main-thread task while it opens, and as each tab is shown. */
+async function windowFigures(root: string): Promise<Record<string, number>> {
+  const { url, server } = await served(['--no-demo', root], { XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data') });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await watchLongTasks(page);
+    await page.goto(url);
+    const cell = page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: /collection/ });
+    await cell.waitFor({ timeout: 120_000 });
+    await page.waitForTimeout(1000);
+    await longest(page);
+    await cell.getByRole('cell').first().click();
+    await page.getByRole('tab', { name: 'Tables' }).waitFor({ timeout: 120_000 });
+    await page.waitForTimeout(3000);
+    const figures: Record<string, number> = { opening: await longest(page) };
+    for (const tab of ['Episodes', 'Tables', 'Overview']) {
+      await page.getByRole('tab', { name: tab }).click();
+      await page.waitForTimeout(2000);
+      figures[tab] = await longest(page);
+    }
+    return figures;
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+}
+
 try {
+  await measure(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet']);
   console.log(`Writing a ${(BYTES / 1024 ** 3).toFixed(2)} GB collection from ${real.length} real rows...`);
   mkdirSync(join(home, 'runs'));
   const out = createWriteStream(file);
@@ -66,6 +98,7 @@ try {
     coldMs: number; peakRssMb: number; count: number; planned: number; meanReward: number; input: number; output: number;
     appends: { rows: number; bytes: number; ms: number }[]; latency: { p50: number; p95: number; n: number };
   };
+  const shown = await windowFigures(join(home, 'runs'));
   const [pyCount, pyMean] = python.stdout.trim().split(' ').map(Number);
   if (result.count !== pyCount || Math.abs(result.meanReward - (pyMean as number)) > 1e-9) throw new Error(`cellwatch counted ${result.count} (mean ${result.meanReward}), Python ${pyCount} (mean ${pyMean})`);
   if (result.planned !== rows) throw new Error(`cellwatch read ${result.planned} materialized inputs, not ${rows}`);
@@ -75,6 +108,7 @@ try {
   console.log(row('python3 json.loads per line (rollouts)', `${python.wallMs.toFixed(0)} ms`, `count ${pyCount}, mean reward ${(pyMean as number).toFixed(4)}`));
   console.log(row('cellwatch summary, cold', `${result.coldMs.toFixed(0)} ms`, `${(result.coldMs / wc.wallMs).toFixed(1)}x wc -l (goal <= 3x), inputs read too; peak RSS ${result.peakRssMb.toFixed(0)} MB (goal < 300); ${result.input.toLocaleString('en-US')} in / ${result.output.toLocaleString('en-US')} out tokens`));
   for (const a of result.appends) console.log(row(`  after appending ${a.rows} rows (median of 5)`, `${a.ms.toFixed(1)} ms`, `${(a.bytes / 1024).toFixed(0)} kB appended: ${((a.ms * 1024 * 1024) / a.bytes).toFixed(1)} ms per MB`));
+  console.log(row('window: the collection opens', `${shown.opening?.toFixed(0)} ms`, `longest main-thread task (0: none over 50 ms; goal 200 ms); then Episodes ${shown.Episodes?.toFixed(0)} ms, Tables ${shown.Tables?.toFixed(0)} ms, Overview ${shown.Overview?.toFixed(0)} ms`));
   console.log(row('appended rollout to its row (local)', `${result.latency.p50.toFixed(0)} ms`, `p50 of ${result.latency.n}; p95 ${result.latency.p95.toFixed(0)} ms (goal 100 ms)`));
 } finally {
   rmSync(home, { recursive: true, force: true });
