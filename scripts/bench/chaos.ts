@@ -2,13 +2,13 @@
 // script cuts the connection 100 times, truncates and rotates the log 10 times, and writes 50 kinds of bad
 // input into other cells. Prints lines delivered, lost and doubled, whether the server crashed, and its RSS
 // at start and end. Baseline: the same cell followed locally by `tail -F`, which sees every line once.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import { startSshd } from '../../main/ssh/testing';
+import { served } from './long-tasks';
 import { measure, ROOT, row } from './measure';
 
 const CUTS = 100;
@@ -74,11 +74,12 @@ try {
   await measure(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet']);
 
   const env = { ...process.env, HOME: sshd.home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), CELLWATCH_REMOTE_NVIDIA_SMI: '/bin/false' };
-  const server = spawn(process.execPath, [join(ROOT, 'out/cli.mjs'), 'serve', '--port', '0', '--no-demo', `testhost:${runs}`], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const started = await served(['--no-demo', `testhost:${runs}`], env);
+  const server = started.server;
   children.push(server);
   let crashed = false;
   server.once('exit', () => (crashed = true));
-  const url = new URL(await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).on('line', (line) => /http:\/\/\S+/.test(line) && resolve(/http:\/\/\S+/.exec(line)![0]))));
+  const url = new URL(started.url);
   const ws = new WebSocket(new URL('ws', url.href.replace(/^http/, 'ws')), { origin: url.origin });
   await new Promise((resolve) => ws.once('open', resolve));
   const delivered: number[] = [];

@@ -7,6 +7,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { served } from './long-tasks';
 import { measure, ROOT } from './measure';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
@@ -50,9 +51,8 @@ try {
     const at = now();
     arrivals['cellwatch tail --json']!.set((JSON.parse(line) as { seq: number }).seq, at);
   });
-  const server = spawn(process.execPath, [join(ROOT, 'out/cli.mjs'), 'serve', '--port', '0', runs], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const { url, server } = await served([runs], env);
   children.push(tailF, ours, server);
-  const url = await new Promise<string>((resolve) => follow(server, (line) => /http:\/\/\S+/.test(line) && resolve(/http:\/\/\S+/.exec(line)![0])));
 
   const browser = await chromium.launch({
     executablePath: existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined,

@@ -2,12 +2,11 @@
 // 4,000-episode coding-agent cell opens on its Overview, and while the Overview is shown again after the
 // Episodes tab, beside the same for a 30-episode cell in the same run (goal: under 200 ms). Medians of 3.
 import { chromium, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { longest, watchLongTasks } from './long-tasks';
+import { longest, served, watchLongTasks } from './long-tasks';
 import { measure, ROOT, row } from './measure';
 
 const RUNS = 3;
@@ -50,8 +49,9 @@ try {
   cell('std_sdk_m_big_default', 4000);
   await measure(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet']);
   const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data') };
-  server = spawn(process.execPath, [join(ROOT, 'out/cli.mjs'), 'serve', '--port', '0', runs], { stdio: ['ignore', 'pipe', 'inherit'], env });
-  const url = await new Promise<string>((resolve) => createInterface({ input: server!.stdout! }).on('line', (line) => /http:\/\/\S+/.test(line) && resolve(/http:\/\/\S+/.exec(line)![0])));
+  const started = await served([runs], env);
+  server = started.server;
+  const url = started.url;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await watchLongTasks(page);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import type { CellsDelta, RootStatus } from '../../shared/model';
+import { served } from './long-tasks';
 import { measure, ROOT, row, type Measured } from './measure';
 
 const CELLS = Number(process.env.BENCH_CELLS ?? 10_000);
@@ -116,9 +117,10 @@ try {
   // 2. serve: the first scan, then idle.
   const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data') };
   const started = performance.now();
-  const server = spawn(process.execPath, [join(ROOT, 'out/cli.mjs'), 'serve', '--port', '0', '--no-demo', root], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const serving = await served(['--no-demo', root], env);
+  const server = serving.server;
   children.push(server);
-  const url = new URL(await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).on('line', (line) => /http:\/\/\S+/.test(line) && resolve(/http:\/\/\S+/.exec(line)![0]))));
+  const url = new URL(serving.url);
   const ws = new WebSocket(new URL('ws', url.href.replace(/^http/, 'ws')), { origin: url.origin });
   let firstRows = 0;
   let scanned = 0;
