@@ -242,13 +242,16 @@ interface UnitList {
 
 const unitOrder = (a: NemoRow, b: NemoRow) => byText(a.agent ?? '', b.agent ?? '') || (a.task as number) - (b.task as number) || (a.repeat ?? 0) - (b.repeat ?? 0);
 
+/** A unit named with its agent, as a collection of several agents names them. */
+const agentUnitOf = (row: NemoRow) => `${row.agent ?? ''}/${unitOf(row)}`;
+
 /** How the collection's units are named: `<task>#<rollout>`, or with several agents `<agent>/<task>#<rollout>`. */
 export function unitNamer(collection: Collection): (row: NemoRow) => string {
-  return collection.byAgent.size > 1 ? (row) => `${row.agent ?? ''}/${unitOf(row)}` : unitOf;
+  return collection.byAgent.size > 1 ? agentUnitOf : unitOf;
 }
 
 function unitOfRow(row: NemoRow, named: boolean): EpisodeUnit {
-  const id = named ? `${row.agent ?? ''}/${unitOf(row)}` : unitOf(row);
+  const id = named ? agentUnitOf(row) : unitOf(row);
   if (row.failureClass !== null) return { id, status: `failed: ${row.failureClass}`, success: null, scored: false };
   const reward = scoredReward(row);
   return { id, status: 'rollout', success: reward === null ? null : reward >= 1, scored: reward !== null };

@@ -2,33 +2,36 @@
 // end where the collector writes them, else a whole parse of the (small) row.
 import { parseJson } from '../../shared/json';
 import { problem, type Problem } from '../../shared/model';
+import { isObject, type JsonObject } from '../common/json';
 import type { LineChunk } from '../common/jsonl';
+import { ParsedMembers } from './row-members';
 import { eachRow, plannedOf, type PlannedUnit } from './rows';
 
 /** The keys of the unit a row names, as their bytes (each quoted). */
 const UNIT_KEYS = ['_ng_task_index', '_ng_rollout_index', 'agent_ref'].map((key) => Buffer.from(`"${key}"`));
 
-/** An object's members, read from its parsed value. */
-const membersOf = (object: Record<string, unknown>) => ({ value: (key: string) => (Object.hasOwn(object, key) ? object[key] : undefined), has: (key: string) => Object.hasOwn(object, key) });
+/** The JSON object a text holds, or null (not JSON, not an object). */
+function objectIn(text: string): JsonObject | null {
+  try {
+    const value = parseJson(text);
+    return isObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The row's members from the first of its unit's keys on (each key's last place), parsed as an object of
  * their own: that parses only when they are the row's own members and close it (a key inside a member
  * would leave braces or brackets closing past it). Null when it does not.
  */
-function unitMembers(row: Buffer): Record<string, unknown> | null {
+function unitMembers(row: Buffer): JsonObject | null {
   let from = row.length;
   for (const key of UNIT_KEYS) {
     const at = row.lastIndexOf(key);
     if (at >= 0 && at < from) from = at;
   }
-  if (from === row.length) return null;
-  try {
-    const tail: unknown = JSON.parse(`{${row.toString('utf8', from)}`);
-    return tail !== null && typeof tail === 'object' && !Array.isArray(tail) ? (tail as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
+  return from === row.length ? null : objectIn(`{${row.toString('utf8', from)}`);
 }
 
 /**
@@ -40,16 +43,8 @@ export function plannedLines(bytes: Buffer, file: string, firstLine: number): Li
   const problems: Problem[] = [];
   const taken = eachRow(bytes, firstLine, (start, end, line) => {
     const row = bytes.subarray(start, end);
-    let object = unitMembers(row);
-    if (!object) {
-      try {
-        const whole: unknown = parseJson(row.toString('utf8'));
-        object = whole !== null && typeof whole === 'object' && !Array.isArray(whole) ? (whole as Record<string, unknown>) : null;
-      } catch {
-        object = null;
-      }
-    }
-    const unit = plannedOf(object && membersOf(object), line);
+    const object = unitMembers(row) ?? objectIn(row.toString('utf8'));
+    const unit = plannedOf(object && new ParsedMembers(object, null, null), line);
     if (typeof unit === 'string') problems.push(problem(file, unit, { line }));
     else records.push(unit);
   });

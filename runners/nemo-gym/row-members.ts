@@ -1,6 +1,7 @@
 // A NeMo Gym row's members as a summary reads them, from its bytes: the row's own, and its response's
 // usage and model, found without reading the conversation where the row's shape allows.
 import { parseJson } from '../../shared/json';
+import { isObject, type JsonObject } from '../common/json';
 import { fromKey, keyAt, leadingMembers, objectSpans, type Span } from '../common/json-spans';
 
 /** An environment field longer than this (a SWE patch, a transcript) is kept as its size, read when the row is opened. */
@@ -67,7 +68,7 @@ export class SpanMembers implements Members {
 /** Members parsed at once: the members after the response, short altogether, and its usage and model. */
 export class ParsedMembers implements Members {
   constructor(
-    private readonly top: Record<string, unknown>,
+    private readonly top: JsonObject,
     private readonly usageValue: unknown,
     private readonly modelValue: unknown,
   ) {}
@@ -142,19 +143,20 @@ export function fastLayout(chunk: Buffer, start: number, end: number): Members |
     response = leadingMembers(head, { start: 0, end: head.length }, 'output');
   }
   if (!response) return null;
-  if (tail.length - found.rest <= SMALL_FIELD_CHARS) {
+  const usage = value(tail, found.inner.get('usage'));
+  const model = value(head, response.get('model'));
+  // The members after the response, read as an object of their own: `{` and the tail from them on;
+  // short altogether, parsed at once.
+  const rest = `{${tail.slice(found.rest)}`;
+  if (rest.length - 1 <= SMALL_FIELD_CHARS) {
     try {
-      const top = parseJson(utf8(`{${tail.slice(found.rest)}`));
-      if (top && typeof top === 'object' && !Array.isArray(top) && !Object.hasOwn(top, 'response')) {
-        return new ParsedMembers(top as Record<string, unknown>, value(tail, found.inner.get('usage')), value(head, response.get('model')));
-      }
+      const top = parseJson(utf8(rest));
+      if (isObject(top) && !Object.hasOwn(top, 'response')) return new ParsedMembers(top, usage, model);
     } catch {
       // read member by member below
     }
   }
-  // The members after the response, read as an object of their own: `{` and the tail from them on.
-  const rest = `{${tail.slice(found.rest)}`;
   const top = objectSpans(rest);
   if (!top || top.has('response')) return null;
-  return new SpanMembers(rest, top, value(tail, found.inner.get('usage')), value(head, response.get('model')));
+  return new SpanMembers(rest, top, usage, model);
 }

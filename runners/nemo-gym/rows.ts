@@ -75,9 +75,11 @@ function usageOf(members: Members): { usage: RowUsage | null; model: string | nu
   };
 }
 
+const NOT_AN_OBJECT = 'not a JSON object; skipped';
+
 /** The unit a row's members name, or why they name none. */
 export function plannedOf(members: Pick<Members, 'value' | 'has'> | null, line: number): PlannedUnit | string {
-  if (!members) return 'not a JSON object; skipped';
+  if (!members) return NOT_AN_OBJECT;
   const task = members.value('_ng_task_index');
   if (typeof task !== 'number' || !Number.isInteger(task)) return members.has('_ng_task_index') ? '_ng_task_index is not a whole number; skipped' : 'no _ng_task_index; skipped';
   const repeat = members.value('_ng_rollout_index');
@@ -86,7 +88,7 @@ export function plannedOf(members: Pick<Members, 'value' | 'has'> | null, line: 
 
 /** One line's row, from its members, or why it is none. */
 function rowOf(members: Members | null, line: number, offset: number): NemoRow | string {
-  if (!members) return 'not a JSON object; skipped';
+  if (!members) return NOT_AN_OBJECT;
   const unit = plannedOf(members, line);
   if (typeof unit === 'string') return unit;
   const fields: NemoRow['fields'] = {};
