@@ -37,7 +37,11 @@ export class StateFile {
   private writing: Promise<void> = Promise.resolve();
   private readonly lock: string;
 
-  constructor(readonly path: string) {
+  /** `mode`: the file's permissions when it is made (0o600: only this user reads it). */
+  constructor(
+    readonly path: string,
+    private readonly mode?: number,
+  ) {
     this.lock = `${path}.lock`;
   }
 
@@ -74,7 +78,7 @@ export class StateFile {
     await mkdir(dirname(this.path), { recursive: true });
     const temp = `${this.path}.${process.pid}.${randomUUID()}.tmp`;
     try {
-      await writeFile(temp, text);
+      await writeFile(temp, text, this.mode === undefined ? undefined : { mode: this.mode });
       await rename(temp, this.path);
     } catch (error) {
       // A full disk: the half-written file goes, the old one stays whole.

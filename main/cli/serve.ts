@@ -64,7 +64,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   }
   // The last line of defence: an error no part of the core caught is said, and the server goes on.
   process.on('unhandledRejection', (error) => io.err(`cellwatch serve: an unexpected error, the server goes on: ${(error as Error)?.stack ?? String(error)}`));
-  recordServing(dataDir, server.url);
+  await recordServing(dataDir, server.url);
   io.out(`Cellwatch serving ${server.url}`);
   if (values.open && !openBrowser(server.url)) io.out('No browser found here: open the URL above in one.');
 

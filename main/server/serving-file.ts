@@ -1,16 +1,14 @@
 // The URL a `cellwatch serve` of this user serves, kept in the data folder while it runs: a second
 // `npm start` finds the app already open and opens it again, rather than failing on the port.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { StateFile } from '../state-file';
 
 const fileIn = (dataDir: string) => join(dataDir, 'serving.json');
 
 /** Says the URL this process serves; only this user can read it (the URL holds the token). */
-export function recordServing(dataDir: string, url: string): void {
-  const file = fileIn(dataDir);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify({ pid: process.pid, url }), { mode: 0o600 });
-  renameSync(`${file}.${process.pid}.tmp`, file);
+export function recordServing(dataDir: string, url: string): Promise<void> {
+  return new StateFile(fileIn(dataDir), 0o600).write(JSON.stringify({ pid: process.pid, url }));
 }
 
 /** Takes the URL back when this process stops serving, unless another one has said its own since. */
