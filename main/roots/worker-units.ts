@@ -17,6 +17,9 @@ function loadUnits(files: LookedFiles, part: number, into: Map<string, string>):
   }
 }
 
+/** The index cache a worker's discovery read (its files, and the part that is this worker's), if any. */
+type CacheRead = { files: LookedFiles; own: number } | undefined;
+
 export class WorkerUnits {
   /**
    * Each cell's units as its last read found them. A long list is kept as it is: a collection of 100,000
@@ -43,12 +46,12 @@ export class WorkerUnits {
   }
 
   /** Whether the last read's units, or the cache's for a restored cell, are known. */
-  has(dir: string, cache: { files: LookedFiles; own: number } | undefined): boolean {
+  has(dir: string, cache: CacheRead): boolean {
     return this.units.has(dir) || this.saved(dir, cache) !== undefined;
   }
 
   /** The cell's units encoded: the last read's, else the cache's for a restored cell. */
-  encoded(dir: string, cache: { files: LookedFiles; own: number } | undefined): string | undefined {
+  encoded(dir: string, cache: CacheRead): string | undefined {
     const units = this.units.get(dir);
     if (units !== undefined) return typeof units === 'string' ? units : encodeUnits(units);
     return this.saved(dir, cache);
@@ -58,7 +61,7 @@ export class WorkerUnits {
    * The units the cache saved for a restored cell: this worker's own part first (it found those cells
    * last time), the others only for a cell not in it.
    */
-  private saved(dir: string, cache: { files: LookedFiles; own: number } | undefined): string | undefined {
+  private saved(dir: string, cache: CacheRead): string | undefined {
     if (!this.restoredDirs.has(dir) || !cache) return undefined;
     const { files, own } = cache;
     if (this.restored?.files !== files) {

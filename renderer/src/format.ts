@@ -7,12 +7,12 @@ export function baseName(path: string): string {
   return trimmed.slice(Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')) + 1) || trimmed;
 }
 
-/** 1234567 → "1.2M", 90000 → "90k": dense figures for tables. */
 /** One formatter for every whole count: toLocaleString builds one a call (a list of 10,000 rows spent 1.1 s there). */
 const WHOLE = new Intl.NumberFormat('en-US');
 /** A count with its thousands grouped: 12,345. */
 export const whole = (value: number) => WHOLE.format(value);
 
+/** 1234567 → "1.2M", 90000 → "90k": dense figures for tables. */
 export function compact(value: number): string {
   if (Math.abs(value) >= 1e6) return `${(value / 1e6).toFixed(1)}M`;
   if (Math.abs(value) >= 1e3) return `${Math.round(value / 1e3)}k`;

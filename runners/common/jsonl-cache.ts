@@ -145,8 +145,6 @@ export class JsonlCache {
       log.problems.push(problem(label, `line longer than ${stepBytes >> 20} MB; skipped`, { line: log.line }));
       log.skipping = true;
     }
-    // A read ahead that parsing did not reach is waited for: its buffer goes with this read.
-    await ahead?.read.catch(() => null);
     const truncated = info.size > maxBytes;
     const problems = truncated ? [...log.problems, problem(label, `only the first ${maxBytes >> 20} MB read`)] : [...log.problems];
     return { records: [...log.records] as T[], problems, truncated };
