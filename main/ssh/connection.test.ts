@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSshConfig, parseRemote, resolveHost } from './config';
 import { openConnection } from './connection';
-import { helpersOn } from './helper';
+import { hostCommands } from './commands';
+import { sessionsOn } from './transport';
 import { knownHostsConfig, startSshd, type TestSshd } from './testing';
 
 let sshd: TestSshd;
@@ -30,7 +31,7 @@ describe('SSH to a real sshd', () => {
     const expected = execFileSync('ssh-keygen', ['-lf', join(sshd.dir, 'host_key.pub')], { encoding: 'utf8' }).split(' ')[1];
     await expect(openConnection(await host(), { knownHostsFile: knownHostsFile() })).rejects.toThrow(`is not a known host; its ssh-ed25519 key is ${expected}`);
     const client = await openConnection(await host(), { knownHostsFile: knownHostsFile(), acceptNewHostKey: true });
-    expect((await helpersOn(client).run('echo hello')).stdout).toBe('hello\n');
+    expect((await hostCommands(sessionsOn(client)).run('echo hello')).stdout).toBe('hello\n');
     client.end();
     expect(readFileSync(knownHostsFile(), 'utf8')).toBe(`${sshd.hostKeyLine}\n`);
   });
@@ -90,8 +91,8 @@ describe('SSH to a real sshd', () => {
     const client = await openConnection(await host(), { knownHostsFile: knownHostsFile(), acceptNewHostKey: true });
     try {
       // 200,000 two-byte characters: split between packets anywhere, each stays whole.
-      expect((await helpersOn(client).run(`head -c 200000 /dev/zero | tr '\\0' x | sed 's/x/é/g'`)).stdout).toBe('é'.repeat(200_000));
-      await expect(helpersOn(client).run('head -c 1000000 /dev/zero', { maxBytes: 100_000 })).rejects.toMatchObject({ name: 'OutputTooLarge', message: 'printed more than 98 KB; stopped' });
+      expect((await hostCommands(sessionsOn(client)).run(`head -c 200000 /dev/zero | tr '\\0' x | sed 's/x/é/g'`)).stdout).toBe('é'.repeat(200_000));
+      await expect(hostCommands(sessionsOn(client)).run('head -c 1000000 /dev/zero', { maxBytes: 100_000 })).rejects.toMatchObject({ name: 'OutputTooLarge', message: 'printed more than 98 KB; stopped' });
     } finally {
       client.end();
     }
@@ -144,7 +145,7 @@ describe('an encrypted user key', () => {
     try {
       await expect(openConnection(await host(), { knownHostsFile: knownHostsFile() })).rejects.toThrow(`${key} is encrypted: enter its passphrase`);
       const client = await openConnection(await host(), { knownHostsFile: knownHostsFile(), passphrases: new Map([[key, 'open sesame']]) });
-      expect((await helpersOn(client).run('echo unlocked')).stdout).toBe('unlocked\n');
+      expect((await hostCommands(sessionsOn(client)).run('echo unlocked')).stdout).toBe('unlocked\n');
       client.end();
     } finally {
       execFileSync('ssh-keygen', ['-q', '-p', '-P', 'open sesame', '-N', '', '-f', key]);
@@ -180,7 +181,7 @@ describe('ssh config beyond one hop', () => {
       const config = await parseSshConfig(`Host viaagent\n  HostName 127.0.0.1\n  Port ${sshd.port}\n  IdentityFile ${join(sshd.dir, 'no-such-key')}\n  IdentityAgent ${socket}\n`);
       // SSH_AUTH_SOCK names another agent, or none: the one IdentityAgent names is asked.
       const client = await openConnection(resolveHost('viaagent', config, sshd.home, undefined, {}), { knownHostsFile: knownHostsFile() });
-      expect((await helpersOn(client).run('echo by the agent')).stdout).toBe('by the agent\n');
+      expect((await hostCommands(sessionsOn(client)).run('echo by the agent')).stdout).toBe('by the agent\n');
       client.end();
     } finally {
       process.kill(pid);

@@ -2,7 +2,6 @@
 // root of the host and printing what changes; readers of a path hear of its changes at once.
 import { posix } from 'node:path';
 import type { FeedStatus } from '../../shared/contract';
-import { shellQuote } from '../../shared/quote';
 import type { Spawned } from '../programs';
 import type { Change } from '../changes';
 import { feedCommand, FeedReader } from './feed-script';
@@ -114,7 +113,7 @@ export class HostFeed {
     if (this.closed || this.roots.length === 0 || this.host.status.state !== 'connected') return void this.set({ state: 'off' });
     this.set({ state: 'starting' });
     try {
-      const child = this.host.stream(`sh -c ${shellQuote([feedCommand(this.roots, this.options.findIntervalS)])}`);
+      const child = this.host.stream(feedCommand(this.roots, this.options.findIntervalS));
       this.child = child;
       let pending = '';
       const reader = new FeedReader();

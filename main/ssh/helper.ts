@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Client, ClientChannel } from 'ssh2';
+import type { ClientChannel } from 'ssh2';
 import { shellQuote } from '../../shared/quote';
 import { onlyFirst } from '../../shared/once';
 
@@ -194,6 +194,12 @@ export class ShellHelpers {
     }
   }
 
+  /** A session whose login shell has run its profile and become `sh`: the first helper. */
+  adopt(session: Session): void {
+    this.count++;
+    this.give(new Helper(session));
+  }
+
   private give(helper: Helper): void {
     if (helper.alive && !this.closed) this.idle.push(helper);
     else this.count--;
@@ -226,9 +232,4 @@ export function channelSession(channel: ClientChannel): Session {
       channel.on('error', (error: Error) => end(error));
     },
   };
-}
-
-/** The helpers of one ssh2 connection: each an exec channel of its own. */
-export function helpersOn(client: Client): ShellHelpers {
-  return new ShellHelpers((command) => new Promise((resolve, reject) => client.exec(command, (error, channel) => (error ? reject(error) : resolve(channelSession(channel))))));
 }

@@ -115,7 +115,7 @@ export class RemoteHost {
   private dropped(transport: Transport): void {
     if (this.transport !== transport || this.closed) return;
     this.transport = undefined;
-    transport.helpers.close();
+    transport.commands.close();
     this.retry('connection lost');
   }
 
@@ -151,13 +151,13 @@ export class RemoteHost {
   }
 
   /**
-   * Runs a short command through the connection's long-lived helpers: the login shell it starts in is
-   * paid once per helper, not once per command.
+   * Runs a short command through the connection's commands (commands.ts): the login shell they start in is
+   * paid once per connection, not once per command.
    */
   async exec(command: string, options?: { maxBytes?: number }) {
     if (!this.transport) throw new HostUnavailableError(`${this.alias} is ${this.status.state}`);
     try {
-      return await this.transport.helpers.run(command, options);
+      return await this.transport.commands.run(command, options);
     } catch (error) {
       if (error instanceof HelperGone) throw new HostUnavailableError(`${this.alias}: ${error.message}`);
       throw error;
@@ -166,20 +166,20 @@ export class RemoteHost {
 
   /** Runs a command on the host, streaming: how nvidia-smi -lms samples a remote GPU over this connection. */
   spawn(command: string, args: string[]): Spawned {
-    return this.stream(shellQuote(['sh', '-c', untilClosed('"$@"'), 'sh', command, ...args]));
+    return this.stream(untilClosed(shellQuote([command, ...args])));
   }
 
-  /** Runs a command line on the host (as its login shell reads it), streaming its output. */
-  stream(commandLine: string): Spawned {
+  /** Runs a shell script on the host (as `sh -c` reads it), streaming its output. */
+  stream(script: string): Spawned {
     if (!this.transport) throw new HostUnavailableError(`${this.alias} is ${this.status.state}`);
-    return this.transport.stream(commandLine);
+    return this.transport.commands.stream(script);
   }
 
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);
     clearTimeout(this.latencyTimer);
-    this.transport?.helpers.close();
+    this.transport?.commands.close();
     this.transport?.end();
     this.waiters.splice(0).forEach((w) => w.reject(new Error(`${this.alias}: closed`)));
   }

@@ -11,7 +11,8 @@ import type { SFTPWrapper } from 'ssh2';
 import type { Spawned } from '../programs';
 import { onlyFirst } from '../../shared/once';
 import type { HostConfig } from './config';
-import { ShellHelpers, type Session } from './helper';
+import type { Session } from './helper';
+import { hostCommands } from './commands';
 import { knownHostsName, trustsCertificateAuthority } from './known-hosts';
 import { configFileArgs } from './openssh';
 import { keyNameOf } from './connection';
@@ -146,23 +147,8 @@ export async function openSystemSsh(host: HostConfig, why: string, options: Syst
     cleanUp();
     throw error;
   }
-  const helpers = new ShellHelpers(async (command) => processSession(session(['--', host.alias, command])));
-  const closers: (() => void)[] = [];
-  let closed = false;
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    helpers.close();
-    cleanUp();
-    closers.forEach((listener) => listener());
-  };
-  // The SFTP session lives as long as the connection: the master going takes it along.
-  sftpChild.once('close', close);
-  master?.once('close', close);
-  return {
-    via: `OpenSSH (${why})`,
-    sftp,
-    helpers,
+  const commands = hostCommands({
+    open: async (commandLine) => processSession(session(['--', host.alias, commandLine])),
     stream(commandLine): Spawned {
       const child = session(['--', host.alias, commandLine]);
       child.stdin?.on('error', () => undefined);
@@ -175,6 +161,23 @@ export async function openSystemSsh(host: HostConfig, why: string, options: Syst
         on: (event: 'exit' | 'error', listener: never) => child.on(event, listener),
       } as Spawned;
     },
+  });
+  const closers: (() => void)[] = [];
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    commands.close();
+    cleanUp();
+    closers.forEach((listener) => listener());
+  };
+  // The SFTP session lives as long as the connection: the master going takes it along.
+  sftpChild.once('close', close);
+  master?.once('close', close);
+  return {
+    via: `OpenSSH (${why})`,
+    sftp,
+    commands,
     onClose: (listener) => void closers.push(listener),
     end: () => {
       sftpChild.kill();

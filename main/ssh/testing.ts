@@ -93,7 +93,13 @@ export async function startSshd({ env = {}, ownHome = false, trusted = false, co
       .map((l) => l.trim().split(/\s+/).map(Number))
       .filter(([, ppid]) => ppid === listener)
       .map(([pid]) => pid as number);
-    for (const pid of children) process.kill(pid, 'SIGKILL');
+    for (const pid of children) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // A session that ended between the listing and now.
+      }
+    }
   };
   const down = async () => {
     if (daemon.exitCode !== null || daemon.signalCode !== null) return;

@@ -3,17 +3,16 @@ import { PassThrough } from 'node:stream';
 import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
 import type { Spawned } from '../programs';
 import { onlyFirst } from '../../shared/once';
-import { helpersOn, type ShellHelpers } from './helper';
+import { channelSession } from './helper';
+import { hostCommands, type HostCommands, type SessionOpener } from './commands';
 
 /** A live connection to a host, however it was made: what a RemoteHost needs of it. */
 export interface Transport {
   /** What carries it, for the Fleet view: `ssh2`, or `OpenSSH` and why. */
   readonly via: string;
   readonly sftp: SFTPWrapper;
-  /** Short commands. */
-  readonly helpers: ShellHelpers;
-  /** Runs a command line (as the login shell reads it), streaming; closing its input is how it is told to stop. */
-  stream(commandLine: string): Spawned;
+  /** Every command run on the host, short or streaming. */
+  readonly commands: HostCommands;
   /** Once, when the connection is gone. */
   onClose(listener: () => void): void;
   end(): void;
@@ -24,14 +23,21 @@ export function ssh2Transport(client: Client, sftp: SFTPWrapper): Transport {
   return {
     via: 'ssh2',
     sftp,
-    helpers: helpersOn(client),
-    stream: (commandLine) => streamOver(client, commandLine),
+    commands: hostCommands(sessionsOn(client)),
     onClose(listener) {
       const once = onlyFirst(() => listener());
       client.on('close', once);
       client.on('error', once);
     },
     end: () => client.end(),
+  };
+}
+
+/** Sessions of an ssh2 connection: each an exec channel of its own. */
+export function sessionsOn(client: Client): SessionOpener {
+  return {
+    open: (commandLine) => new Promise((resolve, reject) => client.exec(commandLine, (error, channel) => (error ? reject(error) : resolve(channelSession(channel))))),
+    stream: (commandLine) => streamOver(client, commandLine),
   };
 }
 

@@ -1,8 +1,8 @@
 // npm run bench:transport: the two ways Cellwatch reaches a host, on the same private sshd, so the choice
 // between them rests on figures: ssh2 in this process, and the system's OpenSSH client (a master
 // connection, each session a process multiplexed over it). For each: time to connect, a short command
-// through a helper (p50 of 200), a command in a session of its own (p50 of 50, how commands ran before
-// the helpers), SFTP stat round trips (p50 of 200) and reading a 32 MB file, and this process's CPU for
+// (p50 of 200), a streamed command from its start to its exit (p50 of 50: a process of the connection's mux,
+// or a session of its own, and its login shell, where the host has no python3), SFTP stat round trips (p50 of 200) and reading a 32 MB file, and this process's CPU for
 // all of it. The hosts' login shell is the user's own (this machine's .bashrc).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,16 +42,16 @@ async function measure(label: string, connect: () => Promise<Transport>): Promis
   let transport: Transport | undefined;
   const connectMs = await timed(async () => (transport = await connect()));
   const t = transport as Transport;
-  await t.helpers.run('true');
+  await t.commands.run('true');
   const helper: number[] = [];
-  for (let i = 0; i < 200; i++) helper.push(await timed(() => t.helpers.run(`echo ${i}`)));
+  for (let i = 0; i < 200; i++) helper.push(await timed(() => t.commands.run(`echo ${i}`)));
   const own: number[] = [];
   for (let i = 0; i < 50; i++) {
     own.push(
       await timed(
         () =>
           new Promise<void>((resolve) => {
-            const child = t.stream(`echo ${i}`);
+            const child = t.commands.stream(`echo ${i}`);
             child.on('exit', () => resolve());
           }),
       ),
@@ -66,8 +66,8 @@ async function measure(label: string, connect: () => Promise<Transport>): Promis
   await new Promise((r) => setTimeout(r, 500));
   console.log(`${label}:`);
   console.log(row('  connect', `${connectMs.toFixed(0)} ms`));
-  console.log(row('  command through a helper', `${p50(helper).toFixed(2)} ms`, 'p50 of 200'));
-  console.log(row('  command in its own session', `${p50(own).toFixed(1)} ms`, 'p50 of 50 (the login shell each time)'));
+  console.log(row('  a short command', `${p50(helper).toFixed(2)} ms`, 'p50 of 200'));
+  console.log(row('  a streamed command', `${p50(own).toFixed(1)} ms`, 'p50 of 50, start to exit'));
   console.log(row('  SFTP stat', `${p50(stats).toFixed(2)} ms`, 'p50 of 200'));
   console.log(row('  SFTP read 32 MB', `${readMs.toFixed(0)} ms`, `${((bytes / (1 << 20)) / (readMs / 1000)).toFixed(0)} MB/s`));
   console.log(row('  CPU of this process', `${((used.user + used.system) / 1000).toFixed(0)} ms`, `and ${(childrenCpuMs() - childCpu).toFixed(0)} ms in its ssh processes`));

@@ -1,0 +1,138 @@
+// Every command the app runs on a host, short or streaming, and the one way they get there: through the
+// connection's mux (mux.ts) where the host has python3, else through `sh` helpers for short commands and a
+// session of its own for each stream. Either way the first login shell is started once, when the first
+// command needs it.
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import type { Spawned } from '../programs';
+import { shellQuote } from '../../shared/quote';
+import { HelperGone, ShellHelpers, type Answer, type Session } from './helper';
+import { BOOTSTRAP, Mux } from './mux';
+
+export interface HostCommands {
+  /** A short command, as `sh -c` runs it, with no input. */
+  run(command: string, options?: { maxBytes?: number }): Promise<Answer>;
+  /** A long-lived command line, as `sh -c` runs it, streaming; its input stays open until kill(). */
+  stream(commandLine: string): Spawned;
+  close(): void;
+}
+
+/** How a connection opens a session running one command line, and streams one as a process of its own. */
+export interface SessionOpener {
+  open(commandLine: string): Promise<Session>;
+  stream(commandLine: string): Spawned;
+}
+
+type Way = { mux: Mux } | { helpers: ShellHelpers };
+
+/**
+ * The login shell's first session: the mux's hello, or the plain helper's, read past whatever its profile
+ * printed. Null when the session ended before either (a python3 that cannot run the mux).
+ */
+async function greet(open: SessionOpener['open']): Promise<{ session: Session; kind: 'mux' | 'sh'; rest: Buffer } | null> {
+  const token = `cw-${randomBytes(12).toString('hex')}`;
+  const session = await open(shellQuote(['exec', 'sh', '-c', BOOTSTRAP, 'sh', token]));
+  return new Promise((resolve) => {
+    let seen = '';
+    const hello = new RegExp(`\n${token} (mux|sh)\n`);
+    const listener = (chunk: Buffer) => {
+      seen = (seen + chunk.toString('latin1')).slice(-(1 << 16));
+      const found = hello.exec(seen);
+      if (!found) return;
+      session.stdout.removeListener('data', listener);
+      resolve({ session, kind: found[1] as 'mux' | 'sh', rest: Buffer.from(seen.slice(found.index + found[0].length), 'latin1') });
+    };
+    session.stdout.on('data', listener);
+    session.onEnd(() => resolve(null));
+  });
+}
+
+/** A Spawned whose streams and events are wired once the real one exists; killed before that, it is killed then. */
+function deferred(real: Promise<Spawned>): Spawned {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const events = new EventEmitter();
+  let killed = false;
+  let child: Spawned | undefined;
+  real.then(
+    (spawned) => {
+      child = spawned;
+      spawned.stdout.pipe(stdout);
+      spawned.stderr?.pipe(stderr);
+      spawned.on('exit', (code, signal) => events.emit('exit', code, signal));
+      spawned.on('error', (error) => events.emit('error', error));
+      if (killed) spawned.kill();
+    },
+    (error: Error) => events.emit('error', error),
+  );
+  return {
+    stdout,
+    stderr,
+    kill: () => {
+      killed = true;
+      child?.kill();
+    },
+    on: (event: string, listener: (...args: unknown[]) => void) => events.on(event, listener),
+  } as Spawned;
+}
+
+/**
+ * A stream in a session of its own, its login shell's greeting dropped: what the profile printed comes
+ * before a token line the script prints first, and nothing before that line is passed on.
+ */
+function ownSession(opener: SessionOpener, script: string): Spawned {
+  const token = `cw-${randomBytes(12).toString('hex')}`;
+  const child = opener.stream(shellQuote(['sh', '-c', `printf '\\n%s\\n' ${token}\n${script}`]));
+  const stdout = new PassThrough();
+  const marker = `\n${token}\n`;
+  let seen = '';
+  const listener = (chunk: Buffer) => {
+    seen = (seen + chunk.toString('latin1')).slice(-(1 << 16));
+    const at = seen.indexOf(marker);
+    if (at < 0) return;
+    child.stdout.removeListener('data', listener);
+    stdout.write(Buffer.from(seen.slice(at + marker.length), 'latin1'));
+    child.stdout.pipe(stdout);
+  };
+  child.stdout.on('data', listener);
+  child.stdout.once('end', () => seen.includes(marker) || stdout.end());
+  return { ...child, stdout, kill: () => child.kill(), on: child.on.bind(child) } as Spawned;
+}
+
+/** The commands of one connection, over its sessions: chosen once, on the first command, and again if the mux ends. */
+export function hostCommands(opener: SessionOpener): HostCommands {
+  const helpers = new ShellHelpers(opener.open);
+  let way: Promise<Way> | undefined;
+  let closed = false;
+  const choose = (): Promise<Way> => {
+    if (closed) return Promise.reject(new HelperGone('the connection is closed'));
+    way ??= greet(opener.open).then((greeted) => {
+      if (!greeted) return { helpers };
+      if (greeted.kind === 'sh') {
+        helpers.adopt(greeted.session);
+        return { helpers };
+      }
+      const mux = new Mux(greeted.session, greeted.rest);
+      // Stopped on the host while the connection lives: the next command starts another.
+      mux.onEnd(() => (way = undefined));
+      return { mux };
+    });
+    way.catch(() => (way = undefined));
+    return way;
+  };
+  return {
+    async run(command, options) {
+      const chosen = await choose();
+      return 'mux' in chosen ? chosen.mux.run(command, options) : chosen.helpers.run(command, options);
+    },
+    stream(commandLine) {
+      return deferred(choose().then((chosen) => ('mux' in chosen ? chosen.mux.stream(commandLine) : ownSession(opener, commandLine))));
+    },
+    close() {
+      closed = true;
+      helpers.close();
+      void way?.then((chosen) => 'mux' in chosen && chosen.mux.close(), () => undefined);
+    },
+  };
+}
