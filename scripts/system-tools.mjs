@@ -53,6 +53,12 @@ export function requiredTools({ env = process.env, electron = false, root = proc
     { name: 'inotifywait', why: 'SSH feed tests watch a host with inotifywait', apt: 'inotify-tools', found: findTool('inotifywait', path) !== null },
     { name: 'python3', why: "SSH feed tests watch a host without inotifywait with python3's inotify (ctypes)", apt: 'python3', found: findTool('python3', path) !== null },
     {
+      name: 'kerberos',
+      why: 'an SSH test logs in by GSSAPI with a ticket from a private KDC (krb5kdc, kdb5_util, kadmin.local, kinit, kdestroy)',
+      apt: 'krb5-kdc krb5-admin-server krb5-user',
+      found: ['krb5kdc', 'kdb5_util', 'kadmin.local', 'kinit', 'kdestroy'].every((tool) => findTool(tool, path) !== null),
+    },
+    {
       name: 'slurm',
       why: 'launch tests submit to a one-node Slurm cluster (slurmctld, slurmd, munged, sbatch)',
       apt: 'slurmctld slurmd slurm-client munge',

@@ -22,8 +22,8 @@ describe('the tools npm test needs', () => {
 
   it('asks for xvfb-run only where an Electron binary exists and no display is set, setpriv only as root', () => {
     const names = (options: Parameters<typeof requiredTools>[0]) => requiredTools(options).map((t) => t.name);
-    expect(names({ env: {}, electron: false, root: false })).toEqual(['sshd', 'ssh-keygen', 'ssh', 'chromium', 'ps', 'inotifywait', 'python3', 'slurm']);
-    expect(names({ env: {}, electron: true, root: true })).toEqual(['sshd', 'ssh-keygen', 'ssh', 'chromium', 'ps', 'inotifywait', 'python3', 'slurm', 'setpriv', 'xvfb-run']);
+    expect(names({ env: {}, electron: false, root: false })).toEqual(['sshd', 'ssh-keygen', 'ssh', 'chromium', 'ps', 'inotifywait', 'python3', 'kerberos', 'slurm']);
+    expect(names({ env: {}, electron: true, root: true })).toEqual(['sshd', 'ssh-keygen', 'ssh', 'chromium', 'ps', 'inotifywait', 'python3', 'kerberos', 'slurm', 'setpriv', 'xvfb-run']);
     expect(names({ env: { DISPLAY: ':0' }, electron: true, root: false })).not.toContain('xvfb-run');
   });
 
