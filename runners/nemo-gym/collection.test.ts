@@ -56,4 +56,16 @@ describe('a collection counted as its files grow', () => {
     rollouts.push(row('a', 0, 1, 0));
     expect(collector.update(inputs, rollouts, failures).missing).toBe(0);
   });
+
+  it('tells units apart whatever their numbers: huge tasks, many repeats, negative indices, several agents', () => {
+    // Units that one product of task and repeat would confuse (0#4096 and 1#0), and units past it.
+    const units: [string | null, number, number][] = [
+      ['a', 0, 4096], ['a', 1, 0], ['a', 2 ** 31, 0], ['a', 2 ** 31 - 1, 4095], ['a', -1, 0], ['a', 0, -1], ['a', 2 ** 40, 7],
+      ['b', 0, 4096], ['b', 1, 0], [null, 1, 0], ['a', 1, 0],
+    ];
+    const second = line + 2;
+    const counted = new Collector(files).update(null, units.map(([agent, task, repeat]) => row(agent, task, repeat, 1)), []);
+    expect(counted.done.size).toBe(10);
+    expect(counted.problems.map((p) => p.message)).toEqual([`repeats rollout 1#0 of a (first at line ${second}); not counted`]);
+  });
 });

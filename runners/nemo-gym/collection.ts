@@ -7,8 +7,18 @@ import { unitOf, type NemoRow, type PlannedUnit, type RowUsage } from './rows';
 /** Code-point order: ICU's localeCompare costs a sort of 100,000 units a second. */
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** One agent's unit: what is counted once. */
-const keyOf = (row: Pick<NemoRow, 'agent' | 'task' | 'repeat'>) => `${row.agent ?? ''}\u0000${unitOf(row)}`;
+/** A unit as a key: a number where it fits (unitNumber, a Collector's keyOf), else text. */
+type UnitKey = number | string;
+
+/**
+ * A unit whatever its agent as a key: task x 4096 + repeat while that is below 2^43 (tasks below 2^31,
+ * repeats below 4,096), else text. Each unit is met four times in a count: a number is hashed at once,
+ * text is built first.
+ */
+function unitNumber(task: number, repeat: number | null): UnitKey {
+  const r = repeat ?? 0;
+  return task >= 0 && task < 2 ** 31 && r >= 0 && r < 4096 ? task * 4096 + r : `${task}#${r}`;
+}
 
 /** A rollout succeeds when its reward is at least 1; a reward that is no number is not scored. */
 export const scoredReward = (row: NemoRow): number | null => (typeof row.reward === 'number' && Number.isFinite(row.reward) ? row.reward : null);
@@ -51,13 +61,13 @@ export interface Collection {
   /** Each unit's rollout, once, in file order. */
   rollouts: NemoRow[];
   /** Distinct units (by keyOf) the materialized inputs plan; null when there are none. */
-  planned: Set<string> | null;
+  planned: Set<UnitKey> | null;
   /** Units (by keyOf) with a rollout or a terminal failure. */
-  done: Set<string>;
+  done: Set<UnitKey>;
   /** Planned units with no rollout or terminal failure yet. */
   missing: number;
   /** Units (by keyOf) whose failure row is terminal and that have no rollout. */
-  failedUnits: Map<string, NemoRow>;
+  failedUnits: Map<UnitKey, NemoRow>;
   all: RewardStats;
   byAgent: Map<string, RewardStats>;
   tasks: TaskStats[];
@@ -79,9 +89,11 @@ export class Collector {
   /** The first record of each file as counted: the cache hands the same objects while a file only grows. */
   private firsts: (NemoRow | PlannedUnit | undefined)[] = [];
   private c!: Collection;
-  private plannedAgent!: Map<string, string | null>;
+  private plannedAgent!: Map<UnitKey, string | null>;
   private plannedPerTask!: Map<number, number>;
-  private firstLine!: Map<string, number>;
+  private firstLine!: Map<UnitKey, number>;
+  /** Each agent's number, in the order met (keyOf). */
+  private agents!: Map<string | null, number>;
   private taskStats!: Map<number, TaskStats>;
   /** Tasks met since the tasks were last put in order. */
   private newTasks!: TaskStats[];
@@ -101,6 +113,7 @@ export class Collector {
     this.plannedAgent = new Map();
     this.plannedPerTask = new Map();
     this.firstLine = new Map();
+    this.agents = new Map();
     this.taskStats = new Map();
     this.newTasks = [];
     this.classes = new Map();
@@ -111,9 +124,25 @@ export class Collector {
     };
   }
 
+  /**
+   * One agent's unit as a key: its unit's number (unitNumber) after the agent's (the first agent met is 0),
+   * or text where they do not fit in 53 bits. The first agent's keys stay small integers, which V8 hashes
+   * fastest.
+   */
+  private keyOf(agent: string | null, task: number, repeat: number | null): UnitKey {
+    let index = this.agents.get(agent);
+    if (index === undefined) this.agents.set(agent, (index = this.agents.size));
+    const unit = unitNumber(task, repeat);
+    return typeof unit === 'number' && index < 1024 ? index * 2 ** 43 + unit : `${index}\u0000${unit}`;
+  }
+
+  private unitKey(row: Pick<NemoRow, 'agent' | 'task' | 'repeat'>): UnitKey {
+    return this.keyOf(row.agent, row.task as number, row.repeat);
+  }
+
   /** A rollout row without agent_ref is the agent its materialized input names. */
   private agentOf(row: NemoRow): string | null {
-    return row.agent ?? this.plannedAgent.get(unitOf(row)) ?? null;
+    return row.agent ?? this.plannedAgent.get(unitNumber(row.task as number, row.repeat)) ?? null;
   }
 
   private task(task: number): TaskStats {
@@ -126,7 +155,7 @@ export class Collector {
   }
 
   /** A unit has its rollout or its terminal failure. */
-  private finish(key: string): void {
+  private finish(key: UnitKey): void {
     if (this.c.done.has(key)) return;
     this.c.done.add(key);
     if (this.c.planned?.has(key)) this.c.missing--;
@@ -134,11 +163,12 @@ export class Collector {
 
   private addInput(input: PlannedUnit): void {
     const planned = (this.c.planned ??= new Set());
-    const key = keyOf(input);
+    const key = this.unitKey(input);
     if (planned.has(key)) return;
     planned.add(key);
     if (!this.c.done.has(key)) this.c.missing++;
-    if (!this.plannedAgent.has(unitOf(input))) this.plannedAgent.set(unitOf(input), input.agent);
+    const unit = unitNumber(input.task as number, input.repeat);
+    if (!this.plannedAgent.has(unit)) this.plannedAgent.set(unit, input.agent);
     const task = input.task as number;
     this.plannedPerTask.set(task, (this.plannedPerTask.get(task) ?? 0) + 1);
     this.task(task).planned = this.plannedPerTask.get(task) as number;
@@ -148,7 +178,7 @@ export class Collector {
     const c = this.c;
     // Several agents in one collection run the same tasks: a unit is one agent's.
     const row = raw.agent === null ? { ...raw, agent: this.agentOf(raw) } : raw;
-    const key = keyOf(row);
+    const key = this.unitKey(row);
     const first = this.firstLine.get(key);
     if (first !== undefined) {
       c.problems.push(problem(this.files.rollouts, `repeats rollout ${unitOf(row)}${row.agent ? ` of ${row.agent}` : ''} (first at line ${first}); not counted`, { line: row.line }));
@@ -181,7 +211,7 @@ export class Collector {
     if (row.attempt !== null) entry.attempts = Math.max(entry.attempts ?? 0, row.attempt);
     this.classes.set(name, entry);
     const failed = { ...row, agent: this.agentOf(row), failureClass: name };
-    const key = keyOf(failed);
+    const key = this.unitKey(failed);
     if (!row.terminal || this.firstLine.has(key)) return;
     this.c.failedUnits.set(key, failed);
     this.finish(key);
