@@ -14,6 +14,11 @@ export class OutputTooLarge extends Error {
   override name = 'OutputTooLarge';
 }
 
+export function outputTooLarge(maxBytes: number): OutputTooLarge {
+  const limit = maxBytes >= 1 << 20 ? `${Math.round(maxBytes / (1 << 20))} MB` : `${Math.round(maxBytes / 1024)} KB`;
+  return new OutputTooLarge(`printed more than ${limit}; stopped`);
+}
+
 /** What one remote command may print, stdout and stderr together, unless it says otherwise. */
 export const EXEC_MAX_BYTES = 64 << 20;
 
@@ -110,8 +115,7 @@ class Helper {
     if (request.bytes > request.maxBytes) {
       // The command is still printing: only closing its helper stops it reaching us.
       this.request = undefined;
-      const limit = request.maxBytes >= 1 << 20 ? `${Math.round(request.maxBytes / (1 << 20))} MB` : `${Math.round(request.maxBytes / 1024)} KB`;
-      request.reject(new OutputTooLarge(`printed more than ${limit}; stopped`));
+      request.reject(outputTooLarge(request.maxBytes));
       return this.close();
     }
     const out = request.stdout.ended;

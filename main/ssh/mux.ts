@@ -6,7 +6,7 @@ import { constants } from 'node:os';
 import { PassThrough } from 'node:stream';
 import type { Spawned } from '../programs';
 import { shellQuote } from '../../shared/quote';
-import { HelperGone, OutputTooLarge, EXEC_MAX_BYTES, type Answer, type Session } from './helper';
+import { EXEC_MAX_BYTES, HelperGone, outputTooLarge, type Answer, type Session } from './helper';
 
 /**
  * The host's side. Requests on stdin, one a line: `R ID JSON` runs a command with no input, `S ID JSON` a
@@ -143,7 +143,8 @@ export class Mux {
   private next = 0;
   private buffer: Buffer = Buffer.alloc(0);
   private ended = false;
-  private said = '';
+  /** Why it ended, when it was not the connection: output that is not a frame. */
+  private why: string | null = null;
   private readonly endListeners: (() => void)[] = [];
 
   constructor(
@@ -151,14 +152,10 @@ export class Mux {
     rest: Buffer,
   ) {
     session.stdout.on('data', (chunk: Buffer) => this.take(chunk));
-    // Read, or a talkative profile would fill the channel's window; kept to say why the mux ended.
-    session.stderr.on('data', (chunk: Buffer) => (this.said = (this.said + chunk.toString('utf8')).slice(-2000)));
+    // Read, or a talkative profile would fill the channel's window: the commands' own stderr is framed.
+    session.stderr.resume();
     session.onEnd(() => this.gone());
     if (rest.length) this.take(rest);
-  }
-
-  get alive(): boolean {
-    return !this.ended;
   }
 
   onEnd(listener: () => void): void {
@@ -183,7 +180,7 @@ export class Mux {
       if (newline < 0) return;
       const header = FRAME.exec(this.buffer.toString('latin1', 0, newline));
       if (!header) {
-        this.said += `\nnot a frame: ${JSON.stringify(this.buffer.toString('latin1', 0, Math.min(newline, 80)))}`;
+        this.why = `the command runner printed what is not a frame: ${JSON.stringify(this.buffer.toString('latin1', 0, Math.min(newline, 80)))}`;
         return this.close();
       }
       const [, id, kind, length] = header as unknown as [string, string, string, string];
@@ -211,8 +208,7 @@ export class Mux {
   }
 
   private endedWhy(): string {
-    const last = this.said.trim().split('\n').at(-1);
-    return last ? `the command runner ended: ${last}` : 'the connection closed under the command';
+    return this.why ?? 'the connection closed under the command';
   }
 
   /** A short command, with no input; rejects with OutputTooLarge (and stops it) past `maxBytes`. */
@@ -229,8 +225,7 @@ export class Mux {
           if (bytes > maxBytes) {
             stopped = true;
             this.send(`K ${id}`);
-            const limit = maxBytes >= 1 << 20 ? `${Math.round(maxBytes / (1 << 20))} MB` : `${Math.round(maxBytes / 1024)} KB`;
-            return reject(new OutputTooLarge(`printed more than ${limit}; stopped`));
+            return reject(outputTooLarge(maxBytes));
           }
           output[kind].push(data);
         },
