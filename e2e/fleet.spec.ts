@@ -39,6 +39,8 @@ test.describe('the Fleet view', () => {
     await expect(hosts.getByRole('row')).toHaveCount(5);
     await expect(hosts.getByRole('row', { name: 'local' })).toContainText('this machine');
     await expect(hosts.getByRole('row', { name: 'testhost' }).getByRole('status')).toContainText(/connected · [\d.]+ ms · inotify feed/, { timeout: 15_000 });
+    // On hover: what carries it, and that every command and stream runs in one python3 process there.
+    await expect(hosts.getByRole('row', { name: 'testhost' }).getByRole('status')).toHaveAttribute('title', 'connected by ssh2; commands and streams through one python3 process');
     await expect(hosts.getByRole('row', { name: 'second' }).getByRole('status')).toContainText('connected');
     await expect(hosts.getByRole('row', { name: 'gone' }).getByRole('status')).toContainText(/reconnecting|connecting/);
     await expect(hosts.getByRole('row', { name: 'gone' })).toContainText('cannot reach gone');

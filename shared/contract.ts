@@ -104,6 +104,8 @@ export interface HostStatus {
   latencyMs: number | null;
   /** What carries the connection: `ssh2`, or `OpenSSH (why)`; null before the first one. */
   via: string | null;
+  /** How commands run there, once the first has: `python3` (every command and stream a process of one mux, one login shell), or `sh` (helpers, and a login shell a stream). */
+  commands?: 'python3' | 'sh';
   /** The host's change feed; absent for a host that has none yet. */
   feed?: FeedStatus;
 }

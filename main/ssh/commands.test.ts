@@ -32,9 +32,10 @@ function linesOf(stream: NodeJS.ReadableStream): string[] {
 // process of one mux under one login shell; without it, short commands go through sh helpers and each
 // stream has a session (and a login shell) of its own.
 describe.each([
-  { way: 'with python3 (the mux)', python: true },
-  { way: 'without python3 (sh helpers)', python: false },
-])('commands on a host $way', ({ python }) => {
+  { way: 'with python3 (the mux)', python: true, broken: false },
+  { way: 'without python3 (sh helpers)', python: false, broken: false },
+  { way: 'whose python3 cannot start (sh helpers)', python: false, broken: true },
+])('commands on a host $way', ({ python, broken }) => {
   let sshd: TestSshd;
   let hostHome: string;
   let host: RemoteHost;
@@ -44,8 +45,8 @@ describe.each([
   beforeAll(async () => {
     hostHome = mkdtempSync(join(tmpdir(), 'cellwatch-slow-shell-'));
     writeFileSync(join(hostHome, '.bashrc'), `echo $$ >> ${join(hostHome, 'ran')}\necho 'Welcome to the cluster'\necho 'Quota: 80 %' >&2\nsleep 0.3\n`);
-    bin = python ? undefined : binWithout(['python3']);
-    sshd = await startSshd({ env: { HOME: hostHome, ...(bin ? { PATH: bin.path } : {}) }, trusted: true });
+    bin = python || broken ? undefined : binWithout(['python3']);
+    sshd = await startSshd({ env: { HOME: hostHome, ...(bin ? { PATH: bin.path } : {}), ...(broken ? { PYTHONHOME: '/nonexistent' } : {}) }, trusted: true });
     host = new RemoteHost('testhost', { home: sshd.home });
     await host.ready();
   });
@@ -63,6 +64,8 @@ describe.each([
     const said = streams.map((s) => linesOf(s.stdout));
     await expect.poll(() => said, { timeout: 5000 }).toEqual([['first'], ['second']]);
     expect(shellsRun()).toBe(python ? before : before + 2);
+    // The Fleet view says how: one python3 process, or a login shell a stream.
+    expect(host.status.commands).toBe(python ? 'python3' : 'sh');
     streams.forEach((s) => s.kill());
   });
 

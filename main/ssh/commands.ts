@@ -15,6 +15,8 @@ export interface HostCommands {
   run(command: string, options?: { maxBytes?: number }): Promise<Answer>;
   /** A long-lived command line, as `sh -c` runs it, streaming; its input stays open until kill(). */
   stream(commandLine: string): Spawned;
+  /** Told how the connection's commands run, once it is known (and again if the mux is started again). */
+  onChosen(listener: (way: 'python3' | 'sh') => void): void;
   close(): void;
 }
 
@@ -105,17 +107,19 @@ export function hostCommands(opener: SessionOpener): HostCommands {
   const helpers = new ShellHelpers(opener.open);
   let way: Promise<Way> | undefined;
   let closed = false;
+  const listeners: ((way: 'python3' | 'sh') => void)[] = [];
   const choose = (): Promise<Way> => {
     if (closed) return Promise.reject(new HelperGone('the connection is closed'));
-    way ??= greet(opener.open).then((greeted) => {
-      if (!greeted) return { helpers };
-      if (greeted.kind === 'sh') {
-        helpers.adopt(greeted.session);
+    way ??= greet(opener.open).then((greeted): Way => {
+      if (greeted?.kind === 'sh') helpers.adopt(greeted.session);
+      if (greeted?.kind !== 'mux') {
+        listeners.forEach((listener) => listener('sh'));
         return { helpers };
       }
       const mux = new Mux(greeted.session, greeted.rest);
       // Stopped on the host while the connection lives: the next command starts another.
       mux.onEnd(() => (way = undefined));
+      listeners.forEach((listener) => listener('python3'));
       return { mux };
     });
     way.catch(() => (way = undefined));
@@ -128,6 +132,9 @@ export function hostCommands(opener: SessionOpener): HostCommands {
     },
     stream(commandLine) {
       return deferred(choose().then((chosen) => ('mux' in chosen ? chosen.mux.stream(commandLine) : ownSession(opener, commandLine))));
+    },
+    onChosen(listener) {
+      listeners.push(listener);
     },
     close() {
       closed = true;

@@ -75,6 +75,7 @@ export class RemoteHost {
       this.transport = transport;
       this.backoff = 0;
       transport.onClose(() => this.dropped(transport));
+      transport.commands.onChosen((commands) => this.transport === transport && this.set({ commands }));
       this.set({ state: 'connected', problem: null, retryAt: null, unknownKey: null, lockedKey: null, via: transport.via });
       this.waiters.splice(0).forEach((w) => w.resolve());
       this.measure(transport);

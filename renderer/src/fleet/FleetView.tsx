@@ -17,8 +17,17 @@ function connectionText(host: FleetHost): string {
   const parts: string[] = [c.state];
   if (c.state === 'connected' && c.latencyMs !== null) parts.push(`${c.latencyMs} ms`);
   if (c.state === 'connected' && c.via?.startsWith('OpenSSH')) parts.push('via OpenSSH');
+  // Without python3 each stream costs the host a login shell of its own.
+  if (c.state === 'connected' && c.commands === 'sh') parts.push('no python3');
   if (c.feed?.mode) parts.push(c.feed.state === 'live' ? `${c.feed.mode} feed` : `${c.feed.mode} feed ${c.feed.state}`);
   return parts.join(' · ');
+}
+
+function connectionTitle(host: FleetHost): string | undefined {
+  const c = host.connection;
+  if (!c?.via) return undefined;
+  const commands = { python3: 'commands and streams through one python3 process', sh: 'no python3: short commands through sh helpers, each stream a login shell of its own' };
+  return [`connected by ${c.via}`, c.commands && commands[c.commands]].filter(Boolean).join('; ');
 }
 
 /** Every host in one table: connection, GPUs, running cells and runs, success, last change, problems; a click lists its cells. */
@@ -41,7 +50,7 @@ export function FleetView() {
         </>
       ),
     },
-    { key: 'connection', title: 'Connection', render: connectionText, td: (host) => ({ className: 'muted', role: 'status', title: host.connection?.via ? `connected by ${host.connection.via}` : undefined }) },
+    { key: 'connection', title: 'Connection', render: connectionText, td: (host) => ({ className: 'muted', role: 'status', title: connectionTitle(host) }) },
     { key: 'gpu', title: 'GPU memory', numeric: true, render: (host) => (host.gpus ? `${gib(host.gpus.usedMib)} / ${gib(host.gpus.totalMib)} GiB · ${host.gpus.count} GPU${host.gpus.count === 1 ? '' : 's'}` : '–') },
     { key: 'trend', title: 'Last 10 min', render: (host) => <Sparkline points={host.gpuTrend} label={`GPU memory of ${host.alias} over time`} />, td: () => ({ className: 'tone-running' }) },
     { key: 'running', title: 'Running', numeric: true, render: (host) => `${host.runningCells} / ${host.cells}` },
