@@ -110,14 +110,16 @@ describe.each([
     expect(await new Promise((resolve) => done.on('exit', (code) => resolve(code)))).toBe(4);
   });
 
-  it('fail as unavailable when the connection drops under them, and work again once it is back', async () => {
+  it('fail as unavailable when the connection drops under them, leave nothing running on the host, and work again once it is back', async () => {
     const cut = host.exec('sleep 5');
-    const stream = host.stream('sleep 30');
+    const stream = host.spawn('sh', ['-c', 'sleep 60 & echo $!; wait']);
+    const said = linesOf(stream.stdout);
     const streamEnded = new Promise((resolve) => stream.on('exit', resolve));
-    await new Promise((r) => setTimeout(r, 300));
+    await expect.poll(() => said.length, { timeout: 5000 }).toBe(1);
     sshd.cutSessions();
     await expect(cut).rejects.toMatchObject({ name: 'HostUnavailableError' });
     await streamEnded;
+    await expect.poll(() => alive(Number(said[0])), { timeout: 5000 }).toBe(false);
     await expect.poll(() => host.status.state, { timeout: 10_000 }).toBe('connected');
     expect((await host.exec('echo back')).stdout).toBe('back\n');
   });
