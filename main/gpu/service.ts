@@ -55,8 +55,8 @@ export class GpuService {
       place: {
         spawn: (args) => context.spawn(command as string, args),
         once: (args) => context.once(command as string, args),
-        // A fleet's GPUs every 2 s (fifty hosts at 1 Hz cost the app more than a twentieth of a core), and as
-        // each ask starts a shell on the host (its .bashrc included), per-process memory every 30 s.
+        // A fleet's GPUs every 2 s (fifty hosts at 1 Hz cost the app more than a twentieth of a core), and
+        // per-process memory (an nvidia-smi run of its own each time) every 30 s.
         ...(local ? {} : { intervalMs: 2000, processesEveryMs: 30_000 }),
       },
     });
