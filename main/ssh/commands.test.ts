@@ -96,6 +96,20 @@ describe.each([
     expect((await hung).stdout).toBe('slept\n');
   });
 
+  it('run a burst a few at a time on the host, every command answered', async () => {
+    // Each command counts the ones running beside it (itself included) while it sleeps.
+    const dir = mkdtempSync(join(tmpdir(), 'cellwatch-burst-'));
+    try {
+      const answers = await Promise.all(Array.from({ length: 24 }, () => host.exec(`f=${dir}/$$; : > $f; sleep 0.3; ls ${dir} | wc -l; rm $f`)));
+      const most = Math.max(...answers.map((a) => Number(a.stdout)));
+      expect(answers.every((a) => a.code === 0)).toBe(true);
+      expect(most).toBeGreaterThan(1);
+      expect(most).toBeLessThanOrEqual(python ? 16 : 4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('end a stream with everything it started when it is stopped, and say how it ended', async () => {
     const stream = host.spawn('sh', ['-c', 'sleep 60 & echo $!; wait']);
     const said = linesOf(stream.stdout);

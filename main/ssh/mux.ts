@@ -4,6 +4,7 @@
 import { EventEmitter } from 'node:events';
 import { constants } from 'node:os';
 import { PassThrough } from 'node:stream';
+import { Semaphore } from '../concurrency';
 import type { Spawned } from '../programs';
 import { shellQuote } from '../../shared/quote';
 import { EXEC_MAX_BYTES, HelperGone, outputTooLarge, type Answer, type Session } from './helper';
@@ -129,6 +130,12 @@ interface Job {
   onExit(code: number | null, signal: string | null): void;
 }
 
+/**
+ * Short commands running at once on a host, at most: a burst waits its turn rather than forking the host a
+ * process each (the sh helpers ran four). Streams are few and long-lived, and not counted.
+ */
+const MAX_RUNNING = 16;
+
 /** A frame's header: the command's id, what follows (o, e, x) and its length. */
 const FRAME = /^(\d+) ([oex]) (\d+)$/;
 
@@ -146,6 +153,7 @@ export class Mux {
   /** Why it ended, when it was not the connection: output that is not a frame. */
   private why: string | null = null;
   private readonly endListeners: (() => void)[] = [];
+  private readonly running = new Semaphore(MAX_RUNNING);
 
   constructor(
     private readonly session: Session,
@@ -213,6 +221,10 @@ export class Mux {
 
   /** A short command, with no input; rejects with OutputTooLarge (and stops it) past `maxBytes`. */
   run(command: string, { maxBytes = EXEC_MAX_BYTES }: { maxBytes?: number } = {}): Promise<Answer> {
+    return this.running.run(() => this.runNow(command, maxBytes));
+  }
+
+  private runNow(command: string, maxBytes: number): Promise<Answer> {
     if (this.ended) return Promise.reject(new HelperGone(this.endedWhy()));
     return new Promise((resolve, reject) => {
       const output = { o: [] as Buffer[], e: [] as Buffer[] };
