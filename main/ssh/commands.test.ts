@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { append } from '../../shared/arrays';
+import { append, largest } from '../../shared/arrays';
 import { RemoteHost } from './host';
 import { binWithout, startSshd, type TestSshd } from './testing';
 
@@ -101,7 +101,7 @@ describe.each([
     const dir = mkdtempSync(join(tmpdir(), 'cellwatch-burst-'));
     try {
       const answers = await Promise.all(Array.from({ length: 24 }, () => host.exec(`f=${dir}/$$; : > $f; sleep 0.3; ls ${dir} | wc -l; rm $f`)));
-      const most = Math.max(...answers.map((a) => Number(a.stdout)));
+      const most = largest(answers.map((a) => Number(a.stdout)));
       expect(answers.every((a) => a.code === 0)).toBe(true);
       expect(most).toBeGreaterThan(1);
       expect(most).toBeLessThanOrEqual(python ? 16 : 4);
