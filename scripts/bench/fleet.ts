@@ -25,6 +25,8 @@ const CLI_CELLS = 100;
  * sessions an empty HOME instead (no .bashrc at all).
  */
 const OWN_SHELL = process.env.BENCH_EMPTY_HOME !== '1';
+/** How many of each: `50 inotify`. */
+const tally = (values: string[]) => [...new Set(values)].map((v) => `${values.filter((x) => x === v).length} ${v}`).join(', ');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const work = mkdtempSync(join(tmpdir(), 'cellwatch-fleet-'));
@@ -88,7 +90,9 @@ await sleep(IDLE_SECONDS * 1000);
 const cpu = process.cpuUsage(cpuBefore);
 const idlePct = ((cpu.user + cpu.system) / 1000 / (performance.now() - idleStart)) * 100;
 const connections = (await Promise.all(hosts.map((h) => h.connections()))).reduce((a, b) => a + b, 0) - connectionsBefore;
-const feeds = (await core.listHosts()).map((h) => h.feed?.mode ?? 'none');
+const listedHosts = await core.listHosts();
+const feeds = listedHosts.map((h) => h.feed?.mode ?? 'none');
+const commands = listedHosts.map((h) => h.commands ?? 'none');
 await core.close();
 
 console.log(`cellwatch status over ${CLI_HOSTS} hosts x ${CLI_CELLS} cells...`);
@@ -109,4 +113,4 @@ console.log(`${listed} of ${HOSTS * CELLS} cells listed    ${(listedMs / 1000).t
 console.log(`idle CPU of the app          ${idlePct.toFixed(2).padStart(6)} %   of one core over ${IDLE_SECONDS} s (goal: under 5 %)`);
 console.log(`\`ssh ALIAS true\` x ${CLI_HOSTS}, in turn   ${(sshMs / 1000).toFixed(2).padStart(6)} s   (baseline)`);
 console.log(`status over ${CLI_HOSTS} x ${CLI_CELLS} cells     ${(status.wallMs / 1000).toFixed(2).padStart(6)} s   (${statusRows} rows; goal: within 10 s)`);
-console.log(`SSH connections              ${String(connections).padStart(6)}     (goal: exactly ${HOSTS}); feeds: ${[...new Set(feeds)].map((m) => `${feeds.filter((f) => f === m).length} ${m}`).join(', ')}`);
+console.log(`SSH connections              ${String(connections).padStart(6)}     (goal: exactly ${HOSTS}); feeds: ${tally(feeds)}; commands: ${tally(commands)}`);
