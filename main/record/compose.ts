@@ -34,17 +34,19 @@ export interface ComposeOptions {
 }
 
 /**
- * Where ffmpeg reads each slot's inputs, its labels and the font: a folder of the recording's own, holding a
- * link to each camera's frames or video, a text file for each label and a link to the font. ffmpeg never
- * sees a run's paths or names: image2 reads `%` in a path as a pattern, and drawtext expands `%{...}` in
- * its text (`%{e:while(1,1)}` spins it for good), so a label is read from its file with expansion off.
+ * Where ffmpeg reads each slot's inputs, its labels and the font, by names relative to a folder of the
+ * recording's own (ffmpeg runs in it), holding a link to each camera's frames or video, a text file for each
+ * label and a link to the font. ffmpeg never sees a run's paths or names: image2 reads `%` in a path as a
+ * pattern, and drawtext expands `%{...}` in its text (`%{e:while(1,1)}` spins it for good), so a label is
+ * read from its file with expansion off. Nor the folder's own path: a filter option takes `:`, `\`, `'`
+ * and `,` as syntax, and a temporary folder can hold them (`C:\Users\...\Temp`).
  */
-export const workFiles = (work: string) => ({
-  camera: (slot: number, camera: number) => join(work, `c${slot}_${camera}`),
-  label: (slot: number) => join(work, `label${slot}.txt`),
-  cameraLabel: (slot: number, camera: number) => join(work, `label${slot}_${camera}.txt`),
-  font: join(work, 'font.ttf'),
-});
+export const WORK_FILES = {
+  camera: (slot: number, camera: number) => `c${slot}_${camera}`,
+  label: (slot: number) => `label${slot}.txt`,
+  cameraLabel: (slot: number, camera: number) => `label${slot}_${camera}.txt`,
+  font: 'font.ttf',
+};
 
 /**
  * The window's grid as the video lays it out: the timecode's strip, then a row per slot under its label
@@ -77,8 +79,8 @@ export function slotInputs(comparison: Comparison, folderOf: (slot: ComparedSlot
  * The ffmpeg arguments that compose the grid (gridGeometry) and encode it as H.264. The labels do not
  * move, so each band is drawn once and repeated (loop): only the timecode is drawn on every frame.
  */
-export function ffmpegArgs(slots: SlotInput[], options: ComposeOptions, work: string): string[] {
-  const files = workFiles(work);
+export function ffmpegArgs(slots: SlotInput[], options: ComposeOptions): string[] {
+  const files = WORK_FILES;
   const inputs: string[] = [];
   const filters: string[] = [];
   let index = 0;

@@ -168,6 +168,23 @@ describe('cellwatch record', () => {
     rmSync(join(runs, '100%d'), { recursive: true });
   }, 30_000);
 
+  it("records with labels in a temporary folder whose path holds a filter's syntax (Windows' C:\\...\\Temp holds `:` and `\\`)", async () => {
+    const odd = join(tmp.path, "temp: a,b;c [d] 'e' \\f");
+    mkdirSync(odd, { recursive: true });
+    process.env.TMPDIR = odd;
+    try {
+      const out = join(tmp.path, 'odd-temp.mp4');
+      const { io, err, out: printed } = capture();
+      expect(await runCli(['record', '--compare', 'cartpole_balance:v001', '--seed', '900001', '--seconds', '1', '-o', out, runs], io), err.join('\n')).toBe(0);
+      expect([...printed, ...err].join('\n')).not.toContain('labels left out');
+      const probe = execFileSync(findFfprobe(), ['-v', 'error', '-count_frames', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', out], { encoding: 'utf8' });
+      expect(probe.trim()).toBe('25');
+    } finally {
+      if (saved.TMPDIR === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved.TMPDIR;
+    }
+  }, 30_000);
+
   it('kills an ffmpeg that outlasts its deadline, SIGTERM or not', async () => {
     const stuck = join(tmp.path, 'stuck-ffmpeg');
     const pidFile = join(tmp.path, 'stuck.pid');

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { unpackedFile } from '../paths';
-import { ffmpegArgs, workFiles, type ComposeOptions, type SlotInput } from './compose';
+import { ffmpegArgs, WORK_FILES, type ComposeOptions, type SlotInput } from './compose';
 
 export interface RecordResult {
   out: string;
@@ -17,9 +17,10 @@ export interface RecordResult {
 /** How long ffmpeg may take for a recording of `seconds`: far more than it needs (0.14x real time here), then SIGKILL. */
 export const deadlineMs = (seconds: number) => 120_000 + seconds * 10_000;
 
-function run(ffmpeg: string, args: string[], seconds: number, onProgress: (fraction: number) => void, limitMs: number): Promise<string | null> {
+function run(ffmpeg: string, args: string[], work: string, seconds: number, onProgress: (fraction: number) => void, limitMs: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // In the work folder: the filter graph names its files relative to it (WORK_FILES).
+    const child = spawn(ffmpeg, args, { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
     // An ffmpeg that hangs ignores SIGTERM: it is killed at its deadline, or with this process.
     const kill = () => child.kill('SIGKILL');
     const timer = setTimeout(() => {
@@ -53,19 +54,19 @@ export async function recordComparison(
   onProgress: (fraction: number) => void = () => undefined,
   limitMs = deadlineMs(options.seconds),
 ): Promise<RecordResult> {
-  await mkdir(dirname(options.out), { recursive: true });
+  // ffmpeg runs in the work folder: the output named from here.
+  const out = resolve(options.out);
+  await mkdir(dirname(out), { recursive: true });
   const work = await mkdtemp(join(tmpdir(), 'cellwatch-record-'));
-  // The folder's path goes into a filter option, where only plain characters stand for themselves.
-  if (!/^[\w/.-]+$/.test(work)) throw new Error(`the temporary folder ${work} holds characters ffmpeg's filter options cannot take: set TMPDIR to a plainer path`);
   try {
-    const files = workFiles(work);
+    const at = (name: string) => join(work, name);
     await Promise.all(
-      [symlink(labelFont(), files.font)].concat(slots.flatMap((slot, i) => [
-        writeFile(files.label(i), slot.label),
-        ...slot.cameras.flatMap((camera, j) => [symlink((camera.frames?.dir ?? camera.video) as string, files.camera(i, j)), writeFile(files.cameraLabel(i, j), camera.name)]),
+      [symlink(labelFont(), at(WORK_FILES.font))].concat(slots.flatMap((slot, i) => [
+        writeFile(at(WORK_FILES.label(i)), slot.label),
+        ...slot.cameras.flatMap((camera, j) => [symlink((camera.frames?.dir ?? camera.video) as string, at(WORK_FILES.camera(i, j))), writeFile(at(WORK_FILES.cameraLabel(i, j)), camera.name)]),
       ])),
     );
-    const attempt = (labels: boolean) => run(ffmpeg, ffmpegArgs(slots, { ...options, labels }, work), options.seconds, onProgress, limitMs);
+    const attempt = (labels: boolean) => run(ffmpeg, ffmpegArgs(slots, { ...options, out, labels }), work, options.seconds, onProgress, limitMs);
     const failure = await attempt(true);
     if (failure === null) {
       onProgress(1);
