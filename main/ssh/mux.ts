@@ -18,6 +18,8 @@ import { EXEC_MAX_BYTES, HelperGone, outputTooLarge, type Answer, type Session }
  */
 export const MUX_SCRIPT = String.raw`
 import json, os, selectors, signal, subprocess, sys
+# Writes wait for room: the channel's stdout could come non-blocking.
+os.set_blocking(1, True)
 def write(data):
     # A write a signal (SIGCHLD) interrupts can be short: the rest is written after it.
     view = memoryview(data)
