@@ -8,7 +8,8 @@ import { PassThrough } from 'node:stream';
 import type { Spawned } from '../programs';
 import { shellQuote } from '../../shared/quote';
 import { HelperGone, ShellHelpers, type Answer, type Session } from './helper';
-import { BOOTSTRAP, Mux } from './mux';
+import { Mux } from './mux';
+import { BOOTSTRAP } from './mux-script';
 
 export interface HostCommands {
   /** A short command, as `sh -c` runs it, with no input. */
@@ -29,6 +30,22 @@ export interface SessionOpener {
 type Way = { mux: Mux } | { helpers: ShellHelpers };
 
 /**
+ * Reads `stream` past whatever a login shell's profile printed until `marker` appears, then stops reading
+ * and hands over the match and the bytes after it.
+ */
+function afterMarker(stream: NodeJS.ReadableStream, marker: RegExp, found: (match: RegExpExecArray, rest: Buffer) => void): void {
+  let seen = '';
+  const listener = (chunk: Buffer) => {
+    seen = (seen + chunk.toString('latin1')).slice(-(1 << 16));
+    const match = marker.exec(seen);
+    if (!match) return;
+    stream.removeListener('data', listener);
+    found(match, Buffer.from(seen.slice(match.index + match[0].length), 'latin1'));
+  };
+  stream.on('data', listener);
+}
+
+/**
  * The login shell's first session: the mux's hello, or the plain helper's, read past whatever its profile
  * printed. Null when the session ended before either (a python3 that cannot run the mux).
  */
@@ -36,16 +53,7 @@ async function greet(open: SessionOpener['open']): Promise<{ session: Session; k
   const token = `cw-${randomBytes(12).toString('hex')}`;
   const session = await open(shellQuote(['exec', 'sh', '-c', BOOTSTRAP, 'sh', token]));
   return new Promise((resolve) => {
-    let seen = '';
-    const hello = new RegExp(`\n${token} (mux|sh)\n`);
-    const listener = (chunk: Buffer) => {
-      seen = (seen + chunk.toString('latin1')).slice(-(1 << 16));
-      const found = hello.exec(seen);
-      if (!found) return;
-      session.stdout.removeListener('data', listener);
-      resolve({ session, kind: found[1] as 'mux' | 'sh', rest: Buffer.from(seen.slice(found.index + found[0].length), 'latin1') });
-    };
-    session.stdout.on('data', listener);
+    afterMarker(session.stdout, new RegExp(`\n${token} (mux|sh)\n`), (found, rest) => resolve({ session, kind: found[1] as 'mux' | 'sh', rest }));
     session.onEnd(() => resolve(null));
   });
 }
@@ -87,18 +95,13 @@ function ownSession(opener: SessionOpener, script: string): Spawned {
   const token = `cw-${randomBytes(12).toString('hex')}`;
   const child = opener.stream(shellQuote(['sh', '-c', `printf '\\n%s\\n' ${token}\n${script}`]));
   const stdout = new PassThrough();
-  const marker = `\n${token}\n`;
-  let seen = '';
-  const listener = (chunk: Buffer) => {
-    seen = (seen + chunk.toString('latin1')).slice(-(1 << 16));
-    const at = seen.indexOf(marker);
-    if (at < 0) return;
-    child.stdout.removeListener('data', listener);
-    stdout.write(Buffer.from(seen.slice(at + marker.length), 'latin1'));
+  let through = false;
+  afterMarker(child.stdout, new RegExp(`\n${token}\n`), (_, rest) => {
+    through = true;
+    stdout.write(rest);
     child.stdout.pipe(stdout);
-  };
-  child.stdout.on('data', listener);
-  child.stdout.once('end', () => seen.includes(marker) || stdout.end());
+  });
+  child.stdout.once('end', () => through || stdout.end());
   return { ...child, stdout, kill: () => child.kill(), on: child.on.bind(child) } as Spawned;
 }
 
