@@ -5,7 +5,6 @@ import { unwatchFile, watchFile } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import { problem, type CellSummary, type Problem } from '../shared/model';
 import { packageRoot } from './paths';
 
@@ -21,7 +20,7 @@ export interface Prices {
   problems: Problem[];
 }
 
-function parsePrices(text: string, file: string, into: Prices): void {
+function parsePrices({ isMap, isScalar, LineCounter, parseDocument }: typeof import('yaml'), text: string, file: string, into: Prices): void {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length) {
@@ -54,7 +53,8 @@ export async function loadPrices(shipped: string, configDir: string): Promise<Pr
   const prices: Prices = { byModel: new Map(), problems: [] };
   for (const file of [shipped, join(configDir, 'prices.yml')]) {
     const text = await readFile(file, 'utf8').catch(() => null);
-    if (text !== null) parsePrices(text, file, prices);
+    // The YAML parser is loaded when there is YAML to parse: a command's start does not wait for it.
+    if (text !== null) parsePrices(await import('yaml'), text, file, prices);
   }
   return prices;
 }

@@ -88,9 +88,9 @@ export class CommandPlaces {
    * (prices.yml). A root that is missing or unreadable is a NotFoundError.
    */
   async listCells(addresses: string[]): Promise<Listing> {
-    this.prices ??= loadPrices(shippedPrices(), defaultConfigDir());
-    const prices = await this.prices;
-    const listing: Listing = { cells: [], problems: [...prices.problems] };
+    // Read while the first root is: priced once it is listed.
+    const pricing = (this.prices ??= loadPrices(shippedPrices(), defaultConfigDir()));
+    const listing: Listing = { cells: [], problems: [] };
     for (const address of addresses) {
       const remote = parseRemote(address);
       if (remote) await this.connected(remote.alias);
@@ -101,7 +101,7 @@ export class CommandPlaces {
         // Nothing there may still be a collection whose rollouts are not written yet; else it is a missing root.
         const read = await readCellAt(target).catch((error: Error) => (kind === undefined && error instanceof NotFoundError ? null : Promise.reject(error)));
         if (read) {
-          listing.cells.push(priced(summaryOf(read, dirname(target.dir)), prices));
+          listing.cells.push(priced(summaryOf(read, dirname(target.dir)), await pricing));
           continue;
         }
       }
@@ -111,13 +111,14 @@ export class CommandPlaces {
         await index.start();
         const status = index.status('command line');
         if (status.state !== 'ok') throw new NotFoundError(status.problems.map((p) => `${p.file}: ${p.message}`).join('; ') || `${root} could not be listed`);
+        const prices = await pricing;
         append(listing.cells, index.list().sort((a, b) => a.path.localeCompare(b.path)).map((row) => priced(row, prices)));
         append(listing.problems, status.problems);
       } finally {
         await index.close();
       }
     }
-    return listing;
+    return { cells: listing.cells, problems: [...(await pricing).problems, ...listing.problems] };
   }
 
   close(): void {

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument, type Node } from 'yaml';
+import type { Node } from 'yaml';
 import { type Problem, problem, type RootLimit } from '../../shared/model';
 
 /** Hosts files in the config folder: hosts.yml, and hosts.<name>.local.yml as users keep them. */
@@ -29,6 +29,8 @@ export async function readHostsFiles(configDir: string): Promise<HostsFileRoots>
   const files = (await readdir(configDir).catch(() => [] as string[])).filter((f) => HOSTS_FILE.test(f)).sort();
   const roots: HostsFileRoots['roots'] = [];
   const problems: Problem[] = [];
+  if (files.length === 0) return { roots, problems };
+  const { isMap, isScalar, LineCounter, parseDocument } = await import('yaml');
   for (const name of files) {
     const file = join(configDir, name);
     const lines = new LineCounter();
