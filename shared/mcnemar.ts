@@ -1,5 +1,6 @@
 // The exact paired McNemar test over same-episode successes of two runs.
 import type { EpisodeUnit } from './model';
+import { naturalOrder } from './order';
 
 /**
  * Two-sided exact p-value: min(1, 2 * P(X <= min(b, c))) with X ~ Binomial(b + c, 1/2); 1 when b + c = 0.
@@ -59,8 +60,6 @@ export type Pairing = { ok: true; table: McNemarTable } | { ok: false; only_a: s
 function byId(units: EpisodeUnit[]): Map<string, EpisodeUnit> {
   return new Map(units.map((u) => [u.id, u]));
 }
-
-const naturalOrder = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
 
 /**
  * Pairs two runs' units by id. Finished runs whose id sets differ are refused with the ids on each side

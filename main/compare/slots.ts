@@ -1,5 +1,6 @@
 import type { Comparison, ComparedSlot } from '../../shared/cell-detail';
 import { isLive, type CellSummary } from '../../shared/model';
+import { naturalOrder } from '../../shared/order';
 import { parseSlots, type SlotSpec } from '../../shared/slots';
 import { ADAPTERS } from '../../runners';
 import type { VersionsCapability } from '../../runners/types';
@@ -43,8 +44,7 @@ export async function compareSlots(text: string, seed: string | undefined, cells
     return { spec, cell, version: slotVersion(spec, cell), ctx: contextOf(cell).read() };
   });
   const available = await Promise.all(resolved.map((r) => versionsOf(r.cell).seedsWithFrames(r.cell.path, r.version, r.ctx)));
-  const numeric = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
-  const seeds = [...new Set(available.flatMap((a) => [...a.keys()]))].sort(numeric);
+  const seeds = [...new Set(available.flatMap((a) => [...a.keys()]))].sort(naturalOrder);
   const common = seeds.filter((s) => available.every((a) => a.has(s)));
   // A seed every slot has frames for, unless one was chosen: a slot without frames for it says so in its own tile.
   const chosen = seed ?? common[0] ?? seeds[0];
@@ -57,7 +57,7 @@ export async function compareSlots(text: string, seed: string | undefined, cells
         versionsOf(cell).outcome(cell.path, version, chosen, ctx),
         source ? listFrames(cell, { kind: source, version, seed: chosen }, ctx.fs) : { fps: 25, cameras: [] },
       ]);
-      return { slot: spec.text, cellId: cell.id, session: cell.name, version, source, seedsWithFrames: [...(available[i]?.keys() ?? [])].sort(numeric), outcome, frames };
+      return { slot: spec.text, cellId: cell.id, session: cell.name, version, source, seedsWithFrames: [...(available[i]?.keys() ?? [])].sort(naturalOrder), outcome, frames };
     }),
   );
   return { seed: chosen, seeds, common, slots };

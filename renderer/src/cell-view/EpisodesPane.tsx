@@ -7,6 +7,7 @@ import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { useRowKeys } from '../keys';
 import { EpisodeBudget } from './BudgetBars';
 import { isLive } from '../../../shared/model';
+import { naturalOrder } from '../../../shared/order';
 import { useApp } from '../context';
 import { useCell } from './context';
 import { EventStream } from './EventStream';
@@ -73,7 +74,7 @@ function EpisodeTable({ rows, leftOut, selected, onSelect }: { rows: EpisodeRow[
     return kept.sort((a, b) => {
       const x = sortValue(a, sort.key);
       const y = sortValue(b, sort.key);
-      return sign * (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y), 'en', { numeric: true }));
+      return sign * (typeof x === 'number' && typeof y === 'number' ? x - y : naturalOrder(String(x), String(y)));
     });
   }, [rows, status, outcome, text, sort]);
   const { ref, onScroll, first, last, totalHeight, scrollToRow } = useVirtualRows(shown.length, ROW_HEIGHT);
