@@ -13,6 +13,8 @@ export interface PlainColumn<R> {
   /** What the header says on hover. */
   hint?: string;
   render(row: R): ReactNode;
+  /** The text the column shows for a row, where the table takes its widths from its content (columnLayout). */
+  fit?: (row: R) => string;
   /** The cell's own attributes (a class, a tooltip). */
   td?: (row: R) => TdHTMLAttributes<HTMLTableCellElement>;
 }
@@ -44,5 +46,5 @@ export function usePlainColumns<R>(table: string, columns: PlainColumn<R>[], nam
         {c.render(row)}
       </td>
     ));
-  return { shown, menu, header, cells };
+  return { shown, prefs, menu, header, cells };
 }

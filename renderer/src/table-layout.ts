@@ -92,6 +92,8 @@ export interface Room {
 export interface ColumnLayout {
   /** The grid's `grid-template-columns`. */
   template: string;
+  /** Each column's width in whole px, rounded up (a text is not cut by a fraction of one), in the columns' order: a table's `<col>`s. */
+  widths: number[];
   /** How many characters each column holds, by key (a written column's, as its longest text is drawn); null where not measured. */
   chars: Record<string, number | null>;
 }
@@ -157,7 +159,7 @@ export function columnLayout<R>(columns: SizedColumn<R>[], rows: R[], prefs: Col
   }
   const template = widths.map((px, i) => (sized[i]?.grow ? `minmax(${Math.floor(px)}px, 1fr)` : `${Math.floor(px)}px`)).join(' ');
   const chars = Object.fromEntries(columns.map((c, i) => [c.key, room ? Math.floor(((widths[i] as number) - PAD_PX) / (sized[i] as Want).charPx) : null]));
-  return { template, chars };
+  return { template, widths: widths.map(Math.ceil), chars };
 }
 
 /** The text cut in its middle to `max` characters: both ends of an id stay readable. */
@@ -200,7 +202,9 @@ export function useRoom(ref: RefObject<HTMLElement | null>, shown: boolean): Roo
     const element = ref.current;
     const context = typeof ResizeObserver === 'undefined' ? null : document.createElement('canvas').getContext('2d');
     if (!element || !context) return;
-    context.font = getComputedStyle(element).font;
+    // From its parts: the `font` shorthand reads empty where a part has no place in it (tabular numerals), and a canvas then measures in 10px sans-serif.
+    const style = getComputedStyle(element);
+    context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
     const widths = new Map<string, number>();
     const textPx = (text: string) => {
       let px = widths.get(text);

@@ -1,0 +1,48 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DetailTable } from '../../../shared/cell-detail';
+import { DetailTableView } from './DetailTables';
+
+const ROLLOUTS: DetailTable = {
+  id: 'rollouts',
+  title: 'Rollouts',
+  columns: ['rollout', 'agent', 'reward', 'input'],
+  rows: Array.from({ length: 1000 }, (_, i) => [`${i}#0`, 'bench_agent', i % 2, 39_998 + i]),
+  note: null,
+  opens: 'transcript',
+};
+
+afterEach(cleanup);
+
+describe('a detail table of many rows', () => {
+  it('renders the rows in its box, keeps the whole height, and shows later rows as it is scrolled', async () => {
+    render(<DetailTableView table={ROLLOUTS} onOpen={() => undefined} />);
+    const region = screen.getByRole('region', { name: 'Rollouts' });
+    const rows = () => within(region).getAllByRole('row').slice(1);
+    expect(rows().length).toBeLessThan(60);
+    expect(rows()[0]?.textContent).toBe('0#0bench_agent039,998');
+    const table = within(region).getByRole('table');
+    expect(table.getAttribute('aria-rowcount')).toBe('1001');
+    // The rows not rendered keep their room: the scroll box is as tall as the whole table.
+    const spacers = [...table.querySelectorAll('tbody tr[aria-hidden="true"]')].map((tr) => Number.parseInt((tr as HTMLElement).style.height, 10));
+    expect(rows().length * 24 + spacers.reduce((a, b) => a + b, 0)).toBe(1000 * 24);
+
+    const box = region.querySelector('.detail-table-scroll') as HTMLElement;
+    box.scrollTop = 500 * 24;
+    await act(async () => void fireEvent.scroll(box));
+    const shown = rows().map((row) => row.getAttribute('aria-rowindex'));
+    expect(shown).toContain('502');
+    expect(shown).not.toContain('2');
+    expect(within(region).getByRole('button', { name: 'Open rollout 500#0' })).toBeTruthy();
+  });
+
+  it('gives each column a width from its values, the numbers tabular and right-aligned', () => {
+    render(<DetailTableView table={ROLLOUTS} onOpen={() => undefined} />);
+    const cols = [...screen.getByRole('table').querySelectorAll('col')].map((col) => Number.parseInt((col as HTMLElement).style.width, 10));
+    expect(cols).toHaveLength(4);
+    // Without a canvas to measure with, a character is taken as 8 px: "bench_agent" and its padding.
+    expect(cols[1]).toBe(11 * 8 + 8);
+    expect(screen.getAllByRole('columnheader')[3]?.className).toBe('num');
+  });
+});
