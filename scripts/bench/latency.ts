@@ -59,17 +59,20 @@ try {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
   const page = await browser.newPage();
-  await page.exposeFunction('arrived', (seq: number) => arrivals.page!.set(seq, now()));
-  await page.exposeFunction('received', (seqs: number[]) => seqs.forEach((seq) => arrivals['page: socket']!.has(seq) || arrivals['page: socket']!.set(seq, now())));
-  // The events each message of the page's socket carries: what the server sent, apart from the drawing.
+  // The events each message of the page's socket carries (what the server sent, apart from the drawing), and
+  // when each reaches the screen: timed in the page on the same wall clock as here, and collected once at the
+  // end, so that the measuring adds no call out of the page to each event's path.
   await page.addInitScript(() => {
+    const seen = { received: [] as [number, number][], arrived: [] as [number, number][] };
+    (window as unknown as { latency: typeof seen }).latency = seen;
     const Socket = window.WebSocket;
     window.WebSocket = class extends Socket {
       constructor(...args: ConstructorParameters<typeof WebSocket>) {
         super(...args);
         this.addEventListener('message', (message: MessageEvent) => {
-          const seqs = typeof message.data === 'string' ? [...message.data.matchAll(/"seq":(\d+)/g)].map((m) => Number(m[1])) : [];
-          if (seqs.length) (window as unknown as { received(seqs: number[]): void }).received(seqs);
+          if (typeof message.data !== 'string') return;
+          const at = performance.timeOrigin + performance.now();
+          for (const m of message.data.matchAll(/"seq":(\d+)/g)) seen.received.push([Number(m[1]), at]);
         });
       }
     };
@@ -84,7 +87,7 @@ try {
       for (const record of records) {
         for (const node of record.addedNodes) {
           const seq = Number((node as HTMLElement).querySelector?.('.event-seq')?.textContent);
-          if (seq) (window as unknown as { arrived(seq: number): void }).arrived(seq);
+          if (seq) (window as unknown as { latency: { arrived: [number, number][] } }).latency.arrived.push([seq, performance.timeOrigin + performance.now()]);
         }
       }
     }).observe(log, { childList: true, subtree: true });
@@ -98,6 +101,10 @@ try {
     await new Promise((r) => setTimeout(r, 1000 / RATE));
   }
   await new Promise((r) => setTimeout(r, 1500));
+  const seen = await page.evaluate(() => (window as unknown as { latency: { received: [number, number][]; arrived: [number, number][] } }).latency);
+  // The first time each event is seen counts.
+  for (const [seq, at] of seen.received) if (!arrivals['page: socket']!.has(seq)) arrivals['page: socket']!.set(seq, at);
+  for (const [seq, at] of seen.arrived) if (!arrivals.page!.has(seq)) arrivals.page!.set(seq, at);
   await browser.close();
 
   console.log('');
