@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { frameSourceKey, type EpisodeRow, type FrameSource } from '../../../shared/cell-detail';
 import { SortHeader, useSort, type HeaderColumn } from '../sorting';
 import { ColumnsMenu } from '../ColumnsMenu';
@@ -59,7 +59,8 @@ function sortValue(row: EpisodeRow, key: SortKey): number | string {
   return row[key] ?? -1;
 }
 
-function EpisodeTable({ rows, leftOut, selected, onSelect }: { rows: EpisodeRow[]; leftOut: number; selected: string | null; onSelect: (id: string) => void }) {
+// Memoized: the pane renders again for each event of the stream it follows, the table only when its rows do.
+const EpisodeTable = memo(function EpisodeTable({ rows, leftOut, selected, onSelect }: { rows: EpisodeRow[]; leftOut: number; selected: string | null; onSelect: (id: string) => void }) {
   const [sort, toggleSort] = useSort<SortKey>('id');
   const [status, setStatus] = useState('all');
   const [outcome, setOutcome] = useState<OutcomeFilter>('all');
@@ -146,7 +147,7 @@ function EpisodeTable({ rows, leftOut, selected, onSelect }: { rows: EpisodeRow[
       </div>
     </div>
   );
-}
+});
 
 export function EpisodesPane() {
   const detail = useCell((s) => s.detail);

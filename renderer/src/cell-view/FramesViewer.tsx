@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { memo, useCallback, useEffect, useState } from 'react';
 import type { FrameSet, FrameSource } from '../../../shared/cell-detail';
 import { useTransport } from '../context';
 import { useKey } from '../keys';
@@ -7,7 +7,8 @@ import { largest } from '../../../shared/arrays';
 /** A scrubber and a play button over one set of frames; every camera shows the same frame index. */
 /** `live`: the episode still runs, so frames may yet come. */
 /** `seek`: a frame's file an event named (`frames/000012.png`): shown at once. */
-export function FramesViewer({ cellId, source, refreshKey, live, seek }: { cellId: string; source: FrameSource; refreshKey: number; live: boolean; seek?: { frame: string } | null }) {
+/** Memoized: drawn again when a frame is written (refreshKey) or picked, not for each event beside it. */
+export const FramesViewer = memo(function FramesViewer({ cellId, source, refreshKey, live, seek }: { cellId: string; source: FrameSource; refreshKey: number; live: boolean; seek?: { frame: string } | null }) {
   const transport = useTransport();
   const [frames, setFrames] = useState<FrameSet | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -81,4 +82,4 @@ export function FramesViewer({ cellId, source, refreshKey, live, seek }: { cellI
       )}
     </section>
   );
-}
+});
