@@ -29,6 +29,9 @@ export function measure(command: string, args: string[], options: { rss?: boolea
   });
 }
 
+/** The middle value (the upper of the two middle ones for an even count). */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
 export function row(label: string, value: string, note = ''): string {
   return `${label.padEnd(34)} ${value.padStart(12)}  ${note}`;
 }

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { longest, served, watchLongTasks } from './long-tasks';
-import { measure, ROOT, row } from './measure';
+import { measure, median, ROOT, row } from './measure';
 
 const RUNS = 3;
 const home = mkdtempSync(join(tmpdir(), 'cellwatch-bench-open-'));
@@ -21,8 +21,6 @@ function cell(name: string, count: number): void {
   writeFileSync(join(dir, 'run.json'), JSON.stringify({ runner: 'coding-agent', run: name, protocol: { episodes: planned } }));
   writeFileSync(join(dir, 'summary.json'), JSON.stringify({ planned, episodes }));
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 /** The longest task while the cell opens, and while its Overview is shown again. */
 async function open(page: Page, url: string, name: string): Promise<[number, number]> {

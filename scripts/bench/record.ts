@@ -1,13 +1,14 @@
 // npm run bench:record: a 6-slot, 10 s, 25 fps comparison recorded with `cellwatch record`; its wall
 // time as a fraction of real time (goal: at most 0.3x on 2 cores), beside ffmpeg alone encoding the same
-// frames from raw video, and the command's own part (an ffmpeg that does nothing).
+// frames from raw video, and the command's own part (an ffmpeg that does nothing). Each the median of
+// three runs, taken in turn.
 import { cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runDemo } from '../../runners/demo';
 import { findFfmpeg } from '../../main/record/ffmpeg';
 import { findFfprobe } from '../../main/record/testing';
-import { measure, ROOT } from './measure';
+import { measure, median, ROOT } from './measure';
 
 const SECONDS = 10;
 const FPS = 25;
@@ -20,21 +21,31 @@ try {
   const slots = 'cartpole_balance:v001,cartpole_balance:v002,cartpole_balance:v003,cartpole_balance:v004,cartpole_again:v002,cartpole_again:last';
   const out = join(home, 'six.mp4');
   const args = [join(ROOT, 'out/cli.mjs'), 'record', '--compare', slots, '--seed', '900001', '--seconds', String(SECONDS), '--fps', String(FPS), '-o', out, runs];
-  const ours = await measure(process.execPath, args);
+  const ours = () => measure(process.execPath, args);
   // The command with an ffmpeg that does nothing: Node's start, finding the slots, the work folder.
-  const command = await measure(process.execPath, args, { env: { ...process.env, CELLWATCH_FFMPEG: '/usr/bin/true' } });
+  const command = () => measure(process.execPath, args, { env: { ...process.env, CELLWATCH_FFMPEG: '/usr/bin/true' } });
+  await ours();
 
   const ffmpeg = findFfmpeg();
   const raw = join(home, 'frames.yuv');
   await measure(ffmpeg, ['-v', 'error', '-i', out, '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-y', raw]);
   const probe = await measure(findFfprobe(), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', out]);
   const [width, height] = probe.stdout.trim().split(',');
-  const alone = await measure(ffmpeg, ['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-r', String(FPS), '-i', raw, '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-y', join(home, 'alone.mp4')]);
+  const alone = () => measure(ffmpeg, ['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-r', String(FPS), '-i', raw, '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-y', join(home, 'alone.mp4')]);
+  const times = { ours: [] as number[], command: [] as number[], alone: [] as number[] };
+  for (let i = 0; i < 3; i++) {
+    times.alone.push((await alone()).wallMs);
+    times.ours.push((await ours()).wallMs);
+    times.command.push((await command()).wallMs);
+  }
+  const [aloneMs, oursMs, commandMs] = [median(times.alone), median(times.ours), median(times.command)];
 
   console.log(`6 slots x 3 cameras, ${width}x${height}, ${SECONDS} s at ${FPS} fps (${(statSync(out).size / 1024).toFixed(0)} KiB)\n`);
-  console.log(`${'ffmpeg alone, encoding the raw frames'.padEnd(40)} ${(alone.wallMs / 1000).toFixed(2).padStart(6)} s  ${(alone.wallMs / 1000 / SECONDS).toFixed(2)}x real time  baseline`);
-  console.log(`${'cellwatch record (compose + encode)'.padEnd(40)} ${(ours.wallMs / 1000).toFixed(2).padStart(6)} s  ${(ours.wallMs / 1000 / SECONDS).toFixed(2)}x real time (goal: at most 0.3x); ${(ours.wallMs / alone.wallMs).toFixed(2)}x ffmpeg alone (goal: at most 1.5x)`);
-  console.log(`${'  of which the command before ffmpeg'.padEnd(40)} ${(command.wallMs / 1000).toFixed(2).padStart(6)} s  Node's start, the slots found in the root, the work folder`);
+  const seconds = (ms: number) => (ms / 1000).toFixed(2).padStart(6);
+  console.log(`${'ffmpeg alone, encoding the raw frames'.padEnd(40)} ${seconds(aloneMs)} s  ${(aloneMs / 1000 / SECONDS).toFixed(2)}x real time  baseline`);
+  console.log(`${'cellwatch record (compose + encode)'.padEnd(40)} ${seconds(oursMs)} s  ${(oursMs / 1000 / SECONDS).toFixed(2)}x real time (goal: at most 0.3x); ${(oursMs / aloneMs).toFixed(2)}x ffmpeg alone (goal: at most 1.5x)`);
+  console.log(`${'  of which the command before ffmpeg'.padEnd(40)} ${seconds(commandMs)} s  Node's start, the slots found in the root, the work folder`);
+  console.log(`(medians of 3 runs taken in turn; the runs: ffmpeg alone ${times.alone.map((ms) => seconds(ms).trim()).join(', ')} s, cellwatch record ${times.ours.map((ms) => seconds(ms).trim()).join(', ')} s)`);
 } finally {
   rmSync(home, { recursive: true, force: true });
 }

@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import type { CellsDelta, RootStatus } from '../../shared/model';
 import { served } from './long-tasks';
-import { measure, ROOT, row, type Measured } from './measure';
+import { measure, median, ROOT, row, type Measured } from './measure';
 
 const CELLS = Number(process.env.BENCH_CELLS ?? 10_000);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 30);
@@ -90,7 +90,6 @@ try {
   // 1. status --json against the plain reader: each a first time (a warm disk cache for all), then three
   // times in turn, the median kept. status runs cold (an empty data folder: every cell parsed) and warm
   // (the index cache its first run left).
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
   const medianOf = (runs: Measured[]): Measured => {
     const wallMs = median(runs.map((r) => r.wallMs));
     return { ...(runs.find((r) => r.wallMs === wallMs) as Measured), peakRssMb: largest(runs.map((r) => r.peakRssMb ?? 0), 0) || null };
