@@ -27,6 +27,10 @@ for (const [width, height] of [
       const cut = await list.getByRole('columnheader').evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => `${el.textContent} ${el.scrollWidth}>${el.clientWidth}`));
       expect(cut).toEqual([]);
       await inWindow(page, list.getByRole('columnheader'));
+      // Each name as shown, cut or whole, tells its cell apart: no two read the same.
+      const names = await list.locator('span.name').allTextContents();
+      expect(names.length).toBeGreaterThan(5);
+      expect(new Set(names).size, names.join(' | ')).toBe(names.length);
 
       // A cell of each format: its header's parts apart; its Episodes tab, a row open, the table beside
       // what the row holds (events, frames, facts), not under it, each panel in the window with one scrollbar.

@@ -185,8 +185,9 @@ test.describe('finding your way', () => {
     const table = page.getByRole('table', { name: 'Cells' });
     const headers = table.getByRole('columnheader');
     await expect(headers).toHaveCount(10);
-    // Names alike keep what tells them apart, however narrow their column.
-    await expect(table.getByRole('button', { name: 'std_sdk_demo-model_bare_default' })).toHaveText(/bare_default$/);
+    // Names alike keep what tells them apart, however narrow their column: sdk from cli, bare from full.
+    await expect(table.getByRole('button', { name: 'std_sdk_demo-model_bare_default' })).toHaveText(/sdk.*bare/);
+    await expect(table.getByRole('button', { name: 'std_cli_demo-model_bare_default' })).toHaveText(/cli.*bare/);
     await page.getByText('Columns').click();
     await page.getByRole('checkbox', { name: 'Tokens' }).uncheck();
     await page.getByRole('checkbox', { name: 'Problems' }).uncheck();

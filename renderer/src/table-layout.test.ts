@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnLayout, differences, distinctCut, middleCut, type SizedColumn } from './table-layout';
+import { columnLayout, type SizedColumn } from './table-layout';
 
 type Row = { name: string; kind: string; note: string };
 const COLUMNS: SizedColumn<Row>[] = [
@@ -34,25 +34,5 @@ describe('column widths', () => {
 
   it('keep a dragged width whatever the content', () => {
     expect(columnLayout(COLUMNS, ROWS, { hidden: [], widths: { kind: 77 } }, { px: 1200, textPx: TEN }).template).toBe('minmax(318px, 1fr) 77px 50px 318px');
-  });
-});
-
-describe('an id cut to fit', () => {
-  it('keeps both ends, and is whole when it fits', () => {
-    expect(middleCut('std_sdk_demo-model_bare_default', 15)).toBe('std_sdk…default');
-    expect(middleCut('std_sdk_other_bare_default', 26)).toBe('std_sdk_other_bare_default');
-  });
-
-  it('stays told apart from the ids it shares a start with: the shared start gives way first', () => {
-    const names = ['std_sdk_demo-model_bare_default', 'std_sdk_demo-model_full_default', 'cartpole_balance', 'cartpole_evo', 'rollouts'];
-    const at = differences(names);
-    const cut = (name: string, max: number) => distinctCut(name, max, at.get(name) ?? 0);
-    expect(cut('std_sdk_demo-model_bare_default', 14)).toBe('…bare_default');
-    expect(cut('std_sdk_demo-model_full_default', 14)).toBe('…full_default');
-    expect(cut('cartpole_balance', 14)).toBe('…balance');
-    expect(cut('cartpole_evo', 14)).toBe('cartpole_evo');
-    expect(cut('std_sdk_demo-model_bare_default', 9)).toBe('…bare…ult');
-    // Nothing alike: the middle goes.
-    expect(distinctCut('a_very_long_unique_identifier', 14, 0)).toBe('a_very_…tifier');
   });
 });

@@ -162,36 +162,6 @@ export function columnLayout<R>(columns: SizedColumn<R>[], rows: R[], prefs: Col
   return { template, widths: widths.map(Math.ceil), chars };
 }
 
-/** The text cut in its middle to `max` characters: both ends of an id stay readable. */
-export function middleCut(text: string, max: number): string {
-  if (text.length <= max || max < 5) return text;
-  const head = Math.ceil((max - 1) / 2);
-  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
-}
-
-/** Where each text first differs from the most alike of the others (the length of their common start). */
-export function differences(texts: readonly string[]): Map<string, number> {
-  const sorted = [...new Set(texts)].sort();
-  const common = (a = '', b = '') => {
-    let i = 0;
-    while (i < a.length && a[i] === b[i]) i++;
-    return i;
-  };
-  return new Map(sorted.map((text, i) => [text, Math.max(common(text, sorted[i - 1]), common(text, sorted[i + 1]))]));
-}
-
-/**
- * An id cut to `max` characters so that it stays told apart from its alikes: the start it shares with
- * them (from the last `_`, `-`, `.` or `/` before they differ) gives way first, then the middle.
- */
-export function distinctCut(text: string, max: number, differsAt: number): string {
-  if (text.length <= max || max < 5) return text;
-  if (differsAt < max / 2) return middleCut(text, max);
-  const boundary = ['_', '-', '.', '/'].reduce((last, c) => Math.max(last, text.lastIndexOf(c, differsAt - 1)), -1);
-  const rest = text.slice(boundary >= 0 ? boundary + 1 : differsAt);
-  return `…${middleCut(rest, max - 1)}`;
-}
-
 /**
  * The element's width, followed as it resizes, and a measure of text in its font; null until measured
  * (or where nothing can measure). `shown`: whether the element is rendered now (it is measured once it is).

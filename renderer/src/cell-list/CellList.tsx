@@ -8,7 +8,8 @@ import { useKey, useRowKeys } from '../keys';
 import { useNow } from '../useNow';
 import { NowStrip } from './NowStrip';
 import { ColumnsMenu } from '../ColumnsMenu';
-import { columnLayout, differences, distinctCut, LAYOUT_SAMPLE_MS, useColumnPrefs, useRoom, useSampled, visibleColumns } from '../table-layout';
+import { columnLayout, LAYOUT_SAMPLE_MS, useColumnPrefs, useRoom, useSampled, visibleColumns } from '../table-layout';
+import { middleCut, nameCuts } from '../name-cuts';
 import { COLUMNS, matches } from './columns';
 import { keepOrder, sameOrder } from './stableOrder';
 import { useVirtualRows } from './useVirtualRows';
@@ -120,9 +121,10 @@ export function CellList() {
   const sampled = useSampled(cells, LAYOUT_SAMPLE_MS);
   const layout = useMemo(() => columnLayout(columns, sampled, prefs, room), [columns, sampled, prefs, room]);
   const grid = layout.template;
-  const differsAt = useMemo(() => differences(sampled.map((c) => c.name)), [sampled]);
   const nameChars = layout.chars.name ?? null;
-  const fitName = useCallback((name: string) => (nameChars === null ? name : distinctCut(name, nameChars, differsAt.get(name) ?? 0)), [nameChars, differsAt]);
+  const cuts = useMemo(() => (nameChars === null ? null : nameCuts(sampled.map((c) => c.name), nameChars)), [sampled, nameChars]);
+  // A cell newer than the last sample is cut in its middle until the next.
+  const fitName = useCallback((name: string) => (nameChars === null ? name : (cuts?.get(name) ?? middleCut(name, nameChars))), [nameChars, cuts]);
   const whole = useCallback((text: string) => text, []);
 
   const move = useCallback(

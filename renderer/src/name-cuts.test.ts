@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { differences, distinctCut, middleCut, nameCuts } from './name-cuts';
+
+describe('an id cut to fit', () => {
+  it('keeps both ends, and is whole when it fits', () => {
+    expect(middleCut('std_sdk_demo-model_bare_default', 15)).toBe('std_sdk…default');
+    expect(middleCut('std_sdk_other_bare_default', 26)).toBe('std_sdk_other_bare_default');
+  });
+
+  it('stays told apart from the ids it shares a start with: the shared start gives way first', () => {
+    const names = ['std_sdk_demo-model_bare_default', 'std_sdk_demo-model_full_default', 'cartpole_balance', 'cartpole_evo', 'rollouts'];
+    const at = differences(names);
+    const cut = (name: string, max: number) => distinctCut(name, max, at.get(name) ?? 0);
+    expect(cut('std_sdk_demo-model_bare_default', 14)).toBe('…bare_default');
+    expect(cut('std_sdk_demo-model_full_default', 14)).toBe('…full_default');
+    expect(cut('cartpole_balance', 14)).toBe('…balance');
+    expect(cut('cartpole_evo', 14)).toBe('cartpole_evo');
+    expect(cut('std_sdk_demo-model_bare_default', 9)).toBe('…bare…ult');
+    // Nothing alike: the middle goes.
+    expect(distinctCut('a_very_long_unique_identifier', 14, 0)).toBe('a_very_…tifier');
+  });
+
+  it('never reads the same for two names: those that would are cut to where they differ', () => {
+    const names = ['std_cli_demo-model_bare_default', 'std_cli_demo-model_full_default', 'std_sdk_demo-model_bare_default', 'std_sdk_demo-model_full_default', 'cartpole_balance', 'cartpole_evo', 'rollouts'];
+    const cuts = nameCuts(names, 14);
+    expect(names.map((name) => cuts.get(name))).toEqual(['std_cli…bare…', 'std_cli…full…', 'std_sdk…bare…', 'std_sdk…full…', '…balance', 'cartpole_evo', 'rollouts']);
+    // Narrower, the start gives way.
+    expect(nameCuts(names, 12).get('std_sdk_demo-model_full_default')).toBe('…sdk…full…');
+    for (const max of [6, 9, 12, 14, 20]) {
+      const shown = [...nameCuts(names, max).values()];
+      if (max >= 9) expect(new Set(shown).size).toBe(names.length);
+      shown.forEach((cut) => expect(cut.length).toBeLessThanOrEqual(Math.max(max, 5)));
+    }
+  });
+});

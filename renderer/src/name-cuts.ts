@@ -1,0 +1,82 @@
+// Ids cut to fit a column, each still told apart from the others: what a cell list at 1024 px shows of
+// names like std_cli_demo-model_bare_default and std_sdk_demo-model_bare_default.
+
+/** The text cut in its middle to `max` characters: both ends of an id stay readable. */
+export function middleCut(text: string, max: number): string {
+  if (text.length <= max || max < 5) return text;
+  const head = Math.ceil((max - 1) / 2);
+  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
+}
+
+/** The length of the start two texts share. */
+const common = (a = '', b = '') => {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i;
+};
+
+/** Where each text first differs from the most alike of the others (the length of their common start). */
+export function differences(texts: readonly string[]): Map<string, number> {
+  const sorted = [...new Set(texts)].sort();
+  return new Map(sorted.map((text, i) => [text, Math.max(common(text, sorted[i - 1]), common(text, sorted[i + 1]))]));
+}
+
+/**
+ * An id cut to `max` characters so that it stays told apart from its alikes: the start it shares with
+ * them (from the last `_`, `-`, `.` or `/` before they differ) gives way first, then the middle.
+ */
+export function distinctCut(text: string, max: number, differsAt: number): string {
+  if (text.length <= max || max < 5) return text;
+  if (differsAt < max / 2) return middleCut(text, max);
+  const boundary = ['_', '-', '.', '/'].reduce((last, c) => Math.max(last, text.lastIndexOf(c, differsAt - 1)), -1);
+  const rest = text.slice(boundary >= 0 ? boundary + 1 : differsAt);
+  return `…${middleCut(rest, max - 1)}`;
+}
+
+/** Where a name's parts (its runs between `_`, `-`, `.` and `/`) start and end. */
+function parts(text: string): { start: number; end: number }[] {
+  return [...text.matchAll(/[^_\-./]+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+}
+
+/**
+ * The name shown as the parts holding `spots` (where it differs from the names it would read like),
+ * joined as they are where they are neighbours, an ellipsis for each run of parts left out.
+ */
+function spotsCut(text: string, spots: number[]): string {
+  const kept = parts(text).filter((p) => spots.some((at) => at >= p.start && at < p.end));
+  if (kept.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const part of kept) {
+    const between = text.slice(at, part.start);
+    out += at === 0 && part.start === 0 ? '' : parts(between).length ? '…' : between;
+    out += text.slice(part.start, part.end);
+    at = part.end;
+  }
+  return at < text.length ? `${out}…` : out;
+}
+
+/**
+ * Each name cut to at most `max` characters (distinctCut), and where two names would then read the same,
+ * each of them cut again to the parts where it differs from the others that read like it (and from its
+ * nearest alike): `std_cli_demo-model_bare_default` and `std_sdk_demo-model_bare_default` both read
+ * `…bare_default` at 14 characters, and read `std_cli…bare…` and `std_sdk…bare…` instead.
+ */
+export function nameCuts(names: readonly string[], max: number): Map<string, string> {
+  const at = differences(names);
+  const cuts = new Map([...at.keys()].map((name) => [name, distinctCut(name, max, at.get(name) ?? 0)]));
+  const alike = new Map<string, string[]>();
+  for (const [name, cut] of cuts) alike.set(cut, [...(alike.get(cut) ?? []), name]);
+  for (const group of alike.values()) {
+    if (group.length < 2) continue;
+    group.sort();
+    group.forEach((name, i) => {
+      const neighbours = [group[i - 1], group[i + 1]].filter((other) => other !== undefined);
+      const spots = [at.get(name) ?? 0, ...neighbours.map((other) => common(name, other))];
+      // With its start where that fits: std_cli…bare…, else …cli…bare…
+      const cut = [spotsCut(name, [0, ...spots]), spotsCut(name, spots)].find((c) => c.length <= max);
+      cuts.set(name, cut ?? middleCut(spotsCut(name, spots), max));
+    });
+  }
+  return cuts;
+}
