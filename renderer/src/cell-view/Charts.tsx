@@ -4,15 +4,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { clockTime } from '../../../shared/model';
 import { useCell } from './context';
 import { bucketMax, thin } from './decimate';
+import { AXIS, GRID, TOOLTIP } from '../chart-style';
 
-const AXIS = { fontSize: 11, fill: 'var(--muted)' };
-/** Legible in both themes: the panel's colours, not recharts' white box. */
-const TOOLTIP = {
-  contentStyle: { background: 'var(--panel)', border: '1px solid var(--line)', borderRadius: 4, color: 'var(--text)', fontSize: 12 },
-  labelStyle: { color: 'var(--muted)' },
-  itemStyle: { color: 'var(--text)' },
-  cursor: { stroke: 'var(--line)', fill: 'var(--raised)' },
-};
 /** At most this many points a line and bars a chart: about one each 2 px of a chart's width. */
 const LINE_POINTS = 200;
 const BARS = 80;
@@ -72,7 +65,7 @@ export function Charts() {
     <Panel key="success" title="Success rate so far (%), by episode">
       <ResponsiveContainer width="100%" height="100%">
         <LineChart data={success} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
-          <CartesianGrid stroke="var(--line)" vertical={false} />
+          <CartesianGrid {...GRID} />
           <XAxis dataKey="episode" tick={AXIS} interval={everyNth(success.length)} />
           <YAxis domain={[0, 100]} tick={AXIS} unit="%" />
           <Tooltip {...TOOLTIP} labelFormatter={(id) => `episode ${String(id)}`} formatter={(rate, _name, item) => [`${String(rate)}% of ${(item.payload as { scored: number }).scored} scored`, 'success']} />
@@ -84,7 +77,7 @@ export function Charts() {
       <Panel key="tools" title={bucketed ? 'Tool calls per episode (most in each group of episodes)' : 'Tool calls per episode'}>
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={tools} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
-            <CartesianGrid stroke="var(--line)" vertical={false} />
+            <CartesianGrid {...GRID} />
             <XAxis dataKey="episode" tick={AXIS} interval={everyNth(tools.length)} />
             <YAxis tick={AXIS} allowDecimals={false} />
             <Tooltip {...TOOLTIP} labelFormatter={(id) => `episode ${String(id)}`} formatter={(calls) => [String(calls), bucketed ? 'tool calls (most)' : 'tool calls']} />
@@ -97,7 +90,7 @@ export function Charts() {
       <Panel key="memory" title="GPU memory (GiB, vram.jsonl), by time">
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={memory} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
-            <CartesianGrid stroke="var(--line)" vertical={false} />
+            <CartesianGrid {...GRID} />
             <XAxis dataKey="t" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} tickFormatter={clockTime} minTickGap={24} />
             <YAxis tick={AXIS} unit=" GiB" width={64} />
             <Tooltip {...TOOLTIP} labelFormatter={(t) => clockTime(Number(t))} formatter={(gib) => [`${String(gib)} GiB`, 'used']} />

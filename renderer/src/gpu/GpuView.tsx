@@ -8,9 +8,9 @@ import { useApp, useTransport } from '../context';
 import { CallFailed } from '../CallFailed';
 import { largest } from '../../../shared/arrays';
 import { Sparkline } from '../Sparkline';
+import { AXIS, GRID, TOOLTIP } from '../chart-style';
 
 const gib = (mib: number | null) => (mib === null ? '?' : (mib / 1024).toFixed(1));
-const AXIS = { fontSize: 11, fill: 'var(--muted)' };
 
 /** The compact meters of the top bar: one per GPU, used of total, clickable to the GPU view. */
 export function GpuMeters() {
@@ -196,10 +196,10 @@ export function GpuView() {
             <div className="chart-body tall">
               <ResponsiveContainer width="100%" height="100%">
                 <LineChart data={series} margin={{ top: 4, right: 8, bottom: 0, left: -10 }}>
-                  <CartesianGrid stroke="var(--line)" vertical={false} />
+                  <CartesianGrid {...GRID} />
                   <XAxis dataKey="t" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} tickFormatter={(t: number) => new Date(t).toLocaleTimeString()} />
                   <YAxis tick={AXIS} domain={[0, Math.ceil(largest(latest.gpus.map((g) => (g.totalMib ?? 0) / 1024), 0))]} />
-                  <Tooltip labelFormatter={(t) => new Date(Number(t)).toLocaleTimeString()} formatter={(v) => `${Number(v).toFixed(1)} GiB`} />
+                  <Tooltip {...TOOLTIP} labelFormatter={(t) => new Date(Number(t)).toLocaleTimeString()} formatter={(v) => `${Number(v).toFixed(1)} GiB`} />
                   {indices.map((i, n) => (
                     <Line key={i} dataKey={`gpu${i}`} name={`GPU${i}`} stroke={['var(--amber)', 'var(--running)', 'var(--ok)', 'var(--error)'][n % 4]} dot={false} isAnimationActive={false} />
                   ))}
