@@ -108,13 +108,25 @@ export function localHostContext(json = new JsonReader(localFs)): HostContext {
   };
 }
 
-/** A read that failed because the connection dropped under it says so, rather than as a problem of the file. */
+/**
+ * A read that failed because the connection dropped under it says so, rather than as a problem of the file:
+ * also when the host is connected again by the time the old channel's failure arrives.
+ */
 function unavailableWhenDropped(host: RemoteHost, source: ByteSource): ByteSource {
+  const channel = () => {
+    try {
+      return host.sftp();
+    } catch {
+      return null;
+    }
+  };
   const guard = async <T>(read: () => Promise<T>): Promise<T> => {
+    const before = channel();
     try {
       return await read();
     } catch (error) {
       if (host.status.state !== 'connected') throw new HostUnavailableError(`${host.alias} is ${host.status.state}`);
+      if (channel() !== before) throw new HostUnavailableError(`${host.alias} reconnected during the read`);
       throw error;
     }
   };

@@ -55,6 +55,7 @@ function readRange(sftp: SFTPWrapper, path: string, position: number, length: nu
 
 /** SFTP's status for the end of a listing. */
 const EOF = 1;
+const NO_SUCH_FILE = 2;
 
 /**
  * A folder's entries, null when it cannot be listed. Opened, read and closed here, each call guarded:
@@ -170,7 +171,10 @@ export function sftpSource(sftp: () => SFTPWrapper, path: string): ByteSource & 
     if (open?.channel === channel) return open;
     open = null;
     ahead = null;
-    const opened = await new Promise<Buffer | null>((resolve) => channel.open(path, 'r', (error, h) => resolve(error ? null : h)));
+    // No such file is an answer; any other failure (a channel dying under the call) is the follower's to retry.
+    const opened = await new Promise<Buffer | null>((resolve, reject) =>
+      channel.open(path, 'r', (error, h) => (!error ? resolve(h) : (error as { code?: number }).code === NO_SUCH_FILE ? resolve(null) : reject(error))),
+    );
     if (!opened) return null;
     const h: Handle = { channel, handle: opened, identity: null };
     // SFTP tells no inode: the file's first bytes stand for it, so a log rotated away is told from its successor.
@@ -211,9 +215,9 @@ export function sftpSource(sftp: () => SFTPWrapper, path: string): ByteSource & 
       if (!h) return null;
       if (polls++ % FSTAT_EVERY === 0 || fresh) {
         fresh = false;
-        const stats = await new Promise<Stats | null>((resolve) => h.channel.fstat(h.handle, (error, st) => resolve(error ? null : st)));
+        const stats = await new Promise<Stats>((resolve, reject) => h.channel.fstat(h.handle, (error, st) => (error ? reject(error) : resolve(st))));
         ahead = null;
-        return stats ? { size: stats.size, identity: h.identity } : null;
+        return { size: stats.size, identity: h.identity };
       }
       const bytes = await readAt(h, next, READ_AHEAD);
       ahead = { position: next, bytes };

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/model';
 import { tempDir } from '../../runners/testing';
-import { localFollower, type Follower } from './follower';
+import { Follower, localFollower } from './follower';
+import { localSource } from './source';
 import { append } from '../../shared/arrays';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -75,4 +76,28 @@ describe('A follower of a local file that grows while it is read', () => {
     expect(seen.length).toBeLessThan(15);
     expect(seen.at(-1)).toEqual({ n: 9999 });
   });
+
+  it('reads a watched file again after a failed read, though no further change comes, and says the failure once', async () => {
+    writeFileSync(file, '{"n":1}\n');
+    const local = localSource(file);
+    let failures = 2;
+    let told = () => undefined as void;
+    const flaky = new Follower(
+      {
+        stat: () => local.stat(),
+        read: (position, length) => (failures-- > 0 ? Promise.reject(Object.assign(new Error('Input/output error'), { code: 'EIO' })) : local.read(position, length)),
+        watch: (changed) => ((told = changed), () => undefined),
+      },
+      'log.jsonl',
+      (chunk) => {
+        append(seen, chunk.records.map((r) => r.value));
+        append(problems, chunk.problems);
+      },
+    );
+    flaky.watch();
+    told();
+    await expect.poll(() => seen, { timeout: 15_000, interval: 200 }).toEqual([{ n: 1 }]);
+    expect(problems).toEqual([{ file: 'log.jsonl', message: 'cannot be read: Input/output error', severity: 'error' }]);
+    flaky.unwatch();
+  }, 20_000);
 });

@@ -10,6 +10,11 @@ const READ_TIMEOUT_MS = 10_000;
 const NEWLINE = 0x0a;
 /** A watched file whose read failed for a passing reason (a host reconnecting) is read again this soon. */
 const RETRY_MS = 1000;
+/**
+ * A watched file that cannot be read is tried again this often: the change that triggered the failed read
+ * was used up by it, and no other may come.
+ */
+const RETRY_FAILED_MS = 5000;
 
 /** Where to start following: the beginning, or the last `bytes` of the file (the first partial line dropped). */
 export type FollowStart = { from: 'start' } | { from: 'end'; bytes: number } | { from: 'offset'; offset: number; line: number | null };
@@ -31,6 +36,7 @@ export class Follower {
   private failure: string | null = null;
   /** Bumped when a read is given up: that read then changes nothing if it ever answers. */
   private generation = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly source: ByteSource,
@@ -57,6 +63,17 @@ export class Follower {
   unwatch(): void {
     this.unwatchSource?.();
     this.unwatchSource = undefined;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  /** A watched file reads again after a failed read, one retry pending at a time. */
+  private retry(ms: number): void {
+    if (!this.unwatchSource || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.poll();
+    }, ms).unref();
   }
 
   /** Reads what was appended; concurrent calls coalesce into one more read. */
@@ -89,13 +106,14 @@ export class Follower {
       const kind = (error as NodeJS.ErrnoException).code ?? (error as Error).name;
       if (TRANSIENT.has(kind)) {
         // Told of changes rather than polling, it would wait for the next change: it tries again itself.
-        if (this.unwatchSource && kind !== 'ENOENT') setTimeout(() => void this.poll(), RETRY_MS).unref();
+        if (kind !== 'ENOENT') this.retry(RETRY_MS);
         return;
       }
       // Anything else (permission denied, an I/O error) is a problem of this file, said once.
       const message = `cannot be read: ${(error as Error).message}`;
       if (message !== this.failure) this.onChunk({ records: [], problems: [problem(this.label, message)] });
       this.failure = message;
+      this.retry(RETRY_FAILED_MS);
     } finally {
       this.busy = false;
     }
