@@ -109,7 +109,7 @@ export interface FormatCapabilities {
     ownerOf(path: string): string | null;
   };
   /** What the cell's transcript names outside its sandbox (bigym-agent's `audit`), read on as it grows. */
-  audit?: { read(dir: string, ctx: ReadContext): Promise<AuditFinding[]> };
+  audit?: { read(dir: string, ctx: ReadContext): Promise<readonly AuditFinding[]> };
   /** One unit (a rollout) read like a transcript, when the user opens it; null when the cell has no such unit. */
   transcripts?: { read(path: string, unit: string, ctx: ReadContext): Promise<Transcript | null> };
   /** Paths (relative to the cell) whose changes never change what the cell list shows: frames, media. */

@@ -22,7 +22,7 @@ export async function audit(argv: string[], io: Io): Promise<number> {
   const audited = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, async (places) => {
     const listed = await places.listCells(positionals);
     for (const p of listed.problems) io.err(problemLine(p));
-    const found: { cell: { id: string; name: string }; findings: AuditFinding[] }[] = [];
+    const found: { cell: { id: string; name: string }; findings: readonly AuditFinding[] }[] = [];
     for (const cell of listed.cells) {
       const reader = ADAPTERS[cell.format].capabilities.audit;
       if (reader) found.push({ cell, findings: await reader.read(cell.path, places.contextOf(cell).read()) });

@@ -28,7 +28,7 @@ export const bigymAgent: FormatAdapter = {
     const sandbox = await r.json('sandbox_config.json');
     const ledger = await r.jsonl('ledger.jsonl');
     // What the transcript names outside the sandbox, kept up as it grows: shown with the cell's detail.
-    let audit: AuditFinding[] = [];
+    let audit: readonly AuditFinding[] = [];
     if (options?.detail) audit = await r.jsonl(TRANSCRIPT, auditReader(dir));
     else await r.stat(TRANSCRIPT);
     const versions = await readVersions(r);

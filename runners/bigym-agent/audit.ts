@@ -45,7 +45,7 @@ export function auditReader(cell: string): LineReader<AuditFinding> {
 }
 
 /** The Audit table of the cell view: each line of the transcript that names a path outside the sandbox. */
-export function auditTable(findings: AuditFinding[]): DetailTable {
+export function auditTable(findings: readonly AuditFinding[]): DetailTable {
   return {
     id: 'audit',
     title: 'Audit: paths outside the sandbox',

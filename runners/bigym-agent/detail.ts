@@ -19,7 +19,7 @@ async function frameSources(r: CellReading, kind: 'dev' | 'replay'): Promise<Fra
 }
 
 /** What the cell view shows, from the files the summary read already parsed. */
-export async function bigymDetail(r: CellReading, run: JsonObject, ledger: JsonlRecord[], versions: string[], evaluations: Evaluation[]): Promise<DetailRead> {
+export async function bigymDetail(r: CellReading, run: JsonObject, ledger: readonly JsonlRecord[], versions: string[], evaluations: Evaluation[]): Promise<DetailRead> {
   const episodes: EpisodeRow[] = ledger.map(({ line, value }) => ({
     id: String(line),
     status: 'ended',

@@ -87,11 +87,12 @@ export class CellReading {
   /**
    * The complete lines of a JSONL log; malformed lines become problems, a partial last line waits. With
    * the context's cache, a log is read on from where its last read ended. A `reader` makes each line
-   * something else than its parsed object (a summary of a row too big to keep whole).
+   * something else than its parsed object (a summary of a row too big to keep whole). The list is the
+   * cache's own, read on in place: never changed here.
    */
-  async jsonl(relative: string): Promise<JsonlRecord[]>;
-  async jsonl<T>(relative: string, reader: LineReader<T>): Promise<T[]>;
-  async jsonl<T>(relative: string, reader?: LineReader<T>): Promise<(T | JsonlRecord)[]> {
+  async jsonl(relative: string): Promise<readonly JsonlRecord[]>;
+  async jsonl<T>(relative: string, reader: LineReader<T>): Promise<readonly T[]>;
+  async jsonl<T>(relative: string, reader?: LineReader<T>): Promise<readonly (T | JsonlRecord)[]> {
     if (!(await this.stat(relative))) return [];
     const log = await (this.ctx.jsonl ?? new JsonlCache(0)).read(this.ctx.fs, this.path(relative), relative, reader);
     append(this.problems, log.problems);

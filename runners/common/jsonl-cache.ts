@@ -44,7 +44,8 @@ interface LogRead {
 }
 
 export interface JsonlLog<T = JsonlRecord> {
-  records: T[];
+  /** The cache's own list, grown in place as the log is read on: read it, never change it. */
+  records: readonly T[];
   problems: Problem[];
   /** The log is longer than its reader's maxBytes: only its start was read. */
   truncated: boolean;
@@ -147,6 +148,7 @@ export class JsonlCache {
     }
     const truncated = info.size > maxBytes;
     const problems = truncated ? [...log.problems, problem(label, `only the first ${maxBytes >> 20} MB read`)] : [...log.problems];
-    return { records: [...log.records] as T[], problems, truncated };
+    // Not copied: a 123,800-row collection's two lists cost 6 ms a read copied, however little was appended.
+    return { records: log.records as T[], problems, truncated };
   }
 }

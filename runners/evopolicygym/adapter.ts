@@ -7,7 +7,7 @@ import type { FormatAdapter } from '../types';
 import { RUN_JSON } from './files';
 
 /** Episodes charged by ended submissions, and reserved by those in flight (started, not yet completed or failed). */
-export function budgetOf(events: JsonlRecord[]): { charged: number; reserved: number } {
+export function budgetOf(events: readonly JsonlRecord[]): { charged: number; reserved: number } {
   let charged = 0;
   const inFlight = new Map<string, number>();
   for (const { value } of events) {

@@ -6,7 +6,7 @@ import { arr, num, obj, str, timestampMs } from '../common/values';
 import type { DetailRead, EventLog } from '../types';
 
 /** What the cell view shows, from the files the summary read already parsed, and each submission's feedback. */
-export async function evopolicygymDetail(r: CellReading, run: JsonObject, events: JsonlRecord[]): Promise<DetailRead> {
+export async function evopolicygymDetail(r: CellReading, run: JsonObject, events: readonly JsonlRecord[]): Promise<DetailRead> {
   const rows = new Map<string, EpisodeRow>();
   for (const { value } of events) {
     const id = str(value.submission);

@@ -219,7 +219,7 @@ export class Collector {
   }
 
   /** The collection as of these rows (each file's, whole, as read now). */
-  update(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: NemoRow[]): Collection {
+  update(inputs: readonly PlannedUnit[] | null, rows: readonly NemoRow[], failures: readonly NemoRow[]): Collection {
     const grewInputs = (inputs?.length ?? 0) > this.seen.inputs;
     const firsts = [inputs?.[0], rows[0], failures[0]];
     const rewritten = this.firsts.some((first, i) => first !== undefined && first !== firsts[i]);
