@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareTable, comparisonsOf, SIGNIFICANT, type BoardEntry } from '../shared/board';
+import { compareTable, comparisonsOf, SIGNIFICANT, type BoardEntry } from '../shared/board-comparisons';
 import { encodeUnits } from '../shared/units';
 import { boardSummaries } from './board';
 

@@ -2,7 +2,7 @@
 // asked again only when a cell's row changed) and the comparisons between them, worked out in a read worker
 // and kept until a cell on a board changes. `cellwatch board` prints the whole table; the window gets each
 // board's summary (a board of 10,000 cells holds 180,000 comparisons: too many to send every poll, or to list).
-import { comparisonAt, SIGNIFICANT, type BoardEntry, type ComparisonTable } from '../shared/board';
+import { comparisonAt, SIGNIFICANT, type BoardEntry, type ComparisonTable } from '../shared/board-comparisons';
 import type { CellSummary } from '../shared/model';
 import { encodeUnits } from '../shared/units';
 import type { BoardInfo, BoardReport } from '../shared/contract';

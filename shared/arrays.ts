@@ -69,3 +69,11 @@ export function addSorted<T, U = never>(sorted: T[], more: T[], compare: (a: T, 
   copyTo(sorted.length);
   return { sorted: merged, beside: next };
 }
+
+/** `array`, or a copy of it twice as long where `needed` values do not fit. */
+export function withRoom(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
+  if (needed <= array.length) return array;
+  const grown = new Int32Array(Math.max(needed, array.length * 2));
+  grown.set(array);
+  return grown;
+}

@@ -5,7 +5,7 @@ import type { Launched, LaunchPlan, LaunchRequest, ProfileInfo, RunInfo } from '
 import type { PairedTest } from './mcnemar';
 import type { CellDelta, CellDetail, Comparison, FrameSet, FrameSource, GpuSample, GpuStatus, RecordProgress, StreamEvent, StreamResume, SystemSample, Transcript } from './cell-detail';
 import type { AppInfo, CellId, CellsDelta, CellSummary, FormatName, Problem, RootStatus } from './model';
-import type { BoardComparison } from './board';
+import type { BoardComparison } from './board-comparisons';
 
 export interface Backend {
   getInfo(): Promise<AppInfo>;

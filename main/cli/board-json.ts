@@ -1,7 +1,9 @@
 // `board --json`: {"cells": [...], "comparisons": [...]} as runners/FORMATS.md pins it, a cell or a comparison
 // a line. 180,000 comparisons are written as bytes from the comparison table's columns, each path and each
 // p-value's text made once: made into objects and strings first, they took longer than the comparing.
-import { BOARD_FIELDS, wilson95, type ComparisonTable } from '../../shared/board';
+import { BOARD_FIELDS } from '../../shared/board';
+import type { ComparisonTable } from '../../shared/board-comparisons';
+import { wilson95 } from '../../shared/stats';
 import type { CellSummary } from '../../shared/model';
 import { cellJson } from './cell-json';
 import type { Io } from './io';

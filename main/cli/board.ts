@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { comparisonsOf, downOf, gridOf, SIGNIFICANT, type BoardComparison } from '../../shared/board';
+import { downOf, gridOf } from '../../shared/board';
+import { comparisonsOf, SIGNIFICANT, type BoardComparison } from '../../shared/board-comparisons';
 import { formatP } from '../../shared/mcnemar';
 import type { CellSummary } from '../../shared/model';
 import { BoardReader } from '../board';

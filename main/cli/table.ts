@@ -1,6 +1,6 @@
 import { printable } from './printable';
 import { largest } from '../../shared/arrays';
-import { wilson95 } from '../../shared/board';
+import { wilson95 } from '../../shared/stats';
 
 /** Plain text columns, left-aligned, numbers right-aligned, two spaces apart. */
 export function table(header: string[], cellRows: string[][], numeric: boolean[] = []): string {

@@ -8,7 +8,7 @@ import { detectFormat, entryProblems, fileCellsIn, localFs, type CellRead } from
 import { problem, type FormatName, type Problem } from '../../shared/model';
 import { unpackedFile } from '../paths';
 import { knownByFolder, withoutTwins, type Found } from '../scan';
-import type { BoardEntry, ComparisonTable } from '../../shared/board';
+import type { BoardEntry, ComparisonTable } from '../../shared/board-comparisons';
 import type { LookedFiles } from './index-cache';
 import type { WorkerJob, WorkerReply } from './worker-jobs';
 
@@ -213,7 +213,7 @@ export class ReaderPool {
     });
   }
 
-  /** The board's comparisons of these cells (shared/board.ts), worked out by the least busy worker. */
+  /** The board's comparisons of these cells (shared/board-comparisons.ts), worked out by the least busy worker. */
   compare(entries: BoardEntry[]): Promise<ComparisonTable> {
     const load = (i: number) => this.busy.get(this.workers[i] as Worker) ?? 0;
     const index = this.workers.reduce((least, _, i) => (load(i) < load(least) ? i : least), 0);

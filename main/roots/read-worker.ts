@@ -14,7 +14,7 @@ import { findCells, type Found } from '../scan';
 import type { LookedFiles, SavedLooked } from './index-cache';
 import type { WorkerJob, WorkerReply } from './worker-jobs';
 import { WorkerUnits } from './worker-units';
-import { compareTable, tableBuffers } from '../../shared/board';
+import { compareTable, tableBuffers } from '../../shared/board-comparisons';
 import { append } from '../../shared/arrays';
 
 /** Size and mtime of a path, '-' when it is not there. */

@@ -1,7 +1,7 @@
 // What the pool (pool.ts) asks of a read worker (read-worker.ts), and what the worker answers: a job's
 // replies carry its id; a job may be answered in several replies, the last with `done`.
 import type { CellRead } from '../../runners';
-import type { BoardEntry, ComparisonTable } from '../../shared/board';
+import type { BoardEntry, ComparisonTable } from '../../shared/board-comparisons';
 import type { FormatName, Problem } from '../../shared/model';
 import type { Found } from '../scan';
 import type { LookedFiles } from './index-cache';
@@ -12,7 +12,7 @@ export type WorkerJob =
   /** The units of these cells as their last read (or the cache) found them; a cell with none known is read. */
   | { type: 'units'; id: number; cells: Found[] }
   | { type: 'logs'; id: number; cells: Found[] }
-  /** The board's comparisons of these cells (shared/board.ts), off the thread that serves the window. */
+  /** The board's comparisons of these cells (shared/board-comparisons.ts), off the thread that serves the window. */
   | { type: 'compare'; id: number; entries: BoardEntry[] }
   | { type: 'sweep'; id: number; dirs: string[] }
   | { type: 'save'; id: number; dirs: string[]; files: LookedFiles; part: number }

@@ -1,4 +1,4 @@
-import { wilson95 } from '../../shared/board';
+import { wilson95 } from '../../shared/stats';
 import type { CellSummary } from '../../shared/model';
 
 /** The last segment of a path, for labels; the full path goes in the title. */

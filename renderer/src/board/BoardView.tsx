@@ -7,7 +7,9 @@ import { useApp, useTransport } from '../context';
 import { percent, successText, whole } from '../format';
 import { STATE_LOOK } from '../cell-list/states';
 import { usePolled } from '../usePolled';
-import { BOARD_FIELDS, downOf, gridOf, SIGNIFICANT, verdictsByPath, wilson95, type BoardField, type Verdict } from '../../../shared/board';
+import { BOARD_FIELDS, downOf, gridOf, type BoardField } from '../../../shared/board';
+import { SIGNIFICANT, verdictsByPath, type Verdict } from '../../../shared/board-comparisons';
+import { wilson95 } from '../../../shared/stats';
 
 /** A row of squares, its spacing included: rows are drawn only while on screen (a board of 10,000 cells has 1,000). */
 const ROW_PITCH = 66;
