@@ -190,7 +190,7 @@ export function sftpSource(sftp: () => SFTPWrapper, path: string): ByteSource & 
       const buffer = Buffer.alloc(length);
       h.channel.read(h.handle, buffer, 0, length, position, (error, bytesRead) => {
         // EOF is the usual answer when nothing was appended.
-        if (error && (error as { code?: number }).code !== 1) return reject(error);
+        if (error && (error as { code?: number }).code !== EOF) return reject(error);
         resolve(buffer.subarray(0, error ? 0 : bytesRead));
       });
     });
