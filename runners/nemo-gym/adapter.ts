@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { problem, type EpisodeUnit } from '../../shared/model';
 import { baseCell } from '../common/cell';
 import type { FormatAdapter } from '../types';
-import { meanOf } from './collection';
+import { meanOf } from './reward-stats';
 import { nemoDetail } from './detail';
 import { nemoEventLogs } from './events';
 import { collectionsIn, rolloutsOfSidecar } from './files';

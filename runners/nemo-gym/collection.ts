@@ -2,10 +2,9 @@
 // the adapter reads the rows, this counts them (formats.md section 5).
 import { problem, type EpisodeUnit, type Problem } from '../../shared/model';
 import { addSorted } from '../../shared/arrays';
+import { addReward, emptyStats, scoredReward, type RewardStats, type TaskStats } from './reward-stats';
 import { unitOf, type NemoRow, type PlannedUnit, type RowUsage } from './rows';
-
-/** Code-point order: ICU's localeCompare costs a sort of 100,000 units a second. */
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+import { byText, UnitLists } from './unit-lists';
 
 /** A unit as a key: a number where it fits (unitNumber, a Collector's keyOf), else text. */
 type UnitKey = number | string;
@@ -18,35 +17,6 @@ type UnitKey = number | string;
 function unitNumber(task: number, repeat: number | null): UnitKey {
   const r = repeat ?? 0;
   return task >= 0 && task < 2 ** 31 && r >= 0 && r < 4096 ? task * 4096 + r : `${task}#${r}`;
-}
-
-/** A rollout succeeds when its reward is at least 1; a reward that is no number is not scored. */
-export const scoredReward = (row: NemoRow): number | null => (typeof row.reward === 'number' && Number.isFinite(row.reward) ? row.reward : null);
-
-export interface RewardStats {
-  /** Rollouts with a numeric reward. */
-  n: number;
-  successes: number;
-  sum: number;
-}
-
-const emptyStats = (): RewardStats => ({ n: 0, successes: 0, sum: 0 });
-
-function add(stats: RewardStats, reward: number | null): void {
-  if (reward === null) return;
-  stats.n++;
-  stats.sum += reward;
-  if (reward >= 1) stats.successes++;
-}
-
-export const meanOf = (stats: RewardStats) => (stats.n ? stats.sum / stats.n : null);
-
-export interface TaskStats {
-  task: number;
-  /** Repeats the materialized inputs plan for it (k); null without them. */
-  planned: number | null;
-  rewards: unknown[];
-  stats: RewardStats;
 }
 
 export interface FailureClass {
@@ -100,8 +70,7 @@ export class Collector {
   private classes!: Map<string, FailureClass>;
   /** Changes to the failed units: a unit list from before one is made again. */
   private failedChanges = 0;
-  /** Each unit list handed out (units()), kept in order as rollouts arrive. */
-  private lists!: Map<string, UnitList>;
+  private lists!: UnitLists;
 
   constructor(private readonly files: { rollouts: string; failures: string }) {
     this.reset();
@@ -117,7 +86,7 @@ export class Collector {
     this.taskStats = new Map();
     this.newTasks = [];
     this.classes = new Map();
-    this.lists = new Map();
+    this.lists = new UnitLists();
     this.c = {
       rollouts: [], planned: null, done: new Set(), missing: 0, failedUnits: new Map(), all: emptyStats(), byAgent: new Map(), tasks: [], failures: [],
       tokens: { input: null, cached: null, output: null, reasoning: null }, models: new Set(), problems: [],
@@ -189,13 +158,13 @@ export class Collector {
     this.finish(key);
     c.rollouts.push(row);
     const reward = scoredReward(row);
-    add(c.all, reward);
+    addReward(c.all, reward);
     const agent = row.agent ?? '';
     if (!c.byAgent.has(agent)) c.byAgent.set(agent, emptyStats());
-    add(c.byAgent.get(agent) as RewardStats, reward);
+    addReward(c.byAgent.get(agent) as RewardStats, reward);
     const task = this.task(row.task as number);
     task.rewards.push(row.reward);
-    add(task.stats, reward);
+    addReward(task.stats, reward);
     for (const field of TOKEN_FIELDS) {
       const v = row.usage?.[field];
       if (typeof v === 'number') c.tokens[field] = (c.tokens[field] ?? 0) + v;
@@ -235,57 +204,8 @@ export class Collector {
     return this.c;
   }
 
-  /**
-   * The units a paired test pairs, in `<task>#<rollout>` order: each rollout, and each terminal failure as
-   * not scored; one agent's (`agent`), or all (with several agents, each named `<agent>/<task>#<rollout>`).
-   * Each list is kept and the rollouts counted since are merged into it in order, so an append costs what
-   * was appended; a change to the failed units, or to how units are named, makes it again.
-   */
+  /** The units a paired test pairs (UnitLists.of): one agent's, or all. */
   units(agent?: string): EpisodeUnit[] {
-    const key = agent ?? '\u0000all';
-    const named = agent === undefined && this.c.byAgent.size > 1;
-    const mine = (row: NemoRow) => agent === undefined || row.agent === agent;
-    let list = this.lists.get(key);
-    if (list && list.failedChanges === this.failedChanges && list.named === named) {
-      const added = addSorted(list.rows, this.c.rollouts.slice(list.rollouts).filter(mine), unitOrder, { items: list.units, of: (row) => unitOfRow(row, named) });
-      [list.rows, list.units] = [added.sorted, added.beside];
-    } else {
-      const rows = [...this.c.rollouts.filter(mine), ...[...this.c.failedUnits.values()].filter(mine)].sort(unitOrder);
-      list = { rows, units: rows.map((row) => unitOfRow(row, named)), rollouts: 0, failedChanges: this.failedChanges, named };
-      this.lists.set(key, list);
-    }
-    list.rollouts = this.c.rollouts.length;
-    return list.units;
+    return this.lists.of(this.c, this.failedChanges, agent);
   }
 }
-
-/** A unit list as units() keeps it: its rows in order, their units beside them, and what it was made from. */
-interface UnitList {
-  rows: NemoRow[];
-  units: EpisodeUnit[];
-  /** The collection's rollouts it has met. */
-  rollouts: number;
-  failedChanges: number;
-  /** Units named `<agent>/<task>#<rollout>`. */
-  named: boolean;
-}
-
-const unitOrder = (a: NemoRow, b: NemoRow) => byText(a.agent ?? '', b.agent ?? '') || (a.task as number) - (b.task as number) || (a.repeat ?? 0) - (b.repeat ?? 0);
-
-/** A unit named with its agent, as a collection of several agents names them. */
-const agentUnitOf = (row: NemoRow) => `${row.agent ?? ''}/${unitOf(row)}`;
-
-/** How the collection's units are named: `<task>#<rollout>`, or with several agents `<agent>/<task>#<rollout>`. */
-export function unitNamer(collection: Collection): (row: NemoRow) => string {
-  return collection.byAgent.size > 1 ? agentUnitOf : unitOf;
-}
-
-function unitOfRow(row: NemoRow, named: boolean): EpisodeUnit {
-  const id = named ? agentUnitOf(row) : unitOf(row);
-  if (row.failureClass !== null) return { id, status: `failed: ${row.failureClass}`, success: null, scored: false };
-  const reward = scoredReward(row);
-  return { id, status: 'rollout', success: reward === null ? null : reward >= 1, scored: reward !== null };
-}
-
-/** A task passes at k (k its repeats) when any of its repeats succeeded; null while none is scored. */
-export const passAtK = (task: TaskStats): boolean | null => (task.stats.n ? task.stats.successes > 0 : null);

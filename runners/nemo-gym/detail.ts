@@ -1,5 +1,7 @@
 import type { DetailTable, EpisodeRow, TableValue } from '../../shared/cell-detail';
-import { meanOf, passAtK, scoredReward, unitNamer, type Collection } from './collection';
+import type { Collection } from './collection';
+import { meanOf, passAtK, scoredReward } from './reward-stats';
+import { unitNamer } from './unit-lists';
 import type { AggregateLine } from './aggregate';
 import type { NemoRow } from './rows';
 import type { DetailRead } from '../types';

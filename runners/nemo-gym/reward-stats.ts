@@ -1,0 +1,35 @@
+// A collection's rewards as counted: a rollout scores when its reward is a number, succeeds at 1 or more
+// (formats.md section 5).
+import type { NemoRow } from './rows';
+
+/** A rollout succeeds when its reward is at least 1; a reward that is no number is not scored. */
+export const scoredReward = (row: NemoRow): number | null => (typeof row.reward === 'number' && Number.isFinite(row.reward) ? row.reward : null);
+
+export interface RewardStats {
+  /** Rollouts with a numeric reward. */
+  n: number;
+  successes: number;
+  sum: number;
+}
+
+export const emptyStats = (): RewardStats => ({ n: 0, successes: 0, sum: 0 });
+
+export function addReward(stats: RewardStats, reward: number | null): void {
+  if (reward === null) return;
+  stats.n++;
+  stats.sum += reward;
+  if (reward >= 1) stats.successes++;
+}
+
+export const meanOf = (stats: RewardStats) => (stats.n ? stats.sum / stats.n : null);
+
+export interface TaskStats {
+  task: number;
+  /** Repeats the materialized inputs plan for it (k); null without them. */
+  planned: number | null;
+  rewards: unknown[];
+  stats: RewardStats;
+}
+
+/** A task passes at k (k its repeats) when any of its repeats succeeded; null while none is scored. */
+export const passAtK = (task: TaskStats): boolean | null => (task.stats.n ? task.stats.successes > 0 : null);
