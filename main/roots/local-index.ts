@@ -1,11 +1,11 @@
 // The cells of one local runs root, kept current by change rather than by rescanning: an OS watcher marks
 // cells dirty and only those are read again; a slow stat-only sweep catches what a watcher misses.
 import type { watch } from 'node:fs';
-import { mergeProblems, problem, type CellsDelta, type CellSummary, type FormatName, type Problem, type RootState, type RootStatus } from '../../shared/model';
+import { problem, type CellsDelta, type CellSummary, type FormatName, type Problem, type RootState, type RootStatus } from '../../shared/model';
 import { localFs, type CellRead } from '../../runners';
-import { summaryOf } from '../../runners/read';
 import { quietCells } from './aging';
 import { rootTrouble } from '../scan';
+import { CellTable } from './cell-table';
 import { firstScan } from './first-scan';
 import { IndexCache } from './index-cache';
 import type { Found } from '../scan';
@@ -47,7 +47,7 @@ export class LocalIndex implements RootIndex {
   private state: RootState = 'scanning';
   private rootProblems: Problem[] = [];
   private progress: RootStatus['progress'] = null;
-  private readonly cells = new Map<string, CellSummary>();
+  private readonly table: CellTable;
   private watcher: RootWatcher | undefined;
   private readonly dirty = new Set<string>();
   private rediscover = false;
@@ -57,8 +57,6 @@ export class LocalIndex implements RootIndex {
   private closed = false;
   private watchProblem: Problem | undefined;
   private cache: IndexCache | null = null;
-  /** Whether the index read anything since its cache was last saved. */
-  private unsaved = false;
 
   constructor(
     readonly root: string,
@@ -66,15 +64,17 @@ export class LocalIndex implements RootIndex {
     private readonly onDelta: (delta: CellsDelta) => void,
     private readonly onStatus: () => void,
     private readonly options: IndexOptions = {},
-  ) {}
+  ) {
+    this.table = new CellTable(root);
+  }
 
   status(source: RootStatus['source']): Omit<RootStatus, 'limit'> {
     const problems = this.watchProblem ? [...this.rootProblems, this.watchProblem] : this.rootProblems;
-    return { path: this.root, source, state: this.state, cellCount: this.cells.size, problems, progress: this.progress };
+    return { path: this.root, source, state: this.state, cellCount: this.table.cells.size, problems, progress: this.progress };
   }
 
   list(): CellSummary[] {
-    return [...this.cells.values()].sort((a, b) => a.path.localeCompare(b.path));
+    return this.table.list();
   }
 
   /** The first scan: cells reach the window in batches as they are read, with progress. */
@@ -113,7 +113,7 @@ export class LocalIndex implements RootIndex {
   private async firstScan(): Promise<Found[]> {
     this.cache = this.options.cacheDir ? await IndexCache.open(this.options.cacheDir, this.root) : null;
     const onRows = (rows: CellSummary[]) => {
-      rows.forEach((row) => this.cells.set(row.path, row));
+      this.table.add(rows);
       this.onDelta({ root: this.root, added: rows, changed: [], removed: [] });
     };
     const { problems, read } = await firstScan(
@@ -129,34 +129,27 @@ export class LocalIndex implements RootIndex {
     );
     this.rootProblems = problems;
     // Only what was read is news to the cache: a first scan that read nothing leaves it as it is.
-    this.unsaved = read.length > 0;
+    this.table.unsaved = read.length > 0;
     return read;
   }
 
   /** Keeps what the index knows for the next start; a cache that cannot be written only costs a full read then. */
   private async saveCache(): Promise<void> {
-    if (!this.unsaved) return;
-    this.unsaved = false;
-    await this.cache?.save(this.cells.values(), (files) => this.pool.saveLooked([...this.cells.keys()], files)).catch(() => undefined);
+    if (!this.table.unsaved) return;
+    this.table.unsaved = false;
+    await this.cache?.save(this.table.cells.values(), (files) => this.pool.saveLooked([...this.table.cells.keys()], files)).catch(() => undefined);
   }
 
   /** The malformed lines of each cell's event logs, found after the rows are out: rows that gain problems change. */
   private async checkLogs(cells: { dir: string; format: FormatName }[]): Promise<void> {
     await this.pool.logs(cells, (found) => {
-      const changed = found.flatMap(({ dir, problems }) => {
-        const cell = this.cells.get(dir);
-        const merged = cell ? mergeProblems(cell.problems, problems) : undefined;
-        return cell && merged !== cell.problems ? [{ ...cell, problems: merged as Problem[] }] : [];
-      });
-      changed.forEach((cell) => this.cells.set(cell.path, cell));
-      if (!changed.length) return;
-      this.unsaved = true;
-      this.onDelta({ root: this.root, added: [], changed, removed: [] });
+      const changed = this.table.addLogProblems(found);
+      if (changed.length) this.onDelta({ root: this.root, added: [], changed, removed: [] });
     });
   }
 
   private async startWatching(): Promise<void> {
-    const watcher = await watchRoot(this.root, (path) => cellHolding(this.cells, this.root, path), (path) => this.changed(path), (error) => this.watchFailed(error), this.options.osWatch);
+    const watcher = await watchRoot(this.root, (path) => cellHolding(this.table.cells, this.root, path), (path) => this.changed(path), (error) => this.watchFailed(error), this.options.osWatch);
     // Closed while the watcher was being set up: it must not keep the process alive.
     if (this.closed) watcher.close();
     else if (!this.watchProblem) this.watcher = watcher;
@@ -172,7 +165,7 @@ export class LocalIndex implements RootIndex {
   }
 
   private changed(path: string): void {
-    const cell = cellHolding(this.cells, this.root, path);
+    const cell = cellHolding(this.table.cells, this.root, path);
     if (cell) this.dirty.add(cell.dir);
     // Outside any known cell: a new cell (or a removed one) somewhere above.
     else this.rediscover = true;
@@ -188,7 +181,7 @@ export class LocalIndex implements RootIndex {
     this.sweeper = setInterval(() => {
       const sweep = Date.now() - swept >= every;
       if (sweep) swept = Date.now();
-      else quietCells(this.cells.values(), Date.now()).forEach((dir) => this.dirty.add(dir));
+      else quietCells(this.table.cells.values(), Date.now()).forEach((dir) => this.dirty.add(dir));
       void (sweep ? this.sweep() : this.dirty.size ? this.update() : Promise.resolve()).catch((error: Error) => this.failed(error));
     }, Math.min(every, this.options.ageCheckMs ?? AGE_CHECK_MS));
     this.sweeper.unref();
@@ -200,7 +193,7 @@ export class LocalIndex implements RootIndex {
       await this.restart();
       return;
     }
-    for (const dir of await this.pool.sweep([...this.cells.keys()])) this.dirty.add(dir);
+    for (const dir of await this.pool.sweep([...this.table.cells.keys()])) this.dirty.add(dir);
     this.rediscover = true;
     await this.update();
   }
@@ -224,15 +217,15 @@ export class LocalIndex implements RootIndex {
     const delta: CellsDelta = { root: this.root, added: [], changed: [], removed: [] };
     if (this.rediscover) {
       this.rediscover = false;
-      const known = new Map([...this.cells].map(([dir, c]) => [dir, c.format]));
+      const known = new Map([...this.table.cells].map(([dir, c]) => [dir, c.format]));
       const { cells, problems } = await this.pool.discover(this.root, known);
       this.rootProblems = problems;
       const now = new Set(cells.map((c) => c.dir));
-      for (const dir of this.cells.keys()) if (!now.has(dir)) this.drop(dir, delta);
-      const fresh = cells.filter((c) => !this.cells.has(c.dir));
+      for (const dir of this.table.cells.keys()) if (!now.has(dir)) this.drop(dir, delta);
+      const fresh = cells.filter((c) => !this.table.cells.has(c.dir));
       await this.pool.read(fresh, (reads) => reads.forEach((read) => this.keep(read, delta)));
     }
-    const dirty = [...this.dirty].flatMap((dir) => (this.cells.has(dir) ? [{ dir, format: (this.cells.get(dir) as CellSummary).format }] : []));
+    const dirty = [...this.dirty].flatMap((dir) => (this.table.cells.has(dir) ? [{ dir, format: (this.table.cells.get(dir) as CellSummary).format }] : []));
     this.dirty.clear();
     await this.pool.read(dirty, (reads) => reads.forEach((read) => this.keep(read, delta)));
     if (delta.added.length || delta.changed.length || delta.removed.length) {
@@ -249,25 +242,12 @@ export class LocalIndex implements RootIndex {
 
   private keep(read: CellRead, delta: CellsDelta): void {
     // A cell whose folder vanished between the event and the read is removed.
-    if (read.gone) {
-      this.drop(read.cell.path, delta);
-      return;
-    }
-    this.unsaved = true;
-    const summary = summaryOf(read, this.root);
-    const before = this.cells.get(summary.path);
-    this.cells.set(summary.path, summary);
-    if (!before) delta.added.push(summary);
-    else if (JSON.stringify(before) !== JSON.stringify(summary)) delta.changed.push(summary);
+    if (read.gone) this.drop(read.cell.path, delta);
+    else this.table.keep(read, delta);
   }
 
   private drop(dir: string, delta: CellsDelta): void {
-    const cell = this.cells.get(dir);
-    if (!cell) return;
-    this.cells.delete(dir);
-    this.unsaved = true;
-    delta.removed.push(cell.id);
-    this.pool.forget([dir]);
+    if (this.table.drop(dir, delta)) this.pool.forget([dir]);
   }
 
   /** Finds a cell just made here (a launched run's) at once. */
