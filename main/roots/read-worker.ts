@@ -1,29 +1,25 @@
 // A worker thread that finds and reads local cells with synchronous file calls: many small files are read
 // fastest that way, and a slow disk stalls this thread, never the app's. It remembers what each cell's
-// read looked at (size and mtime of every file and folder), so a sweep can tell a changed cell by stats alone.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+// read looked at (worker-looked.ts), so a sweep can tell a changed cell by stats alone.
+import { mkdirSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { dirname } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { JsonReader, syncLocalFs, type CellFs, type CellRead, type Entry, type ReadContext } from '../../runners';
 import { kindOf } from '../../runners/common/fs';
 import { JsonlCache } from '../../runners/common/jsonl-cache';
-import { LogCache, type LogState } from '../../runners/common/logs';
+import { LogCache } from '../../runners/common/logs';
 import { logProblems, readCell } from '../../runners/read';
 import type { FormatName, Problem } from '../../shared/model';
 import { findCells, type Found } from '../scan';
 import type { LookedFiles, SavedLooked } from './index-cache';
+import { savedLooked, WorkerLooked, type SavedCell } from './worker-looked';
 import type { WorkerJob, WorkerReply } from './worker-jobs';
 import { WorkerUnits } from './worker-units';
 import { compareTable, tableBuffers } from '../../shared/board-comparisons';
 import { append } from '../../shared/arrays';
 
-/** Size and mtime of a path, '-' when it is not there. */
-const signature = (info: Stats | null | undefined) => (info ? `${info.size}:${info.mtimeMs}` : '-');
-
-/** The files and folders each cell's last read looked at, with their signatures then. */
-const looked = new Map<string, Map<string, string>>();
-/** The format of each cell in `looked`, for the cache (index-cache.ts). */
-const formats = new Map<string, FormatName>();
+/** What each cell's last read looked at. */
+const cellsLooked = new WorkerLooked();
 /** Each cell's units, for the board. */
 const units = new WorkerUnits();
 
@@ -89,50 +85,13 @@ async function eachCell<T>(cells: Found[], merge: boolean, each: (cell: Found, c
     seen = new Map();
     listed = new Map();
     batch.push(await each(cell, { fs: tracking, json, jsonl, now: Date.now(), host: 'local' }));
-    const was = merge ? (looked.get(cell.dir) ?? new Map<string, string>()) : new Map<string, string>();
-    for (const [path, info] of seen) if (!was.has(path)) was.set(path, signature(info));
-    looked.set(cell.dir, was);
-    formats.set(cell.dir, cell.format);
+    cellsLooked.record(cell.dir, cell.format, seen, merge);
     if (batch.length >= BATCH) {
       send(batch, false);
       batch = [];
     }
   }
   send(batch, true);
-}
-
-type SavedCell = SavedLooked['cells'][number];
-
-/**
- * What the cache's files say each cell's last read looked at, by cell folder; a part not saved with the
- * rows is left out. This worker's own part is read first: it found those cells last time, and finds them
- * again while the root's folders are the same; the other parts only when a cell is not in it. Each cell
- * is taken once (a discovery finds it once), so what the cache held is let go as the search goes.
- */
-function savedLooked(files: LookedFiles, own: number): { known: () => Iterable<SavedCell>; take: (dir: string) => SavedCell | undefined } {
-  const cells = new Map<string, SavedCell>();
-  const load = (part: number) => {
-    try {
-      const saved = JSON.parse(readFileSync(`${files.base}.${part}.json`, 'utf8')) as SavedLooked;
-      if (saved.stamp === files.stamp) saved.cells.forEach((c) => cells.set(c.dir, c));
-    } catch {
-      // Missing or unreadable: those cells are read.
-    }
-  };
-  load(own);
-  let others = true;
-  return {
-    known: () => cells.values(),
-    take(dir) {
-      if (!cells.has(dir) && others) {
-        for (let part = 0; part < files.parts; part++) if (part !== own) load(part);
-        others = false;
-      }
-      const cell = cells.get(dir);
-      cells.delete(dir);
-      return cell;
-    },
-  };
 }
 
 /** What the cache says, read once for all of a discovery's jobs. */
@@ -143,62 +102,18 @@ function cacheOf(files: LookedFiles, own: number): ReturnType<typeof savedLooked
   return lastCache.saved;
 }
 
-/**
- * A path below a cell from its form relative to the cell (made by `within`, so already normal), and back;
- * beside a cell that is a file (`../x_failures.jsonl`), the path is made normal.
- */
-const under = (dir: string, rel: string) => (!rel ? dir : rel.startsWith('..') ? join(dir, rel) : `${dir}${sep}${rel}`);
-const within = (dir: string, path: string) => (path === dir ? '' : path.startsWith(`${dir}${sep}`) ? path.slice(dir.length + 1) : relative(dir, path));
-
-/**
- * Whether any path's signature differs from its recorded one. A path that was not there is not looked at
- * when its folder is among the paths, unchanged: no entry was added to that folder since.
- */
-function anyChanged(paths: Iterable<readonly [string, string]>): boolean {
-  const same = new Set<string>();
-  const absent: string[] = [];
-  for (const [path, sig] of paths) {
-    if (sig === '-') absent.push(path);
-    else if (signature(statSync(path, { throwIfNoEntry: false })) !== sig) return true;
-    else same.add(path);
-  }
-  return absent.some((path) => !same.has(dirname(path)) && statSync(path, { throwIfNoEntry: false }) !== undefined);
-}
-
-/**
- * Whether a cached cell's files all have the signatures its last read saw: then this worker takes over
- * what that read looked at (and its logs' checks), as if it had read the cell itself.
- */
+/** A cached cell whose files are as its last read saw them is taken over, its units and logs' checks too. */
 function unchanged(entry: SavedCell | undefined, format: FormatName): boolean {
-  if (!entry || entry.format !== format) return false;
-  const paths = entry.looked.map(([rel, sig]) => [under(entry.dir, rel), sig] as const);
-  if (anyChanged(paths)) return false;
-  looked.set(entry.dir, new Map(paths));
-  formats.set(entry.dir, entry.format);
+  const logStates = entry ? cellsLooked.restore(entry, format) : null;
+  if (!entry || !logStates) return false;
   units.restore(entry.dir);
-  logs.restore(entry.logs.map(([rel, state]) => [under(entry.dir, rel), state]));
+  logs.restore(logStates);
   return true;
 }
 
 /** Writes part `part` of the cache's looked files: these cells' signatures and logs' checks, paths relative to each cell. */
 function saveLooked(dirs: string[], files: LookedFiles, part: number): void {
-  const cells = new Map(
-    dirs.flatMap((dir) => {
-      const seenThen = looked.get(dir);
-      const format = formats.get(dir);
-      if (!seenThen || !format) return [];
-      return [[dir, { dir, format, looked: [...seenThen].map(([path, sig]) => [within(dir, path), sig] as [string, string]), logs: [] as [string, LogState][] }]];
-    }),
-  );
-  // Each log to the cell it is in: the nearest folder above it that is one.
-  for (const [path, state] of logs.saved()) {
-    for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
-      const entry = cells.get(dir);
-      if (!entry) continue;
-      entry.logs.push([within(dir, path), state]);
-      break;
-    }
-  }
+  const cells = cellsLooked.saved(dirs, logs.saved());
   const saved = Object.fromEntries(dirs.flatMap((dir) => {
     const text = cells.has(dir) ? units.encoded(dir, lastCache) : undefined;
     return text === undefined ? [] : [[dir, text]];
@@ -249,18 +164,14 @@ async function handle(job: WorkerJob): Promise<void> {
     const table = compareTable(job.entries);
     reply({ type: 'compared', id: job.id, table }, tableBuffers(table));
   } else if (job.type === 'sweep') {
-    const dirty = job.dirs.filter((dir) => {
-      const was = looked.get(dir);
-      return !was || anyChanged(was);
-    });
+    const dirty = job.dirs.filter((dir) => cellsLooked.changed(dir));
     reply({ type: 'swept', id: job.id, dirty });
   } else if (job.type === 'save') {
     saveLooked(job.dirs, job.files, job.part);
     reply({ type: 'saved', id: job.id });
   } else {
     for (const dir of job.dirs) {
-      looked.delete(dir);
-      formats.delete(dir);
+      cellsLooked.forget(dir);
       units.forget(dir);
       logs.forget(`${dir}/`);
     }
