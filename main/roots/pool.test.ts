@@ -21,7 +21,7 @@ describe('a read worker that stops answering (a hung network disk)', () => {
   it('fails the job naming what it was doing, and a fresh worker takes over', async () => {
     // The first job searches one folder (the first rows come soon), the next twice as many, and so on.
     await expect(pool.discover(tmp.path)).rejects.toThrow(/^finding cells in \/.*\/cell_000 made no progress for 1 ms \(a hung network filesystem\?\)$/);
-    pool.stallMs = 60_000;
+    pool.threads.stallMs = 60_000;
     const { cells } = await pool.discover(tmp.path);
     const reads: string[] = [];
     await pool.read(cells, (batch) => append(reads, batch.map((r) => r.cell.name)));
@@ -34,7 +34,7 @@ describe('a read worker that stops answering (a hung network disk)', () => {
     const status = index.status('command line');
     expect(status.state).toBe('unreadable');
     expect(status.problems.map((p) => `${p.file}: ${p.message}`)).toEqual([`${tmp.path}: could not be read: finding cells in ${tmp.path}/cell_000 made no progress for 1 ms (a hung network filesystem?)`]);
-    pool.stallMs = 60_000;
+    pool.threads.stallMs = 60_000;
     await index.sweep();
     expect(index.status('command line')).toMatchObject({ state: 'ok', cellCount: 300, problems: [] });
     await index.close();

@@ -1,41 +1,20 @@
 // A pool of read workers (read-worker.ts): local cells are found and read off the main thread, on every
 // core. A cell always goes to the same worker, which remembers what its last read looked at.
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
 import { detectFormat, entryProblems, fileCellsIn, localFs, type CellRead } from '../../runners';
 import { problem, type FormatName, type Problem } from '../../shared/model';
-import { unpackedFile } from '../paths';
 import { knownByFolder, withoutTwins, type Found } from '../scan';
 import type { BoardEntry, ComparisonTable } from '../../shared/board-comparisons';
 import type { LookedFiles } from './index-cache';
-import type { WorkerJob, WorkerReply } from './worker-jobs';
+import { ReadWorkers, type Asked } from './read-workers';
+import type { WorkerReply } from './worker-jobs';
 
 /** The cells below a root, the folders that could not be listed, and the cells the cache holds unchanged. */
 export interface Discovered {
   cells: Found[];
   problems: Problem[];
   unchanged: ReadonlySet<string>;
-}
-
-/** A job without its id (the pool numbers them). */
-type Asked = Extract<WorkerJob, { id: number }> extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
-
-/**
- * A worker's garbage is short-lived (each cell's files, parsed and summed up): a small young generation
- * collects it as often and as fast, and keeps the peak memory of a 10,000-cell scan about 50 MB lower.
- */
-const LIMITS = { resourceLimits: { maxYoungGenerationSizeMb: 8 } };
-
-/** The worker's script: the built one beside the bundle, or the TypeScript source through tsx in a checkout. */
-function startWorker(): Worker {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.ts')) {
-    const source = new URL('./read-worker.ts', import.meta.url).href;
-    return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`, { eval: true, ...LIMITS });
-  }
-  return new Worker(unpackedFile(dirname(here), 'out', 'read-worker.mjs'), LIMITS);
 }
 
 /** A worker for a cell no worker found: the same one each time. */
@@ -45,88 +24,14 @@ function slot(dir: string, size: number): number {
   return Math.abs(hash) % size;
 }
 
-/** A job that hears nothing from its worker for this long is given up: a read hung on a dead network disk. */
-const STALL_MS = 30_000;
-
-/** What a job was doing, for the message when it stalls. */
-function describe(job: Asked): string {
-  if (job.type === 'compare') return `comparing the ${job.entries.length} cells on the board`;
-  const dirs = 'cells' in job ? job.cells.map((c) => c.dir) : 'dirs' in job ? job.dirs : [];
-  const what = job.type === 'discover' ? 'finding cells in' : job.type === 'sweep' ? 'checking' : 'reading';
-  return `${what} ${dirs.length === 1 ? dirs[0] : `${dirs.length} folders (${dirs[0]}, ...)`}`;
-}
-
 export class ReaderPool {
-  private readonly workers: Worker[];
-  private nextId = 1;
+  readonly threads: ReadWorkers;
   /** The worker that found each cell reads it, each time: it holds what the cell's reads looked at. */
   private readonly owner = new Map<string, number>();
-  private readonly waiting = new Map<number, { worker: number; onReply: (reply: WorkerReply) => void; reject: (error: Error) => void }>();
-  /** Jobs in flight per worker: a busy worker keeps the process alive, an idle one does not. */
-  private readonly busy = new Map<Worker, number>();
 
   /** `stallMs`: how long a job may go without a word from its worker before it fails and the worker is replaced. */
-  constructor(
-    size = Math.max(1, Math.min(4, availableParallelism())),
-    public stallMs = STALL_MS,
-  ) {
-    this.workers = Array.from({ length: size }, (_, i) => this.spawn(i));
-  }
-
-  private spawn(index: number): Worker {
-    const worker = startWorker();
-    worker.on('message', (reply: WorkerReply) => this.waiting.get(reply.id)?.onReply(reply));
-    worker.on('error', (error) => this.failAll(index, error));
-    worker.unref();
-    return worker;
-  }
-
-  private failAll(index: number, error: Error): void {
-    for (const job of [...this.waiting.values()]) if (job.worker === index) job.reject(error);
-  }
-
-  /**
-   * A worker stuck in a file call (its reads are synchronous) cannot be interrupted: it is left behind and
-   * a fresh one takes its place; its jobs fail, naming what they were doing, and the caller tries later.
-   */
-  private replace(index: number, error: Error): void {
-    const stuck = this.workers[index] as Worker;
-    this.workers[index] = this.spawn(index);
-    stuck.removeAllListeners();
-    stuck.on('error', () => undefined);
-    void stuck.terminate();
-    this.failAll(index, error);
-  }
-
-  private ask<T>(index: number, job: Asked, onReply: (reply: WorkerReply, finish: (value: T) => void) => void): Promise<T> {
-    const id = this.nextId++;
-    const worker = this.workers[index] as Worker;
-    this.busy.set(worker, (this.busy.get(worker) ?? 0) + 1);
-    worker.ref();
-    let timer: NodeJS.Timeout | undefined;
-    const stalled = () => this.replace(index, new Error(`${describe(job)} made no progress for ${this.stallMs >= 1000 ? `${this.stallMs / 1000} s` : `${this.stallMs} ms`} (a hung network filesystem?)`));
-    const done = () => {
-      clearTimeout(timer);
-      this.waiting.delete(id);
-      const left = (this.busy.get(worker) ?? 1) - 1;
-      this.busy.set(worker, left);
-      if (left === 0) worker.unref();
-    };
-    return new Promise<T>((resolve, reject) => {
-      const finish = (value: T) => (done(), resolve(value));
-      this.waiting.set(id, {
-        worker: index,
-        onReply: (reply) => {
-          timer?.refresh();
-          if (reply.type !== 'failed') return onReply(reply, finish);
-          done();
-          reject(new Error(reply.message));
-        },
-        reject: (error) => (done(), reject(error)),
-      });
-      timer = setTimeout(stalled, this.stallMs);
-      worker.postMessage({ ...job, id });
-    });
+  constructor(size = Math.max(1, Math.min(4, availableParallelism())), stallMs?: number) {
+    this.threads = new ReadWorkers(size, stallMs);
   }
 
   /**
@@ -149,7 +54,7 @@ export class ReaderPool {
       return format ? { cells: [{ dir: root, format }], problems: [], unchanged: new Set() } : { cells: [], problems: [problem(root, 'cannot list folder (permission denied?)')], unchanged: new Set() };
     }
     // A root that is itself a cell is found by one worker, which holds what the cache says of it.
-    const parts = this.workers.map(() => [] as string[]);
+    const parts = Array.from({ length: this.threads.size }, () => [] as string[]);
     if (format) parts[0]?.push(root);
     else entries.filter((e) => e.kind === 'dir').forEach((e, i) => parts[i % parts.length]?.push(join(root, e.name)));
     // A job carries only what is known below its own folders.
@@ -161,7 +66,7 @@ export class ReaderPool {
         for (let start = 0, size = 1; start < dirs.length; start += size, size *= 2) {
           const some = dirs.slice(start, start + size);
           const job = { type: 'discover' as const, dirs: some, depth: format ? 0 : 1, known: some.flatMap((dir) => knownIn.get(dir) ?? []), cache, part: i };
-          const reply = await this.ask<Extract<WorkerReply, { type: 'discovered' }>>(i, job, (reply, finish) => reply.type === 'discovered' && finish(reply));
+          const reply = await this.threads.ask<Extract<WorkerReply, { type: 'discovered' }>>(i, job, (reply, finish) => reply.type === 'discovered' && finish(reply));
           reply.cells.forEach((cell) => this.owner.set(cell.dir, i));
           await onFound(
             reply.cells.filter((cell) => !cell.linked),
@@ -184,9 +89,9 @@ export class ReaderPool {
 
   /** Sends each worker the cells it owns, as one job; `onReply` hears every reply until it calls `finish`. */
   private async toOwners(cells: Found[], job: (part: Found[]) => Asked, onReply: (reply: WorkerReply, finish: () => void) => void): Promise<void> {
-    const parts = this.workers.map(() => [] as Found[]);
+    const parts = Array.from({ length: this.threads.size }, () => [] as Found[]);
     for (const cell of cells) parts[this.ownerOf(cell.dir)]?.push(cell);
-    await Promise.all(parts.map((part, i) => (part.length === 0 ? undefined : this.ask<void>(i, job(part), (reply, finish) => onReply(reply, () => finish())))));
+    await Promise.all(parts.map((part, i) => (part.length === 0 ? undefined : this.threads.ask<void>(i, job(part), (reply, finish) => onReply(reply, () => finish())))));
   }
 
   /**
@@ -215,9 +120,7 @@ export class ReaderPool {
 
   /** The board's comparisons of these cells (shared/board-comparisons.ts), worked out by the least busy worker. */
   compare(entries: BoardEntry[]): Promise<ComparisonTable> {
-    const load = (i: number) => this.busy.get(this.workers[i] as Worker) ?? 0;
-    const index = this.workers.reduce((least, _, i) => (load(i) < load(least) ? i : least), 0);
-    return this.ask(index, { type: 'compare', entries }, (reply, finish) => reply.type === 'compared' && finish(reply.table));
+    return this.threads.ask(this.threads.leastBusy(), { type: 'compare', entries }, (reply, finish) => reply.type === 'compared' && finish(reply.table));
   }
 
   /** The malformed lines of each cell's event logs, in batches as they are checked. */
@@ -231,11 +134,11 @@ export class ReaderPool {
 
   /** Of these cells, those whose files or folders changed since their last read: stats only, nothing parsed. */
   async sweep(dirs: string[]): Promise<string[]> {
-    const parts = this.workers.map(() => [] as string[]);
+    const parts = Array.from({ length: this.threads.size }, () => [] as string[]);
     for (const dir of dirs) parts[this.ownerOf(dir)]?.push(dir);
     const dirty = await Promise.all(
       parts.map((part, i) =>
-        this.ask<string[]>(i, { type: 'sweep', dirs: part }, (reply, finish) => {
+        this.threads.ask<string[]>(i, { type: 'sweep', dirs: part }, (reply, finish) => {
           if (reply.type === 'swept') finish(reply.dirty);
         }),
       ),
@@ -245,23 +148,23 @@ export class ReaderPool {
 
   /** Each worker writes what it remembers of these cells, part `i` of `files` (index-cache.ts); returns the number of parts. */
   async saveLooked(dirs: string[], files: LookedFiles): Promise<number> {
-    const parts = this.workers.map(() => [] as string[]);
+    const parts = Array.from({ length: this.threads.size }, () => [] as string[]);
     for (const dir of dirs) parts[this.ownerOf(dir)]?.push(dir);
-    await Promise.all(parts.map((part, i) => this.ask<void>(i, { type: 'save', dirs: part, files, part: i }, (reply, finish) => reply.type === 'saved' && finish())));
+    await Promise.all(parts.map((part, i) => this.threads.ask<void>(i, { type: 'save', dirs: part, files, part: i }, (reply, finish) => reply.type === 'saved' && finish())));
     return parts.length;
   }
 
   private ownerOf(dir: string): number {
-    return this.owner.get(dir) ?? slot(dir, this.workers.length);
+    return this.owner.get(dir) ?? slot(dir, this.threads.size);
   }
 
   /** Cells that are gone: their workers drop what they remembered. */
   forget(dirs: string[]): void {
     dirs.forEach((dir) => this.owner.delete(dir));
-    this.workers.forEach((worker) => worker.postMessage({ type: 'forget', dirs } satisfies WorkerJob));
+    this.threads.tellAll({ type: 'forget', dirs });
   }
 
-  async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
+  close(): Promise<void> {
+    return this.threads.close();
   }
 }
