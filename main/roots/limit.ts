@@ -1,5 +1,5 @@
 // A hosts file's `benchmarks:` and `runs:` (seed 001): which of a root's cells are listed.
-import type { CellSummary, RootLimit } from '../../shared/model';
+import type { CellsDelta, CellSummary, RootLimit, RootStatus } from '../../shared/model';
 
 /** A field of a run id as seed 001 writes it: lower case, every other separator `_`. */
 const field = (value: string) => value.toLowerCase().replace(/[^a-z0-9]+/g, '_');
@@ -32,4 +32,27 @@ export function isOfBenchmark(cell: Pick<CellSummary, 'format' | 'benchmarks'>, 
 /** Whether the limit lists the cell: one of its benchmarks and one of its runs, where it names any. */
 export function withinLimit(cell: Pick<CellSummary, 'format' | 'benchmarks' | 'labels'>, limit: RootLimit): boolean {
   return (limit.benchmarks.length === 0 || limit.benchmarks.some((b) => isOfBenchmark(cell, b))) && (limit.runs.length === 0 || limit.runs.some((run) => isRun(cell.labels, run)));
+}
+
+/** A root's rows as its limit lists them (all, without one). */
+export const listedRows = (rows: CellSummary[], limit: RootLimit | null): CellSummary[] => (limit ? rows.filter((row) => withinLimit(row, limit)) : rows);
+
+/** A delta of a root's index as the window gets it: only the cells the limit lists (one that leaves it is removed). */
+export function limitedDelta(delta: CellsDelta, limit: RootLimit | null): CellsDelta {
+  if (!limit) return delta;
+  const leaving = delta.changed.filter((c) => !withinLimit(c, limit)).map((c) => c.id);
+  return {
+    ...delta,
+    added: delta.added.filter((c) => withinLimit(c, limit)),
+    changed: delta.changed.filter((c) => withinLimit(c, limit)),
+    removed: [...delta.removed, ...leaving],
+  };
+}
+
+/** A root's status under its limit: the cells it lists counted, and how many it hides. */
+export function limitedStatus(status: Omit<RootStatus, 'limit'>, rows: CellSummary[], limit: RootLimit | null): RootStatus {
+  if (!limit) return { ...status, limit: null };
+  // Counted, not presented: a status is asked for at every change of a root of thousands of cells.
+  const listed = rows.filter((row) => withinLimit(row, limit)).length;
+  return { ...status, cellCount: listed, limit: { ...limit, hidden: rows.length - listed } };
 }

@@ -10,7 +10,7 @@ import { StateFile } from '../state-file';
 import { settingsFile, updateSettings, type Settings } from '../settings';
 import { rootAddress, rootLocation } from './address';
 import { LiveDemo } from './demo';
-import { withinLimit } from './limit';
+import { limitedDelta, limitedStatus, listedRows } from './limit';
 import { ReaderPool } from './pool';
 import { openIndex } from './open-index';
 import type { RootIndex } from './root-index';
@@ -65,24 +65,11 @@ export class RootsService implements RootCalls {
     return entry;
   }
 
-  /** A delta of the root's index as the window gets it: only the cells its limit lists (one that leaves it is removed). */
-  private limited(entry: RootEntry, delta: CellsDelta): CellsDelta {
-    const limit = entry.limit;
-    if (!limit) return delta;
-    const leaving = delta.changed.filter((c) => !withinLimit(c, limit)).map((c) => c.id);
-    return {
-      ...delta,
-      added: delta.added.filter((c) => withinLimit(c, limit)),
-      changed: delta.changed.filter((c) => withinLimit(c, limit)),
-      removed: [...delta.removed, ...leaving],
-    };
-  }
-
   /** The root's index, started: a local root's first scan streams rows to the window; a remote one is scanned. */
   private async index(entry: RootEntry): Promise<void> {
     if (entry.index) return;
     const emit = (all: CellsDelta) => {
-      const delta = this.limited(entry, all);
+      const delta = limitedDelta(all, entry.limit);
       this.events.emit('cellsChanged', { ...delta, added: delta.added.map(this.present), changed: delta.changed.map(this.present) });
     };
     const rescanMs = this.options.rescan === false ? false : undefined;
@@ -114,18 +101,11 @@ export class RootsService implements RootCalls {
 
   private status(entry: RootEntry): RootStatus {
     const status = entry.index?.status(entry.source) ?? { path: entry.path, source: entry.source, state: 'scanning', cellCount: 0, problems: [], progress: null };
-    const limit = entry.limit;
-    if (!limit) return { ...status, limit: null };
-    // Counted, not presented: a status is asked for at every change of a root of thousands of cells.
-    const rows = entry.index?.list() ?? [];
-    const listed = rows.filter((row) => withinLimit(row, limit)).length;
-    return { ...status, cellCount: listed, limit: { ...limit, hidden: rows.length - listed } };
+    return limitedStatus(status, entry.limit ? (entry.index?.list() ?? []) : [], entry.limit);
   }
 
   private cellsOf(entry: RootEntry): CellSummary[] {
-    const limit = entry.limit;
-    const rows = entry.index?.list() ?? [];
-    return (limit ? rows.filter((row) => withinLimit(row, limit)) : rows).map(this.present);
+    return listedRows(entry.index?.list() ?? [], entry.limit).map(this.present);
   }
 
   /** How a row goes out: its state as the process of a run launched there says (set by the core). */
