@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { parseTarget, targetHost, type RunState } from '../../shared/launch';
 import { cellId } from '../../shared/names';
 import { NotFoundError } from '../errors';
-import { StateFile } from '../state-file';
 import { LocalPlace } from './local-place';
+import { RunRegistry } from './run-registry';
 import { STDERR, type LaunchedRun, type RunPlace, type Seen, type Start } from './place';
 
 export type { LaunchedRun };
@@ -31,28 +30,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/** The registry's runs; none when there is no file or it is not a list. */
-function parseRuns(text: string | null): LaunchedRun[] {
-  try {
-    const saved = JSON.parse(text ?? '[]') as unknown;
-    // Runs saved by an older Cellwatch have no id (one made of what they have, the same at each read), no
-    // start time and no target: they ran here.
-    return Array.isArray(saved)
-      ? (saved as Partial<LaunchedRun>[]).map((r) => ({ ...r, id: r.id ?? `saved-${r.pid}-${r.startedAt}`, pidStart: r.pidStart ?? null, target: r.target ?? 'local', host: r.host ?? 'local', job: r.job ?? null }) as LaunchedRun)
-      : [];
-  } catch {
-    return [];
-  }
-}
-
 /**
  * The runs this app launched, on every target, remembered in a registry so that runs left running are
  * found again at the next start. Each target's place is asked about its runs that may still change.
  */
 export class RunManager {
-  private runs: LaunchedRun[] = [];
-  private loaded = false;
-  private readonly file: StateFile;
+  private readonly registry: RunRegistry;
   private readonly local: LocalPlace;
   /** Exits heard before their run was recorded (a command that fails at once). */
   private readonly earlyExits = new Map<string, NonNullable<LaunchedRun['exit']>>();
@@ -68,36 +51,18 @@ export class RunManager {
    * this app watched it (exited, crashed, stopped), once recorded.
    */
   constructor(
-    private readonly registry: string,
+    registryPath: string,
     private readonly placeOf: (target: string) => RunPlace = (target) => {
       throw new Error(`no launch target ${target} here`);
     },
     private readonly onEnded: (run: RunView) => void = () => undefined,
   ) {
-    this.file = new StateFile(registry);
+    this.registry = new RunRegistry(registryPath);
     this.local = new LocalPlace((id, exit) => {
-      const run = this.runs.find((r) => r.id === id);
+      const run = this.registry.runs.find((r) => r.id === id);
       if (!run) return void this.earlyExits.set(id, exit);
       run.exit = exit;
       void this.refresh();
-    });
-  }
-
-  private async load(): Promise<void> {
-    if (this.loaded) return;
-    this.loaded = true;
-    this.runs = parseRuns(await readFile(this.registry, 'utf8').catch(() => null));
-  }
-
-  /**
-   * Saves the registry merged with the file as it is now: runs another Cellwatch on this config folder
-   * launched meanwhile (the CLI beside serve) are kept, and known here from then on. A run is never removed.
-   */
-  private save(): Promise<void> {
-    return this.file.update((text) => {
-      const mine = new Set(this.runs.map((r) => r.id));
-      for (const run of parseRuns(text)) if (!mine.has(run.id)) this.runs.push(run);
-      return JSON.stringify(this.runs, null, 1);
     });
   }
 
@@ -110,7 +75,7 @@ export class RunManager {
     await this.refresh();
     const { run } = start;
     const host = targetHost(parseTarget(target));
-    if (this.runs.some((r) => r.name === run.name && r.host === host && MOVING.has(r.seen?.state ?? 'ended'))) {
+    if (this.registry.runs.some((r) => r.name === run.name && r.host === host && MOVING.has(r.seen?.state ?? 'ended'))) {
       throw new Error(`a run named ${run.name} is already running`);
     }
     const id = randomUUID();
@@ -123,12 +88,12 @@ export class RunManager {
     const early = this.earlyExits.get(id);
     this.earlyExits.delete(id);
     if (early) launched.exit = early;
-    this.runs.push(launched);
+    this.registry.runs.push(launched);
     // Started is started: what fails from here on is said with the run, never as a failed launch (a retry
     // would run it twice). Unsaved, it is still known, and stoppable, in this process.
-    const unsaved = await this.save().then(
+    const unsaved = await this.registry.save().then(
       () => null,
-      (error: Error) => `started, but not saved in ${this.registry} (the next start will not know it): ${error.message}`,
+      (error: Error) => `started, but not saved in ${this.registry.path} (the next start will not know it): ${error.message}`,
     );
     await this.refresh().catch(() => undefined);
     const view = await this.view(launched);
@@ -149,9 +114,9 @@ export class RunManager {
   }
 
   private async look(): Promise<void> {
-    await this.load();
+    await this.registry.load();
     const open = new Map<string, LaunchedRun[]>();
-    for (const run of this.runs) {
+    for (const run of this.registry.runs) {
       if (run.target !== 'local' && run.seen && !MOVING.has(run.seen.state)) continue;
       open.set(run.target, [...(open.get(run.target) ?? []), run]);
     }
@@ -176,13 +141,13 @@ export class RunManager {
         }
       }),
     );
-    if (changed) await this.save().catch(() => undefined);
+    if (changed) await this.registry.save().catch(() => undefined);
     for (const run of ended) this.onEnded(await this.view(run));
   }
 
   async list(): Promise<RunView[]> {
-    await this.load();
-    return Promise.all(this.runs.map((run) => this.view(run)));
+    await this.registry.load();
+    return Promise.all(this.registry.runs.map((run) => this.view(run)));
   }
 
   private async view(run: LaunchedRun): Promise<RunView> {
@@ -210,18 +175,18 @@ export class RunManager {
 
   /** The state of each cell's latest launched run, by cell id: no file read. */
   async states(): Promise<Map<string, RunState>> {
-    await this.load();
+    await this.registry.load();
     // In launch order: a cell's later run replaces its earlier one.
-    return new Map(this.runs.map((run) => [cellId(run.host, run.listed ?? run.cell), (run.seen ?? NOT_SEEN).state]));
+    return new Map(this.registry.runs.map((run) => [cellId(run.host, run.listed ?? run.cell), (run.seen ?? NOT_SEEN).state]));
   }
 
   /** Runs by id, or by a unique start of it, or by name (the latest of that name). */
   private async find(key: string): Promise<LaunchedRun> {
-    await this.load();
+    await this.registry.load();
     const run =
-      this.runs.find((r) => r.id === key) ??
-      (this.runs.filter((r) => r.id.startsWith(key)).length === 1 ? this.runs.find((r) => r.id.startsWith(key)) : undefined) ??
-      this.runs.findLast((r) => r.name === key);
+      this.registry.runs.find((r) => r.id === key) ??
+      (this.registry.runs.filter((r) => r.id.startsWith(key)).length === 1 ? this.registry.runs.find((r) => r.id.startsWith(key)) : undefined) ??
+      this.registry.runs.findLast((r) => r.name === key);
     if (!run) throw new NotFoundError(`no launched run ${key}`);
     return run;
   }
@@ -239,7 +204,7 @@ export class RunManager {
     await this.refresh();
     if (MOVING.has(run.seen?.state ?? 'ended')) {
       run.stoppedByUser = true;
-      await this.save();
+      await this.registry.save();
       await this.place(run.target).stop(run, graceMs);
       await this.refresh();
     }
