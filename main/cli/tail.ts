@@ -5,7 +5,8 @@ import { ADAPTERS, cellFolder } from '../../runners';
 import type { EventLog } from '../../runners/types';
 import { CommandPlaces, readCellAt } from './places';
 import { Follower } from '../tail/follower';
-import { REMOTE_POLL_MS, streamEvent } from '../watch/session';
+import { REMOTE_POLL_MS } from '../watch/session';
+import { streamEvent } from '../watch/stream-event';
 import { UsageError, type Io } from './io';
 import { problemLine } from './printable';
 

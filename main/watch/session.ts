@@ -14,6 +14,7 @@ import { Follower, type FollowStart } from '../tail/follower';
 import type { TailChunk, TailRecord } from '../tail/lines';
 import { NotFoundError } from '../errors';
 import { diffDetail } from './diff';
+import { streamEvent } from './stream-event';
 import { append } from '../../shared/arrays';
 
 /** How long file events are gathered before the cell is read again. */
@@ -27,20 +28,6 @@ export const REMOTE_POLL_MS = 250;
 const REMOTE_REFRESH_MS = 3000;
 /** A stream opens on the last this-many bytes of its log, so a 1 GB trajectory shows its end at once. */
 export const OPEN_TAIL_BYTES = 4 << 20;
-
-export function streamEvent(log: EventLog, record: TailRecord): StreamEvent {
-  const shown = log.shown?.(record.value);
-  const { seq, t, ...fields } = shown?.fields ?? record.value;
-  return {
-    episode: shown?.episode ?? log.stream,
-    seq: typeof seq === 'number' ? seq : null,
-    t: typeof t === 'number' ? t : null,
-    ev: log.eventName(record.value),
-    line: record.line,
-    end: record.end,
-    fields,
-  };
-}
 
 interface Followed {
   follower: Follower;
