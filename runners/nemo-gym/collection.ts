@@ -60,7 +60,6 @@ export class Collector {
   private firsts: (NemoRow | PlannedUnit | undefined)[] = [];
   private c!: Collection;
   private plannedAgent!: Map<UnitKey, string | null>;
-  private plannedPerTask!: Map<number, number>;
   private firstLine!: Map<UnitKey, number>;
   /** Each agent's number, in the order met (keyOf). */
   private agents!: Map<string | null, number>;
@@ -80,7 +79,6 @@ export class Collector {
     this.seen = { inputs: 0, rows: 0, failures: 0 };
     this.firsts = [];
     this.plannedAgent = new Map();
-    this.plannedPerTask = new Map();
     this.firstLine = new Map();
     this.agents = new Map();
     this.taskStats = new Map();
@@ -117,7 +115,7 @@ export class Collector {
   private task(task: number): TaskStats {
     let stats = this.taskStats.get(task);
     if (!stats) {
-      this.taskStats.set(task, (stats = { task, planned: this.plannedPerTask.get(task) ?? null, rewards: [], stats: emptyStats() }));
+      this.taskStats.set(task, (stats = { task, planned: null, rewards: [], stats: emptyStats() }));
       this.newTasks.push(stats);
     }
     return stats;
@@ -138,9 +136,8 @@ export class Collector {
     if (!this.c.done.has(key)) this.c.missing++;
     const unit = unitNumber(input.task as number, input.repeat);
     if (!this.plannedAgent.has(unit)) this.plannedAgent.set(unit, input.agent);
-    const task = input.task as number;
-    this.plannedPerTask.set(task, (this.plannedPerTask.get(task) ?? 0) + 1);
-    this.task(task).planned = this.plannedPerTask.get(task) as number;
+    const stats = this.task(input.task as number);
+    stats.planned = (stats.planned ?? 0) + 1;
   }
 
   private addRollout(raw: NemoRow): void {
