@@ -3,7 +3,8 @@
 import type { Alert, AlertPrefs, AlertsState } from './alerts';
 import type { Launched, LaunchPlan, LaunchRequest, ProfileInfo, RunInfo } from './launch';
 import type { PairedTest } from './mcnemar';
-import type { CellDelta, CellDetail, Comparison, FrameSet, FrameSource, GpuSample, GpuStatus, RecordProgress, StreamEvent, StreamResume, SystemSample, Transcript } from './cell-detail';
+import type { CellDelta, CellDetail, Comparison, FrameSet, FrameSource, RecordProgress, StreamEvent, StreamResume, Transcript } from './cell-detail';
+import type { GpuSample, GpuStatus, SystemSample } from './machine';
 import type { AppInfo, CellId, CellsDelta, CellSummary, FormatName, Problem, RootStatus } from './model';
 import type { BoardComparison } from './board-comparisons';
 

@@ -2,7 +2,7 @@
 // hosts going down, GPU samples, pinned paired tests. Each is raised once, kept, and sent to every window.
 import type { Alert, AlertPrefs, AlertsState } from '../../shared/alerts';
 import type { Backend, HostStatus } from '../../shared/contract';
-import type { GpuSample } from '../../shared/cell-detail';
+import type { GpuSample } from '../../shared/machine';
 import type { RunInfo } from '../../shared/launch';
 import type { PairedTest } from '../../shared/mcnemar';
 import { isLive, type CellsDelta, type CellSummary } from '../../shared/model';

@@ -1,4 +1,4 @@
-import type { GpuSample, GpuStatus } from '../../shared/cell-detail';
+import type { GpuSample, GpuStatus } from '../../shared/machine';
 import { problem, type Problem } from '../../shared/model';
 import { GpuSampler, type SamplerOptions } from './sampler';
 

@@ -1,6 +1,6 @@
 // Parsing what real nvidia-smi prints: CSV with or without a header, with or without units,
 // `[N/A]` and `[Not Supported]` for values a card (MIG, Windows WDDM) does not report.
-import type { GpuProcess, GpuReading } from '../../shared/cell-detail';
+import type { GpuProcess, GpuReading } from '../../shared/machine';
 
 /** The columns Cellwatch asks for, in order. */
 export const GPU_QUERY = ['index', 'name', 'memory.total', 'memory.used', 'memory.free', 'utilization.gpu'] as const;

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { problem, type Problem } from '../../shared/model';
-import type { GpuProcess, GpuReading, GpuSample } from '../../shared/cell-detail';
+import type { GpuProcess, GpuReading, GpuSample } from '../../shared/machine';
 import { APPS_QUERY, GPU_QUERY, parseGpus, parseProcesses } from './parse';
 import { runOnce, spawnLocal, type Spawned } from '../programs';
 

@@ -1,6 +1,6 @@
 // The GPUs of every place: one long-lived nvidia-smi on this machine, one on each connected SSH host (over
 // its HostContext), and this machine's CPU, memory and disks.
-import type { GpuReading, GpuSample, GpuStatus, SystemPoint, SystemSample } from '../../shared/cell-detail';
+import type { GpuReading, GpuSample, GpuStatus, SystemPoint, SystemSample } from '../../shared/machine';
 import type { HostStatus } from '../../shared/contract';
 import { problem } from '../../shared/model';
 import type { EventHub } from '../events';

@@ -1,5 +1,5 @@
 import si from 'systeminformation';
-import type { SystemPoint, SystemSample } from '../../shared/cell-detail';
+import type { SystemPoint, SystemSample } from '../../shared/machine';
 import { gpuQueryArgs, appsQueryArgs } from './sampler';
 import { runOnce } from '../programs';
 import { parseGpus, parseProcesses, type GpuProcess, type GpuReading } from './parse';

@@ -1,4 +1,4 @@
-import type { GpuStatus } from '../../shared/cell-detail';
+import type { GpuStatus } from '../../shared/machine';
 import type { FleetHost, HostStatus } from '../../shared/contract';
 import type { RunInfo } from '../../shared/launch';
 import { isLive, type CellSummary, type RootStatus } from '../../shared/model';

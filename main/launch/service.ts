@@ -1,7 +1,7 @@
 // UI runs: profiles, the dry run, launching on every target (this machine, SSH hosts, Slurm), the runs this
 // app launched (stop, drain) and the GPU memory their processes hold.
 import { join } from 'node:path';
-import type { GpuReading, GpuSample } from '../../shared/cell-detail';
+import type { GpuReading, GpuSample } from '../../shared/machine';
 import type { Backend } from '../../shared/contract';
 import { episodesOfSpec, parseTarget, type LaunchRequest, type RunInfo, type RunState } from '../../shared/launch';
 import { cellId } from '../../shared/names';

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import type { GpuSample } from '../../shared/cell-detail';
+import type { GpuSample } from '../../shared/machine';
 import { DEFAULT_ALERT_PREFS } from '../../shared/alerts';
 import { problem, type AppInfo, type CellSummary, type RootStatus } from '../../shared/model';
 import { createAppStore } from './store';

@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { HostStatus, Transport } from '../../shared/contract';
-import type { GpuStatus } from '../../shared/cell-detail';
+import type { GpuStatus } from '../../shared/machine';
 import type { AlertPrefs, AlertsState, CellTab } from '../../shared/alerts';
 import type { AppInfo, CellsDelta, CellSummary, RootStatus } from '../../shared/model';
 import type { BoardField } from '../../shared/board';

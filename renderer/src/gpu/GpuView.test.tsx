@@ -5,7 +5,7 @@ import { CallError } from '../../../shared/contract';
 import { problem } from '../../../shared/model';
 import { AppProvider } from '../context';
 import { fakeTransport, type FakeTransport } from '../testing';
-import type { SystemSample } from '../../../shared/cell-detail';
+import type { SystemSample } from '../../../shared/machine';
 import { GpuView } from './GpuView';
 
 afterEach(cleanup);

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { whole } from '../format';
-import type { GpuStatus, SystemPoint, SystemSample } from '../../../shared/cell-detail';
+import type { GpuStatus, SystemPoint, SystemSample } from '../../../shared/machine';
 import type { RunInfo } from '../../../shared/launch';
 import { problem } from '../../../shared/model';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';

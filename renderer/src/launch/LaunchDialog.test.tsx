@@ -2,7 +2,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { Profiler } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GpuStatus } from '../../../shared/cell-detail';
+import type { GpuStatus } from '../../../shared/machine';
 import type { ProfileInfo } from '../../../shared/launch';
 import { problem } from '../../../shared/model';
 import { AppProvider } from '../context';

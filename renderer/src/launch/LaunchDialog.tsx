@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { GpuReading } from '../../../shared/cell-detail';
+import type { GpuReading } from '../../../shared/machine';
 import { shellQuote } from '../../../shared/quote';
 import { parseTarget, uiName, type LaunchPlan, type LaunchRequest, type ProfileInfo, type SlurmKnobs } from '../../../shared/launch';
 import { useApp, useTransport } from '../context';
