@@ -2,9 +2,11 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { HostStatus, Transport } from '../../shared/contract';
 import type { GpuStatus } from '../../shared/machine';
 import type { AlertPrefs, AlertsState, CellTab } from '../../shared/alerts';
-import type { AppInfo, CellsDelta, CellSummary, RootStatus } from '../../shared/model';
+import type { AppInfo, CellSummary, RootStatus } from '../../shared/model';
 import type { BoardField } from '../../shared/board';
 import { notify } from './alerts/notify';
+import { applyCellsDelta } from './cells-delta';
+import { readSidebar, saveSidebar } from './sidebar-pref';
 
 export interface AppState {
   info: AppInfo | null;
@@ -81,28 +83,6 @@ export type View = 'cells' | 'board' | 'paired' | 'compare' | 'gpu' | 'runs' | '
 
 export type AppStore = StoreApi<AppState>;
 
-/** A list of cells with a delta applied: rows added or changed in place (by id), removed ones gone. */
-export function applyCellsDelta(cells: CellSummary[], delta: CellsDelta): CellSummary[] {
-  const removed = new Set(delta.removed);
-  const updated = new Map([...delta.added, ...delta.changed].map((c) => [c.id, c]));
-  const next = cells.filter((c) => !removed.has(c.id)).map((c) => {
-    const row = updated.get(c.id);
-    updated.delete(c.id);
-    return row ?? c;
-  });
-  return updated.size ? [...next, ...updated.values()] : next;
-}
-
-const SIDEBAR_KEY = 'cellwatch.sidebar';
-
-function readSidebar(): boolean {
-  try {
-    return globalThis.localStorage?.getItem(SIDEBAR_KEY) !== 'hidden';
-  } catch {
-    return true;
-  }
-}
-
 /** One store per provider, never a module global, so each test or window gets a fresh one. */
 export function createAppStore(transport: Transport): AppStore {
   const store = createStore<AppState>()((set, get) => {
@@ -165,11 +145,7 @@ export function createAppStore(transport: Transport): AppStore {
       toggleSidebar() {
         const sidebar = !get().sidebar;
         set({ sidebar });
-        try {
-          localStorage.setItem(SIDEBAR_KEY, sidebar ? 'shown' : 'hidden');
-        } catch {
-          // Storage refused (private mode): it holds for this window only.
-        }
+        saveSidebar(sidebar);
       },
       setLaunching(open) {
         set({ launching: open });
