@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { SortHeader, useSort, type Sort } from '../sorting';
+import { SortHeader, useSort } from '../sorting';
 import { useShallow } from 'zustand/react/shallow';
-import { isLive, type CellSummary, type RootStatus } from '../../../shared/model';
+import type { CellSummary, RootStatus } from '../../../shared/model';
 import { useApp } from '../context';
 import { baseName, percent, whole } from '../format';
 import { useKey, useRowKeys } from '../keys';
@@ -11,60 +11,11 @@ import { ColumnsMenu } from '../ColumnsMenu';
 import { columnLayout, LAYOUT_SAMPLE_MS, useColumnPrefs, useRoom, useSampled, visibleColumns } from '../table-layout';
 import { middleCut, nameCuts } from '../name-cuts';
 import { COLUMNS, matches } from './columns';
+import { groupRows, sortCells, type GroupBy } from './rows';
 import { keepOrder, sameOrder } from './stableOrder';
 import { useVirtualRows } from './useVirtualRows';
 
 const ROW_HEIGHT = 24;
-
-type GroupBy = 'none' | 'host' | 'format' | 'model';
-/** A group's header: its cells, how many run, and the success rate over the group's scored episodes. */
-interface GroupHead {
-  kind: 'group';
-  label: string;
-  count: number;
-  running: number;
-  successRate: number | null;
-}
-type Row = GroupHead | { kind: 'cell'; cell: CellSummary };
-
-function groupHead(label: string, members: CellSummary[]): GroupHead {
-  const scored = members.reduce((sum, c) => sum + c.episodes.scored, 0);
-  const successes = members.reduce((sum, c) => sum + c.episodes.successes, 0);
-  return { kind: 'group', label, count: members.length, running: members.filter((c) => isLive(c.state)).length, successRate: scored ? successes / scored : null };
-}
-
-const GROUP_KEY: Record<Exclude<GroupBy, 'none'>, (cell: CellSummary) => string> = {
-  host: (c) => c.host,
-  format: (c) => c.format,
-  model: (c) => c.labels.model ?? 'model unknown',
-};
-
-/** The list's rows: the cells in their order, under a header per group when grouped. */
-function groupRows(cells: CellSummary[], group: GroupBy): Row[] {
-  if (group === 'none') return cells.map((cell) => ({ kind: 'cell', cell }));
-  const groups = new Map<string, CellSummary[]>();
-  for (const cell of cells) {
-    const key = GROUP_KEY[group](cell);
-    const members = groups.get(key);
-    if (members) members.push(cell);
-    else groups.set(key, [cell]);
-  }
-  return [...groups.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .flatMap(([label, members]): Row[] => [groupHead(label, members), ...members.map((cell): Row => ({ kind: 'cell', cell }))]);
-}
-
-
-function sortCells(cells: CellSummary[], sort: Sort<string>): CellSummary[] {
-  const column = COLUMNS.find((c) => c.key === sort.key) ?? COLUMNS[0];
-  const sign = sort.descending ? -1 : 1;
-  return [...cells].sort((a, b) => {
-    const x = column!.sortValue(a);
-    const y = column!.sortValue(b);
-    const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
-    return sign * order || a.path.localeCompare(b.path);
-  });
-}
 
 /** The first scan of the roots in view: how many cells are read of how many found (so far, while some root is still searched). */
 function ReadingLine({ progress }: { progress: NonNullable<RootStatus['progress']>[] }) {
