@@ -18,7 +18,7 @@ import { truthOf } from './launch/run-states';
 import { LaunchService } from './launch/service';
 import { mediaOf } from './media';
 import { defaultDataDir, packageRoot } from './paths';
-import type { IndexOptions } from './roots/local-index';
+import type { IndexOptions } from './roots/index-options';
 import { RootsService } from './roots/service';
 import { PriceList, shippedPrices } from './prices';
 import { APP_VERSION } from './version';

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CellsDelta } from '../../shared/model';
 import { age, tempDir, writeTree } from '../../runners/testing';
-import { LocalIndex, type IndexOptions } from './local-index';
+import type { IndexOptions } from './index-options';
+import { LocalIndex } from './local-index';
 import { ReaderPool } from './pool';
 
 let pool: ReaderPool;

@@ -1,6 +1,5 @@
 // The cells of one local runs root, kept current by change rather than by rescanning: an OS watcher marks
 // cells dirty and only those are read again; a slow stat-only sweep catches what a watcher misses.
-import type { watch } from 'node:fs';
 import { problem, type CellsDelta, type CellSummary, type FormatName, type Problem, type RootState, type RootStatus } from '../../shared/model';
 import { localFs, type CellRead } from '../../runners';
 import { quietCells } from './aging';
@@ -8,40 +7,11 @@ import { rootTrouble } from '../scan';
 import { CellTable } from './cell-table';
 import { firstScan } from './first-scan';
 import { IndexCache } from './index-cache';
+import { AGE_CHECK_MS, MISSING_RETRY_MS, SETTLE_MS, SWEEP_MS, SWEEP_UNWATCHED_MS, type IndexOptions } from './index-options';
 import type { Found } from '../scan';
 import type { ReaderPool } from './pool';
 import { cellHolding, watchRoot, watchProblem, type RootWatcher } from './root-watcher';
 import type { RootIndex } from './root-index';
-
-/** How long changes are gathered before the cells they touch are read. */
-const SETTLE_MS = 40;
-/**
- * The safety sweep: a stat of everything each cell's last read looked at, nothing parsed. With the OS
- * watcher on it only backs it up (network file systems miss events); without, it is what finds changes.
- * A sweep of 10,000 cells costs about a second of a worker's time.
- */
-const SWEEP_MS = 5 * 60_000;
-const SWEEP_UNWATCHED_MS = 30_000;
-/** How often running cells are looked at for having gone quiet (their state changes with time alone). */
-const AGE_CHECK_MS = 15_000;
-/** A missing or unreadable root is looked at again this often. */
-const MISSING_RETRY_MS = 2000;
-
-export interface IndexOptions {
-  /** Watch with the OS (default true); off, only the sweep finds changes. */
-  watch?: boolean;
-  sweepMs?: number;
-  ageCheckMs?: number;
-  /** Where the index keeps what it read between starts (the data folder); absent: nothing kept. */
-  cacheDir?: string;
-  /** The OS's watch call: tests stand in for an OS at its limit of watches. */
-  osWatch?: typeof watch;
-  /**
-   * Check the event logs in the same pass as the rows (the CLI, which shows nothing until all is read);
-   * by default rows go out first and logs are checked after, as the window wants.
-   */
-  logsWithRows?: boolean;
-}
 
 export class LocalIndex implements RootIndex {
   private state: RootState = 'scanning';

@@ -2,7 +2,8 @@
 import type { CellsDelta } from '../../shared/model';
 import type { HostRegistry } from '../hosts/registry';
 import { rootLocation } from './address';
-import { LocalIndex, type IndexOptions } from './local-index';
+import type { IndexOptions } from './index-options';
+import { LocalIndex } from './local-index';
 import type { ReaderPool } from './pool';
 import { RemoteIndex } from './remote-index';
 import type { RootIndex } from './root-index';

@@ -3,7 +3,7 @@ import { problem, type Problem, type RootLimit, type RootStatus } from '../../sh
 import { loadSettings, type Settings } from '../settings';
 import { readHostsFiles } from '../ssh/hosts-file';
 import { rootAddress } from './address';
-import type { IndexOptions } from './local-index';
+import type { IndexOptions } from './index-options';
 
 export interface RootsOptions {
   configDir: string;
