@@ -53,9 +53,11 @@ function readRange(sftp: SFTPWrapper, path: string, position: number, length: nu
   });
 }
 
-/** SFTP's status for the end of a listing. */
+/** SFTP's statuses: the end of a listing or a file, and a path that is not there. */
 const EOF = 1;
 const NO_SUCH_FILE = 2;
+/** The SFTP status of a failed call (ssh2 sets it as the error's `code`). */
+const statusOf = (error: unknown) => (error as { code?: number } | null | undefined)?.code;
 
 /**
  * A folder's entries, null when it cannot be listed. Opened, read and closed here, each call guarded:
@@ -68,13 +70,14 @@ function readDir(sftp: SFTPWrapper, dir: string): Promise<FileEntry[] | null> {
     attempt(() => sftp.opendir(dir, (error, handle) => {
       if (error) return resolve(null);
       const entries: FileEntry[] = [];
+      const done = () => closeQuietly(sftp, handle, () => resolve(entries.filter((e) => e.filename !== '.' && e.filename !== '..')));
       const next = () =>
-        attempt(() => sftp.readdir(handle, (readError: (Error & { code?: number }) | undefined, list: FileEntry[]) => {
-          if (readError?.code === EOF) return closeQuietly(sftp, handle, () => resolve(entries.filter((e) => e.filename !== '.' && e.filename !== '..')));
+        attempt(() => sftp.readdir(handle, (readError: Error | undefined, list: FileEntry[]) => {
+          if (statusOf(readError) === EOF) return done();
           if (readError) return closeQuietly(sftp, handle, failed);
           append(entries, list);
           // Past the limit, the rest of a huge folder is not fetched: said by the MORE_ENTRIES entry.
-          if (entries.length > MAX_ENTRIES + 2) return closeQuietly(sftp, handle, () => resolve(entries.filter((e) => e.filename !== '.' && e.filename !== '..')));
+          if (entries.length > MAX_ENTRIES + 2) return done();
           next();
         }), failed);
       next();
@@ -173,7 +176,7 @@ export function sftpSource(sftp: () => SFTPWrapper, path: string): ByteSource & 
     ahead = null;
     // No such file is an answer; any other failure (a channel dying under the call) is the follower's to retry.
     const opened = await new Promise<Buffer | null>((resolve, reject) =>
-      channel.open(path, 'r', (error, h) => (!error ? resolve(h) : (error as { code?: number }).code === NO_SUCH_FILE ? resolve(null) : reject(error))),
+      channel.open(path, 'r', (error, h) => (!error ? resolve(h) : statusOf(error) === NO_SUCH_FILE ? resolve(null) : reject(error))),
     );
     if (!opened) return null;
     const h: Handle = { channel, handle: opened, identity: null };
@@ -190,7 +193,7 @@ export function sftpSource(sftp: () => SFTPWrapper, path: string): ByteSource & 
       const buffer = Buffer.alloc(length);
       h.channel.read(h.handle, buffer, 0, length, position, (error, bytesRead) => {
         // EOF is the usual answer when nothing was appended.
-        if (error && (error as { code?: number }).code !== EOF) return reject(error);
+        if (error && statusOf(error) !== EOF) return reject(error);
         resolve(buffer.subarray(0, error ? 0 : bytesRead));
       });
     });
