@@ -8,10 +8,11 @@ export const DEMO_HELP = `cellwatch demo [DIR] [--speed X] [--instant]
 
 Writes the built-in demo into DIR (default: the demo runs root in your data folder), emptying it first:
 a simulated cart-pole task and a scripted agent, as a bigym-agent cell, two coding-agent cells, an
-evopolicygym record, and a NeMo Gym rollout collection of two agents. Live by default, files growing as a real run's do; about three minutes at speed 1.
+evopolicygym record, and a NeMo Gym rollout collection of two agents. Live by default, files growing as a
+real run's do; about three minutes at speed 1.
   --speed X   run X times faster (default 1)
   --instant   write everything at once
-  --only F --name N   write one cell of format F (coding-agent, bigym-agent, evopolicygym, nemo-gym) named N,
+  --only F --name N   write one cell of format F (${DEMO_FORMATS.join(', ')}) named N,
               beside what DIR already holds (how the demo runner profile launches it)`;
 
 export async function demo(argv: string[], io: Io): Promise<number> {
