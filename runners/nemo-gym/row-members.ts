@@ -19,16 +19,20 @@ function value(text: string, span: Span | undefined): unknown {
   }
 }
 
+/** A row's members other than those skipped, in the row's order: small ones as they are, a long one by its size. */
+export interface Fields {
+  /** Each member by its name; one too long to keep is present as undefined, its size in `large`. */
+  small: Record<string, unknown>;
+  /** Members longer than SMALL_FIELD_CHARS, by the bytes of their JSON. */
+  large: Record<string, number>;
+}
+
 /** A row's members as a summary reads them: its own, and its response's usage and model. */
 export interface Members {
-  /** The row's member keys, in order. */
-  keys(): Iterable<string>;
   has(key: string): boolean;
   value(key: string): unknown;
-  /** A key as the field it names (decoded where the text is still bytes). */
-  name(key: string): string;
-  /** The bytes of a member's JSON. */
-  size(key: string): number;
+  /** The members not in `skip` (keys as the row gives them). */
+  fields(skip: ReadonlySet<string>): Fields;
   usage(): unknown;
   model(): unknown;
 }
@@ -41,21 +45,23 @@ export class SpanMembers implements Members {
     private readonly usageValue: unknown,
     private readonly modelValue: unknown,
   ) {}
-  keys() {
-    return this.spans.keys();
-  }
   has(key: string) {
     return this.spans.has(key);
   }
   value(key: string) {
     return value(this.text, this.spans.get(key));
   }
-  name(key: string) {
-    return utf8(key);
-  }
-  size(key: string) {
-    const span = this.spans.get(key);
-    return span ? span.end - span.start : 0;
+  fields(skip: ReadonlySet<string>): Fields {
+    const found: Fields = { small: {}, large: {} };
+    for (const [key, span] of this.spans) {
+      if (skip.has(key)) continue;
+      // Keys are still bytes (latin1) here: the field's name is decoded.
+      const name = utf8(key);
+      const size = span.end - span.start;
+      found.small[name] = size > SMALL_FIELD_CHARS ? undefined : value(this.text, span);
+      if (size > SMALL_FIELD_CHARS) found.large[name] = size;
+    }
+    return found;
   }
   usage() {
     return this.usageValue;
@@ -65,27 +71,23 @@ export class SpanMembers implements Members {
   }
 }
 
-/** Members parsed at once: the members after the response, short altogether, and its usage and model. */
+/** Members parsed at once: the members after the response, short altogether (so each is small), and its usage and model. */
 export class ParsedMembers implements Members {
   constructor(
     private readonly top: JsonObject,
     private readonly usageValue: unknown,
     private readonly modelValue: unknown,
   ) {}
-  keys() {
-    return Object.keys(this.top);
-  }
   has(key: string) {
     return Object.hasOwn(this.top, key);
   }
   value(key: string) {
     return Object.hasOwn(this.top, key) ? this.top[key] : undefined;
   }
-  name(key: string) {
-    return key;
-  }
-  size() {
-    return 0;
+  fields(skip: ReadonlySet<string>): Fields {
+    const small: Fields['small'] = {};
+    for (const key in this.top) if (!skip.has(key)) small[key] = this.top[key];
+    return { small, large: {} };
   }
   usage() {
     return this.usageValue;

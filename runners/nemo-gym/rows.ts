@@ -3,12 +3,16 @@
 import { problem, type Problem } from '../../shared/model';
 import type { LineChunk } from '../common/jsonl';
 import { num, obj, str } from '../common/values';
-import { fastLayout, fullLayout, SMALL_FIELD_CHARS, type Members } from './row-members';
+import { fastLayout, fullLayout, type Members } from './row-members';
 
-/** Members every row has that are the conversation itself: never parsed for a summary. */
-const CONVERSATION = new Set(['responses_create_params', 'response', 'ng_trajectory', 'ng_agent_observations']);
-/** The row's own bookkeeping, read into named fields rather than kept as the environment's. */
-const BOOKKEEPING = new Set(['_ng_task_index', '_ng_rollout_index', '_ng_attempt_index', '_ng_failure_class', '_ng_failure_terminal', '_ng_failure_message', 'agent_ref', 'reward']);
+/**
+ * Members that are not the environment's fields: the conversation itself (never parsed for a summary),
+ * and the row's own bookkeeping, read into named fields.
+ */
+const NOT_FIELDS = new Set([
+  ...['responses_create_params', 'response', 'ng_trajectory', 'ng_agent_observations'],
+  ...['_ng_task_index', '_ng_rollout_index', '_ng_attempt_index', '_ng_failure_class', '_ng_failure_terminal', '_ng_failure_message', 'agent_ref', 'reward'],
+]);
 
 export interface RowUsage {
   input: number | null;
@@ -91,16 +95,7 @@ function rowOf(members: Members | null, line: number, offset: number): NemoRow |
   if (!members) return NOT_AN_OBJECT;
   const unit = plannedOf(members, line);
   if (typeof unit === 'string') return unit;
-  const fields: NemoRow['fields'] = {};
-  const largeFields: NemoRow['largeFields'] = {};
-  for (const key of members.keys()) {
-    if (CONVERSATION.has(key) || BOOKKEEPING.has(key)) continue;
-    const name = members.name(key);
-    const size = members.size(key);
-    const large = size > SMALL_FIELD_CHARS;
-    fields[name] = large ? undefined : members.value(key);
-    if (large) largeFields[name] = size;
-  }
+  const fields = members.fields(NOT_FIELDS);
   return {
     line,
     offset,
@@ -112,8 +107,8 @@ function rowOf(members: Members | null, line: number, offset: number): NemoRow |
     ...usageOf(members),
     failureClass: shared(str(members.value('_ng_failure_class'))),
     terminal: members.value('_ng_failure_terminal') === true,
-    fields,
-    largeFields,
+    fields: fields.small,
+    largeFields: fields.large,
     observed: members.has('ng_trajectory') || members.has('ng_agent_observations'),
   };
 }
