@@ -1,5 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { instantDemoForSpecs } from './processes';
+
+/** A rollout's response usage, as the Responses API writes it. */
+interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  input_tokens_details: { cached_tokens: number };
+  output_tokens_details: { reasoning_tokens: number };
+}
 
 test.describe("the demo's NeMo Gym collection", () => {
   const served = instantDemoForSpecs();
@@ -17,6 +26,8 @@ test.describe("the demo's NeMo Gym collection", () => {
     const row = table.getByRole('row', { name: /^rollouts/ });
     await expect(row).toContainText('nemo-gym');
     await expect(row).toContainText('48/48');
+    // Its name's title is the rollouts file's path.
+    const path = (await row.locator('.name').getAttribute('title')) as string;
     await row.getByRole('cell').first().click();
     await expect(page.getByRole('heading', { name: 'rollouts' })).toBeVisible();
     await expect(page.getByText(/^mean reward 0\.\d+ of 47$/)).toBeVisible();
@@ -36,8 +47,15 @@ test.describe("the demo's NeMo Gym collection", () => {
     await expect(aggregate.getByRole('row')).toHaveCount(7);
     await expect(page.getByRole('tab', { name: 'Problems (0)' })).toBeVisible();
 
-    // A rollout opens as its transcript: the question, the tool call with its output, the reward.
+    // The header's tokens are whole counts: the sums of the rollouts file's usage, read here line by line.
+    const usage = readFileSync(path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { response: { usage: Usage } }).response.usage);
+    const sum = (of: (u: Usage) => number) => usage.reduce((total, u) => total + of(u), 0).toLocaleString('en-US');
+    await expect(page.locator('.tokens-line')).toHaveText(
+      `${sum((u) => u.input_tokens)} in (${sum((u) => u.input_tokens_details.cached_tokens)} cached) · ${sum((u) => u.output_tokens)} out (${sum((u) => u.output_tokens_details.reasoning_tokens)} reasoning)`,
+    );
     const rollouts = page.getByRole('region', { name: 'Rollouts' });
+
+    // A rollout opens as its transcript: the question, the tool call with its output, the reward.
     await rollouts.getByRole('button', { name: /^Open rollout demo_claude_code_agent\/0#/ }).first().click();
     const transcript = page.getByRole('region', { name: /^Transcript of demo_claude_code_agent\/0#/ });
     await expect(transcript).toContainText('What is 17 * 3? Answer with the number only.');

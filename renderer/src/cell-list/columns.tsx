@@ -28,10 +28,11 @@ function BudgetBar({ cell }: { cell: CellSummary }) {
   );
 }
 
-function tokensText(cell: CellSummary): string {
+/** Tokens in and out, each as `count` writes it (compact in the column, whole in its tooltip), and the cost. */
+function tokensText(cell: CellSummary, count: (n: number) => string = compact): string {
   const parts = [];
-  if (cell.tokens.input !== null) parts.push(`${compact(cell.tokens.input)} in`);
-  if (cell.tokens.output !== null) parts.push(`${compact(cell.tokens.output)} out`);
+  if (cell.tokens.input !== null) parts.push(`${count(cell.tokens.input)} in`);
+  if (cell.tokens.output !== null) parts.push(`${count(cell.tokens.output)} out`);
   if (cell.cost_usd_estimate !== null) parts.push(`est. $${cell.cost_usd_estimate.toFixed(2)}`);
   if (cell.cost_usd_billed !== null) parts.push(`billed $${cell.cost_usd_billed.toFixed(2)}`);
   return parts.join(' · ') || '–';
@@ -53,8 +54,8 @@ export const COLUMNS: Column[] = [
   { key: 'episodes', title: 'Episodes', fit: episodesText, numeric: true, sortValue: (c) => c.episodes.ended, render: (c) => <span title={episodesText(c)}>{episodesText(c)}</span> },
   { key: 'success', title: 'Success', fit: (c) => percent(c.success_rate), numeric: true, sortValue: (c) => c.success_rate ?? -1, render: (c) => <span title={successText(c.episodes.successes, c.episodes.scored)}>{percent(c.success_rate)}</span> },
   {
-    key: 'tokens', title: 'Tokens', fit: tokensText, sortValue: (c) => c.cost_usd_estimate ?? c.tokens.input ?? -1,
-    render: (c) => <span title={[tokensText(c), costTitle(c)].filter(Boolean).join('\n')}>{tokensText(c)}</span>,
+    key: 'tokens', title: 'Tokens', fit: (c) => tokensText(c), sortValue: (c) => c.cost_usd_estimate ?? c.tokens.input ?? -1,
+    render: (c) => <span title={[tokensText(c, whole), costTitle(c)].filter(Boolean).join('\n')}>{tokensText(c)}</span>,
   },
   { key: 'changed', title: 'Changed', widthPx: 72, numeric: true, sortValue: (c) => c.changedAt ?? 0, render: (c, now) => ago(c.changedAt, now) },
   {

@@ -3,7 +3,7 @@ import { clockTime, isLive } from '../../../shared/model';
 import { useNow } from '../useNow';
 import { clock, projectedEnd } from './projection';
 import { useApp } from '../context';
-import { compact, costTitle, successText, whole } from '../format';
+import { costTitle, successText, whole } from '../format';
 import { BoardBadge } from '../cell-list/BoardBadge';
 import { useKey } from '../keys';
 import { BudgetBars } from './BudgetBars';
@@ -61,10 +61,10 @@ function Header() {
       <span className="spacer" />
       <MuteButton cellId={summary.id} />
       <span className="muted tokens-line" title={costTitle(summary) || undefined}>
-        {summary.tokens.input !== null && `${compact(summary.tokens.input)} in`}
-        {summary.tokens.cached_input !== null && ` (${compact(summary.tokens.cached_input)} cached)`}
-        {summary.tokens.output !== null && ` · ${compact(summary.tokens.output)} out`}
-        {summary.tokens.reasoning !== null && ` (${compact(summary.tokens.reasoning)} reasoning)`}
+        {summary.tokens.input !== null && `${whole(summary.tokens.input)} in`}
+        {summary.tokens.cached_input !== null && ` (${whole(summary.tokens.cached_input)} cached)`}
+        {summary.tokens.output !== null && ` · ${whole(summary.tokens.output)} out`}
+        {summary.tokens.reasoning !== null && ` (${whole(summary.tokens.reasoning)} reasoning)`}
         {summary.cost_usd_estimate !== null && ` · est. $${summary.cost_usd_estimate.toFixed(2)}`}
         {summary.cost_usd_billed !== null && ` · billed $${summary.cost_usd_billed.toFixed(2)}`}
         {summary.runnerCostUsd !== null && ` · runner said $${summary.runnerCostUsd.toFixed(2)}`}
