@@ -27,6 +27,9 @@ for (const [width, height] of [
       const cut = await list.getByRole('columnheader').evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => `${el.textContent} ${el.scrollWidth}>${el.clientWidth}`));
       expect(cut).toEqual([]);
       await inWindow(page, list.getByRole('columnheader'));
+      // Every column inside the table's own edge, none drawn over the margin past it.
+      const past = await list.evaluate((table) => [...table.querySelectorAll('[role=row]')].filter((row) => row.scrollWidth > table.clientWidth).length);
+      expect(past).toBe(0);
       // Each name as shown, cut or whole, tells its cell apart: no two read the same.
       const names = await list.locator('span.name').allTextContents();
       expect(names.length).toBeGreaterThan(5);

@@ -32,6 +32,14 @@ describe('column widths', () => {
     expect(tight.chars.name).toBe(18);
   });
 
+  it('short of room, draw a bar shorter, down to its header, as the written columns give way', () => {
+    const wide = COLUMNS.map((c) => (c.key === 'bar' ? { ...c, widthPx: 90 } : c));
+    // 400 px leave 370: the written ones at their headers (62), the bar at its header's (52), the name the 194 left.
+    expect(px(columnLayout(wide, ROWS, NONE, { px: 400, textPx: TEN }).template)).toEqual([194, 62, 52, 62]);
+    // Dragged, it keeps its width, and the name gives way instead.
+    expect(px(columnLayout(wide, ROWS, { hidden: [], widths: { bar: 90 } }, { px: 400, textPx: TEN }).template)).toEqual([156, 62, 90, 62]);
+  });
+
   it('keep a dragged width whatever the content', () => {
     expect(columnLayout(COLUMNS, ROWS, { hidden: [], widths: { kind: 77 } }, { px: 1200, textPx: TEN }).template).toBe('minmax(318px, 1fr) 77px 50px 318px');
   });

@@ -125,7 +125,8 @@ function wants<R>(columns: SizedColumn<R>[], rows: R[], prefs: ColumnPrefs, text
     const fixed = prefs.widths[column.key] ?? column.widthPx;
     if (fixed !== undefined || !column.fit) {
       const px = fixed ?? header;
-      return { want: px, min: px, grow: false, charPx: CHAR_PX };
+      // A drawn column gives way as a written one does, down to its header's width; a dragged one keeps its width.
+      return { want: px, min: column.key in prefs.widths ? px : Math.min(px, header), grow: false, charPx: CHAR_PX };
     }
     const fit = column.fit;
     const texts = longest(rows.map(fit));
@@ -140,8 +141,8 @@ function wants<R>(columns: SizedColumn<R>[], rows: R[], prefs: ColumnPrefs, text
 
 /**
  * Each column's width: dragged, else its content's where the table has room. Short of room, the written
- * columns give way first (down to their headers' width: their cells then end in an ellipsis and say the
- * whole value on hover), the growing one last (its ids then cut to fit). The growing column takes
+ * and drawn columns give way first (down to their headers' width: written cells then end in an ellipsis
+ * and say the whole value on hover, a bar is drawn shorter), the growing one last (its ids then cut to fit). The growing column takes
  * whatever is left over.
  */
 export function columnLayout<R>(columns: SizedColumn<R>[], rows: R[], prefs: ColumnPrefs, room: Room | null): ColumnLayout {
