@@ -56,6 +56,11 @@ test.describe('launch a UI run', () => {
     // The label ends the name; harness, model, condition and effort stay in it.
     await expect(dialog.getByLabel('Dry run')).toContainText('python coding-agent/stdrun.py run ui_sdk_fable-5_nav_default_trial-run --nonstd');
     await expect(dialog.getByLabel('Dry run')).toContainText('CUDA_VISIBLE_DEVICES=1');
+    // Narrow, the command wraps between its arguments, never inside one: each is one line high.
+    await page.setViewportSize({ width: 1024, height: 700 });
+    const boxes = await dialog.getByLabel('Dry run').locator('.arg').evaluateAll((args) => args.map((a) => a.getBoundingClientRect()).map((r) => ({ top: r.top, height: r.height })));
+    expect(new Set(boxes.map((b) => b.top)).size, 'the command wraps').toBeGreaterThan(1);
+    expect(new Set(boxes.map((b) => b.height)).size, `argument heights ${boxes.map((b) => b.height).join(', ')}`).toBe(1);
     await dialog.getByLabel('GPU 0').check();
     await dialog.getByRole('button', { name: 'Dry run' }).click();
     await expect(dialog.getByLabel('Dry run')).toContainText('Would be refused: GPU 0 has 3000 MiB free, below the 6000 MiB minimum');

@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Fragment, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { GpuReading } from '../../../shared/machine';
-import { shellQuote } from '../../../shared/quote';
+import { shellArg } from '../../../shared/quote';
 import { parseTarget, uiName, type LaunchPlan, type LaunchRequest, type ProfileInfo, type SlurmKnobs } from '../../../shared/launch';
 import { useApp, useTransport } from '../context';
 
@@ -183,7 +183,15 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
         )}
         {plan && (
           <div className="plan" aria-label="Dry run">
-            <code>{shellQuote(plan.submit ?? plan.command)}</code>
+            <code>
+              {/* Each argument wraps as one piece: `--nonstd` is never cut after its first hyphen. */}
+              {(plan.submit ?? plan.command).map((arg, i) => (
+                <Fragment key={i}>
+                  {i > 0 && ' '}
+                  <span className="arg">{shellArg(arg)}</span>
+                </Fragment>
+              ))}
+            </code>
             <div className="muted">
               name {plan.name} · {plan.target === 'local' ? 'here' : `on ${plan.target}`} · cell {plan.cell} · in {plan.cwd}
               {plan.gpu !== null && ` · CUDA_VISIBLE_DEVICES=${plan.gpu}`}
