@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { readCellAt, withPlaces } from './places';
+import { readSideAt, withPlaces } from './places';
 import { UsageError, type Io } from './io';
 import { table } from './table';
 
@@ -8,6 +8,8 @@ export const EPISODES_HELP = `cellwatch episodes [--json] [--accept-new-host-key
 The cell's units that a paired test pairs: coding-agent episodes, the bigym submission's evaluation
 seeds, the evopolicygym assessment's episodes, Harbor tasks (task#k for the k-th attempt), a NeMo Gym
 collection's rollouts (<task>#<rollout>; <agent>/<task>#<rollout> when it runs several agents).
+CELL is named as mcnemar names a side: CELL@vNNN a bigym policy version's evaluation, FILE@AGENT one
+agent of a NeMo Gym collection.
   --json   {"cell": id, "episodes": [{"id", "status", "success", "scored"}]}`;
 
 export async function episodes(argv: string[], io: Io): Promise<number> {
@@ -17,12 +19,12 @@ export async function episodes(argv: string[], io: Io): Promise<number> {
     options: { json: { type: 'boolean', default: false }, 'accept-new-host-key': { type: 'boolean', default: false } },
   });
   if (positionals.length !== 1) throw new UsageError(`name exactly one cell\n\n${EPISODES_HELP}`);
-  const read = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, async (places) => readCellAt(await places.open(positionals[0] as string)));
+  const side = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, (places) => readSideAt(places, positionals[0] as string));
   if (values.json) {
-    io.out(JSON.stringify({ cell: read.cell.id, episodes: read.units }, null, 2));
+    io.out(JSON.stringify({ cell: side.id, episodes: side.units }, null, 2));
     return 0;
   }
   const success = (s: boolean | null) => (s === null ? '-' : s ? 'yes' : 'no');
-  io.out(table(['EPISODE', 'STATUS', 'SCORED', 'SUCCESS'], read.units.map((u) => [u.id, u.status, u.scored ? 'yes' : 'excluded', success(u.success)])));
+  io.out(table(['EPISODE', 'STATUS', 'SCORED', 'SUCCESS'], side.units.map((u) => [u.id, u.status, u.scored ? 'yes' : 'excluded', success(u.success)])));
   return 0;
 }

@@ -92,5 +92,14 @@ describe('cellwatch mcnemar', () => {
     const both = join(tmp.path, 'both.jsonl');
     expect(await runCli(['mcnemar', '--json', `${both}@math_with_judge_claude_code_agent`, `${both}@math_with_judge_hermes_agent`], agents.io)).toBe(0);
     expect(JSON.parse(agents.out.join('\n'))).toMatchObject({ a: `local:${both}@math_with_judge_claude_code_agent`, pairs: 5, both: 1, neither: 4 });
+    // `episodes` names a side as mcnemar does: one agent's units, as they pair.
+    const units = capture();
+    expect(await runCli(['episodes', '--json', `${both}@math_with_judge_hermes_agent`], units.io)).toBe(0);
+    const listed = JSON.parse(units.out.join('\n')) as { cell: string; episodes: { id: string; success: boolean }[] };
+    expect(listed.cell).toBe(`local:${both}@math_with_judge_hermes_agent`);
+    expect(listed.episodes.map((u) => u.id)).toEqual(['0#0', '1#0', '2#0', '3#0', '4#0']);
+    const unknown = capture();
+    expect(await runCli(['episodes', `${both}@nobody`], unknown.io)).toBe(2);
+    expect(unknown.err.join('\n')).toContain('both has no policy version or agent nobody (its agents: math_with_judge_claude_code_agent, math_with_judge_hermes_agent)');
   });
 });

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { formatP, verdict } from '../../shared/mcnemar';
-import { readCellAt, withPlaces } from './places';
-import { compareSides, sideOf, splitAddress, type Side } from '../compare/paired';
+import { readSideAt, withPlaces } from './places';
+import { compareSides, type Side } from '../compare/paired';
 import { UsageError, type Io } from './io';
 import { printable } from './printable';
 import { percent, table } from './table';
@@ -9,8 +9,9 @@ import { percent, table } from './table';
 export const MCNEMAR_HELP = `cellwatch mcnemar [--json] CELL_A CELL_B
 
 The exact paired McNemar test over the episodes both cells scored. CELL@vNNN names a policy version's
-evaluation inside a bigym-agent cell. Exits 2, listing the ids on each side alone, when the cells did
-not run the same episodes, and when A and B are the same run.
+evaluation inside a bigym-agent cell, FILE@AGENT one agent of a NeMo Gym collection. Exits 2, listing
+the ids on each side alone, when the cells did not run the same episodes, and when A and B are the
+same run.
   --json   {"a", "b", "pairs", "both", "only_a", "only_b", "neither", "statistic", "p_value", "excluded"}`;
 
 export async function mcnemar(argv: string[], io: Io): Promise<number> {
@@ -22,13 +23,7 @@ export async function mcnemar(argv: string[], io: Io): Promise<number> {
   if (positionals.length !== 2) throw new UsageError(`name two cells\n\n${MCNEMAR_HELP}`);
   // Both sides over one connection per host, even when both cells live on the same one.
   const result = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, async (places) => {
-    const [a, b] = await Promise.all(
-      positionals.map(async (address) => {
-        const { cell, version } = splitAddress(address);
-        const target = await places.open(cell);
-        return sideOf(await readCellAt(target), version, target.context.read());
-      }),
-    );
+    const [a, b] = await Promise.all(positionals.map((address) => readSideAt(places, address)));
     return compareSides(a as Side, b as Side);
   });
   const a = result.a.id;

@@ -14,6 +14,7 @@ import { loadPrices, priced, shippedPrices, type Prices } from '../prices';
 import { ReaderPool } from '../roots/pool';
 import { openIndex } from '../roots/open-index';
 import { parseRemote } from '../ssh/config';
+import { sideOf, splitAddress, type Side } from '../compare/paired';
 import { append } from '../../shared/arrays';
 
 export interface PlacesOptions {
@@ -156,4 +157,11 @@ export async function readCellAt({ context, dir, where }: CellContext): Promise<
   const cell = (await fileCellsIn(ctx.fs, dirname(path), fileNames(folder))).find((c) => c.dir === path);
   if (!cell) throw new NotFoundError(`${where} is not a cell: no NeMo Gym rows in it, and no materialized inputs beside it`);
   return readCell(cell.dir, cell.format, ctx);
+}
+
+/** One side of a paired test as a command names it (a cell, CELL@vNNN, FILE@AGENT), read where it lives. */
+export async function readSideAt(places: CommandPlaces, address: string): Promise<Side> {
+  const { cell, version } = splitAddress(address);
+  const target = await places.open(cell);
+  return sideOf(await readCellAt(target), version, target.context.read());
 }
