@@ -110,14 +110,15 @@ describe('alerts', () => {
 
   it('says when a pinned paired test crosses p < 0.05, naming the side ahead', async () => {
     const ten = (wins: number) => Object.fromEntries(Array.from({ length: 10 }, (_, i) => [i, { status: 'evaluated', success: i < wins }]));
+    // B is named for a model id with an @: that run, not an agent or version of a run `std_b`.
     const a = writeCell('std_a', { planned: [...Array(10).keys()], episodes: ten(2) });
-    const b = writeCell('std_b', { planned: [...Array(10).keys()], episodes: ten(2) });
+    const b = writeCell('std_b@20250514', { planned: [...Array(10).keys()], episodes: ten(2) });
     const { core, raised } = await start();
     await core.setAlertPrefs({ ...(await core.listAlerts()).prefs, pinned: [{ a: cellId('local', a), b: cellId('local', b) }] });
     await sleep(500);
-    writeCell('std_b', { planned: [...Array(10).keys()], episodes: ten(8) });
+    writeCell('std_b@20250514', { planned: [...Array(10).keys()], episodes: ten(8) });
     await until(() => raised.length > 0);
-    expect(raised.map((r) => [r.kind, r.subject, r.message])).toEqual([['paired', 'std_a vs std_b', 'std_b is ahead: p = 0.031 < 0.05 (0 vs 6 discordant episodes)']]);
+    expect(raised.map((r) => [r.kind, r.subject, r.message])).toEqual([['paired', 'std_a vs std_b@20250514', 'std_b@20250514 is ahead: p = 0.031 < 0.05 (0 vs 6 discordant episodes)']]);
   });
 
   it('raises nothing for a muted cell, nor a kind turned off for a cell or everywhere', async () => {

@@ -84,6 +84,11 @@ export class AlertService implements AlertCalls {
     void this.log.add(alert).then((added) => added && this.sources.events.emit('alertRaised', alert));
   }
 
+  /** The cell of a paired side: a cell id, `<id>@vNNN` or `<id>@AGENT`. */
+  private cellOf(side: string): string {
+    return splitAddress(side, (id) => this.rows.has(id)).cell;
+  }
+
   /** A row seen: the first time it is where changes count from; a live one may stall from now on. */
   private see(cell: CellSummary): void {
     this.rows.set(cell.id, cell);
@@ -104,7 +109,7 @@ export class AlertService implements AlertCalls {
     const changed = new Set([...delta.added, ...delta.changed].map((c) => c.id));
     this.log
       .state()
-      .prefs.pinned.filter((pair) => changed.has(cellOf(pair.a)) || changed.has(cellOf(pair.b)))
+      .prefs.pinned.filter((pair) => changed.has(this.cellOf(pair.a)) || changed.has(this.cellOf(pair.b)))
       .forEach((pair) => this.schedulePair(pair, 1000));
   }
 
@@ -193,7 +198,7 @@ export class AlertService implements AlertCalls {
     const significant = test.table.p_value < 0.05;
     const before = this.pairs.get(key);
     this.pairs.set(key, significant);
-    if (before !== undefined && before !== significant) this.raise(pairedAlert(pair, { a: test.a.name, b: test.b.name }, test.table, cellOf(pair.b)));
+    if (before !== undefined && before !== significant) this.raise(pairedAlert(pair, { a: test.a.name, b: test.b.name }, test.table, this.cellOf(pair.b)));
   }
 
   close(): void {
@@ -204,5 +209,3 @@ export class AlertService implements AlertCalls {
 }
 
 const pairKey = (pair: { a: string; b: string }) => `${pair.a}|${pair.b}`;
-/** The cell of a paired side: a cell id, `<id>@vNNN` or `<id>@AGENT`. */
-const cellOf = (side: string) => splitAddress(side).cell;

@@ -9,7 +9,6 @@ let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => (tmp = tempDir()));
 afterEach(() => tmp.remove());
 
-
 function codingCell(name: string, episodes: Record<string, object>): string {
   const dir = join(tmp.path, name);
   writeTree(dir, {
@@ -33,6 +32,17 @@ describe('cellwatch mcnemar', () => {
       a: `local:${a}`, b: `local:${b}`, pairs: 3, both: 1, only_a: 0, only_b: 2, neither: 0, statistic: 0, p_value: 0.5,
       excluded: [{ id: '3', a: 'rate_limited', b: null }, { id: '4', a: null, b: 'infra_error' }],
     });
+  });
+
+  it('takes a run named for a model id with an @ as that run, not a version or agent of another', async () => {
+    const a = codingCell('std_sdk_claude-sonnet-4@20250514_bare_default', { '0': ok(true), '1': ok(false) });
+    const b = codingCell('std_sdk_gpt-6_bare_default', { '0': ok(false), '1': ok(false) });
+    const paired = capture();
+    expect(await runCli(['mcnemar', '--json', a, b], paired.io)).toBe(0);
+    expect(JSON.parse(paired.out.join('\n'))).toMatchObject({ a: `local:${a}`, pairs: 2, only_a: 1, neither: 1 });
+    const listed = capture();
+    expect(await runCli(['episodes', '--json', a], listed.io)).toBe(0);
+    expect(JSON.parse(listed.out.join('\n'))).toMatchObject({ cell: `local:${a}`, episodes: [{ id: '0', success: true }, { id: '1', success: false }] });
   });
 
   it('refuses a run paired with itself, however it is named, exit 2, as the window does', async () => {

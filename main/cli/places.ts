@@ -4,7 +4,7 @@
 import { dirname, resolve } from 'node:path';
 import type { CellSummary, Problem } from '../../shared/model';
 import type { HostStatus } from '../../shared/contract';
-import { detectFormat, fileCellOf, fileCellsIn, type CellRead } from '../../runners';
+import { detectFormat, fileCellOf, fileCellsIn, type CellRead, type ReadContext } from '../../runners';
 import { readCell, summaryOf } from '../../runners/read';
 import { NotFoundError } from '../errors';
 import { localHostContext, type CellContext, type ContextOf } from '../host-context';
@@ -159,9 +159,25 @@ export async function readCellAt({ context, dir, where }: CellContext): Promise<
   return readCell(cell.dir, cell.format, ctx);
 }
 
-/** One side of a paired test as a command names it (a cell, CELL@vNNN, FILE@AGENT), read where it lives. */
+/** The cell at an address, or null where nothing there is a cell (NotFoundError). */
+async function cellIfAny(places: CommandPlaces, address: string): Promise<{ read: CellRead; ctx: ReadContext } | null> {
+  const target = await places.open(address);
+  try {
+    return { read: await readCellAt(target), ctx: target.context.read() };
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
+/**
+ * One side of a paired test as a command names it (a cell, CELL@vNNN, FILE@AGENT), read where it lives.
+ * An address with an `@` that is itself a cell is that cell (splitAddress).
+ */
 export async function readSideAt(places: CommandPlaces, address: string): Promise<Side> {
   const { cell, version } = splitAddress(address);
+  const whole = version === null ? null : await cellIfAny(places, address);
+  if (whole) return sideOf(whole.read, null, whole.ctx);
   const target = await places.open(cell);
   return sideOf(await readCellAt(target), version, target.context.read());
 }

@@ -2,7 +2,6 @@ import { isLive, type EpisodeUnit, type FormatName } from '../../shared/model';
 import { pairUnits, type PairedSide, type PairedTest } from '../../shared/mcnemar';
 import { ADAPTERS, type CellRead, type ReadContext } from '../../runners';
 
-
 export interface Side extends PairedSide {
   format: FormatName;
   units: EpisodeUnit[];
@@ -14,10 +13,11 @@ export class CompareError extends Error {
 
 /**
  * Splits `path@v003` (a policy version) or `path@AGENT` (one agent of a collection) into the cell and
- * the part; a path without `@...` after its last slash is the cell itself.
+ * the part; a path without `@...` after its last slash is the cell itself, and so is one that `isCell`
+ * says is a cell: a run named for a model id holds an `@` (std_sdk_claude-sonnet-4@20250514_bare_default).
  */
-export function splitAddress(address: string): { cell: string; version: string | null } {
-  const match = /^(.*[^/])@([^@/]+)$/.exec(address);
+export function splitAddress(address: string, isCell: (address: string) => boolean = () => false): { cell: string; version: string | null } {
+  const match = isCell(address) ? null : /^(.*[^/])@([^@/]+)$/.exec(address);
   return match ? { cell: match[1] as string, version: match[2] as string } : { cell: address, version: null };
 }
 

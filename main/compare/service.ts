@@ -45,7 +45,7 @@ export class CompareService implements CompareCalls {
 
   async pairedTest(a: string, b: string): Promise<PairedTest> {
     const side = async (address: string) => {
-      const { cell: id, version } = splitAddress(address);
+      const { cell: id, version } = splitAddress(address, (whole) => this.cells().some((c) => c.id === whole));
       const cell = this.cell(id);
       const ctx = this.contextOf(cell).read();
       return sideOf(await readCell(cell.path, cell.format, ctx), version, ctx);
