@@ -82,4 +82,22 @@ test.describe("the demo's NeMo Gym collection", () => {
     expect(Math.round(((await agent.boundingBox()) as { width: number }).width)).toBe(Math.round(widened));
     await expect(rollouts.getByLabel('Columns of Rollouts')).toHaveText('Columns (1 hidden)');
   });
+
+  test('its Episodes tab: a rollout picked opens as its transcript; the log beside names each rollout, and one opens whole', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: /^rollouts/ }).getByRole('cell').first().click();
+    await page.getByRole('tab', { name: 'Episodes' }).click();
+    await page.locator('.episode-table').getByRole('row', { name: /demo_codex_agent\/2#1/ }).click();
+    const picked = page.getByRole('region', { name: 'Episode demo_codex_agent/2#1' });
+    await picked.getByRole('button', { name: 'Open the transcript of demo_codex_agent/2#1' }).click();
+    await expect(page.getByRole('region', { name: 'Transcript of demo_codex_agent/2#1' })).toContainText('What is 31 * 13? Answer with the number only.');
+
+    // The log beside holds every rollout: each row says which, and a search finds one by its unit.
+    const events = page.getByRole('log', { name: 'Events' });
+    await page.getByRole('searchbox', { name: 'Search events' }).fill('2#1 ');
+    await expect(events.getByRole('button')).toHaveCount(2);
+    await expect(events.getByRole('button').first()).toHaveText(/^rollout2#1 {2}reward=[01] {2}agent=demo_c/);
+    await events.getByRole('button', { name: /agent=demo_codex_agent/ }).click();
+    await expect(page.getByRole('region', { name: 'Event rollout' })).toContainText('rollout of 2#1 · seq – ·');
+  });
 });

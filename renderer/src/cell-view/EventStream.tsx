@@ -25,26 +25,34 @@ const clockOf = (event: StreamEvent) => (event.t === null ? '' : clockTime(event
 /** An event row's height in px, its border included (`.event-row`). */
 const EVENT_ROW_PX = 21;
 
+/** How a stream's rows are drawn: each naming its episode (a log of several), with seq and time columns (some event has them). */
+interface RowLook {
+  named: boolean;
+  timed: boolean;
+}
+
 /** One event of the list: drawn again only when its event, or whether it is inspected, changes. */
-const EventRow = memo(function EventRow({ event, inspected, onPick }: { event: StreamEvent; inspected: boolean; onPick: (event: StreamEvent) => void }) {
+const EventRow = memo(function EventRow({ event, inspected, look, onPick }: { event: StreamEvent; inspected: boolean; look: RowLook; onPick: (event: StreamEvent) => void }) {
+  const { named, timed } = look;
   return (
-    <button className={`event-row${inspected ? ' cursor' : ''}`} aria-pressed={inspected} onClick={() => onPick(event)}>
-      <span className="event-seq">{event.seq ?? ''}</span>
-      <span className="event-time">{clockOf(event)}</span>
+    <button className={`event-row${timed ? '' : ' untimed'}${inspected ? ' cursor' : ''}`} aria-pressed={inspected} onClick={() => onPick(event)}>
+      {timed && <span className="event-seq">{event.seq ?? ''}</span>}
+      {timed && <span className="event-time">{clockOf(event)}</span>}
       <span className={`event-type tone-${TONE[event.ev] ?? 'none'}`}>{event.ev}</span>
-      <span className="event-text">{summary(event)}</span>
+      <span className="event-text">{named ? `${event.episode}  ${summary(event)}` : summary(event)}</span>
     </button>
   );
 });
 
-/** An event whole: every field, pretty JSON, long text wrapped. */
-function Inspector({ event, onClose }: { event: StreamEvent; onClose: () => void }) {
+/** An event whole: every field, pretty JSON, long text wrapped; its episode named where the log holds several. */
+function Inspector({ event, named, onClose }: { event: StreamEvent; named: boolean; onClose: () => void }) {
   const { episode: _episode, ...fields } = event.fields;
   return (
     <section className="inspector" aria-label={`Event ${event.seq ?? ''} ${event.ev}`}>
       <div className="run-output-head">
         <span className="section-title">
-          {event.ev} · seq {event.seq ?? '–'} · {clockOf(event)} · line {event.line ?? '–'}
+          {event.ev}
+          {named && ` of ${event.episode}`} · seq {event.seq ?? '–'} · {clockOf(event)} · line {event.line ?? '–'}
         </span>
         {event.t !== null && <span className="muted inspector-time">t {event.t} is {new Date(event.t * 1000).toISOString()}</span>}
         <button onClick={onClose} aria-label="Close the event">
@@ -113,12 +121,20 @@ export function EventStream({
 }) {
   const [ownSeq, setOwnSeq] = useState<number | null>(null);
   const [seq, setSeq] = inspect ? [inspect.seq, inspect.set] : [ownSeq, setOwnSeq];
-  const inspected = seq === null ? null : (events.find((e) => e.seq === seq) ?? null);
+  // An event without a seq (a rollout of a NeMo Gym log) is inspected here: nothing names it in the URL.
+  const [unnumbered, setUnnumbered] = useState<StreamEvent | null>(null);
+  const inspected = seq === null ? unnumbered : (events.find((e) => e.seq === seq) ?? null);
   const [transcript, setTranscript] = useState(false);
   const pick = (event: StreamEvent) => {
     setSeq(event.seq);
+    setUnnumbered(event.seq === null ? event : null);
     if (typeof event.fields.frame === 'string') onFrame?.(event.fields.frame);
   };
+  // A cell's log holds several episodes' events: each row names its own. A log without seq or time (NeMo Gym's) has no columns for them.
+  const named = useMemo(() => events.some((e) => e.episode !== events[0]?.episode), [events]);
+  const timed = useMemo(() => events.some((e) => e.seq !== null || e.t !== null), [events]);
+  // One object while both hold: every row is drawn again when it changes.
+  const look = useMemo<RowLook>(() => ({ named, timed }), [named, timed]);
   // One handler for every row, so a row redraws only when its event or its being inspected changes.
   const picking = useRef(pick);
   picking.current = pick;
@@ -131,7 +147,7 @@ export function EventStream({
   const kinds = useMemo(() => [...new Set(events.map((e) => e.ev))].sort(), [events]);
   const shown = useMemo(() => {
     const needle = search.toLowerCase();
-    return events.filter((e) => (types.size === 0 || types.has(e.ev)) && (!needle || `${e.ev} ${JSON.stringify(e.fields)}`.toLowerCase().includes(needle)));
+    return events.filter((e) => (types.size === 0 || types.has(e.ev)) && (!needle || `${e.ev} ${e.episode} ${JSON.stringify(e.fields)}`.toLowerCase().includes(needle)));
   }, [events, types, search]);
 
   // Only the rows on screen are drawn: a 4 MB tail holds tens of thousands, and following sets the scroll on every event.
@@ -189,14 +205,23 @@ export function EventStream({
           <>
             <div style={{ height: first * EVENT_ROW_PX }} aria-hidden />
             {shown.slice(first, last).map((event, i) => (
-              <EventRow key={`${event.line ?? 'x'}-${event.seq ?? ''}-${first + i}`} event={event} inspected={event === inspected} onPick={pickRef} />
+              <EventRow key={`${event.line ?? 'x'}-${event.seq ?? ''}-${first + i}`} event={event} inspected={event === inspected} look={look} onPick={pickRef} />
             ))}
             <div style={{ height: (shown.length - last) * EVENT_ROW_PX }} aria-hidden />
           </>
         )}
         {shown.length === 0 && <p className="muted">{events.length ? 'No event matches.' : 'No events yet.'}</p>}
       </div>
-      {inspected && <Inspector event={inspected} onClose={() => setSeq(null)} />}
+      {inspected && (
+        <Inspector
+          event={inspected}
+          named={look.named}
+          onClose={() => {
+            setSeq(null);
+            setUnnumbered(null);
+          }}
+        />
+      )}
     </section>
   );
 }
