@@ -44,6 +44,18 @@ for (const [width, height] of [
         await expect(page.locator('.cell-header')).toBeVisible();
         await apart(page.locator('.cell-header > *:not(.run-controls)'));
         await inWindow(page, page.locator('.cell-header > *'));
+        // Its success chart's episode labels apart, each inside the chart (a rollout's id is 26 characters);
+        // none for evopolicygym, whose submissions are no pass or fail.
+        const success = page.getByRole('figure', { name: 'Success rate so far (%), by episode' });
+        if (name.source === 'cartpole_evo') {
+          await expect(page.getByRole('figure')).toHaveCount(0);
+        } else {
+          const labels = success.locator('.recharts-xAxis-tick-labels text');
+          await expect(labels.first()).toBeVisible();
+          await apart(labels);
+          const chart = (await success.boundingBox()) as Box;
+          for (const label of await boxes(labels)) expect(label.x >= chart.x && label.x + label.width <= chart.x + chart.width, `${String(name)}: a label at ${label.x}+${label.width} outside ${chart.x}+${chart.width}`).toBe(true);
+        }
         await page.getByRole('tab', { name: 'Episodes' }).click();
         await page.locator('.episode-table').getByRole('row').nth(1).click();
         await episodePanelsFit(page, String(name));

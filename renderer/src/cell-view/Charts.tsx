@@ -1,25 +1,52 @@
-import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { useEffect, useMemo, useState } from 'react';
+import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis, type XAxisTickContentProps } from 'recharts';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { clockTime } from '../../../shared/model';
 import { useCell } from './context';
 import { bucketMax, thin } from './decimate';
+import { successSoFar } from './chartPoints';
 import { AXIS, GRID, TOOLTIP } from '../chart-style';
+import { useRoom, type Room } from '../table-layout';
 
 /** At most this many points a line and bars a chart: about one each 2 px of a chart's width. */
 const LINE_POINTS = 200;
 const BARS = 80;
-/**
- * An episode axis labels every nth point, about six in all: recharts would otherwise measure every
- * label's text in the page to see which fit (48 ms of a chart's first draw for 200 points).
- */
-const everyNth = (points: number) => Math.max(0, Math.ceil(points / 6) - 1);
+/** An episode axis's labels are at most this many, and no more than fit side by side. */
+const MOST_LABELS = 6;
+/** Room between two labels of an axis, in px. */
+const LABEL_GAP_PX = 16;
 
-function Panel({ title, children }: { title: string; children: React.ReactNode }) {
+/**
+ * Which points an episode axis labels: every nth, as many as the longest id fits side by side in the chart's
+ * width (a rollout's id is 26 characters), at most six. The first label starts at its point (EpisodeTick), so
+ * the next is a label and a half on. recharts would otherwise measure every label's text in the page to see
+ * which fit (48 ms of a chart's first draw for 200 points).
+ */
+function everyNth(ids: string[], room: Room | null): number {
+  const longest = ids.reduce((a, id) => (id.length > a.length ? id : a), '');
+  const fit = room ? Math.floor(room.px / (1.5 * room.textPx(longest) + LABEL_GAP_PX)) : MOST_LABELS;
+  return Math.max(0, Math.ceil(ids.length / Math.max(1, Math.min(MOST_LABELS, fit))) - 1);
+}
+
+/** An episode axis's label; the first starts at its point, so a long id is not cut at the chart's left edge. */
+function EpisodeTick({ x, y, index, payload }: XAxisTickContentProps) {
+  return (
+    <text x={x} y={y} dy={12} textAnchor={index === 0 ? 'start' : 'middle'} {...AXIS}>
+      {String(payload.value)}
+    </text>
+  );
+}
+
+/** A chart's frame: its title, and its body measured (in its axes' font) for the labels that fit. */
+function Panel({ title, children }: { title: string; children: (room: Room | null) => React.ReactNode }) {
+  const body = useRef<HTMLDivElement>(null);
+  const room = useRoom(body, true);
   return (
     <figure className="chart" aria-label={title}>
       <figcaption>{title}</figcaption>
-      <div className="chart-body">{children}</div>
+      <div className="chart-body" ref={body}>
+        {children(room)}
+      </div>
     </figure>
   );
 }
@@ -43,18 +70,7 @@ export function Charts() {
   const vram = useCell(useShallow((s) => s.detail?.vram ?? []));
 
   // Both episode charts are numbered by the episode's own id.
-  const success = useMemo(() => {
-    let scored = 0;
-    let wins = 0;
-    const points = episodes
-      .filter((e) => e.status !== 'running' && e.scored)
-      .map((e) => {
-        scored++;
-        if (e.success) wins++;
-        return { episode: e.id, rate: Math.round((wins / scored) * 1000) / 10, scored };
-      });
-    return thin(points, LINE_POINTS);
-  }, [episodes]);
+  const success = useMemo(() => thin(successSoFar(episodes), LINE_POINTS), [episodes]);
   const tools = useMemo(
     () => bucketMax(episodes.filter((e) => e.toolCalls !== null), BARS, (e) => e.toolCalls as number, (e) => e.id).map((b) => ({ episode: b.name, calls: b.value, count: b.count })),
     [episodes],
@@ -62,41 +78,49 @@ export function Charts() {
   const bucketed = tools.some((b) => b.count > 1);
   const memory = useMemo(() => thin(vram.map((s) => ({ t: s.t, gib: Math.round((s.usedMib / 1024) * 10) / 10 })), LINE_POINTS), [vram]);
   const charts = [
-    <Panel key="success" title="Success rate so far (%), by episode">
-      <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={success} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
-          <CartesianGrid {...GRID} />
-          <XAxis dataKey="episode" tick={AXIS} interval={everyNth(success.length)} />
-          <YAxis domain={[0, 100]} tick={AXIS} unit="%" />
-          <Tooltip {...TOOLTIP} labelFormatter={(id) => `episode ${String(id)}`} formatter={(rate, _name, item) => [`${String(rate)}% of ${(item.payload as { scored: number }).scored} scored`, 'success']} />
-          <Line type="stepAfter" dataKey="rate" stroke="var(--ok)" dot={false} isAnimationActive={false} />
-        </LineChart>
-      </ResponsiveContainer>
-    </Panel>,
+    success.length > 0 && (
+      <Panel key="success" title="Success rate so far (%), by episode">
+        {(room) => (
+          <ResponsiveContainer width="100%" height="100%">
+            <LineChart data={success} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
+              <CartesianGrid {...GRID} />
+              <XAxis dataKey="episode" tick={EpisodeTick} interval={everyNth(success.map((p) => p.episode), room)} />
+              <YAxis domain={[0, 100]} tick={AXIS} unit="%" />
+              <Tooltip {...TOOLTIP} labelFormatter={(id) => `episode ${String(id)}`} formatter={(rate, _name, item) => [`${String(rate)}% of ${(item.payload as { scored: number }).scored} scored`, 'success']} />
+              <Line type="stepAfter" dataKey="rate" stroke="var(--ok)" dot={false} isAnimationActive={false} />
+            </LineChart>
+          </ResponsiveContainer>
+        )}
+      </Panel>
+    ),
     tools.length > 0 && (
       <Panel key="tools" title={bucketed ? 'Tool calls per episode (most in each group of episodes)' : 'Tool calls per episode'}>
-        <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={tools} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
-            <CartesianGrid {...GRID} />
-            <XAxis dataKey="episode" tick={AXIS} interval={everyNth(tools.length)} />
-            <YAxis tick={AXIS} allowDecimals={false} />
-            <Tooltip {...TOOLTIP} labelFormatter={(id) => `episode ${String(id)}`} formatter={(calls) => [String(calls), bucketed ? 'tool calls (most)' : 'tool calls']} />
-            <Bar dataKey="calls" fill="var(--running)" isAnimationActive={false} />
-          </BarChart>
-        </ResponsiveContainer>
+        {(room) => (
+          <ResponsiveContainer width="100%" height="100%">
+            <BarChart data={tools} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
+              <CartesianGrid {...GRID} />
+              <XAxis dataKey="episode" tick={EpisodeTick} interval={everyNth(tools.map((b) => b.episode), room)} />
+              <YAxis tick={AXIS} allowDecimals={false} />
+              <Tooltip {...TOOLTIP} labelFormatter={(id) => `episode ${String(id)}`} formatter={(calls) => [String(calls), bucketed ? 'tool calls (most)' : 'tool calls']} />
+              <Bar dataKey="calls" fill="var(--running)" isAnimationActive={false} />
+            </BarChart>
+          </ResponsiveContainer>
+        )}
       </Panel>
     ),
     memory.length > 0 && (
       <Panel key="memory" title="GPU memory (GiB, vram.jsonl), by time">
-        <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={memory} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
-            <CartesianGrid {...GRID} />
-            <XAxis dataKey="t" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} tickFormatter={clockTime} minTickGap={24} />
-            <YAxis tick={AXIS} unit=" GiB" width={64} />
-            <Tooltip {...TOOLTIP} labelFormatter={(t) => clockTime(Number(t))} formatter={(gib) => [`${String(gib)} GiB`, 'used']} />
-            <Line type="monotone" dataKey="gib" stroke="var(--amber)" dot={false} isAnimationActive={false} />
-          </LineChart>
-        </ResponsiveContainer>
+        {() => (
+          <ResponsiveContainer width="100%" height="100%">
+            <LineChart data={memory} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
+              <CartesianGrid {...GRID} />
+              <XAxis dataKey="t" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} tickFormatter={clockTime} minTickGap={24} />
+              <YAxis tick={AXIS} unit=" GiB" width={64} />
+              <Tooltip {...TOOLTIP} labelFormatter={(t) => clockTime(Number(t))} formatter={(gib) => [`${String(gib)} GiB`, 'used']} />
+              <Line type="monotone" dataKey="gib" stroke="var(--amber)" dot={false} isAnimationActive={false} />
+            </LineChart>
+          </ResponsiveContainer>
+        )}
       </Panel>
     ),
   ].filter(Boolean);
