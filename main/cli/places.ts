@@ -161,8 +161,8 @@ export async function readCellAt({ context, dir, where }: CellContext): Promise<
 
 /** The cell at an address, or null where nothing there is a cell (NotFoundError). */
 async function cellIfAny(places: CommandPlaces, address: string): Promise<{ read: CellRead; ctx: ReadContext } | null> {
-  const target = await places.open(address);
   try {
+    const target = await places.open(address);
     return { read: await readCellAt(target), ctx: target.context.read() };
   } catch (error) {
     if (error instanceof NotFoundError) return null;
