@@ -142,8 +142,8 @@ function wants<R>(columns: SizedColumn<R>[], rows: R[], prefs: ColumnPrefs, text
 /**
  * Each column's width: dragged, else its content's where the table has room. Short of room, the written
  * and drawn columns give way first (down to their headers' width: written cells then end in an ellipsis
- * and say the whole value on hover, a bar is drawn shorter), the growing one last (its ids then cut to fit). The growing column takes
- * whatever is left over.
+ * and say the whole value on hover, a bar is drawn shorter), the growing one last (its ids then cut to
+ * fit). The growing column takes whatever is left over.
  */
 export function columnLayout<R>(columns: SizedColumn<R>[], rows: R[], prefs: ColumnPrefs, room: Room | null): ColumnLayout {
   const sized = wants(columns, rows, prefs, room?.textPx ?? ((text) => text.length * CHAR_PX));

@@ -130,7 +130,8 @@ export function EventStream({
     setUnnumbered(event.seq === null ? event : null);
     if (typeof event.fields.frame === 'string') onFrame?.(event.fields.frame);
   };
-  // A cell's log holds several episodes' events: each row names its own. A log without seq or time (NeMo Gym's) has no columns for them.
+  // A cell's log holds several episodes' events: each row names its own. A log without seq or time
+  // (NeMo Gym's) has no columns for them.
   const named = useMemo(() => events.some((e) => e.episode !== events[0]?.episode), [events]);
   const timed = useMemo(() => events.some((e) => e.seq !== null || e.t !== null), [events]);
   // One object while both hold: every row is drawn again when it changes.
