@@ -67,4 +67,18 @@ test.describe('paired McNemar view', () => {
     await page.getByLabel('Discordant episodes').getByRole('button', { name: /^900001 / }).click();
     await expect(page.getByRole('region', { name: 'A: cartpole_balance@v001, episode 900001' }).getByRole('img', { name: 'head frame 1' })).toBeVisible();
   });
+
+  test("two agents of the NeMo Gym collection, paired on the rollouts both ran", async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('tab', { name: 'Paired test' }).click();
+    await pick(page, 'A', 'rollouts codex', 'rollouts @ demo_codex_agent');
+    await pick(page, 'B', 'rollouts claude', 'rollouts @ demo_claude_code_agent');
+    // The demo is deterministic: of 23 paired rollouts both pass 9, only A 3, only B 10, neither 1 (exact
+    // two-sided p 0.092); A's 3#1 failed on a sandbox timeout and is left out.
+    const outcomes = page.getByRole('table', { name: 'Paired outcomes' });
+    await expect(outcomes.getByRole('row').nth(1).getByRole('cell')).toHaveText(['9', '3']);
+    await expect(outcomes.getByRole('row').nth(2).getByRole('cell')).toHaveText(['10', '1']);
+    await expect(page.getByLabel('p-value')).toHaveText('0.092');
+    await expect(page.getByLabel('Excluded episodes').getByRole('listitem')).toHaveText(['3#1 A failed: sandbox_timeout']);
+  });
 });

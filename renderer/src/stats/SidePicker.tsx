@@ -1,4 +1,5 @@
-// The paired view's side picker: a cell, or an evaluated policy version of a bigym cell, found by typing.
+// The paired view's side picker: a cell, an evaluated policy version of a bigym cell, or one agent of a NeMo
+// Gym collection, found by typing.
 import { useMemo, useState } from 'react';
 import type { CellSummary } from '../../../shared/model';
 
@@ -8,11 +9,11 @@ export interface Choice {
   format: string;
 }
 
-/** Every cell, and every evaluated policy version of a bigym cell, as something to compare. */
+/** Every cell, every evaluated policy version of a bigym cell and every agent of a collection of several, as something to compare. */
 export function choicesOf(cells: CellSummary[]): Choice[] {
   return cells.flatMap((cell) => [
     { id: cell.id, label: cell.name, format: cell.format },
-    ...cell.evaluatedVersions.map((v) => ({ id: `${cell.id}@${v}`, label: `${cell.name} @ ${v}`, format: cell.format })),
+    ...[...cell.evaluatedVersions, ...cell.agents].map((part) => ({ id: `${cell.id}@${part}`, label: `${cell.name} @ ${part}`, format: cell.format })),
   ]);
 }
 
