@@ -72,6 +72,11 @@ for (const [width, height] of [
         await page.getByRole('tab', { name: view }).click();
         await inWindow(page, page.locator('main *'));
       }
+      // The board's comparisons inside its view, their names broken rather than the Holm p pushed past the edge.
+      await page.getByRole('tab', { name: 'Board' }).click();
+      const comparisons = page.getByRole('table', { name: 'Comparisons' });
+      const [table, view] = await comparisons.evaluate((t) => [t.getBoundingClientRect().right, (t.closest('.board-view') as HTMLElement).getBoundingClientRect().right]);
+      expect(table, `the comparisons end at ${table}, the board at ${view}`).toBeLessThanOrEqual((view as number) + 1);
 
       // Ctrl+B hides the sidebar, and the main view takes its room; again, it is back.
       const before = (await page.locator('main').boundingBox()) as Box;

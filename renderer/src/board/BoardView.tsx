@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { formatP } from '../../../shared/mcnemar';
 import type { CellSummary } from '../../../shared/model';
@@ -13,6 +13,21 @@ import { wilson95 } from '../../../shared/stats';
 
 /** A row of squares, its spacing included: rows are drawn only while on screen (a board of 10,000 cells has 1,000). */
 const ROW_PITCH = 66;
+
+/** A run's name that may break after its underscores when its column is short of room: whole, never cut. */
+function Breakable({ text }: { text: string }) {
+  const parts = text.split('_');
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {part}
+      {i < parts.length - 1 && (
+        <>
+          _<wbr />
+        </>
+      )}
+    </Fragment>
+  ));
+}
 
 interface SquareProps {
   cell: CellSummary;
@@ -215,8 +230,12 @@ export function BoardView() {
                     {c.field}
                   </button>
                 </td>
-                <td>{names.get(c.a) ?? c.a}</td>
-                <td>{names.get(c.b) ?? c.b}</td>
+                <td className="run-name">
+                  <Breakable text={names.get(c.a) ?? c.a} />
+                </td>
+                <td className="run-name">
+                  <Breakable text={names.get(c.b) ?? c.b} />
+                </td>
                 <td className="num">{c.only_a}</td>
                 <td className="num">{c.only_b}</td>
                 <td className="num">{formatP(c.p_value)}</td>
