@@ -48,7 +48,7 @@ for (const [width, height] of [
         // none for evopolicygym, whose submissions are no pass or fail.
         const success = page.getByRole('figure', { name: 'Success rate so far (%), by episode' });
         if (name.source === 'cartpole_evo') {
-          await expect(page.getByRole('figure')).toHaveCount(0);
+          await expect(success).toHaveCount(0);
         } else {
           const labels = success.locator('.recharts-xAxis-tick-labels text');
           await expect(labels.first()).toBeVisible();
