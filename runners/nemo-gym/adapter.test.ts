@@ -96,6 +96,10 @@ describe('nemo-gym on the real math collections (Claude Code and Hermes on the s
     expect(test.ok && [test.table.both, test.table.neither]).toEqual([1, 4]);
     // The whole collection's units name their agent: the same task of two agents is two units.
     expect(read.units.map((u) => u.id).slice(0, 2)).toEqual(['math_with_judge_claude_code_agent/0#0', 'math_with_judge_claude_code_agent/1#0']);
+    // An Episodes row's id names its agent, so its note does not again; with one agent, the note names it.
+    expect(read.detail?.episodes.map((e) => e.note?.split(' ')[0])).toEqual(Array(10).fill('reward'));
+    const one = await readCell(`${MATH.claude}.jsonl`, 'nemo-gym', context(), { detail: true });
+    expect(one.detail?.episodes[0]?.note).toMatch(/^math_with_judge_claude_code_agent · reward /);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { DetailTable, EpisodeRow, TableValue } from '../../shared/cell-detail';
 import type { Collection } from './collection';
 import { meanOf, passAtK, scoredReward } from './reward-stats';
-import { unitNamer } from './unit-lists';
+import { namesAgents, unitNamer } from './unit-lists';
 import type { AggregateLine } from './aggregate';
 import type { NemoRow } from './rows';
 import type { DetailRead } from '../types';
@@ -87,7 +87,8 @@ function aggregateTable(lines: AggregateLine[], file: string): DetailTable {
   };
 }
 
-function episodeRow(row: NemoRow, id: string): EpisodeRow {
+/** A rollout or terminal failure as an Episodes row; its note names the agent where its id does not (one agent). */
+function episodeRow(row: NemoRow, id: string, named: boolean): EpisodeRow {
   const reward = scoredReward(row);
   const runTime = row.fields.agent_run_time;
   return {
@@ -99,7 +100,7 @@ function episodeRow(row: NemoRow, id: string): EpisodeRow {
     actions: null,
     wallS: typeof runTime === 'number' ? runTime : null,
     t: null,
-    note: [row.agent, `reward ${JSON.stringify(row.reward ?? null)}`].filter(Boolean).join(' · '),
+    note: [named ? null : row.agent, `reward ${JSON.stringify(row.reward ?? null)}`].filter(Boolean).join(' · '),
     hasEvents: false,
   };
 }
@@ -115,7 +116,7 @@ export function nemoDetail(c: Collection, aggregate: AggregateLine[], aggregateF
   const all = [...c.rollouts, ...c.failedUnits.values()];
   const shown = all.slice(-SHOWN_EPISODES);
   return {
-    episodes: shown.map((row) => episodeRow(row, unitNamer(c)(row))),
+    episodes: shown.map((row) => episodeRow(row, unitNamer(c)(row), namesAgents(c))),
     ...(all.length > shown.length ? { episodesLeftOut: all.length - shown.length } : {}),
     versions: [],
     vram: [],

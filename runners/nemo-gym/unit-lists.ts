@@ -30,9 +30,12 @@ const unitOrder = (a: NemoRow, b: NemoRow) => byText(a.agent ?? '', b.agent ?? '
 /** A unit named with its agent, as a collection of several agents names them. */
 const agentUnitOf = (row: NemoRow) => `${row.agent ?? ''}/${unitOf(row)}`;
 
+/** Whether the collection's units name their agent: it runs several. */
+export const namesAgents = (collection: Pick<Counted, 'byAgent'>) => collection.byAgent.size > 1;
+
 /** How the collection's units are named: `<task>#<rollout>`, or with several agents `<agent>/<task>#<rollout>`. */
 export function unitNamer(collection: Pick<Counted, 'byAgent'>): (row: NemoRow) => string {
-  return collection.byAgent.size > 1 ? agentUnitOf : unitOf;
+  return namesAgents(collection) ? agentUnitOf : unitOf;
 }
 
 function unitOfRow(row: NemoRow, named: boolean): EpisodeUnit {
@@ -55,7 +58,7 @@ export class UnitLists {
    */
   of(c: Counted, failedChanges: number, agent?: string): EpisodeUnit[] {
     const key = agent ?? '\u0000all';
-    const named = agent === undefined && c.byAgent.size > 1;
+    const named = agent === undefined && namesAgents(c);
     const mine = (row: NemoRow) => agent === undefined || row.agent === agent;
     let list = this.lists.get(key);
     if (list && list.failedChanges === failedChanges && list.named === named) {
