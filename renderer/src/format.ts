@@ -12,6 +12,9 @@ const WHOLE = new Intl.NumberFormat('en-US');
 /** A count with its thousands grouped: 12,345. */
 export const whole = (value: number) => WHOLE.format(value);
 
+/** A count and what it counts, one or many: "1 cell", "12,345 cells". */
+export const counted = (value: number, one: string, many = `${one}s`) => `${whole(value)} ${value === 1 ? one : many}`;
+
 /** 1234567 → "1.2M", 90000 → "90k": dense figures for tables. */
 export function compact(value: number): string {
   if (Math.abs(value) >= 1e6) return `${(value / 1e6).toFixed(1)}M`;

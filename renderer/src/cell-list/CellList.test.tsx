@@ -96,6 +96,16 @@ describe('the cell list while cells change', () => {
   });
 });
 
+describe('the cell list grouped', () => {
+  it('heads each group with its cells counted, one or many, its running ones and its pooled rate', async () => {
+    await show(transport);
+    fireEvent.change(screen.getByLabelText('Group by'), { target: { value: 'format' } });
+    const summaries = [...document.querySelectorAll('.group-summary')].map((s) => s.textContent);
+    expect(summaries).toEqual(['2 cells · 1 running · 100.0% of scored episodes', '1 cell · 0 running · 100.0% of scored episodes']);
+    expect(screen.getByText('3 cells')).toBeTruthy();
+  });
+});
+
 describe('the cell list columns', () => {
   it('are as wide as their longest value, header included (8 px a character where nothing can measure text)', async () => {
     await show(transport);

@@ -3,7 +3,7 @@ import { SortHeader, useSort } from '../sorting';
 import { useShallow } from 'zustand/react/shallow';
 import type { CellSummary, RootStatus } from '../../../shared/model';
 import { useApp } from '../context';
-import { baseName, percent, whole } from '../format';
+import { baseName, counted, percent, whole } from '../format';
 import { useKey, useRowKeys } from '../keys';
 import { useNow } from '../useNow';
 import { NowStrip } from './NowStrip';
@@ -76,7 +76,7 @@ export function CellList() {
   const cuts = useMemo(() => (nameChars === null ? null : nameCuts(sampled.map((c) => c.name), nameChars)), [sampled, nameChars]);
   // A cell newer than the last sample is cut in its middle until the next.
   const fitName = useCallback((name: string) => (nameChars === null ? name : (cuts?.get(name) ?? middleCut(name, nameChars))), [nameChars, cuts]);
-  const whole = useCallback((text: string) => text, []);
+  const uncut = useCallback((text: string) => text, []);
 
   const move = useCallback(
     (delta: number) => {
@@ -130,7 +130,7 @@ export function CellList() {
         <h1 className="view-title">
           {selectedRoot ? baseName(selectedRoot) : selectedHost ? `Host ${selectedHost === 'local' ? 'local (this machine)' : selectedHost}` : 'All runs roots'}
           <span className="count">
-            {shown.length === cells.length ? `${cells.length} cells` : `${shown.length} of ${cells.length} cells`}
+            {shown.length === cells.length ? counted(cells.length, 'cell') : `${whole(shown.length)} of ${counted(cells.length, 'cell')}`}
           </span>
           {outOfOrder && (
             <button className="link resort" onClick={() => setResorts((n) => n + 1)} title="Rows keep their places while cells change; this sorts them again">
@@ -180,7 +180,7 @@ export function CellList() {
                       {row.label} <span className="count">{row.count}</span>
                     </div>
                     <div role="cell" className="group-summary muted">
-                      {row.count} cells · {row.running} running · {row.successRate === null ? 'nothing scored' : `${percent(row.successRate)} of scored episodes`}
+                      {counted(row.count, 'cell')} · {whole(row.running)} running · {row.successRate === null ? 'nothing scored' : `${percent(row.successRate)} of scored episodes`}
                     </div>
                   </div>
                 ) : (
@@ -200,7 +200,7 @@ export function CellList() {
                           {column.render(row.cell, now, fitName)}
                         </button>
                       ) : (
-                        column.render(row.cell, now, whole)
+                        column.render(row.cell, now, uncut)
                       )}
                     </div>
                   ))}

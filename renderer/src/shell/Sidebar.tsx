@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { whole } from '../format';
+import { counted, whole } from '../format';
 import type { RootStatus } from '../../../shared/model';
 import { useApp } from '../context';
 import { AddRoot } from '../roots/AddRoot';
@@ -67,8 +67,8 @@ function RootRow({ root, selected, name }: { root: RootStatus; selected: boolean
           {root.state !== 'ok'
             ? root.state
             : root.limit
-              ? `${whole(root.cellCount)} of ${whole(root.cellCount + root.limit.hidden)} cells`
-              : `${whole(root.cellCount)} cell${root.cellCount === 1 ? '' : 's'}`}
+              ? `${whole(root.cellCount)} of ${counted(root.cellCount + root.limit.hidden, 'cell')}`
+              : counted(root.cellCount, 'cell')}
         </span>
       </button>
       <button className="icon-button" onClick={() => void removeRoot(root.path)} aria-label={`Remove runs root ${root.path}`} title="Remove this runs root">
