@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { StreamEvent } from '../../../shared/cell-detail';
 import { clockTime } from '../../../shared/model';
+import { counted } from '../format';
 import { useKey } from '../keys';
 import { useFollow } from '../useFollow';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
@@ -178,7 +179,7 @@ export function EventStream({
           </span>
         ) : (
           <span className="follow" role="status">
-            ended · {events.length} events
+            ended · {counted(events.length, 'event')}
           </span>
         )}
       </div>

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { LOG_FILES, type LogFile } from '../../../shared/contract';
 import { useTransport } from '../context';
+import { counted, whole } from '../format';
 import { useKey } from '../keys';
 import { useFollow } from '../useFollow';
 
@@ -73,7 +74,7 @@ function Log({ cellId, file }: { cellId: string; file: LogFile }) {
     <section className="log-view" aria-label={file}>
       <div className="stream-head">
         <input ref={searchRef} type="search" placeholder={`Search ${file}  /`} aria-label={`Search ${file}`} value={search} onChange={(e) => setSearch(e.target.value)} />
-        <span className="muted">{search ? `${shown.length} of ${lines.length} lines` : `${lines.length} lines`}</span>
+        <span className="muted">{search ? `${whole(shown.length)} of ${counted(lines.length, 'line')}` : counted(lines.length, 'line')}</span>
         <span className={`follow ${following ? 'on' : ''}`} role="status">
           {following ? '● following' : <button onClick={follow}>follow new lines</button>}
         </span>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ProgramSnapshot } from '../../../shared/cell-detail';
 import { fetchCellText } from './cellFile';
+import { counted } from '../format';
 import { lineDiff } from './lineDiff';
 
 /** What the program panel shows: one program's source, or the change from one program to another. */
@@ -67,7 +68,7 @@ export function ProgramSource({ cellId, shown, onClose }: { cellId: string; show
     return found !== undefined && typeof found !== 'string' ? [found.error] : [];
   });
   const single = shown.kind === 'source' && shown.program.files.length === 1 ? shown.program.files[0] : undefined;
-  const title = shown.kind === 'source' ? (single?.path ?? `${shown.program.id} (${shown.program.files.length} files)`) : `${shown.from.id} → ${shown.to.id}`;
+  const title = shown.kind === 'source' ? (single?.path ?? `${shown.program.id} (${counted(shown.program.files.length, 'file')})`) : `${shown.from.id} → ${shown.to.id}`;
   const label = shown.kind === 'source' ? `Source of ${shown.program.id}` : `Changes from ${shown.from.id} to ${shown.to.id}`;
   return (
     <section className="policy-source" aria-label={label}>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { whole } from '../format';
+import { counted } from '../format';
 import type { Transcript, TranscriptItem } from '../../../shared/cell-detail';
 import { CallFailed } from '../CallFailed';
 import { useTransport } from '../context';
@@ -14,7 +14,7 @@ function Payload({ text, label }: { text: string; label: string }) {
     <details>
       <summary>
         <pre aria-label={label}>{lines.slice(0, FOLD_LINES).join('\n').slice(0, 1200)}</pre>
-        <span className="muted">{whole(lines.length)} lines, {whole(text.length)} characters: open for all</span>
+        <span className="muted">{counted(lines.length, 'line')}, {counted(text.length, 'character')}: open for all</span>
       </summary>
       <pre>{text}</pre>
     </details>
