@@ -196,6 +196,8 @@ describe('nemo-gym on bad and partial input', () => {
     expect(cell.budget).toEqual({ unit: 'rollouts', used: 4, total: 10 });
     expect(cell.problems).toEqual([expect.objectContaining({ file: 'c_materialized_inputs.jsonl', message: 'stopped with 6 of 10 rollouts missing; a resume (resume_from_cache) would run them', severity: 'warning' })]);
     expect(units.find((u) => u.id === '3#0')).toEqual({ id: '3#0', status: 'failed: model_error', success: null, scored: false });
+    // Its Episodes row: failed, its class beside it.
+    expect(detail?.episodes.find((e) => e.id === '3#0')).toMatchObject({ status: 'failed', note: expect.stringMatching(/ · model_error$/), scored: false });
     expect(detail?.tables.find((t) => t.id === 'failures')?.rows).toEqual([
       ['model_error', 2, 1, 1],
       ['sandbox_timeout', 1, 0, null],

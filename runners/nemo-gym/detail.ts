@@ -87,20 +87,24 @@ function aggregateTable(lines: AggregateLine[], file: string): DetailTable {
   };
 }
 
-/** A rollout or terminal failure as an Episodes row; its note names the agent where its id does not (one agent). */
+/**
+ * A rollout or terminal failure as an Episodes row: `failed`, its class in the note (a pill of
+ * `failed: sandbox_timeout` was the widest thing of a narrow table); the note names the agent where the id
+ * does not (one agent).
+ */
 function episodeRow(row: NemoRow, id: string, named: boolean): EpisodeRow {
   const reward = scoredReward(row);
   const runTime = row.fields.agent_run_time;
   return {
     id,
-    status: row.failureClass ? `failed: ${row.failureClass}` : 'rollout',
+    status: row.failureClass ? 'failed' : 'rollout',
     success: reward === null ? null : reward >= 1,
     scored: reward !== null,
     toolCalls: null,
     actions: null,
     wallS: typeof runTime === 'number' ? runTime : null,
     t: null,
-    note: [named ? null : row.agent, `reward ${JSON.stringify(row.reward ?? null)}`].filter(Boolean).join(' · '),
+    note: [named ? null : row.agent, row.failureClass ?? `reward ${JSON.stringify(row.reward ?? null)}`].filter(Boolean).join(' · '),
     hasEvents: false,
   };
 }

@@ -15,8 +15,11 @@ import { EpisodeFacts } from './EpisodeFacts';
 import { FramesViewer } from './FramesViewer';
 import { duration } from './projection';
 import { whole } from '../format';
+import { middleCut, nameCuts } from '../name-cuts';
 
 const ROW_HEIGHT = 24;
+/** Short of room, the id column gives way down to this much. */
+const ID_MIN_PX = 96;
 const STATUS_TONE: Record<string, string> = {
   running: 'running', evaluated: 'grey', completed: 'grey', ended: 'grey', timeout: 'fail', rate_limited: 'grey',
   infra_error: 'error', error: 'error', failed: 'error',
@@ -32,17 +35,20 @@ type SortKey = 'id' | 'status' | 'outcome' | 'toolCalls' | 'actions' | 'wallS';
 const OUTCOME_TEXT = '✓ success';
 const wall = (row: EpisodeRow) => (row.wallS === null ? '–' : duration(row.wallS));
 interface EpisodeColumn extends HeaderColumn<SortKey>, SizedColumn<EpisodeRow> {
-  render(row: EpisodeRow): React.ReactNode;
+  /** `cut`: an id as the column holds it now (told apart from its alikes where it is cut). */
+  render(row: EpisodeRow, cut: (id: string) => string): React.ReactNode;
   /** A written column's own class (a numeric one is `num`). */
   className?: string;
   /** Whether a row has no value here: a column no episode of the cell has a value for is left out (NeMo Gym's rollouts count no tools). */
   blank?: (row: EpisodeRow) => boolean;
 }
 const COLUMNS: EpisodeColumn[] = [
-  // Ids whole (Harbor's trial ids, evopolicygym's indices): what tells two episodes apart.
-  { key: 'id', title: '#', always: true, whole: true, fit: (r) => r.id, render: (r) => <span title={r.id}>{r.id}</span> },
+  // Ids are what tells two episodes apart: whole where there is room, else cut as the cell list's names
+  // are, each still told apart from its alikes (`…000002` of evopolicygym's submissions), whole on hover.
+  { key: 'id', title: '#', always: true, minPx: ID_MIN_PX, fit: (r) => r.id, render: (r, cut) => <span title={r.id}>{cut(r.id)}</span> },
   { key: 'status', title: 'Status', whole: true, fit: (r) => `${r.status}  `, render: (r) => <span className={`pill tone-${STATUS_TONE[r.status] ?? 'grey'}`}>{r.status}</span> },
-  { key: 'outcome', title: 'Outcome', fit: () => OUTCOME_TEXT, render: (r) => <Outcome row={r} /> },
+  // Left out where no row has a verdict or an exclusion (an evopolicygym cell's submissions show only –).
+  { key: 'outcome', title: 'Outcome', fit: () => OUTCOME_TEXT, render: (r) => <Outcome row={r} />, blank: (r) => outcomeOf(r) === 'open' },
   { key: 'toolCalls', title: 'Tools', numeric: true, fit: (r) => String(r.toolCalls ?? '–'), render: (r) => r.toolCalls ?? '–', blank: (r) => r.toolCalls === null },
   { key: 'actions', title: 'Actions', numeric: true, fit: (r) => String(r.actions ?? '–'), render: (r) => r.actions ?? '–', blank: (r) => r.actions === null },
   { key: 'wallS', title: 'Wall', numeric: true, fit: wall, render: wall, blank: (r) => r.wallS === null },
@@ -98,7 +104,12 @@ const EpisodeTable = memo(function EpisodeTable({ rows, leftOut, selected, onSel
   const columns = useMemo(() => visibleColumns(offered, prefs), [offered, prefs]);
   const room = useRoom(ref, true);
   const sampled = useSampled(rows, LAYOUT_SAMPLE_MS);
-  const grid = useMemo(() => columnLayout(columns, sampled, prefs, room).template, [columns, sampled, prefs, room]);
+  const layout = useMemo(() => columnLayout(columns, sampled, prefs, room), [columns, sampled, prefs, room]);
+  const idChars = layout.chars.id ?? null;
+  const cuts = useMemo(() => (idChars === null ? null : nameCuts(sampled.map((r) => r.id), idChars)), [sampled, idChars]);
+  // A row newer than the last sample is cut in its middle until the next.
+  const cutId = useCallback((id: string) => (idChars === null ? id : (cuts?.get(id) ?? middleCut(id, idChars))), [idChars, cuts]);
+  const grid = layout.template;
   return (
     <div className="episode-table">
       <div className="episode-filters" role="group" aria-label="Filter episodes">
@@ -137,7 +148,7 @@ const EpisodeTable = memo(function EpisodeTable({ rows, leftOut, selected, onSel
               >
                 {columns.map((column) => (
                   <div key={column.key} role="cell" className={column.numeric ? 'num' : column.className}>
-                    {column.render(row)}
+                    {column.render(row, cutId)}
                   </div>
                 ))}
               </div>
