@@ -1,5 +1,6 @@
 // Ids cut to fit a column, each still told apart from the others: what a cell list at 1024 px shows of
 // names like std_cli_demo-model_bare_default and std_sdk_demo-model_bare_default.
+import { useCallback, useMemo } from 'react';
 
 /** The text cut in its middle to `max` characters: both ends of an id stay readable. */
 export function middleCut(text: string, max: number): string {
@@ -79,4 +80,15 @@ export function nameCuts(names: readonly string[], max: number): Map<string, str
     });
   }
   return cuts;
+}
+
+/**
+ * A column's ids as it holds them now: each of the sampled rows' (`idOf`, a function that stays the same)
+ * cut to `chars` by nameCuts, a row newer than the sample cut in its middle until the next; whole where
+ * `chars` is not known.
+ */
+export function useNameCuts<T>(sampled: readonly T[], idOf: (row: T) => string, chars: number | null): (id: string) => string {
+  // idOf stays the same (a module's function): not a dependency.
+  const cuts = useMemo(() => (chars === null ? null : nameCuts(sampled.map(idOf), chars)), [sampled, chars]);
+  return useCallback((id: string) => (chars === null ? id : (cuts?.get(id) ?? middleCut(id, chars))), [chars, cuts]);
 }

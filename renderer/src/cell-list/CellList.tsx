@@ -9,13 +9,15 @@ import { useNow } from '../useNow';
 import { NowStrip } from './NowStrip';
 import { ColumnsMenu } from '../ColumnsMenu';
 import { columnLayout, LAYOUT_SAMPLE_MS, useColumnPrefs, useRoom, useSampled, visibleColumns } from '../table-layout';
-import { middleCut, nameCuts } from '../name-cuts';
+import { useNameCuts } from '../name-cuts';
 import { COLUMNS, matches } from './columns';
 import { groupRows, sortCells, type GroupBy } from './rows';
 import { keepOrder, sameOrder } from './stableOrder';
 import { useVirtualRows } from './useVirtualRows';
 
 const ROW_HEIGHT = 24;
+/** A cell as its name column names it. */
+const nameOf = (cell: CellSummary) => cell.name;
 
 /** The first scan of the roots in view: how many cells are read of how many found (so far, while some root is still searched). */
 function ReadingLine({ progress }: { progress: NonNullable<RootStatus['progress']>[] }) {
@@ -72,10 +74,7 @@ export function CellList() {
   const sampled = useSampled(cells, LAYOUT_SAMPLE_MS);
   const layout = useMemo(() => columnLayout(columns, sampled, prefs, room), [columns, sampled, prefs, room]);
   const grid = layout.template;
-  const nameChars = layout.chars.name ?? null;
-  const cuts = useMemo(() => (nameChars === null ? null : nameCuts(sampled.map((c) => c.name), nameChars)), [sampled, nameChars]);
-  // A cell newer than the last sample is cut in its middle until the next.
-  const fitName = useCallback((name: string) => (nameChars === null ? name : (cuts?.get(name) ?? middleCut(name, nameChars))), [nameChars, cuts]);
+  const fitName = useNameCuts(sampled, nameOf, layout.chars.name ?? null);
   const uncut = useCallback((text: string) => text, []);
 
   const move = useCallback(

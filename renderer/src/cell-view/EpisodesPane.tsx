@@ -15,7 +15,7 @@ import { EpisodeFacts } from './EpisodeFacts';
 import { FramesViewer } from './FramesViewer';
 import { duration } from './projection';
 import { whole } from '../format';
-import { middleCut, nameCuts } from '../name-cuts';
+import { useNameCuts } from '../name-cuts';
 
 const ROW_HEIGHT = 24;
 /** Short of room, the id column gives way down to this much. */
@@ -33,6 +33,7 @@ function Outcome({ row }: { row: EpisodeRow }) {
 
 type SortKey = 'id' | 'status' | 'outcome' | 'toolCalls' | 'actions' | 'wallS';
 const OUTCOME_TEXT = '✓ success';
+const idOf = (row: EpisodeRow) => row.id;
 const wall = (row: EpisodeRow) => (row.wallS === null ? '–' : duration(row.wallS));
 interface EpisodeColumn extends HeaderColumn<SortKey>, SizedColumn<EpisodeRow> {
   /** `cut`: an id as the column holds it now (told apart from its alikes where it is cut). */
@@ -105,10 +106,7 @@ const EpisodeTable = memo(function EpisodeTable({ rows, leftOut, selected, onSel
   const room = useRoom(ref, true);
   const sampled = useSampled(rows, LAYOUT_SAMPLE_MS);
   const layout = useMemo(() => columnLayout(columns, sampled, prefs, room), [columns, sampled, prefs, room]);
-  const idChars = layout.chars.id ?? null;
-  const cuts = useMemo(() => (idChars === null ? null : nameCuts(sampled.map((r) => r.id), idChars)), [sampled, idChars]);
-  // A row newer than the last sample is cut in its middle until the next.
-  const cutId = useCallback((id: string) => (idChars === null ? id : (cuts?.get(id) ?? middleCut(id, idChars))), [idChars, cuts]);
+  const cutId = useNameCuts(sampled, idOf, layout.chars.id ?? null);
   const grid = layout.template;
   return (
     <div className="episode-table">
@@ -141,6 +139,8 @@ const EpisodeTable = memo(function EpisodeTable({ rows, leftOut, selected, onSel
               <div
                 key={row.id}
                 role="row"
+                // Named by its id whole, however the column cuts it.
+                aria-label={row.id}
                 aria-selected={row.id === selected}
                 className={`grid-row${row.id === selected ? ' cursor' : ''}`}
                 style={{ gridTemplateColumns: grid, top: (first + i) * ROW_HEIGHT }}
