@@ -1,6 +1,6 @@
 import type { DetailTable, EpisodeRow, TableValue } from '../../shared/cell-detail';
 import type { Collection } from './collection';
-import { meanOf, passAtK, scoredReward } from './reward-stats';
+import { meanOf, passAtK, scoredReward, successOf } from './reward-stats';
 import { namesAgents, unitNamer } from './unit-lists';
 import type { AggregateLine } from './aggregate';
 import type { NemoRow } from './rows';
@@ -93,13 +93,13 @@ function aggregateTable(lines: AggregateLine[], file: string): DetailTable {
  * does not (one agent).
  */
 function episodeRow(row: NemoRow, id: string, named: boolean): EpisodeRow {
-  const reward = scoredReward(row);
+  const success = successOf(row);
   const runTime = row.fields.agent_run_time;
   return {
     id,
     status: row.failureClass ? 'failed' : 'rollout',
-    success: reward === null ? null : reward >= 1,
-    scored: reward !== null,
+    success,
+    scored: success !== null,
     toolCalls: null,
     actions: null,
     wallS: typeof runTime === 'number' ? runTime : null,
@@ -119,8 +119,9 @@ export function nemoDetail(c: Collection, aggregate: AggregateLine[], aggregateF
   if (aggregateFile) tables.push(aggregateTable(aggregate, aggregateFile));
   const all = [...c.rollouts, ...c.failedUnits.values()];
   const shown = all.slice(-SHOWN_EPISODES);
+  const [idOf, named] = [unitNamer(c), namesAgents(c)];
   return {
-    episodes: shown.map((row) => episodeRow(row, unitNamer(c)(row), namesAgents(c))),
+    episodes: shown.map((row) => episodeRow(row, idOf(row), named)),
     ...(all.length > shown.length ? { episodesLeftOut: all.length - shown.length } : {}),
     versions: [],
     vram: [],

@@ -14,11 +14,19 @@ export interface RewardStats {
 
 export const emptyStats = (): RewardStats => ({ n: 0, successes: 0, sum: 0 });
 
+const succeeds = (reward: number) => reward >= 1;
+
+/** Whether a row's rollout succeeded (reward >= 1); null when its reward is not scored. */
+export function successOf(row: NemoRow): boolean | null {
+  const reward = scoredReward(row);
+  return reward === null ? null : succeeds(reward);
+}
+
 export function addReward(stats: RewardStats, reward: number | null): void {
   if (reward === null) return;
   stats.n++;
   stats.sum += reward;
-  if (reward >= 1) stats.successes++;
+  if (succeeds(reward)) stats.successes++;
 }
 
 export const meanOf = (stats: RewardStats) => (stats.n ? stats.sum / stats.n : null);

@@ -1,7 +1,7 @@
 // The units a paired test pairs, from a collection as counted: kept in order as rollouts arrive.
 import type { EpisodeUnit } from '../../shared/model';
 import { addSorted } from '../../shared/arrays';
-import { scoredReward } from './reward-stats';
+import { successOf } from './reward-stats';
 import { unitOf, type NemoRow } from './rows';
 
 /** Code-point order: ICU's localeCompare costs a sort of 100,000 units a second. */
@@ -41,8 +41,8 @@ export function unitNamer(collection: Pick<Counted, 'byAgent'>): (row: NemoRow) 
 function unitOfRow(row: NemoRow, named: boolean): EpisodeUnit {
   const id = named ? agentUnitOf(row) : unitOf(row);
   if (row.failureClass !== null) return { id, status: `failed: ${row.failureClass}`, success: null, scored: false };
-  const reward = scoredReward(row);
-  return { id, status: 'rollout', success: reward === null ? null : reward >= 1, scored: reward !== null };
+  const success = successOf(row);
+  return { id, status: 'rollout', success, scored: success !== null };
 }
 
 /** Each unit list handed out, one per agent asked for and one for all. */
