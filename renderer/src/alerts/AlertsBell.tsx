@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ALERT_KINDS, type Alert, type AlertKind } from '../../../shared/alerts';
 import { useApp } from '../context';
+import { counted } from '../format';
 import { useEscape } from '../keys';
 import { notificationPermission } from './notify';
 
@@ -63,7 +64,7 @@ function Settings() {
       </label>
       {Object.keys(prefs.cellOff).length > 0 && (
         <p className="muted">
-          {Object.keys(prefs.cellOff).length} cell{Object.keys(prefs.cellOff).length === 1 ? '' : 's'} with alerts turned off (in the cell's header)
+          {counted(Object.keys(prefs.cellOff).length, 'cell')} with alerts turned off (in the cell's header)
         </p>
       )}
     </fieldset>

@@ -4,7 +4,7 @@ import { formatP } from '../../../shared/mcnemar';
 import type { CellSummary } from '../../../shared/model';
 import { CallFailed } from '../CallFailed';
 import { useApp, useTransport } from '../context';
-import { percent, successText, whole } from '../format';
+import { counted, percent, successText, whole } from '../format';
 import { STATE_LOOK } from '../cell-list/states';
 import { usePolled } from '../usePolled';
 import { BOARD_FIELDS, downOf, gridOf, type BoardField } from '../../../shared/board';
@@ -46,7 +46,7 @@ function Square({ cell, verdicts, standing, names, focused, onFocus }: SquarePro
   const won = standing?.won ?? 0;
   const real = won + (standing?.lost ?? 0);
   const why = verdicts.map((v) => `${v.won ? 'beats' : 'loses to'} ${names.get(v.other) ?? v.other} (${v.comparison.field}): ${v.comparison.only_a}:${v.comparison.only_b} discordant, Holm p = ${formatP(v.comparison.p_adjusted)}`);
-  if (real > verdicts.length) why.push(`${real - verdicts.length} more real difference${real - verdicts.length === 1 ? '' : 's'} (${won} won in all), past the comparisons listed`);
+  if (real > verdicts.length) why.push(`${counted(real - verdicts.length, 'more real difference')} (${won} won in all), past the comparisons listed`);
   return (
     <button
       className={`board-square${cell.board === 'on' ? '' : ' off'}`}
@@ -62,7 +62,7 @@ function Square({ cell, verdicts, standing, names, focused, onFocus }: SquarePro
         <span className="square-rate">{scored ? `${successes}/${scored}` : '–'}</span>
         <span className="muted">{percent(cell.success_rate, 0)}</span>
         {won > 0 && (
-          <span className="board-win" aria-label={`${won} real difference${won === 1 ? '' : 's'} won`}>
+          <span className="board-win" aria-label={`${counted(won, 'real difference')} won`}>
             ▲{won > 1 ? won : ''}
           </span>
         )}

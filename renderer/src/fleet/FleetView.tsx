@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import type { FleetHost } from '../../../shared/contract';
 import { CallFailed } from '../CallFailed';
 import { useApp, useTransport } from '../context';
-import { ago, percent } from '../format';
+import { ago, counted, percent } from '../format';
 import { HOST_DOT } from '../shell/HostRow';
 import { useNow } from '../useNow';
 import { usePolled } from '../usePolled';
@@ -51,7 +51,7 @@ export function FleetView() {
       ),
     },
     { key: 'connection', title: 'Connection', render: connectionText, td: (host) => ({ className: 'muted', role: 'status', title: connectionTitle(host) }) },
-    { key: 'gpu', title: 'GPU memory', numeric: true, render: (host) => (host.gpus ? `${gib(host.gpus.usedMib)} / ${gib(host.gpus.totalMib)} GiB · ${host.gpus.count} GPU${host.gpus.count === 1 ? '' : 's'}` : '–') },
+    { key: 'gpu', title: 'GPU memory', numeric: true, render: (host) => (host.gpus ? `${gib(host.gpus.usedMib)} / ${gib(host.gpus.totalMib)} GiB · ${counted(host.gpus.count, 'GPU')}` : '–') },
     { key: 'trend', title: 'Last 10 min', render: (host) => <Sparkline points={host.gpuTrend} label={`GPU memory of ${host.alias} over time`} />, td: () => ({ className: 'tone-running' }) },
     { key: 'running', title: 'Running', numeric: true, render: (host) => `${host.runningCells} / ${host.cells}` },
     { key: 'runs', title: 'Runs', numeric: true, hint: 'launched runs running or queued, of all launched there', render: (host) => (host.launchedTotal === 0 ? '–' : `${host.launchedRuns} of ${host.launchedTotal}`) },
