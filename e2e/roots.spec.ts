@@ -57,7 +57,8 @@ test.describe('runs roots in serve mode', () => {
     await expect(rows).toHaveCount(2);
     await page.getByLabel('Filter cells').fill('');
     await page.getByLabel('Group by').selectOption('format');
-    await expect(table.getByRole('rowheader')).toHaveText(['bigym-agent 1', 'coding-agent 2']);
+    await expect(table.getByRole('rowheader')).toHaveText(['bigym-agent', 'coding-agent']);
+    await expect(table.getByRole('row', { name: /^bigym-agent/ })).toContainText('1 cell · ');
     await expect(rows).toHaveCount(1 + 2 + 3);
     await page.getByLabel('Group by').selectOption('none');
 

@@ -175,9 +175,7 @@ export function CellList() {
               {rows.slice(first, last).map((row, i) =>
                 row.kind === 'group' ? (
                   <div key={`group:${row.label}`} role="row" className="grid-row group-head" style={{ top: (first + i) * ROW_HEIGHT }}>
-                    <div role="rowheader">
-                      {row.label} <span className="count">{row.count}</span>
-                    </div>
+                    <div role="rowheader">{row.label}</div>
                     <div role="cell" className="group-summary muted">
                       {counted(row.count, 'cell')} · {whole(row.running)} running · {row.successRate === null ? 'nothing scored' : `${percent(row.successRate)} of scored episodes`}
                     </div>
