@@ -6,6 +6,7 @@ import { EVENTS, IPC_CALL, IPC_EVENT } from '../shared/contract';
 import { createCore, type Core } from '../main/core';
 import { createDispatcher } from '../main/dispatcher';
 import { CONTENT_SECURITY_POLICY, mediaHeaders, mediaType, mimeOf, resolveStatic } from '../main/static';
+import { counted } from '../shared/counts';
 
 const SCHEME = 'cellwatch';
 const ORIGIN = `${SCHEME}://app`;
@@ -92,7 +93,7 @@ async function openWindow(): Promise<void> {
       if (running.length) {
         ({ response: answer } = await dialog.showMessageBox(win, {
           type: 'question',
-          message: `${running.length} run${running.length === 1 ? '' : 's'} launched from Cellwatch ${running.length === 1 ? 'is' : 'are'} still running.`,
+          message: `${counted(running.length, 'run')} launched from Cellwatch ${running.length === 1 ? 'is' : 'are'} still running.`,
           detail: running.map((r) => r.name).join('\n'),
           buttons: ['Stop them', 'Leave them running', 'Cancel'],
           defaultId: 1,

@@ -1,6 +1,7 @@
 // The exact paired McNemar test over same-episode successes of two runs.
 import type { EpisodeUnit } from './model';
 import { naturalOrder } from './order';
+import { counted } from './counts';
 
 /**
  * Two-sided exact p-value: min(1, 2 * P(X <= min(b, c))) with X ~ Binomial(b + c, 1/2); 1 when b + c = 0.
@@ -112,9 +113,8 @@ export function formatP(p: number): string {
 
 /** One plain sentence: "B wins 12 episodes that A fails and loses 3; p = 0.035". */
 export function verdict(table: McNemarTable, nameA: string, nameB: string): string {
-  const episodes = (n: number) => `${n} episode${n === 1 ? '' : 's'}`;
   if (table.pairs === 0) return `No episode is scored on both sides yet.`;
-  const head = `${nameB} wins ${episodes(table.only_b)} that ${nameA} fails and loses ${table.only_a}; p = ${formatP(table.p_value)}`;
+  const head = `${nameB} wins ${counted(table.only_b, 'episode')} that ${nameA} fails and loses ${table.only_a}; p = ${formatP(table.p_value)}`;
   const meaning = table.p_value < 0.05 ? 'a real difference at the 5% level' : 'no evidence of a difference at the 5% level';
   return `${head}: ${meaning}.`;
 }

@@ -6,6 +6,7 @@ import { defaultConfigDir } from '../paths';
 import { parseRemote } from '../ssh/config';
 import type { Io } from './io';
 import { printable, problemLine } from './printable';
+import { counted } from '../../shared/counts';
 
 export const ALERTS_HELP = `cellwatch alerts [--json] [ROOT...]
 
@@ -38,7 +39,7 @@ export async function alerts(argv: string[], io: Io, stop?: AbortSignal): Promis
   for (const p of problems) io.err(problemLine(p));
   await core.scanned();
   const cells = (await core.listCells()).length;
-  io.err(`watching ${cells} cell${cells === 1 ? '' : 's'}; alerts print here as they happen (Ctrl+C ends)`);
+  io.err(`watching ${counted(cells, 'cell')}; alerts print here as they happen (Ctrl+C ends)`);
   await new Promise<void>((done) => {
     stop?.addEventListener('abort', () => done(), { once: true });
     process.once('SIGINT', () => done());

@@ -4,6 +4,7 @@ import type { AuditFinding } from '../../runners/types';
 import { withPlaces } from './places';
 import { UsageError, type Io } from './io';
 import { printable, problemLine } from './printable';
+import { counted } from '../../shared/counts';
 
 export const AUDIT_HELP = `cellwatch audit [--json] [--accept-new-host-key] ROOT_OR_CELL...
 
@@ -35,7 +36,7 @@ export async function audit(argv: string[], io: Io): Promise<number> {
   }
   if (audited.length === 0) io.out(`No cell of ${positionals.join(', ')} keeps a transcript to audit.`);
   for (const { cell, findings } of audited) {
-    io.out(printable(`${cell.name}: ${findings.length === 0 ? 'nothing outside the sandbox' : `${findings.length} line${findings.length === 1 ? '' : 's'} naming a path outside the sandbox`}`));
+    io.out(printable(`${cell.name}: ${findings.length === 0 ? 'nothing outside the sandbox' : `${counted(findings.length, 'line')} naming a path outside the sandbox`}`));
     for (const f of findings) io.out(printable(`  ${f.file}:${f.line}  ${f.path}  ${f.text}`));
   }
   return 0;

@@ -9,6 +9,7 @@ import { withPlaces } from './places';
 import { UsageError, type Io } from './io';
 import { printable, problemLine } from './printable';
 import { percent, success, table } from './table';
+import { whole } from '../../shared/counts';
 
 export const STATUS_HELP = `cellwatch status [--json] [--accept-new-host-key] ROOT_OR_CELL...
 
@@ -19,8 +20,8 @@ refused unless --accept-new-host-key.
 
 function budget(cell: Cell): string {
   const { used, total, unit } = cell.budget;
-  if (total === null) return `${used.toLocaleString('en-US')} ${unit}`;
-  return `${used.toLocaleString('en-US')}/${total.toLocaleString('en-US')} ${unit} (${percent(total ? used / total : null, 0)})`;
+  if (total === null) return `${whole(used)} ${unit}`;
+  return `${whole(used)}/${whole(total)} ${unit} (${percent(total ? used / total : null, 0)})`;
 }
 
 export async function status(argv: string[], io: Io): Promise<number> {

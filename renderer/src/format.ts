@@ -1,19 +1,13 @@
 import { wilson95 } from '../../shared/stats';
 import type { CellSummary } from '../../shared/model';
 
+export { counted, whole } from '../../shared/counts';
+
 /** The last segment of a path, for labels; the full path goes in the title. */
 export function baseName(path: string): string {
   const trimmed = path.replace(/[/\\]+$/, '');
   return trimmed.slice(Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')) + 1) || trimmed;
 }
-
-/** One formatter for every whole count: toLocaleString builds one a call (a list of 10,000 rows spent 1.1 s there). */
-const WHOLE = new Intl.NumberFormat('en-US');
-/** A count with its thousands grouped: 12,345. */
-export const whole = (value: number) => WHOLE.format(value);
-
-/** A count and what it counts, one or many: "1 cell", "12,345 cells". */
-export const counted = (value: number, one: string, many = `${one}s`) => `${whole(value)} ${value === 1 ? one : many}`;
 
 /** 1234567 → "1.2M", 90000 → "90k": dense figures for tables. */
 export function compact(value: number): string {

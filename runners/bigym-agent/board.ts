@@ -1,6 +1,7 @@
 // The bigym-agent board (seed 002): only an official evaluation of the submission counts.
 import { arr, obj } from '../common/values';
 import type { JsonObject } from '../common/json';
+import { counted } from '../../shared/counts';
 
 export const BIGYM_BOARD = 'the submission evaluated officially: strict (tools: the ablation, its own row, never compared with strict), 84x84, 100 episodes, no violations, nothing rejected, spot check identical; no slew, tier standard, no external cameras';
 
@@ -18,7 +19,7 @@ export function bigymDepartures(submission: string | undefined, summary: JsonObj
     if (summary.image_cap !== '84x84') reasons.push(`image cap ${String(summary.image_cap ?? 'unknown')}; the board's is 84x84`);
     if (summary.n_episodes !== 100) reasons.push(`${String(summary.n_episodes ?? 'unknown')} evaluation episodes; the board's is 100`);
     const violations = arr(summary.protocol_violations);
-    if (violations.length) reasons.push(`${violations.length} protocol violation${violations.length === 1 ? '' : 's'}`);
+    if (violations.length) reasons.push(counted(violations.length, 'protocol violation'));
     if (arr(summary.rejected).length) reasons.push('rejected: the policy imported the simulator');
     if (obj(summary.spot_check).identical !== true) reasons.push(obj(summary.spot_check).identical === false ? 'spot check failed: reruns differ' : 'no spot check');
   }

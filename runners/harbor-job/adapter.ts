@@ -7,6 +7,7 @@ import { num, obj, str, sumOrNull } from '../common/values';
 import type { FormatAdapter } from '../types';
 import { CONFIG_JSON, JOB_RESULT_JSON, TRIAL_RESULT_JSON } from './files';
 import { trialUnits, type Trial } from './trials';
+import { counted } from '../../shared/counts';
 
 export const harborJob: FormatAdapter = {
   format: 'harbor-job',
@@ -45,7 +46,7 @@ export const harborJob: FormatAdapter = {
     const total = num(job?.n_total_trials);
     // Legacy job files count errors as n_errors.
     const errored = num(stats.n_errored_trials) ?? num(stats.n_errors);
-    if (errored) r.problems.push(problem('result.json', `${errored} trial${errored === 1 ? '' : 's'} errored (runner said)`));
+    if (errored) r.problems.push(problem('result.json', `${counted(errored, 'trial')} errored (runner said)`));
     const ended = trials.flatMap(({ dir, result }) => (result ? [{ dir, result }] : []));
     cell.budget = { unit: 'trials', used: ended.length, total };
     const units = trialUnits(ended);

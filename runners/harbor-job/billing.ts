@@ -3,6 +3,7 @@ import { parseJson } from '../../shared/json';
 import { type Problem, problem } from '../../shared/model';
 import type { CellReading } from '../common/cell';
 import { isObject } from '../common/json';
+import { counted } from '../../shared/counts';
 
 /** Claude Code over OpenRouter (the lab's adapter, seed 001) keeps each generation's charge here, in a trial. */
 export const OPENROUTER_COSTS = 'agent/openrouter_costs.json';
@@ -37,7 +38,7 @@ export function openRouterBill(text: string, file: string): { usd: number | null
     else usd += found;
   });
   const problems = uncharged.length
-    ? [problem(file, `${file}: ${uncharged.length} generation${uncharged.length === 1 ? '' : 's'} without a charge (first at index ${uncharged[0]}); counted as nothing`)]
+    ? [problem(file, `${file}: ${counted(uncharged.length, 'generation')} without a charge (first at index ${uncharged[0]}); counted as nothing`)]
     : [];
   return { usd, problems };
 }

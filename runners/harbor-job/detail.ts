@@ -3,6 +3,7 @@ import type { JsonObject } from '../common/json';
 import { num, obj, str, timestampMs } from '../common/values';
 import type { DetailRead, EventLog } from '../types';
 import { trialSucceeded, type Trial } from './trials';
+import { whole } from '../../shared/counts';
 
 /** A trial as its result.json says it, in words: task, agent, outcome, times, tokens, the runner's cost, the exception. */
 function trialFacts(result: JsonObject, started: number | null, finished: number | null): { label: string; value: string }[] {
@@ -28,7 +29,7 @@ function trialFacts(result: JsonObject, started: number | null, finished: number
     ['runner said cost', num(agent.cost_usd) === null ? null : `$${(num(agent.cost_usd) as number).toFixed(4)} (LiteLLM list price, not the estimate)`],
     ['exception', str(exception.exception_type) ? `${str(exception.exception_type)}: ${str(exception.exception_message) ?? ''}`.trim() : null],
   ];
-  return facts.flatMap(([label, value]) => (value === null || value === undefined || value === '' ? [] : [{ label, value: typeof value === 'number' ? value.toLocaleString('en-US') : value }]));
+  return facts.flatMap(([label, value]) => (value === null || value === undefined || value === '' ? [] : [{ label, value: typeof value === 'number' ? whole(value) : value }]));
 }
 
 /** What the cell view shows: a row per trial, from the results the summary read already parsed. */

@@ -5,11 +5,12 @@ import { namesAgents, unitNamer } from './unit-lists';
 import type { AggregateLine } from './aggregate';
 import type { NemoRow } from './rows';
 import type { DetailRead } from '../types';
+import { counted, whole } from '../../shared/counts';
 
 /** An environment field as a table shows it: scalars whole, a long value by its size, anything else as JSON. */
 function shownField(row: NemoRow, name: string): TableValue {
   const size = row.largeFields[name];
-  if (size !== undefined) return `(${size.toLocaleString('en-US')} chars)`;
+  if (size !== undefined) return `(${counted(size, 'char')})`;
   const value = row.fields[name];
   if (value === undefined) return null;
   if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
@@ -29,7 +30,7 @@ function rolloutsTable(c: Collection): DetailTable {
   // Every environment field any row has, in the order first met: unknown ones are kept and shown.
   const fields = [...new Set(shown.flatMap((r) => Object.keys(r.fields)))];
   const notes = [
-    c.rollouts.length > shown.length ? `the latest ${shown.length.toLocaleString('en-US')} of ${c.rollouts.length.toLocaleString('en-US')} rollouts` : null,
+    c.rollouts.length > shown.length ? `the latest ${whole(shown.length)} of ${counted(c.rollouts.length, 'rollout')}` : null,
     shown.some((r) => scoredReward(r) === null && r.reward !== undefined) ? 'a reward that is not a number is shown as given and not scored' : null,
   ].filter(Boolean);
   return {
@@ -44,7 +45,7 @@ function rolloutsTable(c: Collection): DetailTable {
 
 function tasksTable(c: Collection): DetailTable {
   const shown = c.tasks.slice(0, SHOWN_ROWS);
-  const more = c.tasks.length > shown.length ? `the first ${shown.length.toLocaleString('en-US')} of ${c.tasks.length.toLocaleString('en-US')} tasks; ` : '';
+  const more = c.tasks.length > shown.length ? `the first ${whole(shown.length)} of ${counted(c.tasks.length, 'task')}; ` : '';
   return {
     id: 'tasks',
     title: 'Tasks',

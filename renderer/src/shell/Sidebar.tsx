@@ -48,7 +48,7 @@ export function shortNames(paths: string[]): Map<string, string> {
 /** What a hosts file's entry limits a root to, in words. */
 function limitTitle(limit: NonNullable<RootStatus['limit']>): string {
   const parts = [limit.benchmarks.length && `benchmarks ${limit.benchmarks.join(', ')}`, limit.runs.length && `runs ${limit.runs.join(', ')}`].filter(Boolean);
-  return `Its hosts file lists only ${parts.join(' and ')}: ${limit.hidden} other cell${limit.hidden === 1 ? ' is' : 's are'} not listed`;
+  return `Its hosts file lists only ${parts.join(' and ')}: ${counted(limit.hidden, 'other cell is', 'other cells are')} not listed`;
 }
 
 function RootRow({ root, selected, name }: { root: RootStatus; selected: boolean; name: string }) {
