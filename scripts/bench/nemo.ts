@@ -1,6 +1,6 @@
 // npm run bench:nemo: a 1 GB NeMo Gym collection made from the fixtures' real rows (and each unit's
 // materialized input), summarised (count, mean reward, tokens) cold and after appends, beside `wc -l` and
-// a plain Python JSON-lines reader of the rollouts; the window's longest task as it opens the collection;
+// a plain Python JSON-lines reader of the rollouts and the least a Node reader does (nemo-floor.ts); the window's longest task as it opens the collection;
 // then how soon an appended rollout reaches the index's row.
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
@@ -93,7 +93,9 @@ try {
 
   const wc = await measure('wc', ['-l', file, inputsFile]);
   const python = await measure('python3', ['-c', PYTHON, file]);
-  const read = await measure(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/bench/nemo-read.ts'), file, String(rows)]);
+  const tsx = (script: string, ...args: string[]) => measure(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/bench', script), ...args]);
+  const floor = JSON.parse((await tsx('nemo-floor.ts', file, inputsFile)).stdout) as { ms: number; count: number; meanReward: number; planned: number };
+  const read = await tsx('nemo-read.ts', file, String(rows));
   const result = JSON.parse(read.stdout.trim().split('\n').at(-1) as string) as {
     coldMs: number; peakRssMb: number; count: number; planned: number; meanReward: number; input: number; output: number;
     appends: { rows: number; bytes: number; ms: number }[]; latency: { p50: number; p95: number; n: number };
@@ -101,12 +103,14 @@ try {
   const shown = await windowFigures(join(home, 'runs'));
   const [pyCount, pyMean] = python.stdout.trim().split(' ').map(Number);
   if (result.count !== pyCount || Math.abs(result.meanReward - (pyMean as number)) > 1e-9) throw new Error(`cellwatch counted ${result.count} (mean ${result.meanReward}), Python ${pyCount} (mean ${pyMean})`);
+  if (floor.count !== pyCount || Math.abs(floor.meanReward - (pyMean as number)) > 1e-9 || floor.planned !== rows) throw new Error(`the bare reader counted ${floor.count} (mean ${floor.meanReward}, ${floor.planned} inputs), Python ${pyCount} (mean ${pyMean})`);
   if (result.planned !== rows) throw new Error(`cellwatch read ${result.planned} materialized inputs, not ${rows}`);
 
   console.log('');
   console.log(row('wc -l of both files (baseline)', `${wc.wallMs.toFixed(0)} ms`, `${(written / 1024 ** 2).toFixed(0)} MB of ${rows.toLocaleString('en-US')} rollouts, ${(statSync(inputsFile).size / 1024 ** 2).toFixed(0)} MB of their inputs`));
   console.log(row('python3 json.loads per line (rollouts)', `${python.wallMs.toFixed(0)} ms`, `count ${pyCount}, mean reward ${(pyMean as number).toFixed(4)}`));
-  console.log(row('cellwatch summary, cold', `${result.coldMs.toFixed(0)} ms`, `${(result.coldMs / wc.wallMs).toFixed(1)}x wc -l (goal <= 3x), inputs read too; peak RSS ${result.peakRssMb.toFixed(0)} MB (goal < 300); ${result.input.toLocaleString('en-US')} in / ${result.output.toLocaleString('en-US')} out tokens`));
+  console.log(row('bare Node reader of both (floor)', `${floor.ms.toFixed(0)} ms`, `${(floor.ms / wc.wallMs).toFixed(1)}x wc -l: each row's newline, its last usage and the tail from there parsed, nothing else`));
+  console.log(row('cellwatch summary, cold', `${result.coldMs.toFixed(0)} ms`, `${(result.coldMs / wc.wallMs).toFixed(1)}x wc -l (goal <= 3x), ${(result.coldMs / floor.ms).toFixed(1)}x the floor, inputs read too; peak RSS ${result.peakRssMb.toFixed(0)} MB (goal < 300); ${result.input.toLocaleString('en-US')} in / ${result.output.toLocaleString('en-US')} out tokens`));
   for (const a of result.appends) console.log(row(`  after appending ${a.rows} rows (median of 5)`, `${a.ms.toFixed(1)} ms`, `${(a.bytes / 1024).toFixed(0)} kB appended: ${((a.ms * 1024 * 1024) / a.bytes).toFixed(1)} ms per MB`));
   console.log(row('window: the collection opens', `${shown.opening?.toFixed(0)} ms`, `longest main-thread task (0: none over 50 ms; goal 200 ms); then Episodes ${shown.Episodes?.toFixed(0)} ms, Tables ${shown.Tables?.toFixed(0)} ms, Overview ${shown.Overview?.toFixed(0)} ms`));
   console.log(row('appended rollout to its row (local)', `${result.latency.p50.toFixed(0)} ms`, `p50 of ${result.latency.n}; p95 ${result.latency.p95.toFixed(0)} ms (goal 100 ms)`));

@@ -1,0 +1,51 @@
+// Child of bench:nemo: the least a Node reader of a collection does for its summary, to measure the goal
+// against. Each row's newline found, its last `"usage"` found and the tail from there parsed (the usage,
+// and the members after the response: reward and unit); each input's newline and last unit members. No
+// checks, no other row shapes, nothing kept but the sums. Prints its own time (not Node's start).
+import { openSync, readSync } from 'node:fs';
+
+const [rollouts, inputs] = process.argv.slice(2) as [string, string];
+const STEP = 1 << 20;
+const USAGE = Buffer.from('"usage"');
+const UNIT = Buffer.from('"_ng_task_index"');
+
+/** Each complete line of a file, as the buffer and the line's bounds. */
+function eachLine(file: string, visit: (bytes: Buffer, start: number, end: number) => void) {
+  const fd = openSync(file, 'r');
+  let buffer = Buffer.allocUnsafe(2 * STEP);
+  let carry = 0;
+  let position = 0;
+  for (;;) {
+    if (buffer.length - carry < STEP) buffer = Buffer.concat([buffer.subarray(0, carry), Buffer.allocUnsafe(2 * STEP)]);
+    const got = readSync(fd, buffer, carry, STEP, position);
+    if (got === 0) return;
+    position += got;
+    const length = carry + got;
+    let start = 0;
+    for (let end = buffer.indexOf(0x0a, start); end >= 0 && end < length; start = end + 1, end = buffer.indexOf(0x0a, start)) visit(buffer, start, end);
+    buffer.copy(buffer, 0, start, length);
+    carry = length - start;
+  }
+}
+
+const started = performance.now();
+let count = 0;
+let reward = 0;
+let input = 0;
+let output = 0;
+eachLine(rollouts, (bytes, start, end) => {
+  const tail = bytes.toString('latin1', bytes.lastIndexOf(USAGE, end) + USAGE.length + 1, end);
+  // These rows' usage ends with its total_tokens, a number: the first `}` after it closes the usage.
+  const usage = JSON.parse(tail.slice(0, tail.indexOf('}', tail.indexOf('"total_tokens"')) + 1)) as { input_tokens: number; output_tokens: number };
+  const top = JSON.parse(`{${tail.slice(tail.indexOf('"reward"'))}`) as { reward: number };
+  count++;
+  reward += top.reward;
+  input += usage.input_tokens;
+  output += usage.output_tokens;
+});
+let planned = 0;
+eachLine(inputs, (bytes, start, end) => {
+  const unit = JSON.parse(`{${bytes.toString('latin1', bytes.lastIndexOf(UNIT, end), end)}`) as { _ng_task_index: number };
+  if (Number.isInteger(unit._ng_task_index)) planned++;
+});
+console.log(JSON.stringify({ ms: performance.now() - started, count, meanReward: reward / count, input, output, planned }));
