@@ -45,4 +45,25 @@ describe('a detail table of many rows', () => {
     expect(cols[1]).toBe(11 * 8 + 8);
     expect(screen.getAllByRole('columnheader')[3]?.className).toBe('num');
   });
+
+  it('shows a column of fractions to the same places (up to four), so they line up at the point; a mixed column as given', () => {
+    const tasks: DetailTable = {
+      id: 'tasks',
+      title: 'Tasks',
+      columns: ['task', 'mean', 'wall s', 'note'],
+      rows: [
+        [0, 0.75, 1234.5, 'x'],
+        [1, 2 / 3, 12, 0.5],
+        [2, 1, null, 3],
+      ],
+      note: null,
+    };
+    render(<DetailTableView table={tasks} onOpen={() => undefined} />);
+    const cells = screen.getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+    expect(cells).toEqual([
+      ['0', '0.7500', '1,234.5', 'x'],
+      ['1', '0.6667', '12.0', '0.5'],
+      ['2', '1.0000', '–', '3'],
+    ]);
+  });
 });

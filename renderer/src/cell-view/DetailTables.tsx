@@ -1,4 +1,4 @@
-import { useState, type TdHTMLAttributes } from 'react';
+import { useMemo, useState, type TdHTMLAttributes } from 'react';
 import { whole } from '../format';
 import type { DetailTable, TableValue } from '../../../shared/cell-detail';
 import { useCell } from './context';
@@ -9,11 +9,33 @@ import { useVirtualRows } from '../cell-list/useVirtualRows';
 
 const ROW_HEIGHT = 24;
 
-/** A value as a table cell shows it: whole, a fraction to four places, a dash for nothing. */
-function asText(value: TableValue): string {
+/** Places a fraction is shown to, at most. */
+const PLACES = 4;
+const FIXED = Array.from({ length: PLACES + 1 }, (_, places) => new Intl.NumberFormat('en-US', { minimumFractionDigits: places, maximumFractionDigits: places }));
+
+/** The places a numeric column's fractions need (up to four): each of its values is shown to them, so they line up at the point. */
+function placesOf(rows: TableValue[][], i: number): number {
+  let most = 0;
+  for (const row of rows) {
+    const value = row[i];
+    if (typeof value !== 'number' || Number.isInteger(value)) continue;
+    const text = String(Number(value.toFixed(PLACES)));
+    const dot = text.indexOf('.');
+    if (dot >= 0) most = Math.max(most, text.length - dot - 1);
+    if (most === PLACES) break;
+  }
+  return most;
+}
+
+/**
+ * A value as a table cell shows it: a dash for nothing; in a column of numbers (`places` given) each to
+ * the column's places, thousands grouped; elsewhere a number whole, or a fraction to four places.
+ */
+function asText(value: TableValue, places?: number): string {
   if (value === null) return '–';
-  if (typeof value === 'number') return Number.isInteger(value) ? whole(value) : String(Number(value.toFixed(4)));
-  return String(value);
+  if (typeof value !== 'number') return String(value);
+  if (places !== undefined) return (FIXED[places] as Intl.NumberFormat).format(value);
+  return Number.isInteger(value) ? whole(value) : String(Number(value.toFixed(PLACES)));
 }
 
 /**
@@ -21,7 +43,10 @@ function asText(value: TableValue): string {
  * only the rows in its box rendered: a collection's 200 rollouts of 14 columns took 260 ms of layout whole.
  */
 export function DetailTableView({ table, onOpen }: { table: DetailTable; onOpen: (unit: string) => void }) {
-  const numeric = table.columns.map((_, i) => table.rows.length > 0 && table.rows.every((row) => row[i] === null || typeof row[i] === 'number'));
+  const places = useMemo(
+    () => table.columns.map((_, i) => (table.rows.length > 0 && table.rows.every((row) => row[i] === null || typeof row[i] === 'number') ? placesOf(table.rows, i) : undefined)),
+    [table],
+  );
   const { ref, onScroll, first, last } = useVirtualRows(table.rows.length, ROW_HEIGHT);
   const room = useRoom(ref, table.rows.length > 0);
   const { shown, prefs, menu, header, cells } = usePlainColumns<TableValue[]>(
@@ -34,20 +59,20 @@ export function DetailTableView({ table, onOpen }: { table: DetailTable; onOpen:
         key,
         title,
         always: i === 0,
-        numeric: numeric[i],
-        fit: (row) => asText(row[i] as TableValue),
+        numeric: places[i] !== undefined,
+        fit: (row) => asText(row[i] as TableValue, places[i]),
         render: (row) => {
           const value = row[i] as TableValue;
-          if (i > 0 || table.opens !== 'transcript') return asText(value);
+          if (i > 0 || table.opens !== 'transcript') return asText(value, places[i]);
           return (
-            <button className="link" onClick={() => onOpen(String(value))} aria-label={`Open rollout ${asText(value)}`}>
-              {asText(value)}
+            <button className="link" onClick={() => onOpen(String(value))} aria-label={`Open rollout ${asText(value, places[i])}`}>
+              {asText(value, places[i])}
             </button>
           );
         },
         // A value cut to its column's width says itself whole on hover.
         td: (row): TdHTMLAttributes<HTMLTableCellElement> => {
-          const text = asText(row[i] as TableValue);
+          const text = asText(row[i] as TableValue, places[i]);
           return { title: text.length > (layout.chars[key] ?? 40) ? text : undefined };
         },
       };
