@@ -23,7 +23,8 @@ export function AddRoot({ compact = false }: { compact?: boolean }) {
         type="text"
         value={path}
         onChange={(e) => setPath(e.target.value)}
-        placeholder="/path/to/runs or gpu1:/data/runs"
+        placeholder={compact ? '/path or host:/path' : '/path/to/runs or gpu1:/data/runs'}
+        title="A runs root here (/path/to/runs) or on an SSH host of ~/.ssh/config (gpu1:/data/runs)"
         aria-label="Runs root path"
         spellCheck={false}
       />
