@@ -26,18 +26,36 @@ const clockOf = (event: StreamEvent) => (event.t === null ? '' : clockTime(event
 /** An event row's height in px, its border included (`.event-row`). */
 const EVENT_ROW_PX = 21;
 
-/** How a stream's rows are drawn: each naming its episode (a log of several), with seq and time columns (some event has them). */
+/**
+ * How a stream's rows are drawn: each naming its episode (a log of several); a seq column where some event
+ * has one, a time column where some event has one; the columns, the type's as wide as its longest name.
+ */
 interface RowLook {
   named: boolean;
+  numbered: boolean;
   timed: boolean;
+  columns: string;
+}
+
+/** An event type's column, in characters of the list's monospace: wide enough for `assessment_completed`, no wider. */
+const TYPE_CH = { least: 8, most: 20 };
+
+function rowLook(events: readonly StreamEvent[]): RowLook {
+  const named = events.some((e) => e.episode !== events[0]?.episode);
+  const numbered = events.some((e) => e.seq !== null);
+  const timed = events.some((e) => e.t !== null);
+  let longest = TYPE_CH.least;
+  for (const e of events) longest = Math.max(longest, Math.min(TYPE_CH.most, e.ev.length));
+  const columns = [numbered && '32px', timed && '60px', `${longest}ch`, 'minmax(0, 1fr)'].filter(Boolean).join(' ');
+  return { named, numbered, timed, columns };
 }
 
 /** One event of the list: drawn again only when its event, or whether it is inspected, changes. */
 const EventRow = memo(function EventRow({ event, inspected, look, onPick }: { event: StreamEvent; inspected: boolean; look: RowLook; onPick: (event: StreamEvent) => void }) {
-  const { named, timed } = look;
+  const { named, numbered, timed, columns } = look;
   return (
-    <button className={`event-row${timed ? '' : ' untimed'}${inspected ? ' cursor' : ''}`} aria-pressed={inspected} onClick={() => onPick(event)}>
-      {timed && <span className="event-seq">{event.seq ?? ''}</span>}
+    <button className={`event-row${inspected ? ' cursor' : ''}`} style={{ gridTemplateColumns: columns }} aria-pressed={inspected} onClick={() => onPick(event)}>
+      {numbered && <span className="event-seq">{event.seq ?? ''}</span>}
       {timed && <span className="event-time">{clockOf(event)}</span>}
       <span className={`event-type tone-${TONE[event.ev] ?? 'none'}`}>{event.ev}</span>
       <span className="event-text">{named ? `${event.episode}  ${summary(event)}` : summary(event)}</span>
@@ -132,11 +150,11 @@ export function EventStream({
     if (typeof event.fields.frame === 'string') onFrame?.(event.fields.frame);
   };
   // A cell's log holds several episodes' events: each row names its own. A log without seq or time
-  // (NeMo Gym's) has no columns for them.
-  const named = useMemo(() => events.some((e) => e.episode !== events[0]?.episode), [events]);
-  const timed = useMemo(() => events.some((e) => e.seq !== null || e.t !== null), [events]);
-  // One object while both hold: every row is drawn again when it changes.
-  const look = useMemo<RowLook>(() => ({ named, timed }), [named, timed]);
+  // (NeMo Gym's; evopolicygym's has no seq) has no column for them.
+  const found = useMemo(() => rowLook(events), [events]);
+  const { named, numbered, timed, columns } = found;
+  // One object while its values hold: every row is drawn again when it changes.
+  const look = useMemo<RowLook>(() => ({ named, numbered, timed, columns }), [named, numbered, timed, columns]);
   // One handler for every row, so a row redraws only when its event or its being inspected changes.
   const picking = useRef(pick);
   picking.current = pick;
@@ -217,7 +235,7 @@ export function EventStream({
       {inspected && (
         <Inspector
           event={inspected}
-          named={look.named}
+          named={named}
           onClose={() => {
             setSeq(null);
             setUnnumbered(null);
