@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnLayout, type SizedColumn } from './table-layout';
+import { columnLayout, fittedLayout, type SizedColumn } from './table-layout';
 
 type Row = { name: string; kind: string; note: string };
 const COLUMNS: SizedColumn<Row>[] = [
@@ -44,3 +44,29 @@ describe('column widths', () => {
     expect(columnLayout(COLUMNS, ROWS, { hidden: [], widths: { kind: 77 } }, { px: 1200, textPx: TEN }).template).toBe('minmax(318px, 1fr) 77px 50px 318px');
   });
 });
+
+describe('columns fitted to their room', () => {
+  // As the episodes table's: an id that gives way down to 60 px, a note that gives way whole, and is left out under 64 px.
+  const EPISODES: SizedColumn<Row>[] = [
+    { key: 'id', title: '#', always: true, minPx: 60, fit: (r) => r.name },
+    { key: 'kind', title: 'Kind', fit: (r) => r.kind },
+    { key: 'note', title: 'Note', grow: true, minPx: 0, dropBelowPx: 64, fit: (r) => r.note },
+  ];
+  const keys = (columns: SizedColumn<Row>[]) => columns.map((c) => c.key);
+
+  it('draws every column while the one that may be left out keeps its least width', () => {
+    const roomy = fittedLayout(EPISODES, ROWS, NONE, { px: 300, textPx: TEN });
+    expect(keys(roomy.drawn)).toEqual(['id', 'kind', 'note']);
+    // 276 px for 764 wanted: id and kind give all they can (324), the note the other 164 of its 318.
+    expect(px(roomy.layout.template)).toEqual([60, 62, 154]);
+  });
+
+  it('leaves out a column narrower than its least, and lays the others out in its room', () => {
+    const tight = fittedLayout(EPISODES, ROWS, NONE, { px: 200, textPx: TEN });
+    expect(keys(tight.drawn)).toEqual(['id', 'kind']);
+    // The note would have had 54 px: without it, 182 px for id and kind, each giving way in proportion.
+    expect(px(tight.layout.template)).toEqual([107, 74]);
+    expect(tight.layout.widths).toHaveLength(2);
+  });
+});
+

@@ -21,6 +21,8 @@ export interface SizedColumn<R> {
   whole?: boolean;
   /** What it may give way down to, in px, instead of its header's width (or GROW_MIN_PX when it grows). */
   minPx?: number;
+  /** Left out (fittedLayout) when the table leaves it less than this, in px: a sliver nobody can read. */
+  dropBelowPx?: number;
 }
 
 /** A written column never takes more than this, unless dragged wider. */
@@ -161,6 +163,16 @@ export function columnLayout<R>(columns: SizedColumn<R>[], rows: R[], prefs: Col
   const template = widths.map((px, i) => (sized[i]?.grow ? `minmax(${Math.floor(px)}px, 1fr)` : `${Math.floor(px)}px`)).join(' ');
   const chars = Object.fromEntries(columns.map((c, i) => [c.key, room ? Math.floor(((widths[i] as number) - PAD_PX) / (sized[i] as Want).charPx) : null]));
   return { template, widths: widths.map(Math.ceil), chars };
+}
+
+/**
+ * The columns drawn and their layout: a column the table leaves less than its `dropBelowPx` is left out
+ * (still offered in the columns menu), and the others laid out in the room it had.
+ */
+export function fittedLayout<R, C extends SizedColumn<R>>(columns: C[], rows: R[], prefs: ColumnPrefs, room: Room | null): { drawn: C[]; layout: ColumnLayout } {
+  const layout = columnLayout(columns, rows, prefs, room);
+  const drawn = columns.filter((c, i) => c.dropBelowPx === undefined || (layout.widths[i] as number) >= c.dropBelowPx);
+  return drawn.length === columns.length ? { drawn, layout } : { drawn, layout: columnLayout(drawn, rows, prefs, room) };
 }
 
 /**

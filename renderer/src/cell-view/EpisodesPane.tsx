@@ -2,7 +2,7 @@ import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { frameSourceKey, type EpisodeRow, type FrameSource } from '../../../shared/cell-detail';
 import { SortHeader, useSort, type HeaderColumn } from '../sorting';
 import { ColumnsMenu } from '../ColumnsMenu';
-import { columnLayout, LAYOUT_SAMPLE_MS, useColumnPrefs, useRoom, useSampled, visibleColumns, type SizedColumn } from '../table-layout';
+import { fittedLayout, LAYOUT_SAMPLE_MS, useColumnPrefs, useRoom, useSampled, visibleColumns, type SizedColumn } from '../table-layout';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { useRowKeys } from '../keys';
 import { EpisodeBudget } from './BudgetBars';
@@ -20,6 +20,8 @@ import { useNameCuts } from '../name-cuts';
 const ROW_HEIGHT = 24;
 /** Short of room, the id column gives way down to this much. */
 const ID_MIN_PX = 96;
+/** Narrower than this, the note column is not drawn: a letter or two of a note says nothing. */
+const NOTE_LEAST_PX = 64;
 const STATUS_TONE: Record<string, string> = {
   running: 'running', evaluated: 'grey', completed: 'grey', ended: 'grey', timeout: 'fail', rate_limited: 'grey',
   infra_error: 'error', error: 'error', failed: 'error',
@@ -53,7 +55,8 @@ const COLUMNS: EpisodeColumn[] = [
   { key: 'toolCalls', title: 'Tools', numeric: true, fit: (r) => String(r.toolCalls ?? '–'), render: (r) => r.toolCalls ?? '–', blank: (r) => r.toolCalls === null },
   { key: 'actions', title: 'Actions', numeric: true, fit: (r) => String(r.actions ?? '–'), render: (r) => r.actions ?? '–', blank: (r) => r.actions === null },
   { key: 'wallS', title: 'Wall', numeric: true, fit: wall, render: wall, blank: (r) => r.wallS === null },
-  { key: 'note', title: 'Note', sortable: false, grow: true, minPx: 0, className: 'muted', fit: (r) => r.note ?? '', render: (r) => <span title={r.note ?? ''}>{r.note}</span>, blank: (r) => !r.note },
+  // Short of room it gives way whole, and a sliver is not drawn.
+  { key: 'note', title: 'Note', sortable: false, grow: true, minPx: 0, dropBelowPx: NOTE_LEAST_PX, className: 'muted', fit: (r) => r.note ?? '', render: (r) => <span title={r.note ?? ''}>{r.note}</span>, blank: (r) => !r.note },
 ];
 type OutcomeFilter = 'all' | 'success' | 'failure' | 'excluded';
 
@@ -105,7 +108,7 @@ const EpisodeTable = memo(function EpisodeTable({ rows, leftOut, selected, onSel
   const columns = useMemo(() => visibleColumns(offered, prefs), [offered, prefs]);
   const room = useRoom(ref, true);
   const sampled = useSampled(rows, LAYOUT_SAMPLE_MS);
-  const layout = useMemo(() => columnLayout(columns, sampled, prefs, room), [columns, sampled, prefs, room]);
+  const { drawn, layout } = useMemo(() => fittedLayout(columns, sampled, prefs, room), [columns, sampled, prefs, room]);
   const cutId = useNameCuts(sampled, idOf, layout.chars.id ?? null);
   const grid = layout.template;
   return (
@@ -132,7 +135,7 @@ const EpisodeTable = memo(function EpisodeTable({ rows, leftOut, selected, onSel
         <ColumnsMenu table="episodes" columns={offered} prefs={prefs} onToggle={toggle} />
       </div>
       <div className="grid-table episodes" role="table" aria-label="Episodes" aria-rowcount={shown.length + 1}>
-        <SortHeader columns={columns} grid={grid} sort={sort} onSort={toggleSort} onResize={resize} />
+        <SortHeader columns={drawn} grid={grid} sort={sort} onSort={toggleSort} onResize={resize} />
         <div className="grid-body" ref={ref} onScroll={onScroll}>
           <div style={{ height: totalHeight, position: 'relative' }}>
             {shown.slice(first, last).map((row, i) => (
@@ -146,7 +149,7 @@ const EpisodeTable = memo(function EpisodeTable({ rows, leftOut, selected, onSel
                 style={{ gridTemplateColumns: grid, top: (first + i) * ROW_HEIGHT }}
                 onClick={() => onSelect(row.id)}
               >
-                {columns.map((column) => (
+                {drawn.map((column) => (
                   <div key={column.key} role="cell" className={column.numeric ? 'num' : column.className}>
                     {column.render(row, cutId)}
                   </div>
