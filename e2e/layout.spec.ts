@@ -60,8 +60,14 @@ for (const [width, height] of [
         await page.locator('.episode-table').getByRole('row').nth(1).click();
         await episodePanelsFit(page, String(name));
         // Every column of the episodes table inside its pane: long ids give way, cut in their middle.
-        const edges = await page.locator('.episode-table').evaluate((pane) => ({ pane: pane.getBoundingClientRect().right, columns: [...pane.querySelectorAll('[role=columnheader]')].map((h) => h.getBoundingClientRect().right) }));
-        expect(edges.columns.reduce((most, right) => Math.max(most, right), 0), `${String(name)}: the episodes' columns end past their pane at ${edges.pane}: ${edges.columns.join(" ")}`).toBeLessThanOrEqual(edges.pane + 1);
+        const edges = await page.locator('.episode-table').evaluate((pane) => ({ pane: pane.getBoundingClientRect().right, columns: [...pane.querySelectorAll('[role=columnheader]')].map((h) => ({ title: (h.textContent ?? '').trim(), right: h.getBoundingClientRect().right, width: h.getBoundingClientRect().width })) }));
+        expect(edges.columns.reduce((most, box) => Math.max(most, box.right), 0), `${String(name)}: the episodes' columns end past their pane at ${edges.pane}: ${edges.columns.map((box) => box.right).join(" ")}`).toBeLessThanOrEqual(edges.pane + 1);
+        // The note, which gives way whole, is drawn at 64 px or more, or not at all: never a letter a row.
+        const note = edges.columns.find((box) => box.title === 'Note');
+        if (note) expect(note.width, `${String(name)}: the note column is a sliver`).toBeGreaterThanOrEqual(64);
+        // Each event's type whole: its column as wide as the stream's longest (these are all under 20 characters).
+        const cutTypes = await page.getByRole('log', { name: 'Events' }).locator('.event-type').evaluateAll((types) => types.filter((t) => t.scrollWidth > t.clientWidth).map((t) => t.textContent));
+        expect(cutTypes, `${String(name)}: event types cut`).toEqual([]);
         // The stream shows its newest event, whatever loaded around it after.
         await expect(page.getByRole('log', { name: 'Events' }).getByRole('button').last()).toBeInViewport();
         if (name.source !== 'cartpole_balance') await page.keyboard.press('Escape');

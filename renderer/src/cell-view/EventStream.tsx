@@ -46,7 +46,8 @@ function rowLook(events: readonly StreamEvent[]): RowLook {
   const timed = events.some((e) => e.t !== null);
   let longest = TYPE_CH.least;
   for (const e of events) longest = Math.max(longest, Math.min(TYPE_CH.most, e.ev.length));
-  const columns = [numbered && '32px', timed && '60px', `${longest}ch`, 'minmax(0, 1fr)'].filter(Boolean).join(' ');
+  // Half a character more: a name of exactly `longest` measured a fraction of a pixel over.
+  const columns = [numbered && '32px', timed && '60px', `${longest + 0.5}ch`, 'minmax(0, 1fr)'].filter(Boolean).join(' ');
   return { named, numbered, timed, columns };
 }
 
