@@ -92,8 +92,10 @@ test.describe("the demo's NeMo Gym collection", () => {
     await picked.getByRole('button', { name: 'Open the transcript of demo_codex_agent/2#1' }).click();
     await expect(page.getByRole('region', { name: 'Transcript of demo_codex_agent/2#1' })).toContainText('What is 31 * 13? Answer with the number only.');
 
-    // The log beside holds every rollout: each row says which, and a search finds one by its unit.
+    // The log beside holds every rollout: each row says which, and a search finds one by its unit. It
+    // holds no messages or calls, so it offers no transcript of its own.
     const events = page.getByRole('log', { name: 'Events' });
+    await expect(page.getByRole('region', { name: 'Event stream' }).getByRole('button', { name: 'Transcript' })).toHaveCount(0);
     await page.getByRole('searchbox', { name: 'Search events' }).fill('2#1 ');
     await expect(events.getByRole('button')).toHaveCount(2);
     await expect(events.getByRole('button').first()).toHaveText(/^rollout2#1 {2}reward=[01] {2}agent=demo_c/);

@@ -6,7 +6,7 @@ import { useKey } from '../keys';
 import { useFollow } from '../useFollow';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { useTransport } from '../context';
-import { eventsToTranscript } from './episodeTranscript';
+import { eventsToTranscript, hasConversation } from './episodeTranscript';
 import { TranscriptItems } from './TranscriptView';
 
 function summary(event: StreamEvent): string {
@@ -145,6 +145,9 @@ export function EventStream({
   const [unnumbered, setUnnumbered] = useState<StreamEvent | null>(null);
   const inspected = seq === null ? unnumbered : (events.find((e) => e.seq === seq) ?? null);
   const [transcript, setTranscript] = useState(false);
+  // A log of rollouts, submissions or a ledger holds no messages or calls: it offers no transcript.
+  const conversation = useMemo(() => hasConversation(events), [events]);
+  const asTranscript = transcript && conversation;
   const pick = (event: StreamEvent) => {
     setSeq(event.seq);
     setUnnumbered(event.seq === null ? event : null);
@@ -172,7 +175,7 @@ export function EventStream({
   }, [events, types, search]);
 
   // Only the rows on screen are drawn: a 4 MB tail holds tens of thousands, and following sets the scroll on every event.
-  const rows = useVirtualRows(transcript ? 0 : shown.length, EVENT_ROW_PX);
+  const rows = useVirtualRows(asTranscript ? 0 : shown.length, EVENT_ROW_PX);
   const { onScroll: followScroll, following, follow } = useFollow(shown, rows.ref);
   // Following, the window is the newest rows at once, not once the scroll to the end is measured.
   const [first, last] = following ? [Math.max(0, shown.length - (rows.last - rows.first)), shown.length] : [rows.first, rows.last];
@@ -189,9 +192,11 @@ export function EventStream({
       <div className="stream-head">
         <h2 className="section-title">{title}</h2>
         <input ref={searchRef} type="search" placeholder="Search events  /" aria-label="Search events" value={search} onChange={(e) => setSearch(e.target.value)} />
-        <button aria-pressed={transcript} onClick={() => setTranscript(!transcript)} title="The agent's messages and tool calls as a conversation">
-          Transcript
-        </button>
+        {conversation && (
+          <button aria-pressed={transcript} onClick={() => setTranscript(!transcript)} title="The agent's messages and tool calls as a conversation">
+            Transcript
+          </button>
+        )}
         {live ? (
           <span className={`follow ${following ? 'on' : ''}`} role="status">
             {following ? '● following' : <button onClick={follow}>follow new events</button>}
@@ -220,7 +225,7 @@ export function EventStream({
         aria-label="Events"
       >
         {startedMidFile && <p className="muted">Showing the end of a long log.</p>}
-        {transcript ? (
+        {asTranscript ? (
           <Transcript events={shown} onPick={pick} frames={frames} />
         ) : (
           <>

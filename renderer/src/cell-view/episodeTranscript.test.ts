@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../../shared/cell-detail';
-import { eventsToTranscript } from './episodeTranscript';
+import { eventsToTranscript, hasConversation } from './episodeTranscript';
 
 let line = 0;
 const event = (seq: number, t: number, ev: string, fields: Record<string, unknown> = {}): StreamEvent =>
@@ -29,3 +29,23 @@ describe("a coding-agent episode's transcript", () => {
     expect(items[6]).toMatchObject({ kind: 'outcome', text: 'ended evaluated · success · 2 tool calls · 1 actions · 50.1 s · metrics {"spl":0.61}', offsetS: expect.closeTo(50.1, 9) });
   });
 });
+
+describe('a stream offered as a transcript', () => {
+  const CONVERSATION = ['episode_start', 'agent_message', 'tool_call', 'tool_result', 'throttle', 'episode_end'];
+  // An evopolicygym log's, a bigym ledger's, a NeMo Gym log's.
+  const OTHERS = ['run_started', 'submission_completed', 'assessment_completed', 'dev_episode', 'rollout', 'rollout_failed', 'evaluate'];
+
+  it('is one holding an event a transcript is made of, each such event an item of it', () => {
+    for (const type of CONVERSATION) {
+      expect(hasConversation([event(0, 1, 'run_started'), event(1, 2, type)]), type).toBe(true);
+      expect(eventsToTranscript([event(0, 1, type)]), type).toHaveLength(1);
+    }
+  });
+
+  it('is not one of submissions, a ledger or rollouts, which no transcript item reads', () => {
+    const log = OTHERS.map((type, i) => event(i, i, type));
+    expect(hasConversation(log)).toBe(false);
+    expect(eventsToTranscript(log)).toEqual([]);
+  });
+});
+

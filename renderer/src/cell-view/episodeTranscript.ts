@@ -27,6 +27,12 @@ function outcomeText(end: StreamEvent, evaluated: StreamEvent | undefined): stri
   return parts.filter(Boolean).join(' · ');
 }
 
+/** The event types a transcript is made of (eventsToTranscript reads each, and no other). */
+const TRANSCRIBED = new Set(['episode_start', 'agent_message', 'tool_call', 'tool_result', 'throttle', 'episode_end']);
+
+/** Whether a stream reads as a conversation: some event of it is one a transcript is made of. */
+export const hasConversation = (events: readonly StreamEvent[]) => events.some((e) => TRANSCRIBED.has(e.ev));
+
 export function eventsToTranscript(events: StreamEvent[]): TranscriptItem[] {
   const start = events.find((e) => e.t !== null)?.t ?? null;
   const place = (e: StreamEvent) => ({ seq: e.seq, ...(e.t !== null ? { epochS: e.t, ...(start !== null ? { offsetS: e.t - start } : {}) } : {}) });
