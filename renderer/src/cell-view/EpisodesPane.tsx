@@ -55,7 +55,6 @@ const COLUMNS: EpisodeColumn[] = [
   { key: 'toolCalls', title: 'Tools', numeric: true, fit: (r) => String(r.toolCalls ?? '–'), render: (r) => r.toolCalls ?? '–', blank: (r) => r.toolCalls === null },
   { key: 'actions', title: 'Actions', numeric: true, fit: (r) => String(r.actions ?? '–'), render: (r) => r.actions ?? '–', blank: (r) => r.actions === null },
   { key: 'wallS', title: 'Wall', numeric: true, fit: wall, render: wall, blank: (r) => r.wallS === null },
-  // Short of room it gives way whole, and a sliver is not drawn.
   { key: 'note', title: 'Note', sortable: false, grow: true, minPx: 0, dropBelowPx: NOTE_LEAST_PX, className: 'muted', fit: (r) => r.note ?? '', render: (r) => <span title={r.note ?? ''}>{r.note}</span>, blank: (r) => !r.note },
 ];
 type OutcomeFilter = 'all' | 'success' | 'failure' | 'excluded';

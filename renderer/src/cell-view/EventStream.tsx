@@ -155,8 +155,7 @@ export function EventStream({
   };
   // A cell's log holds several episodes' events: each row names its own. A log without seq or time
   // (NeMo Gym's; evopolicygym's has no seq) has no column for them.
-  const found = useMemo(() => rowLook(events), [events]);
-  const { named, numbered, timed, columns } = found;
+  const { named, numbered, timed, columns } = useMemo(() => rowLook(events), [events]);
   // One object while its values hold: every row is drawn again when it changes.
   const look = useMemo<RowLook>(() => ({ named, numbered, timed, columns }), [named, numbered, timed, columns]);
   // One handler for every row, so a row redraws only when its event or its being inspected changes.
