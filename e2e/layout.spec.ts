@@ -81,6 +81,16 @@ for (const [width, height] of [
         await page.getByRole('tab', { name: view }).click();
         await inWindow(page, page.locator('main *'));
       }
+      // Each launch profile's field labels inside their column (a NeMo Gym knob names +num_samples_in_parallel).
+      await page.getByRole('button', { name: 'Launch' }).click();
+      const launch = page.getByRole('dialog', { name: 'Launch a UI run' });
+      await expect(launch.getByLabel('Profile').locator('option', { hasText: 'nemo-gym' })).toBeAttached();
+      for (const profile of await launch.getByLabel('Profile').locator('option').allTextContents()) {
+        await launch.getByLabel('Profile').selectOption(profile);
+        const over = await launch.locator('.field > span:first-child').evaluateAll((labels) => labels.filter((l) => l.scrollWidth > l.clientWidth + 1).map((l) => l.textContent));
+        expect(over, `${profile}: labels past their column`).toEqual([]);
+      }
+      await page.keyboard.press('Escape');
       // The board's comparisons inside its view, their names broken rather than the Holm p pushed past the edge.
       await page.getByRole('tab', { name: 'Board' }).click();
       const comparisons = page.getByRole('table', { name: 'Comparisons' });
