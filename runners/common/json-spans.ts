@@ -58,21 +58,14 @@ export interface Span {
   end: number;
 }
 
-interface Members {
-  spans: Map<string, Span>;
-  /** The index of the brace that closes the object, or of the value of `stopAt` where the read stopped. */
-  at: number;
-  stopped: boolean;
-}
-
 /**
  * The members of an object from `at` (its first key's quote, or its closing brace) on, to its closing
- * brace; with `stopAt`, up to that member's value, not read. Null when they are not well formed.
+ * brace, and where that brace is. Null when they are not well formed.
  */
-function readMembers(text: string, at: number, to: number, stopAt?: string): Members | null {
+function readMembers(text: string, at: number, to: number): { spans: Map<string, Span>; at: number } | null {
   const spans = new Map<string, Span>();
   at = skipSpace(text, at, to);
-  if (text.charCodeAt(at) === 0x7d) return { spans, at, stopped: false };
+  if (text.charCodeAt(at) === 0x7d) return { spans, at };
   for (;;) {
     if (text.charCodeAt(at) !== QUOTE) return null;
     const close = stringEnd(text, at);
@@ -89,13 +82,12 @@ function readMembers(text: string, at: number, to: number, stopAt?: string): Mem
     at = skipSpace(text, close + 1, to);
     if (text.charCodeAt(at) !== 0x3a) return null;
     at = skipSpace(text, at + 1, to);
-    if (key === stopAt) return { spans, at, stopped: true };
     const end = valueEnd(text, at, to);
     if (end < 0) return null;
     spans.set(key, { start: at, end });
     at = skipSpace(text, end, to);
     const c = text.charCodeAt(at);
-    if (c === 0x7d) return { spans, at, stopped: false };
+    if (c === 0x7d) return { spans, at };
     if (c !== 0x2c) return null;
     at = skipSpace(text, at + 1, to);
   }
@@ -111,40 +103,4 @@ export function objectSpans(text: string, from = 0, to = text.length): Map<strin
   if (text.charCodeAt(at) !== 0x7b) return null;
   const members = readMembers(text, at + 1, to);
   return members && skipSpace(text, members.at + 1, to) === to ? members.spans : null;
-}
-
-/** What follows a member of an object from one of its keys on (fromKey). */
-export interface MembersFrom {
-  /** The object's members from that key on. */
-  inner: Map<string, Span>;
-  /** Just past the brace that closes the object. */
-  end: number;
-  /** Where the members after the object begin (the first one's key), or the brace that closes its parent when none follow. */
-  rest: number;
-}
-
-/**
- * From `key` (the quote of a key of an object that is itself a member of a one-line object) on: that
- * object's members to its closing brace, and where its parent's next member begins. Null when they are
- * not well formed.
- */
-export function fromKey(text: string, key: number, to = text.length): MembersFrom | null {
-  const inner = readMembers(text, key, to);
-  if (!inner || inner.stopped) return null;
-  const end = inner.at + 1;
-  const at = skipSpace(text, end, to);
-  const c = text.charCodeAt(at);
-  if (c !== 0x2c && c !== 0x7d) return null;
-  return { inner: inner.spans, end, rest: c === 0x2c ? skipSpace(text, at + 1, to) : at };
-}
-
-/** Whether the text holds a key at `at`: a quote, then after spaces a colon `length` characters on. */
-export const keyAt = (text: string, at: number, length: number) => text.charCodeAt(skipSpace(text, at + length, text.length)) === 0x3a;
-
-/**
- * The members of the object at `span` that come before its member `stopAt` (all of them when it has none);
- * null when they are not well formed or the span ends first.
- */
-export function leadingMembers(text: string, span: Span, stopAt: string): Map<string, Span> | null {
-  return (text.charCodeAt(span.start) === 0x7b ? readMembers(text, span.start + 1, span.end, stopAt)?.spans : undefined) ?? null;
 }

@@ -247,3 +247,25 @@ describe('nemo-gym reading as a collection grows', () => {
     expect((await nemoGym.read(path, ctx)).cell).toMatchObject({ budget: { used: 2 }, episodes: { successes: 0 } });
   });
 });
+
+describe('nemo-gym rows whose other members hold the keys the reader looks for', () => {
+  const row = (task: number, reward: number) => ({
+    responses_create_params: { input: [{ role: 'user', content: `task ${task}` }] },
+    response: { id: `r${task}`, model: 'm', output: [{ role: 'assistant', content: 'x' }], usage: { input_tokens: 100, output_tokens: 10 } },
+    reward,
+    // An environment with an LLM judge writes the judge's own usage after the reward (here from the second row on).
+    ...(task > 0 ? { judge: { usage: { input_tokens: 16, output_tokens: 3 }, verdict: reward ? 'yes' : 'no' } } : {}),
+    _ng_task_index: task,
+  });
+
+  it('takes the response its usage, never a judge that comes after the reward', async () => {
+    const path = join(tmp.path, 'judged.jsonl');
+    writeFileSync(path, jsonl(Array.from({ length: 10 }, (_, task) => row(task, task === 3 ? 1 : 0))));
+    const { cell } = await readCell(path, 'nemo-gym', context());
+    expect(cell.episodes).toMatchObject({ ended: 10, scored: 10, successes: 1 });
+    expect(cell.success_rate).toBe(0.1);
+    expect(cell.reward).toEqual({ mean: 0.1, n: 10 });
+    expect(cell.tokens).toMatchObject({ input: 1000, output: 100 });
+    expect(cell.problems).toEqual([]);
+  });
+});

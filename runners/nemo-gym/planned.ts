@@ -44,7 +44,7 @@ export function plannedLines(bytes: Buffer, file: string, firstLine: number): Li
   const taken = eachRow(bytes, firstLine, (start, end, line) => {
     const row = bytes.subarray(start, end);
     const object = unitMembers(row) ?? objectIn(row.toString('utf8'));
-    const unit = plannedOf(object && new ParsedMembers(object, null, null), line);
+    const unit = plannedOf(object && new ParsedMembers(object), line);
     if (typeof unit === 'string') problems.push(problem(file, unit, { line }));
     else records.push(unit);
   });

@@ -1,23 +1,12 @@
 // A NeMo Gym row's members as a summary reads them, from its bytes: the row's own, and its response's
-// usage and model, found without reading the conversation where the row's shape allows.
+// usage and model. Every member is found by its bounds (strings skipped by the buffer's native search);
+// only the members a summary keeps are decoded and parsed, never the conversation around them.
 import { parseJson } from '../../shared/json';
-import { isObject, type JsonObject } from '../common/json';
-import { fromKey, keyAt, leadingMembers, objectSpans, type Span } from '../common/json-spans';
+import type { JsonObject } from '../common/json';
+import { memberSpans, type ByteSpan } from '../common/json-bytes';
 
 /** An environment field longer than this (a SWE patch, a transcript) is kept as its size, read when the row is opened. */
 export const SMALL_FIELD_CHARS = 400;
-
-/** Text read as bytes (latin1) made UTF-8 again: only what a summary keeps is decoded. */
-const utf8 = (bytes: string) => (/[\x80-\xff]/.test(bytes) ? Buffer.from(bytes, 'latin1').toString('utf8') : bytes);
-
-function value(text: string, span: Span | undefined): unknown {
-  if (!span) return undefined;
-  try {
-    return parseJson(utf8(text.slice(span.start, span.end)));
-  } catch {
-    return undefined;
-  }
-}
 
 /** A row's members other than those skipped, in the row's order: small ones as they are, a long one by its size. */
 export interface Fields {
@@ -37,47 +26,59 @@ export interface Members {
   model(): unknown;
 }
 
-/** Members found as spans of the text, each parsed when it is asked for, and the response's usage and model. */
-export class SpanMembers implements Members {
+/** Members found as spans of the row's bytes, each parsed when it is asked for. */
+class SpanMembers implements Members {
+  private readonly response: Map<string, ByteSpan>;
+
   constructor(
-    private readonly text: string,
-    private readonly spans: Map<string, Span>,
-    private readonly usageValue: unknown,
-    private readonly modelValue: unknown,
-  ) {}
+    private readonly bytes: Buffer,
+    private readonly spans: Map<string, ByteSpan>,
+  ) {
+    const span = spans.get('response');
+    this.response = (span && memberSpans(bytes, span.start, span.end)) ?? new Map();
+  }
+  private parse(span: ByteSpan | undefined): unknown {
+    if (!span) return undefined;
+    try {
+      return parseJson(this.bytes.toString('utf8', span.start, span.end));
+    } catch {
+      return undefined;
+    }
+  }
   has(key: string) {
     return this.spans.has(key);
   }
   value(key: string) {
-    return value(this.text, this.spans.get(key));
+    return this.parse(this.spans.get(key));
   }
   fields(skip: ReadonlySet<string>): Fields {
     const found: Fields = { small: {}, large: {} };
     for (const [key, span] of this.spans) {
       if (skip.has(key)) continue;
-      // Keys are still bytes (latin1) here: the field's name is decoded.
-      const name = utf8(key);
       const size = span.end - span.start;
-      found.small[name] = size > SMALL_FIELD_CHARS ? undefined : value(this.text, span);
-      if (size > SMALL_FIELD_CHARS) found.large[name] = size;
+      found.small[key] = size > SMALL_FIELD_CHARS ? undefined : this.parse(span);
+      if (size > SMALL_FIELD_CHARS) found.large[key] = size;
     }
     return found;
   }
   usage() {
-    return this.usageValue;
+    return this.parse(this.response.get('usage'));
   }
   model() {
-    return this.modelValue;
+    return this.parse(this.response.get('model'));
   }
 }
 
-/** Members parsed at once: the members after the response, short altogether (so each is small), and its usage and model. */
+/** The members of the row in bytes[start, end); null when it is not one JSON object. */
+export function rowMembers(bytes: Buffer, start: number, end: number): Members | null {
+  const row = bytes.subarray(start, end);
+  const spans = memberSpans(row, 0, row.length);
+  return spans && new SpanMembers(row, spans);
+}
+
+/** Members already parsed (a materialized input, read whole). */
 export class ParsedMembers implements Members {
-  constructor(
-    private readonly top: JsonObject,
-    private readonly usageValue: unknown,
-    private readonly modelValue: unknown,
-  ) {}
+  constructor(private readonly top: JsonObject) {}
   has(key: string) {
     return Object.hasOwn(this.top, key);
   }
@@ -90,75 +91,9 @@ export class ParsedMembers implements Members {
     return { small, large: {} };
   }
   usage() {
-    return this.usageValue;
+    return undefined;
   }
   model() {
-    return this.modelValue;
+    return undefined;
   }
-}
-
-/** Every member found by reading the whole row. */
-export function fullLayout(text: string): Members | null {
-  const spans = objectSpans(text);
-  if (!spans) return null;
-  const span = spans.get('response');
-  const response = (span && objectSpans(text, span.start, span.end)) ?? new Map<string, Span>();
-  return new SpanMembers(text, spans, value(text, response.get('usage')), value(text, response.get('model')));
-}
-
-const RESPONSE = Buffer.from('"response":');
-const USAGE = Buffer.from('"usage"');
-/** Bytes of a response's head first made text to find its model: eight times more each time its members before `output` go on. */
-const HEAD_BYTES = 512;
-const isSpaceByte = (c: number | undefined) => c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
-
-/**
- * The same from the row's bytes (bytes[start, end)) without reading the conversation: the response's
- * usage from its tail, its model from its head, the row's members after it; only those are made text.
- * The members before the response (the input, responses_create_params) are not read, nor is the response
- * between its head and its usage. Members after the response that are short altogether are parsed in one
- * go. Null when the row has another shape. It trusts the first `"response":` to be the row's, and no later
- * top-level object to hold a `usage`: summarizeLines checks it against a whole read now and then.
- */
-export function fastLayout(chunk: Buffer, start: number, end: number): Members | null {
-  // The row alone: a search in the chunk would run on through the rows after it.
-  const bytes = chunk.subarray(start, end);
-  const name = bytes.indexOf(RESPONSE);
-  if (name <= 0) return null;
-  let open = name + RESPONSE.length;
-  while (isSpaceByte(bytes[open])) open++;
-  if (bytes[open] !== 0x7b) return null;
-  let key = bytes.length;
-  let tail: string;
-  do {
-    key = bytes.lastIndexOf(USAGE, key - 1);
-    if (key <= open) return null;
-    tail = bytes.toString('latin1', key);
-  } while (!keyAt(tail, 0, USAGE.length));
-  const found = fromKey(tail, 0);
-  if (!found) return null;
-  const close = key + found.end;
-  let head = '';
-  let response: Map<string, Span> | null = null;
-  for (let length = HEAD_BYTES; !response && head.length < close - open; length *= 8) {
-    head = bytes.toString('latin1', open, Math.min(close, open + length));
-    response = leadingMembers(head, { start: 0, end: head.length }, 'output');
-  }
-  if (!response) return null;
-  const usage = value(tail, found.inner.get('usage'));
-  const model = value(head, response.get('model'));
-  // The members after the response, read as an object of their own: `{` and the tail from them on;
-  // short altogether, parsed at once.
-  const rest = `{${tail.slice(found.rest)}`;
-  if (rest.length - 1 <= SMALL_FIELD_CHARS) {
-    try {
-      const top = parseJson(utf8(rest));
-      if (isObject(top) && !Object.hasOwn(top, 'response')) return new ParsedMembers(top, usage, model);
-    } catch {
-      // read member by member below
-    }
-  }
-  const top = objectSpans(rest);
-  if (!top || top.has('response')) return null;
-  return new SpanMembers(rest, top, usage, model);
 }

@@ -3,41 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plannedLines } from './planned';
 import { summarizeLines } from './rows';
+import { expected, type Row } from './testing';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 const REAL = ['responses_api_agents/claude_code_agent/data/example_math_rollouts.jsonl', 'resources_servers/workplace_assistant/data/example_rollouts.jsonl', 'resources_servers/circle_click/data/example_rollouts.jsonl'].flatMap((file) =>
   readFileSync(join(FIXTURES, file), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>),
 ).map((row, i) => ({ ...row, _ng_task_index: row._ng_task_index ?? i }));
-const NOT_FIELDS = new Set(['responses_create_params', 'response', 'ng_trajectory', 'ng_agent_observations', '_ng_task_index', '_ng_rollout_index', '_ng_attempt_index', '_ng_failure_class', '_ng_failure_terminal', '_ng_failure_message', 'agent_ref', 'reward']);
-
-type Row = Record<string, unknown>;
 const record = (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Row) : {});
-const numberOr = (value: unknown) => (typeof value === 'number' ? value : null);
-
-/** What a row says, from JSON.parse of the whole line: the summary the reader must give. */
-function expected(row: Row) {
-  const usage = record(record(row.response).usage);
-  const fields: Row = {};
-  const largeFields: Record<string, number> = {};
-  for (const [key, value] of Object.entries(row)) {
-    if (NOT_FIELDS.has(key)) continue;
-    const bytes = Buffer.byteLength(JSON.stringify(value));
-    fields[key] = bytes > 400 ? undefined : value;
-    if (bytes > 400) largeFields[key] = bytes;
-  }
-  return {
-    task: row._ng_task_index,
-    repeat: numberOr(row._ng_rollout_index),
-    agent: (record(row.agent_ref).name as string | undefined) ?? null,
-    reward: row.reward,
-    model: (record(row.response).model as string | undefined) ?? null,
-    usage: Object.keys(usage).length
-      ? { input: numberOr(usage.input_tokens), cached: numberOr(record(usage.input_tokens_details).cached_tokens), output: numberOr(usage.output_tokens), reasoning: numberOr(record(usage.output_tokens_details).reasoning_tokens) }
-      : null,
-    fields,
-    largeFields,
-  };
-}
 
 const summarised = (rows: Row[]) => {
   const bytes = Buffer.from(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
@@ -73,6 +45,16 @@ describe('a NeMo Gym row read from its bytes around its conversation', () => {
     const before = (task: number) => ({ resolved: task % 2 === 0, ...after, responses_create_params, response, _ng_task_index: task });
     const read = summarised([before(0), before(1), before(2)]);
     expect(read.map((r) => r.fields.resolved)).toEqual([true, false, true]);
+  });
+
+  it('reads a row whose output holds "usage" 40,000 times after its usage in one pass, and the rows beside it', () => {
+    const response = { id: 'r', usage: { input_tokens: 100 }, model: 'm', output: [{ role: 'assistant', content: Array.from({ length: 40_000 }, () => 'usage') }] };
+    const rows = [0, 1, 2].map((task) => ({ responses_create_params: { input: [] }, response, reward: task % 2, _ng_task_index: task }));
+    expect(summarised(rows).map((r) => [r.task, r.reward, r.usage?.input])).toEqual([
+      [0, 0, 100],
+      [1, 1, 100],
+      [2, 0, 100],
+    ]);
   });
 
   it('passes over blank lines and keeps each row at its line and byte', () => {

@@ -3,7 +3,7 @@
 import { problem, type Problem } from '../../shared/model';
 import type { LineChunk } from '../common/jsonl';
 import { num, obj, str } from '../common/values';
-import { fastLayout, fullLayout, type Members } from './row-members';
+import { rowMembers, type Members } from './row-members';
 
 /**
  * Members that are not the environment's fields: the conversation itself (never parsed for a summary),
@@ -113,9 +113,6 @@ function rowOf(members: Members | null, line: number, offset: number): NemoRow |
   };
 }
 
-/** One row in this many is read both ways: a chunk whose rows the fast way misreads is read whole from there on. */
-const CHECK_EVERY = 64;
-
 /** Bytes JavaScript's trim() takes for white space, read as latin1: a line of nothing else is blank. */
 const isBlankByte = (c: number) => (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0xa0;
 
@@ -135,23 +132,14 @@ export function eachRow(bytes: Buffer, firstLine: number, visit: (start: number,
 }
 
 /**
- * The complete lines of a chunk of a rollouts or failures file, each summarised; a partial last line
- * waits. Rows are read around their conversation (fastLayout), checked now and then against a whole
- * read: a chunk of an environment whose rows have fields before `response`, or a `usage` of their own,
- * is read whole from the first row that shows it.
+ * The complete lines of a chunk of a rollouts or failures file, each summarised from its members' bounds
+ * (rowMembers), the conversation never parsed; a partial last line waits.
  */
 export function summarizeLines(bytes: Buffer, file: string, firstLine: number, offset: number): LineChunk<NemoRow> {
   const records: NemoRow[] = [];
   const problems: Problem[] = [];
-  let fast = true;
   const taken = eachRow(bytes, firstLine, (start, end, line) => {
-    const whole = () => rowOf(fullLayout(bytes.toString('latin1', start, end)), line, offset + start);
-    const members: Members | null = fast ? fastLayout(bytes, start, end) : null;
-    let row: NemoRow | string = members ? rowOf(members, line, offset + start) : whole();
-    if (members && (line - firstLine) % CHECK_EVERY === 0) {
-      const read = whole();
-      if (JSON.stringify(read) !== JSON.stringify(row)) [row, fast] = [read, false];
-    }
+    const row = rowOf(rowMembers(bytes, start, end), line, offset + start);
     if (typeof row === 'string') problems.push(problem(file, row, { line }));
     else records.push(row);
   });
