@@ -54,6 +54,38 @@ describe('core: runs roots', () => {
     expect(await core.listRoots()).toEqual([]);
   });
 
+  it('a copy of a run in another root takes both off the board, in the rows already sent too; removing that root puts the run back on', async () => {
+    const std = (dir: string) =>
+      writeTree(dir, {
+        'run.json': { runner: 'coding-agent', run: 'std_sdk_m1_full_default', cell: { harness: 'sdk', model: 'm1', condition: 'full', effort: 'default' }, protocol: { name: 'std-v2', max_turns: 200, rgb_resolution: 512, max_actions: 500, timeout_s: 2400, episodes: [0] } },
+        'summary.json': { run: 'std_sdk_m1_full_default', finished: true, planned: [0], episodes: { 0: { status: 'evaluated', success: true, engaged: true } } },
+      });
+    std(join(runs, 'std_sdk_m1_full_default'));
+    const backup = join(tmp.path, 'backup');
+    std(join(backup, 'std_sdk_m1_full_default'));
+    const core = await startCore({ configDir, transport: 'serve', rescan: false, nvidiaSmi: false });
+    await core.addRoot(runs);
+    const real = join(runs, 'std_sdk_m1_full_default');
+    const copy = join(backup, 'std_sdk_m1_full_default');
+    const boardOf = async (path: string) => (await core.listCells()).find((c) => c.path === path);
+    expect(await boardOf(real)).toMatchObject({ board: 'on', rivals: [] });
+
+    const deltas: CellsDelta[] = [];
+    core.events.on('cellsChanged', (delta) => deltas.push(delta));
+    await core.addRoot(backup);
+    for (const [self, other] of [[real, copy], [copy, real]] as const) {
+      expect(await boardOf(self)).toMatchObject({ board: 'off', rivals: [other], board_reasons: [`another cell claims its board crossing: ${other}`] });
+      expect((await boardOf(self))?.problems).toContainEqual(expect.objectContaining({ file: self, message: `another cell claims its board crossing: ${other}` }));
+    }
+    // The window holds the first root's row already: it is sent again, off the board.
+    expect(deltas.flatMap((d) => d.changed).find((c) => c.path === real)).toMatchObject({ board: 'off', rivals: [copy] });
+    expect((await core.board()).boards[0]?.compared).toBe(0);
+
+    await core.removeRoot(backup);
+    expect(await boardOf(real)).toMatchObject({ board: 'on', rivals: [], problems: [] });
+    expect(deltas.flatMap((d) => d.changed).filter((c) => c.path === real).at(-1)).toMatchObject({ board: 'on', rivals: [] });
+  });
+
   it('lists every cell beside a link that loops, and says that link is one, in the root and in a cell', async () => {
     symlinkSync('selfloop', join(runs, 'selfloop'));
     symlinkSync('selfloop', join(runs, 'ui_a', 'selfloop'));

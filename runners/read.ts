@@ -51,6 +51,7 @@ export function summaryOf(read: CellRead, root: string): CellSummary {
     agents: Object.keys(read.agentUnits ?? {}),
     pausedUntil: read.pausedUntil ?? null,
     boardName: read.boardName ?? null,
+    rivals: [],
     benchmarks: read.benchmarks ?? [],
     runnerCostUsd: read.runnerCostUsd ?? null,
     versionScores: read.versionScores ?? {},

@@ -1,15 +1,15 @@
 // The board's fields and its grid, as the window and `cellwatch board` both lay it out.
-import type { CellSummary } from './model';
+import { mergeProblems, problem, type CellSummary } from './model';
 
 export const BOARD_FIELDS = ['harness', 'model', 'condition', 'effort'] as const;
 export type BoardField = (typeof BOARD_FIELDS)[number];
 
-/** One board laid out: a column per value of one field, a row per value of the others, a cell (or none) at each crossing. */
+/** One board laid out: a column per value of one field, a row per value of the others, the cells at each crossing. */
 export interface BoardGrid<C> {
   columns: string[];
   rows: string[];
-  /** The cell at row, column; null: no cell there. */
-  at(row: number, column: number): C | null;
+  /** The cells at row, column: the one on the board first, then those that claim it too, then the rest; empty: none. */
+  at(row: number, column: number): C[];
 }
 
 const unknown = (value: string | null) => value ?? '?';
@@ -17,18 +17,64 @@ const unknown = (value: string | null) => value ?? '?';
 export const downOf = (across: BoardField) => BOARD_FIELDS.filter((f) => f !== across);
 const rowOf = (cell: Pick<CellSummary, 'labels'>, across: BoardField) => downOf(across).map((f) => unknown(cell.labels[f])).join(' · ');
 
+type Square = Pick<CellSummary, 'labels' | 'changedAt' | 'board' | 'rivals' | 'path'>;
+/** Where a cell goes in its square: on the board, claiming it beside others, the rest; the newest first, then by path. */
+const placeOrder = (a: Square, b: Square) => {
+  const rank = (c: Square) => (c.board === 'on' ? 0 : c.rivals.length ? 1 : 2);
+  return rank(a) - rank(b) || (b.changedAt ?? 0) - (a.changedAt ?? 0) || a.path.localeCompare(b.path);
+};
+
 /**
  * The grid of these cells (one board's): a column per value of `across` (the model, unless the user
- * chose another field), a row per value of the other three; a crossing with two cells shows the one that changed last.
+ * chose another field), a row per value of the other three; every cell at its crossing, none instead of another.
  */
-export function gridOf<C extends Pick<CellSummary, 'labels' | 'changedAt'>>(cells: C[], across: BoardField = 'model'): BoardGrid<C> {
+export function gridOf<C extends Square>(cells: C[], across: BoardField = 'model'): BoardGrid<C> {
   const columns = [...new Set(cells.map((c) => unknown(c.labels[across])))].sort();
   const rows = [...new Set(cells.map((c) => rowOf(c, across)))].sort();
-  const squares = new Map<string, C>();
+  const squares = new Map<string, C[]>();
   for (const cell of cells) {
     const key = `${rowOf(cell, across)}\0${unknown(cell.labels[across])}`;
     const there = squares.get(key);
-    if (!there || (cell.changedAt ?? 0) > (there.changedAt ?? 0)) squares.set(key, cell);
+    if (there) there.push(cell);
+    else squares.set(key, [cell]);
   }
-  return { columns, rows, at: (row, column) => squares.get(`${rows[row]}\0${columns[column]}`) ?? null };
+  for (const there of squares.values()) there.sort(placeOrder);
+  return { columns, rows, at: (row, column) => squares.get(`${rows[row]}\0${columns[column]}`) ?? [] };
+}
+
+type Claimant = Pick<CellSummary, 'id' | 'host' | 'path' | 'board' | 'boardName' | 'labels'>;
+
+/** A cell's place that tells it from a copy of it: its path, on its host. */
+export const cellPlace = (cell: Pick<CellSummary, 'host' | 'path'>) => (cell.host === 'local' ? cell.path : `${cell.host}:${cell.path}`);
+
+/** The crossing an on-board cell claims: its board and its four fields; null for a cell that claims none. */
+const crossingOf = (cell: Claimant) => (cell.board === 'on' && cell.boardName !== null ? [cell.boardName, ...BOARD_FIELDS.map((f) => unknown(cell.labels[f]))].join('\0') : null);
+
+/**
+ * The on-board cells that claim one crossing with others (a copied run folder, a backup, a second run under
+ * one name): each one's id, and the places of the others. runners/FORMATS.md: one cell, one place on the board.
+ */
+export function rivalsOf(cells: readonly Claimant[]): Map<string, string[]> {
+  const claims = new Map<string, Claimant[]>();
+  for (const cell of cells) {
+    const crossing = crossingOf(cell);
+    if (crossing === null) continue;
+    const there = claims.get(crossing);
+    if (there) there.push(cell);
+    else claims.set(crossing, [cell]);
+  }
+  const rivals = new Map<string, string[]>();
+  for (const there of claims.values()) {
+    if (there.length < 2) continue;
+    for (const cell of there) rivals.set(cell.id, there.filter((c) => c !== cell).map(cellPlace).sort());
+  }
+  return rivals;
+}
+
+/** The cell beside the others that claim its crossing: with any, it leaves the board, a problem of its own naming them. */
+export function withRivals<C extends CellSummary>(cell: C, rivals: readonly string[] | undefined): C {
+  if (!rivals?.length) return cell;
+  const why = `${rivals.length === 1 ? 'another cell claims' : `${rivals.length} other cells claim`} its board crossing: ${rivals.join(', ')}`;
+  const tip = 'move the copy out of the runs root, or name one of them nonstd_…; neither is compared until then';
+  return { ...cell, board: 'off', board_reasons: [...cell.board_reasons, why], rivals: [...rivals], problems: mergeProblems(cell.problems, [problem(cellPlace(cell), why, { tip })]) };
 }

@@ -158,6 +158,8 @@ export interface CellSummary extends Cell {
   runnerCostUsd: number | null;
   /** Which board of its format the cell belongs to (the protocol, or a bigym task); null: no board. */
   boardName: string | null;
+  /** The other cells (their places) that claim this cell's board crossing; while any does, none of them is on the board. */
+  rivals: string[];
   /** The benchmarks its files name (evopolicygym `benchmark`, a Harbor trial's task source and task folder), for a hosts file's `benchmarks:`. */
   benchmarks: string[];
   capabilities: Capabilities;

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../runners/testing';
 import { mcnemarExactP } from '../../shared/mcnemar';
@@ -15,8 +15,8 @@ const STD_V2 = { name: 'std-v2', max_turns: 200, rgb_resolution: 512, max_action
 function cell(name: string, labels: { harness: string; model: string; condition: string }, outcomes: string, protocol: object = STD_V2): void {
   const episodes = Object.fromEntries([...outcomes].map((o, i) => [String(i), { status: 'evaluated', success: o === '1', engaged: true }]));
   writeTree(join(tmp.path, name), {
-    'run.json': { runner: 'coding-agent', run: name, cell: { ...labels, effort: 'default' }, protocol: { ...protocol, episodes: Object.keys(episodes).map(Number) } },
-    'summary.json': { run: name, finished: true, planned: Object.keys(episodes).map(Number), episodes },
+    'run.json': { runner: 'coding-agent', run: basename(name), cell: { ...labels, effort: 'default' }, protocol: { ...protocol, episodes: Object.keys(episodes).map(Number) } },
+    'summary.json': { run: basename(name), finished: true, planned: Object.keys(episodes).map(Number), episodes },
   });
 }
 
@@ -53,9 +53,34 @@ describe('cellwatch board', () => {
     expect(condition.p_adjusted).toBeCloseTo(2 * mcnemarExactP(0, 14), 15);
   });
 
+  it('a copy of a run folder elsewhere in the root takes no square: both leave the board naming the other, both are shown, neither is compared', async () => {
+    // A backup of the full run, its files touched later, that says 20 of 20.
+    cell(join('backup', 'std_sdk_m1_full_default'), { harness: 'sdk', model: 'm1', condition: 'full' }, twenty(20));
+    const { io, out } = capture();
+    expect(await runCli(['board', '--json', tmp.path], io)).toBe(0);
+    const { cells, comparisons } = JSON.parse(out.join('\n'));
+    const real = join(tmp.path, 'std_sdk_m1_full_default');
+    const copy = join(tmp.path, 'backup', 'std_sdk_m1_full_default');
+    const full = cells.filter((c: { name: string }) => c.name === 'std_sdk_m1_full_default');
+    expect(full.map((c: { path: string }) => c.path).sort()).toEqual([copy, real]);
+    for (const [self, other] of [[real, copy], [copy, real]]) {
+      const row = full.find((c: { path: string }) => c.path === self);
+      expect(row.board).toBe('off');
+      expect(row.board_reasons).toEqual([`another cell claims its board crossing: ${other}`]);
+      expect(row.problems).toEqual([expect.objectContaining({ file: self, message: `another cell claims its board crossing: ${other}` })]);
+    }
+    expect(comparisons.filter((c: { a: string; b: string }) => [c.a, c.b].some((p) => p === real || p === copy))).toEqual([]);
+    expect(comparisons.map((c: { field: string }) => c.field)).toEqual(['harness']);
+
+    const text = capture();
+    expect(await runCli(['board', tmp.path], text.io)).toBe(0);
+    const row = text.out.join('\n').split('\n').find((line) => line.startsWith('sdk · full'));
+    expect(row).toMatch(/20\/20 .*\(claimed twice\) \| 18\/20 .*\(claimed twice\)/);
+  });
+
   it("escapes a control character in a cell's name as JSON does, so the output is both valid JSON and safe for a terminal", async () => {
     // U+009B is a C1 control (CSI): JSON.stringify leaves it raw, and a terminal would read an escape sequence.
-    cell('std_sdk_m1_bare\u009b2J_default', { harness: 'sdk', model: 'm1', condition: 'bare' }, twenty(3));
+    cell('std_sdk_m1_bare\u009b2J_default', { harness: 'sdk', model: 'm3', condition: 'bare' }, twenty(3));
     const { io, out } = capture();
     expect(await runCli(['board', '--json', tmp.path], io)).toBe(0);
     const text = out.join('\n');
@@ -93,7 +118,7 @@ describe('cellwatch board', () => {
     expect(text).toContain('coding-agent std-v2');
     expect(text).toMatch(/HARNESS · CONDITION · EFFORT\s+m1\s+m2/);
     expect(text).toMatch(/sdk · full · default\s+18\/20 90\.0% \[69\.9-97\.2\]/);
-    expect(text).toContain('condition full beats bare (std_sdk_m1_full_default vs std_sdk_m1_bare_default): 14 to 0 discordant');
+    expect(text).toContain(`condition full beats bare (${join(tmp.path, 'std_sdk_m1_full_default')} vs ${join(tmp.path, 'std_sdk_m1_bare_default')}): 14 to 0 discordant`);
     expect(text).toContain('std_sdk_m1_short_default (off): 50 turns; std-v2 has 200 turns');
     expect(text).toContain('ui_sdk_m1_bare_default (ui): launched from a UI (ui_): never on the board');
   });

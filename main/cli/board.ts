@@ -14,7 +14,8 @@ export const BOARD_HELP = `cellwatch board [--json] [--accept-new-host-key] ROOT
 
 The boards of the cells below each runs root (local or ALIAS:/path): one table per board (a format and
 its protocol, or a bigym task), a row per harness, condition and effort, a column per model, each square
-successes/scored, the rate and its Wilson 95 % interval. Only cells on the board; then every pair that
+successes/scored, the rate and its Wilson 95 % interval. Only cells on the board, and those that claim one
+crossing with another (a copied run folder), marked: neither is compared. Then every pair that
 differs in exactly one of harness, model, condition, effort, by the exact McNemar test over the
 episodes both scored, Holm-adjusted over all the pairs printed.
   --json   {"cells": [...], "comparisons": [...]} as runners/FORMATS.md describes`;
@@ -30,14 +31,15 @@ function printBoard(name: string, cells: CellSummary[], comparisons: BoardCompar
   // The window's grid: the same columns, rows and cell at each crossing.
   const grid = gridOf(cells);
   io.out(printable(name));
-  const rows = grid.rows.map((row, r) => [row, ...grid.columns.map((_, c) => { const cell = grid.at(r, c); return cell ? square(cell) : '-'; })]);
+  // Cells that claim one crossing are off the board: each is shown, marked, never one for the other.
+  const rows = grid.rows.map((row, r) => [row, ...grid.columns.map((_, c) => grid.at(r, c).map((cell) => `${square(cell)}${cell.board === 'on' ? '' : ' (claimed twice)'}`).join(' | ') || '-')]);
   io.out(table([downOf('model').join(' · ').toUpperCase(), ...grid.columns], rows, [false, ...grid.columns.map(() => true)]));
   const byPath = new Map(cells.map((c) => [c.path, c]));
   const real = comparisons.filter((c) => byPath.has(c.a) && c.p_adjusted < SIGNIFICANT);
   for (const c of real) {
     const [better, worse] = c.only_a > c.only_b ? [c.a, c.b] : [c.b, c.a];
     const label = (path: string) => (byPath.get(path) as CellSummary).labels[c.field] ?? '?';
-    io.out(printable(`  ${c.field} ${label(better)} beats ${label(worse)} (${(byPath.get(better) as CellSummary).name} vs ${(byPath.get(worse) as CellSummary).name}): ${Math.max(c.only_a, c.only_b)} to ${Math.min(c.only_a, c.only_b)} discordant, p = ${formatP(c.p_value)}, Holm-adjusted ${formatP(c.p_adjusted)}${c.left_out ? `, ${c.left_out} episodes on one side only left out` : ''}`));
+    io.out(printable(`  ${c.field} ${label(better)} beats ${label(worse)} (${better} vs ${worse}): ${Math.max(c.only_a, c.only_b)} to ${Math.min(c.only_a, c.only_b)} discordant, p = ${formatP(c.p_value)}, Holm-adjusted ${formatP(c.p_adjusted)}${c.left_out ? `, ${c.left_out} episodes on one side only left out` : ''}`));
   }
   if (!real.length) io.out(`  no difference survives Holm's correction (${comparisons.filter((c) => byPath.has(c.a)).length} one-field comparisons)`);
   io.out('');
@@ -67,7 +69,7 @@ export async function board(argv: string[], io: Io): Promise<number> {
 
 function printBoards(roots: string[], cells: CellSummary[], comparisons: BoardComparison[], io: Io): void {
   const boards = new Map<string, CellSummary[]>();
-  for (const cell of cells) if (cell.board === 'on' && cell.boardName) boards.set(cell.boardName, [...(boards.get(cell.boardName) ?? []), cell]);
+  for (const cell of cells) if ((cell.board === 'on' || cell.rivals.length) && cell.boardName) boards.set(cell.boardName, [...(boards.get(cell.boardName) ?? []), cell]);
   if (boards.size === 0) io.out(`No cell of ${roots.join(', ')} is on a board.`);
   for (const [name, on] of [...boards].sort(([a], [b]) => a.localeCompare(b))) printBoard(name, on, comparisons, io);
   const off = cells.filter((c) => c.board !== 'on');

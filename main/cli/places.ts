@@ -16,6 +16,7 @@ import { openIndex } from '../roots/open-index';
 import { parseRemote } from '../ssh/config';
 import { sideOf, splitAddress, type Side } from '../compare/paired';
 import { append } from '../../shared/arrays';
+import { rivalsOf, withRivals } from '../../shared/board';
 
 export interface PlacesOptions {
   /** Add an unknown SSH host key instead of refusing it. */
@@ -119,7 +120,8 @@ export class CommandPlaces {
         await index.close();
       }
     }
-    return { cells: listing.cells, problems: [...(await pricing).problems, ...listing.problems] };
+    const rivals = rivalsOf(listing.cells);
+    return { cells: listing.cells.map((cell) => withRivals(cell, rivals.get(cell.id))), problems: [...(await pricing).problems, ...listing.problems] };
   }
 
   close(): void {

@@ -16,6 +16,7 @@ import { openIndex } from './open-index';
 import type { RootIndex } from './root-index';
 import { readRootSources, type RootsOptions } from './sources';
 import { append } from '../../shared/arrays';
+import { rivalsOf, withRivals } from '../../shared/board';
 
 interface RootEntry {
   /** The root's address: a local path, or `ALIAS:/path` on an SSH host. */
@@ -70,7 +71,10 @@ export class RootsService implements RootCalls {
     if (entry.index) return;
     const emit = (all: CellsDelta) => {
       const delta = limitedDelta(all, entry.limit);
+      const reclaimed = this.reclaim();
       this.events.emit('cellsChanged', { ...delta, added: delta.added.map(this.present), changed: delta.changed.map(this.present) });
+      const sent = new Set([...delta.added, ...delta.changed].map((c) => c.id));
+      this.restate(reclaimed.filter((id) => !sent.has(id)));
     };
     const rescanMs = this.options.rescan === false ? false : undefined;
     entry.index = openIndex(entry.path, { pool: this.pool, hosts: this.hosts }, emit, () => this.changed(), { ...this.options.index, rescanMs });
@@ -104,13 +108,30 @@ export class RootsService implements RootCalls {
     return limitedStatus(status, entry.limit ? (entry.index?.list() ?? []) : [], entry.limit);
   }
 
-  private cellsOf(entry: RootEntry): CellSummary[] {
-    return listedRows(entry.index?.list() ?? [], entry.limit).map(this.present);
+  private rowsOf(entry: RootEntry): CellSummary[] {
+    return listedRows(entry.index?.list() ?? [], entry.limit);
   }
 
-  /** How a row goes out: its state as the process of a run launched there says (set by the core). */
+  private cellsOf(entry: RootEntry): CellSummary[] {
+    return this.rowsOf(entry).map(this.present);
+  }
+
+  /** Each listed cell that claims its board crossing with others, and their places (every root's cells counted). */
+  private rivals = new Map<string, string[]>();
+
+  /** Works out the claimed crossings again; the ids of the cells whose rivals changed. */
+  private reclaim(): string[] {
+    const before = this.rivals;
+    this.rivals = rivalsOf([...this.roots.values()].flatMap((entry) => this.rowsOf(entry)));
+    const changed = new Set<string>();
+    for (const [id, places] of this.rivals) if (before.get(id)?.join('\0') !== places.join('\0')) changed.add(id);
+    for (const id of before.keys()) if (!this.rivals.has(id)) changed.add(id);
+    return [...changed];
+  }
+
+  /** How a row goes out: its state as the process of a run launched there says (set by the core), off the board beside its rivals. */
   private presentRow: (row: CellSummary) => CellSummary = (row) => row;
-  private readonly present = (row: CellSummary) => this.presentRow(row);
+  private readonly present = (row: CellSummary) => withRivals(this.presentRow(row), this.rivals.get(row.id));
 
   presentWith(present: (row: CellSummary) => CellSummary): void {
     this.presentRow = present;
@@ -118,6 +139,7 @@ export class RootsService implements RootCalls {
 
   /** The rows of these cells go out again: what their launched runs say changed. */
   restate(cellIds: string[]): void {
+    if (!cellIds.length) return;
     const ids = new Set(cellIds);
     for (const entry of this.roots.values()) {
       const changed = this.cellsOf(entry).filter((row) => ids.has(row.id));
@@ -224,7 +246,8 @@ export class RootsService implements RootCalls {
     await entry.index?.close();
     const alias = rootLocation(address).alias;
     if (alias) this.watchRemoteRoots(alias);
-    this.events.emit('cellsChanged', { root: address, added: [], changed: [], removed: this.cellsOf(entry).map((c) => c.id) });
+    this.events.emit('cellsChanged', { root: address, added: [], changed: [], removed: this.rowsOf(entry).map((c) => c.id) });
+    this.restate(this.reclaim());
     this.hosts.prune(new Set([...this.roots.keys()].map((r) => rootLocation(r).alias).filter((a) => a !== null)));
     if (entry.source === 'demo') void this.demo?.stop();
     if (entry.source === 'settings' || entry.source === 'demo') {

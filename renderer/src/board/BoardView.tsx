@@ -7,7 +7,7 @@ import { useApp, useTransport } from '../context';
 import { counted, percent, successText, whole } from '../format';
 import { STATE_LOOK } from '../cell-list/states';
 import { usePolled } from '../usePolled';
-import { BOARD_FIELDS, downOf, gridOf, type BoardField } from '../../../shared/board';
+import { BOARD_FIELDS, cellPlace, downOf, gridOf, type BoardField } from '../../../shared/board';
 import { SIGNIFICANT, verdictsByPath, type Verdict } from '../../../shared/board-comparisons';
 import { wilson95 } from '../../../shared/stats';
 
@@ -55,7 +55,7 @@ function Square({ cell, verdicts, standing, names, focused, onFocus }: SquarePro
       onFocus={onFocus}
       onClick={() => openCell(cell.id)}
       aria-label={`${cell.name}: ${successText(successes, scored)}`}
-      title={[cell.name, successText(successes, scored), ...cell.board_reasons, ...why].join('\n')}
+      title={[cell.name, cellPlace(cell), successText(successes, scored), ...cell.board_reasons, ...why].join('\n')}
     >
       <span className="square-head">
         <span className={`dot tone-${STATE_LOOK[cell.state].tone}`} aria-hidden />
@@ -98,7 +98,8 @@ export function BoardView() {
   const boards = report?.boards ?? [];
   // At first, the first board anyone is on.
   const board = boards.find((b) => b.name === chosen) ?? boards.find((b) => cells.some((c) => c.boardName === b.name && c.board === 'on')) ?? boards[0];
-  const shown = useMemo(() => cells.filter((c) => c.boardName === board?.name && (all || c.board === 'on')), [cells, board?.name, all]);
+  // Cells that claim one crossing are shown side by side, off the board, with or without "every cell".
+  const shown = useMemo(() => cells.filter((c) => c.boardName === board?.name && (all || c.board === 'on' || c.rivals.length > 0)), [cells, board?.name, all]);
   const grid = useMemo(() => gridOf(shown, across), [shown, across]);
   const names = useMemo(() => new Map(cells.map((c) => [c.path, c.name])), [cells]);
   const verdicts = useMemo(() => verdictsByPath(board?.comparisons ?? []), [board?.comparisons]);
@@ -180,11 +181,16 @@ export function BoardView() {
                   <tr key={row}>
                     <th scope="row">{row}</th>
                     {grid.columns.map((model, c) => {
-                      const cell = grid.at(r, c);
+                      const there = grid.at(r, c);
+                      const focused = cursor[0] === r && cursor[1] === c;
                       return (
                         <td key={model} data-square={`${r}-${c}`}>
-                          {cell ? (
-                            <Square cell={cell} verdicts={verdicts.get(cell.path) ?? []} standing={board.standing[cell.path]} names={names} focused={cursor[0] === r && cursor[1] === c} onFocus={() => setCursor([r, c])} />
+                          {there.length ? (
+                            <div className="board-claimants">
+                              {there.map((cell, k) => (
+                                <Square key={cell.id} cell={cell} verdicts={verdicts.get(cell.path) ?? []} standing={board.standing[cell.path]} names={names} focused={focused && k === 0} onFocus={() => setCursor([r, c])} />
+                              ))}
+                            </div>
                           ) : (
                             <span className="board-empty muted">no cell</span>
                           )}
@@ -230,10 +236,10 @@ export function BoardView() {
                     {c.field}
                   </button>
                 </td>
-                <td className="run-name">
+                <td className="run-name" title={c.a}>
                   <Breakable text={names.get(c.a) ?? c.a} />
                 </td>
-                <td className="run-name">
+                <td className="run-name" title={c.b}>
                   <Breakable text={names.get(c.b) ?? c.b} />
                 </td>
                 <td className="num">{c.only_a}</td>

@@ -19,6 +19,7 @@ function cell(name: string, state: CellState, format: CellSummary['format'] = 'c
     board: null,
     board_reasons: [],
     boardName: null,
+    rivals: [],
     benchmarks: [],
     state,
     budget: { unit: 'episodes', used: 1, total: 4 },

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { gridOf, rivalsOf } from './board';
+import type { Board, CellSummary } from './model';
+
+const labels = { harness: 'sdk', model: 'm1', condition: 'full', effort: 'default' };
+const cell = (path: string, board: Board, changedAt: number, rivals: string[] = []) =>
+  ({ id: `local:${path}`, host: 'local', path, board, boardName: 'coding-agent std-v2', labels, changedAt, rivals }) as Pick<CellSummary, 'id' | 'host' | 'path' | 'board' | 'boardName' | 'labels' | 'changedAt' | 'rivals'>;
+
+describe('the board grid', () => {
+  it('keeps every cell of a crossing, the one on the board first: a newer ui_ run beside it never takes its place', () => {
+    const on = cell('/r/std_sdk_m1_full_default', 'on', 1);
+    const ui = cell('/r/ui_sdk_m1_full_default', 'ui', 9);
+    const off = cell('/r/old/std_sdk_m1_full_default', 'off', 5);
+    const grid = gridOf([ui, off, on]);
+    expect(grid.columns).toEqual(['m1']);
+    expect(grid.at(0, 0)).toEqual([on, ui, off]);
+  });
+
+  it('puts the cells that claim one crossing side by side, ahead of the rest', () => {
+    const a = cell('/r/a/std_sdk_m1_full_default', 'off', 1, ['/r/b/std_sdk_m1_full_default']);
+    const b = cell('/r/b/std_sdk_m1_full_default', 'off', 2, ['/r/a/std_sdk_m1_full_default']);
+    const ui = cell('/r/ui_sdk_m1_full_default', 'ui', 3);
+    expect(gridOf([ui, a, b]).at(0, 0)).toEqual([b, a, ui]);
+  });
+});
+
+describe('rivals on a board', () => {
+  it('names, for each on-board cell, the others that claim its crossing, on their hosts; off-board and ui cells claim none', () => {
+    const local = cell('/r/std_sdk_m1_full_default', 'on', 1);
+    const remote = { ...cell('/data/std_sdk_m1_full_default', 'on', 1), id: 'gpu1:/data/std_sdk_m1_full_default', host: 'gpu1' };
+    const ui = cell('/r/ui_sdk_m1_full_default', 'ui', 1);
+    const other = { ...cell('/r/std_cli_m1_full_default', 'on', 1), labels: { ...labels, harness: 'cli' } };
+    const rivals = rivalsOf([local, remote, ui, other]);
+    expect([...rivals]).toEqual([
+      [local.id, ['gpu1:/data/std_sdk_m1_full_default']],
+      [remote.id, ['/r/std_sdk_m1_full_default']],
+    ]);
+  });
+});
