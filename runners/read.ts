@@ -5,6 +5,7 @@ import type { LogCache } from './common/logs';
 import { ADAPTERS, cellFolder } from './index';
 import { capabilitiesOf, type CellRead, type ReadContext } from './types';
 import { append } from '../shared/arrays';
+import { pastPlan } from './common/integrity';
 
 export interface ReadOptions {
   /** Also what the cell view shows (detail), from the same pass. */
@@ -31,12 +32,25 @@ export async function readCell(dir: string, format: FormatName, ctx: ReadContext
   // A cell that is a file says itself when it is gone: its rollouts may not be written yet.
   if (!ADAPTERS[format].capabilities.fileCell && (await ctx.fs.stat(dir))?.kind !== 'dir') return { ...unreadable('cell folder no longer exists'), gone: true };
   try {
-    const read = await ADAPTERS[format].read(dir, ctx, { detail: options.detail });
+    const read = withIntegrity(await ADAPTERS[format].read(dir, ctx, { detail: options.detail }));
     if (options.logs) read.cell.problems = mergeProblems(read.cell.problems, await logProblems(dir, format, ctx, options.logs));
     return read;
   } catch (error) {
     return unreadable(`could not read this cell: ${(error as Error).message}`);
   }
+}
+
+/** The read with its integrity problems (and a count past its plan) on the cell, and the cell off its board for each. */
+function withIntegrity(read: CellRead): CellRead {
+  const broken = [...(read.integrity ?? []), ...pastPlan(read.cell)];
+  if (!broken.length) return read;
+  const cell = read.cell;
+  cell.problems = mergeProblems(cell.problems, broken);
+  if (cell.board === 'on' || cell.board === 'off') {
+    cell.board = 'off';
+    cell.board_reasons = [...cell.board_reasons, ...broken.map((p) => p.message)];
+  }
+  return read;
 }
 
 export function summaryOf(read: CellRead, root: string): CellSummary {

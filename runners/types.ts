@@ -1,6 +1,6 @@
 import type { CellDetail, Transcript } from '../shared/cell-detail';
 import type { BoardField } from '../shared/board';
-import type { Capabilities, Cell, CellLabels, EpisodeUnit, FormatName } from '../shared/model';
+import type { Capabilities, Cell, CellLabels, EpisodeUnit, FormatName, Problem } from '../shared/model';
 import type { CellFs } from './common/fs';
 import type { JsonReader } from './common/json';
 import type { JsonlCache } from './common/jsonl-cache';
@@ -49,6 +49,8 @@ export interface CellRead {
   benchmarks?: string[];
   /** Epoch ms a throttle pause the run is in ends (its countdown): no bytes until then is not a stall. */
   pausedUntil?: number | null;
+  /** Problems that break the integrity rules (runners/common/integrity.ts): each also takes the cell off its board. */
+  integrity?: Problem[];
   /** Present when the read was asked for it: from the same reading of the files as the rest. */
   detail?: DetailRead;
   /** The cell's folder is gone. */

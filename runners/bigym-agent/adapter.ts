@@ -4,8 +4,10 @@ import { baseCell, CellReading, judgeBoard } from '../common/cell';
 import { BIGYM_BOARD, bigymDepartures } from './board';
 import { arr, num, obj, str } from '../common/values';
 import { isRecent, type AuditFinding, type FormatAdapter } from '../types';
-import { evaluationUnits, readEvaluation, readVersions, type Evaluation } from './evaluation';
+import { evaluationUnits, readEvaluation, readVersions, versionRate, type Evaluation } from './evaluation';
+import { append } from '../../shared/arrays';
 import { RUN_JSON } from './files';
+import { amount } from '../common/integrity';
 import { bigymVersions } from './versions';
 import { auditReader, auditTable, TRANSCRIPT } from './audit';
 
@@ -65,19 +67,22 @@ export const bigymAgent: FormatAdapter = {
     }
 
     judgeBoard(cell, bigymDepartures(submission, submitted?.summary ?? null, sandbox));
-    const units = submitted?.summary ? evaluationUnits(submitted.summary) : [];
-    const successes = units.filter((u) => u.success).length;
+    // Every version's summary is held to the integrity rules; the submission's breaks take the cell off the board.
+    for (const evaluation of evaluations) {
+      if (!evaluation.summary || evaluation === submitted) continue;
+      append(r.problems, evaluationUnits(evaluation.summary, evaluation.version).problems);
+    }
+    const { units, problems: integrity } = submitted?.summary ? evaluationUnits(submitted.summary, submitted.version) : { units: [], problems: [] };
+    const scored = units.filter((u) => u.scored);
     const planned = num(submitted?.summary?.n_episodes);
     cell.episodes = {
       planned: planned ?? (units.length || null),
       ended: submitted?.summary ? units.length : (submitted?.progressLines ?? 0),
-      scored: units.length,
-      excluded: 0,
-      successes,
+      scored: scored.length,
+      excluded: units.length - scored.length,
+      successes: scored.filter((u) => u.success).length,
     };
-    if (submitted?.summary) {
-      cell.success_rate = arr(submitted.summary.rejected).length ? 0 : (num(submitted.summary.success_rate) ?? (units.length ? successes / units.length : null));
-    }
+    if (submitted?.summary) cell.success_rate = versionRate(submitted.summary, submitted.version);
 
     const running = run.status === 'running';
     const pending = evaluations.filter((e) => !e.summary);
@@ -94,8 +99,9 @@ export const bigymAgent: FormatAdapter = {
     if (run.status === 'interrupted' && submitted?.summary) r.problems.push(problem('run.json', `interrupted, and still scored: ${submission}'s evaluation summary exists`, { severity: 'warning' }));
 
     const tokens = obj(run.tokens);
-    cell.tokens = { input: num(tokens.input), cached_input: num(tokens.cached_input), output: num(tokens.output), reasoning: num(tokens.reasoning) };
-    cell.cost_usd_billed = num(obj(run.cost).billed_usd);
+    const counts = (field: keyof typeof cell.tokens) => amount(tokens[field], 'run.json', `tokens.${field}`, integrity);
+    cell.tokens = { input: counts('input'), cached_input: counts('cached_input'), output: counts('output'), reasoning: counts('reasoning') };
+    cell.cost_usd_billed = amount(obj(run.cost).billed_usd, 'run.json', 'cost.billed_usd', integrity);
     const detail = options?.detail ? { ...(await bigymDetail(r, run, ledger, versions, evaluations)), tables: [auditTable(audit)] } : undefined;
     cell.problems = r.problems;
     return {
@@ -104,11 +110,12 @@ export const bigymAgent: FormatAdapter = {
       labels: { harness: str(run.harness), model: str(run.model), condition: str(run.interface), effort: str(run.effort) },
       changedAt: r.changedAt,
       units,
+      integrity,
       evaluatedVersions: evaluations.filter((e) => e.summary).map((e) => e.version),
-      versionScores: Object.fromEntries(evaluations.flatMap((e) => (e.summary ? [[e.version, arr(e.summary.rejected).length ? 0 : num(e.summary.success_rate)]] : []))),
+      versionScores: Object.fromEntries(evaluations.flatMap((e) => (e.summary ? [[e.version, versionRate(e.summary, e.version)]] : []))),
       policyVersions: versions,
       boardName: `bigym-agent ${cell.name}`,
-      runnerCostUsd: num(obj(run.cost).estimate_usd),
+      runnerCostUsd: amount(obj(run.cost).estimate_usd, 'run.json', 'cost.estimate_usd', integrity),
     };
   },
 };

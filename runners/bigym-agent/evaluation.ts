@@ -1,4 +1,5 @@
-import type { EpisodeUnit } from '../../shared/model';
+import type { EpisodeUnit, Problem } from '../../shared/model';
+import { oneOutcome, statedRate, type GivenUnit } from '../common/integrity';
 import { CellReading } from '../common/cell';
 import type { JsonObject } from '../common/json';
 import { arr, bool, num, obj } from '../common/values';
@@ -29,27 +30,44 @@ export async function readVersions(r: CellReading): Promise<string[]> {
 /** A version's evaluation: its summary when it has one, and how far its progress log got. */
 export async function readEvaluation(version: string, r: CellReading): Promise<Evaluation> {
   const own = new CellReading(r.dir, r.ctx);
-  const summary = await own.json(`eval/${version}/summary.json`, EVAL_SUMMARY_JSON);
+  const summary = await own.json(summaryFile(version), EVAL_SUMMARY_JSON);
   const progress = await own.jsonl(`eval/${version}/progress.jsonl`);
   append(r.problems, own.problems);
   if (own.changedAt !== null) await r.stat(`eval/${version}`);
   return { version, summary, progressLines: progress.length, changedAt: own.changedAt };
 }
 
-/** The evaluation episodes of a version, as McNemar units; a rejected policy scores 0 on every one. */
-export function evaluationUnits(summary: JsonObject): EpisodeUnit[] {
+/** A version's evaluation summary, relative to the cell. */
+export const summaryFile = (version: string) => `eval/${version}/summary.json`;
+
+/**
+ * The evaluation episodes of a version, as McNemar units, each seed once (a seed given twice is a problem);
+ * a rejected policy scores 0 on every one. The problems say where the summary breaks the integrity rules,
+ * its stated success_rate checked against the units among them.
+ */
+export function evaluationUnits(summary: JsonObject, version: string): { units: EpisodeUnit[]; problems: Problem[] } {
   const rejected = arr(summary.rejected).length > 0;
-  return arr(summary.episodes).flatMap((raw) => {
+  const given: GivenUnit[] = arr(summary.episodes).flatMap((raw, i) => {
     const e = obj(raw);
     const seed = num(e.seed);
     if (seed === null) return [];
     const success = rejected ? false : bool(e.success) === true;
-    return [{ id: String(seed), status: rejected ? 'rejected' : 'scored', success, scored: true }];
+    return [{ unit: { id: String(seed), status: rejected ? 'rejected' : 'scored', success, scored: true }, place: `episodes[${i}]` }];
   });
+  const file = summaryFile(version);
+  const { units, problems } = oneOutcome(given, file, 'seed');
+  return { units, problems: rejected ? problems : [...problems, ...statedRate(summary.success_rate, units, file, 'success_rate')] };
+}
+
+/** A version's score from its units (a rejected policy scores 0); null before any is scored. */
+export function versionRate(summary: JsonObject, version: string): number | null {
+  if (arr(summary.rejected).length) return 0;
+  const scored = evaluationUnits(summary, version).units.filter((u) => u.scored);
+  return scored.length ? scored.filter((u) => u.success).length / scored.length : null;
 }
 
 /** The evaluation units of one policy version, or null when it has no evaluation summary yet. */
 export async function versionUnits(dir: string, version: string, ctx: ReadContext): Promise<EpisodeUnit[] | null> {
-  const summary = await new CellReading(dir, ctx).json(`eval/${version}/summary.json`, EVAL_SUMMARY_JSON);
-  return summary ? evaluationUnits(summary) : null;
+  const summary = await new CellReading(dir, ctx).json(summaryFile(version), EVAL_SUMMARY_JSON);
+  return summary ? evaluationUnits(summary, version).units : null;
 }

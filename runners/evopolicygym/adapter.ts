@@ -1,9 +1,10 @@
 import { evopolicygymDetail, evopolicygymEventLogs } from './detail';
-import { type EpisodeUnit, problem } from '../../shared/model';
+import { problem } from '../../shared/model';
 import { baseCell, CellReading } from '../common/cell';
 import { arr, bool, num, obj, str } from '../common/values';
 import type { JsonlRecord } from '../common/jsonl';
 import type { FormatAdapter } from '../types';
+import { oneOutcome, statedRate, type GivenUnit } from '../common/integrity';
 import { RUN_JSON } from './files';
 
 /** Episodes charged by ended submissions, and reserved by those in flight (started, not yet completed or failed). */
@@ -39,13 +40,15 @@ export const evopolicygym: FormatAdapter = {
     cell.budget = { unit: 'episodes', used: charged + reserved, total: num(config.episode_budget) };
 
     const assessment = obj(run.assessment);
-    const units: EpisodeUnit[] = arr(assessment.episodes).flatMap((raw) => {
+    const given: GivenUnit[] = arr(assessment.episodes).flatMap((raw, i) => {
       const e = obj(raw);
       const index = num(e.index);
       if (index === null) return [];
       const success = bool(e.success);
-      return [{ id: String(index), status: success === null ? 'unscored' : 'scored', success, scored: success !== null }];
+      return [{ unit: { id: String(index), status: success === null ? 'unscored' : 'scored', success, scored: success !== null }, place: `assessment.episodes[${i}]` }];
     });
+    const { units, problems: repeats } = oneOutcome(given, 'run.json', 'episode');
+    const integrity = [...repeats, ...statedRate(assessment.success_rate, units, 'run.json', 'assessment.success_rate')];
     const scored = units.filter((u) => u.scored);
     cell.episodes = {
       planned: units.length || null,
@@ -54,7 +57,7 @@ export const evopolicygym: FormatAdapter = {
       excluded: units.length - scored.length,
       successes: scored.filter((u) => u.success).length,
     };
-    cell.success_rate = num(assessment.success_rate);
+    cell.success_rate = scored.length ? cell.episodes.successes / scored.length : null;
 
     const terminal = str(run.terminal_reason);
     if (terminal === 'error') r.problems.push(problem('run.json', 'run ended with terminal_reason error'));
@@ -67,6 +70,7 @@ export const evopolicygym: FormatAdapter = {
       labels: { harness: str(agent.provider), model: str(agent.model), condition: str(config.split), effort: str(agent.effort) },
       changedAt: r.changedAt,
       units,
+      integrity,
       benchmarks: str(run.benchmark) ? [str(run.benchmark) as string] : [],
     };
   },

@@ -1,4 +1,5 @@
 import { readAtifTranscript } from './atif';
+import { amount } from '../common/integrity';
 import { openRouterBilled } from './billing';
 import { harborDetail, harborEventLogs } from './detail';
 import { problem } from '../../shared/model';
@@ -56,10 +57,9 @@ export const harborJob: FormatAdapter = {
     const rewards = ended.flatMap((t) => num(obj(obj(t.result.verifier_result).rewards).reward) ?? []);
     cell.reward = { mean: rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : null, n: rewards.length };
 
-    const results = ended.map((t) => obj(t.result.agent_result));
-    const input = sumOrNull(results.map((a) => num(a.n_input_tokens)));
-    const cached = sumOrNull(results.map((a) => num(a.n_cache_tokens)));
-    cell.tokens = { input, cached_input: cached, output: sumOrNull(results.map((a) => num(a.n_output_tokens))), reasoning: null };
+    // A sum over the trials of an amount of agent_result: a negative one is a problem of its result.json, left out.
+    const summed = (field: string) => sumOrNull(ended.map((t) => amount(obj(t.result.agent_result)[field], `${t.dir}/result.json`, `agent_result.${field}`, r.problems)));
+    cell.tokens = { input: summed('n_input_tokens'), cached_input: summed('n_cache_tokens'), output: summed('n_output_tokens'), reasoning: null };
     cell.cost_usd_billed = await openRouterBilled(r, trials.map((t) => t.dir));
 
     const finished = job?.finished_at !== undefined && job?.finished_at !== null;
@@ -73,7 +73,7 @@ export const harborJob: FormatAdapter = {
       units,
       benchmarks: [...benchmarks].sort(),
       // Harbor's agent_result.cost_usd is LiteLLM's list-price guess (seed 001): what the runner said, nothing more.
-      runnerCostUsd: sumOrNull(results.map((a) => num(a.cost_usd))),
+      runnerCostUsd: summed('cost_usd'),
     };
   },
 };

@@ -4,6 +4,7 @@ import { type Problem, problem } from '../../shared/model';
 import type { CellReading } from '../common/cell';
 import { isObject } from '../common/json';
 import { counted } from '../../shared/counts';
+import { amount } from '../common/integrity';
 
 /** Claude Code over OpenRouter (the lab's adapter, seed 001) keeps each generation's charge here, in a trial. */
 export const OPENROUTER_COSTS = 'agent/openrouter_costs.json';
@@ -13,10 +14,11 @@ const MAX_BYTES = 8 * 1024 * 1024;
  * What OpenRouter said it charged for one generation: `total_cost` as its generation endpoint names it,
  * or `cost` (also under `usage`) as a response's usage does; USD (OpenRouter's credits are dollars).
  */
-function charge(generation: unknown): number | null {
+function charge(generation: unknown): { value: number; field: string } | null {
   if (!isObject(generation)) return null;
   const usage = isObject(generation.usage) ? generation.usage : {};
-  for (const value of [generation.total_cost, generation.cost, usage.cost]) if (typeof value === 'number' && Number.isFinite(value)) return value;
+  const fields: [unknown, string][] = [[generation.total_cost, 'total_cost'], [generation.cost, 'cost'], [usage.cost, 'usage.cost']];
+  for (const [value, field] of fields) if (typeof value === 'number' && Number.isFinite(value)) return { value, field };
   return null;
 }
 
@@ -32,14 +34,13 @@ export function openRouterBill(text: string, file: string): { usd: number | null
   if (!generations) return { usd: null, problems: [problem(file, `${file} holds no list of generations; its charges are not counted`)] };
   let usd = 0;
   const uncharged: number[] = [];
+  const problems: Problem[] = [];
   generations.forEach((generation, index) => {
     const found = charge(generation);
     if (found === null) uncharged.push(index);
-    else usd += found;
+    else usd += amount(found.value, file, `[${index}].${found.field}`, problems) ?? 0;
   });
-  const problems = uncharged.length
-    ? [problem(file, `${file}: ${counted(uncharged.length, 'generation')} without a charge (first at index ${uncharged[0]}); counted as nothing`)]
-    : [];
+  if (uncharged.length) problems.push(problem(file, `${file}: ${counted(uncharged.length, 'generation')} without a charge (first at index ${uncharged[0]}); counted as nothing`));
   return { usd, problems };
 }
 

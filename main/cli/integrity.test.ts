@@ -1,0 +1,92 @@
+// The integrity rules (runners/FORMATS.md) as a user meets them: the red team's run directories, and every
+// command giving the same figures for them.
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir, writeTree } from '../../runners/testing';
+import { runCli } from './run';
+import { capture } from './testing';
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => (tmp = tempDir()));
+afterEach(() => tmp.remove());
+
+async function json(args: string[]) {
+  const { io, out } = capture();
+  const code = await runCli([...args.slice(0, 1), '--json', ...args.slice(1)], io);
+  return { code, value: code === 0 || out.length ? JSON.parse(out.join('\n')) : null };
+}
+
+const sandbox = { interface: 'strict', image_cap: '84x84', slew: false, tier: 'standard', allow_external_cameras: false };
+/** A scored bigym cell (an official evaluation of v001) whose summary lists `episodes`. */
+function bigym(name: string, harness: string, episodes: { seed: number; success: boolean }[], run: object = {}, summary: object = {}) {
+  writeTree(join(tmp.path, name), {
+    'run.json': { runner: 'bigym-agent', task: 'move_plate', harness, model: 'm1', effort: 'high', interface: 'strict', budget_steps: 1000, status: 'finished', verdict: 'scored', tokens: { input: 1000, cached_input: 0, output: 100, reasoning: 0 }, ...run },
+    'sandbox_config.json': sandbox,
+    'ledger.jsonl': '',
+    'policies/v001.py': '',
+    'eval/v001/summary.json': { version: 'v001', n_episodes: 100, success_rate: episodes.filter((e) => e.success).length / episodes.length, episodes, interface: 'strict', image_cap: '84x84', protocol_violations: [], rejected: [], spot_check: { n: 10, identical: true }, ...summary },
+  });
+  return join(tmp.path, name);
+}
+const seeds = (success: (seed: number) => boolean) => Array.from({ length: 100 }, (_, seed) => ({ seed, success: success(seed) }));
+
+describe('one unit, one outcome', () => {
+  it('a summary that lists each seed twice (a success, then a failure) is a problem, off the board, and no command counts either outcome', async () => {
+    const a = bigym('a/move_plate', 'codex', [...seeds(() => true), ...seeds(() => false)], {}, { success_rate: 0 });
+    const b = bigym('b/move_plate', 'claude', seeds(() => false));
+    const status = (await json(['status', tmp.path])).value;
+    const rowA = status.cells.find((c: { path: string }) => c.path === a);
+    expect(rowA.episodes).toEqual({ planned: 100, ended: 100, scored: 0, excluded: 100, successes: 0 });
+    expect(rowA.success_rate).toBeNull();
+    expect(rowA.board).toBe('off');
+    const repeat = 'eval/v001/summary.json';
+    expect(rowA.problems).toContainEqual(expect.objectContaining({ file: repeat, message: expect.stringMatching(/^100 seeds given more than once: seed 0 at episodes\[0\] and episodes\[100\] \(success, then failure\);.*100 seeds with two outcomes left unscored$/) }));
+    expect(rowA.board_reasons.some((r: string) => r.includes('given more than once'))).toBe(true);
+
+    // The board compares nothing of A; the paired test pairs nothing of A either.
+    const board = (await json(['board', tmp.path])).value;
+    expect(board.comparisons).toEqual([]);
+    const paired = (await json(['mcnemar', a, b])).value;
+    expect(paired).toMatchObject({ pairs: 0, only_a: 0, only_b: 0, p_value: 1 });
+    expect(paired.excluded).toHaveLength(100);
+  });
+
+  it('a stated success_rate the seeds do not give is a problem; the figure is the seeds\' own', async () => {
+    const a = bigym('a/move_plate', 'codex', seeds((s) => s < 30), {}, { success_rate: 0.9 });
+    const row = (await json(['status', a])).value.cells[0];
+    expect(row.success_rate).toBe(0.3);
+    expect(row.board).toBe('off');
+    expect(row.problems).toContainEqual(expect.objectContaining({ file: 'eval/v001/summary.json', message: 'success_rate 0.9, but its units give 30/100 = 0.3' }));
+  });
+
+  it('a count past its plan is a problem, never a figure', async () => {
+    const a = bigym('a/move_plate', 'codex', Array.from({ length: 120 }, (_, seed) => ({ seed, success: true })));
+    const row = (await json(['status', a])).value.cells[0];
+    expect(row.episodes).toMatchObject({ planned: 100, ended: 120 });
+    expect(row.board).toBe('off');
+    expect(row.problems).toContainEqual(expect.objectContaining({ message: '120 units ended, past the 100 planned: a count cannot exceed its plan' }));
+  });
+});
+
+describe('amounts are not negative', () => {
+  it('negative tokens in a bigym run.json are a problem naming the field, left out of every sum and of the estimate', async () => {
+    const a = bigym('a/move_plate', 'codex', seeds(() => true), { tokens: { input: -9_000_000, cached_input: 0, output: 100, reasoning: 0 } });
+    const row = (await json(['status', a])).value.cells[0];
+    expect(row.tokens).toEqual({ input: null, cached_input: 0, output: 100, reasoning: 0 });
+    expect(row.cost_usd_estimate === null || row.cost_usd_estimate >= 0).toBe(true);
+    expect(row.problems).toContainEqual(expect.objectContaining({ file: 'run.json', message: 'tokens.input is -9000000: an amount cannot be negative; left out of every sum' }));
+  });
+
+  it('an OpenRouter charge of -7 USD beside 4 and 3 bills 7, not 0, and says which generation', async () => {
+    const job = join(tmp.path, 'job');
+    const trial = (name: string, charges: number[]) => ({
+      [`${name}/config.json`]: { task: { path: `tasks/${name}` } },
+      [`${name}/result.json`]: { task_name: name, trial_name: name, verifier_result: { rewards: { reward: 1 } }, agent_result: { n_input_tokens: 10, n_output_tokens: 1 } },
+      [`${name}/agent/openrouter_costs.json`]: charges.map((total_cost) => ({ total_cost })),
+    });
+    writeTree(job, { 'config.json': { job_name: 'job' }, 'result.json': { n_total_trials: 2, stats: {} }, ...trial('t1', [4.0]), ...trial('t2', [3.0, -7.0]) });
+    const row = (await json(['status', job])).value.cells[0];
+    expect(row.cost_usd_billed).toBe(7);
+    expect(row.problems).toContainEqual(expect.objectContaining({ file: 't2/agent/openrouter_costs.json', message: '[1].total_cost is -7: an amount cannot be negative; left out of every sum' }));
+  });
+});
