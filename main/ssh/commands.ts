@@ -49,14 +49,28 @@ function afterMarker(stream: NodeJS.ReadableStream, marker: RegExp, found: (matc
  * The login shell's first session: the mux's hello, or the plain helper's, read past whatever its profile
  * printed. Null when the session ended before either (a python3 that cannot run the mux).
  */
-async function greet(open: SessionOpener['open']): Promise<{ session: Session; kind: 'mux' | 'sh'; rest: Buffer } | null> {
+async function greet(open: SessionOpener['open'], helloMs: number): Promise<{ session: Session; kind: 'mux' | 'sh'; rest: Buffer } | null> {
   const token = `cw-${randomBytes(12).toString('hex')}`;
   const session = await open(shellQuote(['exec', 'sh', '-c', BOOTSTRAP, 'sh', token]));
-  return new Promise((resolve) => {
-    afterMarker(session.stdout, new RegExp(`\n${token} (mux|sh)\n`), (found, rest) => resolve({ session, kind: found[1] as 'mux' | 'sh', rest }));
-    session.onEnd(() => resolve(null));
+  return new Promise((resolve, reject) => {
+    // A login shell that never gets to the script (a profile waiting for input) must not hold the host for ever.
+    const deadline = setTimeout(() => {
+      reject(new HelperGone(`its login shell did not start the command runner within ${Math.round(helloMs / 1000)} s (does its profile wait for input?)`));
+      session.close();
+    }, helloMs);
+    afterMarker(session.stdout, new RegExp(`\n${token} (mux|sh)\n`), (found, rest) => {
+      clearTimeout(deadline);
+      resolve({ session, kind: found[1] as 'mux' | 'sh', rest });
+    });
+    session.onEnd(() => {
+      clearTimeout(deadline);
+      resolve(null);
+    });
   });
 }
+
+/** How long the first session has to say hello. */
+export const HELLO_MS = 20_000;
 
 /** A Spawned whose streams and events are wired once the real one exists; killed before that, it is killed then. */
 function deferred(real: Promise<Spawned>): Spawned {
@@ -106,14 +120,14 @@ function ownSession(opener: SessionOpener, script: string): Spawned {
 }
 
 /** The commands of one connection, over its sessions: chosen once, on the first command, and again if the mux ends. */
-export function hostCommands(opener: SessionOpener): HostCommands {
+export function hostCommands(opener: SessionOpener, { helloMs = HELLO_MS }: { helloMs?: number } = {}): HostCommands {
   const helpers = new ShellHelpers(opener.open);
   let way: Promise<Way> | undefined;
   let closed = false;
   const listeners: ((way: 'python3' | 'sh') => void)[] = [];
   const choose = (): Promise<Way> => {
     if (closed) return Promise.reject(new HelperGone('the connection is closed'));
-    way ??= greet(opener.open).then((greeted): Way => {
+    way ??= greet(opener.open, helloMs).then((greeted): Way => {
       if (greeted?.kind === 'sh') helpers.adopt(greeted.session);
       if (greeted?.kind !== 'mux') {
         listeners.forEach((listener) => listener('sh'));

@@ -18,6 +18,8 @@ interface Subscriber {
 
 /** How long a feed that ended waits before it starts again while the host stays connected. */
 const RESTART_MS = 2000;
+/** The longest line the feed prints is a path and its kind: one past this is not the feed speaking. */
+const MAX_LINE = 64 * 1024;
 
 export class HostFeed {
   /** What the feed watches: the roots set, and the included folders no root holds. */
@@ -121,6 +123,10 @@ export class HostFeed {
         if (generation !== this.generation) return;
         const lines = (pending + chunk.toString('utf8')).split('\n');
         pending = lines.pop() as string;
+        if (pending.length > MAX_LINE) {
+          child.kill();
+          return this.ended(generation, `the change feed sent over ${MAX_LINE} bytes without a line's end; it starts again`);
+        }
         for (const line of lines) {
           const told = reader.line(line);
           if (told === 'ready') {
@@ -143,6 +149,8 @@ export class HostFeed {
   /** The feed ended under a live connection: readers poll until it runs again. */
   private ended(generation: number, why: string): void {
     if (generation !== this.generation || this.closed) return;
+    // Told once: what the ended child does after is not news.
+    this.generation++;
     this.child = undefined;
     this.set({ state: 'down', problem: this.host.status.state === 'connected' ? why : null });
     if (this.host.status.state === 'connected') this.restartTimer = setTimeout(() => this.start(), RESTART_MS);

@@ -21,6 +21,20 @@ const MAX_RUNNING = 16;
 
 /** A frame's header: the command's id, what follows (o, e, x) and its length. */
 const FRAME = /^(\d+) ([oex]) (\d+)$/;
+/** The longest header a frame may have (a real one is under 30 bytes): a longer one is not a frame. */
+const MAX_HEADER = 64;
+/** The most one frame may hold: what a command may print in all (the script sends at most 64 KiB a frame). */
+const MAX_FRAME = EXEC_MAX_BYTES;
+/** An exit frame holds a code: a few digits. */
+const MAX_EXIT = 16;
+
+/** The frame being read: its command's job (absent: one already gone), its kind and the bytes still to come. */
+interface Frame {
+  id: string;
+  kind: 'o' | 'e' | 'x';
+  left: number;
+  exit: Buffer[];
+}
 
 const SIGNALS = new Map(Object.entries(constants.signals).map(([name, number]) => [number, name]));
 
@@ -31,7 +45,10 @@ const SIGNALS = new Map(Object.entries(constants.signals).map(([name, number]) =
 export class Mux {
   private jobs = new Map<string, Job>();
   private next = 0;
-  private buffer: Buffer = Buffer.alloc(0);
+  /** The header read so far, before its newline. */
+  private header: Buffer[] = [];
+  private headerBytes = 0;
+  private frame: Frame | null = null;
   private ended = false;
   /** Why it ended, when it was not the connection: output that is not a frame. */
   private why: string | null = null;
@@ -64,29 +81,55 @@ export class Mux {
     return id;
   }
 
+  /** Reads frames as their bytes come: a frame's data goes to its command as it arrives, never gathered whole. */
   private take(chunk: Buffer): void {
-    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
-    for (;;) {
-      const newline = this.buffer.indexOf(0x0a);
-      if (newline < 0) return;
-      const header = FRAME.exec(this.buffer.toString('latin1', 0, newline));
-      if (!header) {
-        this.why = `the command runner printed what is not a frame: ${JSON.stringify(this.buffer.toString('latin1', 0, Math.min(newline, 80)))}`;
-        return this.close();
+    let at = 0;
+    while (at < chunk.length && this.why === null) {
+      if (this.frame) {
+        const data = chunk.subarray(at, at + Math.min(this.frame.left, chunk.length - at));
+        at += data.length;
+        this.frame.left -= data.length;
+        this.data(this.frame, data);
+        if (this.frame.left === 0) this.finish(this.frame);
+        continue;
       }
-      const [, id, kind, length] = header as unknown as [string, string, string, string];
-      const end = newline + 1 + Number(length);
-      if (this.buffer.length < end) return;
-      const data = this.buffer.subarray(newline + 1, end);
-      this.buffer = this.buffer.subarray(end);
-      const job = this.jobs.get(id);
-      if (!job) continue;
-      if (kind === 'x') {
-        this.jobs.delete(id);
-        const code = Number(data.toString('latin1'));
-        job.onExit(code >= 0 ? code : null, code >= 0 ? null : (SIGNALS.get(-code) ?? `signal ${-code}`));
-      } else job.onData(kind as 'o' | 'e', data);
+      const newline = chunk.indexOf(0x0a, at);
+      const end = newline < 0 ? chunk.length : newline;
+      this.header.push(chunk.subarray(at, end));
+      this.headerBytes += end - at;
+      if (this.headerBytes > MAX_HEADER) return this.refuse(`the command runner printed a line of over ${MAX_HEADER} bytes where a frame's header belongs`);
+      if (newline < 0) return;
+      at = newline + 1;
+      const line = Buffer.concat(this.header).toString('latin1');
+      this.header = [];
+      this.headerBytes = 0;
+      const header = FRAME.exec(line);
+      if (!header) return this.refuse(`the command runner printed what is not a frame: ${JSON.stringify(line.slice(0, 80))}`);
+      const [, id, kind, length] = header as unknown as [string, string, Frame['kind'], string];
+      if (Number(length) > (kind === 'x' ? MAX_EXIT : MAX_FRAME)) return this.refuse(`the command runner announced a frame of ${length} bytes, over the ${kind === 'x' ? MAX_EXIT : MAX_FRAME} a frame may hold`);
+      this.frame = { id, kind, left: Number(length), exit: [] };
+      if (this.frame.left === 0) this.finish(this.frame);
     }
+  }
+
+  private data(frame: Frame, data: Buffer): void {
+    if (frame.kind === 'x') frame.exit.push(data);
+    else if (data.length) this.jobs.get(frame.id)?.onData(frame.kind, data);
+  }
+
+  private finish(frame: Frame): void {
+    this.frame = null;
+    const job = this.jobs.get(frame.id);
+    if (frame.kind !== 'x' || !job) return;
+    this.jobs.delete(frame.id);
+    const code = Number(Buffer.concat(frame.exit).toString('latin1'));
+    job.onExit(code >= 0 ? code : null, code >= 0 ? null : (SIGNALS.get(-code) ?? `signal ${-code}`));
+  }
+
+  /** Output that breaks the framing: the runner is not to be trusted further, and its connection is closed. */
+  private refuse(why: string): void {
+    this.why = why;
+    this.close();
   }
 
   private gone(): void {
