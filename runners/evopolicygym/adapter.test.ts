@@ -1,3 +1,4 @@
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { age, context, jsonl, read, tempDir, writeTree } from '../testing';
@@ -129,5 +130,21 @@ describe('evopolicygym detail', () => {
         note: 'handed off 1st',
       },
     ]);
+  });
+
+  it('follows no link inside a snapshot: three links to "." list the real files once, in bounded time, and a problem says so', async () => {
+    writeTree(cell, { 'run.json': run, 'events.jsonl': jsonl(events), 'programs/submission-000001/policy.py': 'def act(obs):\n    return 0.0\n' });
+    for (const name of ['a', 'b', 'c']) symlinkSync('.', join(cell, 'programs/submission-000001', name));
+    const { cell: c, detail } = await evopolicygym.read(cell, context(), { detail: true });
+    expect(detail?.programs[0]?.files).toEqual([{ name: 'policy.py', path: 'programs/submission-000001/policy.py' }]);
+    expect(c.problems).toContainEqual(expect.objectContaining({ file: 'programs/submission-000001', message: '3 links in the snapshot, not followed: a, b, c' }));
+  });
+
+  it('stops a snapshot deeper than 8 folders, and says so', async () => {
+    const deep = Array.from({ length: 12 }, (_, i) => `d${i}`).join('/');
+    writeTree(cell, { 'run.json': run, 'events.jsonl': jsonl(events), 'programs/submission-000001/policy.py': '', [`programs/submission-000001/${deep}/x.py`]: '' });
+    const { cell: c, detail } = await evopolicygym.read(cell, context(), { detail: true });
+    expect(detail?.programs[0]?.files.map((f) => f.name)).toEqual(['policy.py']);
+    expect(c.problems).toContainEqual(expect.objectContaining({ message: 'the snapshot holds folders deeper than 8: the listing stops there' }));
   });
 });

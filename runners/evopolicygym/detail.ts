@@ -4,6 +4,8 @@ import type { JsonObject } from '../common/json';
 import type { JsonlRecord } from '../common/jsonl';
 import { arr, num, obj, str, timestampMs } from '../common/values';
 import type { DetailRead, EventLog } from '../types';
+import { problem } from '../../shared/model';
+import { counted } from '../../shared/counts';
 
 /** What the cell view shows, from the files the summary read already parsed, and each submission's feedback. */
 export async function evopolicygymDetail(r: CellReading, run: JsonObject, events: readonly JsonlRecord[]): Promise<DetailRead> {
@@ -67,10 +69,15 @@ export async function evopolicygymDetail(r: CellReading, run: JsonObject, events
 
 const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 
-/** More files than a program of a policy holds: the listing stops there. */
+/** More files, folders or depth than a program of a policy holds: the listing stops there, and says so. */
 const MAX_PROGRAM_FILES = 200;
+const MAX_PROGRAM_FOLDERS = 200;
+const MAX_PROGRAM_DEPTH = 8;
 
-/** Each published submission's immutable snapshot, `programs/<submission>/`, its files found at any depth. */
+/**
+ * Each published submission's immutable snapshot, `programs/<submission>/`, its files found down to
+ * MAX_PROGRAM_DEPTH. A link is never followed (three links to `.` made 3^depth folders): it is listed as a problem.
+ */
 async function programSnapshots(r: CellReading, run: JsonObject, submissions: string[]): Promise<ProgramSnapshot[]> {
   const handedOff = arr(run.handed_off);
   const noteOf = (id: string) => {
@@ -81,15 +88,24 @@ async function programSnapshots(r: CellReading, run: JsonObject, submissions: st
   const snapshots: ProgramSnapshot[] = [];
   for (const id of submissions) {
     const files: ProgramSnapshot['files'] = [];
-    const folders = [''];
-    while (folders.length && files.length < MAX_PROGRAM_FILES) {
-      const folder = folders.shift() as string;
-      for (const entry of await r.list(`programs/${id}${folder}`)) {
+    const links: string[] = [];
+    const folders: [string, number][] = [['', 0]];
+    let listed = 0;
+    let cut: string | null = null;
+    while (folders.length && !cut) {
+      const [folder, depth] = folders.shift() as [string, number];
+      if (++listed > MAX_PROGRAM_FOLDERS) cut = `more than ${MAX_PROGRAM_FOLDERS} folders`;
+      for (const entry of cut ? [] : await r.list(`programs/${id}${folder}`)) {
         const name = `${folder}/${entry.name}`;
-        if (entry.kind === 'dir') folders.push(name);
+        if (entry.link) links.push(name.slice(1));
+        else if (entry.kind === 'dir' && depth + 1 > MAX_PROGRAM_DEPTH) cut ??= `folders deeper than ${MAX_PROGRAM_DEPTH}`;
+        else if (entry.kind === 'dir') folders.push([name, depth + 1]);
         else if (entry.kind === 'file' && files.length < MAX_PROGRAM_FILES) files.push({ name: name.slice(1), path: `programs/${id}${name}` });
+        else if (entry.kind === 'file') cut ??= `more than ${MAX_PROGRAM_FILES} files`;
       }
     }
+    if (links.length) r.problems.push(problem(`programs/${id}`, `${counted(links.length, 'link')} in the snapshot, not followed: ${links.slice(0, 3).join(', ')}${links.length > 3 ? ', …' : ''}`, { severity: 'warning' }));
+    if (cut) r.problems.push(problem(`programs/${id}`, `the snapshot holds ${cut}: the listing stops there`, { severity: 'warning' }));
     if (files.length) snapshots.push({ id, files: files.sort((a, b) => a.name.localeCompare(b.name)), note: noteOf(id) });
   }
   return snapshots;
