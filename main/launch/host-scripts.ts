@@ -3,7 +3,7 @@
 import { posix } from 'node:path';
 import { LAUNCH_FILES } from '../../shared/launch';
 import { shellQuote } from '../../shared/quote';
-import { cellExists, DRAIN, notResumable, STDERR, STDOUT } from './place';
+import { cellExists, DRAIN, notResumable, sharedLog, STDERR, STDOUT } from './place';
 
 const q = (text: string) => shellQuote([text]);
 
@@ -25,7 +25,11 @@ const freshCellScript = (cell: string) =>
 const resumedCellScript = (cell: string) =>
   [
     `if [ ! -d ${q(cell)} ] || [ -L ${q(cell)} ]; then echo ${q(notResumable(cell))} >&2; exit 17; fi`,
-    ...[STDOUT, STDERR].map((log) => posix.join(cell, log)).map((log) => `if [ -L ${q(log)} ]; then echo ${q(notResumable(log))} >&2; exit 17; fi`),
+    ...[STDOUT, STDERR].map((log) => posix.join(cell, log)).flatMap((log) => [
+      `if [ -L ${q(log)} ]; then echo ${q(notResumable(log))} >&2; exit 17; fi`,
+      // A hard link's other name may be outside the cell: POSIX find's -links +1 is more than one.
+      `if [ -n "$(find ${q(log)} -prune -links +1 2>/dev/null)" ]; then echo ${q(sharedLog(log))} >&2; exit 17; fi`,
+    ]),
     `rm -f ${[PID_FILE, EXIT_FILE, DRAIN].map((file) => q(posix.join(cell, file))).join(' ')}`,
   ].join('\n');
 

@@ -3,7 +3,7 @@ import { constants, readFileSync } from 'node:fs';
 import { lstat, mkdir, open, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { groupRunning } from './pgid';
-import { cellExists, DRAIN, notResumable, STDERR, STDOUT, type LaunchedRun, type RunPlace, type Seen, type Start } from './place';
+import { cellExists, DRAIN, notResumable, sharedLog, STDERR, STDOUT, type LaunchedRun, type RunPlace, type Seen, type Start } from './place';
 
 /** A file Cellwatch makes in a cell: new, and never a link's target. */
 const NEW_FILE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -26,9 +26,15 @@ async function enterCell(cell: string, resume: boolean): Promise<void> {
 }
 
 async function openLog(file: string, resume: boolean) {
-  return open(file, (resume ? OWN_LOG : NEW_FILE) | constants.O_APPEND).catch((error: NodeJS.ErrnoException) => {
+  const log = await open(file, (resume ? OWN_LOG : NEW_FILE) | constants.O_APPEND).catch((error: NodeJS.ErrnoException) => {
     throw error.code === 'ELOOP' ? new Error(notResumable(file)) : error;
   });
+  // O_NOFOLLOW stops symbolic links only: a hard link to a file outside the cell has two names.
+  if ((await log.stat()).nlink > 1) {
+    await log.close();
+    throw new Error(sharedLog(file));
+  }
+  return log;
 }
 
 /** When the process with this pid started (field 22 of /proc/PID/stat); null where there is no /proc. */

@@ -70,6 +70,8 @@ export const cellExists = (cell: string) => `${cell} exists already: a launch ma
 
 /** Why a resume refuses its cell: only the run's own folder, never a link in its place or in its logs' place. */
 export const notResumable = (path: string) => `${path} is a link, or not a folder: a resume goes on only in the run's own cell, and never writes through a link`;
+/** A log with another name elsewhere (a hard link the run made): appending to it would write outside the cell. */
+export const sharedLog = (path: string) => `${path} has another name elsewhere (a hard link): a resume never appends to a file outside the run's cell`;
 
 /** The sentinel a drain writes in a coding-agent cell; a resume takes it back, or the run would drain at once. */
 export const DRAIN = 'DRAIN';

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../runners/testing';
@@ -79,6 +79,11 @@ describe('resuming a drained run', () => {
     writeFileSync(elsewhere, 'mine\n');
     symlinkSync(elsewhere, stdout);
     await expect(core.resumeRun(resumed.run.id, '9')).rejects.toThrow(`${stdout} is a link, or not a folder: a resume goes on only in the run's own cell, and never writes through a link`);
+    expect(read(elsewhere)).toBe('mine\n');
+    // Nor a log the run replaced with a hard link to a file outside its cell.
+    rmSync(stdout);
+    linkSync(elsewhere, stdout);
+    await expect(core.resumeRun(resumed.run.id, '9')).rejects.toThrow(`${stdout} has another name elsewhere (a hard link): a resume never appends to a file outside the run's cell`);
     expect(read(elsewhere)).toBe('mine\n');
   });
 
