@@ -7,6 +7,9 @@ export default defineConfig({
     include: ['{app,main,runners,shared,scripts}/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}'],
     exclude: ['e2e/**', 'node_modules/**', 'out/**'],
     testTimeout: 20_000,
+    // Hooks stop sshds, clusters and cores: on a machine whose cores are busy with other work that can take
+    // far longer than Vitest's 10 s, and a hook's limit is there to catch a hang, not to race the machine.
+    hookTimeout: 60_000,
     // Two files at a time: left to itself, Vitest runs one at a time on 2 cores, and most files mostly wait
     // (on an sshd, a cluster, a child process), so two take about two thirds of the time.
     maxWorkers: 2,

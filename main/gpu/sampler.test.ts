@@ -14,12 +14,13 @@ let samples: GpuSample[];
 let problems: Problem[];
 const saved = { ...process.env };
 
-function start(mode: string, intervalMs = 100): GpuSampler {
+/** A sampler of the fake; it counts as fallen silent only after `silentMs`, the test's own (no race with a busy machine). */
+function start(mode: string, { intervalMs = 100, silentMs = 60_000 } = {}): GpuSampler {
   process.env.FAKE_SMI_GPUS = join(tmp.path, 'gpus.csv');
   process.env.FAKE_SMI_APPS = join(tmp.path, 'apps.csv');
   process.env.FAKE_SMI_STARTS = join(tmp.path, 'starts.log');
   process.env.FAKE_SMI_MODE = mode;
-  sampler = new GpuSampler({ command: FAKE, intervalMs, processesEveryMs: 200, onSample: (s) => samples.push(s), onProblem: (p) => problems.push(p) });
+  sampler = new GpuSampler({ command: FAKE, intervalMs, silentMs, processesEveryMs: 200, onSample: (s) => samples.push(s), onProblem: (p) => problems.push(p) });
   sampler.start();
   return sampler;
 }
@@ -62,8 +63,8 @@ describe('GPU sampler against a fake nvidia-smi replaying real output', () => {
   });
 
   it('kills and restarts an nvidia-smi that falls silent', async () => {
-    const s = start('silent-after-1');
-    await expect.poll(() => problems.map((p) => p.message).join('\n'), { timeout: 8000 }).toMatch(/fell silent/);
+    const s = start('silent-after-1', { silentMs: 500 });
+    await expect.poll(() => problems.map((p) => p.message).join('\n'), { timeout: 8000 }).toMatch(/fell silent for 0.5 s/);
     await expect.poll(() => s.starts, { timeout: 8000 }).toBeGreaterThanOrEqual(2);
   });
 

@@ -15,6 +15,8 @@ export interface SamplerOptions {
   intervalMs?: number;
   /** How often per-process memory is asked for (a separate, short-lived nvidia-smi). */
   processesEveryMs?: number;
+  /** How long nvidia-smi may say nothing before it counts as stuck (default: three intervals, at least 3 s). */
+  silentMs?: number;
   onSample(sample: GpuSample): void;
   onProblem(problem: Problem): void;
 }
@@ -47,6 +49,7 @@ export class GpuSampler {
   private processes: GpuProcess[] = [];
   readonly command: string;
   readonly intervalMs: number;
+  private readonly silentMs: number;
   /** Times the long-lived process was (re)started. */
   starts = 0;
 
@@ -58,6 +61,7 @@ export class GpuSampler {
   constructor(private readonly options: SamplerOptions) {
     this.command = options.command ?? 'nvidia-smi';
     this.intervalMs = options.intervalMs ?? 1000;
+    this.silentMs = options.silentMs ?? Math.max(3 * this.intervalMs, 3000);
   }
 
   start(): void {
@@ -119,13 +123,13 @@ export class GpuSampler {
     });
   }
 
-  /** A sampler that says nothing for three intervals is stuck: kill it and start again. */
+  /** A sampler that says nothing for `silentMs` is stuck: kill it and start again. */
   private armWatchdog(): void {
     clearTimeout(this.watchdog);
     this.watchdog = setTimeout(() => {
-      this.options.onProblem(problem(this.command, `${this.command} fell silent for ${(3 * this.intervalMs) / 1000} s; restarting it`));
+      this.options.onProblem(problem(this.command, `${this.command} fell silent for ${this.silentMs / 1000} s; restarting it`));
       this.child?.kill();
-    }, Math.max(3 * this.intervalMs, 3000));
+    }, this.silentMs);
   }
 
   private line(line: string): void {
