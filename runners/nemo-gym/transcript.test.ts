@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { context, jsonl, tempDir } from '../testing';
-import { readTranscript, transcriptOf } from './transcript';
+import { MAX_ROW_BYTES, readTranscript, transcriptOf } from './transcript';
 
 const REAL = join(import.meta.dirname, 'fixtures/responses_api_agents/claude_code_agent/data/example_math_rollouts.jsonl');
 
@@ -27,6 +27,17 @@ describe('a rollout read like a transcript', () => {
     expect(t?.reward).toBe(1);
     expect(t?.verdict).toMatchObject({ expected_answer: row.expected_answer, extracted_answer: row.extracted_answer, _ng_task_index: 4 });
     expect(await readTranscript(path, '9#0', context())).toBeNull();
+  });
+
+  it('opens a row over the cap as too large to show whole, with its score and fields, without reading it; the row after it opens whole', async () => {
+    const path = join(tmp.path, 'big.jsonl');
+    const row = (task: number, text: string) => ({ responses_create_params: { input: 'q' }, response: { output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] }] }, reward: task, resolved: task === 1, _ng_task_index: task, _ng_rollout_index: 0 });
+    writeFileSync(path, jsonl([row(0, 'small'), row(1, 'x'.repeat(MAX_ROW_BYTES + 1)), row(2, 'after')]));
+    const big = await readTranscript(path, '1#0', context());
+    expect(big?.items).toEqual([{ kind: 'outcome', text: expect.stringMatching(/^this rollout's row is 32 MB, over the 32 MB a transcript opens whole: too large to show whole/) }]);
+    expect(big?.reward).toBe(1);
+    expect(big?.verdict).toMatchObject({ resolved: true });
+    expect((await readTranscript(path, '2#0', context()))?.answer).toBe('after');
   });
 
   it('shows reasoning, a SWE patch, unpaired outputs and the observation gaps as such', async () => {

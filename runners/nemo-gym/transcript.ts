@@ -59,8 +59,16 @@ export function transcriptOf(row: Record<string, unknown>, unit: string): Transc
   };
 }
 
-/** The longest row opened: a whole SWE conversation can be tens of megabytes. */
-const MAX_ROW_BYTES = 256 * 1024 * 1024;
+/** The longest row opened whole: a whole SWE conversation can be tens of megabytes; past this its parse would hold serve's memory. */
+export const MAX_ROW_BYTES = 32 * 1024 * 1024;
+
+const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(0)} MB`;
+
+/** A row too large to open whole: what its summary holds (the score, the environment's fields) and why the rest is not shown. */
+function tooLarge(row: NemoRow, unit: string, bytes: number): Transcript {
+  const why = `this rollout's row is ${megabytes(bytes)}, over the ${megabytes(MAX_ROW_BYTES)} a transcript opens whole: too large to show whole; its score and the environment's fields are below`;
+  return { unit, agent: row.agent, items: [{ kind: 'outcome', text: why }], answer: null, reward: row.reward ?? null, verdict: row.fields, patch: null, observations: null };
+}
 
 /** The transcript of one rollout of the collection at `path` (`<task>#<rollout>`, or `<agent>/<task>#<rollout>`); null when it has none such. */
 export async function readTranscript(path: string, unit: string, ctx: ReadContext): Promise<Transcript | null> {
@@ -69,6 +77,10 @@ export async function readTranscript(path: string, unit: string, ctx: ReadContex
   const [agent, id] = slash < 0 ? [null, unit] : [unit.slice(0, slash), unit.slice(slash + 1)];
   const row = collection.rollouts.find((r: NemoRow) => unitOf(r) === id && (agent === null || r.agent === agent));
   if (!row) return null;
+  // The row ends where the next one starts (or the file does): its size is known before a byte of it is read.
+  let end = (await ctx.fs.stat(path))?.size ?? row.offset;
+  for (const other of collection.rollouts) if (other.offset > row.offset && other.offset < end) end = other.offset;
+  if (end - row.offset > MAX_ROW_BYTES) return tooLarge(row, unit, end - row.offset);
   const read = await ctx.fs.readFrom(path, row.offset, MAX_ROW_BYTES);
   const line = read?.text.split('\n', 1)[0];
   if (!line) return null;
