@@ -50,7 +50,7 @@ function logBinomialHalf(k: number, n: number): number {
  * Two-sided exact p-value: min(1, 2 * P(X <= min(b, c))) with X ~ Binomial(b + c, 1/2); 1 when b + c = 0.
  * The tail is its largest term, P(X = k) in log space, times the sum of the terms below it relative to that
  * one, added from the largest down until the rest cannot change the sum: steps of order sqrt(n), not n, and
- * within 1e-9 relative of the exact sum for any n (a p-value below about 1e-308 reads as 0).
+ * within 1e-9 relative of the exact sum for any n, to 14 significant digits (below about 1e-308 it reads as 0).
  */
 export function mcnemarExactP(b: number, c: number): number {
   if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) throw new RangeError(`counts must be whole numbers, not ${b} and ${c}`);
@@ -63,7 +63,8 @@ export function mcnemarExactP(b: number, c: number): number {
     relative *= i / (n - i + 1);
     sum += relative;
   }
-  return Math.min(1, 2 * Math.exp(logBinomialHalf(k, n) + Math.log(sum)));
+  // Rounded to the digits it is sure of: an exact 0.25 reads 0.25, not 0.25000000000000006.
+  return Math.min(1, Number((2 * Math.exp(logBinomialHalf(k, n) + Math.log(sum))).toPrecision(14)));
 }
 
 export interface Excluded {
