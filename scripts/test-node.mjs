@@ -3,8 +3,8 @@
 // from nodejs.org has it (the suite's fresh PATH links npm from node's own folder).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { ROOT } from './deps.mjs';
 
 const major = process.argv[2];
@@ -22,7 +22,9 @@ const bin = join(cache, 'bin');
 
 /** A package of npm's registry, unpacked into `into` (its `package/` folder's contents). */
 function unpack(spec, into) {
-  const scratch = mkdtempSync(join(tmpdir(), 'cellwatch-node-'));
+  // Beside its destination: a rename from /tmp may cross filesystems.
+  mkdirSync(dirname(into), { recursive: true });
+  const scratch = mkdtempSync(join(dirname(into), 'fetching-'));
   try {
     const packed = spawnSync('npm', ['pack', spec, '--silent', '--pack-destination', scratch], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     if (packed.status !== 0) throw new Error(`npm pack ${spec} failed`);
