@@ -91,7 +91,7 @@ test.describe('launch a UI run', () => {
     await expect(page.locator('.run-controls')).toContainText('stopped', { timeout: 15_000 });
     // What the process says beats fresh files: stopped in the header and the list, and no end projected.
     await expect(page.locator('.cell-header .pill').first()).toHaveText('stopped');
-    await expect(page.getByLabel('Budgets')).not.toContainText('ends ~');
+    await expect(page.getByLabel('Budgets')).not.toContainText('ends about');
     await page.keyboard.press('Escape');
     await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: new RegExp(planned as string) })).toContainText('stopped');
   });

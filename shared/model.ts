@@ -70,9 +70,12 @@ export const isLive = (state: CellState) => LIVE.has(state);
  * command and read worker that loads this module would pay at its start.
  */
 let clock: Intl.DateTimeFormat | undefined;
+let minutes: Intl.DateTimeFormat | undefined;
 
-/** A time of day as this machine's clock shows it, to the second (when a throttled run resumes, an event's time). */
-export const clockTime = (ms: number) => (clock ??= new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })).format(ms);
+/** A time of day in the user's locale, to the second (an event's time, when a throttled run resumes): the one clock format. */
+export const clockTime = (ms: number) => (clock ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })).format(ms);
+/** The same clock to the minute, for times that are estimates (when a budget runs out). */
+export const clockMinutes = (ms: number) => (minutes ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' })).format(ms);
 
 /** A cell's state as a person reads it: a throttled one says when it resumes. */
 export function stateText(cell: Pick<CellSummary, 'state' | 'pausedUntil'>): string {

@@ -1,6 +1,6 @@
 import { join, relative, sep } from 'node:path';
 import type { CellDelta, CellDetail, StreamEvent, StreamResume } from '../../shared/cell-detail';
-import { problem, problemKey, type CellSummary, type Problem } from '../../shared/model';
+import { isLive, problem, problemKey, type CellSummary, type Problem } from '../../shared/model';
 import { ADAPTERS, cellFolder, JsonReader } from '../../runners';
 import type { Change } from '../changes';
 import { QuietTimer } from '../quiet';
@@ -81,7 +81,11 @@ export class CellSession {
     const read = await readCell(this.summary.path, this.summary.format, ctx, { detail: true, logs: this.logs });
     this.looked = looked;
     const empty = { episodes: [], versions: [], vram: [], startedAt: null, episodeBudget: null, frameSources: [], logStream: null, otherBudgets: [], tables: [], programs: [] };
-    return { summary: this.present(summaryOf(read, this.summary.root)), ...(read.detail ?? empty) };
+    const summary = this.present(summaryOf(read, this.summary.root));
+    const detail = read.detail ?? empty;
+    // A unit's state follows its run's: a run that stopped (or went stale) has no running episode.
+    if (isLive(summary.state)) return { summary, ...detail };
+    return { summary, ...detail, episodes: detail.episodes.map((e) => (e.status === 'running' ? { ...e, status: summary.state } : e)) };
   }
 
   /** The detail as of the last reread, for a second viewer of an open cell. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { differences, distinctCut, middleCut, nameCuts } from './name-cuts';
+import { differences, distinctCut, middleCut, nameCuts, readsAs } from './name-cuts';
 
 describe('an id cut to fit', () => {
   it('keeps both ends, and is whole when it fits', () => {
@@ -27,9 +27,30 @@ describe('an id cut to fit', () => {
     // Narrower, the start gives way.
     expect(nameCuts(names, 12).get('std_sdk_demo-model_full_default')).toBe('…sdk…full…');
     for (const max of [6, 9, 12, 14, 20]) {
-      const shown = [...nameCuts(names, max).values()];
-      if (max >= 9) expect(new Set(shown).size).toBe(names.length);
-      shown.forEach((cut) => expect(cut.length).toBeLessThanOrEqual(Math.max(max, 5)));
+      const cut = nameCuts(names, max);
+      expect(new Set(cut.values()).size).toBe(names.length);
+      cut.forEach((shown, name) => expect(shown.length <= Math.max(max, 5) || shown.replace('\n', '') === name).toBe(true));
+    }
+  });
+
+  it('keeps 2,000 run names of four fields apart at every width: a name no cut tells apart is shown whole', () => {
+    const names = ['cli', 'openhands', 'sdk', 'codex', 'aider', 'swe-agent', 'claude-code', 'goose'].flatMap((harness) =>
+      ['claude-9-opus', 'claude-9-sonnet', 'gpt-6-luna', 'gpt-6-mini', 'gemini-4-pro'].flatMap((model) =>
+        ['bare', 'full', 'short', 'tools', 'strict'].flatMap((condition) => ['e1', 'e2', 'e4', 'e8', 'default', 'high', 'low', 'xhigh', 'max', 'min'].map((effort) => `std_${harness}_${model}_${condition}_${effort}`)),
+      ),
+    );
+    expect(names).toHaveLength(2000);
+    for (const max of [8, 11, 16, 20, 28]) {
+      const cut = nameCuts(names, max);
+      expect(new Set(cut.values()).size).toBe(2000);
+      expect(cut.get('std_cli_claude-9-opus_full_e8')).not.toBe(cut.get('std_openhands_claude-9-opus_full_e8'));
+      cut.forEach((shown, name) => expect(shown.length <= max || shown.replace('\n', '') === name).toBe(true));
+    }
+    // No cut reads as another name too: one that would hide the field it differs in is whole instead.
+    for (const max of [11, 40]) {
+      const cut = nameCuts(names, max);
+      const misread = [...cut].filter(([name, shown]) => !shown.includes('\n') && names.some((other) => other !== name && readsAs(shown, other)));
+      expect(misread).toEqual([]);
     }
   });
 });

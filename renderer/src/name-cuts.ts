@@ -61,7 +61,9 @@ function spotsCut(text: string, spots: number[]): string {
  * Each name cut to at most `max` characters (distinctCut), and where two names would then read the same,
  * each of them cut again to the parts where it differs from the others that read like it (and from its
  * nearest alike): `std_cli_demo-model_bare_default` and `std_sdk_demo-model_bare_default` both read
- * `…bare_default` at 14 characters, and read `std_cli…bare…` and `std_sdk…bare…` instead.
+ * `…bare_default` at 14 characters, and read `std_cli…bare…` and `std_sdk…bare…` instead. A name whose cut
+ * would hide where it differs, or still read like another's, is not cut at all: longer than `max`, it is
+ * whole on two lines (twoLines).
  */
 export function nameCuts(names: readonly string[], max: number): Map<string, string> {
   const at = differences(names);
@@ -76,10 +78,47 @@ export function nameCuts(names: readonly string[], max: number): Map<string, str
       const spots = [at.get(name) ?? 0, ...neighbours.map((other) => common(name, other))];
       // With its start where that fits: std_cli…bare…, else …cli…bare…
       const cut = [spotsCut(name, [0, ...spots]), spotsCut(name, spots)].find((c) => c.length <= max);
-      cuts.set(name, cut ?? middleCut(spotsCut(name, spots), max));
+      // Where the parts it differs in do not fit, a cut of the middle would hide them: it is shown whole.
+      cuts.set(name, cut ?? twoLines(name, max));
     });
   }
+  // A cut another name also reads as (`std_cli…bare_default` of std_cli_claude-9-opus_bare_default beside
+  // std_cli_gpt-6-luna_bare_default) says too little: that name is shown whole.
+  const byEnd = new Map<string, string[]>();
+  for (const name of cuts.keys()) byEnd.set(lastPart(name), [...(byEnd.get(lastPart(name)) ?? []), name]);
+  const all = [...cuts.keys()];
+  for (const [name, cut] of cuts) {
+    if (cut === name) continue;
+    const others = cut.endsWith('…') ? all : (byEnd.get(lastPart(name)) ?? []);
+    if (others.some((other) => other !== name && readsAs(cut, other))) cuts.set(name, twoLines(name, max));
+  }
   return cuts;
+}
+
+const lastPart = (name: string) => name.slice(name.search(/[^_\-./]*$/));
+
+/** Whether `name` reads as `cut`: its kept pieces, in order, with an ellipsis wherever some of it was left out. */
+export function readsAs(cut: string, name: string): boolean {
+  const pieces = cut.split('…');
+  const first = pieces[0] as string;
+  const last = pieces.at(-1) as string;
+  if (pieces.length === 1) return cut === name;
+  if (!name.startsWith(first) || !name.endsWith(last) || first.length + last.length > name.length) return false;
+  let at = first.length;
+  for (const piece of pieces.slice(1, -1)) {
+    const found = name.indexOf(piece, at);
+    if (found < 0 || found + piece.length > name.length - last.length) return false;
+    at = found + piece.length;
+  }
+  return true;
+}
+
+/** A name whole: on two lines (a newline after the separator nearest its middle) where it is longer than `max`. */
+export function twoLines(name: string, max: number): string {
+  if (name.length <= max) return name;
+  const breaks = [...name.matchAll(/[_\-./]/g)].map((m) => m.index + 1);
+  const at = breaks.reduce((best, b) => (Math.abs(b - name.length / 2) < Math.abs(best - name.length / 2) ? b : best), Math.ceil(name.length / 2));
+  return `${name.slice(0, at)}\n${name.slice(at)}`;
 }
 
 /**

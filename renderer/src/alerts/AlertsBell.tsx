@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ALERT_KINDS, type Alert, type AlertKind } from '../../../shared/alerts';
 import { useApp } from '../context';
+import { clockMinutes } from '../../../shared/model';
 import { counted } from '../format';
 import { useEscape } from '../keys';
 import { notificationPermission } from './notify';
@@ -12,7 +13,7 @@ const TONE: Record<AlertKind, string> = {
 function when(at: number): string {
   const date = new Date(at);
   const today = new Date().toDateString() === date.toDateString();
-  return today ? date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }) : date.toLocaleDateString([], { month: 'short', day: 'numeric' });
+  return today ? clockMinutes(at) : date.toLocaleDateString([], { month: 'short', day: 'numeric' });
 }
 
 function BellIcon() {

@@ -46,7 +46,10 @@ const episodesText = (c: CellSummary) =>
   `${c.capabilities.versions && c.policyVersions.length ? `${c.policyVersions.at(-1)} ` : ''}${whole(c.episodes.ended)}/${c.episodes.planned === null ? '?' : whole(c.episodes.planned)}`;
 
 export const COLUMNS: Column[] = [
-  { key: 'name', title: 'Name', grow: true, always: true, fit: (c) => c.name, sortValue: (c) => c.name, render: (c, _now, fit) => <span className="name" title={c.path}>{fit(c.name)}</span> },
+  { key: 'name', title: 'Name', grow: true, always: true, fit: (c) => c.name, sortValue: (c) => c.name, render: (c, _now, fit) => {
+    const shown = fit(c.name);
+    return <span className={shown.includes('\n') ? 'name two-lines' : 'name'} title={c.path}>{shown}</span>;
+  } },
   { key: 'format', title: 'Format', fit: (c) => c.format, sortValue: (c) => c.format, render: (c) => <span title={c.format}>{c.format}</span> },
   { key: 'board', title: 'Board', widthPx: 44, sortValue: (c) => c.board ?? '', render: (c) => <BoardBadge cell={c} /> },
   { key: 'state', title: 'State', whole: true, fit: (c) => STATE_LOOK[c.state].label, sortValue: (c) => STATE_LOOK[c.state].order, render: (c) => <StatePill state={c.state} pausedUntil={c.pausedUntil} /> },

@@ -1,27 +1,45 @@
 import type { EpisodeRow, StreamEvent } from '../../../shared/cell-detail';
-import { isLive } from '../../../shared/model';
+import { clockMinutes, isLive } from '../../../shared/model';
 import { percent, whole } from '../format';
 import { useNow } from '../useNow';
 import { useCell } from './context';
-import { clock, duration, projectedEnd } from './projection';
+import { duration, projectedEnd } from './projection';
 
 interface BarProps {
   label: string;
+  /** What a screen reader calls it, when the label alone does not say (the budget's unit). */
+  name?: string;
   used: number;
   total: number | null;
   unit: string;
   note?: string;
   tone?: 'running' | 'amber' | 'ok';
-  /** Say what is left of the total: not for a share (scored of ended), where the rest is not to come. */
+  /** Say what is left of the total: not once it is spent for good (a run that ended). */
   left?: boolean;
+  /** A part of a whole (scored of ended), not a budget: "19 of 20 ended", no percent beside a success rate to be read as one. */
+  share?: boolean;
 }
 
-export function Bar({ label, used, total, unit, note, tone = 'running', left = true }: BarProps) {
+export function Bar({ label, name = label, used, total, unit, note, tone = 'running', left = true, share = false }: BarProps) {
   const fraction = total ? Math.min(1, used / total) : 0;
+  if (share) {
+    return (
+      <div className="budget-row">
+        <span className="budget-label">{label}</span>
+        <span className="bar wide" role="meter" aria-label={name} aria-valuemin={0} aria-valuemax={total ?? 0} aria-valuenow={used}>
+          <span className={`fill tone-fill-${tone}`} style={{ width: `${fraction * 100}%` }} />
+        </span>
+        <span className="budget-figure">
+          {whole(used)} {label} of {total === null ? '?' : whole(total)} {unit}
+        </span>
+        <span className="budget-note">{note}</span>
+      </div>
+    );
+  }
   return (
     <div className="budget-row">
       <span className="budget-label">{label}</span>
-      <span className="bar wide" role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={total ?? 0} aria-valuenow={used}>
+      <span className="bar wide" role="meter" aria-label={name} aria-valuemin={0} aria-valuemax={total ?? 0} aria-valuenow={used}>
         <span className={`fill tone-fill-${tone}`} style={{ width: `${fraction * 100}%` }} />
       </span>
       <span className="budget-figure">
@@ -74,14 +92,14 @@ export function BudgetBars() {
   const now = useNow(5000);
   if (!detail) return null;
   const { budget } = detail.summary;
-  const end = isLive(detail.summary.state) ? projectedEnd(budget.used, budget.total, detail.startedAt, now) : null;
+  const live = isLive(detail.summary.state);
+  const end = live ? projectedEnd(budget.used, budget.total, detail.startedAt, now) : null;
   const evaluating = detail.versions.filter((v) => v.evalState === 'evaluating');
+  const { scored, ended, excluded } = detail.summary.episodes;
   return (
     <div className="budgets" aria-label="Budgets">
-      <Bar label={budget.unit} used={budget.used} total={budget.total} unit={budget.unit} note={end ? `ends ~${clock(end)}` : undefined} />
-      {detail.summary.capabilities.exclusions && (
-        <Bar label="scored" used={detail.summary.episodes.scored} total={detail.summary.episodes.ended || null} unit="ended" tone="ok" left={false} note={`${detail.summary.episodes.excluded} excluded`} />
-      )}
+      <Bar label="budget" name={`${budget.unit} budget`} used={budget.used} total={budget.total} unit={budget.unit} left={live} note={end ? `ends about ${clockMinutes(end)}` : undefined} />
+      {(detail.summary.capabilities.exclusions || excluded > 0) && <Bar label="scored" used={scored} total={ended || null} unit="ended" tone="ok" share note={`${whole(excluded)} excluded`} />}
       {detail.otherBudgets.map((b) => (
         <Bar key={b.label} label={b.label} used={b.used} total={b.total} unit="accepted" />
       ))}

@@ -1,7 +1,7 @@
 import { StatePill } from '../cell-list/states';
-import { clockTime, isLive } from '../../../shared/model';
+import { clockMinutes, clockTime, isLive } from '../../../shared/model';
 import { useNow } from '../useNow';
-import { clock, projectedEnd } from './projection';
+import { projectedEnd } from './projection';
 import { useApp } from '../context';
 import { costTitle, successText, whole } from '../format';
 import { BoardBadge } from '../cell-list/BoardBadge';
@@ -30,7 +30,7 @@ function ProjectedEnd() {
   if (end === null) return null;
   return (
     <span className="muted" title={`the ${summary.budget.unit} budget (${whole(summary.budget.used)} of ${summary.budget.total === null ? '?' : whole(summary.budget.total)}) runs out at its pace so far`}>
-      ends about {clock(end)}
+      ends about {clockMinutes(end)}
     </span>
   );
 }
@@ -56,7 +56,7 @@ function Header() {
       )}
       <StatePill state={summary.state} pausedUntil={summary.pausedUntil} />
       <ProjectedEnd />
-      {summary.state === 'throttled' && summary.pausedUntil !== null && <span className="muted">until {clockTime(summary.pausedUntil)}</span>}
+      {summary.state === 'throttled' && summary.pausedUntil !== null && <span className="muted">paused until {clockTime(summary.pausedUntil)}</span>}
       {summary.board === 'ui' && <RunControls cellId={summary.id} />}
       <span className="spacer" />
       <MuteButton cellId={summary.id} />

@@ -5,10 +5,6 @@ export function projectedEnd(used: number, total: number | null, startedAt: numb
   return now + (total - used) / rate;
 }
 
-export function clock(ms: number): string {
-  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-}
-
 export function duration(seconds: number): string {
   if (seconds < 60) return `${Math.round(seconds)} s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
