@@ -46,7 +46,7 @@ for (const [width, height] of [
         await inWindow(page, page.locator('.cell-header > *'));
         // Its success chart's episode labels apart, each inside the chart (a rollout's id is 26 characters);
         // none for evopolicygym, whose submissions are no pass or fail.
-        const success = page.getByRole('figure', { name: 'Success rate so far (%), by episode' });
+        const success = page.getByRole('figure', { name: /^Success (rate )?so far \(%\)/ });
         if (name.source === 'cartpole_evo') {
           await expect(success).toHaveCount(0);
         } else {

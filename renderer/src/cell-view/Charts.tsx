@@ -67,8 +67,9 @@ function useStaggered(count: number): number {
 
 export function Charts() {
   const episodes = useCell(useShallow((s) => s.detail?.episodes ?? []));
-  // A cell of policy versions lists every version's development episodes: the line pools them, and says so.
-  const pooled = useCell((s) => s.detail?.summary.capabilities.versions === true);
+  // A cell of policy versions lists every version's development episodes, a collection of agents every
+  // agent's rollouts: the line pools them, and says so.
+  const pooled = useCell((s) => (s.detail?.summary.capabilities.versions ? 'development episodes of every version pooled (each version: Versions tab)' : (s.detail?.summary.agents.length ?? 0) > 1 ? 'rollouts of every agent pooled (each agent: Tables)' : null));
   const vram = useCell(useShallow((s) => s.detail?.vram ?? []));
 
   // Both episode charts are numbered by the episode's own id.
@@ -81,7 +82,7 @@ export function Charts() {
   const memory = useMemo(() => thin(vram.map((s) => ({ t: s.t, gib: Math.round((s.usedMib / 1024) * 10) / 10 })), LINE_POINTS), [vram]);
   const charts = [
     success.length > 0 && (
-      <Panel key="success" title={pooled ? 'Success so far (%), development episodes of every version pooled (each version: Versions tab)' : 'Success rate so far (%), by episode'}>
+      <Panel key="success" title={pooled ? `Success so far (%), ${pooled}` : 'Success rate so far (%), by episode'}>
         {(room) => (
           <ResponsiveContainer width="100%" height="100%">
             <LineChart data={success} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
