@@ -40,8 +40,18 @@ export async function readCell(dir: string, format: FormatName, ctx: ReadContext
   }
 }
 
-/** The read with its integrity problems (and a count past its plan) on the cell, and the cell off its board for each. */
+const countBy = (keys: string[]) => {
+  const counts: Record<string, number> = {};
+  for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
+  return counts;
+};
+
+/**
+ * The read with its integrity problems (and a count past its plan) on the cell, and the cell off its board
+ * for each; and its excluded units counted by status, which a summary carries where its units do not go.
+ */
 function withIntegrity(read: CellRead): CellRead {
+  read.excludedBy = countBy(read.units.filter((u) => !u.scored).map((u) => u.status));
   const broken = [...(read.integrity ?? []), ...pastPlan(read.cell)];
   if (!broken.length) return read;
   const cell = read.cell;
@@ -66,6 +76,7 @@ export function summaryOf(read: CellRead, root: string): CellSummary {
     pausedUntil: read.pausedUntil ?? null,
     boardName: read.boardName ?? null,
     rivals: [],
+    excludedBy: read.excludedBy ?? {},
     benchmarks: read.benchmarks ?? [],
     runnerCostUsd: read.runnerCostUsd ?? null,
     versionScores: read.versionScores ?? {},

@@ -38,3 +38,12 @@ export function jsonl(records: object[]): string {
 export async function read(adapter: FormatAdapter, dir: string, ctx = context()) {
   return adapter.read(dir, ctx);
 }
+
+/**
+ * Puts the environment back as `saved` had it, in place: a test that replaced `process.env` with a copy
+ * would leave children started after it (Node 26 spawns them from the real environment) with its changes.
+ */
+export function restoreEnv(saved: NodeJS.ProcessEnv): void {
+  for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+  Object.assign(process.env, saved);
+}

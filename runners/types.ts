@@ -49,6 +49,8 @@ export interface CellRead {
   benchmarks?: string[];
   /** Epoch ms a throttle pause the run is in ends (its countdown): no bytes until then is not a stall. */
   pausedUntil?: number | null;
+  /** The units left out of the score, by status (readCell counts them). */
+  excludedBy?: Record<string, number>;
   /** Problems that break the integrity rules (runners/common/integrity.ts): each also takes the cell off its board. */
   integrity?: Problem[];
   /** Present when the read was asked for it: from the same reading of the files as the rest. */

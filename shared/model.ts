@@ -161,6 +161,8 @@ export interface CellSummary extends Cell {
   runnerCostUsd: number | null;
   /** Which board of its format the cell belongs to (the protocol, or a bigym task); null: no board. */
   boardName: string | null;
+  /** The units left out of the score, by their status (rate_limited: 3). */
+  excludedBy: Record<string, number>;
   /** The other cells (their places) that claim this cell's board crossing; while any does, none of them is on the board. */
   rivals: string[];
   /** The benchmarks its files name (evopolicygym `benchmark`, a Harbor trial's task source and task folder), for a hosts file's `benchmarks:`. */

@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './run';
 import { capture } from './testing';
+import { restoreEnv } from '../../runners/testing';
 
 const GPU_DIR = join(import.meta.dirname, '..', 'gpu');
 const saved = { ...process.env };
-afterEach(() => (process.env = { ...saved }));
+afterEach(() => restoreEnv(saved));
 
 
 describe('cellwatch gpu', () => {

@@ -90,3 +90,16 @@ describe('amounts are not negative', () => {
     expect(row.problems).toContainEqual(expect.objectContaining({ file: 't2/agent/openrouter_costs.json', message: '[1].total_cost is -7: an amount cannot be negative; left out of every sum' }));
   });
 });
+
+describe('every figure says where it comes from', () => {
+  it('status --explain gives each figure its word and its source, the runner\'s own cost kept apart', async () => {
+    const a = bigym('a/move_plate', 'codex', seeds((s) => s < 30), { cost: { estimate_usd: 0.72, billed_usd: null } });
+    const { io, out } = capture();
+    expect(await runCli(['status', '--explain', a], io)).toBe(0);
+    const text = out.join('\n');
+    expect(text).toMatch(/^units +100 scored of 100 ended · 100 planned +each unit \(episode, seed, rollout, trial\) once, as the bigym-agent files give it$/m);
+    expect(text).toMatch(/^success +30\/100 · 30\.0% · 95% CI 21\.9%–39\.6% +successes \/ scored under bigym-agent move_plate's scoring; Wilson 95 % interval$/m);
+    expect(text).toMatch(/^board +on bigym-agent move_plate +the rule: the submission evaluated officially/m);
+    expect(text).toMatch(/^runner +\$0\.72 +the runner's own figure, shown apart: not used for the estimate$/m);
+  });
+});

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../runners/testing';
+import { restoreEnv, tempDir } from '../../runners/testing';
 import { RunManager } from '../launch/runs';
 import { runCli } from './run';
 import { capture } from './testing';
@@ -14,7 +14,7 @@ beforeEach(() => {
   process.env.XDG_DATA_HOME = join(tmp.path, 'data');
 });
 afterEach(() => {
-  process.env = { ...saved };
+  restoreEnv(saved);
   tmp.remove();
 });
 

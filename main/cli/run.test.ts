@@ -19,7 +19,7 @@ describe('cellwatch CLI', () => {
   it('prints a command\'s own help with --help, each command once in the whole help', async () => {
     const own = capture();
     expect(await runCli(['status', '--help'], own.io)).toBe(0);
-    expect(own.out.join('\n')).toMatch(/^cellwatch status \[--json\]/);
+    expect(own.out.join('\n')).toMatch(/^cellwatch status \[--json \| --explain\]/);
     const all = capture();
     expect(await runCli(['--help'], all.io)).toBe(0);
     const text = all.out.join('\n');

@@ -10,13 +10,17 @@ import { UsageError, type Io } from './io';
 import { printable, problemLine } from './printable';
 import { percent, success, table } from './table';
 import { whole } from '../../shared/counts';
+import { provenanceOf } from '../../shared/provenance';
+import { ADAPTERS } from '../../runners';
 
-export const STATUS_HELP = `cellwatch status [--json] [--accept-new-host-key] ROOT_OR_CELL...
+export const STATUS_HELP = `cellwatch status [--json | --explain] [--accept-new-host-key] ROOT_OR_CELL...
 
 One line per cell: a cell folder, or every cell of a runs root (to depth 3). A path may be on an SSH
 host: ssh://ALIAS/abs/path or ALIAS:/abs/path, ALIAS as in ~/.ssh/config; an unknown host key is
 refused unless --accept-new-host-key.
-  --json   {"cells": [...]} as runners/FORMATS.md describes`;
+  --json     {"cells": [...]} as runners/FORMATS.md describes
+  --explain  each cell's figures, each with where it comes from (the files and the rule), as the window's
+             tooltips say them`;
 
 function budget(cell: Cell): string {
   const { used, total, unit } = cell.budget;
@@ -28,9 +32,10 @@ export async function status(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { json: { type: 'boolean', default: false }, 'accept-new-host-key': { type: 'boolean', default: false } },
+    options: { json: { type: 'boolean', default: false }, explain: { type: 'boolean', default: false }, 'accept-new-host-key': { type: 'boolean', default: false } },
   });
   if (positionals.length === 0) throw new UsageError(`name at least one runs root or cell\n\n${STATUS_HELP}`);
+  if (values.json && values.explain) throw new UsageError(`--json or --explain, not both\n\n${STATUS_HELP}`);
   const listed = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, (places) => places.listCells(positionals));
   for (const p of listed.problems) io.err(problemLine(p));
   // As in the app: what the process of a run launched from it says beats what the cell's files suggest.
@@ -42,6 +47,14 @@ export async function status(argv: string[], io: Io): Promise<number> {
   }
   if (cells.length === 0) {
     io.out(`No cells in ${positionals.join(', ')}.`);
+    return 0;
+  }
+  if (values.explain) {
+    for (const cell of cells) {
+      const lines = provenanceOf(cell, ADAPTERS[cell.format].capabilities.board?.rule ?? null);
+      const rows = lines.map((line) => [line.figure, line.value, line.from]);
+      io.out([printable(`${cell.name} (${cell.format}, ${cell.path})`), table(['FIGURE', 'VALUE', 'FROM'], rows, [false, false, false]), ''].join('\n'));
+    }
     return 0;
   }
   const rows = cells.map((c) => [

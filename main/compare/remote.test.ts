@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemo } from '../../runners/demo';
-import { tempDir } from '../../runners/testing';
+import { restoreEnv, tempDir } from '../../runners/testing';
 import { runCli } from '../cli/run';
 import { capture } from '../cli/testing';
 import { createCore, type Core } from '../core';
@@ -27,7 +27,7 @@ beforeAll(async () => {
   await runDemo(runs, { speed: 1, instant: true, startEpochS: 1_764_403_200 });
 }, 60_000);
 afterAll(async () => {
-  process.env = { ...saved };
+  restoreEnv(saved);
   await sshd?.stop();
   tmp?.remove();
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/model';
-import { tempDir, writeTree } from '../../runners/testing';
+import { restoreEnv, tempDir, writeTree } from '../../runners/testing';
 import { GpuSampler, type GpuSample } from './sampler';
 
 const FAKE = join(import.meta.dirname, 'fake', 'nvidia-smi');
@@ -37,7 +37,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   sampler?.stop();
-  process.env = { ...saved };
+  restoreEnv(saved);
   tmp.remove();
 });
 

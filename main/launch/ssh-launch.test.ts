@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir, writeTree } from '../../runners/testing';
+import { restoreEnv, tempDir, writeTree } from '../../runners/testing';
 import { createCore, type Core } from '../core';
 import { shellNvidiaSmi } from '../gpu/fake/shell';
 import { startSshd, type TestSshd } from '../ssh/testing';
@@ -39,7 +39,7 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(async () => {
   await core?.close();
-  process.env = { ...saved };
+  restoreEnv(saved);
   await sshd?.stop();
   tmp?.remove();
 });

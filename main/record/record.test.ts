@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemo } from '../../runners/demo';
-import { tempDir } from '../../runners/testing';
+import { restoreEnv, tempDir } from '../../runners/testing';
 import { runCli } from '../cli/run';
 import { capture } from '../cli/testing';
 import { findFfmpeg } from './ffmpeg';
@@ -38,7 +38,7 @@ beforeAll(async () => {
   cpSync(join(runs, 'cartpole_balance'), join(runs, 'copies', 'cartpole_balance_b'), { recursive: true });
 }, 60_000);
 afterAll(() => {
-  process.env = { ...saved };
+  restoreEnv(saved);
   tmp.remove();
 });
 
@@ -200,6 +200,6 @@ describe('cellwatch record', () => {
     const { io, err } = capture();
     expect(await runCli(['record', '--compare', 'cartpole_balance:v001', '-o', join(tmp.path, 'x.mp4'), runs], io)).toBe(1);
     expect(err.join('\n')).toContain('ffmpeg not found at /nonexistent/ffmpeg');
-    process.env = { ...saved };
+    restoreEnv(saved);
   });
 });

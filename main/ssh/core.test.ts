@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert } from '../../shared/alerts';
 import type { HostStatus } from '../../shared/contract';
 import type { CellDelta } from '../../shared/cell-detail';
-import { jsonl, tempDir, writeTree } from '../../runners/testing';
+import { jsonl, restoreEnv, tempDir, writeTree } from '../../runners/testing';
 import { createCore, type Core } from '../core';
 import { shellNvidiaSmi } from '../gpu/fake/shell';
 import { startSshd, type TestSshd } from './testing';
@@ -36,7 +36,7 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(async () => {
   await core?.close();
-  process.env = { ...saved };
+  restoreEnv(saved);
   await sshd?.stop();
   tmp?.remove();
 });

@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runDemo } from '../../runners/demo';
-import { jsonl, tempDir, writeTree } from '../../runners/testing';
+import { jsonl, restoreEnv, tempDir, writeTree } from '../../runners/testing';
 import { runCli } from '../cli/run';
 import { startSshd, type TestSshd } from './testing';
 import { capture } from '../cli/testing';
@@ -19,7 +19,7 @@ beforeAll(async () => {
   await runDemo(join(tmp.path, 'runs'), { speed: 1, instant: true, startEpochS: 1_764_403_200 });
 }, 60_000);
 afterAll(async () => {
-  process.env = { ...saved };
+  restoreEnv(saved);
   await sshd?.stop();
   tmp?.remove();
 });

@@ -1,5 +1,5 @@
 import { wilson95 } from '../../shared/stats';
-import type { CellSummary } from '../../shared/model';
+import { provenanceOf, provenanceText } from '../../shared/provenance';
 
 export { counted, whole } from '../../shared/counts';
 
@@ -38,11 +38,12 @@ export function successText(successes: number, scored: number): string {
   return `${successes}/${scored} · ${percent(successes / scored)} · 95% CI ${(interval[0] * 100).toFixed(1)}–${percent(interval[1])}`;
 }
 
-/** Where a cell's figures of cost come from, for a tooltip: the estimate's price, the runner's own figure, a bill. */
-export function costTitle(cell: Pick<CellSummary, 'cost_source' | 'runnerCostUsd' | 'cost_usd_billed'>): string {
-  return [
-    cell.cost_source && `est.: ${cell.cost_source}`,
-    cell.runnerCostUsd !== null && `the runner said $${cell.runnerCostUsd.toFixed(2)} (its own figure, not the estimate)`,
-    cell.cost_usd_billed !== null && `billed $${cell.cost_usd_billed.toFixed(2)} (what the provider charged)`,
-  ].filter(Boolean).join('\n');
+/** Where a cell's figures of cost and tokens come from, for a tooltip: the estimate's price, the runner's own figure, a bill. */
+export function costTitle(cell: Parameters<typeof provenanceOf>[0]): string {
+  return provenanceText(provenanceOf(cell).filter((line) => ['tokens', 'estimate', 'runner', 'billed'].includes(line.figure)));
+}
+
+/** Where a cell's success rate and its units come from, for a tooltip. */
+export function successTitle(cell: Parameters<typeof provenanceOf>[0]): string {
+  return provenanceText(provenanceOf(cell).filter((line) => line.figure === 'success' || line.figure === 'units'));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { differences, distinctCut, middleCut, nameCuts, readsAs } from './name-cuts';
+import { differences, distinctCut, middleCut, nameCuts, readsAs, twoLines } from './name-cuts';
 
 describe('an id cut to fit', () => {
   it('keeps both ends, and is whole when it fits', () => {
@@ -52,5 +52,13 @@ describe('an id cut to fit', () => {
       const misread = [...cut].filter(([name, shown]) => !shown.includes('\n') && names.some((other) => other !== name && readsAs(shown, other)));
       expect(misread).toEqual([]);
     }
+  });
+});
+
+describe('a name whole on two lines', () => {
+  it('breaks after the separator nearest its middle, and only when it is longer than its room', () => {
+    expect(twoLines('std_sdk_demo-model_bare_default', 40)).toBe('std_sdk_demo-model_bare_default');
+    expect(twoLines('std_sdk_demo-model_bare_default', 20)).toBe('std_sdk_demo-\nmodel_bare_default');
+    expect(twoLines('abcdefgh', 4)).toBe('abcd\nefgh');
   });
 });

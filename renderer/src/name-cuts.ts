@@ -116,9 +116,11 @@ export function readsAs(cut: string, name: string): boolean {
 /** A name whole: on two lines (a newline after the separator nearest its middle) where it is longer than `max`. */
 export function twoLines(name: string, max: number): string {
   if (name.length <= max) return name;
-  const breaks = [...name.matchAll(/[_\-./]/g)].map((m) => m.index + 1);
-  const at = breaks.reduce((best, b) => (Math.abs(b - name.length / 2) < Math.abs(best - name.length / 2) ? b : best), Math.ceil(name.length / 2));
-  return `${name.slice(0, at)}\n${name.slice(at)}`;
+  // After the separator nearest the middle; a name with none breaks at its middle.
+  const middle = name.length / 2;
+  const at = [...name.matchAll(/[_\-./]/g)].map((m) => m.index + 1).reduce((best, b) => (Math.abs(b - middle) < Math.abs(best - middle) ? b : best), Infinity);
+  const cut = Number.isFinite(at) ? at : Math.ceil(middle);
+  return `${name.slice(0, cut)}\n${name.slice(cut)}`;
 }
 
 /**

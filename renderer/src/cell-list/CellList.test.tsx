@@ -20,6 +20,7 @@ function cell(name: string, state: CellState, format: CellSummary['format'] = 'c
     board_reasons: [],
     boardName: null,
     rivals: [],
+    excludedBy: {},
     benchmarks: [],
     state,
     budget: { unit: 'episodes', used: 1, total: 4 },
@@ -114,8 +115,9 @@ describe('the cell list columns', () => {
     // Name: the long name (44 characters); Format: "evopolicygym"; State: "finished"; Episodes: "1,234/4,000";
     // Success: its header; Tokens: "1.2M in · 300k out · est. $3.12".
     expect(head.style.gridTemplateColumns).toBe('minmax(360px, 1fr) 104px 44px 72px 88px 96px 78px 256px 72px 60px');
-    // The column's figures are compact, its tooltip's whole.
-    expect(screen.getAllByTitle('1,200,000 in · 300,000 out · est. $3.12\nest.: prices.yml', { normalizer: (title) => title })).toHaveLength(3);
+    // The column's figures are compact, its tooltip's whole, each with where it comes from.
+    const title = '1,200,000 in · 300,000 out: summed as the files count them; a negative count is a problem, left out\nest. $3.12: tokens at list price, prices.yml';
+    expect(screen.getAllByTitle(title, { normalizer: (t) => t })).toHaveLength(3);
   });
 
   it('follow the cells as they change, taken again at most every 2 s', async () => {

@@ -3,7 +3,7 @@ import { clockMinutes, clockTime, isLive } from '../../../shared/model';
 import { useNow } from '../useNow';
 import { projectedEnd } from './projection';
 import { useApp } from '../context';
-import { costTitle, successText, whole } from '../format';
+import { costTitle, successText, successTitle, whole } from '../format';
 import { BoardBadge } from '../cell-list/BoardBadge';
 import { useKey } from '../keys';
 import { BudgetBars } from './BudgetBars';
@@ -48,7 +48,7 @@ function Header() {
       <h1>{summary.name}</h1>
       <span className="muted">{labels.join(' · ')}</span>
       <BoardBadge cell={summary} long />
-      {summary.success_rate !== null && <span className="muted" title="successes of scored episodes, the rate, and its Wilson 95 % interval">{successText(summary.episodes.successes, summary.episodes.scored)}</span>}
+      {summary.success_rate !== null && <span className="muted" title={successTitle(summary)}>{successText(summary.episodes.successes, summary.episodes.scored)}</span>}
       {summary.reward && summary.reward.mean !== null && (
         <span className="muted" title="the mean over the rollouts with a numeric reward">
           mean reward {Number(summary.reward.mean.toFixed(4))} of {whole(summary.reward.n)}
