@@ -22,31 +22,15 @@ interface BarProps {
 
 export function Bar({ label, name = label, used, total, unit, note, tone = 'running', left = true, share = false }: BarProps) {
   const fraction = total ? Math.min(1, used / total) : 0;
-  if (share) {
-    return (
-      <div className="budget-row">
-        <span className="budget-label">{label}</span>
-        <span className="bar wide" role="meter" aria-label={name} aria-valuemin={0} aria-valuemax={total ?? 0} aria-valuenow={used}>
-          <span className={`fill tone-fill-${tone}`} style={{ width: `${fraction * 100}%` }} />
-        </span>
-        <span className="budget-figure">
-          {whole(used)} {label} of {total === null ? '?' : whole(total)} {unit}
-        </span>
-        <span className="budget-note">{note}</span>
-      </div>
-    );
-  }
+  const of = total === null ? '?' : whole(total);
+  const figure = share ? `${whole(used)} ${label} of ${of} ${unit}` : `${whole(used)} / ${of} ${unit}${total ? ` · ${percent(fraction, 0)}` : ''}${total && left ? ` · ${whole(total - used)} left` : ''}`;
   return (
     <div className="budget-row">
       <span className="budget-label">{label}</span>
       <span className="bar wide" role="meter" aria-label={name} aria-valuemin={0} aria-valuemax={total ?? 0} aria-valuenow={used}>
         <span className={`fill tone-fill-${tone}`} style={{ width: `${fraction * 100}%` }} />
       </span>
-      <span className="budget-figure">
-        {whole(used)} / {total === null ? '?' : whole(total)} {unit}
-        {total ? ` · ${percent(fraction, 0)}` : ''}
-        {total && left ? ` · ${whole(total - used)} left` : ''}
-      </span>
+      <span className="budget-figure">{figure}</span>
       <span className="budget-note">{note}</span>
     </div>
   );
