@@ -52,7 +52,7 @@ test.describe('alerts', () => {
     const shown = await shownNow();
     await expect(bell).toHaveAccessibleName(`Alerts, ${shown.length} unread`);
     for (const one of shown) {
-      expect(one).toEqual({ title: CELL, body: expect.stringMatching(/^(finished: \d+\.\d % success \(\d+ of \d+ scored\)|throttled: its model service paused it for [\d.]+ (s|min|h), until \d\d:\d\d:\d\d)$/) });
+      expect(one).toEqual({ title: CELL, body: expect.stringMatching(/^(finished: \d+\.\d % success \(\d+ of \d+ scored\)|throttled: its model service paused it for [\d.]+ (s|min|h), until \d\d:\d\d:\d\d( [AP]M)?)$/) });
     }
 
     await bell.click();
