@@ -74,7 +74,7 @@ function Square({ cell, verdicts, standing, names, focused, onFocus }: SquarePro
       <span className="square-foot muted">
         {planned !== null ? `${scored} of ${planned}` : `${scored} scored`}
         {cell.cost_usd_estimate !== null && ` · est. $${cell.cost_usd_estimate.toFixed(2)}`}
-        {cell.board !== 'on' && ` · ${cell.board}`}
+        {cell.board !== 'on' && ` · ${cell.rivals.length ? 'claimed twice' : cell.board}`}
       </span>
     </button>
   );
