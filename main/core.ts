@@ -24,6 +24,7 @@ import { PriceList, shippedPrices } from './prices';
 import { APP_VERSION } from './version';
 import { readLog } from './watch/logs';
 import { readTranscript } from './watch/transcript';
+import { OpenCellReader } from './watch/open-reader';
 import { WatchService } from './watch/service';
 import { removeStaleTemps } from './state-file';
 
@@ -54,6 +55,8 @@ export interface CoreOptions {
   hosts?: RegistryOptions;
   /** How often alerts are looked for; `readOnly`: use the saved alert settings but write nothing (the CLI). */
   alerts?: AlertTiming & { readOnly?: boolean };
+  /** The heap and stall limits of the workers that read open cells (tests scale them down). */
+  openCells?: { heapMb?: number; stallMs?: number };
 }
 
 /** The contract with its events: what a transport serves. */
@@ -118,13 +121,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     roots.restate(ids);
     watch.restate(ids);
   });
-  const watch = new WatchService((id) => roots.cell(id), contextOf, (delta) => events.emit('cellChanged', delta), present);
+  // Cells open in the window, and the rollouts opened as transcripts, are read off this thread.
+  const openReader = new OpenCellReader(options.openCells);
+  const watch = new WatchService((id) => roots.cell(id), contextOf, (delta) => events.emit('cellChanged', delta), present, openReader);
   launch.onCellStates((cells) => {
     roots.restate(cells);
     watch.restate(cells);
   });
   const boards = new BoardReader(contextOf, roots.pool);
-  const compare = new CompareService(() => roots.cells(), (id) => roots.cell(id), contextOf, events, recordingsDir);
+  const compare = new CompareService(() => roots.cells(), (id) => roots.cell(id), contextOf, events, recordingsDir, openReader);
 
   const alerts = new AlertService(await AlertLog.open(join(dataDir, 'alerts.json'), options.alerts?.readOnly), {
     events,
@@ -186,7 +191,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       unlockHostKey: (alias, keyFile, passphrase) => hosts.unlockHostKey(alias, keyFile, passphrase),
       reconnectHost: (alias) => hosts.reconnectHost(alias),
       readLog: (cellId, file, from) => readLog(roots.cell(cellId), contextOf, file, from),
-      transcript: (cellId, unit) => readTranscript(roots.cell(cellId), contextOf, unit),
+      transcript: (cellId, unit) => readTranscript(roots.cell(cellId), contextOf, unit, openReader),
       listAlerts: () => alerts.listAlerts(),
       markAlertsRead: (until) => alerts.markAlertsRead(until),
       setAlertPrefs: (prefs) => alerts.setAlertPrefs(prefs),
@@ -207,7 +212,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         launch.close();
         gpus.close();
         hosts.close();
-        await Promise.all([roots.close(), watch.close()]);
+        await Promise.all([roots.close(), watch.close().then(() => openReader.close())]);
       })();
       return closing;
     },

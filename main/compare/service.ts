@@ -12,8 +12,10 @@ import { findFfmpeg } from '../record/ffmpeg';
 import { recordSlots } from '../record/slots';
 import { compareSides, sideOf, splitAddress } from './paired';
 import { compareSlots } from './slots';
+import type { OpenCellReader } from '../watch/open-reader';
 
 type CompareCalls = Pick<Backend, 'compare' | 'record' | 'pairedTest'>;
+type Place = { cell: CellSummary; version: string | null };
 
 export class CompareService implements CompareCalls {
   constructor(
@@ -22,6 +24,8 @@ export class CompareService implements CompareCalls {
     private readonly contextOf: ContextOf,
     private readonly events: EventHub,
     private readonly recordingsDir: string,
+    /** Where two local sides of a paired test are read and paired, off the thread that serves the window. */
+    private readonly reader?: OpenCellReader,
   ) {}
 
   compare(slots: string, seed?: string): Promise<Comparison> {
@@ -43,14 +47,19 @@ export class CompareService implements CompareCalls {
     return { id };
   }
 
+  /** Two local sides are read and paired in an open-cell worker; a side on a host is read over its connection. */
   async pairedTest(a: string, b: string): Promise<PairedTest> {
-    const side = async (address: string) => {
+    const [placeA, placeB] = [a, b].map((address) => {
       const { cell: id, version } = splitAddress(address, (whole) => this.cells().some((c) => c.id === whole));
-      const cell = this.cell(id);
+      return { cell: this.cell(id), version };
+    }) as [Place, Place];
+    const local = (p: Place) => ({ dir: p.cell.path, format: p.cell.format, version: p.version });
+    if (this.reader && placeA.cell.host === 'local' && placeB.cell.host === 'local') return this.reader.pair(local(placeA), local(placeB));
+    const side = async ({ cell, version }: Place) => {
       const ctx = this.contextOf(cell).read();
       return sideOf(await readCell(cell.path, cell.format, ctx), version, ctx);
     };
-    const [sideA, sideB] = await Promise.all([side(a), side(b)]);
+    const [sideA, sideB] = await Promise.all([side(placeA), side(placeB)]);
     return compareSides(sideA, sideB);
   }
 }

@@ -9,11 +9,14 @@ import { kindOf } from '../../runners/common/fs';
 import { JsonlCache } from '../../runners/common/jsonl-cache';
 import { LogCache } from '../../runners/common/logs';
 import { logProblems, readCell } from '../../runners/read';
+import { ADAPTERS } from '../../runners';
+import { LookingFs } from './looked';
 import type { FormatName, Problem } from '../../shared/model';
 import { findCells, type Found } from '../scan';
 import type { LookedFiles, SavedLooked } from './index-cache';
 import { savedLooked, WorkerLooked, type SavedCell } from './worker-looked';
-import type { WorkerJob, WorkerReply } from './worker-jobs';
+import type { PairSide, WorkerJob, WorkerReply } from './worker-jobs';
+import { compareSides, sideOf } from '../compare/paired';
 import { WorkerUnits } from './worker-units';
 import { compareTable, tableBuffers } from '../../shared/board-comparisons';
 import { append } from '../../shared/arrays';
@@ -163,6 +166,21 @@ async function handle(job: WorkerJob): Promise<void> {
   } else if (job.type === 'compare') {
     const table = compareTable(job.entries);
     reply({ type: 'compared', id: job.id, table }, tableBuffers(table));
+  } else if (job.type === 'detail') {
+    const { fs, json, logs: checked } = opened(job.dir);
+    const looked = fs.begin();
+    const read = await readCell(job.dir, job.format, { fs, json, now: Date.now(), host: 'local' }, { detail: true, logs: checked });
+    reply({ type: 'detailed', id: job.id, read, looked: { files: [...looked.files], dirs: [...looked.dirs] } });
+  } else if (job.type === 'transcript') {
+    const transcripts = ADAPTERS[job.format].capabilities.transcripts;
+    const { fs, json } = opened(job.dir);
+    reply({ type: 'transcribed', id: job.id, transcript: transcripts ? await transcripts.read(job.dir, job.unit, { fs, json, now: Date.now(), host: 'local' }) : null });
+  } else if (job.type === 'pair') {
+    const side = async ({ dir, format, version }: PairSide) => {
+      const ctx = { fs: syncLocalFs(), json: new JsonReader(syncLocalFs()), now: Date.now(), host: 'local' };
+      return sideOf(await readCell(dir, format, ctx), version, ctx);
+    };
+    reply({ type: 'paired', id: job.id, test: compareSides(await side(job.a), await side(job.b)) });
   } else if (job.type === 'sweep') {
     const dirty = job.dirs.filter((dir) => cellsLooked.changed(dir));
     reply({ type: 'swept', id: job.id, dirty });
@@ -178,8 +196,23 @@ async function handle(job: WorkerJob): Promise<void> {
   }
 }
 
+/** The cells open in the window, each with what its reads keep between them (the last good JSON, its logs' checks): the newest few. */
+const openCells = new Map<string, { fs: LookingFs; json: JsonReader; logs: LogCache }>();
+const OPEN_KEPT = 16;
+function opened(dir: string) {
+  let cell = openCells.get(dir);
+  if (cell) openCells.delete(dir);
+  else {
+    const fs = new LookingFs(syncLocalFs());
+    cell = { fs, json: new JsonReader(fs), logs: new LogCache(syncLocalFs()) };
+  }
+  openCells.set(dir, cell);
+  if (openCells.size > OPEN_KEPT) openCells.delete(openCells.keys().next().value as string);
+  return cell;
+}
+
 // One job at a time, in order.
 let queue = Promise.resolve();
 parentPort?.on('message', (job: WorkerJob) => {
-  queue = queue.then(() => handle(job)).catch((error: Error) => reply({ type: 'failed', id: 'id' in job ? job.id : -1, message: error.message }));
+  queue = queue.then(() => handle(job)).catch((error: Error) => reply({ type: 'failed', id: 'id' in job ? job.id : -1, message: error.message, name: error.name }));
 });

@@ -13,16 +13,17 @@ export type Asked = Extract<WorkerJob, { id: number }> extends infer J ? (J exte
  * A worker's garbage is short-lived (each cell's files, parsed and summed up): a small young generation
  * collects it as often and as fast, and keeps the peak memory of a 10,000-cell scan about 50 MB lower.
  */
-const LIMITS = { resourceLimits: { maxYoungGenerationSizeMb: 8 } };
+const YOUNG_MB = 8;
 
 /** The worker's script: the built one beside the bundle, or the TypeScript source through tsx in a checkout. */
-function startWorker(): Worker {
+function startWorker(oldMb: number | undefined): Worker {
+  const limits = { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB, ...(oldMb ? { maxOldGenerationSizeMb: oldMb } : {}) } };
   const here = fileURLToPath(import.meta.url);
   if (here.endsWith('.ts')) {
     const source = new URL('./read-worker.ts', import.meta.url).href;
-    return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`, { eval: true, ...LIMITS });
+    return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`, { eval: true, ...limits });
   }
-  return new Worker(unpackedFile(dirname(here), 'out', 'read-worker.mjs'), LIMITS);
+  return new Worker(unpackedFile(dirname(here), 'out', 'read-worker.mjs'), limits);
 }
 
 /** A job that hears nothing from its worker for this long is given up: a read hung on a dead network disk. */
@@ -31,6 +32,9 @@ const STALL_MS = 30_000;
 /** What a job was doing, for the message when it stalls. */
 function describe(job: Asked): string {
   if (job.type === 'compare') return `comparing the ${job.entries.length} cells on the board`;
+  if (job.type === 'detail') return `reading ${job.dir}`;
+  if (job.type === 'transcript') return `reading ${job.unit} of ${job.dir}`;
+  if (job.type === 'pair') return `pairing ${job.a.dir} and ${job.b.dir}`;
   const dirs = 'cells' in job ? job.cells.map((c) => c.dir) : 'dirs' in job ? job.dirs : [];
   const what = job.type === 'discover' ? 'finding cells in' : job.type === 'sweep' ? 'checking' : 'reading';
   return `${what} ${dirs.length === 1 ? dirs[0] : `${dirs.length} folders (${dirs[0]}, ...)`}`;
@@ -40,13 +44,19 @@ export class ReadWorkers {
   private readonly workers: Worker[];
   private nextId = 1;
   private readonly waiting = new Map<number, { worker: number; onReply: (reply: WorkerReply) => void; reject: (error: Error) => void }>();
+  /** Workers that died: started again by their next job. */
+  private readonly dead = new Set<number>();
   /** Jobs in flight per worker: a busy worker keeps the process alive, an idle one does not. */
   private readonly busy = new Map<Worker, number>();
 
-  /** `stallMs`: how long a job may go without a word from its worker before it fails and the worker is replaced. */
+  /**
+   * `stallMs`: how long a job may go without a word from its worker before it fails and the worker is
+   * replaced; `oldMb`: the heap a worker may hold (one past it dies, its jobs fail, and it is replaced).
+   */
   constructor(
     size: number,
     public stallMs = STALL_MS,
+    private readonly oldMb?: number,
   ) {
     this.workers = Array.from({ length: size }, (_, i) => this.spawn(i));
   }
@@ -62,9 +72,14 @@ export class ReadWorkers {
   }
 
   private spawn(index: number): Worker {
-    const worker = startWorker();
+    const worker = startWorker(this.oldMb);
     worker.on('message', (reply: WorkerReply) => this.waiting.get(reply.id)?.onReply(reply));
-    worker.on('error', (error) => this.failAll(index, error));
+    // A worker that died (out of its memory) fails its jobs; the next job starts a fresh one (not at once: one
+    // that dies as it starts would be started again for ever).
+    worker.on('error', (error) => {
+      this.dead.add(index);
+      this.failAll(index, error);
+    });
     worker.unref();
     return worker;
   }
@@ -88,6 +103,7 @@ export class ReadWorkers {
 
   /** Sends worker `index` a job; `onReply` hears each of its replies until it calls `finish`. */
   ask<T>(index: number, job: Asked, onReply: (reply: WorkerReply, finish: (value: T) => void) => void): Promise<T> {
+    if (this.dead.delete(index)) this.workers[index] = this.spawn(index);
     const id = this.nextId++;
     const worker = this.workers[index] as Worker;
     this.busy.set(worker, (this.busy.get(worker) ?? 0) + 1);
@@ -109,7 +125,7 @@ export class ReadWorkers {
           timer?.refresh();
           if (reply.type !== 'failed') return onReply(reply, finish);
           done();
-          reject(new Error(reply.message));
+          reject(Object.assign(new Error(reply.message), { name: reply.name }));
         },
         reject: (error) => (done(), reject(error)),
       });

@@ -1,6 +1,15 @@
 // What the pool (pool.ts) asks of a read worker (read-worker.ts), and what the worker answers: a job's
 // replies carry its id; a job may be answered in several replies, the last with `done`.
 import type { CellRead } from '../../runners';
+import type { Transcript } from '../../shared/cell-detail';
+import type { PairedTest } from '../../shared/mcnemar';
+
+/** One side of a paired test, as a worker reads it. */
+export interface PairSide {
+  dir: string;
+  format: FormatName;
+  version: string | null;
+}
 import type { BoardEntry, ComparisonTable } from '../../shared/board-comparisons';
 import type { FormatName, Problem } from '../../shared/model';
 import type { Found } from '../scan';
@@ -14,6 +23,12 @@ export type WorkerJob =
   | { type: 'logs'; id: number; cells: Found[] }
   /** The board's comparisons of these cells (shared/board-comparisons.ts), off the thread that serves the window. */
   | { type: 'compare'; id: number; entries: BoardEntry[] }
+  /** A cell and what its view shows, read whole (a cell opened in the window), and what the read looked at. */
+  | { type: 'detail'; id: number; dir: string; format: FormatName }
+  /** One unit of a cell read like a transcript (a rollout the user opens). */
+  | { type: 'transcript'; id: number; dir: string; format: FormatName; unit: string }
+  /** The paired test of two local sides (a cell, a policy version `v003`, an agent), read and paired here. */
+  | { type: 'pair'; id: number; a: PairSide; b: PairSide }
   | { type: 'sweep'; id: number; dirs: string[] }
   | { type: 'save'; id: number; dirs: string[]; files: LookedFiles; part: number }
   | { type: 'forget'; dirs: string[] };
@@ -25,6 +40,10 @@ export type WorkerReply =
   | { type: 'unitsOf'; id: number; units: [string, string][]; done?: boolean }
   | { type: 'logged'; id: number; logs: { dir: string; problems: Problem[] }[]; done?: boolean }
   | { type: 'compared'; id: number; table: ComparisonTable }
+  | { type: 'detailed'; id: number; read: CellRead; looked: { files: string[]; dirs: string[] } }
+  | { type: 'transcribed'; id: number; transcript: Transcript | null }
   | { type: 'swept'; id: number; dirty: string[] }
   | { type: 'saved'; id: number }
-  | { type: 'failed'; id: number; message: string };
+  | { type: 'paired'; id: number; test: PairedTest }
+  /** A job that threw: its error's name (a CompareError stays one) and message. */
+  | { type: 'failed'; id: number; message: string; name: string };

@@ -8,6 +8,7 @@ import type { CellSummary } from '../../shared/model';
 import type { ContextOf } from '../host-context';
 import { NotFoundError } from '../errors';
 import { CellSession } from './session';
+import type { OpenCellReader } from './open-reader';
 
 /** One window or tab. */
 export type ClientId = number;
@@ -38,6 +39,8 @@ export class WatchService {
     private readonly contextOf: ContextOf,
     private readonly emit: (delta: CellDelta) => void,
     private readonly present: (row: CellSummary) => CellSummary = (row) => row,
+    /** Where local cells are read, off the thread that serves the window. */
+    private readonly reader?: OpenCellReader,
   ) {}
 
   /** Open cells in these local folders are read again: what their runs' processes say changed. */
@@ -58,7 +61,7 @@ export class WatchService {
       return existing.session.current();
     }
     const summary = this.cell(id);
-    const session = new CellSession(summary, this.contextOf(summary), this.emit, this.present);
+    const session = new CellSession(summary, this.contextOf(summary), this.emit, this.present, this.reader);
     const entry: Open = { session, ready: session.open(), holders: new Map([[client, 1]]), streams: new Map() };
     this.open.set(id, entry);
     try {

@@ -1,11 +1,12 @@
 import { join, relative, sep } from 'node:path';
 import type { CellDelta, CellDetail, StreamEvent, StreamResume } from '../../shared/cell-detail';
-import { isLive, problem, problemKey, type CellSummary, type Problem } from '../../shared/model';
+import { isLive, mergeProblems, problem, problemKey, type CellSummary, type Problem } from '../../shared/model';
 import { ADAPTERS, cellFolder, JsonReader } from '../../runners';
 import type { Change } from '../changes';
 import { QuietTimer } from '../quiet';
 import { kindFor, LookingFs, type Looked } from '../roots/looked';
-import type { EventLog } from '../../runners/types';
+import type { CellRead, DetailRead, EventLog } from '../../runners/types';
+import type { OpenCellReader } from './open-reader';
 import { readCell, summaryOf } from '../../runners/read';
 import { LogCache } from '../../runners/common/logs';
 import { vramSample } from '../../runners/common/vram';
@@ -28,6 +29,14 @@ export const REMOTE_POLL_MS = 250;
 const REMOTE_REFRESH_MS = 3000;
 /** A stream opens on the last this-many bytes of its log, so a 1 GB trajectory shows its end at once. */
 export const OPEN_TAIL_BYTES = 4 << 20;
+
+const EMPTY_DETAIL: DetailRead = { episodes: [], versions: [], vram: [], startedAt: null, episodeBudget: null, frameSources: [], logStream: null, otherBudgets: [], tables: [], programs: [] };
+
+/** A cell whose read failed (its worker stalled, or ran out of memory): its last row, with why as a problem. */
+function unreadRead(summary: CellSummary, error: Error): CellRead {
+  const cell = { ...summary, problems: mergeProblems(summary.problems, [problem(summary.path, `could not be read: ${error.message}`)]) };
+  return { cell, labels: summary.labels, changedAt: summary.changedAt, units: [] };
+}
 
 interface Followed {
   follower: Follower;
@@ -61,6 +70,8 @@ export class CellSession {
     private readonly context: HostContext,
     private readonly emit: (delta: CellDelta) => void,
     private readonly present: (row: CellSummary) => CellSummary = (row) => row,
+    /** Where a local cell is read, off this thread; absent: here. */
+    private readonly reader?: OpenCellReader,
   ) {
     this.folder = cellFolder(summary.path, summary.format);
   }
@@ -69,8 +80,12 @@ export class CellSession {
     return new Follower(this.context.source(join(this.folder, relativePath)), relativePath, onChunk, start);
   }
 
-  /** The cell and its detail, from one pass over its files; its event logs checked on from where they were. */
-  private async read(): Promise<CellDetail> {
+  /** The cell's read with its detail, here (over a host) or in an open-cell worker (a local cell), and what it looked at. */
+  private async readCell(): Promise<{ read: CellRead; looked: Looked }> {
+    if (this.context.host === 'local' && this.reader) {
+      // A worker that stalls or runs out of memory fails this cell alone: a problem of the cell, read again later.
+      return this.reader.detail(this.summary.path, this.summary.format).catch((error: Error) => ({ read: unreadRead(this.summary, error), looked: this.looked ?? { files: new Set(), dirs: new Set() } }));
+    }
     const base = this.context.read();
     this.looking ??= new LookingFs(base.fs);
     this.json ??= new JsonReader(this.looking);
@@ -78,11 +93,15 @@ export class CellSession {
     // The logs' malformed-line checks read every trajectory on from where they were: not what a reread waits for.
     this.logs ??= new LogCache(base.fs);
     const looked = this.looking.begin();
-    const read = await readCell(this.summary.path, this.summary.format, ctx, { detail: true, logs: this.logs });
+    return { read: await readCell(this.summary.path, this.summary.format, ctx, { detail: true, logs: this.logs }), looked };
+  }
+
+  /** The cell and its detail, from one pass over its files; its event logs checked on from where they were. */
+  private async read(): Promise<CellDetail> {
+    const { read, looked } = await this.readCell();
     this.looked = looked;
-    const empty = { episodes: [], versions: [], vram: [], startedAt: null, episodeBudget: null, frameSources: [], logStream: null, otherBudgets: [], tables: [], programs: [] };
     const summary = this.present(summaryOf(read, this.summary.root));
-    const detail = read.detail ?? empty;
+    const detail = read.detail ?? EMPTY_DETAIL;
     // A unit's state follows its run's: a run that stopped (or went stale) has no running episode.
     if (isLive(summary.state)) return { summary, ...detail };
     return { summary, ...detail, episodes: detail.episodes.map((e) => (e.status === 'running' ? { ...e, status: summary.state } : e)) };

@@ -4,7 +4,7 @@ import { baseCell, CellReading, judgeBoard } from '../common/cell';
 import { BIGYM_BOARD, bigymDepartures } from './board';
 import { arr, num, obj, str } from '../common/values';
 import { isRecent, type AuditFinding, type FormatAdapter } from '../types';
-import { evaluationUnits, readEvaluation, readVersions, versionRate, type Evaluation } from './evaluation';
+import { readEvaluation, readVersions, type Evaluation } from './evaluation';
 import { append } from '../../shared/arrays';
 import { RUN_JSON } from './files';
 import { amount } from '../common/integrity';
@@ -68,11 +68,8 @@ export const bigymAgent: FormatAdapter = {
 
     judgeBoard(cell, bigymDepartures(submission, submitted?.summary ?? null, sandbox));
     // Every version's summary is held to the integrity rules; the submission's breaks take the cell off the board.
-    for (const evaluation of evaluations) {
-      if (!evaluation.summary || evaluation === submitted) continue;
-      append(r.problems, evaluationUnits(evaluation.summary, evaluation.version).problems);
-    }
-    const { units, problems: integrity } = submitted?.summary ? evaluationUnits(submitted.summary, submitted.version) : { units: [], problems: [] };
+    for (const evaluation of evaluations) if (evaluation !== submitted) append(r.problems, evaluation.scored.problems);
+    const { units, problems: integrity } = submitted?.scored ?? { units: [], problems: [] };
     const scored = units.filter((u) => u.scored);
     const planned = num(submitted?.summary?.n_episodes);
     cell.episodes = {
@@ -82,7 +79,7 @@ export const bigymAgent: FormatAdapter = {
       excluded: units.length - scored.length,
       successes: scored.filter((u) => u.success).length,
     };
-    if (submitted?.summary) cell.success_rate = versionRate(submitted.summary, submitted.version);
+    if (submitted?.summary) cell.success_rate = submitted.scored.rate;
 
     const running = run.status === 'running';
     const pending = evaluations.filter((e) => !e.summary);
@@ -112,7 +109,7 @@ export const bigymAgent: FormatAdapter = {
       units,
       integrity,
       evaluatedVersions: evaluations.filter((e) => e.summary).map((e) => e.version),
-      versionScores: Object.fromEntries(evaluations.flatMap((e) => (e.summary ? [[e.version, versionRate(e.summary, e.version)]] : []))),
+      versionScores: Object.fromEntries(evaluations.flatMap((e) => (e.summary ? [[e.version, e.scored.rate]] : []))),
       policyVersions: versions,
       boardName: `bigym-agent ${cell.name}`,
       runnerCostUsd: amount(obj(run.cost).estimate_usd, 'run.json', 'cost.estimate_usd', integrity),

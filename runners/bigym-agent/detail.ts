@@ -4,7 +4,7 @@ import type { JsonObject } from '../common/json';
 import type { JsonlRecord } from '../common/jsonl';
 import { arr, bool, num, obj, str, timestampMs } from '../common/values';
 import { isRecent, type DetailRead, type EventLog, type ReadContext } from '../types';
-import { evaluationUnits, policyFile, versionRate, type Evaluation } from './evaluation';
+import { policyFile, type Evaluation } from './evaluation';
 
 async function frameSources(r: CellReading, kind: 'dev' | 'replay'): Promise<FrameSource[]> {
   const folder = kind === 'dev' ? 'dev' : 'replays';
@@ -52,9 +52,9 @@ export async function bigymDetail(r: CellReading, run: JsonObject, ledger: reado
       devEpisodes: mine.length,
       devSuccesses: mine.filter((l) => l.value.success === true).length,
       evalState: summary ? 'scored' : evaluation.progressLines === 0 ? 'none' : moving || running ? 'evaluating' : 'eval_failed',
-      evalDone: summary ? evaluationUnits(summary, version).units.length : evaluation.progressLines,
+      evalDone: summary ? evaluation.scored.units.length : evaluation.progressLines,
       evalTotal: num(summary?.n_episodes),
-      evalRate: summary ? versionRate(summary, version) : null,
+      evalRate: summary ? evaluation.scored.rate : null,
       rejected: summary ? arr(summary.rejected).length > 0 : false,
       spotCheckFailed: obj(summary?.spot_check).identical === false,
     });

@@ -1,5 +1,5 @@
 import type { EpisodeUnit, Problem } from '../../shared/model';
-import { oneOutcome, statedRate, type GivenUnit } from '../common/integrity';
+import { oneOutcome, statedRate } from '../common/integrity';
 import { CellReading } from '../common/cell';
 import type { JsonObject } from '../common/json';
 import { arr, bool, num, obj } from '../common/values';
@@ -14,6 +14,15 @@ export interface Evaluation {
   summary: JsonObject | null;
   progressLines: number;
   changedAt: number | null;
+  /** Its summary's seeds, each once, what breaks the integrity rules in it, and its score: read once. */
+  scored: Scored;
+}
+
+interface Scored {
+  units: EpisodeUnit[];
+  problems: Problem[];
+  /** Successes of the scored seeds (a rejected policy scores 0); null with none. */
+  rate: number | null;
 }
 
 /** A policy version's file, relative to the cell. */
@@ -34,7 +43,7 @@ export async function readEvaluation(version: string, r: CellReading): Promise<E
   const progress = await own.jsonl(`eval/${version}/progress.jsonl`);
   append(r.problems, own.problems);
   if (own.changedAt !== null) await r.stat(`eval/${version}`);
-  return { version, summary, progressLines: progress.length, changedAt: own.changedAt };
+  return { version, summary, progressLines: progress.length, changedAt: own.changedAt, scored: summary ? evaluationUnits(summary, version) : { units: [], problems: [], rate: null } };
 }
 
 /** A version's evaluation summary, relative to the cell. */
@@ -43,27 +52,24 @@ export const summaryFile = (version: string) => `eval/${version}/summary.json`;
 /**
  * The evaluation episodes of a version, as McNemar units, each seed once (a seed given twice is a problem);
  * a rejected policy scores 0 on every one. The problems say where the summary breaks the integrity rules,
- * its stated success_rate checked against the units among them.
+ * its stated success_rate checked against the units among them; the rate is the units' own.
  */
-export function evaluationUnits(summary: JsonObject, version: string): { units: EpisodeUnit[]; problems: Problem[] } {
+export function evaluationUnits(summary: JsonObject, version: string): Scored {
   const rejected = arr(summary.rejected).length > 0;
-  const given: GivenUnit[] = arr(summary.episodes).flatMap((raw, i) => {
+  const given: EpisodeUnit[] = [];
+  const at: number[] = [];
+  arr(summary.episodes).forEach((raw, i) => {
     const e = obj(raw);
     const seed = num(e.seed);
-    if (seed === null) return [];
-    const success = rejected ? false : bool(e.success) === true;
-    return [{ unit: { id: String(seed), status: rejected ? 'rejected' : 'scored', success, scored: true }, place: `episodes[${i}]` }];
+    if (seed === null) return;
+    given.push({ id: String(seed), status: rejected ? 'rejected' : 'scored', success: rejected ? false : bool(e.success) === true, scored: true });
+    at.push(i);
   });
   const file = summaryFile(version);
-  const { units, problems } = oneOutcome(given, file, 'seed');
-  return { units, problems: rejected ? problems : [...problems, ...statedRate(summary.success_rate, units, file, 'success_rate')] };
-}
-
-/** A version's score from its units (a rejected policy scores 0); null before any is scored. */
-export function versionRate(summary: JsonObject, version: string): number | null {
-  if (arr(summary.rejected).length) return 0;
-  const scored = evaluationUnits(summary, version).units.filter((u) => u.scored);
-  return scored.length ? scored.filter((u) => u.success).length / scored.length : null;
+  const { units, problems } = oneOutcome(given, (k) => `episodes[${at[k]}]`, file, 'seed');
+  const scored = units.filter((u) => u.scored);
+  const rate = rejected ? 0 : scored.length ? scored.filter((u) => u.success).length / scored.length : null;
+  return { units, problems: rejected ? problems : [...problems, ...statedRate(summary.success_rate, units, file, 'success_rate')], rate };
 }
 
 /** The evaluation units of one policy version, or null when it has no evaluation summary yet. */

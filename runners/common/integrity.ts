@@ -5,43 +5,42 @@ import { problem, type Cell, type EpisodeUnit, type Problem } from '../../shared
 import { counted } from '../../shared/counts';
 import { num } from './values';
 
-/** A unit as a file gives it: where (`episodes[7]`, `line 12`). */
-export interface GivenUnit {
-  unit: EpisodeUnit;
-  place: string;
-}
-
 const outcomeOf = (u: EpisodeUnit) => (u.scored ? (u.success ? 'success' : 'failure') : u.status);
 
 /** How many repeated units one problem names before it counts the rest. */
 const NAMED = 3;
 
 /**
- * Each unit once. A unit given again with the same outcome is kept once; with another outcome it is kept
+ * Each unit once. `given` is the units in the order the file gives them, `placeOf(k)` where the k-th of them
+ * is (`episodes[7]`). A unit given again with the same outcome is kept once; with another outcome it is kept
  * once as `repeated`, not scored, so no view counts either outcome. Either way the repeat is a problem of
- * `file` naming the unit and its places.
+ * `file` naming the unit and its places. Nothing is kept per unit but its first place's number (a summary
+ * of 500,000 seeds is read whole).
  */
-export function oneOutcome(given: readonly GivenUnit[], file: string, noun = 'unit'): { units: EpisodeUnit[]; problems: Problem[] } {
-  const seen = new Map<string, { at: number; places: string[]; outcomes: Set<string> }>();
+export function oneOutcome(given: readonly EpisodeUnit[], placeOf: (k: number) => string, file: string, noun = 'unit'): { units: EpisodeUnit[]; problems: Problem[] } {
+  const first = new Map<string, number>();
   const units: EpisodeUnit[] = [];
-  for (const { unit, place } of given) {
-    const there = seen.get(unit.id);
-    if (!there) {
-      seen.set(unit.id, { at: units.length, places: [place], outcomes: new Set([outcomeOf(unit)]) });
+  /** Each repeated unit's places (as k) and outcomes. */
+  const repeats = new Map<string, { places: number[]; outcomes: Set<string> }>();
+  given.forEach((unit, k) => {
+    const at = first.get(unit.id);
+    if (at === undefined) {
+      first.set(unit.id, k);
       units.push(unit);
-      continue;
+      return;
     }
-    there.places.push(place);
-    there.outcomes.add(outcomeOf(unit));
-    if (there.outcomes.size > 1) units[there.at] = { id: unit.id, status: 'repeated', success: null, scored: false };
-  }
-  const repeated = [...seen].filter(([, s]) => s.places.length > 1);
-  if (!repeated.length) return { units, problems: [] };
-  const named = repeated.slice(0, NAMED).map(([id, s]) => `${noun} ${id} at ${s.places.join(' and ')}${s.outcomes.size > 1 ? ` (${[...s.outcomes].join(', then ')})` : ''}`);
-  const more = repeated.length > NAMED ? `; ${counted(repeated.length - NAMED, 'more')}` : '';
-  const conflicting = repeated.filter(([, s]) => s.outcomes.size > 1).length;
-  const kept = conflicting ? `; ${counted(conflicting, noun)} with two outcomes left unscored` : '';
-  return { units, problems: [problem(file, `${counted(repeated.length, noun)} given more than once: ${named.join('; ')}${more}${kept}`)] };
+    let repeat = repeats.get(unit.id);
+    if (!repeat) repeats.set(unit.id, (repeat = { places: [at], outcomes: new Set([outcomeOf(given[at] as EpisodeUnit)]) }));
+    repeat.places.push(k);
+    repeat.outcomes.add(outcomeOf(unit));
+  });
+  if (!repeats.size) return { units, problems: [] };
+  const conflicting = new Set([...repeats].filter(([, r]) => r.outcomes.size > 1).map(([id]) => id));
+  const kept = units.map((u) => (conflicting.has(u.id) ? { id: u.id, status: 'repeated', success: null, scored: false } : u));
+  const named = [...repeats].slice(0, NAMED).map(([id, r]) => `${noun} ${id} at ${r.places.map(placeOf).join(' and ')}${r.outcomes.size > 1 ? ` (${[...r.outcomes].join(', then ')})` : ''}`);
+  const more = repeats.size > NAMED ? `; ${counted(repeats.size - NAMED, 'more')}` : '';
+  const left = conflicting.size ? `; ${counted(conflicting.size, noun)} with two outcomes left unscored` : '';
+  return { units: kept, problems: [problem(file, `${counted(repeats.size, noun)} given more than once: ${named.join('; ')}${more}${left}`)] };
 }
 
 /** A count past its plan (`200/100`): a problem, never a figure. */

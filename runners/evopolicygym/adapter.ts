@@ -1,10 +1,10 @@
 import { evopolicygymDetail, evopolicygymEventLogs } from './detail';
-import { problem } from '../../shared/model';
+import { problem, type EpisodeUnit } from '../../shared/model';
 import { baseCell, CellReading } from '../common/cell';
 import { arr, bool, num, obj, str } from '../common/values';
 import type { JsonlRecord } from '../common/jsonl';
 import type { FormatAdapter } from '../types';
-import { oneOutcome, statedRate, type GivenUnit } from '../common/integrity';
+import { oneOutcome, statedRate } from '../common/integrity';
 import { RUN_JSON } from './files';
 
 /** Episodes charged by ended submissions, and reserved by those in flight (started, not yet completed or failed). */
@@ -40,14 +40,17 @@ export const evopolicygym: FormatAdapter = {
     cell.budget = { unit: 'episodes', used: charged + reserved, total: num(config.episode_budget) };
 
     const assessment = obj(run.assessment);
-    const given: GivenUnit[] = arr(assessment.episodes).flatMap((raw, i) => {
+    const given: EpisodeUnit[] = [];
+    const at: number[] = [];
+    arr(assessment.episodes).forEach((raw, i) => {
       const e = obj(raw);
       const index = num(e.index);
-      if (index === null) return [];
+      if (index === null) return;
       const success = bool(e.success);
-      return [{ unit: { id: String(index), status: success === null ? 'unscored' : 'scored', success, scored: success !== null }, place: `assessment.episodes[${i}]` }];
+      given.push({ id: String(index), status: success === null ? 'unscored' : 'scored', success, scored: success !== null });
+      at.push(i);
     });
-    const { units, problems: repeats } = oneOutcome(given, 'run.json', 'episode');
+    const { units, problems: repeats } = oneOutcome(given, (k) => `assessment.episodes[${at[k]}]`, 'run.json', 'episode');
     const integrity = [...repeats, ...statedRate(assessment.success_rate, units, 'run.json', 'assessment.success_rate')];
     const scored = units.filter((u) => u.scored);
     cell.episodes = {

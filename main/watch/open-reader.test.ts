@@ -1,0 +1,63 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { context, tempDir, writeTree } from '../../runners/testing';
+import { readCell } from '../../runners/read';
+import { closedAfterEach } from '../testing';
+import { OpenCellReader } from './open-reader';
+import { compareSides, sideOf } from '../compare/paired';
+
+let tmp: ReturnType<typeof tempDir>;
+const readers: OpenCellReader[] = [];
+beforeEach(() => {
+  tmp = tempDir();
+  writeTree(join(tmp.path, 'runs', 'std_a_m_full_default'), {
+    'run.json': { runner: 'coding-agent', run: 'std_a_m_full_default', protocol: { episodes: [0, 1] } },
+    'summary.json': { run: 'std_a_m_full_default', finished: true, planned: [0, 1], episodes: { 0: { status: 'evaluated', success: true, engaged: true }, 1: { status: 'infra_error', success: null } } },
+  });
+});
+afterEach(async () => {
+  await Promise.all(readers.splice(0).map((r) => r.close()));
+  tmp.remove();
+});
+const reader = (options?: ConstructorParameters<typeof OpenCellReader>[0]) => {
+  const made = new OpenCellReader(options);
+  readers.push(made);
+  return made;
+};
+const startCore = closedAfterEach();
+
+describe('cells open in the window, read off its thread', () => {
+  it('reads a local cell in a worker as it reads here, and says what the read looked at', async () => {
+    const dir = join(tmp.path, 'runs', 'std_a_m_full_default');
+    const { read, looked } = await reader().detail(dir, 'coding-agent');
+    const here = await readCell(dir, 'coding-agent', context(), { detail: true });
+    expect(read.cell.episodes).toEqual(here.cell.episodes);
+    expect(read.detail?.episodes).toEqual(here.detail?.episodes);
+    expect(looked.files).toContain(join(dir, 'summary.json'));
+  });
+
+  it('a read whose worker runs out of its memory is a problem of that cell, and the core answers on', async () => {
+    const core = await startCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false, nvidiaSmi: false, commandLineRoots: [join(tmp.path, 'runs')], openCells: { heapMb: 4 } });
+    await core.scanned();
+    const [cell] = await core.listCells();
+    const detail = await core.openCell((cell as { id: string }).id);
+    expect(detail.summary.problems).toContainEqual(expect.objectContaining({ message: expect.stringMatching(/^could not be read: .*(memory|heap)/i) }));
+    expect((await core.listRoots())[0]?.cellCount).toBe(1);
+  });
+
+  it('pairs two local cells off the thread, as here, and a refusal keeps its kind (CompareError)', async () => {
+    writeTree(join(tmp.path, 'runs', 'std_b_m_full_default'), {
+      'run.json': { runner: 'coding-agent', run: 'std_b_m_full_default', protocol: { episodes: [0, 1] } },
+      'summary.json': { run: 'std_b_m_full_default', finished: true, planned: [0, 1], episodes: { 0: { status: 'evaluated', success: false, engaged: true }, 1: { status: 'evaluated', success: true, engaged: true } } },
+    });
+    writeTree(join(tmp.path, 'runs', 'evo'), { 'run.json': { runner: 'evopolicygym', config: {}, agent: {} } });
+    const core = await startCore({ configDir: join(tmp.path, 'config'), transport: 'serve', rescan: false, nvidiaSmi: false, commandLineRoots: [join(tmp.path, 'runs')] });
+    await core.scanned();
+    const id = async (name: string) => ((await core.listCells()).find((c) => c.name === name) as { id: string }).id;
+    const test = await core.pairedTest(await id('std_a_m_full_default'), await id('std_b_m_full_default'));
+    const here = async (name: string) => sideOf(await readCell(join(tmp.path, 'runs', name), 'coding-agent', context()), null, context());
+    expect(test).toEqual(compareSides(await here('std_a_m_full_default'), await here('std_b_m_full_default')));
+    expect(test).toMatchObject({ ok: true, table: { only_a: 1, only_b: 1 } });
+    await expect(core.pairedTest(await id('std_a_m_full_default'), await id('evo'))).rejects.toMatchObject({ name: 'CompareError', message: expect.stringContaining('compare two cells of one format') });
+  });
+});
