@@ -1,0 +1,95 @@
+import { expect, test, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEMO_ENV, ROOT, scratchHome, startServing, type Served } from './processes';
+
+// One truth: what the list, the header, the board square and the paired view show of each cell is what
+// `status --json`, `board --json` and `mcnemar --json` say of it, for the demo beside a copy of one of its
+// runs (a backup in the root: both claim one board crossing, so neither is on the board).
+const CLI = join(ROOT, 'out', 'cli.mjs');
+const COPIED = 'std_sdk_demo-model_full_default';
+
+interface Row {
+  path: string;
+  name: string;
+  board: string | null;
+  board_reasons: string[];
+  episodes: { ended: number; planned: number | null; scored: number; successes: number };
+  success_rate: number | null;
+}
+
+const percent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
+
+test.describe('one truth', () => {
+  const home = scratchHome();
+  const runs = join(home.home, 'runs');
+  let served: Served;
+  const cli = (args: string[]) => JSON.parse(execFileSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...home.env } }).toString());
+  test.beforeAll(async () => {
+    const written = process.env[DEMO_ENV];
+    if (written) cpSync(written, runs, { recursive: true });
+    else execFileSync(process.execPath, [CLI, 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
+    cpSync(join(runs, COPIED), join(runs, 'backup', COPIED), { recursive: true });
+    served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', runs], home.env);
+  });
+  test.afterAll(async () => {
+    await served?.stop();
+    home.remove();
+  });
+
+  /** The text of each column of the list's row of the cell at `path`, by the column's title. */
+  async function listed(page: Page, path: string): Promise<Record<string, string>> {
+    const table = page.getByRole('table', { name: 'Cells' });
+    const titles = await table.getByRole('row').first().getByRole('columnheader').allInnerTexts();
+    const cells = await table.getByRole('row').filter({ has: page.locator(`[title="${path}"]`) }).getByRole('cell').allInnerTexts();
+    return Object.fromEntries(titles.map((title, i) => [title.replace(/[▲▼\s]+$/u, '').trim(), (cells[i] ?? '').trim()]));
+  }
+
+  for (const [width, height] of [[1024, 700], [1440, 900]] as const) {
+    test(`list, header, board and paired view say what status, board and mcnemar say, at ${width}x${height}`, async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      const rows = cli(['status', '--json', runs]).cells as Row[];
+      await page.goto(served.url);
+      const table = page.getByRole('table', { name: 'Cells' });
+      await expect(table).toHaveAttribute('aria-rowcount', String(rows.length + 1));
+
+      for (const row of rows) {
+        const shown = await listed(page, row.path);
+        expect(shown.Success, row.path).toBe(percent(row.success_rate));
+        expect(shown.Episodes, row.path).toMatch(new RegExp(`${row.episodes.ended}/${row.episodes.planned ?? '\\?'}$`));
+        if (row.board !== null) expect(shown.Board, row.path).toBe(row.board);
+      }
+
+      // The copy and its original: both off the board, each naming the other, in the CLI and in the square.
+      const copies = rows.filter((r) => r.name === COPIED);
+      expect(copies.map((r) => r.board)).toEqual(['off', 'off']);
+      for (const r of copies) expect(r.board_reasons.join(' ')).toContain((copies.find((o) => o !== r) as Row).path);
+
+      // Each scored cell's header says its successes of scored, as status does.
+      for (const row of rows.filter((r) => r.success_rate !== null && r.name !== COPIED)) {
+        await table.getByRole('row').filter({ has: page.locator(`[title="${row.path}"]`) }).click();
+        await expect(page.locator('.cell-header')).toContainText(`${row.episodes.successes}/${row.episodes.scored} · ${percent(row.success_rate)}`);
+        await page.keyboard.press('Escape');
+      }
+
+      // The board: each square that is on it reads as board --json counts it; the comparisons are the same pairs.
+      const board = cli(['board', '--json', runs]) as { cells: (Row & { scored: number; successes: number })[]; comparisons: { a: string; b: string; p_adjusted: number }[] };
+      await page.getByRole('tab', { name: 'Board' }).click();
+      const grid = page.getByRole('table', { name: 'Board coding-agent std-v2' });
+      for (const cell of board.cells.filter((c) => c.board === 'on' && c.path.includes('std_'))) {
+        await expect(grid.getByRole('button', { name: new RegExp(`^${cell.name}:`) })).toContainText(`${cell.successes}/${cell.scored}`);
+      }
+      await expect(grid.getByRole('button', { name: new RegExp(`^${COPIED}:`) })).toHaveCount(2);
+      await expect(page.getByRole('table', { name: 'Comparisons' }).getByRole('row')).toHaveCount(1 + board.comparisons.filter((c) => c.a.includes('std_') && c.b.includes('std_')).length);
+
+      // The paired view of the two bare cells: the counts and p that mcnemar gives.
+      const [a, b] = ['std_cli_demo-model_bare_default', 'std_sdk_demo-model_bare_default'].map((name) => join(runs, name));
+      const paired = cli(['mcnemar', '--json', a as string, b as string]) as { only_a: number; only_b: number; pairs: number };
+      const id = (path: string) => encodeURIComponent(`local:${path}`);
+      await page.goto(`${served.url}#/paired?a=${id(a as string)}&b=${id(b as string)}`);
+      await expect(page.locator('.figures')).toContainText(`pairs${paired.pairs}`);
+      await expect(page.getByLabel('Verdict')).toContainText(`B wins ${paired.only_b} episode${paired.only_b === 1 ? '' : 's'} that A fails and loses ${paired.only_a}`);
+    });
+  }
+});
