@@ -65,7 +65,7 @@ function Header() {
         {summary.tokens.cached_input !== null && ` (${whole(summary.tokens.cached_input)} cached)`}
         {summary.tokens.output !== null && ` · ${whole(summary.tokens.output)} out`}
         {summary.tokens.reasoning !== null && ` (${whole(summary.tokens.reasoning)} reasoning)`}
-        {summary.cost_usd_estimate !== null && ` · est. $${summary.cost_usd_estimate.toFixed(2)}`}
+        {summary.cost_usd_estimate !== null && ` · est. $${summary.cost_usd_estimate.toFixed(2)} at list price`}
         {summary.cost_usd_billed !== null && ` · billed $${summary.cost_usd_billed.toFixed(2)}`}
         {summary.runnerCostUsd !== null && ` · runner said $${summary.runnerCostUsd.toFixed(2)}`}
       </span>

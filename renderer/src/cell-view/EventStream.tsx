@@ -125,6 +125,7 @@ export function EventStream({
   startedMidFile,
   title,
   live,
+  endedAs = 'ended',
   onFrame,
   inspect,
   frames,
@@ -133,6 +134,8 @@ export function EventStream({
   startedMidFile: boolean;
   title: string;
   live: boolean;
+  /** What a stream that is not live says of itself: its run's state where the run did not finish (stopped). */
+  endedAs?: string;
   onFrame?: (frame: string) => void;
   /** The inspected event's seq and where it goes when another is picked: held by the caller (the URL has it). */
   inspect?: { seq: number | null; set: (seq: number | null) => void };
@@ -202,7 +205,7 @@ export function EventStream({
           </span>
         ) : (
           <span className="follow" role="status">
-            ended · {counted(events.length, 'event')}
+            {endedAs} · {counted(events.length, 'event')}
           </span>
         )}
       </div>
