@@ -18,7 +18,7 @@ export interface Discovered {
 }
 
 /** A worker for a cell no worker found: the same one each time. */
-function slot(dir: string, size: number): number {
+export function slot(dir: string, size: number): number {
   let hash = 0;
   for (let i = 0; i < dir.length; i++) hash = (hash * 31 + dir.charCodeAt(i)) | 0;
   return Math.abs(hash) % size;

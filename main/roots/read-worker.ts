@@ -167,14 +167,14 @@ async function handle(job: WorkerJob): Promise<void> {
     const table = compareTable(job.entries);
     reply({ type: 'compared', id: job.id, table }, tableBuffers(table));
   } else if (job.type === 'detail') {
-    const { fs, json, logs: checked } = opened(job.dir);
+    const { fs, json, jsonl: kept, logs: checked } = opened(job.dir);
     const looked = fs.begin();
-    const read = await readCell(job.dir, job.format, { fs, json, now: Date.now(), host: 'local' }, { detail: true, logs: checked });
+    const read = await readCell(job.dir, job.format, { fs, json, jsonl: kept, now: Date.now(), host: 'local' }, { detail: true, logs: checked });
     reply({ type: 'detailed', id: job.id, read, looked: { files: [...looked.files], dirs: [...looked.dirs] } });
   } else if (job.type === 'transcript') {
     const transcripts = ADAPTERS[job.format].capabilities.transcripts;
-    const { fs, json } = opened(job.dir);
-    reply({ type: 'transcribed', id: job.id, transcript: transcripts ? await transcripts.read(job.dir, job.unit, { fs, json, now: Date.now(), host: 'local' }) : null });
+    const { fs, json, jsonl: kept } = opened(job.dir);
+    reply({ type: 'transcribed', id: job.id, transcript: transcripts ? await transcripts.read(job.dir, job.unit, { fs, json, jsonl: kept, now: Date.now(), host: 'local' }) : null });
   } else if (job.type === 'pair') {
     const side = async ({ dir, format, version }: PairSide) => {
       const ctx = { fs: syncLocalFs(), json: new JsonReader(syncLocalFs()), now: Date.now(), host: 'local' };
@@ -196,15 +196,18 @@ async function handle(job: WorkerJob): Promise<void> {
   }
 }
 
-/** The cells open in the window, each with what its reads keep between them (the last good JSON, its logs' checks): the newest few. */
-const openCells = new Map<string, { fs: LookingFs; json: JsonReader; logs: LogCache }>();
+/**
+ * The cells open in the window, each with what its reads keep between them (the last good JSON, its JSONL
+ * logs read on from where they were, its logs' checks): the newest few.
+ */
+const openCells = new Map<string, { fs: LookingFs; json: JsonReader; jsonl: JsonlCache; logs: LogCache }>();
 const OPEN_KEPT = 16;
 function opened(dir: string) {
   let cell = openCells.get(dir);
   if (cell) openCells.delete(dir);
   else {
     const fs = new LookingFs(syncLocalFs());
-    cell = { fs, json: new JsonReader(fs), logs: new LogCache(syncLocalFs()) };
+    cell = { fs, json: new JsonReader(fs), jsonl: new JsonlCache(), logs: new LogCache(syncLocalFs()) };
   }
   openCells.set(dir, cell);
   if (openCells.size > OPEN_KEPT) openCells.delete(openCells.keys().next().value as string);

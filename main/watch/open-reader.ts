@@ -6,6 +6,7 @@ import type { FormatName } from '../../shared/model';
 import type { CellRead } from '../../runners';
 import type { Looked } from '../roots/looked';
 import { ReadWorkers } from '../roots/read-workers';
+import { slot } from '../roots/pool';
 import type { PairSide } from '../roots/worker-jobs';
 import type { PairedTest } from '../../shared/mcnemar';
 
@@ -15,11 +16,7 @@ const HEAP_MB = 512;
 const WORKERS = 2;
 
 /** The same worker for a cell each time: it keeps the cell's last good JSON and its logs' checks. */
-function slot(dir: string): number {
-  let hash = 0;
-  for (let i = 0; i < dir.length; i++) hash = (hash * 31 + dir.charCodeAt(i)) | 0;
-  return Math.abs(hash) % WORKERS;
-}
+const workerOf = (dir: string) => slot(dir, WORKERS);
 
 export class OpenCellReader {
   private threads: ReadWorkers | undefined;
@@ -33,19 +30,19 @@ export class OpenCellReader {
 
   /** The cell and what its view shows, from one read, and what that read looked at. */
   detail(dir: string, format: FormatName): Promise<{ read: CellRead; looked: Looked }> {
-    return this.workers.ask(slot(dir), { type: 'detail', dir, format }, (reply, finish) => {
+    return this.workers.ask(workerOf(dir), { type: 'detail', dir, format }, (reply, finish) => {
       if (reply.type === 'detailed') finish({ read: reply.read, looked: { files: new Set(reply.looked.files), dirs: new Set(reply.looked.dirs) } });
     });
   }
 
   /** One unit of the cell read like a transcript; null when it has none such. */
   transcript(dir: string, format: FormatName, unit: string): Promise<Transcript | null> {
-    return this.workers.ask(slot(dir), { type: 'transcript', dir, format, unit }, (reply, finish) => reply.type === 'transcribed' && finish(reply.transcript));
+    return this.workers.ask(workerOf(dir), { type: 'transcript', dir, format, unit }, (reply, finish) => reply.type === 'transcribed' && finish(reply.transcript));
   }
 
   /** The paired test of two local sides, read and paired off this thread (500,000 seeds a side take seconds). */
   pair(a: PairSide, b: PairSide): Promise<PairedTest> {
-    return this.workers.ask(slot(a.dir), { type: 'pair', a, b }, (reply, finish) => reply.type === 'paired' && finish(reply.test));
+    return this.workers.ask(workerOf(a.dir), { type: 'pair', a, b }, (reply, finish) => reply.type === 'paired' && finish(reply.test));
   }
 
   async close(): Promise<void> {
