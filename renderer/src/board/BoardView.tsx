@@ -4,7 +4,7 @@ import { formatP } from '../../../shared/mcnemar';
 import type { CellSummary } from '../../../shared/model';
 import { CallFailed } from '../CallFailed';
 import { useApp, useTransport } from '../context';
-import { counted, percent, successText, whole } from '../format';
+import { counted, percent, successText, successTitle, whole } from '../format';
 import { STATE_LOOK } from '../cell-list/states';
 import { usePolled } from '../usePolled';
 import { BOARD_FIELDS, cellPlace, downOf, gridOf, type BoardField } from '../../../shared/board';
@@ -55,7 +55,7 @@ function Square({ cell, verdicts, standing, names, focused, onFocus }: SquarePro
       onFocus={onFocus}
       onClick={() => openCell(cell.id)}
       aria-label={`${cell.name}: ${successText(successes, scored)}`}
-      title={[cell.name, cellPlace(cell), successText(successes, scored), ...cell.board_reasons, ...why].join('\n')}
+      title={[cell.name, cellPlace(cell), successTitle(cell), ...cell.board_reasons, ...why].join('\n')}
     >
       <span className="square-head">
         <span className={`dot tone-${STATE_LOOK[cell.state].tone}`} aria-hidden />
