@@ -44,7 +44,8 @@ async function start(nvidiaSmi: string | false = false): Promise<{ core: Core; r
   return { core, raised };
 }
 
-async function until(condition: () => boolean, ms = 8000): Promise<void> {
+/** Waits for `condition`; the limit is there to end a hang, not to race a busy machine (a pinned test is paired in a worker that starts first). */
+async function until(condition: () => boolean, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   while (!condition()) {
     if (Date.now() > end) throw new Error('timed out');
@@ -114,6 +115,8 @@ describe('alerts', () => {
     const a = writeCell('std_a', { planned: [...Array(10).keys()], episodes: ten(2) });
     const b = writeCell('std_b@20250514', { planned: [...Array(10).keys()], episodes: ten(2) });
     const { core, raised } = await start();
+    // Paired once first: the test's pause below is for the pin's first check, not for its worker to start.
+    await core.pairedTest(cellId('local', a), cellId('local', b));
     await core.setAlertPrefs({ ...(await core.listAlerts()).prefs, pinned: [{ a: cellId('local', a), b: cellId('local', b) }] });
     await sleep(500);
     writeCell('std_b@20250514', { planned: [...Array(10).keys()], episodes: ten(8) });

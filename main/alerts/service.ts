@@ -40,6 +40,8 @@ export class AlertService implements AlertCalls {
   /** Each pinned pair's last significance; the first computation is where changes count from. */
   private readonly pairs = new Map<string, boolean>();
   private readonly pairTimers = new Map<string, NodeJS.Timeout>();
+  /** Each pinned pair's check in flight, which the next waits for. */
+  private readonly pairChecks = new Map<string, Promise<void>>();
   private readonly timer: NodeJS.Timeout;
   private readonly unsubscribe: (() => void)[];
 
@@ -183,7 +185,10 @@ export class AlertService implements AlertCalls {
     if (this.pairTimers.has(key)) return;
     const timer = setTimeout(() => {
       this.pairTimers.delete(key);
-      void this.checkPair(pair);
+      // One check of a pair at a time, in order: a later one finishing first would take the earlier's place.
+      const check = (this.pairChecks.get(key) ?? Promise.resolve()).then(() => this.checkPair(pair));
+      this.pairChecks.set(key, check);
+      void check.finally(() => this.pairChecks.get(key) === check && this.pairChecks.delete(key));
     }, delayMs);
     timer.unref();
     this.pairTimers.set(key, timer);

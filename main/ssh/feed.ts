@@ -148,9 +148,8 @@ export class HostFeed {
 
   /** The feed ended under a live connection: readers poll until it runs again. */
   private ended(generation: number, why: string): void {
-    if (generation !== this.generation || this.closed) return;
-    // Told once: what the ended child does after is not news.
-    this.generation++;
+    // Told once a child (its exit, its error, a line too long): its last lines may still come, and are read.
+    if (generation !== this.generation || this.closed || this.child === undefined) return;
     this.child = undefined;
     this.set({ state: 'down', problem: this.host.status.state === 'connected' ? why : null });
     if (this.host.status.state === 'connected') this.restartTimer = setTimeout(() => this.start(), RESTART_MS);
