@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { objectSpans } from '../common/json-spans';
+import { memberSpans } from '../common/json-bytes';
 import { readCell } from '../read';
 import { context, jsonl, tempDir } from '../testing';
 
@@ -21,10 +21,10 @@ describe('the span scanner', () => {
   it('finds every top-level member of any JSON object, each span parsing to its value, however it is spaced', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.constantFrom(undefined, 2, '\t'), (value, space) => {
-        const text = JSON.stringify(value, null, space);
-        const spans = objectSpans(text);
+        const bytes = Buffer.from(JSON.stringify(value, null, space));
+        const spans = memberSpans(bytes, 0, bytes.length);
         expect([...(spans?.keys() ?? [])]).toEqual(Object.keys(value));
-        for (const [key, span] of spans ?? []) expect(JSON.parse(text.slice(span.start, span.end))).toEqual(JSON.parse(JSON.stringify(value[key])));
+        for (const [key, span] of spans ?? []) expect(JSON.parse(bytes.toString('utf8', span.start, span.end))).toEqual(JSON.parse(JSON.stringify(value[key])));
       }),
       { numRuns: 300 },
     );
@@ -34,7 +34,8 @@ describe('the span scanner', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue(), { minKeys: 1 }), fc.nat(), (value, cut) => {
         const text = JSON.stringify(value);
-        expect(objectSpans(text.slice(0, cut % text.length))).toBeNull();
+        const bytes = Buffer.from(text.slice(0, cut % text.length));
+        expect(memberSpans(bytes, 0, bytes.length)).toBeNull();
       }),
       { numRuns: 300 },
     );

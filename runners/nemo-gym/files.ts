@@ -2,7 +2,7 @@
 // (formats.md section 5). A collection is a cell whose path is its rollouts file.
 import { basename, dirname, join } from 'node:path';
 import type { CellFs } from '../common/fs';
-import { objectSpans } from '../common/json-spans';
+import { memberSpans } from '../common/json-bytes';
 
 /** What the collector writes beside `<stem>.jsonl`, by the suffix it adds to the stem. */
 export const SIDECARS = {
@@ -42,7 +42,8 @@ const ROW_KEYS = ['_ng_task_index', '_ng_rollout_index'];
 
 /** Whether a first line is a NeMo Gym row, by its own keys. */
 export function isRolloutRow(line: string): boolean {
-  const spans = objectSpans(line);
+  const bytes = Buffer.from(line);
+  const spans = memberSpans(bytes, 0, bytes.length);
   if (!spans) return false;
   return ROW_KEYS.some((k) => spans.has(k)) || (spans.has('reward') && spans.has('response'));
 }
