@@ -56,17 +56,13 @@ export const summaryFile = (version: string) => `eval/${version}/summary.json`;
  */
 export function evaluationUnits(summary: JsonObject, version: string): Scored {
   const rejected = arr(summary.rejected).length > 0;
-  const given: EpisodeUnit[] = [];
-  const at: number[] = [];
-  arr(summary.episodes).forEach((raw, i) => {
+  const unitOf = (raw: unknown): EpisodeUnit | null => {
     const e = obj(raw);
     const seed = num(e.seed);
-    if (seed === null) return;
-    given.push({ id: String(seed), status: rejected ? 'rejected' : 'scored', success: rejected ? false : bool(e.success) === true, scored: true });
-    at.push(i);
-  });
+    return seed === null ? null : { id: String(seed), status: rejected ? 'rejected' : 'scored', success: rejected ? false : bool(e.success) === true, scored: true };
+  };
   const file = summaryFile(version);
-  const { units, problems } = oneOutcome(given, (k) => `episodes[${at[k]}]`, file, 'seed');
+  const { units, problems } = oneOutcome(arr(summary.episodes), unitOf, (i) => `episodes[${i}]`, file, 'seed');
   const scored = units.filter((u) => u.scored);
   const rate = rejected ? 0 : scored.length ? scored.filter((u) => u.success).length / scored.length : null;
   return { units, problems: rejected ? problems : [...problems, ...statedRate(summary.success_rate, units, file, 'success_rate')], rate };

@@ -11,27 +11,29 @@ const outcomeOf = (u: EpisodeUnit) => (u.scored ? (u.success ? 'success' : 'fail
 const NAMED = 3;
 
 /**
- * Each unit once. `given` is the units in the order the file gives them, `placeOf(k)` where the k-th of them
- * is (`episodes[7]`). A unit given again with the same outcome is kept once; with another outcome it is kept
- * once as `repeated`, not scored, so no view counts either outcome. Either way the repeat is a problem of
- * `file` naming the unit and its places. Nothing is kept per unit but its first place's number (a summary
- * of 500,000 seeds is read whole).
+ * Each unit of a file's list once. `unitOf` reads the unit of an entry (null: none), `placeOf(i)` says where
+ * entry i is (`episodes[7]`). A unit given again with the same outcome is kept once; with another outcome it
+ * is kept once as `repeated`, not scored, so no view counts either outcome. Either way the repeat is a
+ * problem of `file` naming the unit and its places. Nothing is kept per unit but its first entry's index (a
+ * summary of 500,000 seeds is read whole).
  */
-export function oneOutcome(given: readonly EpisodeUnit[], placeOf: (k: number) => string, file: string, noun = 'unit'): { units: EpisodeUnit[]; problems: Problem[] } {
+export function oneOutcome(list: readonly unknown[], unitOf: (entry: unknown) => EpisodeUnit | null, placeOf: (i: number) => string, file: string, noun = 'unit'): { units: EpisodeUnit[]; problems: Problem[] } {
   const first = new Map<string, number>();
   const units: EpisodeUnit[] = [];
-  /** Each repeated unit's places (as k) and outcomes. */
+  /** Each repeated unit's entries and outcomes. */
   const repeats = new Map<string, { places: number[]; outcomes: Set<string> }>();
-  given.forEach((unit, k) => {
+  list.forEach((entry, i) => {
+    const unit = unitOf(entry);
+    if (!unit) return;
     const at = first.get(unit.id);
     if (at === undefined) {
-      first.set(unit.id, k);
+      first.set(unit.id, i);
       units.push(unit);
       return;
     }
     let repeat = repeats.get(unit.id);
-    if (!repeat) repeats.set(unit.id, (repeat = { places: [at], outcomes: new Set([outcomeOf(given[at] as EpisodeUnit)]) }));
-    repeat.places.push(k);
+    if (!repeat) repeats.set(unit.id, (repeat = { places: [at], outcomes: new Set([outcomeOf(unitOf(list[at]) as EpisodeUnit)]) }));
+    repeat.places.push(i);
     repeat.outcomes.add(outcomeOf(unit));
   });
   if (!repeats.size) return { units, problems: [] };

@@ -40,17 +40,13 @@ export const evopolicygym: FormatAdapter = {
     cell.budget = { unit: 'episodes', used: charged + reserved, total: num(config.episode_budget) };
 
     const assessment = obj(run.assessment);
-    const given: EpisodeUnit[] = [];
-    const at: number[] = [];
-    arr(assessment.episodes).forEach((raw, i) => {
+    const unitOf = (raw: unknown): EpisodeUnit | null => {
       const e = obj(raw);
       const index = num(e.index);
-      if (index === null) return;
       const success = bool(e.success);
-      given.push({ id: String(index), status: success === null ? 'unscored' : 'scored', success, scored: success !== null });
-      at.push(i);
-    });
-    const { units, problems: repeats } = oneOutcome(given, (k) => `assessment.episodes[${at[k]}]`, 'run.json', 'episode');
+      return index === null ? null : { id: String(index), status: success === null ? 'unscored' : 'scored', success, scored: success !== null };
+    };
+    const { units, problems: repeats } = oneOutcome(arr(assessment.episodes), unitOf, (i) => `assessment.episodes[${i}]`, 'run.json', 'episode');
     const integrity = [...repeats, ...statedRate(assessment.success_rate, units, 'run.json', 'assessment.success_rate')];
     const scored = units.filter((u) => u.scored);
     cell.episodes = {
