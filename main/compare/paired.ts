@@ -1,6 +1,7 @@
 import { isLive, type EpisodeUnit, type FormatName } from '../../shared/model';
 import { pairUnits, type PairedSide, type PairedTest } from '../../shared/mcnemar';
 import { ADAPTERS, type CellRead, type ReadContext } from '../../runners';
+import { readCell } from '../../runners/read';
 
 export interface Side extends PairedSide {
   format: FormatName;
@@ -36,6 +37,11 @@ export async function sideOf(read: CellRead, version: string | null, ctx: ReadCo
   const units = await versions.units(cell.path, version, ctx);
   if (!units) throw new CompareError(`${cell.name}@${version}: ${version} has no evaluation summary yet`);
   return { id: `${cell.id}@${version}`, name: `${cell.name}@${version}`, format: cell.format, units, live: false };
+}
+
+/** One side of a paired test read from its cell's files: the cell, a policy version of it, or an agent of it. */
+export async function readSide(dir: string, format: FormatName, version: string | null, ctx: ReadContext): Promise<Side> {
+  return sideOf(await readCell(dir, format, ctx), version, ctx);
 }
 
 const shown = ({ id, name, format, live }: Side): PairedSide => ({ id, name, format, live });

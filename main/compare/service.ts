@@ -5,12 +5,11 @@ import type { Comparison, RecordProgress } from '../../shared/cell-detail';
 import type { Backend } from '../../shared/contract';
 import type { PairedTest } from '../../shared/mcnemar';
 import type { CellSummary } from '../../shared/model';
-import { readCell } from '../../runners/read';
 import type { ContextOf } from '../host-context';
 import type { EventHub } from '../events';
 import { findFfmpeg } from '../record/ffmpeg';
 import { recordSlots } from '../record/slots';
-import { compareSides, sideOf, splitAddress } from './paired';
+import { compareSides, readSide, splitAddress } from './paired';
 import { compareSlots } from './slots';
 import type { OpenCellReader } from '../watch/open-reader';
 
@@ -55,10 +54,7 @@ export class CompareService implements CompareCalls {
     }) as [Place, Place];
     const local = (p: Place) => ({ dir: p.cell.path, format: p.cell.format, version: p.version });
     if (this.reader && placeA.cell.host === 'local' && placeB.cell.host === 'local') return this.reader.pair(local(placeA), local(placeB));
-    const side = async ({ cell, version }: Place) => {
-      const ctx = this.contextOf(cell).read();
-      return sideOf(await readCell(cell.path, cell.format, ctx), version, ctx);
-    };
+    const side = ({ cell, version }: Place) => readSide(cell.path, cell.format, version, this.contextOf(cell).read());
     const [sideA, sideB] = await Promise.all([side(placeA), side(placeB)]);
     return compareSides(sideA, sideB);
   }

@@ -16,7 +16,7 @@ import { findCells, type Found } from '../scan';
 import type { LookedFiles, SavedLooked } from './index-cache';
 import { savedLooked, WorkerLooked, type SavedCell } from './worker-looked';
 import type { PairSide, WorkerJob, WorkerReply } from './worker-jobs';
-import { compareSides, sideOf } from '../compare/paired';
+import { compareSides, readSide } from '../compare/paired';
 import { WorkerUnits } from './worker-units';
 import { compareTable, tableBuffers } from '../../shared/board-comparisons';
 import { append } from '../../shared/arrays';
@@ -176,10 +176,8 @@ async function handle(job: WorkerJob): Promise<void> {
     const { fs, json, jsonl: kept } = opened(job.dir);
     reply({ type: 'transcribed', id: job.id, transcript: transcripts ? await transcripts.read(job.dir, job.unit, { fs, json, jsonl: kept, now: Date.now(), host: 'local' }) : null });
   } else if (job.type === 'pair') {
-    const side = async ({ dir, format, version }: PairSide) => {
-      const ctx = { fs: syncLocalFs(), json: new JsonReader(syncLocalFs()), now: Date.now(), host: 'local' };
-      return sideOf(await readCell(dir, format, ctx), version, ctx);
-    };
+    const fs = syncLocalFs();
+    const side = ({ dir, format, version }: PairSide) => readSide(dir, format, version, { fs, json: new JsonReader(fs), now: Date.now(), host: 'local' });
     reply({ type: 'paired', id: job.id, test: compareSides(await side(job.a), await side(job.b)) });
   } else if (job.type === 'sweep') {
     const dirty = job.dirs.filter((dir) => cellsLooked.changed(dir));
