@@ -16,7 +16,7 @@ import { openIndex } from './open-index';
 import type { RootIndex } from './root-index';
 import { readRootSources, type RootsOptions } from './sources';
 import { append } from '../../shared/arrays';
-import { rivalsOf, withRivals } from '../../shared/board';
+import { BoardClaims } from './claims';
 
 interface RootEntry {
   /** The root's address: a local path, or `ALIAS:/path` on an SSH host. */
@@ -116,22 +116,17 @@ export class RootsService implements RootCalls {
     return this.rowsOf(entry).map(this.present);
   }
 
-  /** Each listed cell that claims its board crossing with others, and their places (every root's cells counted). */
-  private rivals = new Map<string, string[]>();
+  /** Cells that claim one board crossing, over every root's rows. */
+  private readonly claims = new BoardClaims();
 
   /** Works out the claimed crossings again; the ids of the cells whose rivals changed. */
   private reclaim(): string[] {
-    const before = this.rivals;
-    this.rivals = rivalsOf([...this.roots.values()].flatMap((entry) => this.rowsOf(entry)));
-    const changed = new Set<string>();
-    for (const [id, places] of this.rivals) if (before.get(id)?.join('\0') !== places.join('\0')) changed.add(id);
-    for (const id of before.keys()) if (!this.rivals.has(id)) changed.add(id);
-    return [...changed];
+    return this.claims.reclaim([...this.roots.values()].flatMap((entry) => this.rowsOf(entry)));
   }
 
   /** How a row goes out: its state as the process of a run launched there says (set by the core), off the board beside its rivals. */
   private presentRow: (row: CellSummary) => CellSummary = (row) => row;
-  private readonly present = (row: CellSummary) => withRivals(this.presentRow(row), this.rivals.get(row.id));
+  private readonly present = (row: CellSummary) => this.claims.present(this.presentRow(row));
 
   presentWith(present: (row: CellSummary) => CellSummary): void {
     this.presentRow = present;
