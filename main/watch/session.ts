@@ -81,7 +81,7 @@ export class CellSession {
   }
 
   /** The cell's read with its detail, here (over a host) or in an open-cell worker (a local cell), and what it looked at. */
-  private async readCell(): Promise<{ read: CellRead; looked: Looked }> {
+  private async readFiles(): Promise<{ read: CellRead; looked: Looked }> {
     if (this.context.host === 'local' && this.reader) {
       // A worker that stalls or runs out of memory fails this cell alone: a problem of the cell, read again later.
       return this.reader.detail(this.summary.path, this.summary.format).catch((error: Error) => ({ read: unreadRead(this.summary, error), looked: this.looked ?? { files: new Set(), dirs: new Set() } }));
@@ -98,7 +98,7 @@ export class CellSession {
 
   /** The cell and its detail, from one pass over its files; its event logs checked on from where they were. */
   private async read(): Promise<CellDetail> {
-    const { read, looked } = await this.readCell();
+    const { read, looked } = await this.readFiles();
     this.looked = looked;
     const summary = this.present(summaryOf(read, this.summary.root));
     const detail = read.detail ?? EMPTY_DETAIL;
