@@ -7,3 +7,6 @@ export const whole = (value: number) => WHOLE.format(value);
 
 /** A count and what it counts, one or many: "1 cell", "12,345 cells". */
 export const counted = (value: number, one: string, many = `${one}s`) => `${whole(value)} ${value === 1 ? one : many}`;
+
+/** A share as a percentage: 0.4471 is "44.7%". */
+export const share = (value: number, digits = 1) => `${(value * 100).toFixed(digits)}%`;

@@ -1,6 +1,6 @@
 // Where each figure of a cell comes from, in words: the window's tooltips and `cellwatch status --explain`
 // say the same, from the same row.
-import { counted, whole } from './counts';
+import { counted, share, whole } from './counts';
 import type { CellSummary } from './model';
 import { wilson95 } from './stats';
 
@@ -12,8 +12,6 @@ export interface Provenance {
 }
 
 type Explained = Pick<CellSummary, 'format' | 'episodes' | 'excludedBy' | 'success_rate' | 'budget' | 'board' | 'board_reasons' | 'boardName' | 'tokens' | 'cost_usd_estimate' | 'cost_source' | 'runnerCostUsd' | 'cost_usd_billed'>;
-
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /** Each figure the cell shows, with where it comes from; `rule`: its format's board rule, when it keeps one. */
 export function provenanceOf(cell: Explained, rule: string | null = null): Provenance[] {
@@ -31,7 +29,7 @@ export function provenanceOf(cell: Explained, rule: string | null = null): Prove
     const ofUnits = scored > 0 && Math.abs(cell.success_rate - successes / scored) < 1e-9;
     lines.push({
       figure: 'success',
-      value: ofUnits && interval ? `${successes}/${scored} · ${pct(cell.success_rate)} · 95% CI ${pct(interval[0])}–${pct(interval[1])}` : pct(cell.success_rate),
+      value: ofUnits && interval ? `${successes}/${scored} · ${share(cell.success_rate)} · 95% CI ${share(interval[0])}–${share(interval[1])}` : share(cell.success_rate),
       from: ofUnits ? `successes / scored${cell.boardName ? ` under ${cell.boardName}'s scoring` : ''}; Wilson 95 % interval` : 'a rejected policy scores 0 on every seed',
     });
   }

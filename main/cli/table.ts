@@ -1,6 +1,7 @@
 import { printable } from './printable';
 import { largest } from '../../shared/arrays';
 import { wilson95 } from '../../shared/stats';
+import { share } from '../../shared/counts';
 
 /** Plain text columns, left-aligned, numbers right-aligned, two spaces apart. */
 export function table(header: string[], cellRows: string[][], numeric: boolean[] = []): string {
@@ -16,7 +17,7 @@ export function table(header: string[], cellRows: string[][], numeric: boolean[]
 }
 
 export function percent(value: number | null, digits = 1): string {
-  return value === null ? '-' : `${(value * 100).toFixed(digits)}%`;
+  return value === null ? '-' : share(value, digits);
 }
 
 /** Successes of scored with the rate and its Wilson 95 % interval: `17/38 44.7% [30.1-60.3]`; `-` with nothing scored. */

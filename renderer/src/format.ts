@@ -1,5 +1,6 @@
 import { wilson95 } from '../../shared/stats';
 import { provenanceOf, provenanceText } from '../../shared/provenance';
+import { share } from '../../shared/counts';
 
 export { counted, whole } from '../../shared/counts';
 
@@ -17,7 +18,7 @@ export function compact(value: number): string {
 }
 
 export function percent(value: number | null, digits = 1): string {
-  return value === null ? '–' : `${(value * 100).toFixed(digits)}%`;
+  return value === null ? '–' : share(value, digits);
 }
 
 /** "now", "42 s", "5 min", "3 h", "2 d" ago. */
