@@ -62,3 +62,11 @@ describe('a name whole on two lines', () => {
     expect(twoLines('abcdefgh', 4)).toBe('abcd\nefgh');
   });
 });
+
+describe('a cut that ends inside a part', () => {
+  it('is never taken for a name that only shares the end of that part: one that reads as another is whole', () => {
+    const names = ['run_a_default', 'run_a_fault'];
+    const cut = nameCuts(names, 9);
+    for (const [name, shown] of cut) expect(names.filter((other) => other !== name && !shown.includes('\n') && readsAs(shown, other))).toEqual([]);
+  });
+});

@@ -83,19 +83,34 @@ export function nameCuts(names: readonly string[], max: number): Map<string, str
     });
   }
   // A cut another name also reads as (`std_cli…bare_default` of std_cli_claude-9-opus_bare_default beside
-  // std_cli_gpt-6-luna_bare_default) says too little: that name is shown whole.
+  // std_cli_gpt-6-luna_bare_default) says too little: that name is shown whole. A name can only read as a
+  // cut if it ends as the cut's end does (or begins as its start does): only those are looked at.
   const byEnd = new Map<string, string[]>();
-  for (const name of cuts.keys()) byEnd.set(lastPart(name), [...(byEnd.get(lastPart(name)) ?? []), name]);
+  const byStart = new Map<string, string[]>();
+  for (const name of cuts.keys()) {
+    for (const [index, key] of [[byEnd, name.slice(-ANCHOR)], [byStart, name.slice(0, ANCHOR)]] as const) {
+      const there = index.get(key);
+      if (there) there.push(name);
+      else index.set(key, [name]);
+    }
+  }
   const all = [...cuts.keys()];
+  const candidates = (cut: string) => {
+    const pieces = cut.split('…');
+    const [first, last] = [pieces[0] as string, pieces.at(-1) as string];
+    if (last.length >= ANCHOR) return byEnd.get(last.slice(-ANCHOR)) ?? [];
+    if (first.length >= ANCHOR) return byStart.get(first.slice(0, ANCHOR)) ?? [];
+    return all;
+  };
   for (const [name, cut] of cuts) {
     if (cut === name) continue;
-    const others = cut.endsWith('…') ? all : (byEnd.get(lastPart(name)) ?? []);
-    if (others.some((other) => other !== name && readsAs(cut, other))) cuts.set(name, twoLines(name, max));
+    if (candidates(cut).some((other) => other !== name && readsAs(cut, other))) cuts.set(name, twoLines(name, max));
   }
   return cuts;
 }
 
-const lastPart = (name: string) => name.slice(name.search(/[^_\-./]*$/));
+/** How many characters of a cut's end (or start) pick the names that could read as it. */
+const ANCHOR = 3;
 
 /** Whether `name` reads as `cut`: its kept pieces, in order, with an ellipsis wherever some of it was left out. */
 export function readsAs(cut: string, name: string): boolean {
