@@ -36,7 +36,7 @@ test.describe("the demo's NeMo Gym collection", () => {
     await page.getByRole('tab', { name: 'Tables' }).click();
     const agents = page.getByRole('region', { name: 'Agents' });
     await expect(agents.getByRole('row')).toHaveCount(3);
-    await expect(agents.getByRole('columnheader')).toHaveText(['agent', 'rollouts', 'successes', 'success rate', 'mean reward']);
+    await expect(agents.getByRole('columnheader')).toHaveText(['agent', 'scored', 'successes', 'success rate', 'mean reward']);
     const tasks = page.getByRole('region', { name: 'Tasks' });
     await expect(tasks.getByRole('row')).toHaveCount(13);
     await expect(tasks.getByRole('row').nth(1).getByRole('cell').nth(2)).toHaveText('4');

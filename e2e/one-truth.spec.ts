@@ -1,12 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_ENV, ROOT, scratchHome, startServing, type Served } from './processes';
 
-// One truth: what the list, the header, the board square and the paired view show of each cell is what
-// `status --json`, `board --json` and `mcnemar --json` say of it, for the demo beside a copy of one of its
-// runs (a backup in the root: both claim one board crossing, so neither is on the board).
+// One truth: what the list, the header, the board square, the Tables tab and the paired view show of each
+// cell is what `status --json`, `board --json` and `mcnemar --json` say of it, for the demo beside the red
+// team's traps: a copy of one of its runs (a backup in the root: both claim one board crossing, so neither
+// is on the board), a bigym evaluation listing each seed twice (a success, then a failure), and NeMo Gym
+// rows with an LLM judge's usage after their reward (the response's usage is the rollout's).
 const CLI = join(ROOT, 'out', 'cli.mjs');
 const COPIED = 'std_sdk_demo-model_full_default';
 
@@ -17,6 +19,28 @@ interface Row {
   board_reasons: string[];
   episodes: { ended: number; planned: number | null; scored: number; successes: number };
   success_rate: number | null;
+  format: string;
+  tokens: { input: number | null };
+}
+
+/** A copy of the demo's bigym run whose v004 evaluation lists each seed twice: first as it was, then the other outcome. */
+function repeatSeeds(runs: string) {
+  const copy = join(runs, 'cartpole_repeats');
+  cpSync(join(runs, 'cartpole_balance'), copy, { recursive: true });
+  const file = join(copy, 'eval', 'v004', 'summary.json');
+  const summary = JSON.parse(readFileSync(file, 'utf8')) as { episodes: { seed: number; success: boolean }[] };
+  summary.episodes = [...summary.episodes, ...summary.episodes.map((e) => ({ ...e, success: !e.success }))];
+  writeFileSync(file, JSON.stringify(summary));
+}
+
+/** A copy of the demo's collection whose every row has a judge's usage right after its reward. */
+function judgeRows(runs: string) {
+  const copy = join(runs, 'nemo_judged');
+  cpSync(join(runs, 'nemo_math'), copy, { recursive: true });
+  const file = join(copy, 'rollouts.jsonl');
+  const rows = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const judged = rows.map((row) => Object.fromEntries(Object.entries(row).flatMap(([k, v]) => (k === 'reward' ? [[k, v], ['judge', { usage: { input_tokens: 5000, output_tokens: 70, input_tokens_details: { cached_tokens: 0 } } }]] : [[k, v]]))));
+  writeFileSync(file, `${judged.map((row) => JSON.stringify(row)).join('\n')}\n`);
 }
 
 const percent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
@@ -31,6 +55,8 @@ test.describe('one truth', () => {
     if (written) cpSync(written, runs, { recursive: true });
     else execFileSync(process.execPath, [CLI, 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
     cpSync(join(runs, COPIED), join(runs, 'backup', COPIED), { recursive: true });
+    repeatSeeds(runs);
+    judgeRows(runs);
     served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', runs], home.env);
   });
   test.afterAll(async () => {
@@ -66,10 +92,26 @@ test.describe('one truth', () => {
       expect(copies.map((r) => r.board)).toEqual(['off', 'off']);
       for (const r of copies) expect(r.board_reasons.join(' ')).toContain((copies.find((o) => o !== r) as Row).path);
 
-      // Each scored cell's header says its successes of scored, as status does.
+      // The repeated seeds: no outcome of v004 counted, a problem, off the board, in the CLI and in the list.
+      const repeated = rows.find((r) => r.path.endsWith('cartpole_repeats')) as Row & { problems: { message: string }[] };
+      expect(repeated.problems.map((p) => p.message).join(' ')).toContain('given more than once');
+      expect(repeated.board).toBe('off');
+
+      // Each scored cell's header says its successes of scored and its input tokens, as status does; a
+      // collection's Tables count its agents' scored rollouts and successes as status does.
+      const whole = (n: number) => n.toLocaleString('en-US');
       for (const row of rows.filter((r) => r.success_rate !== null && r.name !== COPIED)) {
         await table.getByRole('row').filter({ has: page.locator(`[title="${row.path}"]`) }).click();
         await expect(page.locator('.cell-header')).toContainText(`${row.episodes.successes}/${row.episodes.scored} · ${percent(row.success_rate)}`);
+        if (row.tokens.input !== null) await expect(page.locator('.tokens-line')).toContainText(`${whole(row.tokens.input)} in`);
+        if (row.format === 'nemo-gym') {
+          await page.getByRole('tab', { name: 'Tables' }).click();
+          const agents = page.getByRole('region', { name: 'Agents', exact: true });
+          await expect(agents.getByRole('row')).not.toHaveCount(1);
+          const column = async (n: number) => (await agents.getByRole('row').locator(`td:nth-child(${n})`).allInnerTexts()).reduce((sum, text) => sum + Number(text.replace(/,/gu, '')), 0);
+          expect([await column(2), await column(3)], row.path).toEqual([row.episodes.scored, row.episodes.successes]);
+          await expect(page.getByRole('region', { name: 'Rollouts', exact: true }).getByRole('heading')).toContainText(`of ${row.episodes.planned} planned`);
+        }
         await page.keyboard.press('Escape');
       }
 

@@ -18,6 +18,8 @@ export interface EpisodeRow {
   note: string | null;
   /** True when this episode has a trajectory to stream. */
   hasEvents: boolean;
+  /** The policy version or agent the row is one of, in a cell that runs several: charts draw a line per group. */
+  group?: string;
   /** What the files say of an episode without a trajectory (a Harbor trial, a submission), in words, in order. */
   facts?: { label: string; value: string }[];
   /** Its text files to read (a trial's trial.log, exception.txt, verifier output), relative to the cell. */
@@ -98,6 +100,12 @@ export interface DetailTable {
   columns: string[];
   rows: TableValue[][];
   note: string | null;
+  /** Its rows counted in words, when the bare count would not say what they are ("47 rollouts · 1 failed · 48 planned"). */
+  counted?: string;
+  /** The files and the rule that made its figures (said on hover of its title). */
+  from?: string;
+  /** Its columns of fractions, shown as percentages as every other rate of the window is. */
+  shares?: string[];
   /** Each row's first value names a unit that opens as a transcript (Backend.transcript). */
   opens?: 'transcript';
 }

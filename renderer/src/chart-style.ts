@@ -15,3 +15,8 @@ export const TOOLTIP = {
  * every category label in the page to see which fit (30 ms of a chart of 200 episodes): none are asked for.
  */
 export const GRID = { stroke: 'var(--line)', vertical: false, verticalCoordinatesGenerator: () => [] };
+
+/** The colours of a chart's lines, one per series (a GPU, a policy version, an agent), in order. */
+export const SERIES = ['var(--amber)', 'var(--running)', 'var(--ok)', 'var(--error)', 'var(--stopped)', 'var(--muted)'];
+/** A legend's text: the axes' size, the page's colour. */
+export const LEGEND = { fontSize: 11, color: 'var(--muted)' };

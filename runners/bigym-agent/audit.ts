@@ -2,6 +2,7 @@
 // sandbox (a custom harness runs under --isolation soft, where nothing stops it). Read as the transcript
 // grows, a line at a time, never whole.
 import { basename, posix } from 'node:path';
+import { counted } from '../../shared/counts';
 import type { DetailTable } from '../../shared/cell-detail';
 import type { LineReader } from '../common/jsonl-cache';
 import type { AuditFinding } from '../types';
@@ -52,5 +53,7 @@ export function auditTable(findings: readonly AuditFinding[]): DetailTable {
     columns: ['transcript.md line', 'path', 'line'],
     rows: findings.map((f) => [f.line, f.path, f.text]),
     note: 'what the transcript names outside sandbox/: under --isolation soft nothing stopped it (bigym-agent audit)',
+    counted: counted(findings.length, 'line'),
+    from: "transcript.md: each line naming an absolute path outside the cell's sandbox/, as bigym-agent audit finds them",
   };
 }

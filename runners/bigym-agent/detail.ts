@@ -31,6 +31,7 @@ export async function bigymDetail(r: CellReading, run: JsonObject, ledger: reado
     t: timestampMs(value.t),
     note: `${str(value.version) ?? '?'} seed ${num(value.seed) ?? '?'}${value.fell === true ? ' · fell' : ''}`,
     hasEvents: false,
+    group: str(value.version) ?? '?',
     facts: [
       { label: 'ledger line', value: String(line) },
       { label: 'version', value: str(value.version) ?? '?' },

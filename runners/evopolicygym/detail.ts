@@ -140,6 +140,7 @@ function runTables(run: JsonObject, reserved: number): DetailTable[] {
         ['selected program', selected],
       ],
       note: null,
+      from: 'run.json: its terminal reason and config as written; reserved: the episodes of submissions started in events.jsonl and not yet completed or failed',
     },
   ];
   const handedOff = arr(run.handed_off).flatMap((id) => (typeof id === 'string' ? [id] : []));
@@ -151,6 +152,9 @@ function runTables(run: JsonObject, reserved: number): DetailTable[] {
       columns: ['candidate', 'order', 'success rate', 'selected'],
       rows: handedOff.map((program, i) => [program, i + 1, num(validationOf(validation, program)?.success_rate), program === selected]),
       note: 'the host evaluates every handed-off candidate on the same validation episodes, and selects one',
+      counted: counted(handedOff.length, 'candidate'),
+      from: "run.json: handed_off in order, each candidate's validation success_rate as the host wrote it",
+      shares: ['success rate'],
     });
   }
   if (Object.keys(assessment).length) {
@@ -160,6 +164,8 @@ function runTables(run: JsonObject, reserved: number): DetailTable[] {
       columns: ['program', 'success rate', 'episodes'],
       rows: [[str(assessment.program), num(assessment.success_rate), arr(assessment.episodes).length]],
       note: 'an assessment never changes the selection',
+      from: "run.json: the assessment's program, success_rate and episodes as the host wrote them",
+      shares: ['success rate'],
     });
   }
   return tables;

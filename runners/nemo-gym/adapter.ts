@@ -35,7 +35,7 @@ export const nemoGym: FormatAdapter = {
     const agentUnits: Record<string, EpisodeUnit[]> = {};
     if (agents.length > 1) for (const agent of agents) agentUnits[agent] = collector.units(agent);
     return {
-      ...(options?.detail ? { detail: nemoDetail(c, checked?.lines ?? [], aggregateFile) } : {}),
+      ...(options?.detail ? { detail: nemoDetail(c, { rollouts: basename(files.rollouts), failures: basename(files.failures), inputs: basename(files.inputs) }, checked?.lines ?? [], aggregateFile) } : {}),
       cell,
       labels: { harness: agents.join(', ') || null, model: [...c.models].join(', ') || null, condition: null, effort: null },
       changedAt: r.changedAt,

@@ -25,7 +25,14 @@ const shownReward = (row: NemoRow): TableValue => (scoredReward(row) ?? (row.rew
  */
 const SHOWN_ROWS = 200;
 
-function rolloutsTable(c: Collection): DetailTable {
+/** The collection's files, by name, as its tables' provenance says them. */
+export interface CollectionNames {
+  rollouts: string;
+  failures: string;
+  inputs: string;
+}
+
+function rolloutsTable(c: Collection, names: CollectionNames): DetailTable {
   const shown = c.rollouts.slice(-SHOWN_ROWS);
   // Every environment field any row has, in the order first met: unknown ones are kept and shown.
   const fields = [...new Set(shown.flatMap((r) => Object.keys(r.fields)))];
@@ -39,42 +46,51 @@ function rolloutsTable(c: Collection): DetailTable {
     columns: ['rollout', 'agent', 'reward', 'input', 'cached', 'output', 'reasoning', 'observations', ...fields],
     rows: shown.map((r) => [unitNamer(c)(r), r.agent, shownReward(r), r.usage?.input ?? null, r.usage?.cached ?? null, r.usage?.output ?? null, r.usage?.reasoning ?? null, r.observed ? 'yes' : null, ...fields.map((f) => shownField(r, f))]),
     note: notes.join('; ') || null,
+    counted: `${counted(c.rollouts.length, 'rollout')}${c.failedUnits.size ? ` + ${whole(c.failedUnits.size)} failed` : ''}${c.planned ? ` of ${whole(c.planned.size)} planned` : ''}`,
+    from: `${names.rollouts}: one row per unit (task, repeat, agent), a unit written twice a problem; failed: terminal rows of ${names.failures} with no rollout; planned: the units ${names.inputs} lists; tokens: the response's usage`,
     opens: 'transcript',
   };
 }
 
-function tasksTable(c: Collection): DetailTable {
+function tasksTable(c: Collection, names: CollectionNames): DetailTable {
   const shown = c.tasks.slice(0, SHOWN_ROWS);
   const more = c.tasks.length > shown.length ? `the first ${whole(shown.length)} of ${counted(c.tasks.length, 'task')}; ` : '';
   return {
     id: 'tasks',
     title: 'Tasks',
-    columns: ['task', 'repeats done', 'of', 'rewards', 'mean', 'pass@k'],
+    columns: ['task', 'repeats done', 'of planned', 'rewards', 'mean reward', 'pass@k'],
     rows: shown.map((t) => {
       const pass = passAtK(t);
       return [t.task, t.rewards.length, t.planned, t.rewards.map((r) => JSON.stringify(r)).join(' '), meanOf(t.stats), pass === null ? null : pass ? 'pass' : 'fail'];
     }),
     note: `${more}pass@k: any of the task's k repeats reached reward >= 1`,
+    counted: counted(c.tasks.length, 'task'),
+    from: `${names.rollouts}: each task's rollouts (every agent's); planned: the repeats ${names.inputs} lists; a repeat that failed for good (${names.failures}) is not done`,
   };
 }
 
-function agentsTable(c: Collection): DetailTable {
+function agentsTable(c: Collection, names: CollectionNames): DetailTable {
   return {
     id: 'agents',
     title: 'Agents',
-    columns: ['agent', 'rollouts', 'successes', 'success rate', 'mean reward'],
+    columns: ['agent', 'scored', 'successes', 'success rate', 'mean reward'],
     rows: [...c.byAgent].map(([agent, s]) => [agent || '(unnamed)', s.n, s.successes, s.n ? s.successes / s.n : null, meanOf(s)]),
     note: null,
+    counted: counted(c.byAgent.size, 'agent'),
+    from: `${names.rollouts}: each agent's rollouts with a numeric reward (scored), each unit once; success: reward >= 1, as the header counts it`,
+    shares: ['success rate'],
   };
 }
 
-function failuresTable(c: Collection): DetailTable {
+function failuresTable(c: Collection, names: CollectionNames): DetailTable {
   return {
     id: 'failures',
     title: 'Failures',
     columns: ['class', 'rows', 'terminal', 'highest attempt'],
     rows: c.failures.map((f) => [f.name, f.rows, f.terminal, f.attempts]),
     note: 'a killed worker writes no row: a resume runs what has none',
+    counted: counted(c.failures.length, 'class', 'classes'),
+    from: `${names.failures}: its rows by _ng_failure_class; terminal: rows marked _ng_failure_terminal; a unit that failed for good and has no rollout counts as failed`,
   };
 }
 
@@ -85,6 +101,7 @@ function aggregateTable(lines: AggregateLine[], file: string): DetailTable {
     columns: ['agent', 'metric', 'file says', 'rows give'],
     rows: lines.map((l) => [l.agent, l.metric, l.said, l.rows]),
     note: null,
+    from: `${file}: each metric the collector wrote, beside what the rollouts give; a mismatch is a problem`,
   };
 }
 
@@ -107,6 +124,7 @@ function episodeRow(row: NemoRow, id: string, named: boolean): EpisodeRow {
     t: null,
     note: [named ? null : row.agent, row.failureClass ?? `reward ${JSON.stringify(row.reward ?? null)}`].filter(Boolean).join(' · '),
     hasEvents: false,
+    group: row.agent || '(unnamed)',
   };
 }
 
@@ -114,9 +132,9 @@ function episodeRow(row: NemoRow, id: string, named: boolean): EpisodeRow {
 const SHOWN_EPISODES = 10_000;
 
 /** What the cell view shows of a collection: a row per rollout and per terminal failure, and its tables. */
-export function nemoDetail(c: Collection, aggregate: AggregateLine[], aggregateFile: string | null): DetailRead {
-  const tables = [agentsTable(c), tasksTable(c), rolloutsTable(c)];
-  if (c.failures.length) tables.push(failuresTable(c));
+export function nemoDetail(c: Collection, names: CollectionNames, aggregate: AggregateLine[], aggregateFile: string | null): DetailRead {
+  const tables = [agentsTable(c, names), tasksTable(c, names), rolloutsTable(c, names)];
+  if (c.failures.length) tables.push(failuresTable(c, names));
   if (aggregateFile) tables.push(aggregateTable(aggregate, aggregateFile));
   const all = [...c.rollouts, ...c.failedUnits.values()];
   const shown = all.slice(-SHOWN_EPISODES);

@@ -1,11 +1,11 @@
-import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis, type XAxisTickContentProps } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis, type XAxisTickContentProps } from 'recharts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { clockTime } from '../../../shared/model';
 import { useCell } from './context';
 import { bucketMax, thin } from './decimate';
-import { successSoFar } from './chartPoints';
-import { AXIS, GRID, TOOLTIP } from '../chart-style';
+import { groupsOf, successSoFar, type SuccessPoint } from './chartPoints';
+import { AXIS, GRID, LEGEND, SERIES, TOOLTIP } from '../chart-style';
 import { useRoom, type Room } from '../table-layout';
 
 /** At most this many points a line and bars a chart: about one each 2 px of a chart's width. */
@@ -37,13 +37,16 @@ function EpisodeTick({ x, y, index, payload }: XAxisTickContentProps) {
   );
 }
 
-/** A chart's frame: its title, and its body measured (in its axes' font) for the labels that fit. */
-function Panel({ title, children }: { title: string; children: (room: Room | null) => React.ReactNode }) {
+/** A chart's frame: its title (and a control beside it), and its body measured (in its axes' font) for the labels that fit. */
+function Panel({ title, control, children }: { title: string; control?: React.ReactNode; children: (room: Room | null) => React.ReactNode }) {
   const body = useRef<HTMLDivElement>(null);
   const room = useRoom(body, true);
   return (
     <figure className="chart" aria-label={title}>
-      <figcaption>{title}</figcaption>
+      <figcaption>
+        {title}
+        {control}
+      </figcaption>
       <div className="chart-body" ref={body}>
         {children(room)}
       </div>
@@ -65,15 +68,28 @@ function useStaggered(count: number): number {
   return drawn;
 }
 
+/** A line per group drawn at most: the latest versions (or first agents) past it are left out, and the title says so. */
+const MOST_GROUPS = SERIES.length;
+/** The pooled line's name, beside the groups'. */
+const POOLED = 'all pooled';
+
 export function Charts() {
   const episodes = useCell(useShallow((s) => s.detail?.episodes ?? []));
-  // A cell of policy versions lists every version's development episodes, a collection of agents every
-  // agent's rollouts: the line pools them, and says so.
-  const pooled = useCell((s) => (s.detail?.summary.capabilities.versions ? 'development episodes of every version pooled (each version: Versions tab)' : (s.detail?.summary.agents.length ?? 0) > 1 ? 'rollouts of every agent pooled (each agent: Tables)' : null));
+  // A cell of policy versions, or a collection of agents, draws a line for each; their pool only when asked.
+  const versions = useCell((s) => s.detail?.summary.capabilities.versions === true);
+  const [pooledShown, setPooledShown] = useState(false);
   const vram = useCell(useShallow((s) => s.detail?.vram ?? []));
 
   // Both episode charts are numbered by the episode's own id.
   const success = useMemo(() => thin(successSoFar(episodes), LINE_POINTS), [episodes]);
+  const allGroups = useMemo(() => groupsOf(episodes), [episodes]);
+  const grouped = allGroups.length > 1;
+  const groups = versions ? allGroups.slice(-MOST_GROUPS) : allGroups.slice(0, MOST_GROUPS);
+  const unit = versions ? 'version' : 'agent';
+  const successTitle = !grouped
+    ? 'Success rate so far (%), by episode'
+    : `Success so far (%), each ${unit}'s ${versions ? 'development episodes' : 'rollouts'}${groups.length < allGroups.length ? ` (the ${versions ? 'latest' : 'first'} ${groups.length} of ${allGroups.length} ${unit}s)` : ''}${pooledShown ? ', and all pooled' : ''}`;
+  const scoredOf = (point: SuccessPoint, series: string) => (series === POOLED ? point.scored : (point.groups[series]?.scored ?? 0));
   const tools = useMemo(
     () => bucketMax(episodes.filter((e) => e.toolCalls !== null), BARS, (e) => e.toolCalls as number, (e) => e.id).map((b) => ({ episode: b.name, calls: b.value, count: b.count })),
     [episodes],
@@ -82,15 +98,27 @@ export function Charts() {
   const memory = useMemo(() => thin(vram.map((s) => ({ t: s.t, gib: Math.round((s.usedMib / 1024) * 10) / 10 })), LINE_POINTS), [vram]);
   const charts = [
     success.length > 0 && (
-      <Panel key="success" title={pooled ? `Success so far (%), ${pooled}` : 'Success rate so far (%), by episode'}>
+      <Panel
+        key="success"
+        title={successTitle}
+        control={
+          grouped && (
+            <label className="chart-control">
+              <input type="checkbox" checked={pooledShown} onChange={(e) => setPooledShown(e.target.checked)} /> pooled
+            </label>
+          )
+        }
+      >
         {(room) => (
           <ResponsiveContainer width="100%" height="100%">
             <LineChart data={success} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
               <CartesianGrid {...GRID} />
               <XAxis dataKey="episode" tick={EpisodeTick} interval={everyNth(success.map((p) => p.episode), room)} />
               <YAxis domain={[0, 100]} tick={AXIS} unit="%" />
-              <Tooltip {...TOOLTIP} labelFormatter={(id) => `episode ${String(id)}`} formatter={(rate, _name, item) => [`${String(rate)}% of ${(item.payload as { scored: number }).scored} scored`, 'success']} />
-              <Line type="stepAfter" dataKey="rate" stroke="var(--ok)" dot={false} isAnimationActive={false} />
+              <Tooltip {...TOOLTIP} labelFormatter={(id) => `episode ${String(id)}`} formatter={(rate, name, item) => [`${String(rate)}% of ${scoredOf(item.payload as SuccessPoint, String(name))} scored`, grouped ? String(name) : 'success']} />
+              {grouped && <Legend verticalAlign="top" height={18} iconSize={8} wrapperStyle={LEGEND} />}
+              {grouped && groups.map((g, i) => <Line key={g} name={g} type="stepAfter" dataKey={(p: SuccessPoint) => p.groups[g]?.rate} stroke={SERIES[i % SERIES.length]} dot={false} connectNulls isAnimationActive={false} />)}
+              {(!grouped || pooledShown) && <Line name={POOLED} type="stepAfter" dataKey="rate" stroke={grouped ? 'var(--text)' : 'var(--ok)'} strokeDasharray={grouped ? '4 3' : undefined} dot={false} isAnimationActive={false} />}
             </LineChart>
           </ResponsiveContainer>
         )}

@@ -66,4 +66,24 @@ describe('a detail table of many rows', () => {
       ['2', '1.0000', '–', '3'],
     ]);
   });
+
+  it('counts its rows in words, says on its title where its figures come from, and shows its rates as percentages', () => {
+    const agents: DetailTable = {
+      id: 'agents',
+      title: 'Agents',
+      columns: ['agent', 'scored', 'successes', 'success rate'],
+      rows: [
+        ['a', 24, 20, 20 / 24],
+        ['b', 23, 12, 12 / 23],
+      ],
+      note: null,
+      counted: '2 agents',
+      from: 'rollouts.jsonl: each agent\'s scored rollouts',
+      shares: ['success rate'],
+    };
+    render(<DetailTableView table={agents} onOpen={() => undefined} />);
+    const heading = screen.getByRole('heading', { name: /^Agents 2 agents/ });
+    expect(heading.getAttribute('title')).toBe("rollouts.jsonl: each agent's scored rollouts");
+    expect(screen.getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[3]?.textContent)).toEqual(['83.3%', '52.2%']);
+  });
 });

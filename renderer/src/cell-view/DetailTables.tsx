@@ -1,5 +1,6 @@
 import { useMemo, useState, type TdHTMLAttributes } from 'react';
 import { whole } from '../format';
+import { share } from '../../../shared/counts';
 import type { DetailTable, TableValue } from '../../../shared/cell-detail';
 import { useCell } from './context';
 import { TranscriptView } from './TranscriptView';
@@ -47,6 +48,8 @@ export function DetailTableView({ table, onOpen }: { table: DetailTable; onOpen:
     () => table.columns.map((_, i) => (table.rows.length > 0 && table.rows.every((row) => row[i] === null || typeof row[i] === 'number') ? placesOf(table.rows, i) : undefined)),
     [table],
   );
+  // A column of fractions reads as a percentage, as every rate of the window does.
+  const textOf = (value: TableValue, i: number) => (typeof value === 'number' && table.shares?.includes(table.columns[i] as string) ? share(value) : asText(value, places[i]));
   const { ref, onScroll, first, last } = useVirtualRows(table.rows.length, ROW_HEIGHT);
   const room = useRoom(ref, table.rows.length > 0);
   const { shown, prefs, menu, header, cells } = usePlainColumns<TableValue[]>(
@@ -60,19 +63,19 @@ export function DetailTableView({ table, onOpen }: { table: DetailTable; onOpen:
         title,
         always: i === 0,
         numeric: places[i] !== undefined,
-        fit: (row) => asText(row[i] as TableValue, places[i]),
+        fit: (row) => textOf(row[i] as TableValue, i),
         render: (row) => {
           const value = row[i] as TableValue;
-          if (i > 0 || table.opens !== 'transcript') return asText(value, places[i]);
+          if (i > 0 || table.opens !== 'transcript') return textOf(value, i);
           return (
-            <button className="link" onClick={() => onOpen(String(value))} aria-label={`Open rollout ${asText(value, places[i])}`}>
-              {asText(value, places[i])}
+            <button className="link" onClick={() => onOpen(String(value))} aria-label={`Open rollout ${textOf(value, i)}`}>
+              {textOf(value, i)}
             </button>
           );
         },
         // A value cut to its column's width says itself whole on hover.
         td: (row): TdHTMLAttributes<HTMLTableCellElement> => {
-          const text = asText(row[i] as TableValue, places[i]);
+          const text = textOf(row[i] as TableValue, i);
           return { title: text.length > (layout.chars[key] ?? 40) ? text : undefined };
         },
       };
@@ -84,8 +87,8 @@ export function DetailTableView({ table, onOpen }: { table: DetailTable; onOpen:
   const below = (table.rows.length - last) * ROW_HEIGHT;
   return (
     <section className="detail-table" aria-label={table.title}>
-      <h2>
-        {table.title} <span className="muted">{whole(table.rows.length)}</span>
+      <h2 title={table.from}>
+        {table.title} <span className="muted">{table.counted ?? whole(table.rows.length)}</span>
         {table.rows.length > 0 && table.columns.length > 2 && menu}
       </h2>
       {table.rows.length === 0 ? (

@@ -8,7 +8,7 @@ import { useApp, useTransport } from '../context';
 import { CallFailed } from '../CallFailed';
 import { largest } from '../../../shared/arrays';
 import { Sparkline } from '../Sparkline';
-import { AXIS, GRID, TOOLTIP } from '../chart-style';
+import { AXIS, GRID, SERIES, TOOLTIP } from '../chart-style';
 
 const gib = (mib: number | null) => (mib === null ? '?' : (mib / 1024).toFixed(1));
 
@@ -201,7 +201,7 @@ export function GpuView() {
                   <YAxis tick={AXIS} domain={[0, Math.ceil(largest(latest.gpus.map((g) => (g.totalMib ?? 0) / 1024), 0))]} />
                   <Tooltip {...TOOLTIP} labelFormatter={(t) => new Date(Number(t)).toLocaleTimeString()} formatter={(v) => `${Number(v).toFixed(1)} GiB`} />
                   {indices.map((i, n) => (
-                    <Line key={i} dataKey={`gpu${i}`} name={`GPU${i}`} stroke={['var(--amber)', 'var(--running)', 'var(--ok)', 'var(--error)'][n % 4]} dot={false} isAnimationActive={false} />
+                    <Line key={i} dataKey={`gpu${i}`} name={`GPU${i}`} stroke={SERIES[n % SERIES.length]} dot={false} isAnimationActive={false} />
                   ))}
                 </LineChart>
               </ResponsiveContainer>
