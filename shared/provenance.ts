@@ -13,6 +13,13 @@ export interface Provenance {
 
 type Explained = Pick<CellSummary, 'format' | 'episodes' | 'excludedBy' | 'success_rate' | 'budget' | 'board' | 'board_reasons' | 'boardName' | 'tokens' | 'cost_usd_estimate' | 'cost_source' | 'runnerCostUsd' | 'cost_usd_billed'>;
 
+/** "17/38 · 44.7% · 95% CI 30.1–60.3%": successes of scored, the rate, its Wilson interval, as every view and the CLI say it. */
+export function successText(successes: number, scored: number): string {
+  const interval = wilson95(successes, scored);
+  if (!interval) return 'nothing scored yet';
+  return `${successes}/${scored} · ${share(successes / scored)} · 95% CI ${(interval[0] * 100).toFixed(1)}–${share(interval[1])}`;
+}
+
 /** Each figure the cell shows, with where it comes from; `rule`: its format's board rule, when it keeps one. */
 export function provenanceOf(cell: Explained, rule: string | null = null): Provenance[] {
   const { scored, ended, planned, successes, excluded } = cell.episodes;
@@ -24,12 +31,11 @@ export function provenanceOf(cell: Explained, rule: string | null = null): Prove
       from: `each unit (episode, seed, rollout, trial) once, as the ${cell.format} files give it${excluded ? `; ${counted(excluded, 'excluded')}: ${why}` : ''}`,
     },
   ];
-  const interval = wilson95(successes, scored);
   if (cell.success_rate !== null) {
     const ofUnits = scored > 0 && Math.abs(cell.success_rate - successes / scored) < 1e-9;
     lines.push({
       figure: 'success',
-      value: ofUnits && interval ? `${successes}/${scored} · ${share(cell.success_rate)} · 95% CI ${share(interval[0])}–${share(interval[1])}` : share(cell.success_rate),
+      value: ofUnits ? successText(successes, scored) : share(cell.success_rate),
       from: ofUnits ? `successes / scored${cell.boardName ? ` under ${cell.boardName}'s scoring` : ''}; Wilson 95 % interval` : 'a rejected policy scores 0 on every seed',
     });
   }

@@ -98,7 +98,7 @@ describe('every figure says where it comes from', () => {
     expect(await runCli(['status', '--explain', a], io)).toBe(0);
     const text = out.join('\n');
     expect(text).toMatch(/^units +100 scored of 100 ended · 100 planned +each unit \(episode, seed, rollout, trial\) once, as the bigym-agent files give it$/m);
-    expect(text).toMatch(/^success +30\/100 · 30\.0% · 95% CI 21\.9%–39\.6% +successes \/ scored under bigym-agent move_plate's scoring; Wilson 95 % interval$/m);
+    expect(text).toMatch(/^success +30\/100 · 30\.0% · 95% CI 21\.9–39\.6% +successes \/ scored under bigym-agent move_plate's scoring; Wilson 95 % interval$/m);
     expect(text).toMatch(/^board +on bigym-agent move_plate +the rule: the submission evaluated officially/m);
     expect(text).toMatch(/^runner +\$0\.72 +the runner's own figure, shown apart: not used for the estimate$/m);
   });

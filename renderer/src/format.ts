@@ -1,4 +1,3 @@
-import { wilson95 } from '../../shared/stats';
 import { provenanceOf, provenanceText } from '../../shared/provenance';
 import { share } from '../../shared/counts';
 
@@ -30,13 +29,6 @@ export function ago(thenMs: number | null, nowMs: number): string {
   if (s < 3600) return `${Math.floor(s / 60)}m ago`;
   if (s < 86400) return `${Math.floor(s / 3600)}h ago`;
   return `${Math.floor(s / 86400)}d ago`;
-}
-
-/** "17/38 · 44.7% · 95% CI 30.1–60.3%": successes of scored, the rate, its Wilson interval. */
-export function successText(successes: number, scored: number): string {
-  const interval = wilson95(successes, scored);
-  if (!interval) return 'nothing scored yet';
-  return `${successes}/${scored} · ${percent(successes / scored)} · 95% CI ${(interval[0] * 100).toFixed(1)}–${percent(interval[1])}`;
 }
 
 /** Where a cell's figures of cost and tokens come from, for a tooltip: the estimate's price, the runner's own figure, a bill. */
