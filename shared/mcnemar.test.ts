@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EpisodeUnit } from './model';
-import { mcnemarExactP, pairUnits, verdict } from './mcnemar';
+import { listedForView, mcnemarExactP, pairUnits, verdict } from './mcnemar';
 
 // Exact references: sum C(n, i) for i <= min(b, c) in Python integers, times 2 / 2^n as a Fraction, then float().
 const REFERENCE: [number, number, number][] = [
@@ -133,5 +133,26 @@ describe('pairing units', () => {
     );
     if (!result.ok) throw new Error('expected pairs');
     expect(verdict(result.table, 'A', 'B')).toBe('B wins 12 episodes that A fails and loses 3; p = 0.035: a real difference at the 5% level.');
+  });
+});
+
+describe('a paired test as the window gets it', () => {
+  const side = (id: string) => ({ id, name: id, format: 'bigym-agent', live: false });
+  it('carries the first of each long list and its whole length; its counts and p stay those of every unit', () => {
+    const n = 2500;
+    const a = Array.from({ length: n }, (_, i) => unit(String(i), i % 2 === 0));
+    const b = Array.from({ length: n }, (_, i) => unit(String(i), i % 2 === 1));
+    const pairing = pairUnits(a, b);
+    if (!pairing.ok) throw new Error('paired');
+    const shown = listedForView({ ok: true, a: side('a'), b: side('b'), table: pairing.table }, 1000);
+    if (!shown.ok) throw new Error('paired');
+    expect(shown.table.discordant).toEqual(pairing.table.discordant.slice(0, 1000));
+    expect(shown.lengths).toEqual({ discordant: n, excluded: 0, undecided: 0 });
+    expect({ ...shown.table, discordant: [] }).toEqual({ ...pairing.table, discordant: [] });
+  });
+
+  it('cuts the ids a refusal lists on each side', () => {
+    const refused = listedForView({ ok: false, a: side('a'), b: side('b'), only_a: ['1', '2', '3'], only_b: [] }, 2);
+    expect(refused).toMatchObject({ only_a: ['1', '2'], only_b: [], lengths: { only_a: 3, only_b: 0 } });
   });
 });

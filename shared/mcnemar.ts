@@ -97,30 +97,36 @@ export interface McNemarTable {
 
 export type Pairing = { ok: true; table: McNemarTable } | { ok: false; only_a: string[]; only_b: string[] };
 
-function byId(units: EpisodeUnit[]): Map<string, EpisodeUnit> {
-  return new Map(units.map((u) => [u.id, u]));
-}
-
 /**
  * Pairs two runs' units by id. Finished runs whose id sets differ are refused with the ids on each side
  * alone; while either is live, an id on one side only is undecided. An excluded unit on either side
- * leaves the pairing on both sides and is listed.
+ * leaves the pairing on both sides and is listed. Only B's units are looked up by id: two summaries of
+ * 500,000 seeds are paired in one map's memory, not two.
  */
 export function pairUnits(a: EpisodeUnit[], b: EpisodeUnit[], live = false): Pairing {
-  const left = byId(a);
-  const right = byId(b);
-  const onlyA = [...left.keys()].filter((id) => !right.has(id)).sort(naturalOrder);
-  const onlyB = [...right.keys()].filter((id) => !left.has(id)).sort(naturalOrder);
+  const right = new Map(b.map((u) => [u.id, u]));
+  const paired: [EpisodeUnit, EpisodeUnit][] = [];
+  const onlyA: string[] = [];
+  for (const x of a) {
+    const y = right.get(x.id);
+    if (y) paired.push([x, y]);
+    else onlyA.push(x.id);
+  }
+  const onlyB = paired.length === right.size ? [] : (() => {
+    const inA = new Set(a.map((u) => u.id));
+    return b.filter((u) => !inA.has(u.id)).map((u) => u.id);
+  })();
+  onlyA.sort(naturalOrder);
+  onlyB.sort(naturalOrder);
   if (!live && (onlyA.length || onlyB.length)) return { ok: false, only_a: onlyA, only_b: onlyB };
 
   const table: McNemarTable = {
     pairs: 0, both: 0, only_a: 0, only_b: 0, neither: 0, statistic: 0, p_value: 1,
     excluded: [], discordant: [], undecided: [...onlyA, ...onlyB].sort(naturalOrder), success_rate_a: null, success_rate_b: null,
   };
-  const shared = [...left.keys()].filter((id) => right.has(id)).sort(naturalOrder);
-  for (const id of shared) {
-    const x = left.get(id) as EpisodeUnit;
-    const y = right.get(id) as EpisodeUnit;
+  paired.sort(([x], [y]) => naturalOrder(x.id, y.id));
+  for (const [x, y] of paired) {
+    const id = x.id;
     if (!x.scored || !y.scored) {
       table.excluded.push({ id, a: x.scored ? null : x.status, b: y.scored ? null : y.status });
       continue;
@@ -167,6 +173,28 @@ export interface PairedSide {
   live: boolean;
 }
 
-export type PairedTest =
+/** The lists of a paired test, by name, and how many each holds. */
+export type ListLengths = Partial<Record<'discordant' | 'excluded' | 'undecided' | 'only_a' | 'only_b', number>>;
+
+export type PairedTest = (
   | { ok: true; a: PairedSide; b: PairedSide; table: McNemarTable }
-  | { ok: false; a: PairedSide; b: PairedSide; only_a: string[]; only_b: string[] };
+  | { ok: false; a: PairedSide; b: PairedSide; only_a: string[]; only_b: string[] }
+) & {
+  /** Each list's whole length, where the test carries only its first LISTED_UNITS (the window's); absent: every list whole. */
+  lengths?: ListLengths;
+};
+
+/**
+ * The most units of each list a paired test carries to the window; its counts and p stay whole. 500,000
+ * discordant seeds made a 20 MB reply, held serve's thread 0.6 s, and drew as many chips.
+ */
+export const LISTED_UNITS = 1000;
+
+/** A paired test as the window gets it: each list cut to its first `most`, with its whole length said. */
+export function listedForView(test: PairedTest, most = LISTED_UNITS): PairedTest {
+  const lengths: ListLengths = {};
+  const cut = <T>(name: keyof ListLengths, list: T[]): T[] => ((lengths[name] = list.length), list.slice(0, most));
+  if (!test.ok) return { ...test, only_a: cut('only_a', test.only_a), only_b: cut('only_b', test.only_b), lengths };
+  const t = test.table;
+  return { ...test, table: { ...t, discordant: cut('discordant', t.discordant), excluded: cut('excluded', t.excluded), undecided: cut('undecided', t.undecided) }, lengths };
+}

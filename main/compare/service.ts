@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { Comparison, RecordProgress } from '../../shared/cell-detail';
 import type { Backend } from '../../shared/contract';
-import type { PairedTest } from '../../shared/mcnemar';
+import { listedForView, type PairedTest } from '../../shared/mcnemar';
 import type { CellSummary } from '../../shared/model';
 import type { ContextOf } from '../host-context';
 import type { EventHub } from '../events';
@@ -46,7 +46,7 @@ export class CompareService implements CompareCalls {
     return { id };
   }
 
-  /** Two local sides are read and paired in an open-cell worker; a side on a host is read over its connection. */
+  /** Two local sides are read and paired in an open-cell worker; a side on a host is read over its connection. The window gets each list cut (listedForView). */
   async pairedTest(a: string, b: string): Promise<PairedTest> {
     const [placeA, placeB] = [a, b].map((address) => {
       const { cell: id, version } = splitAddress(address, (whole) => this.cells().some((c) => c.id === whole));
@@ -56,6 +56,6 @@ export class CompareService implements CompareCalls {
     if (this.reader && placeA.cell.host === 'local' && placeB.cell.host === 'local') return this.reader.pair(local(placeA), local(placeB));
     const side = ({ cell, version }: Place) => readSide(cell.path, cell.format, version, this.contextOf(cell).read());
     const [sideA, sideB] = await Promise.all([side(placeA), side(placeB)]);
-    return compareSides(sideA, sideB);
+    return listedForView(compareSides(sideA, sideB));
   }
 }

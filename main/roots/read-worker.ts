@@ -3,6 +3,8 @@
 // read looked at (worker-looked.ts), so a sweep can tell a changed cell by stats alone.
 import { mkdirSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
 import { JsonReader, syncLocalFs, type CellFs, type CellRead, type Entry, type ReadContext } from '../../runners';
 import { kindOf } from '../../runners/common/fs';
@@ -19,7 +21,27 @@ import type { PairSide, WorkerJob, WorkerReply } from './worker-jobs';
 import { compareSides, readSide } from '../compare/paired';
 import { WorkerUnits } from './worker-units';
 import { compareTable, tableBuffers } from '../../shared/board-comparisons';
+import { listedForView } from '../../shared/mcnemar';
 import { append } from '../../shared/arrays';
+
+// A job that read hundreds of MB (a 100 MB row, two summaries of 500,000 seeds) leaves them as garbage an
+// idle worker keeps for tens of seconds, in the app's memory: past twice what it held after its last
+// collection (and 128 MB), a full collection gives them back. A worker cannot be started with --expose-gc;
+// a context made after the flag is set has gc (as jest's leak detector does it).
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+const LEAST_COLLECTED = 128 << 20;
+let collectPast = LEAST_COLLECTED;
+/** The worker's heap and what its buffers hold outside it (a 100 MB row read is a 100 MB buffer). */
+const held = (used: boolean) => {
+  const heap = getHeapStatistics();
+  return (used ? heap.used_heap_size : heap.total_heap_size) + heap.external_memory;
+};
+function collectGarbage(): void {
+  if (held(false) <= collectPast) return;
+  collect();
+  collectPast = Math.max(LEAST_COLLECTED, 2 * held(true));
+}
 
 /** What each cell's last read looked at. */
 const cellsLooked = new WorkerLooked();
@@ -177,8 +199,13 @@ async function handle(job: WorkerJob): Promise<void> {
     reply({ type: 'transcribed', id: job.id, transcript: transcripts ? await transcripts.read(job.dir, job.unit, { fs, json, jsonl: kept, now: Date.now(), host: 'local' }) : null });
   } else if (job.type === 'pair') {
     const fs = syncLocalFs();
+    // What reading a side parsed (500,000 seeds' summary, kept by its JsonReader) is given back before the next side is read.
     const side = ({ dir, format, version }: PairSide) => readSide(dir, format, version, { fs, json: new JsonReader(fs), now: Date.now(), host: 'local' });
-    reply({ type: 'paired', id: job.id, test: compareSides(await side(job.a), await side(job.b)) });
+    const a = await side(job.a);
+    collectGarbage();
+    const b = await side(job.b);
+    collectGarbage();
+    reply({ type: 'paired', id: job.id, test: listedForView(compareSides(a, b)) });
   } else if (job.type === 'sweep') {
     const dirty = job.dirs.filter((dir) => cellsLooked.changed(dir));
     reply({ type: 'swept', id: job.id, dirty });
@@ -215,5 +242,8 @@ function opened(dir: string) {
 // One job at a time, in order.
 let queue = Promise.resolve();
 parentPort?.on('message', (job: WorkerJob) => {
-  queue = queue.then(() => handle(job)).catch((error: Error) => reply({ type: 'failed', id: 'id' in job ? job.id : -1, message: error.message, name: error.name }));
+  queue = queue
+    .then(() => handle(job))
+    .catch((error: Error) => reply({ type: 'failed', id: 'id' in job ? job.id : -1, message: error.message, name: error.name }))
+    .then(collectGarbage);
 });

@@ -5,6 +5,7 @@ import { readCell } from '../../runners/read';
 import { closedAfterEach } from '../testing';
 import { OpenCellReader } from './open-reader';
 import { compareSides, sideOf } from '../compare/paired';
+import { listedForView } from '../../shared/mcnemar';
 
 let tmp: ReturnType<typeof tempDir>;
 const readers: OpenCellReader[] = [];
@@ -56,7 +57,7 @@ describe('cells open in the window, read off its thread', () => {
     const id = async (name: string) => ((await core.listCells()).find((c) => c.name === name) as { id: string }).id;
     const test = await core.pairedTest(await id('std_a_m_full_default'), await id('std_b_m_full_default'));
     const here = async (name: string) => sideOf(await readCell(join(tmp.path, 'runs', name), 'coding-agent', context()), null, context());
-    expect(test).toEqual(compareSides(await here('std_a_m_full_default'), await here('std_b_m_full_default')));
+    expect(test).toEqual(listedForView(compareSides(await here('std_a_m_full_default'), await here('std_b_m_full_default'))));
     expect(test).toMatchObject({ ok: true, table: { only_a: 1, only_b: 1 } });
     await expect(core.pairedTest(await id('std_a_m_full_default'), await id('evo'))).rejects.toMatchObject({ name: 'CompareError', message: expect.stringContaining('compare two cells of one format') });
   });

@@ -40,7 +40,7 @@ export class OpenCellReader {
     return this.workers.ask(workerOf(dir), { type: 'transcript', dir, format, unit }, (reply, finish) => reply.type === 'transcribed' && finish(reply.transcript));
   }
 
-  /** The paired test of two local sides, read and paired off this thread (500,000 seeds a side take seconds). */
+  /** The paired test of two local sides, read and paired off this thread (500,000 seeds a side take seconds), its lists cut for the window. */
   pair(a: PairSide, b: PairSide): Promise<PairedTest> {
     return this.workers.ask(workerOf(a.dir), { type: 'pair', a, b }, (reply, finish) => reply.type === 'paired' && finish(reply.test));
   }

@@ -27,8 +27,15 @@ function SideRate({ rate, cellId }: { rate: number | null; cellId: string }) {
   );
 }
 
+/** A list's title: its whole length, and how many of it are shown when the test carries only the first of them. */
+function listTitle(title: string, shown: number, whole: number | undefined): string {
+  const all = whole ?? shown;
+  return `${title} (${all.toLocaleString('en-US')}${all > shown ? `; the first ${shown.toLocaleString('en-US')} shown, every one in cellwatch mcnemar --json` : ''})`;
+}
+
 function Result({ test }: { test: PairedTest }) {
   const [episode, setEpisode] = useState<string | null>(null);
+  const lengths = test.lengths ?? {};
   if (!test.ok) {
     return (
       <div className="paired-refused" role="alert">
@@ -36,10 +43,10 @@ function Result({ test }: { test: PairedTest }) {
           <strong>Refused:</strong> {test.a.name} and {test.b.name} did not run the same episodes, so their successes cannot be paired.
         </p>
         <p>
-          Only in A ({test.only_a.length}): <code>{test.only_a.join(' ') || '–'}</code>
+          {listTitle('Only in A', test.only_a.length, lengths.only_a)}: <code>{test.only_a.join(' ') || '–'}</code>
         </p>
         <p>
-          Only in B ({test.only_b.length}): <code>{test.only_b.join(' ') || '–'}</code>
+          {listTitle('Only in B', test.only_b.length, lengths.only_b)}: <code>{test.only_b.join(' ') || '–'}</code>
         </p>
       </div>
     );
@@ -87,14 +94,14 @@ function Result({ test }: { test: PairedTest }) {
           {(test.a.live || test.b.live) && (
             <>
               <dt>undecided</dt>
-              <dd>{t.undecided.length} still running</dd>
+              <dd>{(lengths.undecided ?? t.undecided.length).toLocaleString('en-US')} still running</dd>
             </>
           )}
         </dl>
       </div>
       <div className="paired-lists">
         <section aria-label="Discordant episodes">
-          <h2 className="section-title">Discordant episodes ({t.discordant.length})</h2>
+          <h2 className="section-title">{listTitle('Discordant episodes', t.discordant.length, lengths.discordant)}</h2>
           <ul className="episode-chips">
             {t.discordant.map((d) => (
               <li key={d.id} title={d.winner === 'b' ? 'B succeeds, A fails' : 'A succeeds, B fails'}>
@@ -107,7 +114,7 @@ function Result({ test }: { test: PairedTest }) {
         </section>
         {t.excluded.length > 0 && (
           <section aria-label="Excluded episodes">
-            <h2 className="section-title">Excluded on either side ({t.excluded.length})</h2>
+            <h2 className="section-title">{listTitle('Excluded on either side', t.excluded.length, lengths.excluded)}</h2>
             <ul className="episode-chips">
               {t.excluded.map((e) => (
                 <li key={e.id} className="tone-grey">
