@@ -11,12 +11,12 @@ const leader = (run: LaunchedRun): Leader => ({ id: run.id, pid: run.pid as numb
 export class HostPlace implements RunPlace {
   constructor(private readonly shell: () => Promise<Shell>) {}
 
-  async start(_id: string, { run, env, resume }: Start) {
+  async start(_id: string, { run, env, resume, logs }: Start) {
     const shell = await this.shell();
-    const out = await runChecked(shell, startScript(run.cell, run.cwd, run.command, env, resume), `starting ${run.name}`);
-    const [pid, pidStart] = out.trim().split(' ');
+    const out = await runChecked(shell, startScript(run.cell, run.cwd, run.command, env, resume, logs), `starting ${run.name}`);
+    const [pid, pidStart, stdout, stderr] = out.trim().split(' ');
     if (!pid || !/^\d+$/.test(pid)) throw new Error(`starting ${run.name} on ${shell.host} printed no pid: ${JSON.stringify(out.slice(0, 200))}`);
-    return { pid: Number(pid), pidStart: pidStart || null, job: null };
+    return { pid: Number(pid), pidStart: pidStart || null, job: null, ...(stdout && stderr ? { logs: { stdout, stderr } } : {}) };
   }
 
   async look(runs: LaunchedRun[]) {

@@ -3,7 +3,7 @@
 import { posix } from 'node:path';
 import { LAUNCH_FILES } from '../../shared/launch';
 import { shellQuote } from '../../shared/quote';
-import { cellExists, DRAIN, notResumable, sharedLog, STDERR, STDOUT } from './place';
+import { cellExists, DRAIN, notResumable, replacedLog, sharedLog, STDERR, STDOUT, type LogIds } from './place';
 
 const q = (text: string) => shellQuote([text]);
 
@@ -18,23 +18,31 @@ const EXIT_FILE = LAUNCH_FILES.exit;
 const freshCellScript = (cell: string) =>
   `if [ -e ${q(cell)} ] || [ -L ${q(cell)} ]; then echo ${q(cellExists(cell))} >&2; exit 17; fi\nmkdir -p ${q(posix.dirname(cell))} && mkdir ${q(cell)}`;
 
+/** A file's device and inode as `DEV:INO` (GNU or busybox stat); empty where stat cannot say. */
+const fileId = (file: string) => `$(stat -c %d:%i ${q(file)} 2>/dev/null)`;
+
 /**
  * For a resume: the run's own cell, a folder and no link, whose logs are no links either (they are appended
- * to); its pid and exit files go, to be made again, and the drain's sentinel. Fails naming what it refuses.
+ * to) and, where the launch recorded them, the very files it made; its pid and exit files go, to be made
+ * again, and the drain's sentinel. Fails naming what it refuses.
  */
-const resumedCellScript = (cell: string) =>
+const resumedCellScript = (cell: string, logs?: LogIds) =>
   [
     `if [ ! -d ${q(cell)} ] || [ -L ${q(cell)} ]; then echo ${q(notResumable(cell))} >&2; exit 17; fi`,
-    ...[STDOUT, STDERR].map((log) => posix.join(cell, log)).flatMap((log) => [
-      `if [ -L ${q(log)} ]; then echo ${q(notResumable(log))} >&2; exit 17; fi`,
-      // A hard link's other name may be outside the cell: POSIX find's -links +1 is more than one.
-      `if [ -n "$(find ${q(log)} -prune -links +1 2>/dev/null)" ]; then echo ${q(sharedLog(log))} >&2; exit 17; fi`,
-    ]),
+    ...([[STDOUT, logs?.stdout], [STDERR, logs?.stderr]] as const).flatMap(([name, expected]) => {
+      const log = posix.join(cell, name);
+      return [
+        `if [ -L ${q(log)} ]; then echo ${q(notResumable(log))} >&2; exit 17; fi`,
+        // A hard link's other name may be outside the cell: POSIX find's -links +1 is more than one.
+        `if [ -n "$(find ${q(log)} -prune -links +1 2>/dev/null)" ]; then echo ${q(sharedLog(log))} >&2; exit 17; fi`,
+        ...(expected ? [`if [ -e ${q(log)} ] && [ "${fileId(log)}" != ${q(expected)} ]; then echo ${q(replacedLog(log))} >&2; exit 17; fi`] : []),
+      ];
+    }),
     `rm -f ${[PID_FILE, EXIT_FILE, DRAIN].map((file) => q(posix.join(cell, file))).join(' ')}`,
   ].join('\n');
 
 /** The cell a launch starts in: new, or the run's own for a resume. */
-export const cellScript = (cell: string, resume = false) => (resume ? resumedCellScript(cell) : freshCellScript(cell));
+export const cellScript = (cell: string, resume = false, logs?: LogIds) => (resume ? resumedCellScript(cell, logs) : freshCellScript(cell));
 
 /** Writes an empty `file`, never through a link planted there: the link is removed, then the file made exclusively (noclobber). */
 const touchScript = (file: string) => `rm -f ${q(file)}; (set -C; : > ${q(file)})`;
@@ -47,9 +55,10 @@ const procStat = (pid: string) => `sed 's/^.*) //' /proc/${pid}/stat 2>/dev/null
 
 /**
  * Starts the command in its own session (setsid), detached from the connection, output appended to the
- * cell's logs; a wrapping sh writes the exit code. Prints and records "PID START".
+ * cell's logs; a wrapping sh writes the exit code. Records "PID START", and prints it with the logs'
+ * DEV:INO (for a resume, `logs`: those the launch made, which the logs must still be).
  */
-export function startScript(cell: string, cwd: string, command: string[], env: Record<string, string>, resume = false): string {
+export function startScript(cell: string, cwd: string, command: string[], env: Record<string, string>, resume = false, logs?: LogIds): string {
   // The run has had its cell to itself by the time it ends: its exit code goes in through no link of its.
   const exit = q(posix.join(cell, EXIT_FILE));
   // The wrapper hears a drain's USR1 (sent to the whole group) and waits on: its default would end it before
@@ -59,14 +68,14 @@ export function startScript(cell: string, cwd: string, command: string[], env: R
     'set -e',
     // Every file this script makes is new: none is written through something already there.
     'set -C',
-    cellScript(cell, resume),
+    cellScript(cell, resume, logs),
     `mkdir -p ${q(cwd)}`,
     `cd ${q(cwd)}`,
     `setsid sh -c ${q(inner)} >> ${q(posix.join(cell, STDOUT))} 2>> ${q(posix.join(cell, STDERR))} < /dev/null &`,
     'pid=$!',
     `start=$(${procStat('$pid')} | cut -d' ' -f2)`,
     `printf '%s %s\\n' "$pid" "$start" > ${q(posix.join(cell, PID_FILE))}`,
-    `printf '%s %s\\n' "$pid" "$start"`,
+    `printf '%s %s %s %s\\n' "$pid" "$start" "${fileId(posix.join(cell, STDOUT))}" "${fileId(posix.join(cell, STDERR))}"`,
   ].join('\n');
 }
 

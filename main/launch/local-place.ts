@@ -3,7 +3,7 @@ import { constants, readFileSync } from 'node:fs';
 import { lstat, mkdir, open, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { groupRunning } from './pgid';
-import { cellExists, DRAIN, notResumable, sharedLog, STDERR, STDOUT, type LaunchedRun, type RunPlace, type Seen, type Start } from './place';
+import { cellExists, DRAIN, notResumable, replacedLog, sharedLog, STDERR, STDOUT, type LaunchedRun, type RunPlace, type Seen, type Start } from './place';
 
 /** A file Cellwatch makes in a cell: new, and never a link's target. */
 const NEW_FILE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -25,16 +25,20 @@ async function enterCell(cell: string, resume: boolean): Promise<void> {
   });
 }
 
-async function openLog(file: string, resume: boolean) {
+/** A log of the cell, opened to append: new, or for a resume the one the launch made (`expected`, its DEV:INO) and no other. */
+async function openLog(file: string, resume: boolean, expected: string | undefined) {
   const log = await open(file, (resume ? OWN_LOG : NEW_FILE) | constants.O_APPEND).catch((error: NodeJS.ErrnoException) => {
     throw error.code === 'ELOOP' ? new Error(notResumable(file)) : error;
   });
+  const info = await log.stat();
+  const id = `${info.dev}:${info.ino}`;
   // O_NOFOLLOW stops symbolic links only: a hard link to a file outside the cell has two names.
-  if ((await log.stat()).nlink > 1) {
+  const refused = info.nlink > 1 ? sharedLog(file) : expected !== undefined && id !== expected ? replacedLog(file) : null;
+  if (refused) {
     await log.close();
-    throw new Error(sharedLog(file));
+    throw new Error(refused);
   }
-  return log;
+  return { log, id };
 }
 
 /** When the process with this pid started (field 22 of /proc/PID/stat); null where there is no /proc. */
@@ -77,11 +81,11 @@ export class LocalPlace implements RunPlace {
   /** `exited`: hears each run's exit, as its parent sees it (possibly before `start` resolves). */
   constructor(private readonly exited: (id: string, exit: NonNullable<LaunchedRun['exit']>) => void) {}
 
-  async start(id: string, { run, env, resume = false }: Start) {
+  async start(id: string, { run, env, resume = false, logs }: Start) {
     await enterCell(run.cell, resume);
     await mkdir(run.cwd, { recursive: true });
-    const out = await openLog(join(run.cell, STDOUT), resume);
-    const err = await openLog(join(run.cell, STDERR), resume).catch(async (error: Error) => {
+    const { log: out, id: stdout } = await openLog(join(run.cell, STDOUT), resume, logs?.stdout);
+    const { log: err, id: stderr } = await openLog(join(run.cell, STDERR), resume, logs?.stderr).catch(async (error: Error) => {
       await out.close();
       throw error;
     });
@@ -95,7 +99,7 @@ export class LocalPlace implements RunPlace {
     });
     const pid = await started.finally(() => Promise.all([out.close(), err.close()]));
     child.unref();
-    return { pid, pidStart: startTime(pid), job: null };
+    return { pid, pidStart: startTime(pid), job: null, logs: { stdout, stderr } };
   }
 
   async look(runs: LaunchedRun[]) {

@@ -28,6 +28,8 @@ export interface LaunchedRun {
   /** Its knobs as rendered, and the one a resume spec goes in (absent for runs saved before resumes). */
   values?: Record<string, string>;
   resumeKnob?: string;
+  /** Its logs as the launch made them; absent for a Slurm job (Slurm makes them) and runs saved before. */
+  logs?: LogIds;
   /** Set when the process ended while Cellwatch was its parent (this machine). */
   exit?: { code: number | null; signal: string | null; at: number };
   stoppedByUser?: boolean;
@@ -35,6 +37,12 @@ export interface LaunchedRun {
   endedAt?: number;
   /** What its place said last: shown while the place cannot be asked (a host unreachable). */
   seen?: Seen;
+}
+
+/** Each log's device and inode (`DEV:INO`), where the place can say them: a resume appends only to these files. */
+export interface LogIds {
+  stdout: string;
+  stderr: string;
 }
 
 export interface Seen {
@@ -50,11 +58,13 @@ export interface Start {
   submit: string[] | null;
   /** Goes on in the run's existing cell (a resume), appending to its logs; else the cell must be new. */
   resume?: boolean;
+  /** For a resume: the logs the launch made, which the logs found must still be. */
+  logs?: LogIds;
 }
 
 /** Where runs start and how their state is read and changed: this machine, an SSH host, a Slurm cluster. */
 export interface RunPlace {
-  start(id: string, start: Start): Promise<Pick<LaunchedRun, 'pid' | 'pidStart' | 'job'>>;
+  start(id: string, start: Start): Promise<Pick<LaunchedRun, 'pid' | 'pidStart' | 'job' | 'logs'>>;
   /** The state of each of these runs (all of this place), by id; rejects when the place cannot be asked now. */
   look(runs: LaunchedRun[]): Promise<Map<string, Seen>>;
   /** SIGTERM, then SIGKILL after `graceMs` (or the scheduler's cancel); resolves once it is gone. */
@@ -72,6 +82,9 @@ export const cellExists = (cell: string) => `${cell} exists already: a launch ma
 export const notResumable = (path: string) => `${path} is a link, or not a folder: a resume goes on only in the run's own cell, and never writes through a link`;
 /** A log with another name elsewhere (a hard link the run made): appending to it would write outside the cell. */
 export const sharedLog = (path: string) => `${path} has another name elsewhere (a hard link): a resume never appends to a file outside the run's cell`;
+
+/** A log that is another file than the launch made (moved or copied into the cell since): not appended to. */
+export const replacedLog = (path: string) => `${path} is not the file the launch made (another device or inode): a resume appends only to the run's own log`;
 
 /** The sentinel a drain writes in a coding-agent cell; a resume takes it back, or the run would drain at once. */
 export const DRAIN = 'DRAIN';

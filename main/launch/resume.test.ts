@@ -1,4 +1,4 @@
-import { existsSync, linkSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../runners/testing';
@@ -73,6 +73,14 @@ describe('resuming a drained run', () => {
 
     // A fresh launch of that name still never goes into a cell that exists.
     await expect(core.launchRun({ profile: 'resumable', values: { root }, label: 'again' })).rejects.toThrow(`${cell} exists already`);
+    // Nor a file the run moved into its log's place (one name, but not the log the launch made).
+    const moved = join(tmp.path, 'moved.txt');
+    writeFileSync(moved, 'moved\n');
+    const kept = readFileSync(stdout);
+    renameSync(moved, stdout);
+    await expect(core.resumeRun(resumed.run.id, '9')).rejects.toThrow(`${stdout} is not the file the launch made (another device or inode): a resume appends only to the run's own log`);
+    expect(read(stdout)).toBe('moved\n');
+    writeFileSync(moved, kept);
     // A log the run replaced with a link is never written through.
     rmSync(stdout);
     const elsewhere = join(tmp.path, 'elsewhere.txt');

@@ -79,7 +79,9 @@ export class RunManager {
       throw new Error(`a run named ${run.name} is already running`);
     }
     const id = randomUUID();
-    const started = await this.place(target).start(id, start);
+    // A resume appends to the logs the cell's last launch made, and to no other file put in their place.
+    const before = start.resume ? this.registry.runs.findLast((r) => r.host === host && r.cell === run.cell) : undefined;
+    const started = await this.place(target).start(id, before?.logs ? { ...start, logs: before.logs } : start);
     const launched: LaunchedRun = {
       id, name: run.name, profile: run.profile, format: run.format, target, host, cell: run.cell, ...(run.listed !== run.cell ? { listed: run.listed } : {}), command: run.command,
       ...started, gpu, startedAt: Date.now(), canDrain: how.canDrain ?? false, values: run.values, ...(how.resumeKnob ? { resumeKnob: how.resumeKnob } : {}),

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restoreEnv, tempDir, writeTree } from '../../runners/testing';
@@ -105,6 +105,13 @@ describe('launching on an SSH host', () => {
     await expect.poll(() => readFileSync(join(run.cell, 'stdout.log'), 'utf8'), { timeout: 10_000 }).toBe('episodes=[]\ndrained\nepisodes=[3]\n');
     expect((await core.stopRun(resumed.id)).state).toBe('stopped');
     victims.forEach((file) => expect(readFileSync(file, 'utf8')).toBe('precious'));
+
+    // A file moved into its log's place (one name, another inode than the launch recorded) is not appended to.
+    const moved = join(tmp.path, 'moved.txt');
+    writeFileSync(moved, 'moved\n');
+    renameSync(moved, join(run.cell, 'stdout.log'));
+    await expect(core.resumeRun(resumed.id, 'resume: --episodes 4')).rejects.toThrow(`${join(run.cell, 'stdout.log')} is not the file the launch made`);
+    expect(readFileSync(join(run.cell, 'stdout.log'), 'utf8')).toBe('moved\n');
   }, 30_000);
 
   it('shows a run that exits non-zero as crashed, with its exit code and the end of its stderr', async () => {
