@@ -122,7 +122,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     watch.restate(ids);
   });
   // Cells open in the window, and the rollouts opened as transcripts, are read off this thread.
-  const openReader = new OpenCellReader(options.openCells);
+  const openReader = new OpenCellReader((host) => contextOf({ host }).read().fs, options.openCells);
   const watch = new WatchService((id) => roots.cell(id), contextOf, (delta) => events.emit('cellChanged', delta), present, openReader);
   launch.onCellStates((cells) => {
     roots.restate(cells);
@@ -191,7 +191,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       unlockHostKey: (alias, keyFile, passphrase) => hosts.unlockHostKey(alias, keyFile, passphrase),
       reconnectHost: (alias) => hosts.reconnectHost(alias),
       readLog: (cellId, file, from) => readLog(roots.cell(cellId), contextOf, file, from),
-      transcript: (cellId, unit) => readTranscript(roots.cell(cellId), contextOf, unit, openReader),
+      transcript: (cellId, unit) => readTranscript(roots.cell(cellId), unit, openReader),
       listAlerts: () => alerts.listAlerts(),
       markAlertsRead: (until) => alerts.markAlertsRead(until),
       setAlertPrefs: (prefs) => alerts.setAlertPrefs(prefs),

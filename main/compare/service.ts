@@ -3,18 +3,18 @@
 import { join } from 'node:path';
 import type { Comparison, RecordProgress } from '../../shared/cell-detail';
 import type { Backend } from '../../shared/contract';
-import { listedForView, type PairedTest } from '../../shared/mcnemar';
+import type { PairedTest } from '../../shared/mcnemar';
 import type { CellSummary } from '../../shared/model';
 import type { ContextOf } from '../host-context';
 import type { EventHub } from '../events';
 import { findFfmpeg } from '../record/ffmpeg';
 import { recordSlots } from '../record/slots';
-import { compareSides, readSide, splitAddress } from './paired';
+import { splitAddress } from './paired';
 import { compareSlots } from './slots';
 import type { OpenCellReader } from '../watch/open-reader';
+import type { PairSide } from '../roots/worker-jobs';
 
 type CompareCalls = Pick<Backend, 'compare' | 'record' | 'pairedTest'>;
-type Place = { cell: CellSummary; version: string | null };
 
 export class CompareService implements CompareCalls {
   constructor(
@@ -23,8 +23,8 @@ export class CompareService implements CompareCalls {
     private readonly contextOf: ContextOf,
     private readonly events: EventHub,
     private readonly recordingsDir: string,
-    /** Where two local sides of a paired test are read and paired, off the thread that serves the window. */
-    private readonly reader?: OpenCellReader,
+    /** Where the two sides of a paired test are read and paired, off the thread that serves the window. */
+    private readonly reader: OpenCellReader,
   ) {}
 
   compare(slots: string, seed?: string): Promise<Comparison> {
@@ -46,16 +46,13 @@ export class CompareService implements CompareCalls {
     return { id };
   }
 
-  /** Two local sides are read and paired in an open-cell worker; a side on a host is read over its connection. The window gets each list cut (listedForView). */
-  async pairedTest(a: string, b: string): Promise<PairedTest> {
-    const [placeA, placeB] = [a, b].map((address) => {
+  /** The two sides are read and paired in an open-cell worker (a side on a host read over its connection); the window gets each list cut. */
+  pairedTest(a: string, b: string): Promise<PairedTest> {
+    const [sideA, sideB] = [a, b].map((address) => {
       const { cell: id, version } = splitAddress(address, (whole) => this.cells().some((c) => c.id === whole));
-      return { cell: this.cell(id), version };
-    }) as [Place, Place];
-    const local = (p: Place) => ({ dir: p.cell.path, format: p.cell.format, version: p.version });
-    if (this.reader && placeA.cell.host === 'local' && placeB.cell.host === 'local') return this.reader.pair(local(placeA), local(placeB));
-    const side = ({ cell, version }: Place) => readSide(cell.path, cell.format, version, this.contextOf(cell).read());
-    const [sideA, sideB] = await Promise.all([side(placeA), side(placeB)]);
-    return listedForView(compareSides(sideA, sideB));
+      const cell = this.cell(id);
+      return { host: cell.host, dir: cell.path, format: cell.format, version };
+    }) as [PairSide, PairSide];
+    return this.reader.pair(sideA, sideB);
   }
 }

@@ -3,45 +3,22 @@
 // read looked at (worker-looked.ts), so a sweep can tell a changed cell by stats alone.
 import { mkdirSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
 import { JsonReader, syncLocalFs, type CellFs, type CellRead, type Entry, type ReadContext } from '../../runners';
 import { kindOf } from '../../runners/common/fs';
 import { JsonlCache } from '../../runners/common/jsonl-cache';
 import { LogCache } from '../../runners/common/logs';
 import { logProblems, readCell } from '../../runners/read';
-import { ADAPTERS } from '../../runners';
-import { LookingFs } from './looked';
 import type { FormatName, Problem } from '../../shared/model';
 import { findCells, type Found } from '../scan';
 import type { LookedFiles, SavedLooked } from './index-cache';
 import { savedLooked, WorkerLooked, type SavedCell } from './worker-looked';
-import type { PairSide, WorkerJob, WorkerReply } from './worker-jobs';
-import { compareSides, readSide } from '../compare/paired';
+import type { WorkerJob, WorkerReply } from './worker-jobs';
 import { WorkerUnits } from './worker-units';
 import { compareTable, tableBuffers } from '../../shared/board-comparisons';
-import { listedForView } from '../../shared/mcnemar';
+import { collectGarbage } from './garbage';
+import { OpenJobs } from './open-jobs';
 import { append } from '../../shared/arrays';
-
-// A job that read hundreds of MB (a 100 MB row, two summaries of 500,000 seeds) leaves them as garbage an
-// idle worker keeps for tens of seconds, in the app's memory: past twice what it held after its last
-// collection (and 128 MB), a full collection gives them back. A worker cannot be started with --expose-gc;
-// a context made after the flag is set has gc (as jest's leak detector does it).
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-const LEAST_COLLECTED = 128 << 20;
-let collectPast = LEAST_COLLECTED;
-/** The worker's heap and what its buffers hold outside it (a 100 MB row read is a 100 MB buffer). */
-const held = (used: boolean) => {
-  const heap = getHeapStatistics();
-  return (used ? heap.used_heap_size : heap.total_heap_size) + heap.external_memory;
-};
-function collectGarbage(): void {
-  if (held(false) <= collectPast) return;
-  collect();
-  collectPast = Math.max(LEAST_COLLECTED, 2 * held(true));
-}
 
 /** What each cell's last read looked at. */
 const cellsLooked = new WorkerLooked();
@@ -99,6 +76,8 @@ const logs = new LogCache(tracking);
 const BATCH = 200;
 
 const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []) => parentPort?.postMessage(message, transfer);
+/** The cells open in the window, here or on hosts, and the paired tests. */
+const open = new OpenJobs(reply);
 
 /**
  * Runs `each` on every cell with fresh per-cell memos, remembers what it looked at (replacing, or with
@@ -188,31 +167,15 @@ async function handle(job: WorkerJob): Promise<void> {
   } else if (job.type === 'compare') {
     const table = compareTable(job.entries);
     reply({ type: 'compared', id: job.id, table }, tableBuffers(table));
-  } else if (job.type === 'detail') {
-    const { fs, json, jsonl: kept, logs: checked } = opened(job.dir);
-    const looked = fs.begin();
-    const read = await readCell(job.dir, job.format, { fs, json, jsonl: kept, now: Date.now(), host: 'local' }, { detail: true, logs: checked });
-    reply({ type: 'detailed', id: job.id, read, looked: { files: [...looked.files], dirs: [...looked.dirs] } });
-  } else if (job.type === 'transcript') {
-    const transcripts = ADAPTERS[job.format].capabilities.transcripts;
-    const { fs, json, jsonl: kept } = opened(job.dir);
-    reply({ type: 'transcribed', id: job.id, transcript: transcripts ? await transcripts.read(job.dir, job.unit, { fs, json, jsonl: kept, now: Date.now(), host: 'local' }) : null });
-  } else if (job.type === 'pair') {
-    const fs = syncLocalFs();
-    // What reading a side parsed (500,000 seeds' summary, kept by its JsonReader) is given back before the next side is read.
-    const side = ({ dir, format, version }: PairSide) => readSide(dir, format, version, { fs, json: new JsonReader(fs), now: Date.now(), host: 'local' });
-    const a = await side(job.a);
-    collectGarbage();
-    const b = await side(job.b);
-    collectGarbage();
-    reply({ type: 'paired', id: job.id, test: listedForView(compareSides(a, b)) });
+  } else if (job.type === 'detail' || job.type === 'transcript' || job.type === 'pair') {
+    await open.run(job);
   } else if (job.type === 'sweep') {
     const dirty = job.dirs.filter((dir) => cellsLooked.changed(dir));
     reply({ type: 'swept', id: job.id, dirty });
   } else if (job.type === 'save') {
     saveLooked(job.dirs, job.files, job.part);
     reply({ type: 'saved', id: job.id });
-  } else {
+  } else if (job.type === 'forget') {
     for (const dir of job.dirs) {
       cellsLooked.forget(dir);
       units.forget(dir);
@@ -221,27 +184,11 @@ async function handle(job: WorkerJob): Promise<void> {
   }
 }
 
-/**
- * The cells open in the window, each with what its reads keep between them (the last good JSON, its JSONL
- * logs read on from where they were, its logs' checks): the newest few.
- */
-const openCells = new Map<string, { fs: LookingFs; json: JsonReader; jsonl: JsonlCache; logs: LogCache }>();
-const OPEN_KEPT = 16;
-function opened(dir: string) {
-  let cell = openCells.get(dir);
-  if (cell) openCells.delete(dir);
-  else {
-    const fs = new LookingFs(syncLocalFs());
-    cell = { fs, json: new JsonReader(fs), jsonl: new JsonlCache(), logs: new LogCache(syncLocalFs()) };
-  }
-  openCells.set(dir, cell);
-  if (openCells.size > OPEN_KEPT) openCells.delete(openCells.keys().next().value as string);
-  return cell;
-}
-
 // One job at a time, in order.
 let queue = Promise.resolve();
 parentPort?.on('message', (job: WorkerJob) => {
+  // A host's answer to a file call of the job running now: not a job to wait behind it.
+  if (job.type === 'fsAnswer') return open.answered(job);
   queue = queue
     .then(() => handle(job))
     .catch((error: Error) => reply({ type: 'failed', id: 'id' in job ? job.id : -1, message: error.message, name: error.name }))

@@ -32,9 +32,10 @@ const STALL_MS = 30_000;
 /** What a job was doing, for the message when it stalls. */
 function describe(job: Asked): string {
   if (job.type === 'compare') return `comparing the ${job.entries.length} cells on the board`;
-  if (job.type === 'detail') return `reading ${job.dir}`;
-  if (job.type === 'transcript') return `reading ${job.unit} of ${job.dir}`;
-  if (job.type === 'pair') return `pairing ${job.a.dir} and ${job.b.dir}`;
+  const where = (host: string, dir: string) => (host === 'local' ? dir : `${host}:${dir}`);
+  if (job.type === 'detail') return `reading ${where(job.host, job.dir)}`;
+  if (job.type === 'transcript') return `reading ${job.unit} of ${where(job.host, job.dir)}`;
+  if (job.type === 'pair') return `pairing ${where(job.a.host, job.a.dir)} and ${where(job.b.host, job.b.dir)}`;
   const dirs = 'cells' in job ? job.cells.map((c) => c.dir) : 'dirs' in job ? job.dirs : [];
   const what = job.type === 'discover' ? 'finding cells in' : job.type === 'sweep' ? 'checking' : 'reading';
   return `${what} ${dirs.length === 1 ? dirs[0] : `${dirs.length} folders (${dirs[0]}, ...)`}`;
@@ -132,6 +133,11 @@ export class ReadWorkers {
       timer = setTimeout(stalled, this.stallMs);
       worker.postMessage({ ...job, id });
     });
+  }
+
+  /** A message for worker `index` alone, with no reply (an answer to what its job asked). */
+  tell(index: number, job: WorkerJob): void {
+    this.workers[index]?.postMessage(job);
   }
 
   /** A job every worker does, with no reply. */

@@ -4,11 +4,27 @@ import type { CellRead } from '../../runners';
 import type { Transcript } from '../../shared/cell-detail';
 import type { PairedTest } from '../../shared/mcnemar';
 
-/** One side of a paired test, as a worker reads it. */
+/** One side of a paired test, as a worker reads it: on this machine ('local') or an SSH host's alias. */
 export interface PairSide {
+  host: string;
   dir: string;
   format: FormatName;
   version: string | null;
+}
+
+/** A call of a host's files (CellFs) a worker asks of the thread holding the host's connection. */
+export type FsCall =
+  | { op: 'list'; args: [dir: string] }
+  | { op: 'stat'; args: [path: string] }
+  | { op: 'read'; args: [path: string, maxBytes: number] }
+  | { op: 'readFrom' | 'readBytes'; args: [path: string, position: number, maxBytes: number] };
+
+/** What a file call gave, or the error it threw (by name and message). */
+export interface FsAnswer {
+  type: 'fsAnswer';
+  call: number;
+  result?: unknown;
+  error?: { name: string; message: string };
 }
 import type { BoardEntry, ComparisonTable } from '../../shared/board-comparisons';
 import type { FormatName, Problem } from '../../shared/model';
@@ -23,12 +39,13 @@ export type WorkerJob =
   | { type: 'logs'; id: number; cells: Found[] }
   /** The board's comparisons of these cells (shared/board-comparisons.ts), off the thread that serves the window. */
   | { type: 'compare'; id: number; entries: BoardEntry[] }
-  /** A cell and what its view shows, read whole (a cell opened in the window), and what the read looked at. */
-  | { type: 'detail'; id: number; dir: string; format: FormatName }
+  /** A cell (here or on a host) and what its view shows, read whole (a cell opened in the window), and what the read looked at. */
+  | { type: 'detail'; id: number; host: string; dir: string; format: FormatName }
   /** One unit of a cell read like a transcript (a rollout the user opens). */
-  | { type: 'transcript'; id: number; dir: string; format: FormatName; unit: string }
-  /** The paired test of two local sides (a cell, a policy version `v003`, an agent), read and paired here. */
+  | { type: 'transcript'; id: number; host: string; dir: string; format: FormatName; unit: string }
+  /** The paired test of two sides (a cell, a policy version `v003`, an agent), read and paired here. */
   | { type: 'pair'; id: number; a: PairSide; b: PairSide }
+  | FsAnswer
   | { type: 'sweep'; id: number; dirs: string[] }
   | { type: 'save'; id: number; dirs: string[]; files: LookedFiles; part: number }
   | { type: 'forget'; dirs: string[] };
@@ -45,5 +62,7 @@ export type WorkerReply =
   | { type: 'swept'; id: number; dirty: string[] }
   | { type: 'saved'; id: number }
   | { type: 'paired'; id: number; test: PairedTest }
+  /** A file call of a host's cell the job asks for (answered with an FsAnswer). */
+  | ({ type: 'fs'; id: number; call: number; host: string } & FsCall)
   /** A job that threw: its error's name (a CompareError stays one) and message. */
   | { type: 'failed'; id: number; message: string; name: string };

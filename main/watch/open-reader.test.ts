@@ -4,6 +4,7 @@ import { context, tempDir, writeTree } from '../../runners/testing';
 import { readCell } from '../../runners/read';
 import { closedAfterEach } from '../testing';
 import { OpenCellReader } from './open-reader';
+import { localFs, type CellFs } from '../../runners';
 import { compareSides, sideOf } from '../compare/paired';
 import { listedForView } from '../../shared/mcnemar';
 
@@ -20,8 +21,16 @@ afterEach(async () => {
   await Promise.all(readers.splice(0).map((r) => r.close()));
   tmp.remove();
 });
-const reader = (options?: ConstructorParameters<typeof OpenCellReader>[0]) => {
-  const made = new OpenCellReader(options);
+/** A reader whose hosts' files are this machine's, each call counted by host. */
+const asked = new Map<string, number>();
+const hostFiles = (host: string): CellFs => {
+  const count = <T>(value: T) => (asked.set(host, (asked.get(host) ?? 0) + 1), value);
+  const gone = () => Promise.reject(Object.assign(new Error('gone is reconnecting'), { name: 'HostUnavailableError' }));
+  if (host === 'gone') return { list: gone, stat: gone, read: gone, readFrom: gone, readBytes: gone };
+  return { list: (d) => count(localFs.list(d)), stat: (p) => count(localFs.stat(p)), read: (p, m) => count(localFs.read(p, m)), readFrom: (p, at, m) => count(localFs.readFrom(p, at, m)), readBytes: (p, at, m) => count(localFs.readBytes(p, at, m)) };
+};
+const reader = (options?: ConstructorParameters<typeof OpenCellReader>[1]) => {
+  const made = new OpenCellReader(hostFiles, options);
   readers.push(made);
   return made;
 };
@@ -30,11 +39,24 @@ const startCore = closedAfterEach();
 describe('cells open in the window, read off its thread', () => {
   it('reads a local cell in a worker as it reads here, and says what the read looked at', async () => {
     const dir = join(tmp.path, 'runs', 'std_a_m_full_default');
-    const { read, looked } = await reader().detail(dir, 'coding-agent');
+    const { read, looked } = await reader().detail('local', dir, 'coding-agent');
     const here = await readCell(dir, 'coding-agent', context(), { detail: true });
     expect(read.cell.episodes).toEqual(here.cell.episodes);
     expect(read.detail?.episodes).toEqual(here.detail?.episodes);
     expect(looked.files).toContain(join(dir, 'summary.json'));
+    expect(asked.size).toBe(0);
+  });
+
+  it("reads a host's cell in a worker, its files asked of this thread over the host's connection; a host that dropped says so by name", async () => {
+    const dir = join(tmp.path, 'runs', 'std_a_m_full_default');
+    const open = reader();
+    const { read, looked } = await open.detail('gpu1', dir, 'coding-agent');
+    const here = await readCell(dir, 'coding-agent', { ...context(), host: 'gpu1' }, { detail: true });
+    expect(read.cell).toEqual(here.cell);
+    expect(read.detail?.episodes).toEqual(here.detail?.episodes);
+    expect(looked.files).toContain(join(dir, 'summary.json'));
+    expect(asked.get('gpu1')).toBeGreaterThan(0);
+    await expect(open.detail('gone', dir, 'coding-agent')).rejects.toMatchObject({ name: 'HostUnavailableError', message: 'gone is reconnecting' });
   });
 
   it('a read whose worker runs out of its memory is a problem of that cell, and the core answers on', async () => {

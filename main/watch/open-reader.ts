@@ -1,13 +1,14 @@
-// The cells open in the window, read off the thread that serves it: workers of their own, each with a
-// memory cap and the read workers' stall deadline. A cell whose read runs past either fails alone (a
-// problem of that cell); every other call and cell keeps answering.
+// The cells open in the window, here or on SSH hosts, read off the thread that serves it: workers of their
+// own, each with a memory cap and the read workers' stall deadline. A host's files are read over its
+// connection here, at the worker's asking (roots/host-files.ts); parsing them is the worker's. A cell whose
+// read runs past either limit fails alone (a problem of that cell); every other call and cell keeps answering.
 import type { Transcript } from '../../shared/cell-detail';
 import type { FormatName } from '../../shared/model';
-import type { CellRead } from '../../runners';
+import type { CellFs, CellRead } from '../../runners';
 import type { Looked } from '../roots/looked';
 import { ReadWorkers } from '../roots/read-workers';
 import { slot } from '../roots/pool';
-import type { PairSide } from '../roots/worker-jobs';
+import type { FsCall, PairSide, WorkerReply } from '../roots/worker-jobs';
 import type { PairedTest } from '../../shared/mcnemar';
 
 /** The heap one open-cell worker may hold; past it the worker dies and the read fails, naming the cell. */
@@ -16,33 +17,56 @@ const HEAP_MB = 512;
 const WORKERS = 2;
 
 /** The same worker for a cell each time: it keeps the cell's last good JSON and its logs' checks. */
-const workerOf = (dir: string) => slot(dir, WORKERS);
+const workerOf = (host: string, dir: string) => slot(`${host}:${dir}`, WORKERS);
+
+/** Does a file call on `fs`. */
+function call(fs: CellFs, request: FsCall): Promise<unknown> {
+  if (request.op === 'list') return fs.list(...request.args);
+  if (request.op === 'stat') return fs.stat(...request.args);
+  if (request.op === 'read') return fs.read(...request.args);
+  return request.op === 'readFrom' ? fs.readFrom(...request.args) : fs.readBytes(...request.args);
+}
 
 export class OpenCellReader {
   private threads: ReadWorkers | undefined;
 
-  constructor(private readonly options: { heapMb?: number; stallMs?: number } = {}) {}
+  /** `filesOf`: an SSH host's files, read over its connection. */
+  constructor(
+    private readonly filesOf: (host: string) => CellFs,
+    private readonly options: { heapMb?: number; stallMs?: number } = {},
+  ) {}
 
   /** Started at the first cell opened: a CLI command that opens none starts none. */
   private get workers(): ReadWorkers {
     return (this.threads ??= new ReadWorkers(WORKERS, this.options.stallMs, this.options.heapMb ?? HEAP_MB));
   }
 
+  /** Asks worker `index` a job, answering the file calls it makes of hosts; `onReply` hears its other replies. */
+  private ask<T>(index: number, job: Parameters<ReadWorkers['ask']>[1], onReply: (reply: WorkerReply, finish: (value: T) => void) => void): Promise<T> {
+    return this.workers.ask<T>(index, job, (reply, finish) => {
+      if (reply.type !== 'fs') return onReply(reply, finish);
+      call(this.filesOf(reply.host), reply).then(
+        (result) => this.workers.tell(index, { type: 'fsAnswer', call: reply.call, result }),
+        (error: Error) => this.workers.tell(index, { type: 'fsAnswer', call: reply.call, error: { name: error.name, message: error.message } }),
+      );
+    });
+  }
+
   /** The cell and what its view shows, from one read, and what that read looked at. */
-  detail(dir: string, format: FormatName): Promise<{ read: CellRead; looked: Looked }> {
-    return this.workers.ask(workerOf(dir), { type: 'detail', dir, format }, (reply, finish) => {
+  detail(host: string, dir: string, format: FormatName): Promise<{ read: CellRead; looked: Looked }> {
+    return this.ask(workerOf(host, dir), { type: 'detail', host, dir, format }, (reply, finish) => {
       if (reply.type === 'detailed') finish({ read: reply.read, looked: { files: new Set(reply.looked.files), dirs: new Set(reply.looked.dirs) } });
     });
   }
 
   /** One unit of the cell read like a transcript; null when it has none such. */
-  transcript(dir: string, format: FormatName, unit: string): Promise<Transcript | null> {
-    return this.workers.ask(workerOf(dir), { type: 'transcript', dir, format, unit }, (reply, finish) => reply.type === 'transcribed' && finish(reply.transcript));
+  transcript(host: string, dir: string, format: FormatName, unit: string): Promise<Transcript | null> {
+    return this.ask(workerOf(host, dir), { type: 'transcript', host, dir, format, unit }, (reply, finish) => reply.type === 'transcribed' && finish(reply.transcript));
   }
 
-  /** The paired test of two local sides, read and paired off this thread (500,000 seeds a side take seconds), its lists cut for the window. */
+  /** The paired test of two sides, read and paired off this thread (500,000 seeds a side take seconds), its lists cut for the window. */
   pair(a: PairSide, b: PairSide): Promise<PairedTest> {
-    return this.workers.ask(workerOf(a.dir), { type: 'pair', a, b }, (reply, finish) => reply.type === 'paired' && finish(reply.test));
+    return this.ask(workerOf(a.host, a.dir), { type: 'pair', a, b }, (reply, finish) => reply.type === 'paired' && finish(reply.test));
   }
 
   async close(): Promise<void> {

@@ -38,9 +38,9 @@ export class WatchService {
     private readonly cell: (id: string) => CellSummary,
     private readonly contextOf: ContextOf,
     private readonly emit: (delta: CellDelta) => void,
-    private readonly present: (row: CellSummary) => CellSummary = (row) => row,
-    /** Where local cells are read, off the thread that serves the window. */
-    private readonly reader?: OpenCellReader,
+    private readonly present: (row: CellSummary) => CellSummary,
+    /** Where cells are read, off the thread that serves the window. */
+    private readonly reader: OpenCellReader,
   ) {}
 
   /** Open cells in these local folders are read again: what their runs' processes say changed. */

@@ -1,14 +1,13 @@
 import { join, relative, sep } from 'node:path';
 import type { CellDelta, CellDetail, StreamEvent, StreamResume } from '../../shared/cell-detail';
 import { isLive, mergeProblems, problem, problemKey, type CellSummary, type Problem } from '../../shared/model';
-import { ADAPTERS, cellFolder, JsonReader } from '../../runners';
+import { ADAPTERS, cellFolder } from '../../runners';
 import type { Change } from '../changes';
 import { QuietTimer } from '../quiet';
-import { kindFor, LookingFs, type Looked } from '../roots/looked';
+import { kindFor, type Looked } from '../roots/looked';
 import type { CellRead, DetailRead, EventLog } from '../../runners/types';
 import type { OpenCellReader } from './open-reader';
-import { readCell, summaryOf } from '../../runners/read';
-import { LogCache } from '../../runners/common/logs';
+import { summaryOf } from '../../runners/read';
 import { vramSample } from '../../runners/common/vram';
 import type { HostContext } from '../host-context';
 import { Follower, type FollowStart } from '../tail/follower';
@@ -56,10 +55,7 @@ export class CellSession {
   private refreshing: Promise<void> = Promise.resolve();
   private timers: NodeJS.Timeout[] = [];
   private vram: Follower | undefined;
-  private logs: LogCache | undefined;
-  /** What reads go through, noting what they look at; what the last read looked at. */
-  private looking: LookingFs | undefined;
-  private json: JsonReader | undefined;
+  /** What the last read looked at. */
   private looked: Looked | undefined;
   private readonly quiet = new QuietTimer(() => this.scheduleRefresh());
   /** Where the cell's files are: its folder, or the folder of a cell that is a file. */
@@ -70,8 +66,8 @@ export class CellSession {
     private readonly context: HostContext,
     private readonly emit: (delta: CellDelta) => void,
     private readonly present: (row: CellSummary) => CellSummary = (row) => row,
-    /** Where a local cell is read, off this thread; absent: here. */
-    private readonly reader?: OpenCellReader,
+    /** Where the cell is read, off this thread. */
+    private readonly reader: OpenCellReader,
   ) {
     this.folder = cellFolder(summary.path, summary.format);
   }
@@ -80,20 +76,14 @@ export class CellSession {
     return new Follower(this.context.source(join(this.folder, relativePath)), relativePath, onChunk, start);
   }
 
-  /** The cell's read with its detail, here (over a host) or in an open-cell worker (a local cell), and what it looked at. */
-  private async readFiles(): Promise<{ read: CellRead; looked: Looked }> {
-    if (this.context.host === 'local' && this.reader) {
-      // A worker that stalls or runs out of memory fails this cell alone: a problem of the cell, read again later.
-      return this.reader.detail(this.summary.path, this.summary.format).catch((error: Error) => ({ read: unreadRead(this.summary, error), looked: this.looked ?? { files: new Set(), dirs: new Set() } }));
-    }
-    const base = this.context.read();
-    this.looking ??= new LookingFs(base.fs);
-    this.json ??= new JsonReader(this.looking);
-    const ctx = { ...base, fs: this.looking, json: this.json };
-    // The logs' malformed-line checks read every trajectory on from where they were: not what a reread waits for.
-    this.logs ??= new LogCache(base.fs);
-    const looked = this.looking.begin();
-    return { read: await readCell(this.summary.path, this.summary.format, ctx, { detail: true, logs: this.logs }), looked };
+  /** The cell's read with its detail, in an open-cell worker (a host's files read over its connection), and what it looked at. */
+  private readFiles(): Promise<{ read: CellRead; looked: Looked }> {
+    // A worker that stalls or runs out of memory fails this cell alone: a problem of the cell, read again
+    // later. A host that dropped is tried again at the next tick.
+    return this.reader.detail(this.context.host, this.summary.path, this.summary.format).catch((error: Error) => {
+      if (error.name === 'HostUnavailableError') throw error;
+      return { read: unreadRead(this.summary, error), looked: this.looked ?? { files: new Set(), dirs: new Set() } };
+    });
   }
 
   /** The cell and its detail, from one pass over its files; its event logs checked on from where they were. */

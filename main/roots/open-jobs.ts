@@ -1,0 +1,77 @@
+// What a read worker does for the cells open in the window (a cell's view, a unit's transcript, a paired
+// test), here or on an SSH host: a host's files are asked of the thread that holds its connection
+// (host-files.ts), and everything else is done here, off the thread that serves the window.
+import { JsonReader, syncLocalFs, type CellFs, type ReadContext } from '../../runners';
+import { JsonlCache } from '../../runners/common/jsonl-cache';
+import { LogCache } from '../../runners/common/logs';
+import { readCell } from '../../runners/read';
+import { ADAPTERS } from '../../runners';
+import { listedForView } from '../../shared/mcnemar';
+import { compareSides, readSide } from '../compare/paired';
+import { collectGarbage } from './garbage';
+import { HostFiles } from './host-files';
+import { LookingFs } from './looked';
+import type { FsAnswer, PairSide, WorkerJob, WorkerReply } from './worker-jobs';
+
+type OpenJob = Extract<WorkerJob, { type: 'detail' | 'transcript' | 'pair' }>;
+type Kept = { fs: LookingFs; json: JsonReader; jsonl: JsonlCache; logs: LogCache };
+
+/** The open cells whose reads' memory is kept (the last good JSON, logs read on from where they were): the newest this many. */
+const OPEN_KEPT = 16;
+
+export class OpenJobs {
+  private readonly hosts: HostFiles;
+  /** Each open cell, by host and path, with what its reads keep between them. */
+  private readonly cells = new Map<string, Kept>();
+
+  constructor(private readonly reply: (message: WorkerReply) => void) {
+    this.hosts = new HostFiles(reply);
+  }
+
+  private filesOf(host: string): CellFs {
+    return host === 'local' ? syncLocalFs() : this.hosts.of(host);
+  }
+
+  private opened(host: string, dir: string): Kept {
+    const key = `${host}:${dir}`;
+    let cell = this.cells.get(key);
+    if (cell) this.cells.delete(key);
+    else {
+      const fs = new LookingFs(this.filesOf(host));
+      cell = { fs, json: new JsonReader(fs), jsonl: new JsonlCache(), logs: new LogCache(this.filesOf(host)) };
+    }
+    this.cells.set(key, cell);
+    if (this.cells.size > OPEN_KEPT) this.cells.delete(this.cells.keys().next().value as string);
+    return cell;
+  }
+
+  answered(answer: FsAnswer): void {
+    this.hosts.answered(answer);
+  }
+
+  async run(job: OpenJob): Promise<void> {
+    this.hosts.job = job.id;
+    const context = (host: string, kept: Pick<Kept, 'fs' | 'json' | 'jsonl'>): ReadContext => ({ fs: kept.fs, json: kept.json, jsonl: kept.jsonl, now: Date.now(), host });
+    if (job.type === 'detail') {
+      const kept = this.opened(job.host, job.dir);
+      const looked = kept.fs.begin();
+      const read = await readCell(job.dir, job.format, context(job.host, kept), { detail: true, logs: kept.logs });
+      this.reply({ type: 'detailed', id: job.id, read, looked: { files: [...looked.files], dirs: [...looked.dirs] } });
+    } else if (job.type === 'transcript') {
+      const transcripts = ADAPTERS[job.format].capabilities.transcripts;
+      const ctx = context(job.host, this.opened(job.host, job.dir));
+      this.reply({ type: 'transcribed', id: job.id, transcript: transcripts ? await transcripts.read(job.dir, job.unit, ctx) : null });
+    } else {
+      // What reading a side parsed (500,000 seeds' summary, kept by its JsonReader) is given back before the next side is read.
+      const side = ({ host, dir, format, version }: PairSide) => {
+        const fs = this.filesOf(host);
+        return readSide(dir, format, version, { fs, json: new JsonReader(fs), now: Date.now(), host });
+      };
+      const a = await side(job.a);
+      collectGarbage();
+      const b = await side(job.b);
+      collectGarbage();
+      this.reply({ type: 'paired', id: job.id, test: listedForView(compareSides(a, b)) });
+    }
+  }
+}
