@@ -4,7 +4,3 @@ export function boardByName(name: string): { board: 'ui' | 'nonstd'; reason: str
   if (name.startsWith('nonstd_')) return { board: 'nonstd', reason: 'a nonstd_ run: its protocol is overridden' };
   return null;
 }
-
-export function cellId(host: string, path: string): string {
-  return `${host}:${path}`;
-}

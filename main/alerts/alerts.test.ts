@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALERT_KINDS, type Alert, type AlertKind } from '../../shared/alerts';
-import { cellId } from '../../shared/names';
+import { cellId } from '../../shared/address';
 import { jsonl, tempDir, writeTree } from '../../runners/testing';
 import { runCli } from '../cli/run';
 import { capture } from '../cli/testing';

@@ -1,12 +1,11 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Alert } from '../../shared/alerts';
 import { createCore } from '../core';
 import { defaultConfigDir } from '../paths';
-import { parseRemote } from '../ssh/config';
 import type { Io } from './io';
 import { printable, problemLine } from './printable';
 import { counted } from '../../shared/counts';
+import { commandLineRoot } from '../roots/address';
 
 export const ALERTS_HELP = `cellwatch alerts [--json] [ROOT...]
 
@@ -28,7 +27,7 @@ export async function alerts(argv: string[], io: Io, stop?: AbortSignal): Promis
   const core = await createCore({
     configDir: defaultConfigDir(),
     transport: 'serve',
-    commandLineRoots: positionals.map((root) => (parseRemote(root) ? root : resolve(root))),
+    commandLineRoots: positionals.map(commandLineRoot),
     onlyCommandLineRoots: positionals.length > 0,
     nvidiaSmi: process.env.CELLWATCH_NVIDIA_SMI ?? 'nvidia-smi',
     alerts: { readOnly: true },

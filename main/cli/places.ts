@@ -13,7 +13,7 @@ import { defaultConfigDir, defaultDataDir } from '../paths';
 import { loadPrices, priced, shippedPrices, type Prices } from '../prices';
 import { ReaderPool } from '../roots/pool';
 import { openIndex } from '../roots/open-index';
-import { parseRemote } from '../ssh/config';
+import { formatAddress, isLocal, parseAddress } from '../../shared/address';
 import { sideOf, splitAddress, type Side } from '../compare/paired';
 import { append } from '../../shared/arrays';
 import { rivalsOf, withRivals } from '../../shared/board';
@@ -68,13 +68,13 @@ export class CommandPlaces {
 
   /** A local path, or `ssh://ALIAS/abs/path` or `ALIAS:/abs/path` for a host of ~/.ssh/config. */
   async open(address: string): Promise<CellContext> {
-    const remote = parseRemote(address);
-    if (!remote) {
+    const { host, path } = parseAddress(address);
+    if (isLocal(host)) {
       const dir = resolve(address);
       return { context: this.local, dir, where: dir };
     }
-    await this.connected(remote.alias);
-    return { context: this.hosts.context(remote.alias), dir: remote.path, where: `${remote.alias}:${remote.path}` };
+    await this.connected(host);
+    return { context: this.hosts.context(host), dir: path, where: formatAddress({ host, path }) };
   }
 
   /** Where launch scripts run on the host, over this command's one connection to it. */
@@ -94,8 +94,8 @@ export class CommandPlaces {
     const pricing = (this.prices ??= loadPrices(shippedPrices(), defaultConfigDir()));
     const listing: Listing = { cells: [], problems: [] };
     for (const address of addresses) {
-      const remote = parseRemote(address);
-      if (remote) await this.connected(remote.alias);
+      const { host, path } = parseAddress(address);
+      if (!isLocal(host)) await this.connected(host);
       // A cell that is a file (a rollouts file) is read as itself: there is no folder to index.
       const target = await this.open(address);
       const kind = (await target.context.read().fs.stat(target.dir))?.kind;
@@ -107,7 +107,7 @@ export class CommandPlaces {
           continue;
         }
       }
-      const root = remote ? `${remote.alias}:${remote.path}` : resolve(address);
+      const root = isLocal(host) ? resolve(address) : formatAddress({ host, path });
       const index = openIndex(root, { pool: this.pool, hosts: this.hosts }, () => undefined, () => undefined, { watch: false, rescanMs: false, logsWithRows: true, cacheDir: this.options.dataDir ?? defaultDataDir() });
       try {
         await index.start();

@@ -1,14 +1,14 @@
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createCore } from '../core';
 import { openBrowser } from '../open-browser';
 import { builtRendererDir, defaultConfigDir, defaultDataDir, defaultDemoRoot } from '../paths';
 import { isLoopback } from '../server/guard';
-import { parseRemote } from '../ssh/config';
 import { startServer } from '../server/server';
 import { forgetServing, recordServing, runningServer } from '../server/serving-file';
 import { UsageError, type Io } from './io';
+import { commandLineRoot } from '../roots/address';
 
 export const SERVE_HELP = `cellwatch serve [--port N] [--host H] [--open] [--no-demo] [ROOT...]
 
@@ -49,7 +49,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     configDir: defaultConfigDir(),
     transport: 'serve',
     // A root typed here is relative to where the command runs; the core takes absolute paths only.
-    commandLineRoots: positionals.map((root) => (parseRemote(root) ? root : resolve(root))),
+    commandLineRoots: positionals.map(commandLineRoot),
     demoRoot: values['no-demo'] ? undefined : defaultDemoRoot(),
     nvidiaSmi: process.env.CELLWATCH_NVIDIA_SMI ?? 'nvidia-smi',
     remoteNvidiaSmi: process.env.CELLWATCH_REMOTE_NVIDIA_SMI,

@@ -2,6 +2,7 @@ import type { GpuStatus } from '../../shared/machine';
 import type { FleetHost, HostStatus } from '../../shared/contract';
 import type { RunInfo } from '../../shared/launch';
 import { isLive, type CellSummary, type RootStatus } from '../../shared/model';
+import { parseAddress } from '../../shared/address';
 
 /** The GPU trend: the last ten minutes of samples, thinned to at most TREND_POINTS. */
 const TREND_MS = 600_000;
@@ -30,7 +31,7 @@ export function fleetOf(hosts: HostStatus[], cells: CellSummary[], roots: RootSt
     const running = mine.filter((c) => isLive(c.state));
     const scored = running.reduce((sum, c) => sum + c.episodes.scored, 0);
     const connection = hosts.find((h) => h.alias === alias) ?? null;
-    const rootsHere = roots.filter((r) => (alias === 'local' ? !/^[^/:]+:/.test(r.path) : r.path.startsWith(`${alias}:`)));
+    const rootsHere = roots.filter((r) => parseAddress(r.path).host === alias);
     return {
       alias,
       connection,

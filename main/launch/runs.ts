@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { parseTarget, targetHost, type RunState } from '../../shared/launch';
-import { cellId } from '../../shared/names';
+import { cellId } from '../../shared/address';
 import { NotFoundError } from '../errors';
 import { LocalPlace } from './local-place';
 import { RunRegistry } from './run-registry';

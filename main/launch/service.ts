@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { GpuReading, GpuSample } from '../../shared/machine';
 import type { Backend } from '../../shared/contract';
 import { episodesOfSpec, parseTarget, type LaunchRequest, type RunInfo, type RunState } from '../../shared/launch';
-import { cellId } from '../../shared/names';
+import { cellId } from '../../shared/address';
 import { HostPlace } from './host-place';
 import type { RunPlace } from './place';
 import { HOST_SETUP_SCRIPT, hostSetupFrom, localSetup, planLaunch, profileDirs, profileInfos, type HostSetup, type LaunchContext } from './plan';

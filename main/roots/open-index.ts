@@ -1,7 +1,7 @@
 // The one way to open a runs root's index: the app's roots service and the CLI list cells through it.
 import type { CellsDelta } from '../../shared/model';
 import type { HostRegistry } from '../hosts/registry';
-import { rootLocation } from './address';
+import { isLocal, parseAddress } from '../../shared/address';
 import type { IndexOptions } from './index-options';
 import { LocalIndex } from './local-index';
 import type { ReaderPool } from './pool';
@@ -21,8 +21,8 @@ export interface OpenIndexOptions extends IndexOptions {
 
 /** The index of the root at `address`; `onDelta` hears its rows change, `onStatus` its status. */
 export function openIndex(address: string, places: IndexPlaces, onDelta: (delta: CellsDelta) => void, onStatus: () => void, options: OpenIndexOptions = {}): RootIndex {
-  const { alias, path } = rootLocation(address);
-  if (alias === null) return new LocalIndex(address, places.pool, onDelta, onStatus, options);
+  const { host, path } = parseAddress(address);
+  if (isLocal(host)) return new LocalIndex(address, places.pool, onDelta, onStatus, options);
   const { hosts } = places;
-  return new RemoteIndex(address, { host: hosts.get(alias), path, context: hosts.context(alias), feed: hosts.feed(alias) }, onDelta, onStatus, options.rescanMs);
+  return new RemoteIndex(address, { host: hosts.get(host), path, context: hosts.context(host), feed: hosts.feed(host) }, onDelta, onStatus, options.rescanMs);
 }

@@ -8,7 +8,8 @@ import type { EventHub } from '../events';
 import type { HostRegistry } from '../hosts/registry';
 import { StateFile } from '../state-file';
 import { settingsFile, updateSettings, type Settings } from '../settings';
-import { rootAddress, rootLocation } from './address';
+import { rootAddress } from './address';
+import { isLocal, parseAddress } from '../../shared/address';
 import { LiveDemo } from './demo';
 import { limitedDelta, limitedStatus, listedRows } from './limit';
 import { ReaderPool } from './pool';
@@ -78,14 +79,14 @@ export class RootsService implements RootCalls {
     };
     const rescanMs = this.options.rescan === false ? false : undefined;
     entry.index = openIndex(entry.path, { pool: this.pool, hosts: this.hosts }, emit, () => this.changed(), { ...this.options.index, rescanMs });
-    const { alias } = rootLocation(entry.path);
-    if (alias !== null) this.watchRemoteRoots(alias);
+    const { host } = parseAddress(entry.path);
+    if (!isLocal(host)) this.watchRemoteRoots(host);
     await entry.index.start();
   }
 
   /** The host's feed watches the host's roots, as they are now. */
   private watchRemoteRoots(alias: string): void {
-    const paths = [...this.roots.keys()].map(rootLocation).filter((r) => r.alias === alias).map((r) => r.path);
+    const paths = [...this.roots.keys()].map(parseAddress).filter((r) => r.host === alias).map((r) => r.path);
     this.hosts.watchRoots(alias, paths);
   }
 
@@ -191,7 +192,7 @@ export class RootsService implements RootCalls {
 
   /** The local root paths, for the disks they are on. */
   localPaths(): string[] {
-    return [...this.roots.keys()].filter((address) => rootLocation(address).alias === null);
+    return [...this.roots.keys()].filter((address) => isLocal(parseAddress(address).host));
   }
 
   /** Problems of the app itself: settings, hosts files, the demo. */
@@ -225,8 +226,8 @@ export class RootsService implements RootCalls {
 
   async addRoot(path: string) {
     const entry = await this.addSaved(path);
-    const alias = rootLocation(entry.path).alias;
-    if (alias && this.hosts.get(alias).status.state !== 'connected') await this.hosts.get(alias).ready().catch(() => undefined);
+    const { host } = parseAddress(entry.path);
+    if (!isLocal(host) && this.hosts.get(host).status.state !== 'connected') await this.hosts.get(host).ready().catch(() => undefined);
     if (entry.index) await entry.index.refresh();
     else await this.index(entry);
     this.changed();
@@ -239,11 +240,11 @@ export class RootsService implements RootCalls {
     if (!entry) throw new NotFoundError(`${address} is not a runs root`);
     this.roots.delete(address);
     await entry.index?.close();
-    const alias = rootLocation(address).alias;
-    if (alias) this.watchRemoteRoots(alias);
+    const { host } = parseAddress(address);
+    if (!isLocal(host)) this.watchRemoteRoots(host);
     this.events.emit('cellsChanged', { root: address, added: [], changed: [], removed: this.rowsOf(entry).map((c) => c.id) });
     this.restate(this.reclaim());
-    this.hosts.prune(new Set([...this.roots.keys()].map((r) => rootLocation(r).alias).filter((a) => a !== null)));
+    this.hosts.prune(new Set([...this.roots.keys()].map((r) => parseAddress(r).host).filter((host) => !isLocal(host))));
     if (entry.source === 'demo') void this.demo?.stop();
     if (entry.source === 'settings' || entry.source === 'demo') {
       await this.persist((s) => ({ ...s, roots: s.roots.filter((r) => rootAddress(r) !== address), ...(entry.source === 'demo' ? { demoDismissed: true } : {}) }));

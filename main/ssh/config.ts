@@ -180,11 +180,3 @@ function includeReader(home: string): ConfigReader {
 export async function loadSshConfig(home = homedir()): Promise<Block[]> {
   return parseSshConfig(await readFile(join(home, '.ssh', 'config'), 'utf8').catch(() => ''), includeReader(home));
 }
-
-/** `ssh://ALIAS/abs/path` or `ALIAS:/abs/path` → host and path; null for a local path. */
-export function parseRemote(address: string): { alias: string; path: string } | null {
-  const url = /^ssh:\/\/([^/]+)(\/.*)$/.exec(address);
-  if (url) return { alias: url[1] as string, path: url[2] as string };
-  const scp = /^([A-Za-z0-9_.@-]+):(\/.*)$/.exec(address);
-  return scp ? { alias: scp[1] as string, path: scp[2] as string } : null;
-}

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSshConfig, parseRemote, resolveHost } from './config';
+import { loadSshConfig, resolveHost } from './config';
 import { openConnection } from './connection';
 import { hostCommands } from './commands';
 import { sessionsOn } from './transport';
@@ -21,9 +21,6 @@ const knownHostsFile = () => join(sshd.home, '.ssh', 'known_hosts');
 describe('SSH to a real sshd', () => {
   it('resolves the alias like ssh does', async () => {
     expect(await host()).toMatchObject({ alias: 'testhost', hostName: '127.0.0.1', port: sshd.port, identityFiles: [join(sshd.home, '.ssh/id_ed25519')], proxyJump: null });
-    expect(parseRemote('ssh://gpu1/data/jobs')).toEqual({ alias: 'gpu1', path: '/data/jobs' });
-    expect(parseRemote('gpu1:/data/jobs')).toEqual({ alias: 'gpu1', path: '/data/jobs' });
-    expect(parseRemote('/data/jobs')).toBeNull();
   });
 
   it('refuses an unknown host key, showing its SHA256 fingerprint, unless accepted', async () => {

@@ -1,6 +1,7 @@
 import { basename, dirname, join } from 'node:path';
 import { type Cell, type CellLabels, type FormatName, type Problem, problem } from '../../shared/model';
-import { boardByName, cellId } from '../../shared/names';
+import { cellId } from '../../shared/address';
+import { boardByName } from '../../shared/names';
 import { isRecent, type ReadContext } from '../types';
 import { shapeProblems, type JsonObject, type Shape } from './json';
 import type { JsonlRecord } from './jsonl';

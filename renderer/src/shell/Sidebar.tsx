@@ -5,6 +5,7 @@ import { useApp } from '../context';
 import { AddRoot } from '../roots/AddRoot';
 import { STATE_LOOK } from '../cell-list/states';
 import { HostRow } from './HostRow';
+import { parseAddress } from '../../../shared/address';
 
 /** Cells shown under a selected root in the sidebar; the cell list shows them all. */
 const SIDEBAR_CELLS = 200;
@@ -81,10 +82,7 @@ function RootRow({ root, selected, name }: { root: RootStatus; selected: boolean
 }
 
 /** The host a root address names: `ALIAS:/path` on an SSH host, else this machine. */
-export function hostOf(rootPath: string): string {
-  const remote = /^([A-Za-z0-9_.@-]+):\//.exec(rootPath);
-  return remote ? (remote[1] as string) : 'local';
-}
+export const hostOf = (rootPath: string) => parseAddress(rootPath).host;
 
 export function Sidebar() {
   const roots = useApp((s) => s.roots);
