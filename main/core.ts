@@ -2,7 +2,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Backend } from '../shared/contract';
-import type { AppInfo, CellSummary, Transport } from '../shared/model';
+import type { AppInfo, CellSummary, ServedBy } from '../shared/model';
 import { AlertLog } from './alerts/log';
 import { AlertService, type AlertTiming } from './alerts/service';
 import { localHostContext, type ContextOf, type Media } from './host-context';
@@ -32,7 +32,7 @@ export type { Media };
 
 export interface CoreOptions {
   configDir: string;
-  transport: Transport;
+  transport: ServedBy;
   /** Roots given on the command line: shown for this start, never saved. */
   commandLineRoots?: string[];
   /** Watch only the command line's roots, not the saved ones nor the hosts files' (`cellwatch alerts ROOT`). */

@@ -16,6 +16,7 @@ import type { HostFeed } from './ssh/feed';
 import { runOnce, spawnLocal, type Spawned } from './programs';
 import { localShell, remoteShell, type Shell } from './launch/shell';
 import { shellQuote } from '../shared/quote';
+import { hostPresence } from '../shared/presence';
 
 const KINDS: Record<EventName, Change['kind']> = { add: 'created', addDir: 'created', change: 'modified', unlink: 'gone', unlinkDir: 'gone', all: 'changed', raw: 'changed', error: 'changed', ready: 'changed' };
 
@@ -125,7 +126,7 @@ function unavailableWhenDropped(host: RemoteHost, source: ByteSource): ByteSourc
     try {
       return await read();
     } catch (error) {
-      if (host.status.state !== 'connected') throw new HostUnavailableError(`${host.alias} is ${host.status.state}`);
+      if (hostPresence(host.status.state) !== 'live') throw new HostUnavailableError(`${host.alias} is ${host.status.state}`);
       if (channel() !== before) throw new HostUnavailableError(`${host.alias} reconnected during the read`);
       throw error;
     }

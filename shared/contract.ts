@@ -7,6 +7,7 @@ import type { CellDelta, CellDetail, Comparison, FrameSet, FrameSource, RecordPr
 import type { GpuSample, GpuStatus, SystemSample } from './machine';
 import type { AppInfo, CellId, CellsDelta, CellSummary, FormatName, Problem, RootStatus } from './model';
 import type { BoardComparison } from './board-comparisons';
+import type { FeedState, HostState, Presence } from './presence';
 
 export interface Backend {
   getInfo(): Promise<AppInfo>;
@@ -96,7 +97,7 @@ export interface BoardReport {
 /** An SSH host's connection as the window shows it. */
 export interface HostStatus {
   alias: string;
-  state: 'connecting' | 'connected' | 'reconnecting' | 'failed';
+  state: HostState;
   problem: Problem | null;
   retryAt: number | null;
   unknownKey: string | null;
@@ -137,8 +138,7 @@ export interface FleetHost {
 export interface FeedStatus {
   /** inotify (inotifywait on the host) or find (a loop listing sizes and mtimes); null until probed. */
   mode: 'inotify' | 'python' | 'find' | null;
-  /** live: changes are told as they happen; otherwise readers poll. */
-  state: 'off' | 'starting' | 'live' | 'down';
+  state: FeedState;
   /** When the feed last told of a change. */
   lastChangeAt: number | null;
   problem: string | null;
@@ -195,6 +195,9 @@ export interface Transport {
    * what it had open is opened again and what it listed is listed again (events of the gap were missed).
    */
   onReopened(listener: () => void): Unsubscribe;
+  /** Whether the core answers now: live, or connecting / reconnecting to it (a served window's socket). */
+  readonly presence: Presence;
+  onPresence(listener: (presence: Presence) => void): Unsubscribe;
 }
 
 /** The name the Electron preload exposes the transport under (`window.cellwatch`). */

@@ -225,12 +225,12 @@ export interface CellsDelta {
   removed: CellId[];
 }
 
-export type Transport = 'electron' | 'serve';
+export type ServedBy = 'electron' | 'serve';
 
 export interface AppInfo {
   name: string;
   version: string;
-  transport: Transport;
+  transport: ServedBy;
   /** True where a native folder picker exists (the Electron window). */
   canPickFolder: boolean;
   settingsFile: string;

@@ -11,6 +11,7 @@ import { MIN_FREE_MIB } from '../launch/gpu-pick';
 import { splitAddress } from '../compare/paired';
 import type { AlertLog } from './log';
 import { cellAlerts, hostDownAlert, isEnded, pairedAlert, stallAlert, type Raised } from './rules';
+import { hostPresence } from '../../shared/presence';
 
 export interface AlertSources {
   events: EventHub;
@@ -130,7 +131,7 @@ export class AlertService implements AlertCalls {
 
   private hostsChanged(hosts: HostStatus[]): void {
     for (const host of hosts) {
-      if (host.state === 'connected') this.hostDown.delete(host.alias);
+      if (hostPresence(host.state) === 'live') this.hostDown.delete(host.alias);
       else if (host.state !== 'connecting' || this.hostDown.has(host.alias)) {
         const was = this.hostDown.get(host.alias);
         this.hostDown.set(host.alias, { since: was?.since ?? Date.now(), why: host.problem?.message ?? was?.why ?? null });

@@ -10,6 +10,7 @@ import { startGpu, type GpuFeed } from './history';
 import { parseGpus } from './parse';
 import { gpuQueryArgs } from './sampler';
 import { diskOf, sampleSystem, withPoint } from './system';
+import { hostPresence } from '../../shared/presence';
 
 export interface GpuOptions {
   /** The nvidia-smi to sample this machine with; false: no sampler (tests). */
@@ -69,7 +70,7 @@ export class GpuService {
       feed.stop();
       this.feeds.delete(host);
     }
-    for (const status of statuses) if (status.state === 'connected' && !this.feeds.has(status.alias)) this.feeds.set(status.alias, this.sample(status.alias));
+    for (const status of statuses) if (hostPresence(status.state) === 'live' && !this.feeds.has(status.alias)) this.feeds.set(status.alias, this.sample(status.alias));
   }
 
   /** Told of each sample of this machine. */

@@ -19,6 +19,7 @@ import { QuietTimer } from '../quiet';
 import { kindFor, lookingContext, type Looked } from './looked';
 import { cellHolding } from './root-watcher';
 import type { RootIndex } from './root-index';
+import { feedPresence, hostPresence } from '../../shared/presence';
 
 /** Remote reads in flight at once: one connection carries them all. */
 const PARALLEL_REMOTE = 8;
@@ -169,7 +170,7 @@ export class RemoteIndex implements RootIndex {
     const { alias, status } = this.host;
     const before = JSON.stringify(this.scan);
     const waiting = (message: string) => (this.scan = this.scan?.state === 'ok' ? this.scan : { state: 'unreadable', problems: [problem(this.root, message)] });
-    if (status.state !== 'connected') {
+    if (hostPresence(status.state) !== 'live') {
       waiting(`${alias} is ${status.state}${status.problem ? `: ${status.problem.message}` : ''}`);
       return before !== JSON.stringify(this.scan);
     }
@@ -227,7 +228,7 @@ export class RemoteIndex implements RootIndex {
    * and the root's state said again while the host is not connected (no request is sent then).
    */
   private async sweep(): Promise<void> {
-    if (this.feed.status.state === 'down' || this.host.status.state !== 'connected') await this.refresh();
+    if (feedPresence(this.feed.status.state) === 'reconnecting' || hostPresence(this.host.status.state) !== 'live') await this.refresh();
   }
 
   async close(): Promise<void> {

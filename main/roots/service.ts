@@ -18,6 +18,7 @@ import type { RootIndex } from './root-index';
 import { readRootSources, type RootsOptions } from './sources';
 import { append } from '../../shared/arrays';
 import { BoardClaims } from './claims';
+import { hostPresence } from '../../shared/presence';
 
 interface RootEntry {
   /** The root's address: a local path, or `ALIAS:/path` on an SSH host. */
@@ -227,7 +228,7 @@ export class RootsService implements RootCalls {
   async addRoot(path: string) {
     const entry = await this.addSaved(path);
     const { host } = parseAddress(entry.path);
-    if (!isLocal(host) && this.hosts.get(host).status.state !== 'connected') await this.hosts.get(host).ready().catch(() => undefined);
+    if (!isLocal(host) && hostPresence(this.hosts.get(host).status.state) !== 'live') await this.hosts.get(host).ready().catch(() => undefined);
     if (entry.index) await entry.index.refresh();
     else await this.index(entry);
     this.changed();

@@ -9,11 +9,11 @@ import { HostKeyError, hostKeyError, keyNameOf, knownHostsFilesOf, openConnectio
 import { addKnownHost, fingerprint, readKnownHosts, verifyKnownHost } from './known-hosts';
 import { OptionFailure } from './option-lines';
 import { openSystemSsh, SystemSshError, systemSshReason } from './system-ssh';
-import { ssh2Transport, type Transport } from './transport';
+import { ssh2Transport, type HostConnection } from './transport';
 
 export type TransportOptions = ConnectOptions & { home?: string };
 
-export async function connectTransport(host: HostConfig, options: TransportOptions): Promise<Transport> {
+export async function connectTransport(host: HostConfig, options: TransportOptions): Promise<HostConnection> {
   const knownHosts = knownHostsFilesOf(host, options);
   const home = options.home ?? homedir();
   const why = await systemSshReason(host, (await Promise.all(knownHosts.map(readKnownHosts))).join('\n'), home);
@@ -42,7 +42,7 @@ export async function connectTransport(host: HostConfig, options: TransportOptio
  * The system's ssh checks host keys strictly and asks nothing: a key it does not know is fetched by a
  * handshake of Cellwatch's own, shown, and added only when accepted by its fingerprint.
  */
-async function throughSystemSsh(host: HostConfig, why: string, knownHosts: string[], options: TransportOptions & { home: string }): Promise<Transport> {
+async function throughSystemSsh(host: HostConfig, why: string, knownHosts: string[], options: TransportOptions & { home: string }): Promise<HostConnection> {
   const open = () => openSystemSsh(host, why, { home: options.home, knownHostsFile: options.knownHostsFile, timeoutMs: options.timeoutMs });
   try {
     return await open();

@@ -10,7 +10,7 @@ import type { Semaphore } from '../concurrency';
 import { HostKeyError, PassphraseNeeded, type ConnectOptions } from './connection';
 import { connectTransport } from './connect';
 import { HelperGone } from './helper';
-import type { Transport } from './transport';
+import type { HostConnection } from './transport';
 import { withOptionLines } from './option-lines';
 
 export type { HostStatus };
@@ -41,7 +41,7 @@ export class HostUnavailableError extends Error {
  * drops. Authentication and host-key failures stop the retries until the user acts (`reconnect`).
  */
 export class RemoteHost {
-  private transport: Transport | undefined;
+  private transport: HostConnection | undefined;
   /** The wait before the next attempt: none after a working connection dropped (a blip), then 1 s, doubling. */
   private backoff = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -97,7 +97,7 @@ export class RemoteHost {
   }
 
   /** The round trip of one small SFTP request, now and every LATENCY_MS while this connection lives. */
-  private measure(transport: Transport): void {
+  private measure(transport: HostConnection): void {
     if (this.transport !== transport || this.closed) return;
     const started = performance.now();
     try {
@@ -113,7 +113,7 @@ export class RemoteHost {
     }
   }
 
-  private dropped(transport: Transport): void {
+  private dropped(transport: HostConnection): void {
     if (this.transport !== transport || this.closed) return;
     this.transport = undefined;
     transport.commands.close();

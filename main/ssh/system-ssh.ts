@@ -16,7 +16,7 @@ import { hostCommands } from './commands';
 import { knownHostsName, trustsCertificateAuthority } from './known-hosts';
 import { configFileArgs } from './openssh';
 import { keyNameOf } from './connection';
-import type { Transport } from './transport';
+import type { HostConnection } from './transport';
 
 const exists = (path: string) => stat(path).then(() => true, () => false);
 
@@ -126,7 +126,7 @@ export interface SystemSshOptions {
  * Connects through the system's ssh: the user's live ControlMaster when `why` says there is one, else a
  * master of Cellwatch's own (BatchMode, host keys checked strictly: nothing is asked or added here).
  */
-export async function openSystemSsh(host: HostConfig, why: string, options: SystemSshOptions): Promise<Transport> {
+export async function openSystemSsh(host: HostConfig, why: string, options: SystemSshOptions): Promise<HostConnection> {
   const common = [...configFileArgs(options.home), '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=yes', ...(options.knownHostsFile ? ['-o', `UserKnownHostsFile=${options.knownHostsFile}`] : [])];
   const theirs = why.startsWith('the live ControlMaster');
   const dir = theirs ? null : await mkdtemp(join(tmpdir(), 'cw-ssh-'));

@@ -7,7 +7,7 @@ import { channelSession } from './helper';
 import { hostCommands, type HostCommands, type SessionOpener } from './commands';
 
 /** A live connection to a host, however it was made: what a RemoteHost needs of it. */
-export interface Transport {
+export interface HostConnection {
   /** What carries it, for the Fleet view: `ssh2`, or `OpenSSH` and why. */
   readonly via: string;
   readonly sftp: SFTPWrapper;
@@ -19,7 +19,7 @@ export interface Transport {
 }
 
 /** A connection made by ssh2 (this process speaks SSH), its SFTP channel open. */
-export function ssh2Transport(client: Client, sftp: SFTPWrapper): Transport {
+export function ssh2Transport(client: Client, sftp: SFTPWrapper): HostConnection {
   return {
     via: 'ssh2',
     sftp,

@@ -34,6 +34,8 @@ export function fakeTransport(backend: Partial<Backend>): FakeTransport {
     reopen() {
       reopened.forEach((listener) => listener());
     },
+    presence: 'live',
+    onPresence: () => () => undefined,
     emit(event, payload) {
       listeners.get(event)?.forEach((listener) => (listener as (p: typeof payload) => void)(payload));
     },

@@ -10,7 +10,7 @@ import type { SFTPWrapper } from 'ssh2';
 import { openConnection, sftp } from '../../main/ssh/connection';
 import { resolveAlias } from '../../main/ssh/openssh';
 import { openSystemSsh } from '../../main/ssh/system-ssh';
-import { ssh2Transport, type Transport } from '../../main/ssh/transport';
+import { ssh2Transport, type HostConnection } from '../../main/ssh/transport';
 import { startSshd } from '../../main/ssh/testing';
 import { row } from './measure';
 
@@ -36,12 +36,12 @@ const timed = async (fn: () => Promise<unknown>) => {
 const stat = (channel: SFTPWrapper, path: string) => new Promise<void>((resolve, reject) => channel.stat(path, (error) => (error ? reject(error) : resolve())));
 const read = (channel: SFTPWrapper, path: string) => new Promise<number>((resolve, reject) => channel.readFile(path, (error, data) => (error ? reject(error) : resolve(data.length))));
 
-async function measure(label: string, connect: () => Promise<Transport>): Promise<void> {
+async function measure(label: string, connect: () => Promise<HostConnection>): Promise<void> {
   const cpu = process.cpuUsage();
   const childCpu = childrenCpuMs();
-  let transport: Transport | undefined;
+  let transport: HostConnection | undefined;
   const connectMs = await timed(async () => (transport = await connect()));
-  const t = transport as Transport;
+  const t = transport as HostConnection;
   await t.commands.run('true');
   const helper: number[] = [];
   for (let i = 0; i < 200; i++) helper.push(await timed(() => t.commands.run(`echo ${i}`)));

@@ -8,6 +8,7 @@ import { useNow } from '../useNow';
 import { usePolled } from '../usePolled';
 import { Sparkline } from '../Sparkline';
 import { usePlainColumns } from '../plainColumns';
+import { feedPresence, hostPresence } from '../../../shared/presence';
 
 const gib = (mib: number) => (mib / 1024).toFixed(0);
 
@@ -15,11 +16,12 @@ function connectionText(host: FleetHost): string {
   const c = host.connection;
   if (!c) return 'this machine';
   const parts: string[] = [c.state];
-  if (c.state === 'connected' && c.latencyMs !== null) parts.push(`${c.latencyMs} ms`);
-  if (c.state === 'connected' && c.via?.startsWith('OpenSSH')) parts.push('via OpenSSH');
+  const live = hostPresence(c.state) === 'live';
+  if (live && c.latencyMs !== null) parts.push(`${c.latencyMs} ms`);
+  if (live && c.via?.startsWith('OpenSSH')) parts.push('via OpenSSH');
   // Without python3 each stream costs the host a login shell of its own.
-  if (c.state === 'connected' && c.commands === 'sh') parts.push('no python3');
-  if (c.feed?.mode) parts.push(c.feed.state === 'live' ? `${c.feed.mode} feed` : `${c.feed.mode} feed ${c.feed.state}`);
+  if (live && c.commands === 'sh') parts.push('no python3');
+  if (c.feed?.mode) parts.push(feedPresence(c.feed.state) === 'live' ? `${c.feed.mode} feed` : `${c.feed.mode} feed ${c.feed.state}`);
   return parts.join(' · ');
 }
 

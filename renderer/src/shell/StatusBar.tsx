@@ -1,33 +1,36 @@
 import { useEffect, useState } from 'react';
 import { useApp, useTransport } from '../context';
-import { WebSocketTransport, type ConnectionState } from '../transport/websocket';
+import { hostPresence, type Presence } from '../../../shared/presence';
 
-function useConnection(): ConnectionState | null {
+/** A host's mark and tone in the bar, by its presence. */
+const MARK: Record<Presence, string> = { live: '●', connecting: '◐', reconnecting: '◐', stopped: '○', failed: '!' };
+const TONE: Record<Presence, string> = { live: '', connecting: ' warn', reconnecting: ' warn', stopped: ' warn', failed: ' error' };
+
+/** Whether the core answers the window now. */
+function usePresence(): Presence {
   const transport = useTransport();
-  const socket = transport instanceof WebSocketTransport ? transport : null;
-  const [state, setState] = useState<ConnectionState | null>(socket?.state ?? null);
+  const [presence, setPresence] = useState<Presence>(transport.presence);
   useEffect(() => {
-    if (!socket) return;
-    const off = socket.onState(setState);
+    const off = transport.onPresence(setPresence);
     // The socket may have opened between the first render and this subscription.
-    setState(socket.state);
+    setPresence(transport.presence);
     return off;
-  }, [socket]);
-  return state;
+  }, [transport]);
+  return presence;
 }
 
 export function StatusBar() {
   const info = useApp((s) => s.info);
   const error = useApp((s) => s.error);
-  const connection = useConnection();
+  const presence = usePresence();
   const hosts = useApp((s) => s.hosts);
   // Without the server nothing here is current: that is the one thing said, in place of the rest.
-  const serverGone = connection !== null && connection !== 'open';
+  const serverGone = presence !== 'live';
   return (
     <footer className="statusbar">
       {serverGone ? (
         <span className="status-item error" role="status">
-          ! {connection === 'connecting' ? 'connecting to the Cellwatch server…' : 'the Cellwatch server is not answering; reconnecting… (what you see is as it last was)'}
+          ! {presence === 'connecting' ? 'connecting to the Cellwatch server…' : 'the Cellwatch server is not answering; reconnecting… (what you see is as it last was)'}
         </span>
       ) : (
         <>
@@ -35,8 +38,8 @@ export function StatusBar() {
             <span className="dot state-ok" aria-hidden /> local ok
           </span>
           {hosts.map((h) => (
-            <span key={h.alias} className={`status-item${h.state === 'connected' ? '' : h.state === 'failed' ? ' error' : ' warn'}`}>
-              {h.state === 'connected' ? '●' : h.state === 'failed' ? '!' : '◐'} {h.alias} {h.state}
+            <span key={h.alias} className={`status-item${TONE[hostPresence(h.state)]}`}>
+              {MARK[hostPresence(h.state)]} {h.alias} {h.state}
             </span>
           ))}
         </>

@@ -16,5 +16,7 @@ export function electronTransport(): Transport | undefined {
     on: (event, listener) => bridge.on(event, listener),
     // IPC never drops: the window and the core live and end together.
     onReopened: () => () => undefined,
+    presence: 'live',
+    onPresence: () => () => undefined,
   };
 }

@@ -1,6 +1,5 @@
 import { unwrapReply, type BackendEvents, type EventName, type Transport, type WireCall, type WireEvent, type WireReply } from '../../../shared/contract';
-
-export type ConnectionState = 'connecting' | 'open' | 'reconnecting';
+import type { Presence } from '../../../shared/presence';
 
 interface Pending {
   resolve: (value: unknown) => void;
@@ -19,27 +18,27 @@ export class WebSocketTransport implements Transport {
   private readonly pending = new Map<number, Pending>();
   private readonly queue: WireCall[] = [];
   private readonly listeners = new Map<EventName, Set<(payload: never) => void>>();
-  private readonly stateListeners = new Set<(state: ConnectionState) => void>();
+  private readonly presenceListeners = new Set<(presence: Presence) => void>();
   private readonly reopenedListeners = new Set<() => void>();
   private backoff = 250;
-  state: ConnectionState = 'connecting';
+  presence: Presence = 'connecting';
 
   constructor(private readonly url: string) {
     this.connect();
   }
 
-  private setState(state: ConnectionState): void {
-    this.state = state;
-    this.stateListeners.forEach((listener) => listener(state));
+  private setPresence(presence: Presence): void {
+    this.presence = presence;
+    this.presenceListeners.forEach((listener) => listener(presence));
   }
 
   private connect(): void {
     const socket = new WebSocket(this.url);
     this.socket = socket;
     socket.onopen = () => {
-      const reopened = this.state === 'reconnecting';
+      const reopened = this.presence === 'reconnecting';
       this.backoff = 250;
-      this.setState('open');
+      this.setPresence('live');
       // What the window had open goes first: a call queued meanwhile may need its cell opened again.
       if (reopened) this.reopenedListeners.forEach((listener) => listener());
       for (const call of this.queue.splice(0)) socket.send(JSON.stringify(call));
@@ -50,7 +49,7 @@ export class WebSocketTransport implements Transport {
         pending.reject(new Error('connection to the Cellwatch server lost'));
         this.pending.delete(id);
       }
-      this.setState('reconnecting');
+      this.setPresence('reconnecting');
       setTimeout(() => this.connect(), this.backoff);
       this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
     };
@@ -91,8 +90,8 @@ export class WebSocketTransport implements Transport {
     return () => this.reopenedListeners.delete(listener);
   }
 
-  onState(listener: (state: ConnectionState) => void): () => void {
-    this.stateListeners.add(listener);
-    return () => this.stateListeners.delete(listener);
+  onPresence(listener: (presence: Presence) => void): () => void {
+    this.presenceListeners.add(listener);
+    return () => this.presenceListeners.delete(listener);
   }
 }
