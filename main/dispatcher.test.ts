@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closedAfterEach } from './testing';
-import { createDispatcher, DispatchError, type Dispatcher } from './dispatcher';
+import { createDispatcher, type Dispatcher } from './dispatcher';
 import { tempDir, writeTree } from '../runners/testing';
+import { DispatchError } from '../shared/errors';
 
 let tmp: ReturnType<typeof tempDir>;
 let dispatcher: Dispatcher;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isEventName, LOG_FILES, type Backend, type BackendEvents, type CallReply, type EventName, type Method, type Unsubscribe } from '../shared/contract';
 import { prefsSchema } from './alerts/log';
 import type { EventedBackend } from './core';
+import { DispatchError } from '../shared/errors';
 
 const path = z.string().min(1, 'a path is required').max(4096);
 const cellId = z.string().min(1).max(4200);
@@ -73,9 +74,6 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   ]),
 };
 
-export class DispatchError extends Error {
-  override name = 'DispatchError';
-}
 
 function isMethod(name: unknown): name is Method {
   return typeof name === 'string' && Object.hasOwn(argumentSchemas, name);

@@ -2,15 +2,13 @@ import { join } from 'node:path';
 import type { FrameSet, FrameSource } from '../shared/cell-detail';
 import type { CellSummary } from '../shared/model';
 import { ADAPTERS, type CellFs } from '../runners';
+import { FramesError } from '../shared/errors';
 
 /** Versions' cameras record at this rate; episode observations are stills, shown two a second. */
 const VIDEO_FPS = 25;
 const STILLS_FPS = 2;
 const IMAGE = /\.(png|jpe?g)$/i;
 
-export class FramesError extends Error {
-  override name = 'FramesError';
-}
 
 /** The URL the window loads a cell's file from: relative, so it resolves in the browser and in Electron alike. */
 export function mediaUrl(cellId: string, relativePath: string): string {

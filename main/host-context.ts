@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { JsonReader, localFs, type ReadContext } from '../runners';
-import { HostUnavailableError, type RemoteHost } from './ssh/host';
+import { type RemoteHost } from './ssh/host';
 import { sftpFile, sftpFs, sftpRealpath, sftpSource } from './ssh/sftp-fs';
 import { resolveStatic } from './static';
 import { localSource, type ByteSource } from './tail/source';
@@ -17,6 +17,7 @@ import { runOnce, spawnLocal, type Spawned } from './programs';
 import { localShell, remoteShell, type Shell } from './launch/shell';
 import { shellQuote } from '../shared/quote';
 import { hostPresence } from '../shared/presence';
+import { HostUnavailableError } from '../shared/errors';
 
 const KINDS: Record<EventName, Change['kind']> = { add: 'created', addDir: 'created', change: 'modified', unlink: 'gone', unlinkDir: 'gone', all: 'changed', raw: 'changed', error: 'changed', ready: 'changed' };
 

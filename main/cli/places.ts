@@ -6,7 +6,6 @@ import type { CellSummary, Problem } from '../../shared/model';
 import type { HostStatus } from '../../shared/contract';
 import { detectFormat, fileCellOf, fileCellsIn, type CellRead, type ReadContext } from '../../runners';
 import { readCell, summaryOf } from '../../runners/read';
-import { NotFoundError } from '../errors';
 import { localHostContext, type CellContext, type ContextOf } from '../host-context';
 import { HostRegistry } from '../hosts/registry';
 import { defaultConfigDir, defaultDataDir } from '../paths';
@@ -17,6 +16,7 @@ import { formatAddress, isLocal, parseAddress } from '../../shared/address';
 import { sideOf, splitAddress, type Side } from '../compare/paired';
 import { append } from '../../shared/arrays';
 import { rivalsOf, withRivals } from '../../shared/board';
+import { NotFoundError } from '../../shared/errors';
 
 export interface PlacesOptions {
   /** Add an unknown SSH host key instead of refusing it. */

@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withPlaces } from './places';
-import { compareSlots, SlotError } from '../compare/slots';
+import { compareSlots } from '../compare/slots';
 import { findFfmpeg } from '../record/ffmpeg';
 import { recordSlots } from '../record/slots';
 import { UsageError, type Io } from './io';
+import { SlotError } from '../../shared/errors';
 
 export const RECORD_HELP = `cellwatch record --compare "s1:v008,s2:last" [--seed N] [--seconds S] [--fps F] -o out.mp4 ROOT...
 

@@ -1,7 +1,6 @@
-import { NotFoundError } from '../errors';
-import { CompareError } from '../compare/paired';
 import { APP_VERSION } from '../version';
 import { UsageError, type Io } from './io';
+import { CompareError, NotFoundError } from '../../shared/errors';
 
 const INTRO = `Cellwatch ${APP_VERSION}: watch coding-agent benchmark runs.
 

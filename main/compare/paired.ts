@@ -2,15 +2,13 @@ import { isLive, type EpisodeUnit, type FormatName } from '../../shared/model';
 import { pairUnits, type PairedSide, type PairedTest } from '../../shared/mcnemar';
 import { ADAPTERS, type CellRead, type ReadContext } from '../../runners';
 import { readCell } from '../../runners/read';
+import { CompareError } from '../../shared/errors';
 
 export interface Side extends PairedSide {
   format: FormatName;
   units: EpisodeUnit[];
 }
 
-export class CompareError extends Error {
-  override name = 'CompareError';
-}
 
 /**
  * Splits `path@v003` (a policy version) or `path@AGENT` (one agent of a collection) into the cell and

@@ -6,10 +6,8 @@ import { ADAPTERS } from '../../runners';
 import type { VersionsCapability } from '../../runners/types';
 import type { ContextOf } from '../host-context';
 import { listFrames } from '../frames';
+import { SlotError } from '../../shared/errors';
 
-export class SlotError extends Error {
-  override name = 'SlotError';
-}
 
 const versionsOf = (cell: CellSummary): VersionsCapability => ADAPTERS[cell.format].capabilities.versions as VersionsCapability;
 

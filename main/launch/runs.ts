@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { parseTarget, targetHost, type RunState } from '../../shared/launch';
 import { cellId } from '../../shared/address';
-import { NotFoundError } from '../errors';
 import { LocalPlace } from './local-place';
 import { RunRegistry } from './run-registry';
 import { STDERR, type LaunchedRun, type RunPlace, type Seen, type Start } from './place';
+import { NotFoundError } from '../../shared/errors';
 
 export type { LaunchedRun };
 

@@ -2,10 +2,10 @@ import { join } from 'node:path';
 import type { Comparison } from '../../shared/cell-detail';
 import type { CellSummary } from '../../shared/model';
 import { ADAPTERS } from '../../runners';
-import { SlotError } from '../compare/slots';
 import type { ContextOf, LocalCopy } from '../host-context';
 import { slotInputs, type ComposeOptions } from './compose';
 import { recordComparison, type RecordResult } from './record';
+import { SlotError } from '../../shared/errors';
 
 /** The file names of a camera's frames or video, from the URLs the comparison lists. */
 function cameraFiles(camera: { name: string; urls: string[]; video?: string }): string[] {

@@ -3,7 +3,6 @@
 import { dirname } from 'node:path';
 import type { CellsDelta, CellSummary, Problem, RootLimit, RootStatus } from '../../shared/model';
 import type { Backend } from '../../shared/contract';
-import { NotFoundError } from '../errors';
 import type { EventHub } from '../events';
 import type { HostRegistry } from '../hosts/registry';
 import { StateFile } from '../state-file';
@@ -19,6 +18,7 @@ import { readRootSources, type RootsOptions } from './sources';
 import { append } from '../../shared/arrays';
 import { BoardClaims } from './claims';
 import { hostPresence } from '../../shared/presence';
+import { NotFoundError } from '../../shared/errors';
 
 interface RootEntry {
   /** The root's address: a local path, or `ALIAS:/path` on an SSH host. */

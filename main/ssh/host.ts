@@ -12,6 +12,7 @@ import { connectTransport } from './connect';
 import { HelperGone } from './helper';
 import type { HostConnection } from './transport';
 import { withOptionLines } from './option-lines';
+import { HostUnavailableError } from '../../shared/errors';
 
 export type { HostStatus };
 
@@ -31,10 +32,6 @@ export function untilClosed(command: string): string {
 
 export type RemoteHostOptions = ConnectOptions & { home?: string; config?: HostConfig; onStatus?: (status: HostStatus) => void; handshakes?: Semaphore };
 
-/** The host is not connected now; callers try again once it reconnects. */
-export class HostUnavailableError extends Error {
-  override name = 'HostUnavailableError';
-}
 
 /**
  * One SSH host: one connection that every cell of the host shares, reconnected with backoff when it

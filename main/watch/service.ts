@@ -6,9 +6,9 @@ import type { StreamOpened } from '../../shared/contract';
 import type { StreamResume } from '../../shared/cell-detail';
 import type { CellSummary } from '../../shared/model';
 import type { ContextOf } from '../host-context';
-import { NotFoundError } from '../errors';
 import { CellSession } from './session';
 import type { OpenCellReader } from './open-reader';
+import { NotFoundError } from '../../shared/errors';
 
 /** One window or tab. */
 export type ClientId = number;

@@ -12,10 +12,10 @@ import { vramSample } from '../../runners/common/vram';
 import type { HostContext } from '../host-context';
 import { Follower, type FollowStart } from '../tail/follower';
 import type { TailChunk, TailRecord } from '../tail/lines';
-import { NotFoundError } from '../errors';
 import { diffDetail } from './diff';
 import { streamEvent } from './stream-event';
 import { append } from '../../shared/arrays';
+import { NotFoundError } from '../../shared/errors';
 
 /** How long file events are gathered before the cell is read again. */
 const SETTLE_MS = 25;

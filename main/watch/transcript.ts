@@ -1,8 +1,8 @@
 import type { Transcript } from '../../shared/cell-detail';
 import type { CellSummary } from '../../shared/model';
 import { ADAPTERS } from '../../runners';
-import { NotFoundError } from '../errors';
 import type { OpenCellReader } from './open-reader';
+import { NotFoundError } from '../../shared/errors';
 
 /** One unit of a cell read like a transcript (a NeMo Gym rollout), off this thread, wherever the cell lives. */
 export async function readTranscript(cell: CellSummary, unit: string, reader: OpenCellReader): Promise<Transcript> {

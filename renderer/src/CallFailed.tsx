@@ -1,24 +1,15 @@
-// A call that failed, shown where its data would be: the error's kind (as the core named it) and message.
+// An error shown where what failed would be: its kind's words (shared/errors.ts), its message, and on
+// hover what to do about it.
+import { kindOf } from '../../shared/errors';
 
-/** How the window names the kinds of error the core sends; an unknown kind shows under its own name. */
-const KINDS: Record<string, string> = {
-  NotFoundError: 'not found',
-  DispatchError: 'refused',
-  HostUnavailableError: 'host unavailable',
-  SlotError: 'bad slot',
-  CompareError: 'cannot compare',
-  FramesError: 'no frames',
-  Error: 'failed',
-};
-
-export function kindOf(error: Error): string {
-  return KINDS[error.name] ?? error.name;
-}
-
-export function CallFailed({ what, error }: { what: string; error: Error }) {
+export function CallFailed({ what, error, className = 'call-failed tone-fail' }: { what: string; error: Error; className?: string }) {
+  const kind = kindOf(error);
   return (
-    <p className="call-failed tone-fail" role="alert" data-kind={error.name}>
-      <strong>{what}: {kindOf(error)}</strong> · {error.message}
+    <p className={className} role="alert" data-kind={error.name} title={kind.tip ?? undefined}>
+      <strong>
+        {what}: {kind.label}
+      </strong>{' '}
+      · {error.message}
     </p>
   );
 }

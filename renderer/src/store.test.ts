@@ -37,7 +37,7 @@ describe('the app store', () => {
     });
     const store = createAppStore(transport);
     expect(await store.getState().addRoot('relative')).toBe(false);
-    expect(store.getState().error).toBe('runs root must be an absolute path');
+    expect(store.getState().error?.message).toBe('runs root must be an absolute path');
     refuse = false;
     expect(await store.getState().addRoot(' /runs2 ')).toBe(true);
     expect(store.getState()).toMatchObject({ error: null, selectedRoot: '/runs2' });

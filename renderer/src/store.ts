@@ -7,6 +7,7 @@ import type { BoardField } from '../../shared/board';
 import { notify } from './alerts/notify';
 import { applyCellsDelta } from './cells-delta';
 import { readSidebar, saveSidebar } from './sidebar-pref';
+import { asError } from '../../shared/errors';
 
 export interface AppState {
   info: AppInfo | null;
@@ -59,8 +60,8 @@ export interface AppState {
   setComparePlayback(playback: { speed?: number; time?: number }): void;
   /** The notification centre: alerts kept, what was read, the alert settings. */
   alerts: AlertsState | null;
-  /** The last failed action, shown until the next one succeeds. */
-  error: string | null;
+  /** The last failed action (or what went wrong where no call failed), shown until the next one succeeds. */
+  error: Error | null;
   /** Says what went wrong where no call failed (a launch that started, then could not watch its cell). */
   say(problem: string): void;
   load(): Promise<void>;
@@ -92,7 +93,7 @@ export function createAppStore(transport: Transport): AppStore {
         set({ error: null });
         return true;
       } catch (error) {
-        set({ error: error instanceof Error ? error.message : String(error) });
+        set({ error: asError(error) });
         return false;
       }
     }
@@ -159,7 +160,7 @@ export function createAppStore(transport: Transport): AppStore {
       alerts: null,
       error: null,
       say(problem) {
-        set({ error: problem });
+        set({ error: new Error(problem) });
       },
       async load() {
         await attempt(async () => {

@@ -19,6 +19,7 @@ import { RunControls } from '../launch/RunControls';
 import { MuteButton } from '../alerts/AlertToggles';
 import { Tabs } from '../Tabs';
 import type { CellTab } from '../../../shared/alerts';
+import { CallFailed } from '../CallFailed';
 
 
 /** When a live cell's budget runs out at its pace so far, for its headline. */
@@ -102,7 +103,7 @@ function Body() {
   const tab = useApp((s) => s.openCellTab);
   const setCellPlace = useApp((s) => s.setCellPlace);
   const setTab = (next: CellTab) => setCellPlace({ tab: next });
-  if (error && !detail) return <p className="paired-error" role="alert">{error}</p>;
+  if (error && !detail) return <CallFailed what="The cell" error={error} />;
   if (!detail) return <p className="muted">Opening…</p>;
   const tabs: { id: CellTab; label: string }[] = [
     { id: 'overview', label: 'Overview' },

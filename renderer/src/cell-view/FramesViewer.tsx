@@ -3,6 +3,8 @@ import type { FrameSet, FrameSource } from '../../../shared/cell-detail';
 import { useTransport } from '../context';
 import { useKey } from '../keys';
 import { largest } from '../../../shared/arrays';
+import { asError } from '../../../shared/errors';
+import { CallFailed } from '../CallFailed';
 
 /** A scrubber and a play button over one set of frames; every camera shows the same frame index. */
 /** `live`: the episode still runs, so frames may yet come. */
@@ -11,7 +13,7 @@ import { largest } from '../../../shared/arrays';
 export const FramesViewer = memo(function FramesViewer({ cellId, source, refreshKey, live, seek }: { cellId: string; source: FrameSource; refreshKey: number; live: boolean; seek?: { frame: string } | null }) {
   const transport = useTransport();
   const [frames, setFrames] = useState<FrameSet | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
   const [index, setIndex] = useState(0);
   const [playing, setPlaying] = useState(false);
 
@@ -19,7 +21,7 @@ export const FramesViewer = memo(function FramesViewer({ cellId, source, refresh
     let current = true;
     transport.call('listFrames', cellId, source).then(
       (set) => current && (setFrames(set), setError(null)),
-      (e: unknown) => current && setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => current && setError(asError(e)),
     );
     return () => {
       current = false;
@@ -46,7 +48,7 @@ export const FramesViewer = memo(function FramesViewer({ cellId, source, refresh
   useKey('[', useCallback(() => (setPlaying(false), setIndex((i) => Math.max(0, i - 1))), []));
   useKey(']', useCallback(() => (setPlaying(false), setIndex((i) => Math.min(count - 1, i + 1))), [count]));
 
-  if (error) return <p className="paired-error">{error}</p>;
+  if (error) return <CallFailed what="Frames" error={error} />;
   if (!frames) return null;
   if (count === 0 && !frames.cameras.some((c) => c.video)) return <p className="muted">{live ? 'No frames for this episode yet.' : 'This episode wrote no frames.'}</p>;
   return (

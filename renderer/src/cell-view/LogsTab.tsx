@@ -4,6 +4,8 @@ import { useTransport } from '../context';
 import { counted, whole } from '../format';
 import { useKey } from '../keys';
 import { useFollow } from '../useFollow';
+import { asError } from '../../../shared/errors';
+import { CallFailed } from '../CallFailed';
 
 /** How often an open log is read on: its new lines are on screen within this. */
 const POLL_MS = 500;
@@ -31,7 +33,7 @@ function Log({ cellId, file }: { cellId: string; file: LogFile }) {
   const transport = useTransport();
   const [lines, setLines] = useState<string[]>([]);
   const [midFile, setMidFile] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
   const [search, setSearch] = useState('');
   const searchRef = useRef<HTMLInputElement>(null);
   useKey('/', () => searchRef.current?.focus());
@@ -54,7 +56,7 @@ function Log({ cellId, file }: { cellId: string; file: LogFile }) {
         }
         setError(null);
       } catch (failed) {
-        if (!stopped) setError((failed as Error).message);
+        if (!stopped) setError(asError(failed));
       }
       if (!stopped) timer = setTimeout(() => void poll(), POLL_MS);
     };
@@ -80,7 +82,7 @@ function Log({ cellId, file }: { cellId: string; file: LogFile }) {
         </span>
       </div>
       {midFile && <p className="muted">Showing the end of a long log.</p>}
-      {error && <p className="paired-error">{error}</p>}
+      {error && <CallFailed what="The log" error={error} />}
       <pre className="code log-body" ref={body} onScroll={onScroll} role="log" aria-label={`Lines of ${file}`}>
         {shown.join('\n')}
       </pre>

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CellDetail, EpisodeRow, StreamEvent } from '../../../shared/cell-detail';
 import type { CellSummary } from '../../../shared/model';
 import { fakeTransport } from '../testing';
+import { NotFoundError } from '../../../shared/errors';
 import { applyDeltas, createCellStore, type CellViewState } from './cellStore';
 
 const summary = { id: 'local:/runs/a', name: 'a', state: 'running', problems: [] } as unknown as CellSummary;
@@ -98,9 +99,9 @@ describe('createCellStore', () => {
     await store.getState().close();
   });
 
-  it('says why a cell could not be opened', async () => {
-    const transport = fakeTransport({ openCell: async () => Promise.reject(new Error('no such cell: local:/runs/a')) });
+  it("says why a cell could not be opened, keeping the error's kind", async () => {
+    const transport = fakeTransport({ openCell: async () => Promise.reject(new NotFoundError('no such cell: local:/runs/a')) });
     const store = createCellStore(transport, summary.id);
-    await expect.poll(() => store.getState().error).toBe('no such cell: local:/runs/a');
+    await expect.poll(() => store.getState().error).toMatchObject({ name: 'NotFoundError', message: 'no such cell: local:/runs/a' });
   });
 });

@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { CellDelta, CellDetail, EpisodeRow, StreamEvent } from '../../../shared/cell-detail';
 import type { Transport } from '../../../shared/contract';
 import { mergeProblems, type Problem } from '../../../shared/model';
+import { asError } from '../../../shared/errors';
 
 /** Caps that keep a window open for days from growing without bound. */
 const MAX_EVENTS = 20_000;
@@ -10,7 +11,7 @@ const MAX_PROBLEMS = 2_000;
 
 export interface CellViewState {
   detail: CellDetail | null;
-  error: string | null;
+  error: Error | null;
   /** Problems of the cell: its summary's and those met while following it, newest last. */
   problems: Problem[];
   /** The stream shown in the event pane: an episode id, or the cell's log. */
@@ -94,7 +95,7 @@ export function createCellStore(transport: Transport, cellId: string): CellStore
           set((s) => ({ events: [...opened.events, ...s.events], startedMidFile: opened.startedMidFile, problems: withProblems(s.problems, opened.problems) }));
         }
       } catch (error) {
-        set({ error: error instanceof Error ? error.message : String(error) });
+        set({ error: asError(error) });
       }
     },
     async close() {
@@ -104,7 +105,7 @@ export function createCellStore(transport: Transport, cellId: string): CellStore
       await transport.call('closeCell', cellId).catch(() => undefined);
     },
   }));
-  const failed = (error: unknown) => store.setState({ error: error instanceof Error ? error.message : String(error) });
+  const failed = (error: unknown) => store.setState({ error: asError(error) });
   /** The connection came back: the cell is opened again, and its stream read on from just past the last event held. */
   async function reopen(): Promise<void> {
     const detail = await transport.call('openCell', cellId);

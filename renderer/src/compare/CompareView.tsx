@@ -4,6 +4,8 @@ import { Recorder } from './Recorder';
 import { useApp, useTransport } from '../context';
 import { useKey } from '../keys';
 import { largest } from '../../../shared/arrays';
+import { asError } from '../../../shared/errors';
+import { CallFailed } from '../CallFailed';
 
 const SPEEDS = [0.25, 0.5, 1, 2, 4];
 const OUTCOME_TONE = { success: 'ok', failure: 'fail', unknown: 'grey' } as const;
@@ -49,7 +51,7 @@ export function CompareView() {
   const [slots, setSlots] = useState(initial);
   const [seed, setSeed] = useState<string | undefined>(undefined);
   const [comparison, setComparison] = useState<Comparison | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
 
   /** What was last asked for: the link follows each load, and must not load it again. */
   const asked = useRef('');
@@ -65,7 +67,7 @@ export function CompareView() {
           // The link says what is shown: the slots as typed, the seed as chosen.
           compare(text, chosen ?? null);
         },
-        (e: unknown) => (setComparison(null), setError(e instanceof Error ? e.message : String(e))),
+        (e: unknown) => (setComparison(null), setError(asError(e))),
       );
     },
     [transport, compare],
@@ -99,11 +101,7 @@ export function CompareView() {
         </select>
         <button type="submit">Show</button>
       </form>
-      {error && (
-        <p className="tone-fail" role="alert">
-          {error}
-        </p>
-      )}
+      {error && <CallFailed what="The comparison" error={error} />}
       {!comparison && !error && <p className="empty-note">Type two to six slots, or tick versions in a bigym cell's Versions tab.</p>}
       {comparison && (
         <>

@@ -4,6 +4,8 @@ import type { GpuReading } from '../../../shared/machine';
 import { shellArg } from '../../../shared/quote';
 import { parseTarget, uiName, type LaunchPlan, type LaunchRequest, type ProfileInfo, type SlurmKnobs } from '../../../shared/launch';
 import { useApp, useTransport } from '../context';
+import { asError } from '../../../shared/errors';
+import { CallFailed } from '../CallFailed';
 
 const gib = (mib: number | null) => (mib === null ? '?' : (mib / 1024).toFixed(1));
 const MIN_FREE_MIB = 6000;
@@ -32,7 +34,7 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
   const [gpu, setGpu] = useState<number | undefined>(undefined);
   const [override, setOverride] = useState(false);
   const [plan, setPlan] = useState<LaunchPlan | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
   const [busy, setBusy] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
 
@@ -42,7 +44,7 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
     setPlan(null);
     transport.call('listProfiles', target).then(
       (list) => (setProfiles(list), setProfilesFor(target), setError(null)),
-      (e: Error) => setError(e.message),
+      (e: unknown) => setError(asError(e)),
     );
   }, [transport, target]);
   useEffect(() => {
@@ -79,7 +81,7 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
     try {
       await what();
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(asError(e));
     }
     setBusy(false);
   };
@@ -199,11 +201,7 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
             {plan.refused && <div className="tone-fail">Would be refused: {plan.refused}</div>}
           </div>
         )}
-        {error && (
-          <p className="tone-fail" role="alert">
-            {error}
-          </p>
-        )}
+        {error && <CallFailed what="The launch" error={error} />}
         <div className="dialog-buttons">
           <button type="button" onClick={onClose}>
             Cancel

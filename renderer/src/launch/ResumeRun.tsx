@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { episodesOfSpec, type RunInfo } from '../../../shared/launch';
 import { useTransport } from '../context';
+import { asError } from '../../../shared/errors';
+import { CallFailed } from '../CallFailed';
 
 /** The spec a drain printed, when one of its lines holds one. */
 function specIn(lines: string[] | null): string {
@@ -24,7 +26,7 @@ export function ResumeRun({ run, said, onResumed }: { run: RunInfo; said: string
   const [typed, setTyped] = useState<string | null>(null);
   const spec = typed ?? specIn(said);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
   if (!run.canResume || run.state === 'running' || run.state === 'pending') return null;
   const resume = async () => {
     setBusy(true);
@@ -32,7 +34,7 @@ export function ResumeRun({ run, said, onResumed }: { run: RunInfo; said: string
     try {
       onResumed((await transport.call('resumeRun', run.id, spec)).run);
     } catch (failed) {
-      setError((failed as Error).message);
+      setError(asError(failed));
     }
     setBusy(false);
   };
@@ -51,7 +53,7 @@ export function ResumeRun({ run, said, onResumed }: { run: RunInfo; said: string
       <button type="submit" disabled={busy || spec.trim() === ''} title={`Runs these episodes again as ${run.name}, in its cell`}>
         {busy ? 'Resuming…' : 'Resume'}
       </button>
-      {error && <span className="tone-fail">{error}</span>}
+      {error && <CallFailed what="The resume" error={error} />}
     </form>
   );
 }

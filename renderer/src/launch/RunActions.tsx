@@ -1,19 +1,23 @@
 import { useState } from 'react';
 import type { RunInfo } from '../../../shared/launch';
 import { useTransport } from '../context';
+import { asError } from '../../../shared/errors';
+import { CallFailed } from '../CallFailed';
 
 /**
  * Drain (a profile that drains) and Stop (asked first) for a run that may still change; what Drain got
- * back and any error go to `onSaid`.
+ * back goes to `onSaid`, an action that failed says so beside the buttons.
  */
 export function RunActions({ run, onChanged, onSaid }: { run: RunInfo; onChanged: (run: RunInfo) => void; onSaid: (lines: string[]) => void }) {
   const transport = useTransport();
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const [failed, setFailed] = useState<Error | null>(null);
   if (run.state !== 'running' && run.state !== 'pending') return null;
   const act = async (what: () => Promise<void>) => {
     setBusy(true);
-    await what().catch((e: Error) => onSaid([e.message]));
+    setFailed(null);
+    await what().catch((e: unknown) => setFailed(asError(e)));
     setBusy(false);
   };
   const how = run.job ? `scancel job ${run.job.id}` : 'SIGTERM, then SIGKILL after 10 s';
@@ -38,6 +42,7 @@ export function RunActions({ run, onChanged, onSaid }: { run: RunInfo; onChanged
           <button onClick={() => setConfirming(false)}>Cancel</button>
         </span>
       )}
+      {failed && <CallFailed what={run.name} error={failed} className="tone-fail inline-failed" />}
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useApp, useTransport } from '../context';
 import { hostPresence, type Presence } from '../../../shared/presence';
+import { kindOf } from '../../../shared/errors';
 
 /** A host's mark and tone in the bar, by its presence. */
 const MARK: Record<Presence, string> = { live: '●', connecting: '◐', reconnecting: '◐', stopped: '○', failed: '!' };
@@ -50,8 +51,8 @@ export function StatusBar() {
         </span>
       ))}
       {error && (
-        <span className="status-item error" role="alert">
-          ! {error}
+        <span className="status-item error" role="alert" data-kind={error.name} title={kindOf(error).tip ?? undefined}>
+          ! {error.message}
         </span>
       )}
       <span className="spacer" />

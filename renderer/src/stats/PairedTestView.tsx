@@ -5,6 +5,8 @@ import { useApp, useTransport } from '../context';
 import { percent } from '../format';
 import { SideEpisode } from './SideEpisode';
 import { choicesOf, SidePicker } from './SidePicker';
+import { asError } from '../../../shared/errors';
+import { CallFailed } from '../CallFailed';
 
 /** A side's outcome on an episode: green success, red failure, the side named in plain text. */
 function Mark({ side, success }: { side: 'A' | 'B'; success: boolean }) {
@@ -145,7 +147,7 @@ export function PairedTestView() {
   const setA = (id: string) => setPaired(id, b);
   const setB = (id: string) => setPaired(a, id);
   const [test, setTest] = useState<PairedTest | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
 
   const same = a !== '' && a === b;
   // Recomputed whenever the cells change, so a live pair updates as episodes end.
@@ -154,7 +156,7 @@ export function PairedTestView() {
     let current = true;
     transport.call('pairedTest', a, b).then(
       (result) => current && (setTest(result), setError(null)),
-      (e: unknown) => current && (setTest(null), setError(e instanceof Error ? e.message : String(e))),
+      (e: unknown) => current && (setTest(null), setError(asError(e))),
     );
     return () => {
       current = false;
@@ -174,11 +176,7 @@ export function PairedTestView() {
         <SidePicker label="B" value={b} choices={b || !a ? choices : choices.filter((c) => c.format === choices.find((x) => x.id === a)?.format)} onChange={setB} />
         {test?.ok && !same && <PinButton a={a} b={b} />}
       </div>
-      {error && (
-        <p className="paired-error" role="alert">
-          {error}
-        </p>
-      )}
+      {error && <CallFailed what="The paired test" error={error} />}
       {same ? (
         <p className="paired-refused" role="alert">
           A and B are the same run: every episode agrees with itself, so there is nothing to test. Choose another for B.
