@@ -20,7 +20,8 @@ function electronStub(locked: boolean) {
     on: vi.fn((event: string, handler: (...args: unknown[]) => void) => handlers.set(event, handler)),
     whenReady: vi.fn(() => new Promise<void>(() => undefined)),
   };
-  return { app, handlers, module: { app, BrowserWindow: vi.fn(), dialog: {}, ipcMain: {}, net: {}, protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() }, session: {}, shell: {} } };
+  const shell = { openExternal: vi.fn(async () => undefined), openPath: vi.fn(async () => '') };
+  return { app, handlers, shell, module: { app, BrowserWindow: vi.fn(), dialog: {}, ipcMain: {}, net: {}, protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() }, session: {}, shell } };
 }
 
 afterEach(() => {
@@ -46,6 +47,21 @@ describe('the Electron shell', () => {
     expect(stub.app.quit).not.toHaveBeenCalled();
     expect(stub.app.whenReady).toHaveBeenCalled();
     expect(stub.handlers.has('second-instance')).toBe(true);
+  });
+
+  it("opens a recording in the system's player from its file, a web page in the browser, and nothing of the app's own origin", async () => {
+    const stub = electronStub(false);
+    vi.doMock('electron', () => stub.module);
+    const { openOutside } = await import('./main');
+    const media = vi.fn(async (path: string) => (path === '/recordings/compare-1.mp4' ? { file: '/data/recordings/compare-1.mp4' } : null));
+    await openOutside('cellwatch://app/recordings/compare-1.mp4', media);
+    expect(stub.shell.openPath).toHaveBeenCalledWith('/data/recordings/compare-1.mp4');
+    await openOutside('https://github.com/UKGovernmentBEIS/inspect_ai', media);
+    expect(stub.shell.openExternal).toHaveBeenCalledWith('https://github.com/UKGovernmentBEIS/inspect_ai');
+    await openOutside('cellwatch://app/index.html', media);
+    await openOutside('file:///etc/passwd', media);
+    expect(stub.shell.openPath).toHaveBeenCalledTimes(1);
+    expect(stub.shell.openExternal).toHaveBeenCalledTimes(1);
   });
 
   it('packages a binary with its fuses flipped, in a configuration electron-builder accepts', async () => {

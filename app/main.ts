@@ -24,6 +24,17 @@ const isTrusted = (url: string | undefined) => {
   return !isMediaPath(new URL(url).pathname);
 };
 
+/**
+ * A link the window opens outside itself (it opens no window of its own origin): a web page in the browser,
+ * a cell's media or a recording in the system's player, from its file here.
+ */
+export async function openOutside(url: string, media: Core['media']): Promise<void> {
+  if (url.startsWith('https://') || url.startsWith('http://')) return void (await shell.openExternal(url));
+  if (!url.startsWith(`${ORIGIN}/`) || !isMediaPath(new URL(url).pathname)) return;
+  const found = await media(new URL(url).pathname);
+  if (found && 'file' in found) await shell.openPath(found.file);
+}
+
 async function serveApp(core: Core, request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.host !== 'app') return new Response('not found', { status: 404 });
@@ -116,7 +127,7 @@ async function openWindow(): Promise<void> {
     if (!isTrusted(url)) event.preventDefault();
   });
   win.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://') || url.startsWith('http://')) void shell.openExternal(url);
+    void openOutside(url, (path) => core.media(path));
     return { action: 'deny' };
   });
   await win.loadURL(`${ORIGIN}/index.html`);

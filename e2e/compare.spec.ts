@@ -82,6 +82,18 @@ test.describe('compare policy versions on one seed, and record it', () => {
     expect(response.status()).toBe(200);
     expect(response.headers()['content-type']).toBe('video/mp4');
     expect((await response.body()).subarray(4, 8).toString()).toBe('ftyp');
+    // It plays inline, where it was made: its length is known, 2 s.
+    const video = view.locator('video.recording');
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    expect(await video.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(2);
+    // And on its own, at its URL: no CORS refusal of its own video.
+    const alone = await page.context().newPage();
+    const refused: string[] = [];
+    alone.on('console', (message) => message.type() === 'error' && refused.push(message.text()));
+    await alone.goto(new URL((await link.getAttribute('href')) as string, page.url()).toString());
+    await expect.poll(() => alone.evaluate(() => document.querySelector('video')?.readyState ?? -1), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    expect(refused).toEqual([]);
+    await alone.close();
     // Another seed is another comparison: the link to this one's recording goes.
     const seeds = await view.getByLabel('Seed').locator('option').allTextContents();
     await view.getByLabel('Seed').selectOption(seeds.find((s) => s !== '900001') as string);

@@ -41,12 +41,16 @@ export function mediaType(file: string): string | null {
   return MEDIA[extname(file).toLowerCase()] ?? null;
 }
 
-/** Headers of a media response: no sniffing, no script, no plugins, no framing, shown in place. */
+/**
+ * Headers of a media response: no sniffing, no script, no plugins, no framing, shown in place. Opened on
+ * its own, a video's page is sandboxed in the app's origin (allow-same-origin, never allow-scripts): in an
+ * opaque origin it could not load its own video ("blocked by CORS policy") and played nothing.
+ */
 export function mediaHeaders(file: string, type: string): Record<string, string> {
   return {
     'content-type': type,
     'x-content-type-options': 'nosniff',
-    'content-security-policy': "sandbox; default-src 'none'; img-src 'self'; media-src 'self'",
+    'content-security-policy': "sandbox allow-same-origin; default-src 'none'; img-src 'self'; media-src 'self'",
     'content-disposition': `inline; filename="${(file.split(/[\\/]/).pop() ?? 'file').replace(/[^\w.-]/g, '_')}"`,
     'cache-control': 'max-age=3600',
   };

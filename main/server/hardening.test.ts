@@ -70,7 +70,7 @@ describe('serve mode media', () => {
     const res = await get(mediaPath('episodes/0000/frames/000001.png'));
     expect(res.status).toBe(200);
     expect(res.body.toString()).toBe('png bytes');
-    expect(res.headers).toMatchObject({ 'content-type': 'image/png', 'x-content-type-options': 'nosniff', 'content-security-policy': expect.stringMatching(/^sandbox;/) });
+    expect(res.headers).toMatchObject({ 'content-type': 'image/png', 'x-content-type-options': 'nosniff', 'content-security-policy': expect.stringMatching(/^sandbox allow-same-origin; default-src 'none';/) });
   });
 
   it.each(['leak.png', 'secret.txt', 'mem.png'])('refuses %s, a link that leads out of the cell', async (file) => {

@@ -47,7 +47,7 @@ export function Recorder({ slots, seed, seconds, fps }: { slots: string; seed: s
         </span>
       )}
       {progress?.url && (
-        <a href={progress.url} download target="_blank" rel="noreferrer" title={progress.file}>
+        <a href={progress.url} target="_blank" rel="noreferrer" title={progress.file}>
           open the recording ({progress.file?.split('/').at(-1)})
         </a>
       )}
@@ -57,6 +57,8 @@ export function Recorder({ slots, seed, seconds, fps }: { slots: string; seed: s
           {progress.error}
         </span>
       )}
+      {/* It plays where it was made. */}
+      {progress?.url && <video className="recording" src={progress.url} controls preload="metadata" aria-label={`Recording ${progress.file?.split('/').at(-1) ?? ''}`} />}
     </div>
   );
 }
