@@ -17,6 +17,8 @@ test.describe('runs roots in serve mode', () => {
       'bigym/move_plate/run.json': { runner: 'bigym-agent' },
       'ui_try/run.json': { runner: 'coding-agent' },
     });
+    // An SSH alias whose host name does not resolve (a typo, a VPN that is down).
+    writeTree(join(home.home, '.ssh'), { config: 'Host gpu1\n  HostName nonexistent-host.invalid\n' });
     served = await startServing(process.execPath, [cli, 'serve', '--port', '0', missing], home.env);
   });
   test.afterAll(async () => {
@@ -89,5 +91,29 @@ test.describe('runs roots in serve mode', () => {
     await page.getByRole('button', { name: 'Add root' }).click();
     await expect(page.locator('.root-row', { hasText: 'later' })).toContainText('missing');
     await expect(page.getByRole('alert')).toHaveCount(0);
+  });
+
+  test('a host whose name does not resolve is a root that says so in ssh\'s words at once, and leaves no trace once removed', async ({ page }) => {
+    await page.goto(served.url);
+    const root = 'gpu1:/data/me/jobs/agents';
+    await page.getByLabel('Runs root path').fill(root);
+    await page.getByRole('button', { name: 'Add root' }).click();
+    const row = page.locator('.root-row', { hasText: 'agents' });
+    await expect(row).toContainText('unreadable');
+    await expect(row.locator('.root-meta')).toHaveAttribute('title', /Could not resolve hostname nonexistent-host\.invalid: Name or service not known/);
+    // Added, not scanning for ever: the field is free for the next one.
+    await expect(page.getByRole('button', { name: 'Add root' })).toBeVisible();
+    await expect(page.getByLabel('Runs root path')).toHaveValue('');
+
+    await page.getByRole('button', { name: `Remove runs root ${root}` }).click();
+    await page.getByRole('status', { name: 'Root removed' }).getByRole('button', { name: 'Undo' }).click();
+    await expect(row).toContainText('unreadable');
+    await page.getByRole('button', { name: `Remove runs root ${root}` }).click();
+    await expect(page.getByRole('status', { name: 'Root removed' })).toHaveCount(0, { timeout: 15_000 });
+    await page.reload();
+    await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+    await expect(row).toHaveCount(0);
+    await expect(page.locator('aside')).not.toContainText('gpu1');
+    await expect(page.locator('footer')).not.toContainText('gpu1');
   });
 });

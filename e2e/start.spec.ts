@@ -30,7 +30,19 @@ test.describe('npm start without an Electron binary', () => {
     await expect.poll(async () => Number(await bigymBudget.getAttribute('aria-valuenow')), { timeout: 20_000 }).toBeGreaterThan(before);
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'demo.png') });
 
-    await page.getByRole('button', { name: /^Remove runs root .*demo-runs$/ }).click();
+    // A removal can be undone for a few seconds: an errant click on the demo's × takes nothing away.
+    const remove = page.getByRole('button', { name: /^Remove runs root .*demo-runs$/ });
+    await remove.click();
+    await expect(page.getByRole('heading', { name: 'No runs root yet' })).toBeVisible();
+    await page.getByRole('status', { name: 'Root removed' }).getByRole('button', { name: 'Undo' }).click();
+    await expect(table.getByRole('row')).toHaveCount(9);
+    await page.reload();
+    await expect(table.getByRole('row')).toHaveCount(9);
+
+    // Left alone, the removal is done: the demo stays dismissed after a reload.
+    await remove.click();
+    await expect(page.getByRole('status', { name: 'Root removed' })).toHaveCount(0, { timeout: 15_000 });
+    await page.reload();
     await expect(page.getByRole('heading', { name: 'No runs root yet' })).toBeVisible();
     await expect(page.getByLabel('Runs root path')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Choose folder…' })).toHaveCount(0);

@@ -71,7 +71,18 @@ export class RemoteIndex implements RootIndex {
   }
 
   status(source: RootStatus['source']): Omit<RootStatus, 'limit'> {
-    return { path: this.root, source, state: this.scan?.state ?? 'scanning', cellCount: this.cells.size, problems: this.scan?.problems ?? [], progress: null };
+    const scan = this.scan?.state === 'ok' ? this.scan : (this.hostDown() ?? this.scan);
+    return { path: this.root, source, state: scan?.state ?? 'scanning', cellCount: this.cells.size, problems: scan?.problems ?? [], progress: null };
+  }
+
+  /**
+   * While the host is not connected and says why (a name that does not resolve, a refused port, a timeout):
+   * the root is unreadable for that reason, as soon as the host knows it; its cells stay as last read.
+   */
+  private hostDown(): Omit<ScanResult, 'cells'> | undefined {
+    const { alias, status } = this.host;
+    if (hostPresence(status.state) === 'live' || !status.problem) return undefined;
+    return { state: 'unreadable', problems: [problem(this.root, `${alias} is ${status.state}: ${status.problem.message}`)] };
   }
 
   list(): CellSummary[] {
@@ -170,10 +181,8 @@ export class RemoteIndex implements RootIndex {
     const { alias, status } = this.host;
     const before = JSON.stringify(this.scan);
     const waiting = (message: string) => (this.scan = this.scan?.state === 'ok' ? this.scan : { state: 'unreadable', problems: [problem(this.root, message)] });
-    if (hostPresence(status.state) !== 'live') {
-      waiting(`${alias} is ${status.state}${status.problem ? `: ${status.problem.message}` : ''}`);
-      return before !== JSON.stringify(this.scan);
-    }
+    // Not connected: the root says why from the host's own status (hostDown), read when it is asked.
+    if (hostPresence(status.state) !== 'live') return false;
     try {
       const ctx = this.context.read();
       const trouble = await rootTrouble(ctx.fs, this.path, this.root);

@@ -58,8 +58,17 @@ export class RootsService implements RootCalls {
   static async create(options: RootsOptions, events: EventHub, hosts: HostRegistry): Promise<RootsService> {
     const service = new RootsService(options, events, hosts);
     await service.start();
+    // A remote root says its host's state (connecting, why it cannot be reached) as the host's state changes.
+    let states = '';
+    service.stopHearingHosts = events.on('hostsChanged', (statuses) => {
+      const now = statuses.map((h) => `${h.alias} ${h.state}`).join('\n');
+      if (now === states) return;
+      states = now;
+      service.changed();
+    });
     return service;
   }
+  private stopHearingHosts = () => undefined as unknown;
 
   private add(path: string, source: RootStatus['source'], limit: RootLimit | null = null): RootEntry {
     const address = rootAddress(path);
@@ -228,7 +237,12 @@ export class RootsService implements RootCalls {
   async addRoot(path: string) {
     const entry = await this.addSaved(path);
     const { host } = parseAddress(entry.path);
-    if (!isLocal(host) && hostPresence(this.hosts.get(host).status.state) !== 'live') await this.hosts.get(host).ready().catch(() => undefined);
+    if (!isLocal(host) && hostPresence(this.hosts.get(host).status.state) !== 'live') {
+      // Listed (and removable) while its host connects; the connect's first outcome, either way, goes on.
+      this.changed();
+      await this.hosts.get(host).ready().catch(() => undefined);
+      if (this.roots.get(entry.path) !== entry) return this.status(entry);
+    }
     if (entry.index) await entry.index.refresh();
     else await this.index(entry);
     this.changed();
@@ -261,6 +275,7 @@ export class RootsService implements RootCalls {
   }
 
   async close(): Promise<void> {
+    this.stopHearingHosts();
     await Promise.all([this.demo?.stop(), ...[...this.roots.values()].map((entry) => entry.index?.close())]);
     await this.pool.close();
   }

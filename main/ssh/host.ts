@@ -90,6 +90,9 @@ export class RemoteHost {
         return;
       }
       this.retry(message);
+      // Whoever waits hears this attempt's outcome, in ssh's words, within the connect timeout; the host is
+      // tried again on its own (a VPN that comes back), and ready() waits for that next attempt.
+      this.waiters.splice(0).forEach((w) => w.reject(new Error(message)));
     }
   }
 
@@ -136,6 +139,7 @@ export class RemoteHost {
   }
 
   /** Resolves once connected; rejects when the host refuses us for good (key, authentication). */
+  /** Resolves once connected; rejects, saying why, when the attempt under way (or the next) fails. */
   ready(): Promise<void> {
     if (this.status.state === 'connected') return Promise.resolve();
     if (this.status.state === 'failed') return Promise.reject(new Error(this.status.problem?.message ?? 'failed'));

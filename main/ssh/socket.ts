@@ -26,16 +26,37 @@ export function socketTo<O extends SocketOptions>(host: HostConfig, options: O, 
   return tcp(host, options);
 }
 
+/** What `ssh` says when it cannot connect, by the socket's error code; else the error's own message. */
+function sshWords(host: HostConfig, error: NodeJS.ErrnoException): string {
+  const connect = `connect to host ${host.hostName} port ${host.port}`;
+  switch (error.code) {
+    case 'ENOTFOUND':
+      return `Could not resolve hostname ${host.hostName}: Name or service not known`;
+    case 'EAI_AGAIN':
+      return `Could not resolve hostname ${host.hostName}: Temporary failure in name resolution`;
+    case 'ECONNREFUSED':
+      return `${connect}: Connection refused`;
+    case 'ETIMEDOUT':
+      return `${connect}: Connection timed out`;
+    case 'EHOSTUNREACH':
+      return `${connect}: No route to host`;
+    case 'ENETUNREACH':
+      return `${connect}: Network is unreachable`;
+    default:
+      return error.message;
+  }
+}
+
 /** A TCP connection to the host with Nagle off. */
 function tcp(host: HostConfig, options: SocketOptions): Promise<Duplex> {
   return new Promise((resolve, reject) => {
     const socket = tcpConnect({ host: host.hostName, port: host.port });
     socket.setNoDelay(true);
     if (options.onBytesReceived) socket.on('data', (chunk: Buffer) => options.onBytesReceived?.(chunk.length));
-    socket.setTimeout(options.timeoutMs ?? 10_000, () => socket.destroy(new Error(`no answer from ${host.hostName}:${host.port}`)));
+    socket.setTimeout(options.timeoutMs ?? 10_000, () => socket.destroy(Object.assign(new Error(`no answer from ${host.hostName}:${host.port}`), { code: 'ETIMEDOUT' })));
     socket.once('connect', () => (socket.setTimeout(0), resolve(socket)));
     // For the socket's whole life: an error after the connect (before ssh2 takes the socket) would end the process.
-    socket.on('error', (error) => reject(new OptionFailure(`cannot reach ${host.alias} (${host.hostName}:${host.port}): ${error.message}`, [['HostName', host.hostName], ['Port', String(host.port)]])));
+    socket.on('error', (error) => reject(new OptionFailure(`cannot reach ${host.alias} (${host.hostName}:${host.port}): ${sshWords(host, error)}`, [['HostName', host.hostName], ['Port', String(host.port)]])));
   });
 }
 

@@ -15,6 +15,7 @@ import { EmptyState } from './roots/EmptyState';
 import { RootProblems } from './roots/RootProblems';
 import { Sidebar } from './shell/Sidebar';
 import { StatusBar } from './shell/StatusBar';
+import { UndoRemoval } from './roots/UndoRemoval';
 import { ViewTabs } from './shell/ViewTabs';
 import { PairedTestView } from './stats/PairedTestView';
 import { TopBar } from './shell/TopBar';
@@ -94,6 +95,7 @@ export function App() {
           <EmptyState />
         )}
       </main>
+      <UndoRemoval />
       <ViewBoundary name="Status bar">
         <StatusBar />
       </ViewBoundary>

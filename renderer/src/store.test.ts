@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GpuSample } from '../../shared/machine';
 import { DEFAULT_ALERT_PREFS } from '../../shared/alerts';
 import { problem, type AppInfo, type CellSummary, type RootStatus } from '../../shared/model';
 import { createAppStore } from './store';
+import { UNDO_MS } from './roots/removal';
 import { fakeTransport } from './testing';
 
 const info = { name: 'Cellwatch', version: '0.1.0', transport: 'serve', canPickFolder: false, settingsFile: '/x/settings.json', problems: [] } as AppInfo;
@@ -27,6 +28,43 @@ describe('the app store', () => {
     const store = createAppStore(fakeTransport(backend()));
     await store.getState().load();
     expect(store.getState()).toMatchObject({ loaded: true, info, roots: [root('/runs')], cells: [cell('a')], gpu: { available: false }, error: null });
+  });
+
+  describe('removing a root', () => {
+    afterEach(() => vi.useRealTimers());
+    const withCells = () => {
+      const removed: string[] = [];
+      const transport = fakeTransport({ ...backend([{ ...cell('a'), root: '/runs' }]), removeRoot: async (path) => void removed.push(path) });
+      return { removed, transport, store: createAppStore(transport) };
+    };
+
+    it('takes the root and its cells out at once, and asks the core only when the undo time is up', async () => {
+      vi.useFakeTimers();
+      const { removed, transport, store } = withCells();
+      await store.getState().load();
+      await store.getState().removeRoot('/runs');
+      expect(store.getState()).toMatchObject({ roots: [], cells: [], removing: { path: '/runs' } });
+      // What the core sends meanwhile still leaves it out.
+      transport.emit('rootsChanged', [root('/runs')]);
+      expect(store.getState().roots).toEqual([]);
+      await vi.advanceTimersByTimeAsync(UNDO_MS - 1);
+      expect(removed).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(removed).toEqual(['/runs']);
+      expect(store.getState().removing).toBeNull();
+    });
+
+    it('is undone by Undo: nothing is asked of the core, and the root is listed again', async () => {
+      vi.useFakeTimers();
+      const { removed, store } = withCells();
+      await store.getState().load();
+      await store.getState().removeRoot('/runs');
+      await store.getState().undoRemove();
+      expect(store.getState()).toMatchObject({ roots: [root('/runs')], removing: null });
+      expect(store.getState().cells).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(UNDO_MS * 2);
+      expect(removed).toEqual([]);
+    });
   });
 
   it('keeps the reason an action failed until the next one succeeds', async () => {

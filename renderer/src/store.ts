@@ -8,6 +8,7 @@ import { notify } from './alerts/notify';
 import { applyCellsDelta } from './cells-delta';
 import { readSidebar, saveSidebar } from './sidebar-pref';
 import { asError } from '../../shared/errors';
+import { UNDO_MS, without } from './roots/removal';
 
 export interface AppState {
   info: AppInfo | null;
@@ -60,6 +61,9 @@ export interface AppState {
   setComparePlayback(playback: { speed?: number; time?: number }): void;
   /** The notification centre: alerts kept, what was read, the alert settings. */
   alerts: AlertsState | null;
+  /** The runs root whose removal waits, until when: Undo takes it back (roots/removal.ts). */
+  removing: { path: string; until: number } | null;
+  undoRemove(): void;
   /** The last failed action (or what went wrong where no call failed), shown until the next one succeeds. */
   error: Error | null;
   /** Says what went wrong where no call failed (a launch that started, then could not watch its cell). */
@@ -99,7 +103,19 @@ export function createAppStore(transport: Transport): AppStore {
     }
     async function refresh(): Promise<void> {
       const [roots, cells] = await Promise.all([transport.call('listRoots'), transport.call('listCells')]);
-      set({ roots, cells });
+      set(without(get().removing?.path ?? null, { roots, cells }));
+    }
+    let removal: ReturnType<typeof setTimeout> | undefined;
+    /** The removal that waits, asked of the core now. */
+    async function removeNow(): Promise<void> {
+      const path = get().removing?.path;
+      clearTimeout(removal);
+      if (path === undefined) return;
+      await attempt(async () => {
+        await transport.call('removeRoot', path);
+        set({ removing: null });
+        await refresh();
+      });
     }
 
     return {
@@ -172,7 +188,7 @@ export function createAppStore(transport: Transport): AppStore {
             transport.call('listHosts'),
             transport.call('listAlerts'),
           ]);
-          set({ info, roots, cells, gpu, hosts, alerts, loaded: true });
+          set({ info, ...without(get().removing?.path ?? null, { roots, cells }), gpu, hosts, alerts, loaded: true });
         });
       },
       addRoot: (path) =>
@@ -188,11 +204,15 @@ export function createAppStore(transport: Transport): AppStore {
         });
       },
       async removeRoot(path) {
-        await attempt(async () => {
-          await transport.call('removeRoot', path);
-          if (get().selectedRoot === path) set({ selectedRoot: null });
-          await refresh();
-        });
+        await removeNow();
+        set((s) => ({ removing: { path, until: Date.now() + UNDO_MS }, ...without(path, s), ...(s.selectedRoot === path ? { selectedRoot: null } : {}) }));
+        removal = setTimeout(() => void removeNow(), UNDO_MS);
+      },
+      removing: null,
+      async undoRemove() {
+        clearTimeout(removal);
+        set({ removing: null });
+        await attempt(refresh);
       },
       selectRoot(path) {
         set({ selectedRoot: path, selectedHost: null, view: 'cells', openCellId: null });
@@ -234,8 +254,9 @@ export function createAppStore(transport: Transport): AppStore {
   });
   // The deltas of the gap are lost: everything listed is listed again.
   transport.onReopened(() => void store.getState().load());
-  transport.on('rootsChanged', (roots) => store.setState({ roots }));
-  transport.on('cellsChanged', (delta) => store.setState(({ cells }) => ({ cells: applyCellsDelta(cells, delta) })));
+  const hidden = () => store.getState().removing?.path ?? null;
+  transport.on('rootsChanged', (roots) => store.setState(without(hidden(), { roots })));
+  transport.on('cellsChanged', (delta) => store.setState(({ cells }) => without(hidden(), { cells: applyCellsDelta(cells, delta) })));
   transport.on('hostsChanged', (hosts) => store.setState({ hosts }));
   transport.on('alertRaised', (alert) => {
     store.setState(({ alerts }) => (alerts ? { alerts: { ...alerts, alerts: [...alerts.alerts, alert].slice(-1000) } } : {}));

@@ -64,7 +64,7 @@ function RootRow({ root, selected, name }: { root: RootStatus; selected: boolean
           {name}
           {root.source === 'demo' && <span className="badge demo">demo</span>}
         </span>
-        <span className="root-meta" title={root.limit ? limitTitle(root.limit) : undefined}>
+        <span className="root-meta" title={root.state !== 'ok' ? root.problems.map((p) => p.message).join('\n') || undefined : root.limit ? limitTitle(root.limit) : undefined}>
           {root.state !== 'ok'
             ? root.state
             : root.limit
