@@ -212,6 +212,46 @@ test.describe('finding your way', () => {
     await expect(page.getByText('Columns (2 hidden)')).toBeVisible();
   });
 
+  test('the keyboard reaches every view, the alerts and a cell\'s tabs, and ? lists every shortcut', async ({ page }) => {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.goto(served.url);
+    await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+    const go = async (words: string) => {
+      await page.keyboard.press('Control+k');
+      await page.getByLabel('Go to a cell or view').fill(words);
+      await page.keyboard.press('Enter');
+    };
+    await go('board');
+    await expect(page.getByRole('table', { name: /^Board / }).first()).toBeVisible();
+    await go('fleet');
+    await expect(page.getByRole('table', { name: 'Hosts' })).toBeVisible();
+    await go('launched');
+    await expect(page.getByRole('region', { name: 'Runs' })).toBeVisible();
+    await go('alerts');
+    await expect(page.getByRole('dialog', { name: 'Alerts' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog', { name: 'Alerts' })).toHaveCount(0);
+
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await expect(help).toContainText('Ctrl+K');
+    await expect(help.getByRole('row')).toHaveCount(12);
+    await page.keyboard.press('Escape');
+    await expect(help).toHaveCount(0);
+
+    // A cell's tabs: one Tab stop, the arrows move between them.
+    await go('cartpole_balance');
+    const tabs = page.getByRole('tablist', { name: 'Cell views' });
+    await tabs.getByRole('tab', { name: 'Overview' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(tabs.getByRole('tab', { name: 'Episodes' })).toHaveAttribute('aria-selected', 'true');
+    await expect(tabs.getByRole('tab', { name: 'Episodes' })).toBeFocused();
+    await page.keyboard.press('End');
+    await expect(tabs.getByRole('tab', { name: /^Problems/ })).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('ArrowRight');
+    await expect(tabs.getByRole('tab', { name: 'Overview' })).toHaveAttribute('aria-selected', 'true');
+  });
+
   test('the server gone is said once, in place of the status it can no longer vouch for', async ({ page }) => {
     await page.goto(served.url);
     const footer = page.locator('footer');

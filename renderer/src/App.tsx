@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { BoardView } from './board/BoardView';
 import { CellView } from './cell-view/CellView';
 import { CompareView } from './compare/CompareView';
@@ -19,6 +19,8 @@ import { UndoRemoval } from './roots/UndoRemoval';
 import { ViewTabs } from './shell/ViewTabs';
 import { PairedTestView } from './stats/PairedTestView';
 import { TopBar } from './shell/TopBar';
+import { ShortcutsHelp } from './shell/ShortcutsHelp';
+import { useKey } from './keys';
 
 const VIEW_NAMES: Record<View, string> = { cells: 'Cells', board: 'Board', paired: 'Paired test', compare: 'Compare', gpu: 'GPU', runs: 'Runs', fleet: 'Fleet' };
 
@@ -42,6 +44,8 @@ export function App() {
   }, [loaded]);
 
   const [palette, setPalette] = useState(false);
+  const [help, setHelp] = useState(false);
+  useKey('?', useCallback(() => setHelp((open) => !open), []));
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
@@ -61,9 +65,10 @@ export function App() {
     <div className={`shell${sidebar ? '' : ' sidebar-hidden'}`}>
       {palette && (
         <ViewBoundary name="Go to">
-          <Palette onClose={() => setPalette(false)} />
+          <Palette onClose={() => setPalette(false)} onHelp={() => setHelp(true)} />
         </ViewBoundary>
       )}
+      {help && <ShortcutsHelp onClose={() => setHelp(false)} />}
       <ViewBoundary name="Top bar">
         <TopBar />
       </ViewBoundary>

@@ -45,6 +45,9 @@ export interface AppState {
   setPaired(a: string, b: string): void;
   /** The Launch dialog is open. */
   launching: boolean;
+  /** The notification centre's list is open. */
+  alertsOpen: boolean;
+  setAlertsOpen(open: boolean): void;
   /** The sidebar is shown (Ctrl+B hides it; remembered in this browser). */
   sidebar: boolean;
   toggleSidebar(): void;
@@ -209,6 +212,10 @@ export function createAppStore(transport: Transport): AppStore {
         removal = setTimeout(() => void removeNow(), UNDO_MS);
       },
       removing: null,
+      alertsOpen: false,
+      setAlertsOpen(open) {
+        set({ alertsOpen: open });
+      },
       async undoRemove() {
         clearTimeout(removal);
         set({ removing: null });

@@ -91,7 +91,8 @@ export function AlertsBell() {
   const alerts = useApp((s) => s.alerts);
   const openCell = useApp((s) => s.openCell);
   const markAlertsRead = useApp((s) => s.markAlertsRead);
-  const [open, setOpen] = useState(false);
+  const open = useApp((s) => s.alertsOpen);
+  const setOpen = useApp((s) => s.setAlertsOpen);
   const [settings, setSettings] = useState(false);
   // What was unread when the list opened stays marked while it is open.
   const [readBefore, setReadBefore] = useState(0);
@@ -101,7 +102,7 @@ export function AlertsBell() {
   useEffect(() => {
     if (open) panel.current?.focus();
   }, [open]);
-  useEscape(open, useCallback(() => setOpen(false), []));
+  useEscape(open, useCallback(() => setOpen(false), [setOpen]));
   // Alerts that arrive while the list is open are seen.
   useEffect(() => {
     if (open) void markAlertsRead();
