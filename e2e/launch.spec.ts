@@ -63,7 +63,8 @@ test.describe('launch a UI run', () => {
     expect(new Set(boxes.map((b) => b.height)).size, `argument heights ${boxes.map((b) => b.height).join(', ')}`).toBe(1);
     await dialog.getByLabel('GPU 0').check();
     await dialog.getByRole('button', { name: 'Dry run' }).click();
-    await expect(dialog.getByLabel('Dry run')).toContainText('Would be refused: GPU 0 has 3000 MiB free, below the 6000 MiB minimum');
+    // Each thing that would stop it: the checkout has no coding-agent/stdrun.py, and the GPU picked is too full.
+    await expect(dialog.getByLabel('Dry run')).toContainText(`Would be refused: no coding-agent/stdrun.py in ${home.home}; GPU 0 has 3000 MiB free, below the 6000 MiB minimum`);
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'launch.png') });
 
     await dialog.getByLabel('Profile').selectOption('demo');

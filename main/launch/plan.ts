@@ -23,6 +23,8 @@ export interface LaunchContext {
   hostSetup(host: string): Promise<HostSetup>;
   /** A host's GPUs now ('local': this machine). */
   gpus(host: string): Promise<GpuReading[]>;
+  /** What a run lacks where the target starts it (needs.ts): one line each. */
+  lacks(target: string | undefined, run: RenderedRun): Promise<string[]>;
 }
 
 export function profileDirs(packageRoot: string, configDir: string): string[] {
@@ -82,15 +84,17 @@ export async function planLaunch(request: LaunchRequest, ctx: LaunchContext): Pr
   const setup = await setupOf(request.target, ctx);
   const run = renderRun(profile, request.values, { ...setup, now: launchStamp() }, request.name, request.label);
   let gpu: number | null = null;
-  let refused: string | null = null;
+  // Each thing that would stop it, said apart: what the target lacks, then its GPU.
+  const refusals = await ctx.lacks(request.target, run).catch((error: Error) => [`could not check the target: ${error.message}`]);
   // Slurm hands out GPUs itself (--gres); elsewhere the one with the most free memory is taken.
   if (profile.gpu && target.kind !== 'slurm') {
     try {
       gpu = pickGpu(await ctx.gpus(host), { requested: request.gpu, minFreeMib: request.minFreeMib, override: request.override }, host === 'local' ? 'here' : `on ${host}`);
     } catch (error) {
-      refused = (error as Error).message;
+      refusals.push((error as Error).message);
     }
   }
+  const refused = refusals.length ? refusals.join('; ') : null;
   const env = { ...run.env, ...(gpu === null ? {} : { CUDA_VISIBLE_DEVICES: String(gpu) }) };
   const submit = target.kind === 'slurm' ? sbatchLine({ name: run.name, cell: run.cell, cwd: run.cwd, command: run.command, env }, request.slurm ?? {}, profile.gpu) : null;
   return { plan: { name: run.name, cell: run.listed, cwd: run.cwd, command: run.command, env, gpu, target: request.target ?? 'local', submit, refused }, run, profile };

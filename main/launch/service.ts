@@ -11,6 +11,7 @@ import { HOST_SETUP_SCRIPT, hostSetupFrom, localSetup, planLaunch, profileDirs, 
 import { RunManager, type RunView } from './runs';
 import { localShell, runChecked, type Shell } from './shell';
 import { SlurmPlace } from './slurm-place';
+import { lacking, needsScript } from './needs';
 
 export interface LaunchOptions {
   configDir: string;
@@ -55,6 +56,7 @@ export class LaunchService implements LaunchCalls {
       local: localSetup(options.dataDir, join(options.packageRoot, 'out', 'cli.mjs')),
       hostSetup: (host) => this.hostSetup(host),
       gpus: options.gpus,
+      lacks: async (target, run) => lacking(await runChecked(await this.shellOf(target), needsScript(run), 'checking what the run needs')),
     };
   }
 
@@ -75,12 +77,18 @@ export class LaunchService implements LaunchCalls {
     if (!place) {
       const parsed = parseTarget(target);
       if (parsed.kind === 'local') throw new Error('this machine is not a remote place');
-      const host = parsed.host;
-      const shell = () => (host === null ? Promise.resolve(localShell) : this.options.shell(host));
+      const shell = () => this.shellOf(target);
       place = parsed.kind === 'ssh' ? new HostPlace(shell) : new SlurmPlace(shell);
       this.places.set(target, place);
     }
     return place;
+  }
+
+  /** Where a target's scripts run: sh here (this machine, sbatch here), or the SSH host's exec channel. */
+  private shellOf(target: string | undefined): Promise<Shell> {
+    const parsed = parseTarget(target);
+    const host = parsed.kind === 'local' ? null : parsed.host;
+    return host === null ? Promise.resolve(localShell) : this.options.shell(host);
   }
 
   private hostSetup(host: string): Promise<HostSetup> {
