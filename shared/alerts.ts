@@ -12,7 +12,7 @@ export const ALERT_KINDS: Record<AlertKind, string> = {
   eval_failed: 'an evaluation fails (EVAL FAILED)',
   void: 'a run ends void (no policy to score)',
   budget: 'a budget is used up',
-  throttled: "a run's model service throttles it (its episode clock paused)",
+  throttled: "a run's model service throttles it for a minute or more (its episode clock paused)",
   stalled: 'a running cell stalls',
   host_down: 'an SSH host is unreachable for over a minute',
   gpu_low: "a launched run's GPU drops under the free-memory guard",

@@ -48,10 +48,11 @@ describe('what raises an alert', () => {
     expect(cellAlerts(running, { ...running, state: 'interrupted' }).map((a) => [a.kind, a.message])).toEqual([['interrupted', 'interrupted']]);
   });
 
-  it('a run its model service throttles: once when the pause begins, saying how long and until when', () => {
-    const throttled = row({ state: 'throttled', changedAt: 1000, pausedUntil: 31_000 });
+  it('a run its model service throttles for a minute or more: once when the pause begins, saying how long and until when; a few seconds\' backoff is no alert', () => {
+    expect(cellAlerts(row({}), row({ state: 'throttled', changedAt: 1000, pausedUntil: 6000 }))).toEqual([]);
+    const throttled = row({ state: 'throttled', changedAt: 1000, pausedUntil: 91_000 });
     expect(cellAlerts(row({}), throttled)).toEqual([
-      { cell: 'local:/runs/task', subject: 'move_plate', key: 'throttled:local:/runs/task:31000', kind: 'throttled', tab: 'episodes', message: `throttled: its model service paused it for 30 s, until ${clockTime(31_000)}` },
+      { cell: 'local:/runs/task', subject: 'move_plate', key: 'throttled:local:/runs/task:91000', kind: 'throttled', tab: 'episodes', message: `throttled: its model service paused it for 90 s, until ${clockTime(91_000)}` },
     ]);
     expect(cellAlerts(throttled, { ...throttled, changedAt: 1500 })).toEqual([]);
   });

@@ -3,6 +3,9 @@ import type { Alert } from '../../shared/alerts';
 import { clockTime, type CellState, type CellSummary } from '../../shared/model';
 import { formatP, type McNemarTable } from '../../shared/mcnemar';
 
+/** A throttle pause this long or longer is an alert; a shorter one is the model service's routine backoff. */
+const THROTTLE_WORTH_MS = 60_000;
+
 /** An alert before it is stamped with its time. */
 export type Raised = Omit<Alert, 'at'>;
 
@@ -41,8 +44,9 @@ export function cellAlerts(before: CellSummary, after: CellSummary): Raised[] {
   if (entered('eval_failed')) {
     raised.push({ ...base, key: key('eval_failed'), kind: 'eval_failed', tab: 'versions', message: 'EVAL FAILED (unscored): the evaluation stopped without a summary' });
   }
-  if (entered('throttled') && after.pausedUntil !== null) {
-    const pause = after.changedAt === null ? '' : ` for ${duration(after.pausedUntil - after.changedAt)}`;
+  // A few seconds' backoff is routine (the demo's, a rate limit's): a pause is said once it is long enough to matter.
+  if (entered('throttled') && after.pausedUntil !== null && after.changedAt !== null && after.pausedUntil - after.changedAt >= THROTTLE_WORTH_MS) {
+    const pause = ` for ${duration(after.pausedUntil - after.changedAt)}`;
     raised.push({ ...base, key: `throttled:${after.id}:${after.pausedUntil}`, kind: 'throttled', tab: 'episodes', message: `throttled: its model service paused it${pause}, until ${clockTime(after.pausedUntil)}` });
   }
   if (entered('void')) raised.push({ ...base, key: key('void'), kind: 'void', tab: 'versions', message: 'ended void: no policy version to score' });
