@@ -22,6 +22,8 @@ test.describe('npm start without an Electron binary', () => {
     await expect(page.locator('body[data-ready="true"]')).toBeAttached();
     await expect(page.locator('.brand')).toHaveText('Cellwatch');
     await expect(page.locator('.root-row')).toContainText('demo');
+    // It says what it is, and how to watch one's own runs instead.
+    await expect(page.getByRole('note')).toContainText('The built-in demo.');
 
     const table = page.getByRole('table', { name: 'Cells' });
     await expect(table.getByRole('row')).toHaveCount(9);

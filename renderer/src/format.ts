@@ -1,5 +1,6 @@
 import { provenanceOf, provenanceText } from '../../shared/provenance';
 import { share } from '../../shared/counts';
+import type { CellSummary } from '../../shared/model';
 
 export { counted, whole } from '../../shared/counts';
 
@@ -39,4 +40,16 @@ export function costTitle(cell: Parameters<typeof provenanceOf>[0]): string {
 /** Where a cell's success rate and its units come from, for a tooltip. */
 export function successTitle(cell: Parameters<typeof provenanceOf>[0]): string {
   return provenanceText(provenanceOf(cell).filter((line) => line.figure === 'success' || line.figure === 'units'));
+}
+
+/** What a cell's Episodes figure counts, for its tooltip; a cell of policy versions counts its latest version's evaluation. */
+export function episodesTitle(cell: Parameters<typeof provenanceOf>[0] & Pick<CellSummary, 'capabilities' | 'policyVersions'>): string {
+  const version = cell.capabilities.versions ? cell.policyVersions.at(-1) : undefined;
+  return [
+    version ? `${version}, the latest policy version: the episodes of its official evaluation` : null,
+    provenanceText(provenanceOf(cell).filter((line) => line.figure === 'units')),
+    cell.episodes.planned === null ? '?: how many are planned is not written yet' : null,
+  ]
+    .filter(Boolean)
+    .join('\n');
 }

@@ -14,6 +14,7 @@ import { COLUMNS, matches } from './columns';
 import { groupRows, sortCells, type GroupBy } from './rows';
 import { keepOrder, sameOrder } from './stableOrder';
 import { useVirtualRows } from './useVirtualRows';
+import { DemoNote } from './DemoNote';
 
 const ROW_HEIGHT = 24;
 /** A cell as its name column names it. */
@@ -161,7 +162,9 @@ export function CellList() {
         />
         <ColumnsMenu table="cells" columns={COLUMNS} prefs={prefs} onToggle={toggle} />
       </div>
-      {cells.length > 0 && <NowStrip cells={cells} />}
+      <DemoNote />
+      {/* What the filter shows is what the strip counts. */}
+      {shown.length > 0 && <NowStrip cells={shown} />}
       {cells.length === 0 ? (
         <p className="empty-note">
           No cells found{selectedRoot ? ` in ${selectedRoot}` : ''}. A cell is a folder with a <code>run.json</code> from coding-agent,

@@ -1,5 +1,5 @@
 import type { CellSummary } from '../../../shared/model';
-import { ago, compact, costTitle, percent, successTitle, whole } from '../format';
+import { ago, compact, costTitle, episodesTitle, percent, successTitle, whole } from '../format';
 import type { SizedColumn } from '../table-layout';
 import { BoardBadge } from './BoardBadge';
 import { STATE_LOOK, StatePill } from './states';
@@ -54,7 +54,7 @@ export const COLUMNS: Column[] = [
   { key: 'board', title: 'Board', widthPx: 44, sortValue: (c) => c.board ?? '', render: (c) => <BoardBadge cell={c} /> },
   { key: 'state', title: 'State', whole: true, fit: (c) => STATE_LOOK[c.state].label, sortValue: (c) => STATE_LOOK[c.state].order, render: (c) => <StatePill state={c.state} pausedUntil={c.pausedUntil} /> },
   { key: 'budget', title: 'Budget', widthPx: 88, numeric: true, sortValue: budgetFraction, render: (c) => <BudgetBar cell={c} /> },
-  { key: 'episodes', title: 'Episodes', fit: episodesText, numeric: true, sortValue: (c) => c.episodes.ended, render: (c) => <span title={episodesText(c)}>{episodesText(c)}</span> },
+  { key: 'episodes', title: 'Episodes', fit: episodesText, numeric: true, sortValue: (c) => c.episodes.ended, render: (c) => <span title={episodesTitle(c)}>{episodesText(c)}</span> },
   { key: 'success', title: 'Success', fit: (c) => percent(c.success_rate), numeric: true, sortValue: (c) => c.success_rate ?? -1, render: (c) => <span title={successTitle(c)}>{percent(c.success_rate)}</span> },
   {
     key: 'tokens', title: 'Tokens', fit: (c) => tokensText(c), sortValue: (c) => c.cost_usd_estimate ?? c.tokens.input ?? -1,
