@@ -38,6 +38,20 @@ test.describe('finding your way', () => {
     // What is happening now counts the cells the filter shows: the one.
     const counts = async () => ((await page.getByRole('status', { name: 'Now' }).innerText()).match(/\d+(?= (running|stale|crashed|ended))/g) ?? []).reduce((sum, n) => sum + Number(n), 0);
     await expect.poll(counts).toBe(1);
+    // The filter teaches its syntax: field names, then the values the cells have; a filter that finds
+    // nothing says how filters are written.
+    const field = page.getByRole('searchbox', { name: /filter cells/i });
+    await field.fill('');
+    await page.keyboard.type('form');
+    await expect(page.getByRole('listbox', { name: 'Filter completions' }).getByRole('option').first()).toHaveText('format:');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('nem');
+    await page.keyboard.press('Tab');
+    await expect(field).toHaveValue('format:nemo-gym');
+    await expect(table.getByRole('row')).toHaveCount(2);
+    await field.fill('state:nothing-is');
+    await expect(page.getByRole('status').filter({ hasText: 'No cell matches' })).toContainText('field:value (state:running');
+    await field.fill('other');
     await page.keyboard.press('Escape');
 
     // From the filter: Esc left it keeping the text, a second Esc clears it; ↓ enters the list at the

@@ -10,7 +10,9 @@ import { NowStrip } from './NowStrip';
 import { ColumnsMenu } from '../ColumnsMenu';
 import { columnLayout, LAYOUT_SAMPLE_MS, useColumnPrefs, useRoom, useSampled, visibleColumns } from '../table-layout';
 import { useNameCuts } from '../name-cuts';
-import { COLUMNS, matches } from './columns';
+import { COLUMNS } from './columns';
+import { FilterField } from './FilterField';
+import { FILTER_SYNTAX, matches, parseFilter } from './filter';
 import { groupRows, sortCells, type GroupBy } from './rows';
 import { keepOrder, sameOrder } from './stableOrder';
 import { useVirtualRows } from './useVirtualRows';
@@ -53,7 +55,8 @@ export function CellList() {
 
   const sorted = useMemo(() => {
     const inRoot = selectedRoot !== null ? cells.filter((c) => c.root === selectedRoot) : selectedHost !== null ? cells.filter((c) => c.host === selectedHost) : cells;
-    return sortCells(inRoot.filter((c) => matches(c, filter)), sort);
+    const terms = parseFilter(filter);
+    return sortCells(inRoot.filter((c) => matches(c, terms)), sort);
   }, [cells, selectedRoot, selectedHost, filter, sort]);
   // While cells change, rows stay where they are: sorting again (a header, or "re-sort") puts them in order.
   const [resorts, setResorts] = useState(0);
@@ -150,21 +153,17 @@ export function CellList() {
           <option value="format">group by format</option>
           <option value="model">group by model</option>
         </select>
-        <input
-          ref={filterRef}
-          type="search"
-          className="list-filter"
-          placeholder="Filter cells  /"
-          aria-label="Filter cells"
-          value={filter}
-          onChange={(e) => setFilter(e.target.value)}
-          onKeyDown={onFilterKey}
-        />
+        <FilterField ref={filterRef} value={filter} onChange={setFilter} onKeyDown={onFilterKey} cells={cells} />
         <ColumnsMenu table="cells" columns={COLUMNS} prefs={prefs} onToggle={toggle} />
       </div>
       <DemoNote />
       {/* What the filter shows is what the strip counts. */}
       {shown.length > 0 && <NowStrip cells={shown} />}
+      {cells.length > 0 && shown.length === 0 && filter.trim() !== '' && (
+        <p className="empty-note" role="status">
+          No cell matches <code>{filter.trim()}</code>. Filter by {FILTER_SYNTAX}.
+        </p>
+      )}
       {cells.length === 0 ? (
         <p className="empty-note">
           No cells found{selectedRoot ? ` in ${selectedRoot}` : ''}. A cell is a folder with a <code>run.json</code> from coding-agent,

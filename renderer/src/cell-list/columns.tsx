@@ -66,9 +66,3 @@ export const COLUMNS: Column[] = [
     render: (c) => (c.problems.length ? <span className="problem-count" title={c.problems.map((p) => `${p.file}: ${p.message}`).join('\n')}>! {c.problems.length}</span> : '–'),
   },
 ];
-
-export function matches(cell: CellSummary, filter: string): boolean {
-  if (!filter) return true;
-  const haystack = [cell.name, cell.format, cell.board, STATE_LOOK[cell.state].label, cell.path, ...Object.values(cell.labels)].join(' ').toLowerCase();
-  return filter.toLowerCase().split(/\s+/).every((word) => haystack.includes(word));
-}
