@@ -252,7 +252,7 @@ test.describe('finding your way', () => {
     await page.keyboard.press('?');
     const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await expect(help).toContainText('Ctrl+K');
-    await expect(help.getByRole('row')).toHaveCount(12);
+    await expect(help.getByRole('row')).toHaveCount(13);
     await page.keyboard.press('Escape');
     await expect(help).toHaveCount(0);
 

@@ -90,7 +90,28 @@ test.describe("the demo's NeMo Gym collection", () => {
     await page.locator('.episode-table').getByRole('row', { name: /demo_codex_agent\/2#1/ }).click();
     const picked = page.getByRole('region', { name: 'Episode demo_codex_agent/2#1' });
     await picked.getByRole('button', { name: 'Open the transcript of demo_codex_agent/2#1' }).click();
-    await expect(page.getByRole('region', { name: 'Transcript of demo_codex_agent/2#1' })).toContainText('What is 31 * 13? Answer with the number only.');
+    // The transcript has the view to itself, at a link of its own: a reload keeps it.
+    const transcript = page.getByRole('region', { name: 'Transcript of demo_codex_agent/2#1' });
+    await expect(transcript).toContainText('What is 31 * 13? Answer with the number only.');
+    await expect(page.getByRole('tab', { name: 'Transcript' })).toHaveAttribute('aria-selected', 'true');
+    await page.reload();
+    await expect(transcript).toContainText('What is 31 * 13? Answer with the number only.');
+    // j and k move between its turns; / searches it, and n goes from match to match.
+    await page.keyboard.press('j');
+    await expect(transcript.locator('[aria-current="true"]')).toHaveAttribute('data-turn', '0');
+    await page.keyboard.press('j');
+    await expect(transcript.locator('[aria-current="true"]')).toHaveAttribute('data-turn', '1');
+    await page.keyboard.press('/');
+    await page.keyboard.type('31 * 13');
+    await page.keyboard.press('Enter');
+    const matches = transcript.getByRole('status', { name: 'Matches' });
+    await expect(matches).toHaveText('2 of 2 turns');
+    await expect(transcript.locator('[aria-current="true"]')).toContainText('31 * 13');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('n');
+    await expect(matches).toHaveText('1 of 2 turns');
+    await expect(transcript.locator('[aria-current="true"]')).toContainText('31 * 13');
+    await page.getByRole('tab', { name: 'Episodes' }).click();
 
     // The log beside holds every rollout: each row says which, and a search finds one by its unit. It
     // holds no messages or calls, so it offers no transcript of its own.

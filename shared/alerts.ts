@@ -35,7 +35,7 @@ export interface Alert {
 }
 
 /** The cell view's tabs, in their order; a link or an alert names one. */
-export const CELL_TABS = ['overview', 'episodes', 'versions', 'programs', 'tables', 'logs', 'problems'] as const;
+export const CELL_TABS = ['overview', 'episodes', 'versions', 'programs', 'tables', 'transcript', 'logs', 'problems'] as const;
 export type CellTab = (typeof CELL_TABS)[number];
 
 export interface AlertPrefs {

@@ -20,6 +20,7 @@ import { MuteButton } from '../alerts/AlertToggles';
 import { Tabs } from '../Tabs';
 import type { CellTab } from '../../../shared/alerts';
 import { CallFailed } from '../CallFailed';
+import { TranscriptView } from './TranscriptView';
 
 
 /** When a live cell's budget runs out at its pace so far, for its headline. */
@@ -101,6 +102,7 @@ function Body() {
   const error = useCell((s) => s.error);
   const problems = useCell((s) => s.problems.length);
   const tab = useApp((s) => s.openCellTab);
+  const unit = useApp((s) => s.openCellEpisode);
   const setCellPlace = useApp((s) => s.setCellPlace);
   const setTab = (next: CellTab) => setCellPlace({ tab: next });
   if (error && !detail) return <CallFailed what="The cell" error={error} />;
@@ -112,6 +114,8 @@ function Body() {
     // A format with policy versions shows its programs there.
     ...(detail.programs.length && !detail.summary.capabilities.versions ? [{ id: 'programs' as CellTab, label: 'Programs' }] : []),
     ...(detail.tables.length ? [{ id: 'tables' as CellTab, label: 'Tables' }] : []),
+    // A unit opened as a transcript has the view to itself, at a link of its own.
+    ...(detail.summary.capabilities.transcripts && unit ? [{ id: 'transcript' as CellTab, label: 'Transcript' }] : []),
     { id: 'logs', label: 'Logs' },
     { id: 'problems', label: `Problems (${problems})` },
   ];
@@ -130,6 +134,7 @@ function Body() {
       {tab === 'versions' && <Versions />}
       {tab === 'programs' && <Programs />}
       {tab === 'tables' && <DetailTables />}
+      {tab === 'transcript' && unit && <TranscriptView cellId={detail.summary.id} unit={unit} onClose={() => setCellPlace({ tab: detail.tables.length ? 'tables' : 'episodes' })} />}
       {tab === 'logs' && <LogsTab cellId={detail.summary.id} />}
       {tab === 'problems' && <Problems />}
     </>

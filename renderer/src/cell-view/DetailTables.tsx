@@ -1,9 +1,9 @@
-import { useMemo, useState, type TdHTMLAttributes } from 'react';
+import { useCallback, useMemo, type TdHTMLAttributes } from 'react';
 import { whole } from '../format';
 import { share } from '../../../shared/counts';
 import type { DetailTable, TableValue } from '../../../shared/cell-detail';
 import { useCell } from './context';
-import { TranscriptView } from './TranscriptView';
+import { useApp } from '../context';
 import { usePlainColumns } from '../plainColumns';
 import { columnLayout, useRoom, type ColumnLayout } from '../table-layout';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
@@ -121,16 +121,15 @@ export function DetailTableView({ table, onOpen }: { table: DetailTable; onOpen:
   );
 }
 
-/** The tables a cell's format adds to its view (a collection's agents, tasks, rollouts, failures, aggregate). */
+/** The tables a cell's format adds to its view (a collection's agents, tasks, rollouts, failures, aggregate); a rollout opens in the Transcript tab. */
 export function DetailTables() {
   const tables = useCell((s) => s.detail?.tables ?? []);
-  const cellId = useCell((s) => s.detail?.summary.id);
-  const [open, setOpen] = useState<string | null>(null);
+  const setCellPlace = useApp((s) => s.setCellPlace);
+  const open = useCallback((unit: string) => setCellPlace({ tab: 'transcript', episode: unit }), [setCellPlace]);
   return (
     <div className="detail-tables">
-      {open && cellId && <TranscriptView cellId={cellId} unit={open} onClose={() => setOpen(null)} />}
       {tables.map((t) => (
-        <DetailTableView key={t.id} table={t} onOpen={setOpen} />
+        <DetailTableView key={t.id} table={t} onOpen={open} />
       ))}
     </div>
   );

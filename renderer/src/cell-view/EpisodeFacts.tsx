@@ -3,7 +3,7 @@ import { whole } from '../format';
 import type { EpisodeRow } from '../../../shared/cell-detail';
 import { fetchCellText } from './cellFile';
 import { useCell } from './context';
-import { TranscriptView } from './TranscriptView';
+import { useApp } from '../context';
 
 /** The most of a file shown: a trial.log can run to megabytes, and its end says how it went. */
 const SHOWN_BYTES = 256 * 1024;
@@ -39,7 +39,7 @@ export function EpisodeFacts({ cellId, row }: { cellId: string; row: EpisodeRow 
   const files = row.files ?? [];
   const [picked, setPicked] = useState<string | null>(null);
   const transcripts = useCell((s) => s.detail?.summary.capabilities.transcripts ?? false);
-  const [reading, setReading] = useState(false);
+  const setCellPlace = useApp((s) => s.setCellPlace);
   const file = picked && files.includes(picked) ? picked : null;
   return (
     <section className="episode-facts" aria-label={`Episode ${row.id}`}>
@@ -63,12 +63,11 @@ export function EpisodeFacts({ cellId, row }: { cellId: string; row: EpisodeRow 
           ))}
         </div>
       )}
-      {transcripts && !reading && (
-        <button onClick={() => setReading(true)} aria-label={`Open the transcript of ${row.id}`}>
+      {transcripts && (
+        <button onClick={() => setCellPlace({ tab: 'transcript', episode: row.id })} aria-label={`Open the transcript of ${row.id}`}>
           Transcript
         </button>
       )}
-      {reading && <TranscriptView cellId={cellId} unit={row.id} onClose={() => setReading(false)} />}
       {file && <EpisodeFile key={file} cellId={cellId} path={file} />}
     </section>
   );

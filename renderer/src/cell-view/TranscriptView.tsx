@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useKey } from '../keys';
 import { counted } from '../format';
 import type { Transcript, TranscriptItem } from '../../../shared/cell-detail';
 import { CallFailed } from '../CallFailed';
@@ -95,12 +96,28 @@ function Item({ item, frameUrl }: { item: TranscriptItem; frameUrl?: (frame: str
   }
 }
 
-/** A transcript's items in order, each picked (its event inspected) on a click where it came from one. */
-export function TranscriptItems({ items, frameUrl, onPick }: { items: TranscriptItem[]; frameUrl?: (frame: string) => string | null; onPick?: (seq: number) => void }) {
+/** The words of an item, as a search looks for them. */
+export function itemText(item: TranscriptItem): string {
+  if (item.kind === 'call') return `${item.name} ${item.arguments} ${item.output ?? ''}`;
+  if (item.kind === 'other') return `${item.type} ${item.json}`;
+  return item.text;
+}
+
+/**
+ * A transcript's items in order, each picked (its event inspected) on a click where it came from one;
+ * `current`, the item the keyboard is on, and `found`, those a search found, are marked.
+ */
+export function TranscriptItems({ items, frameUrl, onPick, current, found }: { items: TranscriptItem[]; frameUrl?: (frame: string) => string | null; onPick?: (seq: number) => void; current?: number; found?: ReadonlySet<number> }) {
   return (
     <>
       {items.map((item, i) => (
-        <div key={i} className="turn-place" onClick={onPick && typeof item.seq === 'number' ? () => onPick(item.seq as number) : undefined}>
+        <div
+          key={i}
+          className={`turn-place${i === current ? ' current' : ''}${found?.has(i) ? ' found' : ''}`}
+          data-turn={i}
+          aria-current={i === current ? 'true' : undefined}
+          onClick={onPick && typeof item.seq === 'number' ? () => onPick(item.seq as number) : undefined}
+        >
           <Item item={item} frameUrl={frameUrl} />
         </div>
       ))}
@@ -122,19 +139,28 @@ function Patch({ patch }: { patch: string }) {
   );
 }
 
-/** One rollout read like a transcript: its input, the response in order, the verdict at the end. */
+/** The item `from` moves to by `step` among `of` (all items, or those a search found); null: none. */
+function stepTo(from: number, step: 1 | -1, of: readonly number[]): number | null {
+  const after = step > 0 ? of.find((i) => i > from) : [...of].reverse().find((i) => i < from);
+  return after ?? null;
+}
+
+/**
+ * One unit read like a transcript, the whole of the cell view's room (its own tab and link): its input, the
+ * response in order, the verdict at the end. j and k move between its turns, / searches it, Enter and n
+ * go to the next match (Shift+N the one before).
+ */
 export function TranscriptView({ cellId, unit, onClose }: { cellId: string; unit: string; onClose: () => void }) {
   const transport = useTransport();
   const [state, setState] = useState<{ transcript?: Transcript; error?: Error }>({});
+  const [current, setCurrent] = useState(-1);
+  const [query, setQuery] = useState('');
+  const search = useRef<HTMLInputElement>(null);
   const panel = useRef<HTMLElement>(null);
-  // Opened from a row far down the tables: the panel comes into view, above them.
-  // Braced: Chromium's scrollIntoView now returns a promise, and an effect that returns one is taken for its cleanup.
-  useEffect(() => {
-    panel.current?.scrollIntoView({ block: 'start' });
-  }, [unit]);
   useEffect(() => {
     let live = true;
     setState({});
+    setCurrent(-1);
     transport.call('transcript', cellId, unit).then(
       (transcript) => live && setState({ transcript }),
       (error: Error) => live && setState({ error }),
@@ -143,6 +169,27 @@ export function TranscriptView({ cellId, unit, onClose }: { cellId: string; unit
       live = false;
     };
   }, [transport, cellId, unit]);
+  const items = state.transcript?.items;
+  const found = useMemo(() => {
+    const words = query.trim().toLowerCase();
+    return words && items ? items.flatMap((item, i) => (itemText(item).toLowerCase().includes(words) ? [i] : [])) : [];
+  }, [items, query]);
+  const foundSet = useMemo(() => new Set(found), [found]);
+  const go = useCallback(
+    (step: 1 | -1, among: 'turns' | 'found') => {
+      const of = among === 'found' ? found : Array.from({ length: items?.length ?? 0 }, (_, i) => i);
+      const next = stepTo(current, step, of) ?? (among === 'found' ? (step > 0 ? of[0] : of.at(-1)) : null);
+      if (next === null || next === undefined) return;
+      setCurrent(next);
+      panel.current?.querySelector(`[data-turn="${next}"]`)?.scrollIntoView({ block: 'center' });
+    },
+    [current, found, items],
+  );
+  useKey('j', useCallback(() => go(1, 'turns'), [go]));
+  useKey('k', useCallback(() => go(-1, 'turns'), [go]));
+  useKey('n', useCallback(() => go(1, 'found'), [go]));
+  useKey('N', useCallback(() => go(-1, 'found'), [go]));
+  useKey('/', useCallback(() => search.current?.focus(), []));
   const t = state.transcript;
   return (
     <section className="transcript" aria-label={`Transcript of ${unit}`} ref={panel}>
@@ -150,13 +197,37 @@ export function TranscriptView({ cellId, unit, onClose }: { cellId: string; unit
         <h2>Transcript of {unit}</h2>
         {t?.agent && <span className="muted">{t.agent}</span>}
         <span className="spacer" />
+        {t && (
+          <>
+            <input
+              ref={search}
+              type="search"
+              aria-label="Search the transcript"
+              placeholder="Search  /"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') go(e.shiftKey ? -1 : 1, 'found');
+                else if (e.key === 'Escape') {
+                  // Leaves the field keeping the search (a search field's own Esc would empty it): n and N go on.
+                  e.preventDefault();
+                  e.stopPropagation();
+                  e.currentTarget.blur();
+                }
+              }}
+            />
+            <span className="muted" role="status" aria-label="Matches">
+              {query.trim() ? `${found.includes(current) ? `${found.indexOf(current) + 1} of ` : ''}${counted(found.length, 'turn')}` : `${counted(t.items.length, 'turn')} · j/k`}
+            </span>
+          </>
+        )}
         <button onClick={onClose}>Close</button>
       </header>
       {state.error && <CallFailed what={`rollout ${unit}`} error={state.error} />}
       {!t && !state.error && <p className="muted">Reading the rollout…</p>}
       {t && (
         <>
-          <TranscriptItems items={t.items} />
+          <TranscriptItems items={t.items} current={current} found={foundSet} />
           <div className="verdict" aria-label="Verdict">
             <span className="turn-role">reward</span> <strong>{JSON.stringify(t.reward)}</strong>
             {t.answer !== null && (
