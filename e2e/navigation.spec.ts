@@ -120,7 +120,7 @@ test.describe('finding your way', () => {
     await expect(events.getByLabel('Output of c1', { exact: true })).toContainText('"ok": true');
     await expect(events.getByLabel('Output of c1', { exact: true })).toContainText('"frame": "frames/000001.png"');
     await expect(events.getByRole('img', { name: 'frame frames/000001.png' })).toBeVisible();
-    await expect(events.locator('.turn').last()).toContainText(/^end \+\d+\.\d sended \w+/);
+    await expect(events.locator('.turn').last()).toContainText(/^end \+\d+\.\d s ended \w+/);
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'episode-transcript.png') });
     await page.getByRole('button', { name: 'Transcript' }).click();
 

@@ -61,7 +61,12 @@ test.describe('launch targets: this machine, an SSH host, Slurm', () => {
     await expect(row).toContainText('slurm');
     await expect(row).toContainText(/job \d+ on \S+/);
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'runs.png') });
+    // Asked in a row, the confirmation floats under its buttons: no column of the table moves.
+    const columns = () => row.getByRole('cell').evaluateAll((cells) => cells.map((c) => Math.round(c.getBoundingClientRect().width)));
+    const widths = await columns();
     await row.getByRole('button', { name: 'Stop', exact: true }).click();
+    await expect(page.getByRole('group', { name: 'Confirm stop' })).toBeVisible();
+    expect(await columns()).toEqual(widths);
     await page.getByRole('group', { name: 'Confirm stop' }).getByRole('button', { name: 'Stop run' }).click();
     await expect(row).toContainText('stopped (CANCELLED)', { timeout: 15_000 });
     expect(slurm.run('squeue', ['-h', '-o', '%j'])).not.toContain('ui_demo_coding-agent_e2e');

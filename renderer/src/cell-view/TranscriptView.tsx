@@ -79,7 +79,7 @@ function Item({ item, frameUrl }: { item: TranscriptItem; frameUrl?: (frame: str
           <span className="turn-role">
             end
             <When item={item} />
-          </span>
+          </span>{' '}
           <strong>{item.text}</strong>
         </div>
       );

@@ -28,11 +28,10 @@ export function RunActions({ run, onChanged, onSaid }: { run: RunInfo; onChanged
           Drain
         </button>
       )}
-      {!confirming && (
-        <button disabled={busy} onClick={() => setConfirming(true)}>
-          {busy ? 'Stopping…' : 'Stop'}
-        </button>
-      )}
+      {/* Kept while its confirmation is open (it floats under it in a table row): nothing beside it moves. */}
+      <button disabled={busy} aria-expanded={confirming} onClick={() => setConfirming(!confirming)}>
+        {busy ? 'Stopping…' : 'Stop'}
+      </button>
       {confirming && (
         <span className="confirm" role="group" aria-label="Confirm stop">
           Stop {run.name}? {how}.

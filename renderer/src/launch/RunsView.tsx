@@ -45,6 +45,12 @@ export function RunsView() {
         <>
           <span className={`pill tone-${runTone(run)}`}>{runStateText(run)}</span>
           {run.problem && <div className="tone-amber small">{run.problem}</div>}
+          {/* Why it crashed, where the run is listed: its last line of stderr, all of the tail on hover. */}
+          {run.state === 'crashed' && run.stderrTail.length > 0 && (
+            <div className="tone-fail small crash-reason" title={run.stderrTail.join('\n')}>
+              {run.stderrTail.at(-1)}
+            </div>
+          )}
         </>
       ),
     },
