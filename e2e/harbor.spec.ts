@@ -31,6 +31,12 @@ test.describe('a Harbor job', () => {
     await page.goto(served.url);
     await page.getByRole('table', { name: 'Cells' }).getByRole('button', { name: 'harbor-example' }).click();
     await page.getByRole('tab', { name: 'Episodes' }).click();
+    // At 1024 px the ids are cut, each still apart from the others; at 1440 every id shows whole (the note gives way first).
+    const ids = () => page.locator('.episode-table [role="row"][aria-label] [role="cell"]:first-child').allInnerTexts();
+    await expect.poll(async () => new Set(await ids()).size).toBe(3);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await expect.poll(ids).toEqual(['scientific_computing_task_0001__aVPgHuC', 'scientific_computing_task_0002__u55N22c', 'scientific_computing_task_0003__xtc3iGm']);
+    await page.setViewportSize({ width: 1024, height: 700 });
     await page.locator('.episode-table').getByRole('row', { name: /scientific_computing_task_0003/ }).click();
     const trial = page.getByRole('region', { name: 'Episode scientific_computing_task_0003__xtc3iGm' });
     await episodePanelsFit(page, 'a Harbor trial at 1024x700');

@@ -23,6 +23,8 @@ export interface SizedColumn<R> {
   minPx?: number;
   /** Left out (fittedLayout) when the table leaves it less than this, in px: a sliver nobody can read. */
   dropBelowPx?: number;
+  /** Gives way before every other column (an episode's note, before the ids that tell the rows apart). */
+  yieldsFirst?: boolean;
 }
 
 /** A written column never takes more than this, unless dragged wider. */
@@ -106,6 +108,8 @@ interface Want {
   grow: boolean;
   /** The drawn width of one character of the column's longest text. */
   charPx: number;
+  /** Gives way before the others (SizedColumn.yieldsFirst). */
+  first?: boolean;
 }
 
 /** The longest few texts, by characters: one pass, whatever the rows. */
@@ -135,7 +139,7 @@ function wants<R>(columns: SizedColumn<R>[], rows: R[], prefs: ColumnPrefs, text
     const widest = texts.reduce((most, text) => Math.max(most, textPx(text)), 0);
     const charPx = texts[0] ? textPx(texts[0]) / Math.max(1, texts[0].length) : CHAR_PX;
     const content = Math.max(header, widest + PAD_PX);
-    if (column.grow) return { want: Math.min(content, GROW_MAX_PX), min: Math.min(content, column.minPx ?? GROW_MIN_PX), grow: true, charPx };
+    if (column.grow) return { want: Math.min(content, GROW_MAX_PX), min: Math.min(content, column.minPx ?? GROW_MIN_PX), grow: true, charPx, ...(column.yieldsFirst ? { first: true } : {}) };
     const want = Math.min(content, MAX_PX);
     return { want, min: column.whole ? want : Math.min(want, column.minPx ?? header), grow: false, charPx };
   });
@@ -151,12 +155,14 @@ export function columnLayout<R>(columns: SizedColumn<R>[], rows: R[], prefs: Col
   const sized = wants(columns, rows, prefs, room?.textPx ?? ((text) => text.length * CHAR_PX));
   const widths = sized.map((w) => w.want);
   let short = widths.reduce((a, b) => a + b, 0) - ((room?.px ?? Number.POSITIVE_INFINITY) - PADDING_PX - GAP_PX * (columns.length - 1));
-  for (const growing of [false, true]) {
-    const slack = sized.reduce((sum, w) => sum + (w.grow === growing ? w.want - w.min : 0), 0);
+  // Who gives way, in turn: a column that yields first, then the written and drawn ones, the growing one last.
+  const turns: ((w: Want) => boolean)[] = [(w) => w.first === true, (w) => !w.grow && !w.first, (w) => w.grow && !w.first];
+  for (const inTurn of turns) {
+    const slack = sized.reduce((sum, w) => sum + (inTurn(w) ? w.want - w.min : 0), 0);
     if (short <= 0 || slack <= 0) continue;
     const share = Math.min(1, short / slack);
     sized.forEach((w, i) => {
-      if (w.grow === growing) widths[i] = w.want - (w.want - w.min) * share;
+      if (inTurn(w)) widths[i] = w.want - (w.want - w.min) * share;
     });
     short -= slack * share;
   }

@@ -55,7 +55,8 @@ const COLUMNS: EpisodeColumn[] = [
   { key: 'toolCalls', title: 'Tools', numeric: true, fit: (r) => String(r.toolCalls ?? '–'), render: (r) => r.toolCalls ?? '–', blank: (r) => r.toolCalls === null },
   { key: 'actions', title: 'Actions', numeric: true, fit: (r) => String(r.actions ?? '–'), render: (r) => r.actions ?? '–', blank: (r) => r.actions === null },
   { key: 'wallS', title: 'Wall', numeric: true, fit: wall, render: wall, blank: (r) => r.wallS === null },
-  { key: 'note', title: 'Note', sortable: false, grow: true, minPx: 0, dropBelowPx: NOTE_LEAST_PX, className: 'muted', fit: (r) => r.note ?? '', render: (r) => <span title={r.note ?? ''}>{r.note}</span>, blank: (r) => !r.note },
+  // A note gives way before the ids: an id cut while a note has room left two rows looking alike.
+  { key: 'note', title: 'Note', sortable: false, grow: true, yieldsFirst: true, minPx: 0, dropBelowPx: NOTE_LEAST_PX, className: 'muted', fit: (r) => r.note ?? '', render: (r) => <span title={r.note ?? ''}>{r.note}</span>, blank: (r) => !r.note },
 ];
 type OutcomeFilter = 'all' | 'success' | 'failure' | 'excluded';
 
