@@ -87,6 +87,23 @@ test.describe('one truth', () => {
         if (row.board !== null) expect(shown.Board, row.path).toBe(row.board);
       }
 
+      // The list copied (TSV) and saved (CSV) holds every row with status's own figures.
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: served.origin });
+      const exportCells = page.getByRole('group', { name: 'Export cells' });
+      await exportCells.getByRole('button', { name: 'Copy' }).click();
+      await expect(exportCells.getByRole('status')).toHaveText('TSV copied');
+      const tsv = (await page.evaluate(() => navigator.clipboard.readText())).split('\n').map((line) => line.split('\t'));
+      const column = (name: string) => (tsv[0] as string[]).indexOf(name);
+      expect(tsv).toHaveLength(rows.length + 1);
+      for (const row of rows) {
+        const copied = tsv.find((r) => r[column('path')] === row.path) as string[];
+        expect([copied[column('ended')], copied[column('planned')], copied[column('scored')], copied[column('successes')]], row.path).toEqual([row.episodes.ended, row.episodes.planned ?? '', row.episodes.scored, row.episodes.successes].map(String));
+      }
+      const saved = page.waitForEvent('download');
+      await exportCells.getByRole('button', { name: 'CSV' }).click();
+      const csv = readFileSync(await (await saved).path(), 'utf8');
+      expect(csv.trim().split('\r\n')).toHaveLength(rows.length + 1);
+
       // The copy and its original: both off the board, each naming the other, in the CLI and in the square.
       const copies = rows.filter((r) => r.name === COPIED);
       expect(copies.map((r) => r.board)).toEqual(['off', 'off']);
@@ -123,6 +140,13 @@ test.describe('one truth', () => {
         await expect(grid.getByRole('button', { name: new RegExp(`^${cell.name}:`) })).toContainText(`${cell.successes}/${cell.scored}`);
       }
       await expect(grid.getByRole('button', { name: new RegExp(`^${COPIED}:`) })).toHaveCount(2);
+      // The board as Markdown, for a note: a header, its rule, each on-board cell with what its square says.
+      const exportBoard = page.getByRole('group', { name: 'Export board coding-agent std-v2' });
+      await exportBoard.getByRole('button', { name: 'Markdown' }).click();
+      await expect(exportBoard.getByRole('status')).toHaveText('Markdown copied');
+      const markdown = await page.evaluate(() => navigator.clipboard.readText());
+      expect(markdown.split('\n')[1]).toMatch(/^\|( --- \|)+$/);
+      for (const cell of board.cells.filter((c) => c.board === 'on' && c.path.includes('std_'))) expect(markdown).toContain(`${cell.name}: ${cell.successes}/${cell.scored}`);
       await expect(page.getByRole('table', { name: 'Comparisons' }).getByRole('row')).toHaveCount(1 + board.comparisons.filter((c) => c.a.includes('std_') && c.b.includes('std_')).length);
 
       // The paired view of the two bare cells: the counts and p that mcnemar gives.

@@ -11,6 +11,7 @@ import { usePolled } from '../usePolled';
 import { BOARD_FIELDS, cellPlace, downOf, gridOf, type BoardField } from '../../../shared/board';
 import { SIGNIFICANT, verdictsByPath, type Verdict } from '../../../shared/board-comparisons';
 import { wilson95 } from '../../../shared/stats';
+import { TableExport } from '../TableExport';
 
 /** A row of squares, its spacing included: rows are drawn only while on screen (a board of 10,000 cells has 1,000). */
 const ROW_PITCH = 66;
@@ -149,6 +150,15 @@ export function BoardView() {
           {board.rule}
         </span>
         <span className="spacer" />
+        <TableExport
+          name={`board ${board.name}`}
+          markdown
+          data={() => ({
+            header: [downOf(across).join(' · '), ...grid.columns],
+            // Each square as it reads: the cell's successes of scored and rate with its interval; two claimants side by side.
+            rows: grid.rows.map((row, r) => [row, ...grid.columns.map((_, c) => grid.at(r, c).map((cell) => `${cell.name}: ${successText(cell.episodes.successes, cell.episodes.scored)}`).join(' / '))]),
+          })}
+        />
         <label>
           Columns{' '}
           <select value={across} onChange={(e) => setPlace({ across: e.target.value as BoardField })}>

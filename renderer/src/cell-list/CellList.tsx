@@ -17,6 +17,8 @@ import { groupRows, sortCells, type GroupBy } from './rows';
 import { keepOrder, sameOrder } from './stableOrder';
 import { useVirtualRows } from './useVirtualRows';
 import { DemoNote } from './DemoNote';
+import { TableExport } from '../TableExport';
+import { cellsTable } from './columns';
 
 const ROW_HEIGHT = 24;
 /** A cell as its name column names it. */
@@ -154,6 +156,7 @@ export function CellList() {
           <option value="model">group by model</option>
         </select>
         <FilterField ref={filterRef} value={filter} onChange={setFilter} onKeyDown={onFilterKey} cells={cells} />
+        <TableExport name="cells" data={() => cellsTable(shown)} />
         <ColumnsMenu table="cells" columns={COLUMNS} prefs={prefs} onToggle={toggle} />
       </div>
       <DemoNote />

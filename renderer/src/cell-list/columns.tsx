@@ -66,3 +66,15 @@ export const COLUMNS: Column[] = [
     render: (c) => (c.problems.length ? <span className="problem-count" title={c.problems.map((p) => `${p.file}: ${p.message}`).join('\n')}>! {c.problems.length}</span> : '–'),
   },
 ];
+
+/** The cells as a table to copy or save: each figure whole, as `status --json` counts it. */
+export function cellsTable(cells: readonly CellSummary[]): { header: string[]; rows: string[][] } {
+  const n = (value: number | null) => (value === null ? '' : String(value));
+  return {
+    header: ['name', 'path', 'host', 'format', 'board', 'state', 'budget used', 'budget total', 'budget unit', 'ended', 'planned', 'scored', 'successes', 'success %', 'tokens in', 'tokens out', 'est. USD', 'problems'],
+    rows: cells.map((c) => [
+      c.name, c.path, c.host, c.format, c.board ?? '', STATE_LOOK[c.state].label, n(c.budget.used), n(c.budget.total), c.budget.unit, n(c.episodes.ended), n(c.episodes.planned), n(c.episodes.scored), n(c.episodes.successes),
+      c.success_rate === null ? '' : (c.success_rate * 100).toFixed(1), n(c.tokens.input), n(c.tokens.output), c.cost_usd_estimate === null ? '' : c.cost_usd_estimate.toFixed(2), String(c.problems.length),
+    ]),
+  };
+}

@@ -7,6 +7,7 @@ import { useApp } from '../context';
 import { usePlainColumns } from '../plainColumns';
 import { columnLayout, useRoom, type ColumnLayout } from '../table-layout';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
+import { TableExport } from '../TableExport';
 
 const ROW_HEIGHT = 24;
 
@@ -89,6 +90,7 @@ export function DetailTableView({ table, onOpen }: { table: DetailTable; onOpen:
     <section className="detail-table" aria-label={table.title}>
       <h2 title={table.from}>
         {table.title} <span className="muted">{table.counted ?? whole(table.rows.length)}</span>
+        {table.rows.length > 0 && <TableExport name={table.id} data={() => ({ header: table.columns, rows: table.rows.map((row) => row.map((v, i) => textOf(v, i))) })} />}
         {table.rows.length > 0 && table.columns.length > 2 && menu}
       </h2>
       {table.rows.length === 0 ? (

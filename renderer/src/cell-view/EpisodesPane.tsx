@@ -16,6 +16,7 @@ import { FramesViewer } from './FramesViewer';
 import { duration } from './projection';
 import { whole } from '../format';
 import { useNameCuts } from '../name-cuts';
+import { TableExport } from '../TableExport';
 
 const ROW_HEIGHT = 24;
 /** Short of room, the id column gives way down to this much. */
@@ -132,6 +133,7 @@ const EpisodeTable = memo(function EpisodeTable({ rows, leftOut, selected, onSel
         <span className="muted" title={leftOut ? '`cellwatch episodes` lists them all' : undefined}>
           {shown.length === rows.length ? `${leftOut ? `the latest ${whole(rows.length)} of ${whole(rows.length + leftOut)}` : whole(rows.length)} episodes` : `${whole(shown.length)} of ${whole(rows.length)}`}
         </span>
+        <TableExport name="episodes" data={() => ({ header: ['episode', 'status', 'outcome', 'tools', 'actions', 'wall s', 'note'], rows: shown.map((r) => [r.id, r.status, outcomeOf(r), String(r.toolCalls ?? ''), String(r.actions ?? ''), r.wallS === null ? '' : String(r.wallS), r.note ?? '']) })} />
         <ColumnsMenu table="episodes" columns={offered} prefs={prefs} onToggle={toggle} />
       </div>
       <div className="grid-table episodes" role="table" aria-label="Episodes" aria-rowcount={shown.length + 1}>
