@@ -100,6 +100,17 @@ test.describe('launch a UI run', () => {
     await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: new RegExp(planned as string) })).toContainText('stopped');
   });
 
+  test('at 1024x700 the Dry run and Launch buttons are in reach for the profile with the most knobs', async ({ page }) => {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.goto(served.url);
+    await page.getByRole('button', { name: 'Launch' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Launch a UI run' });
+    await dialog.getByLabel('Profile').selectOption('bigym-agent');
+    await expect(dialog.getByRole('button', { name: 'Dry run' })).toBeInViewport();
+    await expect(dialog.getByRole('button', { name: 'Launch', exact: true })).toBeInViewport();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
   test('a run that exits non-zero shows as crashed, with its stderr, in the header and the list', async ({ page }) => {
     await page.goto(served.url);
     await page.getByRole('button', { name: 'Launch' }).click();
