@@ -1,11 +1,9 @@
-import { join, relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { StreamEvent } from '../../shared/cell-detail';
 import { ADAPTERS, cellFolder } from '../../runners';
 import type { EventLog } from '../../runners/types';
 import { CommandPlaces, readCellAt } from './places';
-import { Follower } from '../tail/follower';
-import { REMOTE_POLL_MS } from '../watch/session';
+import { FollowSet } from '../tail/follow-set';
 import { streamEvent } from '../watch/stream-event';
 import { UsageError, type Io } from './io';
 import { problemLine } from './printable';
@@ -58,17 +56,18 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
   const { cell } = await readCellAt(target);
   const adapter = ADAPTERS[cell.format];
   const folder = cellFolder(cell.path, cell.format);
-  const followers = new Map<string, Follower>();
+  // The same follow loop as an open cell's in the window (tail/follow-set.ts).
+  const follows = new FollowSet(target.context, folder);
   const follow = async (log: EventLog, fromEnd: boolean) => {
-    if (followers.has(log.file)) return;
-    const path = join(folder, log.file);
-    const follower = new Follower(target.context.source(path), log.file, (chunk) => {
-      for (const record of chunk.records) io.out(line(cell.id, streamEvent(log, record), values.json));
-      for (const p of chunk.problems) io.err(problemLine(p));
-    }, fromEnd ? { from: 'end', bytes: 0 } : { from: 'start' });
-    followers.set(log.file, follower);
-    await follower.poll();
-    follower.watch();
+    if (follows.has(log.file)) return;
+    await follows.follow(
+      log.file,
+      (chunk) => {
+        for (const record of chunk.records) io.out(line(cell.id, streamEvent(log, record), values.json));
+        for (const p of chunk.problems) io.err(problemLine(p));
+      },
+      fromEnd ? { from: 'end', bytes: 0 } : { from: 'start' },
+    );
   };
   const logs = () => adapter.eventLogs(cell.path, target.context.read());
   const followNew = async (fromEnd: boolean) => {
@@ -80,37 +79,28 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
   const stopWatching = await target.context.watch(
     folder,
     ({ path }) => {
-      const rel = path === folder ? '' : relative(folder, path).split(sep).join('/');
-      const follower = followers.get(rel);
-      if (follower) void follower.poll();
+      const file = follows.fileOf(path);
+      if (follows.route(path)) return;
       // A log that appeared after the start (a new episode) is followed from its first line.
-      else if (rel.endsWith('.jsonl')) void followNew(false);
+      if (file?.endsWith('.jsonl')) void followNew(false);
       // The host's feed started again: anything may have changed while it was down.
-      else if (rel === '') {
-        followers.forEach((f) => void f.poll());
+      else if (file === null) {
+        follows.pollAll();
         void followNew(false);
       }
     },
     (error) => io.err(`${target.where}: watching stopped: ${error.message}`),
   );
-  // While a host's feed is down (reconnecting), followers are polled often, and new logs looked for now and
-  // then; with a watcher on, every second too: it can miss a change (a network disk, a file made as it starts).
-  let ticks = 0;
-  const poll = setInterval(() => {
-    ticks++;
-    if (target.context.live() && ticks % 4 !== 0) return;
-    followers.forEach((f) => void f.poll());
-    if (ticks % 8 === 0) void followNew(false);
-  }, REMOTE_POLL_MS);
+  // Every follower is polled as the place's presence says; new logs are looked for every 2 s.
+  follows.startPolling((count) => count % 8 === 0 && void followNew(false));
   await new Promise<void>((resolve) => {
     const done = () => resolve();
     stop?.addEventListener('abort', done, { once: true });
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
   });
-  clearInterval(poll);
   await stopWatching();
-  followers.forEach((f) => f.unwatch());
+  follows.close();
   places.close();
   return 0;
 }

@@ -1,4 +1,3 @@
-import { join, relative, sep } from 'node:path';
 import type { CellDelta, CellDetail, StreamEvent, StreamResume } from '../../shared/cell-detail';
 import { isLive, mergeProblems, problem, problemKey, type CellSummary, type Problem } from '../../shared/model';
 import { ADAPTERS, cellFolder } from '../../runners';
@@ -10,7 +9,8 @@ import type { OpenCellReader } from './open-reader';
 import { summaryOf } from '../../runners/read';
 import { vramSample } from '../../runners/common/vram';
 import type { HostContext } from '../host-context';
-import { Follower, type FollowStart } from '../tail/follower';
+import type { FollowStart } from '../tail/follower';
+import { FollowSet } from '../tail/follow-set';
 import type { TailChunk, TailRecord } from '../tail/lines';
 import { diffDetail } from './diff';
 import { streamEvent } from './stream-event';
@@ -19,12 +19,9 @@ import { NotFoundError } from '../../shared/errors';
 
 /** How long file events are gathered before the cell is read again. */
 const SETTLE_MS = 25;
-/** Followed logs are also polled this often, in case a file event is missed (network file systems). */
-const POLL_MS = 1000;
 /** Ages (running turns stale) need a reread even when nothing is written. */
 const REFRESH_MS = 30_000;
-/** Over SSH, open logs are polled this often, and the cell reread this often. */
-export const REMOTE_POLL_MS = 250;
+/** While a host's feed is down, the cell is reread this often. */
 const REMOTE_REFRESH_MS = 3000;
 /** A stream opens on the last this-many bytes of its log, so a 1 GB trajectory shows its end at once. */
 export const OPEN_TAIL_BYTES = 4 << 20;
@@ -37,11 +34,6 @@ function unreadRead(summary: CellSummary, error: Error): CellRead {
   return { cell, labels: summary.labels, changedAt: summary.changedAt, units: [] };
 }
 
-interface Followed {
-  follower: Follower;
-  log: EventLog;
-}
-
 /**
  * One open cell: watches its folder, rereads it when files change and emits only what changed; follows
  * the event logs that a viewer opened and emits their new events.
@@ -49,12 +41,13 @@ interface Followed {
 export class CellSession {
   private detail!: CellDetail;
   private unwatch: (() => Promise<void>) | undefined;
-  private readonly followed = new Map<string, Followed>();
+  /** The logs it follows: the streams a viewer opened (by stream), its GPU samples. */
+  private readonly follows: FollowSet;
+  private readonly streams = new Map<string, EventLog>();
   private readonly seenProblems = new Set<string>();
   private settleTimer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> = Promise.resolve();
   private timers: NodeJS.Timeout[] = [];
-  private vram: Follower | undefined;
   /** What the last read looked at. */
   private looked: Looked | undefined;
   private readonly quiet = new QuietTimer(() => this.scheduleRefresh());
@@ -70,10 +63,7 @@ export class CellSession {
     private readonly reader: OpenCellReader,
   ) {
     this.folder = cellFolder(summary.path, summary.format);
-  }
-
-  private follower(relativePath: string, onChunk: (chunk: TailChunk) => void, start?: FollowStart): Follower {
-    return new Follower(this.context.source(join(this.folder, relativePath)), relativePath, onChunk, start);
+    this.follows = new FollowSet(context, this.folder);
   }
 
   /** The cell's read with its detail, in an open-cell worker (a host's files read over its connection), and what it looked at. */
@@ -113,52 +103,38 @@ export class CellSession {
       (change) => this.changed(change),
       (error) => this.emit({ cellId: this.summary.id, problems: [problem(this.summary.path, `watching stopped: ${error.message}`, { tip: 'close the cell and open it again' })] }),
     );
-    if (this.context.host === 'local') {
-      // A watcher can miss changes on a network file system: open logs are polled too, now and then.
-      this.timers.push(setInterval(() => this.followed.forEach((f) => void f.follower.poll()), POLL_MS));
-    } else {
-      // While a host's feed is down: open logs are polled often, the rest of the cell every few seconds.
-      this.timers.push(setInterval(() => this.context.live() || this.pollAll(), REMOTE_POLL_MS));
-      this.timers.push(setInterval(() => this.context.live() || this.scheduleRefresh(), REMOTE_REFRESH_MS));
-    }
+    // Open logs are polled too: a watcher can miss a change, and a host's feed can be down.
+    this.follows.startPolling();
+    // While a host's feed is down, the rest of the cell is read every few seconds.
+    if (this.context.host !== 'local') this.timers.push(setInterval(() => this.context.live() || this.scheduleRefresh(), REMOTE_REFRESH_MS));
     this.timers.push(setInterval(() => this.scheduleRefresh(), REFRESH_MS));
     this.timers.forEach((t) => t.unref());
     return this.detail;
   }
 
   /** GPU memory samples as they are appended: the detail holds those written so far, so the first read only finds the end. */
+  /** GPU memory samples as they are appended: the detail holds those written so far, so the first read only finds the end. */
   private async followVram(file: string): Promise<void> {
     let caughtUp = false;
-    this.vram = this.follower(file, (chunk) => {
+    this.vramFile = file;
+    await this.follows.follow(file, (chunk) => {
       if (!caughtUp) return;
       const samples = chunk.records.flatMap(({ value }) => vramSample(value) ?? []);
       if (samples.length) this.emit({ cellId: this.summary.id, vram: samples });
       if (chunk.problems.length) this.emit({ cellId: this.summary.id, problems: chunk.problems });
     });
-    await this.vram.poll();
     caughtUp = true;
-    this.vram.watch();
   }
-
-  private pollAll(): void {
-    [this.vram, ...[...this.followed.values()].map((f) => f.follower)].forEach((f) => void f?.poll());
-  }
+  private vramFile: string | undefined;
 
   private changed(change: Change): void {
-    const { path } = change;
-    if (!path.startsWith(`${this.folder}/`)) {
+    if (this.follows.fileOf(change.path) === null) {
       // The cell itself, or a folder above it (a host's feed that started again): anything may have changed.
-      this.pollAll();
+      this.follows.pollAll();
       this.scheduleRefresh();
       return;
     }
-    const rel = relative(this.folder, path).split(sep).join('/');
-    if (this.vram && rel === this.vram.label) {
-      void this.vram?.poll();
-      return;
-    }
-    const followed = [...this.followed.values()].find((f) => f.log.file === rel);
-    if (followed) void followed.follower.poll();
+    if (this.follows.route(change.path) && this.follows.fileOf(change.path) === this.vramFile) return;
     // A log being followed, or a frame written, need no reread: only what the last read looked at does;
     // over SSH a log it looked at that grows is read again once quiet, not once a line.
     const how = this.looked ? kindFor(this.looked, change) : 'changed';
@@ -200,8 +176,8 @@ export class CellSession {
    * file. Later events come as deltas.
    */
   async openStream(stream: string, resume?: StreamResume): Promise<{ events: StreamEvent[]; problems: Problem[]; startedMidFile: boolean }> {
-    const existing = this.followed.get(stream);
-    const log = existing?.log ?? (await ADAPTERS[this.summary.format].eventLogs(this.summary.path, this.context.read())).find((l) => l.stream === stream);
+    const existing = this.streams.get(stream);
+    const log = existing ?? (await ADAPTERS[this.summary.format].eventLogs(this.summary.path, this.context.read())).find((l) => l.stream === stream);
     if (!log) throw new NotFoundError(`${this.summary.name} has no event stream ${JSON.stringify(stream)}`);
     const initial: { events: StreamEvent[]; problems: Problem[] } = { events: [], problems: [] };
     const collect = (chunk: TailChunk) => {
@@ -211,14 +187,12 @@ export class CellSession {
     const start: FollowStart = resume ? { from: 'offset', ...resume } : { from: 'end', bytes: OPEN_TAIL_BYTES };
     if (existing) {
       // The live follower already serves deltas; this viewer reads the file's end once.
-      await this.follower(log.file, collect, start).poll();
+      await this.follows.readOnce(log.file, collect, start);
     } else {
       let collecting = true;
-      const follower = this.follower(log.file, (chunk) => (collecting ? collect(chunk) : this.deliver(log, chunk.records, chunk.problems)), start);
-      await follower.poll();
+      this.streams.set(stream, log);
+      await this.follows.follow(log.file, (chunk) => (collecting ? collect(chunk) : this.deliver(log, chunk.records, chunk.problems)), start);
       collecting = false;
-      follower.watch();
-      this.followed.set(stream, { follower, log });
     }
     return { ...initial, startedMidFile: !resume && initial.events[0]?.line === null };
   }
@@ -235,17 +209,17 @@ export class CellSession {
 
   /** Stops following a stream: its last viewer left. */
   closeStream(stream: string): void {
-    this.followed.get(stream)?.follower.unwatch();
-    this.followed.delete(stream);
+    const log = this.streams.get(stream);
+    if (log) this.follows.unfollow(log.file);
+    this.streams.delete(stream);
   }
 
   async close(): Promise<void> {
     this.timers.forEach(clearInterval);
     clearTimeout(this.settleTimer);
     this.quiet.cancel();
-    this.followed.forEach((f) => f.follower.unwatch());
-    this.followed.clear();
-    this.vram?.unwatch();
+    this.follows.close();
+    this.streams.clear();
     await this.unwatch?.();
     await this.refreshing;
   }

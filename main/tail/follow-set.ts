@@ -1,0 +1,85 @@
+// The logs of one folder followed as they grow, for an open cell (its streams, its GPU samples) and for
+// `cellwatch tail`: one Follower a file, over the place's byte source; a change in the folder goes to the
+// follower of its file; and every follower is polled too, since a watcher can miss a change (a network
+// disk, a file made as it starts) and a host's feed can be down: often while the place tells no changes
+// as they happen, once a second while it does.
+import { join, relative, sep } from 'node:path';
+import type { HostContext } from '../host-context';
+import { Follower, type FollowStart } from './follower';
+import type { TailChunk } from './lines';
+
+/** How often followers are polled while the place tells no changes (a host's feed down)... */
+export const POLL_DOWN_MS = 250;
+/** ...and, in ticks of that, while it does. */
+const LIVE_EVERY = 4;
+
+export class FollowSet {
+  private readonly followers = new Map<string, Follower>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly context: HostContext,
+    readonly folder: string,
+  ) {}
+
+  private follower(file: string, onChunk: (chunk: TailChunk) => void, start?: FollowStart): Follower {
+    return new Follower(this.context.source(join(this.folder, file)), file, onChunk, start);
+  }
+
+  has(file: string): boolean {
+    return this.followers.has(file);
+  }
+
+  /** Follows `file` (relative to the folder): read once from `start` (what it finds goes to `onChunk`, as all that comes later), then watched. */
+  async follow(file: string, onChunk: (chunk: TailChunk) => void, start?: FollowStart): Promise<void> {
+    const follower = this.follower(file, onChunk, start);
+    this.followers.set(file, follower);
+    await follower.poll();
+    follower.watch();
+  }
+
+  /** Reads `file` once from `start`, keeping nothing (a second viewer of a log already followed). */
+  readOnce(file: string, onChunk: (chunk: TailChunk) => void, start: FollowStart): Promise<void> {
+    return this.follower(file, onChunk, start).poll();
+  }
+
+  unfollow(file: string): void {
+    this.followers.get(file)?.unwatch();
+    this.followers.delete(file);
+  }
+
+  /** The file below the folder a changed path is, `/`-separated; null for the folder itself or a path outside it. */
+  fileOf(path: string): string | null {
+    if (!path.startsWith(`${this.folder}/`)) return null;
+    return relative(this.folder, path).split(sep).join('/');
+  }
+
+  /** A path that changed: the follower of its file reads on. Whether one did. */
+  route(path: string): boolean {
+    const file = this.fileOf(path);
+    const follower = file === null ? undefined : this.followers.get(file);
+    if (follower) void follower.poll();
+    return follower !== undefined;
+  }
+
+  pollAll(): void {
+    this.followers.forEach((f) => void f.poll());
+  }
+
+  /** Polls every follower as the place's presence says (see above); `tick` hears each poll, by its count. */
+  startPolling(tick: (count: number) => void = () => undefined): void {
+    let count = 0;
+    this.timer = setInterval(() => {
+      count++;
+      if (this.context.live() && count % LIVE_EVERY !== 0) return;
+      this.pollAll();
+      tick(count);
+    }, POLL_DOWN_MS);
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.followers.forEach((f) => f.unwatch());
+    this.followers.clear();
+  }
+}
