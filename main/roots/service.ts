@@ -5,8 +5,7 @@ import type { CellsDelta, CellSummary, Problem, RootLimit, RootStatus } from '..
 import type { Backend } from '../../shared/contract';
 import type { EventHub } from '../events';
 import type { HostRegistry } from '../hosts/registry';
-import { StateFile } from '../state-file';
-import { settingsFile, updateSettings, type Settings } from '../settings';
+import { SavedSettings } from './saved-settings';
 import { rootAddress } from './address';
 import { isLocal, parseAddress } from '../../shared/address';
 import { LiveDemo } from './demo';
@@ -17,7 +16,8 @@ import type { RootIndex } from './root-index';
 import { readRootSources, type RootsOptions } from './sources';
 import { append } from '../../shared/arrays';
 import { BoardClaims } from './claims';
-import { hostPresence } from '../../shared/presence';
+import { RootHosts } from './root-hosts';
+import { until } from './until';
 import { NotFoundError } from '../../shared/errors';
 
 interface RootEntry {
@@ -33,9 +33,8 @@ type RootCalls = Pick<Backend, 'listRoots' | 'addRoot' | 'removeRoot' | 'listCel
 
 export class RootsService implements RootCalls {
   private readonly roots = new Map<string, RootEntry>();
-  private settings: Settings = { roots: [] };
-  /** A settings file that could not be used stays a problem until a save replaces it. */
-  private settingsProblem: Problem | undefined;
+  private readonly saved: SavedSettings;
+  private readonly rootHosts: RootHosts;
   /** Problems met reading the settings and hosts files at start. */
   private readonly startProblems: Problem[] = [];
   private demo: LiveDemo | undefined;
@@ -43,32 +42,21 @@ export class RootsService implements RootCalls {
   readonly pool = new ReaderPool();
   /** The first scans of the roots known at start, which run on after the service is up. */
   private firstScans: Promise<unknown> = Promise.resolve();
-  readonly settingsFile: string;
-  private readonly settingsWriter: StateFile;
 
   private constructor(
     private readonly options: RootsOptions,
     private readonly events: EventHub,
     private readonly hosts: HostRegistry,
   ) {
-    this.settingsFile = settingsFile(options.configDir);
-    this.settingsWriter = new StateFile(this.settingsFile);
+    this.saved = new SavedSettings(options.configDir);
+    this.rootHosts = new RootHosts(hosts, events, () => [...this.roots.keys()], () => this.changed());
   }
 
   static async create(options: RootsOptions, events: EventHub, hosts: HostRegistry): Promise<RootsService> {
     const service = new RootsService(options, events, hosts);
     await service.start();
-    // A remote root says its host's state (connecting, why it cannot be reached) as the host's state changes.
-    let states = '';
-    service.stopHearingHosts = events.on('hostsChanged', (statuses) => {
-      const now = statuses.map((h) => `${h.alias} ${h.state}`).join('\n');
-      if (now === states) return;
-      states = now;
-      service.changed();
-    });
     return service;
   }
-  private stopHearingHosts = () => undefined as unknown;
 
   private add(path: string, source: RootStatus['source'], limit: RootLimit | null = null): RootEntry {
     const address = rootAddress(path);
@@ -89,25 +77,17 @@ export class RootsService implements RootCalls {
     };
     const rescanMs = this.options.rescan === false ? false : undefined;
     entry.index = openIndex(entry.path, { pool: this.pool, hosts: this.hosts }, emit, () => this.changed(), { ...this.options.index, rescanMs });
-    const { host } = parseAddress(entry.path);
-    if (!isLocal(host)) this.watchRemoteRoots(host);
+    this.rootHosts.rootsChanged(entry.path);
     await entry.index.start();
   }
 
-  /** The host's feed watches the host's roots, as they are now. */
-  private watchRemoteRoots(alias: string): void {
-    const paths = [...this.roots.keys()].map(parseAddress).filter((r) => r.host === alias).map((r) => r.path);
-    this.hosts.watchRoots(alias, paths);
-  }
-
   private async start(): Promise<void> {
-    const sources = await readRootSources(this.settingsFile, this.options.configDir, this.options.commandLineRoots ?? [], this.options.onlyCommandLineRoots);
-    this.settings = sources.settings;
-    this.settingsProblem = sources.settingsProblem;
+    const sources = await readRootSources(this.saved.file, this.options.configDir, this.options.commandLineRoots ?? [], this.options.onlyCommandLineRoots);
+    this.saved.loaded(sources.settings, sources.settingsProblem);
     append(this.startProblems, sources.problems);
     sources.roots.forEach(({ address, source, limit }) => this.add(address, source, limit));
     const demoRoot = this.options.demoRoot;
-    if (this.roots.size === 0 && !this.settings.demoDismissed && demoRoot) {
+    if (this.roots.size === 0 && !this.saved.settings.demoDismissed && demoRoot) {
       this.add(demoRoot, 'demo');
       this.demo = new LiveDemo(demoRoot);
     }
@@ -166,10 +146,9 @@ export class RootsService implements RootCalls {
     await this.firstScans;
   }
 
-  /** Saves a change to the settings, merged with what is on disk now (another Cellwatch may share the folder). */
-  private async persist(change: (settings: Settings) => Settings): Promise<void> {
-    this.settings = await updateSettings(this.settingsWriter, change);
-    this.settingsProblem = undefined;
+  /** Where the roots the user added are kept. */
+  get settingsFile(): string {
+    return this.saved.file;
   }
 
   /** Adds a root and saves it; a root that could not be saved (a full disk) is not kept either. */
@@ -179,7 +158,7 @@ export class RootsService implements RootCalls {
     const source = entry.source;
     entry.source = 'settings';
     try {
-      await this.persist((s) => ({ ...s, roots: [...new Set([...s.roots, entry.path])] }));
+      await this.saved.change((s) => ({ ...s, roots: [...new Set([...s.roots, entry.path])] }));
     } catch (error) {
       if (known) entry.source = source;
       else this.roots.delete(entry.path);
@@ -207,7 +186,7 @@ export class RootsService implements RootCalls {
 
   /** Problems of the app itself: settings, hosts files, the demo. */
   problems(): Problem[] {
-    return [this.settingsProblem, this.demo?.problem(), ...this.startProblems].filter((p) => p !== undefined);
+    return [this.saved.problem, this.demo?.problem(), ...this.startProblems].filter((p) => p !== undefined);
   }
 
   /**
@@ -221,11 +200,7 @@ export class RootsService implements RootCalls {
       await this.index(entry);
     }
     const listed = () => this.cellsOf(entry).some((c) => c.id === cellId);
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && !listed() && starting()) {
-      await entry.index?.refresh();
-      if (!listed()) await new Promise((r) => setTimeout(r, 200));
-    }
+    await until(listed, () => entry.index?.refresh(), starting);
     this.changed();
     return listed() ? cellId : null;
   }
@@ -236,13 +211,10 @@ export class RootsService implements RootCalls {
 
   async addRoot(path: string) {
     const entry = await this.addSaved(path);
-    const { host } = parseAddress(entry.path);
-    if (!isLocal(host) && hostPresence(this.hosts.get(host).status.state) !== 'live') {
-      // Listed (and removable) while its host connects; the connect's first outcome, either way, goes on.
-      this.changed();
-      await this.hosts.get(host).ready().catch(() => undefined);
-      if (this.roots.get(entry.path) !== entry) return this.status(entry);
-    }
+    // Listed (and removable) while its host connects; the connect's first outcome, either way, goes on.
+    this.changed();
+    await this.rootHosts.firstConnect(entry.path);
+    if (this.roots.get(entry.path) !== entry) return this.status(entry);
     if (entry.index) await entry.index.refresh();
     else await this.index(entry);
     this.changed();
@@ -255,14 +227,13 @@ export class RootsService implements RootCalls {
     if (!entry) throw new NotFoundError(`${address} is not a runs root`);
     this.roots.delete(address);
     await entry.index?.close();
-    const { host } = parseAddress(address);
-    if (!isLocal(host)) this.watchRemoteRoots(host);
+    this.rootHosts.rootsChanged(address);
     this.events.emit('cellsChanged', { root: address, added: [], changed: [], removed: this.rowsOf(entry).map((c) => c.id) });
     this.restate(this.reclaim());
-    this.hosts.prune(new Set([...this.roots.keys()].map((r) => parseAddress(r).host).filter((host) => !isLocal(host))));
+    this.rootHosts.prune();
     if (entry.source === 'demo') void this.demo?.stop();
     if (entry.source === 'settings' || entry.source === 'demo') {
-      await this.persist((s) => ({ ...s, roots: s.roots.filter((r) => rootAddress(r) !== address), ...(entry.source === 'demo' ? { demoDismissed: true } : {}) }));
+      await this.saved.change((s) => ({ ...s, roots: s.roots.filter((r) => rootAddress(r) !== address), ...(entry.source === 'demo' ? { demoDismissed: true } : {}) }));
     }
     this.changed();
   }
@@ -275,7 +246,7 @@ export class RootsService implements RootCalls {
   }
 
   async close(): Promise<void> {
-    this.stopHearingHosts();
+    this.rootHosts.close();
     await Promise.all([this.demo?.stop(), ...[...this.roots.values()].map((entry) => entry.index?.close())]);
     await this.pool.close();
   }

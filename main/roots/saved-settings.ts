@@ -1,0 +1,28 @@
+// The settings file as the roots keep it: what it said at start (and whether it could be used), and each
+// change saved merged with what is on disk now (another Cellwatch may share the folder).
+import type { Problem } from '../../shared/model';
+import { settingsFile, updateSettings, type Settings } from '../settings';
+import { StateFile } from '../state-file';
+
+export class SavedSettings {
+  readonly file: string;
+  settings: Settings = { roots: [] };
+  /** A settings file that could not be used stays a problem until a save replaces it. */
+  problem: Problem | undefined;
+  private readonly writer: StateFile;
+
+  constructor(configDir: string) {
+    this.file = settingsFile(configDir);
+    this.writer = new StateFile(this.file);
+  }
+
+  loaded(settings: Settings, problem: Problem | undefined): void {
+    this.settings = settings;
+    this.problem = problem;
+  }
+
+  async change(change: (settings: Settings) => Settings): Promise<void> {
+    this.settings = await updateSettings(this.writer, change);
+    this.problem = undefined;
+  }
+}
