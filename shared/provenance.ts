@@ -48,7 +48,7 @@ export function provenanceOf(cell: Explained, rule: string | null = null): Prove
   if (t.input !== null || t.output !== null) {
     const value = [t.input !== null && `${whole(t.input)} in`, t.cached_input !== null && `${whole(t.cached_input)} cached`, t.output !== null && `${whole(t.output)} out`, t.reasoning !== null && `${whole(t.reasoning)} reasoning`].filter(Boolean).join(' · ');
     lines.push({ figure: 'tokens', value, from: 'summed as the files count them; a negative count is a problem, left out' });
-  }
+  } else lines.push({ figure: 'tokens', value: '–', from: `the ${cell.format} files record no token counts` });
   const estimated = cell.cost_usd_estimate !== null;
   lines.push({ figure: 'estimate', value: estimated ? `est. $${(cell.cost_usd_estimate as number).toFixed(2)}` : 'no estimate', from: estimated ? `tokens at list price, ${cell.cost_source ?? ''}` : (cell.cost_source ?? 'not priced') });
   if (cell.runnerCostUsd !== null) lines.push({ figure: 'runner', value: `$${cell.runnerCostUsd.toFixed(2)}`, from: "the runner's own figure, shown apart: not used for the estimate" });

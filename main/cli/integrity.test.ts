@@ -101,5 +101,10 @@ describe('every figure says where it comes from', () => {
     expect(text).toMatch(/^success +30\/100 · 30\.0% · 95% CI 21\.9–39\.6% +successes \/ scored under bigym-agent move_plate's scoring; Wilson 95 % interval$/m);
     expect(text).toMatch(/^board +on bigym-agent move_plate +the rule: the submission evaluated officially/m);
     expect(text).toMatch(/^runner +\$0\.72 +the runner's own figure, shown apart: not used for the estimate$/m);
+    // A format whose files count no tokens says so, rather than a bare dash.
+    const b = bigym('b/move_plate', 'codex', seeds(() => true), { tokens: undefined });
+    const other = capture();
+    expect(await runCli(['status', '--explain', b], other.io)).toBe(0);
+    expect(other.out.join('\n')).toMatch(/^tokens +– +the bigym-agent files record no token counts$/m);
   });
 });
