@@ -80,7 +80,7 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
     folder,
     ({ path }) => {
       const file = follows.fileOf(path);
-      if (follows.route(path)) return;
+      if (file !== null && follows.route(file)) return;
       // A log that appeared after the start (a new episode) is followed from its first line.
       if (file?.endsWith('.jsonl')) void followNew(false);
       // The host's feed started again: anything may have changed while it was down.

@@ -7,6 +7,7 @@ import { LogCache } from '../../runners/common/logs';
 import { readCell } from '../../runners/read';
 import { ADAPTERS } from '../../runners';
 import { listedForView } from '../../shared/mcnemar';
+import { isLocal } from '../../shared/address';
 import { compareSides, readSide } from '../compare/paired';
 import { collectGarbage } from './garbage';
 import { HostFiles } from './host-files';
@@ -29,7 +30,7 @@ export class OpenJobs {
   }
 
   private filesOf(host: string): CellFs {
-    return host === 'local' ? syncLocalFs() : this.hosts.of(host);
+    return isLocal(host) ? syncLocalFs() : this.hosts.of(host);
   }
 
   private opened(host: string, dir: string): Kept {
@@ -37,8 +38,9 @@ export class OpenJobs {
     let cell = this.cells.get(key);
     if (cell) this.cells.delete(key);
     else {
-      const fs = new LookingFs(this.filesOf(host));
-      cell = { fs, json: new JsonReader(fs), jsonl: new JsonlCache(), logs: new LogCache(this.filesOf(host)) };
+      const files = this.filesOf(host);
+      const fs = new LookingFs(files);
+      cell = { fs, json: new JsonReader(fs), jsonl: new JsonlCache(), logs: new LogCache(files) };
     }
     this.cells.set(key, cell);
     if (this.cells.size > OPEN_KEPT) this.cells.delete(this.cells.keys().next().value as string);

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { unpackedFile } from '../paths';
+import { formatAddress } from '../../shared/address';
 import type { WorkerJob, WorkerReply } from './worker-jobs';
 
 /** A job without its id (the pool numbers them). */
@@ -32,7 +33,7 @@ const STALL_MS = 30_000;
 /** What a job was doing, for the message when it stalls. */
 function describe(job: Asked): string {
   if (job.type === 'compare') return `comparing the ${job.entries.length} cells on the board`;
-  const where = (host: string, dir: string) => (host === 'local' ? dir : `${host}:${dir}`);
+  const where = (host: string, dir: string) => formatAddress({ host, path: dir });
   if (job.type === 'detail') return `reading ${where(job.host, job.dir)}`;
   if (job.type === 'transcript') return `reading ${job.unit} of ${where(job.host, job.dir)}`;
   if (job.type === 'pair') return `pairing ${where(job.a.host, job.a.dir)} and ${where(job.b.host, job.b.dir)}`;

@@ -9,7 +9,7 @@ import { Follower, type FollowStart } from './follower';
 import type { TailChunk } from './lines';
 
 /** How often followers are polled while the place tells no changes (a host's feed down)... */
-export const POLL_DOWN_MS = 250;
+const POLL_DOWN_MS = 250;
 /** ...and, in ticks of that, while it does. */
 const LIVE_EVERY = 4;
 
@@ -54,10 +54,9 @@ export class FollowSet {
     return relative(this.folder, path).split(sep).join('/');
   }
 
-  /** A path that changed: the follower of its file reads on. Whether one did. */
-  route(path: string): boolean {
-    const file = this.fileOf(path);
-    const follower = file === null ? undefined : this.followers.get(file);
+  /** A file that changed (`fileOf` its path): its follower reads on. Whether it has one. */
+  route(file: string): boolean {
+    const follower = this.followers.get(file);
     if (follower) void follower.poll();
     return follower !== undefined;
   }

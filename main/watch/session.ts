@@ -16,6 +16,7 @@ import { diffDetail } from './diff';
 import { streamEvent } from './stream-event';
 import { append } from '../../shared/arrays';
 import { NotFoundError } from '../../shared/errors';
+import { isLocal } from '../../shared/address';
 
 /** How long file events are gathered before the cell is read again. */
 const SETTLE_MS = 25;
@@ -44,6 +45,7 @@ export class CellSession {
   /** The logs it follows: the streams a viewer opened (by stream), its GPU samples. */
   private readonly follows: FollowSet;
   private readonly streams = new Map<string, EventLog>();
+  private vramFile: string | undefined;
   private readonly seenProblems = new Set<string>();
   private settleTimer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> = Promise.resolve();
@@ -58,7 +60,7 @@ export class CellSession {
     readonly summary: CellSummary,
     private readonly context: HostContext,
     private readonly emit: (delta: CellDelta) => void,
-    private readonly present: (row: CellSummary) => CellSummary = (row) => row,
+    private readonly present: (row: CellSummary) => CellSummary,
     /** Where the cell is read, off this thread. */
     private readonly reader: OpenCellReader,
   ) {
@@ -106,13 +108,12 @@ export class CellSession {
     // Open logs are polled too: a watcher can miss a change, and a host's feed can be down.
     this.follows.startPolling();
     // While a host's feed is down, the rest of the cell is read every few seconds.
-    if (this.context.host !== 'local') this.timers.push(setInterval(() => this.context.live() || this.scheduleRefresh(), REMOTE_REFRESH_MS));
+    if (!isLocal(this.context.host)) this.timers.push(setInterval(() => this.context.live() || this.scheduleRefresh(), REMOTE_REFRESH_MS));
     this.timers.push(setInterval(() => this.scheduleRefresh(), REFRESH_MS));
     this.timers.forEach((t) => t.unref());
     return this.detail;
   }
 
-  /** GPU memory samples as they are appended: the detail holds those written so far, so the first read only finds the end. */
   /** GPU memory samples as they are appended: the detail holds those written so far, so the first read only finds the end. */
   private async followVram(file: string): Promise<void> {
     let caughtUp = false;
@@ -125,20 +126,20 @@ export class CellSession {
     });
     caughtUp = true;
   }
-  private vramFile: string | undefined;
 
   private changed(change: Change): void {
-    if (this.follows.fileOf(change.path) === null) {
+    const file = this.follows.fileOf(change.path);
+    if (file === null) {
       // The cell itself, or a folder above it (a host's feed that started again): anything may have changed.
       this.follows.pollAll();
       this.scheduleRefresh();
       return;
     }
-    if (this.follows.route(change.path) && this.follows.fileOf(change.path) === this.vramFile) return;
+    if (this.follows.route(file) && file === this.vramFile) return;
     // A log being followed, or a frame written, need no reread: only what the last read looked at does;
     // over SSH a log it looked at that grows is read again once quiet, not once a line.
     const how = this.looked ? kindFor(this.looked, change) : 'changed';
-    if (how === 'changed' || (how === 'appended' && this.context.host === 'local')) this.scheduleRefresh();
+    if (how === 'changed' || (how === 'appended' && isLocal(this.context.host))) this.scheduleRefresh();
     else if (how === 'appended') this.quiet.poke();
   }
 

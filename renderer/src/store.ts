@@ -8,7 +8,7 @@ import { notify } from './alerts/notify';
 import { applyCellsDelta } from './cells-delta';
 import { readSidebar, saveSidebar } from './sidebar-pref';
 import { asError } from '../../shared/errors';
-import { UNDO_MS, without } from './roots/removal';
+import { hiddenRoot, UNDO_MS, without } from './roots/removal';
 
 export interface AppState {
   info: AppInfo | null;
@@ -106,14 +106,14 @@ export function createAppStore(transport: Transport): AppStore {
     }
     async function refresh(): Promise<void> {
       const [roots, cells] = await Promise.all([transport.call('listRoots'), transport.call('listCells')]);
-      set(without(get().removing?.path ?? null, { roots, cells }));
+      set(without(hiddenRoot(get()), { roots, cells }));
     }
     let removal: ReturnType<typeof setTimeout> | undefined;
     /** The removal that waits, asked of the core now. */
     async function removeNow(): Promise<void> {
-      const path = get().removing?.path;
+      const path = hiddenRoot(get());
       clearTimeout(removal);
-      if (path === undefined) return;
+      if (path === null) return;
       await attempt(async () => {
         await transport.call('removeRoot', path);
         set({ removing: null });
@@ -191,7 +191,7 @@ export function createAppStore(transport: Transport): AppStore {
             transport.call('listHosts'),
             transport.call('listAlerts'),
           ]);
-          set({ info, ...without(get().removing?.path ?? null, { roots, cells }), gpu, hosts, alerts, loaded: true });
+          set({ info, ...without(hiddenRoot(get()), { roots, cells }), gpu, hosts, alerts, loaded: true });
         });
       },
       addRoot: (path) =>
@@ -261,9 +261,8 @@ export function createAppStore(transport: Transport): AppStore {
   });
   // The deltas of the gap are lost: everything listed is listed again.
   transport.onReopened(() => void store.getState().load());
-  const hidden = () => store.getState().removing?.path ?? null;
-  transport.on('rootsChanged', (roots) => store.setState(without(hidden(), { roots })));
-  transport.on('cellsChanged', (delta) => store.setState(({ cells }) => without(hidden(), { cells: applyCellsDelta(cells, delta) })));
+  transport.on('rootsChanged', (roots) => store.setState(without(hiddenRoot(store.getState()), { roots })));
+  transport.on('cellsChanged', (delta) => store.setState(({ cells }) => without(hiddenRoot(store.getState()), { cells: applyCellsDelta(cells, delta) })));
   transport.on('hostsChanged', (hosts) => store.setState({ hosts }));
   transport.on('alertRaised', (alert) => {
     store.setState(({ alerts }) => (alerts ? { alerts: { ...alerts, alerts: [...alerts.alerts, alert].slice(-1000) } } : {}));

@@ -6,6 +6,9 @@ import type { CellSummary, RootStatus } from '../../../shared/model';
 /** How long a removal can be undone. */
 export const UNDO_MS = 8000;
 
+/** The root whose removal waits, which the window leaves out; null when none does. */
+export const hiddenRoot = (state: { removing: { path: string } | null }) => state.removing?.path ?? null;
+
 /** What the window shows of the roots and cells while `path`'s removal waits: neither it nor its cells. */
 export function without(path: string | null, listed: { roots?: RootStatus[]; cells?: CellSummary[] }): { roots?: RootStatus[]; cells?: CellSummary[] } {
   if (path === null) return listed;
