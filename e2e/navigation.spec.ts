@@ -164,9 +164,11 @@ test.describe('finding your way', () => {
     await expect(page.getByRole('dialog', { name: 'Go to' }).getByRole('option').first()).toContainText(`${highlighted} · episode 3`);
     await page.keyboard.press('Enter');
     // The list follows its end and draws the rows on screen only: its last event is the one in view for sure.
-    const event = page.getByRole('log', { name: 'Events' }).getByRole('button').last();
-    const seq = ((await event.locator('.event-seq').textContent()) as string).trim();
-    await event.click();
+    await expect(page.getByRole('region', { name: 'Event stream' })).toContainText(/Episode 3(?!\d)/);
+    const events = page.getByRole('log', { name: 'Events' }).getByRole('button');
+    const seq = ((await events.last().locator('.event-seq').textContent()) as string).trim();
+    // That event, by its seq: `last()` is found again at the click, and the rows drawn may have moved on since.
+    await events.filter({ has: page.locator('.event-seq', { hasText: new RegExp(`^\\s*${seq}\\s*$`) }) }).click();
     await expect(page).toHaveURL(new RegExp(`#/cell/[^?]+\\?tab=episodes&episode=3&event=${seq}$`));
 
     // Copy link gives the address, token and all.
