@@ -3,7 +3,7 @@ import { builtinModules } from 'node:module';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 import { noImportCycle } from './scripts/cycles.js';
-import { errorHeardForLife, noUnboundedSpread } from './scripts/lint-rules.js';
+import { errorHeardForLife, noUnboundedSpread, transportInDataLayer } from './scripts/lint-rules.js';
 import { formatLiteralRule, layerRules } from './scripts/layers.js';
 
 export default defineConfig(
@@ -23,7 +23,13 @@ export default defineConfig(
   formatLiteralRule,
   {
     files: ['**/*.{ts,tsx}'],
-    plugins: { cellwatch: { rules: { 'no-import-cycle': noImportCycle, 'error-heard-for-life': errorHeardForLife, 'no-unbounded-spread': noUnboundedSpread } } },
+    plugins: { cellwatch: { rules: { 'no-import-cycle': noImportCycle, 'error-heard-for-life': errorHeardForLife, 'no-unbounded-spread': noUnboundedSpread, 'transport-in-data-layer': transportInDataLayer } } },
     rules: { 'cellwatch/no-import-cycle': 'error', 'cellwatch/error-heard-for-life': 'error', 'cellwatch/no-unbounded-spread': 'error' },
+  },
+  {
+    // Where the transport is held: the data layer, the transports themselves, the provider that makes them meet.
+    files: ['renderer/**/*.{ts,tsx}'],
+    ignores: ['renderer/src/data/**', 'renderer/src/transport/**', 'renderer/src/context.tsx', 'renderer/src/main.tsx', '**/*.test.{ts,tsx}', '**/testing.ts'],
+    rules: { 'cellwatch/transport-in-data-layer': 'error' },
   },
 );

@@ -240,10 +240,15 @@ describe('core: a launch that started', () => {
     // Settings that cannot be written: the launch's new root is refused after the run started.
     mkdirSync(join(configDir, 'settings.json'), { recursive: true });
     const core = await startCore({ configDir, dataDir: join(tmp.path, 'data'), transport: 'serve', rescan: false, nvidiaSmi: false });
+    const told: string[][] = [];
+    core.events.on('runsChanged', (runs) => told.push(runs.map((r) => `${r.name} ${r.state}`)));
     const launched = await core.launchRun({ profile: 'demo', values: { root: join(tmp.path, 'ui-runs'), speed: '50' }, label: 'odd' });
     expect(launched.problem).toMatch(/^started, but its cell is not watched: could not read /);
     expect(launched.cellId).toBeNull();
     expect((await core.listRuns()).map((r) => [r.name, r.state])).toEqual([[launched.run.name, 'running']]);
+    // Windows are told of the run as it starts and as it is stopped, before the calls answer.
+    expect(told.at(-1)).toEqual([`${launched.run.name} running`]);
     await core.stopRun(launched.run.id);
+    expect(told.at(-1)).toEqual([`${launched.run.name} stopped`]);
   });
 });

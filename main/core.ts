@@ -8,7 +8,7 @@ import { AlertService, type AlertTiming } from './alerts/service';
 import { localHostContext, type ContextOf, type Media } from './host-context';
 import { BoardReader } from './board';
 import { CompareService } from './compare/service';
-import { EventHub } from './events';
+import { EventHub, eventsFor, type EventSource } from './events';
 import { listFrames } from './frames';
 import { GpuService } from './gpu/service';
 import { fleetOf } from './hosts/fleet';
@@ -61,7 +61,7 @@ export interface CoreOptions {
 
 /** The contract with its events: what a transport serves. */
 export interface EventedBackend extends Backend {
-  readonly events: EventHub;
+  readonly events: EventSource;
 }
 
 /** One window or browser tab: what it opened is released when it goes. */
@@ -105,6 +105,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     gpus: (host) => gpus.readings(host),
     shell: (host) => contextOf({ host }).shell(),
     watchCell: (address, id, starting) => roots.watchCell(address, id, starting),
+    onRuns: (runs) => events.emit('runsChanged', runs),
   });
   const gpus = new GpuService({ nvidiaSmi: options.nvidiaSmi ?? 'nvidia-smi', remoteNvidiaSmi: options.remoteNvidiaSmi, events, contextOf, runOfGroup: (pgid) => launch.runOfGroup(pgid), rootPaths: () => roots.localPaths() });
   gpus.onSample((sample) => launch.observe(sample));
@@ -150,6 +151,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const client = (): ClientBackend => {
     const id = watch.newClient();
+    // What this window asked for, so that it hears only those of the events that are someone's.
+    const recordings = new Set<string>();
+    const gpuHosts = new Set<string>();
+    const hear = eventsFor(events, {
+      cellChanged: (delta) => watch.holds(id, delta.cellId),
+      recordProgress: (progress) => recordings.has(progress.id),
+      gpuSample: (sample) => sample.host === undefined || gpuHosts.has(sample.host),
+    });
     const backend: Backend = {
       getInfo,
       listRoots: () => roots.listRoots(),
@@ -168,7 +177,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         const cell = roots.cell(cellId);
         return listFrames(cell, source, contextOf(cell).read().fs);
       },
-      gpuStatus: (host) => gpus.gpuStatus(host),
+      gpuStatus(host) {
+        if (host !== undefined) gpuHosts.add(host);
+        return gpus.gpuStatus(host);
+      },
       systemStatus: () => gpus.systemStatus(),
       listProfiles: (target) => launch.listProfiles(target),
       planLaunch: (request) => launch.planLaunch(request),
@@ -178,12 +190,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       drainRun: (name) => launch.drainRun(name),
       resumeRun: (id, spec) => launch.resumeRun(id, spec),
       compare: (slots, seed) => compare.compare(slots, seed),
-      record: (slots, seed, seconds, fps) => compare.record(slots, seed, seconds, fps),
+      record: (slots, seed, seconds, fps) => compare.record(slots, seed, seconds, fps, (started) => recordings.add(started)),
       pairedTest: (a, b) => compare.pairedTest(a, b),
       board: () => boards.report(roots.cells()),
       listHosts: () => hosts.listHosts(),
       async listFleet() {
         const statuses = await hosts.listHosts();
+        for (const host of statuses) gpuHosts.add(host.alias);
         const gpu = new Map(await Promise.all(['local', ...statuses.map((h) => h.alias)].map(async (alias) => [alias, await gpus.gpuStatus(alias)] as const)));
         return fleetOf(statuses, roots.cells(), await roots.listRoots(), await launch.listRuns(), gpu);
       },
@@ -196,11 +209,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       markAlertsRead: (until) => alerts.markAlertsRead(until),
       setAlertPrefs: (prefs) => alerts.setAlertPrefs(prefs),
     };
-    return { ...backend, events, dispose: () => watch.release(id) };
+    return { ...backend, events: hear, dispose: () => watch.release(id) };
   };
   let closing: Promise<void> | undefined;
   return {
     ...client(),
+    // The core's own listeners (the CLI, tests) hear everything.
+    events,
     client,
     media: (urlPath) => mediaOf(urlPath, () => roots.cells(), contextOf, recordingsDir),
     scanned: () => roots.scanned(),

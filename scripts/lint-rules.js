@@ -42,3 +42,23 @@ export const noUnboundedSpread = {
     };
   },
 };
+
+/**
+ * The renderer's components get their data from the data layer (renderer/src/data/: feeds fed by events,
+ * and its actions); the transport is held there and by the provider that makes it. A component that
+ * calls the transport makes a second way to the core (its own polls, its own error handling).
+ */
+export const transportInDataLayer = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const report = (node) => context.report({ node, message: 'the transport outside renderer/src/data/: read a feed (useFeed) or call an action of the data layer (useData)' });
+    return {
+      MemberExpression(node) {
+        if (node.object.type === 'Identifier' && node.object.name === 'transport') report(node);
+      },
+      ImportSpecifier(node) {
+        if (node.imported.type === 'Identifier' && node.imported.name === 'Transport') report(node);
+      },
+    };
+  },
+};

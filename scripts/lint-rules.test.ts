@@ -2,6 +2,8 @@ import { ESLint, type Rule } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { errorHeardForLife, noUnboundedSpread } from './lint-rules.js';
 
+const project = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
+
 /** The lines `rule` reports in `source`, with their messages. */
 async function reported(rule: Rule.RuleModule, source: string): Promise<[number, string][]> {
   const eslint = new ESLint({
@@ -21,5 +23,13 @@ describe("the project's own lint rules", () => {
   it('fails on push(...list) and Math.max(...list), not on a spread of a literal list or of other calls', async () => {
     const found = await reported(noUnboundedSpread, "rows.push(...records);\nMath.max(0, ...values);\nargs.push(...['-i', file]);\nrun(...args);\n");
     expect(found.map(([line]) => line)).toEqual([1, 2]);
+  });
+
+  it('keeps the transport in the data layer: a component that calls it or imports its type fails, the data layer may', async () => {
+    const component = "import type { Transport } from '../../shared/contract';\nexport const load = (transport: Transport) => transport.call('board');\n";
+    const rule = 'cellwatch/transport-in-data-layer';
+    const found = async (filePath: string) => ((await project.lintText(component, { filePath }))[0]?.messages ?? []).filter((m) => m.ruleId === rule).map((m) => m.line);
+    expect(await found('renderer/src/board/Board.tsx')).toEqual([1, 2]);
+    expect(await found('renderer/src/data/board.ts')).toEqual([]);
   });
 });

@@ -151,15 +151,21 @@ export interface StreamOpened {
   startedMidFile: boolean;
 }
 
+/** What the core tells windows. Each is heard by every window, unless it says whose it is. */
 export interface BackendEvents {
   /** A root's state, count, progress or problems changed; its cells come as `cellsChanged`. */
   rootsChanged: RootStatus[];
   cellsChanged: CellsDelta;
+  /** Heard by the windows that have the cell open. */
   cellChanged: CellDelta;
+  /** This machine's, heard by every window; an SSH host's, by the windows that asked for its GPUs (`gpuStatus`, `listFleet`). */
   gpuSample: GpuSample;
+  /** Heard by the window that started the recording. */
   recordProgress: RecordProgress;
   hostsChanged: HostStatus[];
   alertRaised: Alert;
+  /** The launched runs, each time the list differs (a run started, changed state, ended). */
+  runsChanged: RunInfo[];
 }
 
 /** The text logs a cell may have: what a launched run printed, and a runner's own log. */
@@ -181,7 +187,7 @@ export type EventName = keyof BackendEvents;
 
 // Keyed by the union, so adding an event without naming it here fails to compile. (The methods are named
 // once, by the dispatcher's argument schemas in main/dispatcher.ts.)
-const eventNames: Record<EventName, true> = { rootsChanged: true, cellsChanged: true, cellChanged: true, gpuSample: true, recordProgress: true, hostsChanged: true, alertRaised: true };
+const eventNames: Record<EventName, true> = { rootsChanged: true, cellsChanged: true, cellChanged: true, gpuSample: true, recordProgress: true, hostsChanged: true, alertRaised: true, runsChanged: true };
 export const EVENTS = Object.keys(eventNames) as readonly EventName[];
 
 export type Unsubscribe = () => void;

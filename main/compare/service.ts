@@ -31,14 +31,18 @@ export class CompareService implements CompareCalls {
     return compareSlots(slots, seed, this.cells(), this.contextOf);
   }
 
-  /** Starts the recording and returns its id at once; progress, the file or the failure arrive as `recordProgress`. */
-  async record(slots: string, seed: string, seconds: number, fps: number) {
+  /**
+   * Starts the recording and returns its id at once; progress, the file or the failure arrive as `recordProgress`.
+   * `own` learns the id before any of its progress is told (the window that asked hears it).
+   */
+  async record(slots: string, seed: string, seconds: number, fps: number, own: (id: string) => void = () => undefined) {
     const cells = this.cells();
     const comparison = await compareSlots(slots, seed, cells, this.contextOf);
     const ffmpeg = findFfmpeg();
     const id = `compare-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${seed}`;
     const out = join(this.recordingsDir, `${id}.mp4`);
     const emit = (progress: Omit<RecordProgress, 'id'>) => this.events.emit('recordProgress', { id, ...progress });
+    own(id);
     recordSlots(ffmpeg, comparison, cells, this.contextOf, { seconds, fps, out }, (fraction) => emit({ fraction })).then(
       (result) => emit({ fraction: 1, file: out, url: `recordings/${id}.mp4`, ...(result.note ? { note: result.note } : {}) }),
       (error: Error) => emit({ fraction: 0, error: error.message }),

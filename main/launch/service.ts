@@ -25,6 +25,8 @@ export interface LaunchOptions {
   shell(host: string): Promise<Shell>;
   /** Makes a launched cell listed (`ALIAS:/path` on an SSH host), waiting while `starting` says so; its id once it is. */
   watchCell(address: string, cellId: string, starting: () => boolean): Promise<string | null>;
+  /** Told of the runs list each time it differs from the last told (a run started, changed state, ended). */
+  onRuns?(runs: RunInfo[]): void;
 }
 
 /** How often launched runs are looked at for having ended unseen. */
@@ -45,6 +47,8 @@ export class LaunchService implements LaunchCalls {
   private cellStates = new Map<string, RunState>();
   private readonly stateListeners: ((cells: string[]) => void)[] = [];
   private stateTimer: NodeJS.Timeout | undefined;
+  /** The runs list as last told to `onRuns`. */
+  private toldRuns = '';
 
   private constructor(private readonly options: LaunchOptions) {
     this.runs = new RunManager(join(options.configDir, 'launched.json'), (target) => this.place(target), (run) => {
@@ -114,11 +118,19 @@ export class LaunchService implements LaunchCalls {
   private async refreshStates(): Promise<void> {
     await this.runs.refresh();
     const views = await this.runs.list();
+    this.tellRuns(views.map((run) => this.info(run)));
     this.groups = new Map(views.filter((r) => r.host === 'local' && r.pid !== null && r.state === 'running').map((r) => [r.pid as number, r.name]));
     const next = await this.runs.states();
     const changed = [...new Set([...next.keys(), ...this.cellStates.keys()])].filter((cell) => next.get(cell) !== this.cellStates.get(cell));
     this.cellStates = next;
     if (changed.length) this.stateListeners.forEach((listener) => listener(changed));
+  }
+
+  private tellRuns(runs: RunInfo[]): void {
+    const told = JSON.stringify(runs);
+    if (told === this.toldRuns) return;
+    this.toldRuns = told;
+    this.options.onRuns?.(runs);
   }
 
   close(): void {

@@ -53,6 +53,11 @@ export class WatchService {
     return this.nextClient++;
   }
 
+  /** Whether this client has the cell open: its deltas are for it. */
+  holds(client: ClientId, id: string): boolean {
+    return this.open.get(id)?.holders.has(client) ?? false;
+  }
+
   async openCell(client: ClientId, id: string): Promise<CellDetail> {
     const existing = this.open.get(id);
     if (existing) {

@@ -111,6 +111,21 @@ describe('an open cell', () => {
     expect(all('vram').length).toBe(1);
   });
 
+  it('tells a cell\'s deltas only to the windows that have it open; the core hears all', async () => {
+    const a = core.client();
+    const b = core.client();
+    const heard = { a: [] as CellDelta[], b: [] as CellDelta[] };
+    a.events.on('cellChanged', (d) => heard.a.push(d));
+    b.events.on('cellChanged', (d) => heard.b.push(d));
+    await a.openCell(id);
+    appendFileSync(join(cell, 'vram.jsonl'), `${JSON.stringify({ t: 1764403290, gpu: 0, used_mib: 5000 })}\n`);
+    await expect.poll(() => heard.a.flatMap((d) => d.vram ?? []).map((s) => s.usedMib), { timeout: 5000 }).toEqual([5000]);
+    expect(all('vram').map((s) => s.usedMib)).toEqual([5000]);
+    expect(heard.b).toEqual([]);
+    await a.dispose();
+    await b.dispose();
+  });
+
   it('opens with the malformed lines of every episode\'s trajectory, as the list and status --json count them', async () => {
     writeTree(cell, { 'episodes/0001/trajectory.jsonl': '{"seq": 0}\n{broken\n' });
     const detail = await core.openCell(id);

@@ -9,7 +9,7 @@ import { CellList } from './cell-list/CellList';
 import { Palette } from './palette/Palette';
 import { useApp, useAppStore } from './context';
 import { followHash } from './routing';
-import type { View } from './store';
+import type { View } from './data/store';
 import { ViewBoundary } from './ViewBoundary';
 import { EmptyState } from './roots/EmptyState';
 import { RootProblems } from './roots/RootProblems';

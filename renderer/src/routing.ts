@@ -3,7 +3,7 @@
 // a link pasted into another window of the same server bring the store back to it.
 import { CELL_TABS, type CellTab } from '../../shared/alerts';
 import { BOARD_FIELDS, type BoardField } from '../../shared/board';
-import type { AppState, AppStore, View } from './store';
+import type { AppState, AppStore, View } from './data/store';
 
 const VIEWS: readonly View[] = ['cells', 'board', 'paired', 'compare', 'gpu', 'runs', 'fleet'];
 

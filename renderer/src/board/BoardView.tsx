@@ -1,13 +1,12 @@
-import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
+import { Fragment, useEffect, useMemo, useState } from 'react';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { formatP } from '../../../shared/mcnemar';
 import type { CellSummary } from '../../../shared/model';
 import { CallFailed } from '../CallFailed';
-import { useApp, useTransport } from '../context';
+import { useApp, useFeed } from '../context';
 import { counted, percent, successTitle, whole } from '../format';
 import { successText } from '../../../shared/provenance';
 import { STATE_LOOK } from '../cell-list/states';
-import { usePolled } from '../usePolled';
 import { BOARD_FIELDS, cellPlace, downOf, gridOf, type BoardField } from '../../../shared/board';
 import { SIGNIFICANT, verdictsByPath, type Verdict } from '../../../shared/board-comparisons';
 import { wilson95 } from '../../../shared/stats';
@@ -84,11 +83,10 @@ function Square({ cell, verdicts, standing, names, focused, onFocus }: SquarePro
 
 /** One board per format and protocol (or bigym task): squares by model and harness · condition · effort, and which differences are real. */
 export function BoardView() {
-  const transport = useTransport();
   const cells = useApp((s) => s.cells);
   const setPaired = useApp((s) => s.setPaired);
   const setView = useApp((s) => s.setView);
-  const { value: report, error } = usePolled(useCallback(() => transport.call('board'), [transport]));
+  const { value: report, error } = useFeed((data) => data.board);
   const chosen = useApp((s) => s.boardName);
   const across = useApp((s) => s.boardAcross);
   const all = useApp((s) => s.boardAll);

@@ -5,7 +5,7 @@ import { counted } from '../format';
 import { useKey } from '../keys';
 import { useFollow } from '../useFollow';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
-import { useTransport } from '../context';
+import { useData } from '../context';
 import { eventsToTranscript, hasConversation } from './episodeTranscript';
 import { TranscriptItems } from './TranscriptView';
 
@@ -86,19 +86,19 @@ function Inspector({ event, named, onClose }: { event: StreamEvent; named: boole
 
 /** Each frame file of an episode by its name, as the frames viewer lists them: the transcript shows a result's frame inline. */
 function useFrameUrls(frames: { cellId: string; episode: string } | undefined, refresh: number): Map<string, string> {
-  const transport = useTransport();
+  const { cell } = useData();
   const [urls, setUrls] = useState(new Map<string, string>());
   useEffect(() => {
     if (!frames) return;
     let current = true;
-    transport.call('listFrames', frames.cellId, { kind: 'episode', episode: frames.episode }).then(
+    cell.listFrames(frames.cellId, { kind: 'episode', episode: frames.episode }).then(
       (set) => current && setUrls(new Map(set.cameras.flatMap((c) => c.urls.map((url): [string, string] => [decodeURIComponent(url.split('/').pop() ?? ''), url])))),
       () => undefined,
     );
     return () => {
       current = false;
     };
-  }, [transport, frames?.cellId, frames?.episode, refresh]);
+  }, [cell, frames?.cellId, frames?.episode, refresh]);
   return urls;
 }
 

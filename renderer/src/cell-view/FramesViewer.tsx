@@ -1,6 +1,6 @@
 import { memo, useCallback, useEffect, useState } from 'react';
 import type { FrameSet, FrameSource } from '../../../shared/cell-detail';
-import { useTransport } from '../context';
+import { useData } from '../context';
 import { useKey } from '../keys';
 import { largest } from '../../../shared/arrays';
 import { asError } from '../../../shared/errors';
@@ -11,7 +11,7 @@ import { CallFailed } from '../CallFailed';
 /** `seek`: a frame's file an event named (`frames/000012.png`): shown at once. */
 /** Memoized: drawn again when a frame is written (refreshKey) or picked, not for each event beside it. */
 export const FramesViewer = memo(function FramesViewer({ cellId, source, refreshKey, live, seek }: { cellId: string; source: FrameSource; refreshKey: number; live: boolean; seek?: { frame: string } | null }) {
-  const transport = useTransport();
+  const { cell } = useData();
   const [frames, setFrames] = useState<FrameSet | null>(null);
   const [error, setError] = useState<Error | null>(null);
   const [index, setIndex] = useState(0);
@@ -20,14 +20,14 @@ export const FramesViewer = memo(function FramesViewer({ cellId, source, refresh
 
   useEffect(() => {
     let current = true;
-    transport.call('listFrames', cellId, source).then(
+    cell.listFrames(cellId, source).then(
       (set) => current && (setFrames(set), setError(null)),
       (e: unknown) => current && setError(asError(e)),
     );
     return () => {
       current = false;
     };
-  }, [transport, cellId, source, refreshKey]);
+  }, [cell, cellId, source, refreshKey]);
 
   const count = largest(frames?.cameras.map((c) => c.urls.length) ?? [], 0);
   const atLiveEdge = live && following;

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { LOG_FILES, type LogFile } from '../../../shared/contract';
-import { useTransport } from '../context';
+import { useData } from '../context';
 import { counted, whole } from '../format';
 import { useKey } from '../keys';
 import { useFollow } from '../useFollow';
@@ -14,23 +14,23 @@ const MAX_LINES = 20_000;
 
 /** Which of the cell's text logs exist, asked once when the tab opens. */
 function useLogFiles(cellId: string): LogFile[] | null {
-  const transport = useTransport();
+  const { cell } = useData();
   const [files, setFiles] = useState<LogFile[] | null>(null);
   useEffect(() => {
     let current = true;
-    Promise.all(LOG_FILES.map((file) => transport.call('readLog', cellId, file, 0).then((chunk) => (chunk ? file : null), () => null))).then(
+    Promise.all(LOG_FILES.map((file) => cell.readLog(cellId, file, 0).then((chunk) => (chunk ? file : null), () => null))).then(
       (found) => current && setFiles(found.filter((f): f is LogFile => f !== null)),
     );
     return () => {
       current = false;
     };
-  }, [transport, cellId]);
+  }, [cell, cellId]);
   return files;
 }
 
 /** One log, followed: its end first, then each new line as it is written; searchable; follows until scrolled up. */
 function Log({ cellId, file }: { cellId: string; file: LogFile }) {
-  const transport = useTransport();
+  const { cell } = useData();
   const [lines, setLines] = useState<string[]>([]);
   const [midFile, setMidFile] = useState(false);
   const [error, setError] = useState<Error | null>(null);
@@ -45,7 +45,7 @@ function Log({ cellId, file }: { cellId: string; file: LogFile }) {
     setLines([]);
     const poll = async () => {
       try {
-        const chunk = await transport.call('readLog', cellId, file, offset);
+        const chunk = await cell.readLog(cellId, file, offset);
         if (stopped) return;
         if (chunk) {
           const fresh = chunk.text === '' ? [] : chunk.text.replace(/\n$/, '').split('\n');
@@ -65,7 +65,7 @@ function Log({ cellId, file }: { cellId: string; file: LogFile }) {
       stopped = true;
       clearTimeout(timer);
     };
-  }, [transport, cellId, file]);
+  }, [cell, cellId, file]);
 
   const shown = useMemo(() => {
     const needle = search.toLowerCase();

@@ -3,7 +3,7 @@ import { useKey } from '../keys';
 import { counted } from '../format';
 import type { Transcript, TranscriptItem } from '../../../shared/cell-detail';
 import { CallFailed } from '../CallFailed';
-import { useTransport } from '../context';
+import { useData } from '../context';
 
 /** A long payload folds: its first lines show, the rest opens on a click. */
 const FOLD_LINES = 12;
@@ -151,7 +151,7 @@ function stepTo(from: number, step: 1 | -1, of: readonly number[]): number | nul
  * go to the next match (Shift+N the one before).
  */
 export function TranscriptView({ cellId, unit, onClose }: { cellId: string; unit: string; onClose: () => void }) {
-  const transport = useTransport();
+  const { cell } = useData();
   const [state, setState] = useState<{ transcript?: Transcript; error?: Error }>({});
   const [current, setCurrent] = useState(-1);
   const [query, setQuery] = useState('');
@@ -161,14 +161,14 @@ export function TranscriptView({ cellId, unit, onClose }: { cellId: string; unit
     let live = true;
     setState({});
     setCurrent(-1);
-    transport.call('transcript', cellId, unit).then(
+    cell.transcript(cellId, unit).then(
       (transcript) => live && setState({ transcript }),
       (error: Error) => live && setState({ error }),
     );
     return () => {
       live = false;
     };
-  }, [transport, cellId, unit]);
+  }, [cell, cellId, unit]);
   const items = state.transcript?.items;
   const found = useMemo(() => {
     const words = query.trim().toLowerCase();

@@ -1,19 +1,19 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import { useTransport } from '../context';
-import { createCellStore, type CellStore, type CellViewState } from './cellStore';
+import { useData } from '../context';
+import type { CellStore, CellViewState } from '../data/cellStore';
 
 const CellContext = createContext<CellStore | null>(null);
 
 /** One store per open cell: created when the view opens, closed (and the cell released) when it goes. */
 export function CellProvider({ cellId, children }: { cellId: string; children: ReactNode }) {
-  const transport = useTransport();
+  const data = useData();
   const [store, setStore] = useState<CellStore | null>(null);
   useEffect(() => {
-    const created = createCellStore(transport, cellId);
+    const created = data.openCell(cellId);
     setStore(created);
     return () => void created.getState().close();
-  }, [transport, cellId]);
+  }, [data, cellId]);
   return store ? <CellContext.Provider value={store}>{children}</CellContext.Provider> : null;
 }
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Comparison } from '../../../shared/cell-detail';
 import { Recorder } from './Recorder';
-import { useApp, useTransport } from '../context';
+import { useApp, useData } from '../context';
 import { useKey } from '../keys';
 import { largest } from '../../../shared/arrays';
 import { asError } from '../../../shared/errors';
@@ -44,7 +44,7 @@ function usePlayback(frames: number, fps: number) {
 }
 
 export function CompareView() {
-  const transport = useTransport();
+  const { stats } = useData();
   const initial = useApp((s) => s.compareSlots);
   const initialSeed = useApp((s) => s.compareSeed);
   const compare = useApp((s) => s.compare);
@@ -59,7 +59,7 @@ export function CompareView() {
     (text: string, chosen?: string) => {
       if (!text.trim()) return;
       asked.current = `${text}\u0000${chosen ?? ''}`;
-      transport.call('compare', text, ...(chosen ? [chosen] : [])).then(
+      stats.compare(text, ...(chosen ? [chosen] : [])).then(
         (result) => {
           setComparison(result);
           setSeed(result.seed);
@@ -70,7 +70,7 @@ export function CompareView() {
         (e: unknown) => (setComparison(null), setError(asError(e))),
       );
     },
-    [transport, compare],
+    [stats, compare],
   );
   useEffect(() => {
     if (asked.current !== `${initial}\u0000${initialSeed ?? ''}`) load(initial, initialSeed ?? undefined);

@@ -1,33 +1,16 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { RecordProgress } from '../../../shared/cell-detail';
-import { useTransport } from '../context';
+import { useData } from '../context';
 
 /** Records the comparison to mp4: its length, a progress bar, then a link to the file or the reason it failed. */
 export function Recorder({ slots, seed, seconds, fps }: { slots: string; seed: string; seconds: number; fps: number }) {
-  const transport = useTransport();
+  const data = useData();
   const [length, setLength] = useState(seconds.toFixed(1));
   const [progress, setProgress] = useState<RecordProgress | null>(null);
-  const id = useRef<string | null>(null);
-  // A recording that fails at once reports before its id is back: what arrives meanwhile waits here.
-  const early = useRef(new Map<string, RecordProgress>());
-  useEffect(
-    () =>
-      transport.on('recordProgress', (p) => {
-        if (p.id === id.current) setProgress(p);
-        else if (id.current === null) early.current.set(p.id, p);
-      }),
-    [transport],
-  );
   const start = async () => {
-    id.current = null;
-    early.current.clear();
     setProgress({ id: '', fraction: 0 });
     try {
-      const started = (await transport.call('record', slots, seed, Number(length), fps)).id;
-      id.current = started;
-      const reported = early.current.get(started);
-      if (reported) setProgress(reported);
-      early.current.clear();
+      await data.record(slots, seed, Number(length), fps, setProgress);
     } catch (error) {
       setProgress({ id: '', fraction: 0, error: error instanceof Error ? error.message : String(error) });
     }

@@ -1,11 +1,9 @@
-import { useCallback } from 'react';
 import type { FleetHost } from '../../../shared/contract';
 import { CallFailed } from '../CallFailed';
-import { useApp, useTransport } from '../context';
+import { useApp, useFeed } from '../context';
 import { ago, counted, percent } from '../format';
 import { HOST_DOT } from '../shell/HostRow';
 import { useNow } from '../useNow';
-import { usePolled } from '../usePolled';
 import { Sparkline } from '../Sparkline';
 import { usePlainColumns } from '../plainColumns';
 import { feedPresence, hostPresence } from '../../../shared/presence';
@@ -34,10 +32,9 @@ function connectionTitle(host: FleetHost): string | undefined {
 
 /** Every host in one table: connection, GPUs, running cells and runs, success, last change, problems; a click lists its cells. */
 export function FleetView() {
-  const transport = useTransport();
   const selectHost = useApp((s) => s.selectHost);
   const now = useNow(5000);
-  const { value: fleet, error } = usePolled(useCallback(() => transport.call('listFleet'), [transport]));
+  const { value: fleet, error } = useFeed((data) => data.fleet);
   const { shown: columns, menu, header, cells } = usePlainColumns<FleetHost>('fleet', [
     {
       key: 'host',

@@ -1,10 +1,10 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { whole } from '../format';
-import type { GpuStatus, SystemPoint, SystemSample } from '../../../shared/machine';
-import type { RunInfo } from '../../../shared/launch';
-import { problem } from '../../../shared/model';
+import type { SystemPoint } from '../../../shared/machine';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { useApp, useTransport } from '../context';
+import { useApp, useFeed } from '../context';
+import { useRuns } from '../launch/useRuns';
+import { isLocal, LOCAL } from '../../../shared/address';
 import { CallFailed } from '../CallFailed';
 import { largest } from '../../../shared/arrays';
 import { Sparkline } from '../Sparkline';
@@ -14,7 +14,7 @@ const gib = (mib: number | null) => (mib === null ? '?' : (mib / 1024).toFixed(1
 
 /** The compact meters of the top bar: one per GPU, used of total, clickable to the GPU view. */
 export function GpuMeters() {
-  const gpu = useApp((s) => s.gpu);
+  const gpu = useFeed((data) => data.gpuOf(LOCAL)).value;
   const setView = useApp((s) => s.setView);
   const latest = gpu?.history.at(-1);
   if (!latest) return <span className="gpu-meter muted" title={gpu?.problems.at(-1)?.message ?? ''}>no GPU</span>;
@@ -34,19 +34,7 @@ export function GpuMeters() {
 
 /** CPU, memory and the disks that hold the runs roots, refreshed every five seconds, each with its last ten minutes as a line. */
 function SystemLine() {
-  const transport = useTransport();
-  const [system, setSystem] = useState<SystemSample | null>(null);
-  const [error, setError] = useState<Error | null>(null);
-  useEffect(() => {
-    const load = () =>
-      transport.call('systemStatus').then(
-        (sample) => (setSystem(sample), setError(null)),
-        (failed: Error) => setError(failed),
-      );
-    void load();
-    const timer = setInterval(load, 5000);
-    return () => clearInterval(timer);
-  }, [transport]);
+  const { value: system, error } = useFeed((data) => data.system);
   if (error) return <CallFailed what="Machine" error={error} />;
   if (!system) return null;
   const over = `over the last ${Math.max(1, Math.round((Date.now() - (system.history[0]?.t ?? Date.now())) / 60_000))} min`;
@@ -81,14 +69,11 @@ function SystemLine() {
 
 /** Each cell's VRAM peak: what its runner wrote, or what Cellwatch sampled for runs it launched. */
 function VramPeaks() {
-  const transport = useTransport();
   const cells = useApp((s) => s.cells);
-  const [runs, setRuns] = useState<RunInfo[]>([]);
-  const [error, setError] = useState<Error | null>(null);
-  useEffect(() => void transport.call('listRuns').then(setRuns, setError), [transport]);
+  const { runs, error } = useRuns();
   const rows = [
     ...cells.filter((c) => c.vramPeakMib !== null).map((c) => ({ name: c.name, mib: c.vramPeakMib as number, source: 'vram_peak_mib' })),
-    ...runs.filter((r) => r.vramPeakMib !== null).map((r) => ({ name: r.name, mib: r.vramPeakMib as number, source: 'sampled' })),
+    ...(runs ?? []).filter((r) => r.vramPeakMib !== null).map((r) => ({ name: r.name, mib: r.vramPeakMib as number, source: 'sampled' })),
   ].sort((a, b) => b.mib - a.mib);
   if (rows.length === 0 && !error) return null;
   return (
@@ -111,35 +96,10 @@ function VramPeaks() {
   );
 }
 
-/** The GPU status of this machine (from the app store), or of an SSH host (fetched, then kept live). */
-function useHostGpu(host: string): GpuStatus | null {
-  const transport = useTransport();
-  const local = useApp((s) => s.gpu);
-  const [remote, setRemote] = useState<GpuStatus | null>(null);
-  useEffect(() => {
-    if (host === 'local') return;
-    let current = true;
-    setRemote(null);
-    transport.call('gpuStatus', host).then(
-      (status) => current && setRemote(status),
-      (error: Error) => current && setRemote({ available: false, problems: [problem(host, error.message)], history: [] }),
-    );
-    const off = transport.on('gpuSample', (sample) => {
-      if (sample.host !== host) return;
-      setRemote((status) => ({ available: true, problems: status?.problems ?? [], history: [...(status?.history ?? []), sample].slice(-600) }));
-    });
-    return () => {
-      current = false;
-      off();
-    };
-  }, [transport, host]);
-  return host === 'local' ? local : remote;
-}
-
 export function GpuView() {
   const hosts = useApp((s) => s.hosts);
-  const [host, setHost] = useState('local');
-  const gpu = useHostGpu(host);
+  const [host, setHost] = useState(LOCAL);
+  const gpu = useFeed((data) => data.gpuOf(host)).value;
   const history = gpu?.history ?? [];
   const latest = history.at(-1);
   const indices = latest?.gpus.map((g) => g.index) ?? [];
@@ -153,13 +113,13 @@ export function GpuView() {
         GPU memory <span className="count">nvidia-smi, once a second</span>
         {hosts.length > 0 && (
           <select aria-label="Host" value={host} onChange={(e) => setHost(e.target.value)}>
-            {['local', ...hosts.map((h) => h.alias)].map((alias) => (
+            {[LOCAL, ...hosts.map((h) => h.alias)].map((alias) => (
               <option key={alias}>{alias}</option>
             ))}
           </select>
         )}
       </h1>
-      {host === 'local' && <SystemLine />}
+      {isLocal(host) && <SystemLine />}
       {!latest && (
         <p className="empty-note" role="status">
           No GPU sample: {gpu?.problems.at(-1)?.message ?? 'waiting for nvidia-smi'}.

@@ -1,9 +1,9 @@
 import { Fragment, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { GpuReading } from '../../../shared/machine';
 import { shellArg } from '../../../shared/quote';
 import { parseTarget, uiName, type LaunchPlan, type LaunchRequest, type ProfileInfo, type SlurmKnobs } from '../../../shared/launch';
-import { useApp, useTransport } from '../context';
+import { useApp, useData, useFeed } from '../context';
+import { LOCAL } from '../../../shared/address';
 import { asError } from '../../../shared/errors';
 import { CallFailed } from '../CallFailed';
 
@@ -12,19 +12,18 @@ const MIN_FREE_MIB = 6000;
 
 /** Pick a profile and its knobs, see the exact command, launch a ui_ run and open its cell. */
 export function LaunchDialog({ onClose }: { onClose: () => void }) {
-  const transport = useTransport();
+  const { launch: calls } = useData();
   const openCell = useApp((s) => s.openCell);
   const setView = useApp((s) => s.setView);
   const say = useApp((s) => s.say);
   // useShallow: a selector returning a new [] each render makes React re-render without end (error #185).
-  const localGpus = useApp(useShallow((s) => s.gpu?.history.at(-1)?.gpus ?? []));
   const hosts = useApp(useShallow((s) => s.hosts.map((h) => h.alias)));
   const [target, setTarget] = useState('local');
   const [slurm, setSlurm] = useState<SlurmKnobs>({});
-  const [hostGpus, setHostGpus] = useState<GpuReading[]>([]);
   const kind = parseTarget(target).kind;
   const host = kind === 'ssh' ? target : null;
-  const gpus = host ? hostGpus : localGpus;
+  const gpuStatus = useFeed((data) => data.gpuOf(host ?? LOCAL)).value;
+  const gpus = useMemo(() => gpuStatus?.history.at(-1)?.gpus ?? [], [gpuStatus]);
   const [profiles, setProfiles] = useState<ProfileInfo[]>([]);
   /** The target the profiles' defaults were filled for: until they arrive for a new one, nothing is sent. */
   const [profilesFor, setProfilesFor] = useState<string | null>(null);
@@ -42,16 +41,11 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
   // Knob defaults as the target fills them (a host's own home and data folder).
   useEffect(() => {
     setPlan(null);
-    transport.call('listProfiles', target).then(
+    calls.listProfiles(target).then(
       (list) => (setProfiles(list), setProfilesFor(target), setError(null)),
       (e: unknown) => setError(asError(e)),
     );
-  }, [transport, target]);
-  useEffect(() => {
-    setHostGpus([]);
-    if (!host) return;
-    transport.call('gpuStatus', host).then((status) => setHostGpus(status.history.at(-1)?.gpus ?? []), () => undefined);
-  }, [transport, host]);
+  }, [calls, target]);
   const profile = profiles.find((p) => p.name === profileName);
   // Refetched per target: the knobs start over only when what they hold changed.
   const profileKey = profile ? JSON.stringify(profile) : '';
@@ -87,14 +81,14 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
   };
   const dryRun = () =>
     act(async () => {
-      setPlan(await transport.call('planLaunch', request()));
+      setPlan(await calls.planLaunch(request()));
       setPlanned(JSON.stringify(request()));
     });
   const launch = (event: FormEvent) => {
     event.preventDefault();
     void act(async () => {
       const asPlanned = plan && planned === JSON.stringify(request()) ? { name: plan.name } : {};
-      const launched = await transport.call('launchRun', { ...request(), ...asPlanned });
+      const launched = await calls.launchRun({ ...request(), ...asPlanned });
       onClose();
       // Started, whatever came after: said, and the run shown, never offered to launch again.
       if (launched.problem) say(`${launched.run.name} ${launched.problem}`);

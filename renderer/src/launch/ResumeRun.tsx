@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { episodesOfSpec, type RunInfo } from '../../../shared/launch';
-import { useTransport } from '../context';
+import { useData } from '../context';
 import { asError } from '../../../shared/errors';
 import { CallFailed } from '../CallFailed';
 
@@ -18,10 +18,10 @@ function specIn(lines: string[] | null): string {
 
 /**
  * For an ended run whose profile resumes: the episodes to run again (what its drain printed, or pasted),
- * relaunched under its own name into its own cell.
+ * relaunched under its own name into its own cell; the relaunched run comes as the runs change.
  */
-export function ResumeRun({ run, said, onResumed }: { run: RunInfo; said: string[] | null; onResumed: (run: RunInfo) => void }) {
-  const transport = useTransport();
+export function ResumeRun({ run, said }: { run: RunInfo; said: string[] | null }) {
+  const { launch } = useData();
   // What the user typed; until then, what the drain printed.
   const [typed, setTyped] = useState<string | null>(null);
   const spec = typed ?? specIn(said);
@@ -32,7 +32,7 @@ export function ResumeRun({ run, said, onResumed }: { run: RunInfo; said: string
     setBusy(true);
     setError(null);
     try {
-      onResumed((await transport.call('resumeRun', run.id, spec)).run);
+      await launch.resumeRun(run.id, spec);
     } catch (failed) {
       setError(asError(failed));
     }

@@ -1,15 +1,16 @@
 import { useState } from 'react';
 import type { RunInfo } from '../../../shared/launch';
-import { useTransport } from '../context';
+import { useData } from '../context';
 import { asError } from '../../../shared/errors';
 import { CallFailed } from '../CallFailed';
 
 /**
  * Drain (a profile that drains) and Stop (asked first) for a run that may still change; what Drain got
- * back goes to `onSaid`, an action that failed says so beside the buttons.
+ * back goes to `onSaid`, an action that failed says so beside the buttons. The run's new state comes as
+ * the runs change.
  */
-export function RunActions({ run, onChanged, onSaid }: { run: RunInfo; onChanged: (run: RunInfo) => void; onSaid: (lines: string[]) => void }) {
-  const transport = useTransport();
+export function RunActions({ run, onSaid }: { run: RunInfo; onSaid: (lines: string[]) => void }) {
+  const { launch } = useData();
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [failed, setFailed] = useState<Error | null>(null);
@@ -24,7 +25,7 @@ export function RunActions({ run, onChanged, onSaid }: { run: RunInfo; onChanged
   return (
     <>
       {run.state === 'running' && run.canDrain && (
-        <button disabled={busy} onClick={() => void act(async () => onSaid(await transport.call('drainRun', run.id)))}>
+        <button disabled={busy} onClick={() => void act(async () => onSaid(await launch.drainRun(run.id)))}>
           Drain
         </button>
       )}
@@ -35,7 +36,7 @@ export function RunActions({ run, onChanged, onSaid }: { run: RunInfo; onChanged
       {confirming && (
         <span className="confirm" role="group" aria-label="Confirm stop">
           Stop {run.name}? {how}.
-          <button className="danger" autoFocus onClick={() => (setConfirming(false), void act(async () => onChanged(await transport.call('stopRun', run.id))))}>
+          <button className="danger" autoFocus onClick={() => (setConfirming(false), void act(async () => void (await launch.stopRun(run.id))))}>
             Stop run
           </button>
           <button onClick={() => setConfirming(false)}>Cancel</button>

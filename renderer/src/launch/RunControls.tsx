@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { jobText, runStateText, type RunInfo } from '../../../shared/launch';
+import { useState } from 'react';
+import { jobText, runStateText } from '../../../shared/launch';
 import { CallFailed } from '../CallFailed';
 import { ResumeRun } from './ResumeRun';
 import { RunActions } from './RunActions';
@@ -8,9 +8,8 @@ import { runTone, useRuns } from './useRuns';
 /** Where a launched run runs, its state (a Slurm job's beside it), Drain and Stop, and why it crashed when it did. */
 export function RunControls({ cellId }: { cellId: string }) {
   const { runs, error } = useRuns();
-  const [run, setRun] = useState<RunInfo | null>(null);
+  const run = runs?.filter((r) => r.cellId === cellId).at(-1) ?? null;
   const [said, setSaid] = useState<string[] | null>(null);
-  useEffect(() => setRun(runs?.filter((r) => r.cellId === cellId).at(-1) ?? null), [runs, cellId]);
   if (error && !run) return <CallFailed what="Launched runs" error={error} />;
   if (!run) return null;
   return (
@@ -22,8 +21,8 @@ export function RunControls({ cellId }: { cellId: string }) {
         {run.gpu !== null ? ` · GPU${run.gpu}` : ''}
       </span>
       {run.problem && <span className="muted tone-amber">{run.problem}</span>}
-      <RunActions run={run} onChanged={setRun} onSaid={setSaid} />
-      <ResumeRun key={run.id} run={run} said={said} onResumed={setRun} />
+      <RunActions run={run} onSaid={setSaid} />
+      <ResumeRun key={run.id} run={run} said={said} />
       {said && said.length > 0 && <Output label="Runner said" lines={said} />}
       {run.state === 'crashed' && <Output label="Last lines of stderr" lines={run.stderrTail} tone="fail" />}
     </div>

@@ -11,7 +11,7 @@ import { usePlainColumns } from '../plainColumns';
 
 /** Every run launched from this machine, on every target: state, time, GPU or job, its cell; Drain and Stop. */
 export function RunsView() {
-  const { runs, error, reload } = useRuns();
+  const { runs, error } = useRuns();
   const openCell = useApp((s) => s.openCell);
   const listed = useApp((s) => s.cells);
   const setLaunching = useApp((s) => s.setLaunching);
@@ -63,8 +63,8 @@ export function RunsView() {
       always: true,
       render: (run) => (
         <div className="row-actions">
-          <RunActions run={run} onChanged={reload} onSaid={(lines) => setSaid({ run: run.name, lines })} />
-          {run === newestFirst.find((r) => r.cellId === run.cellId) && <ResumeRun key={run.id} run={run} said={said?.run === run.name ? said.lines : null} onResumed={() => void reload()} />}
+          <RunActions run={run} onSaid={(lines) => setSaid({ run: run.name, lines })} />
+          {run === newestFirst.find((r) => r.cellId === run.cellId) && <ResumeRun key={run.id} run={run} said={said?.run === run.name ? said.lines : null} />}
         </div>
       ),
     },

@@ -1,13 +1,10 @@
-import { useCallback } from 'react';
 import type { RunInfo } from '../../../shared/launch';
-import { useTransport } from '../context';
-import { usePolled } from '../usePolled';
+import { useFeed } from '../context';
 
-/** The launched runs on every target, asked for every two seconds; `reload` asks now. */
-export function useRuns(): { runs: RunInfo[] | null; error: Error | null; reload: () => void } {
-  const transport = useTransport();
-  const { value, error, reload } = usePolled(useCallback(() => transport.call('listRuns'), [transport]));
-  return { runs: value, error, reload };
+/** The launched runs on every target, as the core tells each change. */
+export function useRuns(): { runs: RunInfo[] | null; error: Error | null } {
+  const { value, error } = useFeed((data) => data.runs);
+  return { runs: value, error };
 }
 
 /** The tone a run's state is shown in. */

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useApp } from '../context';
-import type { View } from '../store';
+import type { View } from '../data/store';
 
 interface Item {
   label: string;

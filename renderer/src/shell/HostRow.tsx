@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { HostStatus } from '../../../shared/contract';
-import { useTransport } from '../context';
+import { useData } from '../context';
 import { useNow } from '../useNow';
 
 /** The dot a host's connection state shows: in the sidebar and the Fleet view. */
@@ -8,7 +8,7 @@ export const HOST_DOT: Record<HostStatus['state'], string> = { connected: 'state
 
 /** An SSH host: its connection state (a countdown while reconnecting), and what it needs from the user. */
 export function HostRow({ host }: { host: HostStatus }) {
-  const transport = useTransport();
+  const { hosts } = useData();
   const now = useNow(1000);
   const [passphrase, setPassphrase] = useState('');
   const seconds = host.retryAt ? Math.max(0, Math.ceil((host.retryAt - now) / 1000)) : null;
@@ -25,7 +25,7 @@ export function HostRow({ host }: { host: HostStatus }) {
       {host.unknownKey && (
         <div className="host-ask" role="alert">
           Unknown host key <code>{host.unknownKey}</code>. Check it with the server's admin before you trust it.
-          <button onClick={() => void transport.call('acceptHostKey', host.alias)}>Accept key</button>
+          <button onClick={() => void hosts.acceptHostKey(host.alias)}>Accept key</button>
         </div>
       )}
       {host.lockedKey && (
@@ -33,7 +33,7 @@ export function HostRow({ host }: { host: HostStatus }) {
           className="host-ask"
           onSubmit={(e) => {
             e.preventDefault();
-            void transport.call('unlockHostKey', host.alias, host.lockedKey as string, passphrase);
+            void hosts.unlockHostKey(host.alias, host.lockedKey as string, passphrase);
             setPassphrase('');
           }}
         >
@@ -44,7 +44,7 @@ export function HostRow({ host }: { host: HostStatus }) {
       )}
       {host.state === 'failed' && !host.unknownKey && !host.lockedKey && (
         <div className="host-ask tone-fail">
-          {host.problem?.message} <button onClick={() => void transport.call('reconnectHost', host.alias)}>Retry</button>
+          {host.problem?.message} <button onClick={() => void hosts.reconnectHost(host.alias)}>Retry</button>
         </div>
       )}
     </div>

@@ -1,24 +1,10 @@
-import { useEffect, useState } from 'react';
-import { useApp, useTransport } from '../context';
+import { useApp, usePresence } from '../context';
 import { hostPresence, type Presence } from '../../../shared/presence';
 import { kindOf } from '../../../shared/errors';
 
 /** A host's mark and tone in the bar, by its presence. */
 const MARK: Record<Presence, string> = { live: '●', connecting: '◐', reconnecting: '◐', stopped: '○', failed: '!' };
 const TONE: Record<Presence, string> = { live: '', connecting: ' warn', reconnecting: ' warn', stopped: ' warn', failed: ' error' };
-
-/** Whether the core answers the window now. */
-function usePresence(): Presence {
-  const transport = useTransport();
-  const [presence, setPresence] = useState<Presence>(transport.presence);
-  useEffect(() => {
-    const off = transport.onPresence(setPresence);
-    // The socket may have opened between the first render and this subscription.
-    setPresence(transport.presence);
-    return off;
-  }, [transport]);
-  return presence;
-}
 
 export function StatusBar() {
   const info = useApp((s) => s.info);

@@ -1,5 +1,5 @@
 import { useApp } from '../context';
-import type { View } from '../store';
+import type { View } from '../data/store';
 import { Tabs } from '../Tabs';
 
 const TABS: { id: View; label: string }[] = [

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { formatP, verdict, type PairedTest } from '../../../shared/mcnemar';
 import { PinButton } from '../alerts/AlertToggles';
-import { useApp, useTransport } from '../context';
+import { useApp, useData } from '../context';
 import { percent } from '../format';
 import { SideEpisode } from './SideEpisode';
 import { choicesOf, SidePicker } from './SidePicker';
@@ -138,7 +138,7 @@ function Result({ test }: { test: PairedTest }) {
 }
 
 export function PairedTestView() {
-  const transport = useTransport();
+  const { stats } = useData();
   const cells = useApp((s) => s.cells);
   const choices = useMemo(() => choicesOf(cells), [cells]);
   const a = useApp((s) => s.pairedA);
@@ -154,14 +154,14 @@ export function PairedTestView() {
   useEffect(() => {
     if (!a || !b || same) return;
     let current = true;
-    transport.call('pairedTest', a, b).then(
+    stats.pairedTest(a, b).then(
       (result) => current && (setTest(result), setError(null)),
       (e: unknown) => current && (setTest(null), setError(asError(e))),
     );
     return () => {
       current = false;
     };
-  }, [transport, a, b, same, cells]);
+  }, [stats, a, b, same, cells]);
 
   return (
     <section className="paired-view" aria-label="Paired test">

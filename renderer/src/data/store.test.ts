@@ -1,33 +1,30 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { GpuSample } from '../../shared/machine';
-import { DEFAULT_ALERT_PREFS } from '../../shared/alerts';
-import { problem, type AppInfo, type CellSummary, type RootStatus } from '../../shared/model';
+import { DEFAULT_ALERT_PREFS } from '../../../shared/alerts';
+import type { AppInfo, CellSummary, RootStatus } from '../../../shared/model';
 import { createAppStore } from './store';
-import { UNDO_MS } from './roots/removal';
-import { fakeTransport } from './testing';
+import { UNDO_MS } from '../roots/removal';
+import { fakeTransport } from '../testing';
 
 const info = { name: 'Cellwatch', version: '0.1.0', transport: 'serve', canPickFolder: false, settingsFile: '/x/settings.json', problems: [] } as AppInfo;
 const root = (path: string): RootStatus => ({ path, source: 'settings', state: 'ok', cellCount: 1, problems: [], progress: null, limit: null });
 const cell = (name: string) => ({ id: `local:/runs/${name}`, name }) as CellSummary;
-const sample = (t: number): GpuSample => ({ t, gpus: [], processes: [] });
 
 function backend(cells: CellSummary[] = [cell('a')]) {
   return {
     getInfo: async () => info,
     listRoots: async () => [root('/runs')],
     listCells: async () => cells,
-    gpuStatus: async () => ({ available: false, problems: [problem('nvidia-smi', 'nvidia-smi not found')], history: [] }),
     listHosts: async () => [],
     listAlerts: async () => ({ alerts: [], readUntil: 0, prefs: DEFAULT_ALERT_PREFS }),
   };
 }
 
 describe('the app store', () => {
-  it('loads info, roots, cells, GPUs and hosts at once', async () => {
+  it('loads info, roots, cells, hosts and alerts at once', async () => {
     const store = createAppStore(fakeTransport(backend()));
     await store.getState().load();
-    expect(store.getState()).toMatchObject({ loaded: true, info, roots: [root('/runs')], cells: [cell('a')], gpu: { available: false }, error: null });
+    expect(store.getState()).toMatchObject({ loaded: true, info, roots: [root('/runs')], cells: [cell('a')], error: null });
   });
 
   describe('removing a root', () => {
@@ -103,16 +100,6 @@ describe('the app store', () => {
     cells = [cell('a'), cell('made while away')];
     transport.reopen();
     await expect.poll(() => store.getState().cells.map((c) => c.name)).toEqual(['a', 'made while away']);
-  });
-
-  it('appends this machine\'s GPU samples, keeping the last 600; other hosts\' samples go elsewhere', () => {
-    const transport = fakeTransport(backend());
-    const store = createAppStore(transport);
-    for (let t = 0; t < 605; t++) transport.emit('gpuSample', sample(t));
-    transport.emit('gpuSample', { ...sample(999), host: 'gpu1' });
-    const history = store.getState().gpu?.history ?? [];
-    expect(history).toHaveLength(600);
-    expect([history[0]?.t, history.at(-1)?.t]).toEqual([5, 604]);
   });
 
   it('opening a view closes the open cell; compare opens the Compare view on its slots', () => {

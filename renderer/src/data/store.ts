@@ -1,14 +1,13 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { HostStatus, Transport } from '../../shared/contract';
-import type { GpuStatus } from '../../shared/machine';
-import type { AlertPrefs, AlertsState, CellTab } from '../../shared/alerts';
-import type { AppInfo, CellSummary, RootStatus } from '../../shared/model';
-import type { BoardField } from '../../shared/board';
-import { notify } from './alerts/notify';
-import { applyCellsDelta } from './cells-delta';
-import { readSidebar, saveSidebar } from './sidebar-pref';
-import { asError } from '../../shared/errors';
-import { hiddenRoot, UNDO_MS, without } from './roots/removal';
+import type { HostStatus, Transport } from '../../../shared/contract';
+import type { AlertPrefs, AlertsState, CellTab } from '../../../shared/alerts';
+import type { AppInfo, CellSummary, RootStatus } from '../../../shared/model';
+import type { BoardField } from '../../../shared/board';
+import { notify } from '../alerts/notify';
+import { applyCellsDelta } from '../cells-delta';
+import { readSidebar, saveSidebar } from '../sidebar-pref';
+import { asError } from '../../../shared/errors';
+import { hiddenRoot, UNDO_MS, without } from '../roots/removal';
 
 export interface AppState {
   info: AppInfo | null;
@@ -52,7 +51,6 @@ export interface AppState {
   sidebar: boolean;
   toggleSidebar(): void;
   setLaunching(open: boolean): void;
-  gpu: GpuStatus | null;
   hosts: HostStatus[];
   /** The slots the Compare view opens on. */
   compareSlots: string;
@@ -170,7 +168,6 @@ export function createAppStore(transport: Transport): AppStore {
       setLaunching(open) {
         set({ launching: open });
       },
-      gpu: null,
       hosts: [],
       compareSlots: '',
       compareSeed: null,
@@ -183,15 +180,14 @@ export function createAppStore(transport: Transport): AppStore {
       },
       async load() {
         await attempt(async () => {
-          const [info, roots, cells, gpu, hosts, alerts] = await Promise.all([
+          const [info, roots, cells, hosts, alerts] = await Promise.all([
             transport.call('getInfo'),
             transport.call('listRoots'),
             transport.call('listCells'),
-            transport.call('gpuStatus'),
             transport.call('listHosts'),
             transport.call('listAlerts'),
           ]);
-          set({ info, ...without(hiddenRoot(get()), { roots, cells }), gpu, hosts, alerts, loaded: true });
+          set({ info, ...without(hiddenRoot(get()), { roots, cells }), hosts, alerts, loaded: true });
         });
       },
       addRoot: (path) =>
@@ -268,11 +264,5 @@ export function createAppStore(transport: Transport): AppStore {
     store.setState(({ alerts }) => (alerts ? { alerts: { ...alerts, alerts: [...alerts.alerts, alert].slice(-1000) } } : {}));
     notify(alert, () => alert.cell !== null && store.getState().openCell(alert.cell, alert.tab));
   });
-  transport.on('gpuSample', (sample) =>
-    sample.host === undefined &&
-    store.setState(({ gpu }) => ({
-      gpu: { available: true, problems: gpu?.problems ?? [], history: [...(gpu?.history ?? []), sample].slice(-600) },
-    })),
-  );
   return store;
 }
