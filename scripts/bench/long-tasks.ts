@@ -30,3 +30,11 @@ export async function served(args: string[], env: NodeJS.ProcessEnv = {}): Promi
   });
   return { url, server };
 }
+
+/** Stops a served app and waits until it is gone: it writes its index cache until it exits. */
+export function stopServed(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return Promise.resolve();
+  const gone = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  server.kill();
+  return gone;
+}

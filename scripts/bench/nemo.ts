@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import { longest, served, watchLongTasks } from './long-tasks';
+import { longest, served, stopServed, watchLongTasks } from './long-tasks';
 import { measure, ROOT, row } from './measure';
 
 const BYTES = Number(process.env.BENCH_BYTES ?? 1024 ** 3);
@@ -62,7 +62,7 @@ async function windowFigures(root: string): Promise<Record<string, number>> {
     return figures;
   } finally {
     await browser.close();
-    server.kill();
+    await stopServed(server);
   }
 }
 
