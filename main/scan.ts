@@ -1,7 +1,8 @@
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { realpath } from 'node:fs/promises';
 import { type CellSummary, type FormatName, type Problem, type RootState, problem } from '../shared/model';
-import { detectFormat, entryProblems, fileCellsIn, type CellFs } from '../runners';
+import { detectFormat, entryProblems, fileCellOf, fileCellsIn, type CellFs } from '../runners';
+import { NotFoundError } from '../shared/errors';
 import { append } from '../shared/arrays';
 import { mapLimited, PARALLEL_IO } from './concurrency';
 
@@ -23,16 +24,22 @@ export interface Found {
   linked?: true;
 }
 
-/** The cell folders below `root`, down to MAX_DEPTH, without entering a cell or following a symlink loop. */
+/**
+ * The cells below `root` (folders, and files that are cells), down to MAX_DEPTH, without entering a cell or
+ * following a symlink loop: the one discovery of every root, on this machine (its read workers) and on an
+ * SSH host (over a snapshot of the root, whose entries are never links).
+ */
 export async function findCells(fs: CellFs, root: string, problems: Problem[], depth = 0, known: ReadonlyMap<string, FormatName> = new Map()): Promise<Found[]> {
   const found: Found[] = [];
   const seen = new Set<string>();
-  // Only a symbolic link can lead back to a folder already seen: the others need no realpath.
+  let realRoot: string | undefined;
+  // Only a symbolic link can lead back to a folder already seen (the root, or another link's): the others need no realpath.
   async function visit(dir: string, depth: number, link: boolean, viaLink = link): Promise<void> {
     const cell = (format: FormatName): Found => ({ dir, format, ...(viaLink ? { linked: true as const } : {}) });
-    if (link || dir === root) {
+    if (link) {
+      realRoot ??= await realpath(root).catch(() => root);
       const real = await realpath(dir).catch(() => dir);
-      if (seen.has(real)) return;
+      if (seen.has(real) || real === realRoot) return;
       seen.add(real);
     }
     // A cell known already (to the index or its cache) is not listed again: its parent's listing says it is there.
@@ -47,7 +54,7 @@ export async function findCells(fs: CellFs, root: string, problems: Problem[], d
       return;
     }
     append(problems, entryProblems(dir, entries));
-    const files = new Set(entries.filter((e) => e.kind === 'file').map((e) => e.name));
+    const files = fileNames(entries);
     const format = await detectFormat(fs, dir, files);
     if (format) {
       found.push(cell(format));
@@ -63,6 +70,27 @@ export async function findCells(fs: CellFs, root: string, problems: Problem[], d
   const startsOnLink = depth > 0 && (await realpath(root).catch(() => root)) !== join(await realpath(dirname(root)).catch(() => dirname(root)), basename(root));
   await visit(root, depth, false, startsOnLink);
   return found.sort((a, b) => a.dir.localeCompare(b.dir));
+}
+
+const fileNames = (entries: { name: string; kind: string }[]) => new Set(entries.filter((e) => e.kind === 'file').map((e) => e.name));
+
+/**
+ * The cell at `path` (what a command names): a cell folder, or a cell that is a file (a rollouts file, or a
+ * file beside one); NotFoundError when nothing is there or it is no cell. `where` names it in messages.
+ */
+export async function cellAt(fs: CellFs, path: string, where = path): Promise<Found> {
+  const entries = await fs.list(path);
+  if (entries) {
+    const format = await detectFormat(fs, path, fileNames(entries));
+    if (!format) throw new NotFoundError(`${where} is not a cell: no run.json of a known runner, nor a Harbor job's config.json`);
+    return { dir: path, format };
+  }
+  const file = fileCellOf(path) ?? path;
+  const folder = await fs.list(dirname(file));
+  if (!folder) throw new NotFoundError(`${where}: no such file or folder`);
+  const cell = (await fileCellsIn(fs, dirname(file), fileNames(folder))).find((c) => c.dir === file);
+  if (!cell) throw new NotFoundError(`${where} is not a cell: no NeMo Gym rows in it, and no materialized inputs beside it`);
+  return cell;
 }
 
 /** Known cells by the folder of `root` they are below (the root itself for the root): how a search of a few folders is told only theirs. */

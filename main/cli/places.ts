@@ -4,7 +4,8 @@
 import { dirname, resolve } from 'node:path';
 import type { CellSummary, Problem } from '../../shared/model';
 import type { HostStatus } from '../../shared/contract';
-import { detectFormat, fileCellOf, fileCellsIn, type CellRead, type ReadContext } from '../../runners';
+import type { CellRead, ReadContext } from '../../runners';
+import { cellAt } from '../scan';
 import { readCell, summaryOf } from '../../runners/read';
 import { localHostContext, type CellContext, type ContextOf } from '../host-context';
 import { HostRegistry } from '../hosts/registry';
@@ -139,26 +140,11 @@ export async function withPlaces<T>(options: PlacesOptions, use: (places: Comman
   }
 }
 
-const fileNames = (entries: { name: string; kind: string }[]) => new Set(entries.filter((e) => e.kind === 'file').map((e) => e.name));
-
-/**
- * The cell at a path, read: a cell folder, or a cell that is a file (a rollouts file, or a file beside
- * one); NotFoundError when nothing is there or it is no cell.
- */
+/** The cell at a path, read (`cellAt` finds it). */
 export async function readCellAt({ context, dir, where }: CellContext): Promise<CellRead> {
   const ctx = context.read();
-  const entries = await ctx.fs.list(dir);
-  if (entries) {
-    const format = await detectFormat(ctx.fs, dir, fileNames(entries));
-    if (!format) throw new NotFoundError(`${where} is not a cell: no run.json of a known runner, nor a Harbor job's config.json`);
-    return readCell(dir, format, ctx);
-  }
-  const path = fileCellOf(dir) ?? dir;
-  const folder = await ctx.fs.list(dirname(path));
-  if (!folder) throw new NotFoundError(`${where}: no such file or folder`);
-  const cell = (await fileCellsIn(ctx.fs, dirname(path), fileNames(folder))).find((c) => c.dir === path);
-  if (!cell) throw new NotFoundError(`${where} is not a cell: no NeMo Gym rows in it, and no materialized inputs beside it`);
-  return readCell(cell.dir, cell.format, ctx);
+  const found = await cellAt(ctx.fs, dir, where);
+  return readCell(found.dir, found.format, ctx);
 }
 
 /** The cell at an address, or null where nothing there is a cell (NotFoundError). */

@@ -2,14 +2,13 @@
 // only the cell it concerns, over the host's one connection; a whole rescan happens at the start, when
 // the feed (re)starts, and every few seconds while no feed runs. Changes go out as deltas.
 import { posix } from 'node:path';
-import { problem, type CellsDelta, type CellSummary, type FormatName, type RootStatus } from '../../shared/model';
+import { problem, type Problem, type CellsDelta, type CellSummary, type FormatName, type RootStatus } from '../../shared/model';
 import { DETECT_FILES } from '../../runners/detect';
 import { readCell, summaryOf } from '../../runners/read';
 import { ADAPTERS } from '../../runners';
 import type { HostContext } from '../host-context';
 import { mapLimited } from '../concurrency';
-import { REMOTE_DEPTH, rootTrouble, type ScanResult } from '../scan';
-import { cellsAmong, fileCellsAmong } from '../ssh/discover';
+import { findCells, REMOTE_DEPTH, rootTrouble, type ScanResult } from '../scan';
 import { SnapshotFs, snapshotCommand } from '../ssh/snapshot';
 import { OutputTooLarge } from '../ssh/helper';
 import type { HostFeed } from '../ssh/feed';
@@ -188,8 +187,9 @@ export class RemoteIndex implements RootIndex {
       const trouble = await rootTrouble(ctx.fs, this.path, this.root);
       // The whole root in one round trip; the cells are read from it, and over SFTP for what it does not hold.
       const snapshot = trouble ? null : new SnapshotFs((await this.host.exec(snapshotCommand(this.path, REMOTE_DEPTH))).stdout, this.path, REMOTE_DEPTH, ctx.fs);
-      const folders = snapshot ? cellsAmong(snapshot.jsonFiles(), this.path) : [];
-      const found = snapshot ? [...folders, ...(await fileCellsAmong(snapshot, this.path, folders, (path) => this.cells.has(path)))] : [];
+      const problems: Problem[] = [];
+      const known = new Map([...this.cells].map(([dir, { format }]) => [dir, format]));
+      const found = snapshot ? await findCells(snapshot, this.path, problems, 0, known) : [];
       const reads = await mapLimited(found, PARALLEL_REMOTE, ({ dir, format }) => this.read(dir, format, snapshot ?? undefined));
       const delta: CellsDelta = { root: this.root, added: [], changed: [], removed: [] };
       const next = new Map(reads.filter((r) => !r.gone).map((r) => [r.known.row.path, r.known]));
@@ -201,7 +201,7 @@ export class RemoteIndex implements RootIndex {
       delta.removed = [...this.cells.keys()].filter((dir) => !next.has(dir)).map((dir) => (this.cells.get(dir) as Known).row.id);
       this.cells.clear();
       next.forEach((known, dir) => this.cells.set(dir, known));
-      this.scan = trouble ?? { state: 'ok', problems: [] };
+      this.scan = trouble ?? { state: 'ok', problems };
       this.send(delta);
       return delta.added.length + delta.changed.length + delta.removed.length > 0 || before !== JSON.stringify(this.scan);
     } catch (error) {

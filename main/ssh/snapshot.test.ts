@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { localFs } from '../../runners';
 import { tempDir, writeTree } from '../../runners/testing';
 import { SnapshotFs, snapshotCommand } from './snapshot';
+import { findCells } from '../scan';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => (tmp = tempDir()));
@@ -29,14 +30,13 @@ describe('a remote root in one command', () => {
     expect(await fs.stat(join(root, 'cell a', 'episodes', '0000', 'trajectory.jsonl'))).toMatchObject({ size: 10, kind: 'file' });
     expect(await fs.stat(join(root, 'cell a', 'missing.json'))).toBeNull();
     expect(JSON.parse((await fs.read(join(root, 'cell a', 'run.json'), 1 << 20))?.text ?? '')).toEqual({ runner: 'coding-agent', note: 'line one\nline two' });
-    expect(fs.jsonFiles().map((f) => f.path).sort()).toEqual([join(root, 'cell a', 'run.json'), join(root, 'cell a', 'summary.json')]);
+    expect(await findCells(fs, root, [])).toEqual([{ dir: join(root, 'cell a'), format: 'coding-agent' }]);
   });
 
   it('asks the file system behind it below its depth and for byte ranges', async () => {
     const root = join(tmp.path, 'runs');
     writeTree(root, { 'a/b/c/deep.json': { deep: true }, 'a/log.jsonl': '{"seq":0}\n{"seq":1}\n' });
     const fs = snapshot(root, 2);
-    expect(fs.jsonFiles()).toEqual([]);
     expect((await fs.list(join(root, 'a', 'b')))?.map((e) => e.name)).toEqual(['c']);
     expect((await fs.read(join(root, 'a', 'b', 'c', 'deep.json'), 1000))?.text).toBe('{"deep":true}');
     expect((await fs.readFrom(join(root, 'a', 'log.jsonl'), 10, 100))?.text).toBe('{"seq":1}\n');
@@ -53,7 +53,6 @@ describe('a remote root in one command', () => {
     const fs = snapshot(root, 5);
     expect(JSON.parse((await fs.read(join(root, 'b', 'summary.json'), 1 << 20))?.text ?? '')).toEqual(honest);
     expect((await fs.read(join(root, 'a', 'run.json'), 1 << 20))?.text).toBe(`{"x": "\u0001\u0001F ${join(root, 'b', 'summary.json')}\u0001{"n": 37}\u0001", "y": "100%01 %25 \u0000"}`);
-    expect(fs.jsonFiles().map((f) => f.path).sort()).toEqual([join(root, 'a', 'run.json'), join(root, 'b', 'summary.json')]);
   });
 
   it('does not follow a link below the root: a cell holding a link to /usr lists the link, not /usr', async () => {
@@ -62,6 +61,6 @@ describe('a remote root in one command', () => {
     symlinkSync('/usr', join(root, 'cell', 'linked'));
     const output = execFileSync('sh', ['-c', snapshotCommand(root, 7)], { encoding: 'utf8' });
     expect(output).not.toContain('/linked/');
-    expect(new SnapshotFs(output, root, 7, localFs).jsonFiles().map((f) => f.path)).toEqual([join(root, 'cell', 'run.json')]);
+    expect(await findCells(new SnapshotFs(output, root, 7, localFs), root, [])).toEqual([{ dir: join(root, 'cell'), format: 'coding-agent' }]);
   });
 });

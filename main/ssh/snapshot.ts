@@ -71,11 +71,6 @@ export class SnapshotFs implements CellFs {
     }
   }
 
-  /** The small JSON files it holds: how cells are found in it. */
-  jsonFiles(): { path: string; text: string }[] {
-    return [...this.texts].map(([path, text]) => ({ path, text }));
-  }
-
   /** How far below the root a path is; -1 outside it. */
   private levels(path: string): number {
     if (path === this.root) return 0;
