@@ -9,8 +9,9 @@ import type { BoardInfo, BoardReport } from '../shared/contract';
 import { readCell } from '../runners/read';
 import { ADAPTERS } from '../runners';
 import { mapLimited, PARALLEL_IO } from './concurrency';
-import type { ContextOf } from './host-context';
+import type { ContextOf } from './place/context';
 import type { ReaderPool } from './roots/pool';
+import { isLocal } from '../shared/address';
 
 /** How many comparisons of a board the window lists, by Holm-adjusted p. */
 export const LISTED = 500;
@@ -78,10 +79,10 @@ export class BoardReader {
     const stale = cells.filter((cell) => this.entries.get(cell.id)?.version !== versionOf(cell));
     const keep = (cell: CellSummary, units: string) =>
       this.entries.set(cell.id, { version: versionOf(cell), entry: { path: cell.path, boardName: cell.boardName as string, labels: cell.labels, apart: ADAPTERS[cell.format].capabilities.board?.apart, units } });
-    const local = new Map(stale.filter((c) => c.host === 'local').map((c) => [c.path, c]));
+    const local = new Map(stale.filter((c) => isLocal(c.host)).map((c) => [c.path, c]));
     // The read workers keep each cell's units from its last read (and the index cache's): nothing is read again here.
     await this.pool.units([...local.values()].map((c) => ({ dir: c.path, format: c.format })), (units) => units.forEach(([dir, list]) => keep(local.get(dir) as CellSummary, list)));
-    await mapLimited(stale.filter((c) => c.host !== 'local'), PARALLEL_IO, async (cell) => keep(cell, encodeUnits((await readCell(cell.path, cell.format, this.contextOf(cell).read())).units)));
+    await mapLimited(stale.filter((c) => !isLocal(c.host)), PARALLEL_IO, async (cell) => keep(cell, encodeUnits((await readCell(cell.path, cell.format, this.contextOf(cell).read())).units)));
     return changed || stale.length > 0;
   }
 }

@@ -5,14 +5,14 @@ import type { Backend } from '../shared/contract';
 import type { AppInfo, CellSummary, ServedBy } from '../shared/model';
 import { AlertLog } from './alerts/log';
 import { AlertService, type AlertTiming } from './alerts/service';
-import { localHostContext, type ContextOf, type Media } from './host-context';
+import type { ContextOf, Media } from './place/context';
 import { BoardReader } from './board';
 import { CompareService } from './compare/service';
 import { EventHub, eventsFor, type EventSource } from './events';
 import { listFrames } from './frames';
 import { GpuService } from './gpu/service';
 import { fleetOf } from './hosts/fleet';
-import type { RegistryOptions } from './hosts/registry';
+import type { RegistryOptions } from './place/registry';
 import { HostsService } from './hosts/service';
 import { truthOf } from './launch/run-states';
 import { LaunchService } from './launch/service';
@@ -27,6 +27,7 @@ import { readTranscript } from './watch/transcript';
 import { OpenCellReader } from './watch/open-reader';
 import { WatchService } from './watch/service';
 import { removeStaleTemps } from './state-file';
+import { LOCAL } from '../shared/address';
 
 export type { Media };
 
@@ -84,8 +85,7 @@ export interface Core extends EventedBackend {
 export async function createCore(options: CoreOptions): Promise<Core> {
   const events = new EventHub();
   const hosts = new HostsService(events, options.hosts);
-  const local = localHostContext();
-  const contextOf: ContextOf = (place) => (place.host === 'local' ? local : hosts.registry.context(place.host));
+  const contextOf: ContextOf = hosts.registry.contextOf;
   const dataDir = options.dataDir ?? defaultDataDir();
   // What writers that died mid-write left (a full disk, kill -9) goes before anything is read.
   await Promise.all([options.configDir, join(dataDir, 'index')].map(removeStaleTemps));
@@ -197,7 +197,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       async listFleet() {
         const statuses = await hosts.listHosts();
         for (const host of statuses) gpuHosts.add(host.alias);
-        const gpu = new Map(await Promise.all(['local', ...statuses.map((h) => h.alias)].map(async (alias) => [alias, await gpus.gpuStatus(alias)] as const)));
+        const gpu = new Map(await Promise.all([LOCAL, ...statuses.map((h) => h.alias)].map(async (alias) => [alias, await gpus.gpuStatus(alias)] as const)));
         return fleetOf(statuses, roots.cells(), await roots.listRoots(), await launch.listRuns(), gpu);
       },
       acceptHostKey: (alias) => hosts.acceptHostKey(alias),

@@ -1,6 +1,6 @@
 // What a media URL names: a file of a listed cell (here or on its host) or a recording.
 import type { CellSummary } from '../shared/model';
-import type { ContextOf, Media } from './host-context';
+import type { ContextOf, Media } from './place/context';
 import { resolveStatic } from './static';
 
 /**

@@ -62,3 +62,22 @@ export const transportInDataLayer = {
     };
   },
 };
+
+/**
+ * One place module tells this machine from an SSH host: main/place/ (the contexts and the registry, the
+ * only way into main/ssh/) and shared/address.ts (LOCAL, isLocal). Elsewhere a place is a HostContext or a
+ * host id, never the literal 'local' nor an SSH module.
+ */
+export const placeInPlaceModule = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    return {
+      Literal(node) {
+        if (node.value === 'local') context.report({ node, message: "the literal 'local' outside the place module: use LOCAL or isLocal (shared/address.ts), or ask the place's HostContext" });
+      },
+      ImportDeclaration(node) {
+        if (/(^|\/)ssh\//.test(node.source.value)) context.report({ node, message: 'main/ssh/ is reached through the place module (main/place/: a HostContext, the registry), not imported' });
+      },
+    };
+  },
+};

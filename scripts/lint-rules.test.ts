@@ -32,4 +32,13 @@ describe("the project's own lint rules", () => {
     expect(await found('renderer/src/board/Board.tsx')).toEqual([1, 2]);
     expect(await found('renderer/src/data/board.ts')).toEqual([]);
   });
+
+  it("keeps places in the place module: 'local' and main/ssh/ imports fail outside it, not in it", async () => {
+    const source = "import { HostFeed } from '../ssh/feed';\nexport const here = (host: string) => host === 'local';\nexport type F = HostFeed;\n";
+    const rule = 'cellwatch/place-in-place-module';
+    const found = async (filePath: string) => ((await project.lintText(source, { filePath }))[0]?.messages ?? []).filter((m) => m.ruleId === rule).map((m) => m.line);
+    expect(await found('main/roots/x.ts')).toEqual([1, 2]);
+    expect(await found('renderer/src/x.tsx')).toEqual([1, 2]);
+    expect(await found('main/place/x.ts')).toEqual([]);
+  });
 });

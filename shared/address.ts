@@ -16,6 +16,9 @@ export interface Address {
 
 export const isLocal = (host: HostId) => host === LOCAL;
 
+/** A host as a sentence names it: "this machine", or its alias. */
+export const hostWords = (host: HostId) => (isLocal(host) ? 'this machine' : host);
+
 /** An SSH alias as an address may name it. */
 const ALIAS = '[A-Za-z0-9_.@-]+';
 const URL_FORM = new RegExp(`^ssh://(${ALIAS})(/.*)$`);

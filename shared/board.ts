@@ -1,5 +1,6 @@
 // The board's fields and its grid, as the window and `cellwatch board` both lay it out.
 import { mergeProblems, problem, type CellSummary } from './model';
+import { formatAddress } from './address';
 
 export const BOARD_FIELDS = ['harness', 'model', 'condition', 'effort'] as const;
 export type BoardField = (typeof BOARD_FIELDS)[number];
@@ -45,7 +46,6 @@ export function gridOf<C extends Square>(cells: C[], across: BoardField = 'model
 type Claimant = Pick<CellSummary, 'id' | 'host' | 'path' | 'board' | 'boardName' | 'labels'>;
 
 /** A cell's place that tells it from a copy of it: its path, on its host. */
-export const cellPlace = (cell: Pick<CellSummary, 'host' | 'path'>) => (cell.host === 'local' ? cell.path : `${cell.host}:${cell.path}`);
 
 /** The crossing an on-board cell claims: its board and its four fields; null for a cell that claims none. */
 const crossingOf = (cell: Claimant) => (cell.board === 'on' && cell.boardName !== null ? [cell.boardName, ...BOARD_FIELDS.map((f) => unknown(cell.labels[f]))].join('\0') : null);
@@ -66,7 +66,7 @@ export function rivalsOf(cells: readonly Claimant[]): Map<string, string[]> {
   const rivals = new Map<string, string[]>();
   for (const there of claims.values()) {
     if (there.length < 2) continue;
-    for (const cell of there) rivals.set(cell.id, there.filter((c) => c !== cell).map(cellPlace).sort());
+    for (const cell of there) rivals.set(cell.id, there.filter((c) => c !== cell).map(formatAddress).sort());
   }
   return rivals;
 }
@@ -76,5 +76,5 @@ export function withRivals<C extends CellSummary>(cell: C, rivals: readonly stri
   if (!rivals?.length) return cell;
   const why = `${rivals.length === 1 ? 'another cell claims' : `${rivals.length} other cells claim`} its board crossing: ${rivals.join(', ')}`;
   const tip = 'move the copy out of the runs root, or name one of them nonstd_…; neither is compared until then';
-  return { ...cell, board: 'off', board_reasons: [...cell.board_reasons, why], rivals: [...rivals], problems: mergeProblems(cell.problems, [problem(cellPlace(cell), why, { tip })]) };
+  return { ...cell, board: 'off', board_reasons: [...cell.board_reasons, why], rivals: [...rivals], problems: mergeProblems(cell.problems, [problem(formatAddress(cell), why, { tip })]) };
 }

@@ -16,6 +16,7 @@ const KINDS = {
   SlotError: { label: 'bad slot', tip: 'a slot names a cell, or cell@vNNN for a policy version' },
   CompareError: { label: 'cannot compare', tip: null },
   FramesError: { label: 'no frames', tip: null },
+  OutputTooLarge: { label: 'too much output', tip: null },
   Error: { label: 'failed', tip: null },
 } satisfies Record<string, ErrorKind>;
 
@@ -52,6 +53,11 @@ export class SlotError extends Error {
 /** Two sides that cannot be paired: two formats, a version that is not there. */
 export class CompareError extends Error {
   override name: ErrorName = 'CompareError';
+}
+
+/** A command on a host printed more than is read of it, and was stopped. */
+export class OutputTooLarge extends Error {
+  override name: ErrorName = 'OutputTooLarge';
 }
 
 /** A cell's frames that cannot be listed or served. */

@@ -1,4 +1,5 @@
 // Launching UI runs: what the launch dialog shows and sends.
+import { isLocal, LOCAL } from './address';
 
 export interface KnobInfo {
   key: string;
@@ -45,14 +46,14 @@ export interface SlurmKnobs {
   extra?: string;
 }
 
-export type LaunchTarget = { kind: 'local' } | { kind: 'ssh'; host: string } | { kind: 'slurm'; host: string | null };
+export type LaunchTarget = { kind: 'here' } | { kind: 'ssh'; host: string } | { kind: 'slurm'; host: string | null };
 
 const ALIAS = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
 /** `local`, an SSH host's alias (`gpu1`), `slurm` (sbatch here) or `slurm@login1` (sbatch on an SSH host). */
 export function parseTarget(target: string | undefined): LaunchTarget {
-  const text = (target ?? 'local').trim();
-  if (text === '' || text === 'local') return { kind: 'local' };
+  const text = (target ?? LOCAL).trim();
+  if (text === '' || isLocal(text)) return { kind: 'here' };
   if (text === 'slurm') return { kind: 'slurm', host: null };
   const slurm = /^slurm@(.+)$/.exec(text);
   const host = slurm ? (slurm[1] as string) : text;
@@ -62,7 +63,7 @@ export function parseTarget(target: string | undefined): LaunchTarget {
 
 /** The host whose files a target's runs write: 'local' or an SSH alias. */
 export function targetHost(target: LaunchTarget): string {
-  return target.kind === 'local' ? 'local' : target.kind === 'ssh' ? target.host : (target.host ?? 'local');
+  return target.kind === 'here' ? LOCAL : target.kind === 'ssh' ? target.host : (target.host ?? LOCAL);
 }
 
 export interface LaunchPlan {

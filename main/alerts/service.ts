@@ -12,6 +12,7 @@ import { splitAddress } from '../compare/paired';
 import type { AlertLog } from './log';
 import { cellAlerts, hostDownAlert, isEnded, pairedAlert, stallAlert, type Raised } from './rules';
 import { hostPresence } from '../../shared/presence';
+import { LOCAL, isLocal } from '../../shared/address';
 
 export interface AlertSources {
   events: EventHub;
@@ -156,7 +157,7 @@ export class AlertService implements AlertCalls {
     // The runs are looked up only when some GPU is under the guard: most samples cost nothing here.
     const low = sample.gpus.some((g) => g.freeMib !== null && g.freeMib < MIN_FREE_MIB);
     // The runs on the sampled host: this machine's, or an SSH host's.
-    const host = sample.host ?? 'local';
+    const host = sample.host ?? LOCAL;
     if (!low) {
       for (const [id, entry] of this.lowGpu) if (entry.host === host) this.lowGpu.delete(id);
       return;
@@ -175,7 +176,7 @@ export class AlertService implements AlertCalls {
         kind: 'gpu_low',
         cell: run.cellId,
         subject: run.name,
-        message: `GPU ${run.gpu}${host === 'local' ? '' : ` on ${host}`} has ${free} MiB free, under the ${MIN_FREE_MIB} MiB guard`,
+        message: `GPU ${run.gpu}${isLocal(host) ? '' : ` on ${host}`} has ${free} MiB free, under the ${MIN_FREE_MIB} MiB guard`,
       });
     }
   }

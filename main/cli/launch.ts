@@ -4,6 +4,7 @@ import { shellQuote } from '../../shared/quote';
 import { UsageError, type Io } from './io';
 import { withLauncher } from './launcher';
 import { printable } from './printable';
+import { LOCAL } from '../../shared/address';
 
 export const LAUNCH_HELP = `cellwatch launch --profile P [--on TARGET] [--set key=value ...] [--name ui_...] [--gpu N] [--min-free MiB] [--override] [--dry-run]
 
@@ -27,7 +28,7 @@ export async function launch(argv: string[], io: Io): Promise<number> {
     args: argv,
     options: {
       profile: { type: 'string' },
-      on: { type: 'string', default: 'local' },
+      on: { type: 'string', default: LOCAL },
       set: { type: 'string', multiple: true, default: [] },
       name: { type: 'string' },
       gpu: { type: 'string' },

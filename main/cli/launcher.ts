@@ -5,6 +5,7 @@ import { parseGpus } from '../gpu/parse';
 import { gpuQueryArgs } from '../gpu/sampler';
 import { LaunchService } from '../launch/service';
 import { defaultConfigDir, defaultDataDir, packageRoot } from '../paths';
+import { isLocal } from '../../shared/address';
 
 /**
  * The launch service as one CLI command uses it: the app's registry of launched runs, each SSH host over
@@ -18,7 +19,7 @@ export function withLauncher<T>(use: (launcher: LaunchService) => Promise<T>): P
         configDir: defaultConfigDir(),
         packageRoot: packageRoot(dirname(fileURLToPath(import.meta.url))),
         dataDir: defaultDataDir(),
-        gpus: (host) => places.contextOf({ host }).once(host === 'local' ? nvidiaSmi : 'nvidia-smi', gpuQueryArgs()).then(parseGpus, () => []),
+        gpus: (host) => places.contextOf({ host }).once(isLocal(host) ? nvidiaSmi : 'nvidia-smi', gpuQueryArgs()).then(parseGpus, () => []),
         shell: (host) => places.shell(host),
         watchCell: async () => null,
       },

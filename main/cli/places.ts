@@ -7,8 +7,8 @@ import type { HostStatus } from '../../shared/contract';
 import type { CellRead, ReadContext } from '../../runners';
 import { cellAt } from '../scan';
 import { readCell, summaryOf } from '../../runners/read';
-import { localHostContext, type CellContext, type ContextOf } from '../host-context';
-import { HostRegistry } from '../hosts/registry';
+import type { CellContext, ContextOf } from '../place/context';
+import { HostRegistry } from '../place/registry';
 import { defaultConfigDir, defaultDataDir } from '../paths';
 import { loadPrices, priced, shippedPrices, type Prices } from '../prices';
 import { ReaderPool } from '../roots/pool';
@@ -35,7 +35,6 @@ export interface Listing {
 }
 
 export class CommandPlaces {
-  private readonly local = localHostContext();
   private readonly hosts: HostRegistry;
   private workers: ReaderPool | undefined;
   private prices: Promise<Prices> | undefined;
@@ -60,28 +59,27 @@ export class CommandPlaces {
     return (this.workers ??= new ReaderPool());
   }
 
-  readonly contextOf: ContextOf = (place) => (place.host === 'local' ? this.local : this.hosts.context(place.host));
+  get contextOf(): ContextOf {
+    return this.hosts.contextOf;
+  }
 
   /** The host's one connection, up; a host that cannot be reached is a NotFoundError saying why. */
-  private async connected(alias: string): Promise<void> {
-    await this.hosts.get(alias).ready().catch((error: Error) => Promise.reject(new NotFoundError(error.message)));
+  private async connected(host: string): Promise<void> {
+    await this.hosts.contextOf({ host }).ready().catch((error: Error) => Promise.reject(new NotFoundError(error.message)));
   }
 
   /** A local path, or `ssh://ALIAS/abs/path` or `ALIAS:/abs/path` for a host of ~/.ssh/config. */
   async open(address: string): Promise<CellContext> {
     const { host, path } = parseAddress(address);
-    if (isLocal(host)) {
-      const dir = resolve(address);
-      return { context: this.local, dir, where: dir };
-    }
     await this.connected(host);
-    return { context: this.hosts.context(host), dir: path, where: formatAddress({ host, path }) };
+    const dir = isLocal(host) ? resolve(address) : path;
+    return { context: this.hosts.contextOf({ host }), dir, where: formatAddress({ host, path: dir }) };
   }
 
   /** Where launch scripts run on the host, over this command's one connection to it. */
   async shell(alias: string) {
     await this.connected(alias);
-    return this.hosts.context(alias).shell();
+    return this.hosts.contextOf({ host: alias }).shell();
   }
 
   /**

@@ -12,6 +12,7 @@ import { percent, success, table } from './table';
 import { whole } from '../../shared/counts';
 import { provenanceOf } from '../../shared/provenance';
 import { ADAPTERS } from '../../runners';
+import { isLocal } from '../../shared/address';
 
 export const STATUS_HELP = `cellwatch status [--json | --explain] [--accept-new-host-key] ROOT_OR_CELL...
 
@@ -40,7 +41,7 @@ export async function status(argv: string[], io: Io): Promise<number> {
   for (const p of listed.problems) io.err(problemLine(p));
   // As in the app: what the process of a run launched from it says beats what the cell's files suggest.
   const runs = await new RunManager(join(defaultConfigDir(), 'launched.json')).states();
-  const cells = listed.cells.map((row) => (row.host === 'local' ? { ...row, state: truthOf(row.state, runs.get(row.path)) } : row));
+  const cells = listed.cells.map((row) => (isLocal(row.host) ? { ...row, state: truthOf(row.state, runs.get(row.path)) } : row));
   if (values.json) {
     io.out(JSON.stringify({ cells: cells.map(cellJson) }, null, 2));
     return 0;

@@ -5,7 +5,7 @@ import type { Comparison, RecordProgress } from '../../shared/cell-detail';
 import type { Backend } from '../../shared/contract';
 import type { PairedTest } from '../../shared/mcnemar';
 import type { CellSummary } from '../../shared/model';
-import type { ContextOf } from '../host-context';
+import type { ContextOf } from '../place/context';
 import type { EventHub } from '../events';
 import { findFfmpeg } from '../record/ffmpeg';
 import { recordSlots } from '../record/slots';

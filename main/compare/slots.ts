@@ -4,7 +4,7 @@ import { naturalOrder } from '../../shared/order';
 import { parseSlots, type SlotSpec } from '../../shared/slots';
 import { ADAPTERS } from '../../runners';
 import type { VersionsCapability } from '../../runners/types';
-import type { ContextOf } from '../host-context';
+import type { ContextOf } from '../place/context';
 import { listFrames } from '../frames';
 import { SlotError } from '../../shared/errors';
 

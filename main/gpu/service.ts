@@ -4,13 +4,14 @@ import type { GpuReading, GpuSample, GpuStatus, SystemPoint, SystemSample } from
 import type { HostStatus } from '../../shared/contract';
 import { problem } from '../../shared/model';
 import type { EventHub } from '../events';
-import type { ContextOf } from '../host-context';
+import type { ContextOf } from '../place/context';
 import { processGroupOf } from '../launch/pgid';
 import { startGpu, type GpuFeed } from './history';
 import { parseGpus } from './parse';
 import { gpuQueryArgs } from './sampler';
 import { diskOf, sampleSystem, withPoint } from './system';
 import { hostPresence } from '../../shared/presence';
+import { LOCAL, isLocal } from '../../shared/address';
 
 export interface GpuOptions {
   /** The nvidia-smi to sample this machine with; false: no sampler (tests). */
@@ -34,18 +35,18 @@ export class GpuService {
   private systemHistory: SystemPoint[] = [];
 
   constructor(private readonly options: GpuOptions) {
-    this.feeds.set('local', this.sample('local'));
+    this.feeds.set(LOCAL, this.sample(LOCAL));
     this.unsubscribe = options.events.on('hostsChanged', (statuses) => this.follow(statuses));
   }
 
   private command(host: string): string | false {
-    return host === 'local' ? this.options.nvidiaSmi : (this.options.remoteNvidiaSmi ?? 'nvidia-smi');
+    return isLocal(host) ? this.options.nvidiaSmi : (this.options.remoteNvidiaSmi ?? 'nvidia-smi');
   }
 
   private sample(host: string): GpuFeed {
     const context = this.options.contextOf({ host });
     const command = this.command(host);
-    const local = host === 'local';
+    const local = isLocal(host);
     return startGpu({
       command,
       onSample: (sample) => {
@@ -66,7 +67,7 @@ export class GpuService {
   /** Hosts that just connected are sampled; hosts no longer known stop being. */
   private follow(statuses: HostStatus[]): void {
     for (const [host, feed] of this.feeds) {
-      if (host === 'local' || statuses.some((h) => h.alias === host)) continue;
+      if (isLocal(host) || statuses.some((h) => h.alias === host)) continue;
       feed.stop();
       this.feeds.delete(host);
     }
@@ -79,19 +80,19 @@ export class GpuService {
   }
 
   /** A place's GPUs now: its latest sample, else one nvidia-smi run there (the Launch dialog may open first). */
-  async readings(host = 'local'): Promise<GpuReading[]> {
+  async readings(host = LOCAL): Promise<GpuReading[]> {
     const latest = this.feeds.get(host)?.latest();
     const command = this.command(host);
     if (latest || command === false) return latest ?? [];
     return this.options.contextOf({ host }).once(command, gpuQueryArgs()).then(parseGpus, () => []);
   }
 
-  async gpuStatus(host = 'local'): Promise<GpuStatus> {
+  async gpuStatus(host = LOCAL): Promise<GpuStatus> {
     return this.feeds.get(host)?.status() ?? { available: false, problems: [problem(host, `${host} is not connected`)], history: [] };
   }
 
   async systemStatus(): Promise<SystemSample> {
-    const local = this.feeds.get('local');
+    const local = this.feeds.get(LOCAL);
     const system = await sampleSystem(!local?.latest());
     const disks = this.options.rootPaths().map((root) => diskOf(system.disks, root)).filter((d) => d !== undefined);
     const sample = { ...system, disks: [...new Map(disks.map((d) => [d.mount, d])).values()] };

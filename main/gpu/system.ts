@@ -3,6 +3,7 @@ import type { SystemPoint, SystemSample } from '../../shared/machine';
 import { gpuQueryArgs, appsQueryArgs } from './sampler';
 import { runOnce } from '../programs';
 import { parseGpus, parseProcesses, type GpuProcess, type GpuReading } from './parse';
+import { LOCAL } from '../../shared/address';
 
 export interface MachineSample extends Omit<SystemSample, 'history'> {
   host: string;
@@ -59,5 +60,5 @@ export async function sampleMachine(command = 'nvidia-smi'): Promise<MachineSamp
   ]);
   const system = await sampleSystem(gpus.length === 0);
   if (gpus.length === 0 && system.otherGpus.length === 0) problems.push('no GPU found on this machine');
-  return { host: 'local', t: Date.now(), gpus, processes, ...system, problems };
+  return { host: LOCAL, t: Date.now(), gpus, processes, ...system, problems };
 }

@@ -2,7 +2,7 @@ import type { GpuStatus } from '../../shared/machine';
 import type { FleetHost, HostStatus } from '../../shared/contract';
 import type { RunInfo } from '../../shared/launch';
 import { isLive, type CellSummary, type RootStatus } from '../../shared/model';
-import { parseAddress } from '../../shared/address';
+import { parseAddress, LOCAL } from '../../shared/address';
 
 /** The GPU trend: the last ten minutes of samples, thinned to at most TREND_POINTS. */
 const TREND_MS = 600_000;
@@ -25,7 +25,7 @@ function gpuOf(status: GpuStatus): Pick<FleetHost, 'gpus' | 'gpuTrend'> {
 
 /** One row a host: this machine first, then each SSH host in the order they were added. */
 export function fleetOf(hosts: HostStatus[], cells: CellSummary[], roots: RootStatus[], runs: RunInfo[], gpu: Map<string, GpuStatus>): FleetHost[] {
-  const aliases = ['local', ...hosts.map((h) => h.alias)];
+  const aliases = [LOCAL, ...hosts.map((h) => h.alias)];
   return aliases.map((alias) => {
     const mine = cells.filter((c) => c.host === alias);
     const running = mine.filter((c) => isLive(c.state));

@@ -1,7 +1,7 @@
 // The SSH hosts of the runs roots: their connections (the registry) and the contract's host calls.
 import type { Backend } from '../../shared/contract';
 import type { EventHub } from '../events';
-import { HostRegistry, type RegistryOptions } from './registry';
+import { HostRegistry, type RegistryOptions } from '../place/registry';
 
 type HostCalls = Pick<Backend, 'listHosts' | 'acceptHostKey' | 'unlockHostKey' | 'reconnectHost'>;
 

@@ -5,6 +5,7 @@ import type { GpuReading } from '../gpu/parse';
 import { pickGpu } from './gpu-pick';
 import { fill, loadProfiles, renderRun, type Profile, type RenderedRun } from './profiles';
 import { sbatchLine } from './slurm';
+import { LOCAL, isLocal } from '../../shared/address';
 
 /** How a run is written where it starts: its data folder, `~`, the node and the Cellwatch CLI there. */
 export interface HostSetup {
@@ -34,7 +35,7 @@ export function profileDirs(packageRoot: string, configDir: string): string[] {
 /** The setup of the host a target writes on. */
 function setupOf(target: string | undefined, ctx: LaunchContext): Promise<HostSetup> {
   const host = targetHost(parseTarget(target));
-  return host === 'local' ? Promise.resolve(ctx.local) : ctx.hostSetup(host);
+  return isLocal(host) ? Promise.resolve(ctx.local) : ctx.hostSetup(host);
 }
 
 /** The setup of an SSH host from what it answered: its $HOME, and node and cellwatch when on its PATH. */
@@ -89,7 +90,7 @@ export async function planLaunch(request: LaunchRequest, ctx: LaunchContext): Pr
   // Slurm hands out GPUs itself (--gres); elsewhere the one with the most free memory is taken.
   if (profile.gpu && target.kind !== 'slurm') {
     try {
-      gpu = pickGpu(await ctx.gpus(host), { requested: request.gpu, minFreeMib: request.minFreeMib, override: request.override }, host === 'local' ? 'here' : `on ${host}`);
+      gpu = pickGpu(await ctx.gpus(host), { requested: request.gpu, minFreeMib: request.minFreeMib, override: request.override }, isLocal(host) ? 'here' : `on ${host}`);
     } catch (error) {
       refusals.push((error as Error).message);
     }
@@ -97,7 +98,7 @@ export async function planLaunch(request: LaunchRequest, ctx: LaunchContext): Pr
   const refused = refusals.length ? refusals.join('; ') : null;
   const env = { ...run.env, ...(gpu === null ? {} : { CUDA_VISIBLE_DEVICES: String(gpu) }) };
   const submit = target.kind === 'slurm' ? sbatchLine({ name: run.name, cell: run.cell, cwd: run.cwd, command: run.command, env }, request.slurm ?? {}, profile.gpu) : null;
-  return { plan: { name: run.name, cell: run.listed, cwd: run.cwd, command: run.command, env, gpu, target: request.target ?? 'local', submit, refused }, run, profile };
+  return { plan: { name: run.name, cell: run.listed, cwd: run.cwd, command: run.command, env, gpu, target: request.target ?? LOCAL, submit, refused }, run, profile };
 }
 
 export const localSetup = (dataDir: string, cli: string): HostSetup => ({ dataDir, home: homedir(), node: process.execPath, cli });

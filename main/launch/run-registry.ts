@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { append } from '../../shared/arrays';
 import { StateFile } from '../state-file';
 import type { LaunchedRun } from './place';
+import { LOCAL } from '../../shared/address';
 
 /** The registry's runs; none when there is no file or it is not a list. */
 function parseRuns(text: string | null): LaunchedRun[] {
@@ -12,7 +13,7 @@ function parseRuns(text: string | null): LaunchedRun[] {
     // Runs saved by an older Cellwatch have no id (one made of what they have, the same at each read), no
     // start time and no target: they ran here.
     return Array.isArray(saved)
-      ? (saved as Partial<LaunchedRun>[]).map((r) => ({ ...r, id: r.id ?? `saved-${r.pid}-${r.startedAt}`, pidStart: r.pidStart ?? null, target: r.target ?? 'local', host: r.host ?? 'local', job: r.job ?? null }) as LaunchedRun)
+      ? (saved as Partial<LaunchedRun>[]).map((r) => ({ ...r, id: r.id ?? `saved-${r.pid}-${r.startedAt}`, pidStart: r.pidStart ?? null, target: r.target ?? LOCAL, host: r.host ?? LOCAL, job: r.job ?? null }) as LaunchedRun)
       : [];
   } catch {
     return [];

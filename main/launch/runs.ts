@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { parseTarget, targetHost, type RunState } from '../../shared/launch';
-import { cellId } from '../../shared/address';
+import { cellId, isLocal } from '../../shared/address';
 import { LocalPlace } from './local-place';
 import { RunRegistry } from './run-registry';
 import { STDERR, type LaunchedRun, type RunPlace, type Seen, type Start } from './place';
@@ -67,7 +67,7 @@ export class RunManager {
   }
 
   private place(target: string): RunPlace {
-    return target === 'local' ? this.local : this.placeOf(target);
+    return isLocal(target) ? this.local : this.placeOf(target);
   }
 
   /** Starts the run and records it; `how` says whether its profile drains and which knob takes a resume spec. */
@@ -119,7 +119,7 @@ export class RunManager {
     await this.registry.load();
     const open = new Map<string, LaunchedRun[]>();
     for (const run of this.registry.runs) {
-      if (run.target !== 'local' && run.seen && !MOVING.has(run.seen.state)) continue;
+      if (!isLocal(run.target) && run.seen && !MOVING.has(run.seen.state)) continue;
       open.set(run.target, [...(open.get(run.target) ?? []), run]);
     }
     const ended: LaunchedRun[] = [];

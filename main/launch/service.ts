@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { GpuReading, GpuSample } from '../../shared/machine';
 import type { Backend } from '../../shared/contract';
 import { episodesOfSpec, parseTarget, type LaunchRequest, type RunInfo, type RunState } from '../../shared/launch';
-import { cellId } from '../../shared/address';
+import { cellId, formatAddress, isLocal } from '../../shared/address';
 import { HostPlace } from './host-place';
 import type { RunPlace } from './place';
 import { HOST_SETUP_SCRIPT, hostSetupFrom, localSetup, planLaunch, profileDirs, profileInfos, type HostSetup, type LaunchContext } from './plan';
@@ -80,7 +80,7 @@ export class LaunchService implements LaunchCalls {
     let place = this.places.get(target);
     if (!place) {
       const parsed = parseTarget(target);
-      if (parsed.kind === 'local') throw new Error('this machine is not a remote place');
+      if (parsed.kind === 'here') throw new Error('this machine is not a remote place');
       const shell = () => this.shellOf(target);
       place = parsed.kind === 'ssh' ? new HostPlace(shell) : new SlurmPlace(shell);
       this.places.set(target, place);
@@ -91,7 +91,7 @@ export class LaunchService implements LaunchCalls {
   /** Where a target's scripts run: sh here (this machine, sbatch here), or the SSH host's exec channel. */
   private shellOf(target: string | undefined): Promise<Shell> {
     const parsed = parseTarget(target);
-    const host = parsed.kind === 'local' ? null : parsed.host;
+    const host = parsed.kind === 'here' ? null : parsed.host;
     return host === null ? Promise.resolve(localShell) : this.options.shell(host);
   }
 
@@ -119,7 +119,7 @@ export class LaunchService implements LaunchCalls {
     await this.runs.refresh();
     const views = await this.runs.list();
     this.tellRuns(views.map((run) => this.info(run)));
-    this.groups = new Map(views.filter((r) => r.host === 'local' && r.pid !== null && r.state === 'running').map((r) => [r.pid as number, r.name]));
+    this.groups = new Map(views.filter((r) => isLocal(r.host) && r.pid !== null && r.state === 'running').map((r) => [r.pid as number, r.name]));
     const next = await this.runs.states();
     const changed = [...new Set([...next.keys(), ...this.cellStates.keys()])].filter((cell) => next.get(cell) !== this.cellStates.get(cell));
     this.cellStates = next;
@@ -214,7 +214,7 @@ export class LaunchService implements LaunchCalls {
       await this.refreshStates();
       // A run that ended already, or failed to start, will not write its cell now.
       const starting = () => ['pending', 'running'].includes(this.cellStates.get(cell) ?? 'running');
-      id = await this.options.watchCell(view.host === 'local' ? run.cell : `${view.host}:${run.cell}`, cell, starting);
+      id = await this.options.watchCell(formatAddress({ host: view.host, path: run.cell }), cell, starting);
     } catch (error) {
       problem ??= `started, but its cell is not watched: ${(error as Error).message}`;
     }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { shellQuote } from '../../shared/quote';
+import { hostWords, LOCAL } from '../../shared/address';
 
 export interface ShellResult {
   stdout: string;
@@ -16,7 +17,7 @@ export interface Shell {
 
 /** `sh -c` here; a script that cannot start at all rejects. */
 export const localShell: Shell = {
-  host: 'local',
+  host: LOCAL,
   run: (script) =>
     new Promise((resolve, reject) => {
       const child = spawn('sh', ['-c', script], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -32,7 +33,7 @@ export const localShell: Shell = {
 /** A script that failed, as an error naming what it did, the host, and the last lines it printed. */
 export function failure(shell: Shell, what: string, result: ShellResult): Error {
   const said = (result.stderr.trim() || result.stdout.trim()).split('\n').slice(-3).join(' / ');
-  return new Error(`${what} on ${shell.host === 'local' ? 'this machine' : shell.host} failed (exit ${result.code ?? 'by signal'})${said ? `: ${said}` : ''}`);
+  return new Error(`${what} on ${hostWords(shell.host)} failed (exit ${result.code ?? 'by signal'})${said ? `: ${said}` : ''}`);
 }
 
 /** The script's stdout; a non-zero exit is a `failure`. */

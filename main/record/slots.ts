@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Comparison } from '../../shared/cell-detail';
 import type { CellSummary } from '../../shared/model';
 import { ADAPTERS } from '../../runners';
-import type { ContextOf, LocalCopy } from '../host-context';
+import type { ContextOf, LocalCopy } from '../place/context';
 import { slotInputs, type ComposeOptions } from './compose';
 import { recordComparison, type RecordResult } from './record';
 import { SlotError } from '../../shared/errors';

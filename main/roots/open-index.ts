@@ -1,6 +1,6 @@
 // The one way to open a runs root's index: the app's roots service and the CLI list cells through it.
 import type { CellsDelta } from '../../shared/model';
-import type { HostRegistry } from '../hosts/registry';
+import type { HostRegistry } from '../place/registry';
 import { isLocal, parseAddress } from '../../shared/address';
 import type { IndexOptions } from './index-options';
 import { LocalIndex } from './local-index';
@@ -23,6 +23,5 @@ export interface OpenIndexOptions extends IndexOptions {
 export function openIndex(address: string, places: IndexPlaces, onDelta: (delta: CellsDelta) => void, onStatus: () => void, options: OpenIndexOptions = {}): RootIndex {
   const { host, path } = parseAddress(address);
   if (isLocal(host)) return new LocalIndex(address, places.pool, onDelta, onStatus, options);
-  const { hosts } = places;
-  return new RemoteIndex(address, { host: hosts.get(host), path, context: hosts.context(host), feed: hosts.feed(host) }, onDelta, onStatus, options.rescanMs);
+  return new RemoteIndex(address, places.hosts.contextOf({ host }), path, onDelta, onStatus, { rescanMs: options.rescanMs, watch: options.watch !== false });
 }

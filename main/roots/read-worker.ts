@@ -19,6 +19,7 @@ import { compareTable, tableBuffers } from '../../shared/board-comparisons';
 import { collectGarbage } from './garbage';
 import { OpenJobs } from './open-jobs';
 import { append } from '../../shared/arrays';
+import { LOCAL } from '../../shared/address';
 
 /** What each cell's last read looked at. */
 const cellsLooked = new WorkerLooked();
@@ -88,7 +89,7 @@ async function eachCell<T>(cells: Found[], merge: boolean, each: (cell: Found, c
   for (const cell of cells) {
     seen = new Map();
     listed = new Map();
-    batch.push(await each(cell, { fs: tracking, json, jsonl, now: Date.now(), host: 'local' }));
+    batch.push(await each(cell, { fs: tracking, json, jsonl, now: Date.now(), host: LOCAL }));
     cellsLooked.record(cell.dir, cell.format, seen, merge);
     if (batch.length >= BATCH) {
       send(batch, false);

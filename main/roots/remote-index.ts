@@ -5,20 +5,17 @@ import { posix } from 'node:path';
 import { problem, type Problem, type CellsDelta, type CellSummary, type FormatName, type RootStatus } from '../../shared/model';
 import { DETECT_FILES } from '../../runners/detect';
 import { readCell, summaryOf } from '../../runners/read';
+import type { CellFs } from '../../runners';
 import { ADAPTERS } from '../../runners';
-import type { HostContext } from '../host-context';
+import type { HostContext } from '../place/context';
 import { mapLimited } from '../concurrency';
 import { findCells, REMOTE_DEPTH, rootTrouble, type ScanResult } from '../scan';
-import { SnapshotFs, snapshotCommand } from '../ssh/snapshot';
-import { OutputTooLarge } from '../ssh/helper';
-import type { HostFeed } from '../ssh/feed';
 import type { Change } from '../changes';
-import type { RemoteHost } from '../ssh/host';
 import { QuietTimer } from '../quiet';
 import { kindFor, lookingContext, type Looked } from './looked';
 import { cellHolding } from './root-watcher';
 import type { RootIndex } from './root-index';
-import { feedPresence, hostPresence } from '../../shared/presence';
+import { OutputTooLarge } from '../../shared/errors';
 
 /** Remote reads in flight at once: one connection carries them all. */
 const PARALLEL_REMOTE = 8;
@@ -26,14 +23,6 @@ const PARALLEL_REMOTE = 8;
 const SETTLE_MS = 30;
 /** How often the root is looked at while its host has no live change feed. */
 const RESCAN_MS = 3000;
-
-/** Where a remote root is: its host's connection, the path there, the host's context and change feed. */
-export interface RemoteRoot {
-  host: RemoteHost;
-  path: string;
-  context: HostContext;
-  feed: HostFeed;
-}
 
 interface Known {
   row: CellSummary;
@@ -50,23 +39,22 @@ export class RemoteIndex implements RootIndex {
   private rescanWanted = false;
   private settleTimer: NodeJS.Timeout | undefined;
   private work: Promise<unknown> = Promise.resolve();
-  private readonly unsubscribe: () => void;
-  private readonly host: RemoteHost;
-  private readonly path: string;
-  private readonly context: HostContext;
-  private readonly feed: HostFeed;
+  private unwatch: Promise<() => Promise<void>> | undefined;
+  private readonly rescanMs: number | false;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
+  /** `watch`: the host's feed tells of changes below the root (false: the CLI's one look). */
   constructor(
     readonly root: string,
-    where: RemoteRoot,
+    private readonly context: HostContext,
+    private readonly path: string,
     private readonly onDelta: (delta: CellsDelta) => void,
     private readonly onStatus: () => void,
-    private readonly rescanMs: number | false = RESCAN_MS,
+    { rescanMs = RESCAN_MS, watch = true }: { rescanMs?: number | false; watch?: boolean } = {},
   ) {
-    ({ host: this.host, path: this.path, context: this.context, feed: this.feed } = where);
-    this.unsubscribe = this.feed.subscribe(this.path, (change) => this.changed(change));
+    this.rescanMs = rescanMs;
+    if (watch) this.unwatch = context.watch(path, (change) => this.changed(change), () => undefined);
   }
 
   status(source: RootStatus['source']): Omit<RootStatus, 'limit'> {
@@ -79,9 +67,9 @@ export class RemoteIndex implements RootIndex {
    * the root is unreadable for that reason, as soon as the host knows it; its cells stay as last read.
    */
   private hostDown(): Omit<ScanResult, 'cells'> | undefined {
-    const { alias, status } = this.host;
-    if (hostPresence(status.state) === 'live' || !status.problem) return undefined;
-    return { state: 'unreadable', problems: [problem(this.root, `${alias} is ${status.state}: ${status.problem.message}`)] };
+    const { presence, problem: why } = this.context.connection();
+    if (presence === 'live' || !why) return undefined;
+    return { state: 'unreadable', problems: [problem(this.root, `${this.context.host} is ${presence}: ${why}`)] };
   }
 
   list(): CellSummary[] {
@@ -161,7 +149,7 @@ export class RemoteIndex implements RootIndex {
     this.send(delta);
   }
 
-  private async read(dir: string, format: FormatName, snapshot?: SnapshotFs): Promise<{ known: Known; gone: boolean }> {
+  private async read(dir: string, format: FormatName, snapshot?: CellFs): Promise<{ known: Known; gone: boolean }> {
     const base = this.context.read();
     const { ctx, looked } = lookingContext(snapshot ? { ...base, fs: snapshot } : base);
     const read = await readCell(dir, format, ctx);
@@ -177,16 +165,16 @@ export class RemoteIndex implements RootIndex {
   private async scanNow(): Promise<boolean> {
     this.rescanWanted = false;
     this.dirty.clear();
-    const { alias, status } = this.host;
+    const alias = this.context.host;
     const before = JSON.stringify(this.scan);
     const waiting = (message: string) => (this.scan = this.scan?.state === 'ok' ? this.scan : { state: 'unreadable', problems: [problem(this.root, message)] });
     // Not connected: the root says why from the host's own status (hostDown), read when it is asked.
-    if (hostPresence(status.state) !== 'live') return false;
+    if (this.context.connection().presence !== 'live') return false;
     try {
       const ctx = this.context.read();
       const trouble = await rootTrouble(ctx.fs, this.path, this.root);
       // The whole root in one round trip; the cells are read from it, and over SFTP for what it does not hold.
-      const snapshot = trouble ? null : new SnapshotFs((await this.host.exec(snapshotCommand(this.path, REMOTE_DEPTH))).stdout, this.path, REMOTE_DEPTH, ctx.fs);
+      const snapshot = trouble ? null : await this.context.snapshot(this.path, REMOTE_DEPTH);
       const problems: Problem[] = [];
       const known = new Map([...this.cells].map(([dir, { format }]) => [dir, format]));
       const found = snapshot ? await findCells(snapshot, this.path, problems, 0, known) : [];
@@ -237,7 +225,7 @@ export class RemoteIndex implements RootIndex {
    * and the root's state said again while the host is not connected (no request is sent then).
    */
   private async sweep(): Promise<void> {
-    if (feedPresence(this.feed.status.state) === 'reconnecting' || hostPresence(this.host.status.state) !== 'live') await this.refresh();
+    if (!this.context.live() || this.context.connection().presence !== 'live') await this.refresh();
   }
 
   async close(): Promise<void> {
@@ -245,6 +233,6 @@ export class RemoteIndex implements RootIndex {
     clearInterval(this.timer);
     clearTimeout(this.settleTimer);
     this.quiet.forEach((q) => q.cancel());
-    this.unsubscribe();
+    await (await this.unwatch)?.();
   }
 }

@@ -1,10 +1,9 @@
-// The SSH hosts of the runs roots, as the roots see them: each host's feed watches that host's roots, a
-// root waits for its host's first connect when added, a host goes once its last root does, and the roots'
-// states are said again when a host's state changes (a root says why its host cannot be reached).
+// The SSH hosts of the runs roots, as the roots see them: a root waits for its host's first connect when
+// added, a host goes once its last root does, and the roots' states are said again when a host's state
+// changes (a root says why its host cannot be reached).
 import { isLocal, parseAddress } from '../../shared/address';
-import { hostPresence } from '../../shared/presence';
 import type { EventHub } from '../events';
-import type { HostRegistry } from '../hosts/registry';
+import type { HostRegistry } from '../place/registry';
 
 export class RootHosts {
   private readonly stopHearing: () => unknown;
@@ -25,18 +24,9 @@ export class RootHosts {
     });
   }
 
-  /** The host's feed watches the host's roots, as they are now (the root at `address` came or went). */
-  rootsChanged(address: string): void {
-    const { host } = parseAddress(address);
-    if (isLocal(host)) return;
-    this.hosts.watchRoots(host, this.addresses().map(parseAddress).filter((r) => r.host === host).map((r) => r.path));
-  }
-
-  /** Until the first outcome of connecting to the root's host (none for a local root, or a host up). */
+  /** Until the first outcome of connecting to the root's host (at once for a local root, or a host up). */
   async firstConnect(address: string): Promise<void> {
-    const { host } = parseAddress(address);
-    if (isLocal(host) || hostPresence(this.hosts.get(host).status.state) === 'live') return;
-    await this.hosts.get(host).ready().catch(() => undefined);
+    await this.hosts.contextOf(parseAddress(address)).ready().catch(() => undefined);
   }
 
   /** Hosts no root is on any more go, their connections closed. */

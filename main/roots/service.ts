@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import type { CellsDelta, CellSummary, Problem, RootLimit, RootStatus } from '../../shared/model';
 import type { Backend } from '../../shared/contract';
 import type { EventHub } from '../events';
-import type { HostRegistry } from '../hosts/registry';
+import type { HostRegistry } from '../place/registry';
 import { SavedSettings } from './saved-settings';
 import { rootAddress } from './address';
 import { isLocal, parseAddress } from '../../shared/address';
@@ -77,7 +77,6 @@ export class RootsService implements RootCalls {
     };
     const rescanMs = this.options.rescan === false ? false : undefined;
     entry.index = openIndex(entry.path, { pool: this.pool, hosts: this.hosts }, emit, () => this.changed(), { ...this.options.index, rescanMs });
-    this.rootHosts.rootsChanged(entry.path);
     await entry.index.start();
   }
 
@@ -227,7 +226,6 @@ export class RootsService implements RootCalls {
     if (!entry) throw new NotFoundError(`${address} is not a runs root`);
     this.roots.delete(address);
     await entry.index?.close();
-    this.rootHosts.rootsChanged(address);
     this.events.emit('cellsChanged', { root: address, added: [], changed: [], removed: this.rowsOf(entry).map((c) => c.id) });
     this.restate(this.reclaim());
     this.rootHosts.prune();

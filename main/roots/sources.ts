@@ -1,7 +1,7 @@
 // Where the runs roots come from at start: the settings file, the hosts files, the command line.
 import { problem, type Problem, type RootLimit, type RootStatus } from '../../shared/model';
 import { loadSettings, type Settings } from '../settings';
-import { readHostsFiles } from '../ssh/hosts-file';
+import { readHostsFiles } from './hosts-file';
 import { rootAddress } from './address';
 import type { IndexOptions } from './index-options';
 

@@ -22,11 +22,9 @@ const RESTART_MS = 2000;
 const MAX_LINE = 64 * 1024;
 
 export class HostFeed {
-  /** What the feed watches: the roots set, and the included folders no root holds. */
+  /** What the feed watches: the included folders no other holds. */
   private roots: string[] = [];
-  /** The roots last set. */
-  private asked: string[] = [];
-  /** Folders readers asked for beyond the roots (a cell the CLI follows), each with how many ask. */
+  /** Folders readers asked for (a runs root, a cell the CLI follows), each with how many ask. */
   private readonly included = new Map<string, number>();
   private child: Spawned | undefined;
   private generation = 0;
@@ -47,28 +45,22 @@ export class HostFeed {
     if (changed) this.options.onStatus?.(this.status);
   }
 
-  /** The host's runs roots; the feed starts again when they change. */
-  setRoots(roots: string[]): void {
-    this.watchAgain(roots);
-  }
-
-  /** Watches `dir` too while the returned function is not called (no-op when a root holds it already). */
+  /** Watches `dir` while the returned function is not called (no-op when a folder above it is watched already). */
   include(dir: string): () => void {
     const path = posix.normalize(dir);
     this.included.set(path, (this.included.get(path) ?? 0) + 1);
-    this.watchAgain(this.asked);
+    this.watchAgain();
     return () => {
       const left = (this.included.get(path) ?? 1) - 1;
       if (left > 0) this.included.set(path, left);
       else this.included.delete(path);
-      this.watchAgain(this.asked);
+      this.watchAgain();
     };
   }
 
-  /** Watches the roots and the included folders no root holds; starts again when that changes. */
-  private watchAgain(roots: string[]): void {
-    this.asked = roots;
-    const all = [...new Set([...roots, ...this.included.keys()].map((p) => posix.normalize(p)))];
+  /** Watches the included folders no other holds; starts again when that changes. */
+  private watchAgain(): void {
+    const all = [...this.included.keys()];
     const next = all.filter((p) => !all.some((other) => other !== p && p.startsWith(`${other}/`))).sort();
     if (next.join('\0') === this.roots.join('\0')) return;
     this.roots = next;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ClientChannel } from 'ssh2';
 import { shellQuote } from '../../shared/quote';
 import { onlyFirst } from '../../shared/once';
+import { OutputTooLarge } from '../../shared/errors';
 
 export interface Answer {
   stdout: string;
@@ -10,10 +11,6 @@ export interface Answer {
 }
 
 /** A remote command printed more than it may: it was stopped, and what it printed was let go. */
-export class OutputTooLarge extends Error {
-  override name = 'OutputTooLarge';
-}
-
 export function outputTooLarge(maxBytes: number): OutputTooLarge {
   const limit = maxBytes >= 1 << 20 ? `${Math.round(maxBytes / (1 << 20))} MB` : `${Math.round(maxBytes / 1024)} KB`;
   return new OutputTooLarge(`printed more than ${limit}; stopped`);

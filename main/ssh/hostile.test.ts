@@ -94,7 +94,7 @@ describe("the change feed, read from a host that sends a line without end", () =
     const child = { stdout, stderr: new PassThrough(), kill: () => void (killed = true), on: () => child };
     const host = { status: { state: 'connected' }, stream: () => child } as unknown as RemoteHost;
     const feed = new HostFeed(host);
-    feed.setRoots(['/runs']);
+    feed.include('/runs');
     for (let i = 0; i < 80; i++) stdout.write(Buffer.alloc(1024, 0x61));
     expect(killed).toBe(true);
     expect(feed.status).toMatchObject({ state: 'down', problem: "the change feed sent over 65536 bytes without a line's end; it starts again" });

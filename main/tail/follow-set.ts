@@ -4,7 +4,7 @@
 // disk, a file made as it starts) and a host's feed can be down: often while the place tells no changes
 // as they happen, once a second while it does.
 import { join, relative, sep } from 'node:path';
-import type { HostContext } from '../host-context';
+import type { HostContext } from '../place/context';
 import { Follower, type FollowStart } from './follower';
 import type { TailChunk } from './lines';
 

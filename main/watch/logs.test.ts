@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CellSummary } from '../../shared/model';
 import { tempDir } from '../../runners/testing';
-import { localHostContext } from '../host-context';
+import { localHostContext } from '../place/context';
 import { readLog } from './logs';
 
 let tmp: ReturnType<typeof tempDir>;

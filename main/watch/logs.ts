@@ -1,6 +1,6 @@
 import type { LogChunk, LogFile } from '../../shared/contract';
 import type { CellSummary } from '../../shared/model';
-import type { ContextOf } from '../host-context';
+import type { ContextOf } from '../place/context';
 import { cellFolder } from '../../runners';
 
 /** The most of a log one read returns, and what a first read shows of a long one (its end). */

@@ -5,7 +5,7 @@ import type { CellDelta, CellDetail } from '../../shared/cell-detail';
 import type { StreamOpened } from '../../shared/contract';
 import type { StreamResume } from '../../shared/cell-detail';
 import type { CellSummary } from '../../shared/model';
-import type { ContextOf } from '../host-context';
+import type { ContextOf } from '../place/context';
 import { CellSession } from './session';
 import type { OpenCellReader } from './open-reader';
 import { NotFoundError } from '../../shared/errors';

@@ -8,7 +8,7 @@ import type { CellRead, DetailRead, EventLog } from '../../runners/types';
 import type { OpenCellReader } from './open-reader';
 import { summaryOf } from '../../runners/read';
 import { vramSample } from '../../runners/common/vram';
-import type { HostContext } from '../host-context';
+import type { HostContext } from '../place/context';
 import type { FollowStart } from '../tail/follower';
 import { FollowSet } from '../tail/follow-set';
 import type { TailChunk, TailRecord } from '../tail/lines';

@@ -7,10 +7,11 @@ import { useApp, useFeed } from '../context';
 import { counted, percent, successTitle, whole } from '../format';
 import { successText } from '../../../shared/provenance';
 import { STATE_LOOK } from '../cell-list/states';
-import { BOARD_FIELDS, cellPlace, downOf, gridOf, type BoardField } from '../../../shared/board';
+import { BOARD_FIELDS, downOf, gridOf, type BoardField } from '../../../shared/board';
 import { SIGNIFICANT, verdictsByPath, type Verdict } from '../../../shared/board-comparisons';
 import { wilson95 } from '../../../shared/stats';
 import { TableExport } from '../TableExport';
+import { formatAddress } from '../../../shared/address';
 
 /** A row of squares, its spacing included: rows are drawn only while on screen (a board of 10,000 cells has 1,000). */
 const ROW_PITCH = 66;
@@ -56,7 +57,7 @@ function Square({ cell, verdicts, standing, names, focused, onFocus }: SquarePro
       onFocus={onFocus}
       onClick={() => openCell(cell.id)}
       aria-label={`${cell.name}: ${successText(successes, scored)}`}
-      title={[cell.name, cellPlace(cell), successTitle(cell), ...cell.board_reasons, ...why].join('\n')}
+      title={[cell.name, formatAddress(cell), successTitle(cell), ...cell.board_reasons, ...why].join('\n')}
     >
       <span className="square-head">
         <span className={`dot tone-${STATE_LOOK[cell.state].tone}`} aria-hidden />

@@ -19,6 +19,7 @@ import { useVirtualRows } from './useVirtualRows';
 import { DemoNote } from './DemoNote';
 import { TableExport } from '../TableExport';
 import { cellsTable } from './columns';
+import { isLocal } from '../../../shared/address';
 
 const ROW_HEIGHT = 24;
 /** A cell as its name column names it. */
@@ -133,7 +134,7 @@ export function CellList() {
     <section className="cell-list" aria-label="Cells">
       <div className="list-head">
         <h1 className="view-title">
-          {selectedRoot ? baseName(selectedRoot) : selectedHost ? `Host ${selectedHost === 'local' ? 'local (this machine)' : selectedHost}` : 'All runs roots'}
+          {selectedRoot ? baseName(selectedRoot) : selectedHost ? `Host ${isLocal(selectedHost) ? 'local (this machine)' : selectedHost}` : 'All runs roots'}
           <span className="count">
             {shown.length === cells.length ? counted(cells.length, 'cell') : `${whole(shown.length)} of ${counted(cells.length, 'cell')}`}
           </span>

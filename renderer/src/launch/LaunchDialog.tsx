@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { shellArg } from '../../../shared/quote';
 import { parseTarget, uiName, type LaunchPlan, type LaunchRequest, type ProfileInfo, type SlurmKnobs } from '../../../shared/launch';
 import { useApp, useData, useFeed } from '../context';
-import { LOCAL } from '../../../shared/address';
+import { isLocal, LOCAL } from '../../../shared/address';
 import { asError } from '../../../shared/errors';
 import { CallFailed } from '../CallFailed';
 
@@ -18,7 +18,7 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
   const say = useApp((s) => s.say);
   // useShallow: a selector returning a new [] each render makes React re-render without end (error #185).
   const hosts = useApp(useShallow((s) => s.hosts.map((h) => h.alias)));
-  const [target, setTarget] = useState('local');
+  const [target, setTarget] = useState(LOCAL);
   const [slurm, setSlurm] = useState<SlurmKnobs>({});
   const kind = parseTarget(target).kind;
   const host = kind === 'ssh' ? target : null;
@@ -115,7 +115,7 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
         <label className="field">
           <span>Where</span>
           <select value={target} onChange={(e) => setTarget(e.target.value)} aria-label="Target" title="Where the run starts: this machine, an SSH host of the Hosts list, or a Slurm cluster">
-            <option value="local">This machine</option>
+            <option value={LOCAL}>This machine</option>
             {hosts.map((alias) => (
               <option key={alias} value={alias}>
                 SSH host {alias}
@@ -189,7 +189,7 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
               ))}
             </code>
             <div className="muted">
-              name {plan.name} · {plan.target === 'local' ? 'here' : `on ${plan.target}`} · cell {plan.cell} · in {plan.cwd}
+              name {plan.name} · {isLocal(plan.target) ? 'here' : `on ${plan.target}`} · cell {plan.cell} · in {plan.cwd}
               {plan.gpu !== null && ` · CUDA_VISIBLE_DEVICES=${plan.gpu}`}
             </div>
             {plan.refused && <div className="tone-fail">Would be refused: {plan.refused}</div>}

@@ -4,6 +4,7 @@ import { CallFailed } from '../CallFailed';
 import { ResumeRun } from './ResumeRun';
 import { RunActions } from './RunActions';
 import { runTone, useRuns } from './useRuns';
+import { isLocal } from '../../../shared/address';
 
 /** Where a launched run runs, its state (a Slurm job's beside it), Drain and Stop, and why it crashed when it did. */
 export function RunControls({ cellId }: { cellId: string }) {
@@ -16,7 +17,7 @@ export function RunControls({ cellId }: { cellId: string }) {
     <div className="run-controls">
       <span className={`pill tone-${runTone(run)}`} aria-label="Launched run">
         {runStateText(run)}
-        {run.target !== 'local' && ` · on ${run.target}`}
+        {!isLocal(run.target) && ` · on ${run.target}`}
         {run.job ? ` · ${jobText(run.job)}` : run.pid !== null ? ` · pid ${run.pid}` : ''}
         {run.gpu !== null ? ` · GPU${run.gpu}` : ''}
       </span>

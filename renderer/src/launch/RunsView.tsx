@@ -8,6 +8,7 @@ import { RunActions } from './RunActions';
 import { Output } from './RunControls';
 import { runTone, useRuns } from './useRuns';
 import { usePlainColumns } from '../plainColumns';
+import { hostWords } from '../../../shared/address';
 
 /** Every run launched from this machine, on every target: state, time, GPU or job, its cell; Drain and Stop. */
 export function RunsView() {
@@ -37,7 +38,7 @@ export function RunsView() {
         </>
       ),
     },
-    { key: 'on', title: 'On', render: (run) => (run.target === 'local' ? 'this machine' : run.target) },
+    { key: 'on', title: 'On', render: (run) => hostWords(run.target) },
     {
       key: 'state',
       title: 'State',

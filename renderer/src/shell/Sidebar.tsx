@@ -5,7 +5,7 @@ import { useApp } from '../context';
 import { AddRoot } from '../roots/AddRoot';
 import { STATE_LOOK } from '../cell-list/states';
 import { HostRow } from './HostRow';
-import { parseAddress } from '../../../shared/address';
+import { isLocal, parseAddress } from '../../../shared/address';
 
 /** Cells shown under a selected root in the sidebar; the cell list shows them all. */
 const SIDEBAR_CELLS = 200;
@@ -110,7 +110,7 @@ export function Sidebar() {
         <span>local</span>
       </div>
       <ul className="roots">
-        {shown.filter((r) => hostOf(r.path) === 'local').map((root) => (
+        {shown.filter((r) => isLocal(hostOf(r.path))).map((root) => (
           <RootRow key={root.path} root={root} selected={root.path === selectedRoot} name={names.get(root.path) ?? root.path} />
         ))}
       </ul>

@@ -5,6 +5,7 @@ import { baseName } from '../format';
 import { GpuMeters } from '../gpu/GpuView';
 import { hostOf } from './Sidebar';
 import { LaunchDialog } from '../launch/LaunchDialog';
+import { LOCAL } from '../../../shared/address';
 
 export function TopBar() {
   const selectedRoot = useApp((s) => s.selectedRoot);
@@ -22,7 +23,7 @@ export function TopBar() {
       </button>
       <span className="brand">Cellwatch</span>
       <nav className="crumbs" aria-label="Location">
-        <span>{selectedRoot ? hostOf(selectedRoot) : 'local'}</span>
+        <span>{selectedRoot ? hostOf(selectedRoot) : LOCAL}</span>
         {selectedRoot && (
           <>
             <span className="sep">/</span>

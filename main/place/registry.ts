@@ -1,8 +1,12 @@
+// Every place the app (or one CLI command) reaches: this machine, and each SSH host over one connection,
+// shared by every root and cell of that host, with its change feed. The only way into main/ssh/.
 import type { HostStatus } from '../../shared/contract';
-import { remoteHostContext, type HostContext } from '../host-context';
+import { isLocal } from '../../shared/address';
 import { Semaphore } from '../concurrency';
 import { hostWithFeed, type HostFeed } from '../ssh/feed';
 import type { RemoteHost } from '../ssh/host';
+import { localHostContext, type ContextOf, type HostContext } from './context';
+import { remoteHostContext } from './remote';
 
 /** SSH handshakes in flight at once: a fleet connects in waves, a host that hangs holds one place only. */
 const HANDSHAKES = 8;
@@ -24,11 +28,8 @@ export interface RegistryOptions {
   onBytesReceived?: (alias: string, bytes: number) => void;
 }
 
-/**
- * The SSH hosts the app (or one CLI command) reaches: one connection each, shared by every root and cell
- * of that host, its change feed, and its HostContext.
- */
 export class HostRegistry {
+  private readonly local = localHostContext();
   private readonly hosts = new Map<string, Entry>();
   private readonly passphrases = new Map<string, string>();
   private readonly handshakes = new Semaphore(HANDSHAKES);
@@ -60,23 +61,12 @@ export class HostRegistry {
     return entry;
   }
 
-  get(alias: string): RemoteHost {
+  private get(alias: string): RemoteHost {
     return this.entry(alias).host;
   }
 
-  /** How the host is reached: its files, changes and programs, over its one connection. */
-  context(alias: string): HostContext {
-    return this.entry(alias).context;
-  }
-
-  feed(alias: string): HostFeed {
-    return this.entry(alias).feed;
-  }
-
-  /** The runs roots the host's feed watches. */
-  watchRoots(alias: string, paths: string[]): void {
-    this.entry(alias).feed.setRoots(paths);
-  }
+  /** How a place is reached: this machine, or an SSH host's files, changes and programs over its one connection. */
+  readonly contextOf: ContextOf = ({ host }) => (isLocal(host) ? this.local : this.entry(host).context);
 
   statuses(): HostStatus[] {
     return [...this.hosts.values()].map((e) => ({ ...e.host.status, feed: e.feed.status }));
