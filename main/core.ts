@@ -1,6 +1,5 @@
 // The Node core: services with one job each, composed into the one Backend both windows talk to.
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Backend } from '../shared/contract';
 import type { AppInfo, CellSummary, ServedBy } from '../shared/model';
 import { AlertLog } from './alerts/log';
@@ -8,6 +7,7 @@ import { AlertService, type AlertTiming } from './alerts/service';
 import type { ContextOf, Media } from './place/context';
 import { BoardReader } from './board';
 import { CompareService } from './compare/service';
+import { Assembly } from './assembly';
 import { EventHub, eventsFor, type EventSource } from './events';
 import { listFrames } from './frames';
 import { GpuService } from './gpu/service';
@@ -15,12 +15,10 @@ import { fleetOf } from './hosts/fleet';
 import type { RegistryOptions } from './place/registry';
 import { HostsService } from './hosts/service';
 import { truthOf } from './launch/run-states';
-import { LaunchService } from './launch/service';
 import { mediaOf } from './media';
-import { defaultDataDir, packageRoot } from './paths';
+import { defaultDataDir } from './paths';
 import type { IndexOptions } from './roots/index-options';
 import { RootsService } from './roots/service';
-import { PriceList, shippedPrices } from './prices';
 import { APP_VERSION } from './version';
 import { readLog } from './watch/logs';
 import { readTranscript } from './watch/transcript';
@@ -84,30 +82,32 @@ export interface Core extends EventedBackend {
 
 export async function createCore(options: CoreOptions): Promise<Core> {
   const events = new EventHub();
-  const hosts = new HostsService(events, options.hosts);
-  const contextOf: ContextOf = hosts.registry.contextOf;
   const dataDir = options.dataDir ?? defaultDataDir();
+  const parts = new Assembly({
+    configDir: options.configDir,
+    dataDir,
+    nvidiaSmi: options.nvidiaSmi ?? 'nvidia-smi',
+    remoteNvidiaSmi: options.remoteNvidiaSmi,
+    hosts: options.hosts,
+    onHosts: (statuses) => events.emit('hostsChanged', statuses),
+  });
+  const hosts = new HostsService(parts.hosts);
+  const contextOf: ContextOf = parts.contextOf;
   // What writers that died mid-write left (a full disk, kill -9) goes before anything is read.
   await Promise.all([options.configDir, join(dataDir, 'index')].map(removeStaleTemps));
-  const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
-  const prices = new PriceList(shippedPrices(), options.configDir);
-  await prices.load();
+  const prices = await parts.prices();
   // Local roots keep what they read in the data folder between starts.
-  const roots = await RootsService.create({ ...options, index: { cacheDir: dataDir, ...options.index } }, events, hosts.registry);
+  const roots = await RootsService.create({ ...options, index: { cacheDir: dataDir, ...options.index } }, events, parts.hosts, parts.pool);
 
   const recordingsDir = join(dataDir, 'recordings');
   // The GPU view names processes by launched run, and launching picks a GPU from the samples: launch only
   // asks for readings once the core is up.
-  const launch = await LaunchService.create({
-    configDir: options.configDir,
-    packageRoot: root,
-    dataDir,
+  const launch = await parts.launcher(true, {
     gpus: (host) => gpus.readings(host),
-    shell: (host) => contextOf({ host }).shell(),
     watchCell: (address, id, starting) => roots.watchCell(address, id, starting),
     onRuns: (runs) => events.emit('runsChanged', runs),
   });
-  const gpus = new GpuService({ nvidiaSmi: options.nvidiaSmi ?? 'nvidia-smi', remoteNvidiaSmi: options.remoteNvidiaSmi, events, contextOf, runOfGroup: (pgid) => launch.runOfGroup(pgid), rootPaths: () => roots.localPaths() });
+  const gpus = new GpuService({ parts, events, runOfGroup: (pgid) => launch.runOfGroup(pgid), rootPaths: () => roots.localPaths() });
   gpus.onSample((sample) => launch.observe(sample));
 
   // What a launched run's process says beats what its cell's files suggest, in the list and the cell view
@@ -129,7 +129,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     roots.restate(cells);
     watch.restate(cells);
   });
-  const boards = new BoardReader(contextOf, roots.pool);
+  const boards = new BoardReader(contextOf, parts.pool);
   const compare = new CompareService(() => roots.cells(), (id) => roots.cell(id), contextOf, events, recordingsDir, openReader);
 
   const alerts = new AlertService(await AlertLog.open(join(dataDir, 'alerts.json'), options.alerts?.readOnly), {
@@ -223,11 +223,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     close() {
       closing ??= (async () => {
         alerts.close();
-        prices.close();
-        launch.close();
         gpus.close();
-        hosts.close();
+        // The hosts first: a root let go of while its host is open would restart the host's feed.
+        parts.hosts.close();
         await Promise.all([roots.close(), watch.close().then(() => openReader.close())]);
+        await parts.close();
       })();
       return closing;
     },

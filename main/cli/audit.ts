@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ADAPTERS } from '../../runners';
 import type { AuditFinding } from '../../runners/types';
-import { withPlaces } from './places';
+import { listCellsAt, withPlaces } from './places';
 import { UsageError, type Io } from './io';
 import { printable, problemLine } from './printable';
 import { counted } from '../../shared/counts';
@@ -21,7 +21,7 @@ export async function audit(argv: string[], io: Io): Promise<number> {
   });
   if (positionals.length === 0) throw new UsageError(`name at least one runs root or cell\n\n${AUDIT_HELP}`);
   const audited = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, async (places) => {
-    const listed = await places.listCells(positionals);
+    const listed = await listCellsAt(places, positionals);
     for (const p of listed.problems) io.err(problemLine(p));
     const found: { cell: { id: string; name: string }; findings: readonly AuditFinding[] }[] = [];
     for (const cell of listed.cells) {

@@ -5,7 +5,7 @@ import { formatP } from '../../shared/mcnemar';
 import type { CellSummary } from '../../shared/model';
 import { BoardReader } from '../board';
 import { writeBoardJson } from './board-json';
-import { withPlaces } from './places';
+import { listCellsAt, withPlaces } from './places';
 import { UsageError, type Io } from './io';
 import { printable, problemLine } from './printable';
 import { success, table } from './table';
@@ -53,7 +53,7 @@ export async function board(argv: string[], io: Io): Promise<number> {
   });
   if (positionals.length === 0) throw new UsageError(`name at least one runs root\n\n${BOARD_HELP}`);
   return withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, async (places) => {
-    const listed = await places.listCells(positionals);
+    const listed = await listCellsAt(places, positionals);
     for (const p of listed.problems) io.err(problemLine(p));
     const cells = listed.cells.filter((c) => c.board !== null);
     // Compared in a read worker while the cells are written.

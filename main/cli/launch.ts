@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { LaunchRequest } from '../../shared/launch';
 import { shellQuote } from '../../shared/quote';
 import { UsageError, type Io } from './io';
-import { withLauncher } from './launcher';
+import { withPlaces } from './places';
 import { printable } from './printable';
 import { LOCAL } from '../../shared/address';
 
@@ -60,7 +60,8 @@ export async function launch(argv: string[], io: Io): Promise<number> {
     target: values.on,
     slurm: { gpus: number(values['slurm-gpus']), time: values.time, partition: values.partition, extra: values.sbatch },
   };
-  return withLauncher(async (launcher) => {
+  return withPlaces({}, async (places) => {
+    const launcher = await places.launcher();
     const plan = await launcher.planLaunch(request).catch((error: Error) => {
       throw /^no profile|^launch target/.test(error.message) ? new UsageError(error.message) : error;
     });

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { withPlaces } from './places';
+import { listCellsAt, withPlaces } from './places';
 import { compareSlots } from '../compare/slots';
 import { findFfmpeg } from '../record/ffmpeg';
 import { recordSlots } from '../record/slots';
@@ -33,7 +33,7 @@ export async function record(argv: string[], io: Io): Promise<number> {
   if (!(fps > 0 && fps <= 120)) throw new UsageError(`--fps must be a number from 1 to 120, not ${values.fps}`);
   const ffmpeg = findFfmpeg();
   const { result, comparison, seconds } = await withPlaces({}, async (places) => {
-    const { cells } = await places.listCells(positionals);
+    const { cells } = await listCellsAt(places, positionals);
     const comparison = await compareSlots(values.compare as string, values.seed, cells, places.contextOf).catch((error: Error) => {
       throw new UsageError(error.message);
     });

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { jobText, runElapsed, runStateText } from '../../shared/launch';
 import { UsageError, type Io } from './io';
-import { withLauncher } from './launcher';
+import { withPlaces } from './places';
 import { table } from './table';
 
 export const RUNS_HELP = `cellwatch runs [--json]
@@ -19,7 +19,7 @@ ID: a run's id, a unique start of it, or its name.`;
 
 export async function runs(argv: string[], io: Io): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false } } });
-  const list = await withLauncher((launcher) => launcher.listRuns());
+  const list = await withPlaces({}, async (places) => (await places.launcher()).listRuns());
   if (values.json) {
     list.forEach((run) => io.out(JSON.stringify(run)));
     return 0;
@@ -46,7 +46,7 @@ function oneId(argv: string[], command: string): string {
 }
 
 export async function stop(argv: string[], io: Io): Promise<number> {
-  const run = await withLauncher((launcher) => launcher.stopRun(oneId(argv, 'stop')));
+  const run = await withPlaces({}, async (places) => (await places.launcher()).stopRun(oneId(argv, 'stop')));
   io.out(`${run.name}: ${runStateText(run)}`);
   return 0;
 }
@@ -55,14 +55,14 @@ export async function resume(argv: string[], io: Io): Promise<number> {
   const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: false });
   const [id, ...spec] = positionals;
   if (!id || spec.length === 0) throw new UsageError('cellwatch resume takes a run id and the resume spec its drain printed (see cellwatch runs)');
-  const { run, problem } = await withLauncher((launcher) => launcher.resumeRun(id, spec.join(' ')));
+  const { run, problem } = await withPlaces({}, async (places) => (await places.launcher()).resumeRun(id, spec.join(' ')));
   io.out(`${run.name}: ${runStateText(run)} in ${run.cell}`);
   if (problem) io.err(problem);
   return 0;
 }
 
 export async function drain(argv: string[], io: Io): Promise<number> {
-  const said = await withLauncher((launcher) => launcher.drainRun(oneId(argv, 'drain')));
+  const said = await withPlaces({}, async (places) => (await places.launcher()).drainRun(oneId(argv, 'drain')));
   said.forEach((line) => io.out(line));
   return 0;
 }

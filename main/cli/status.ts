@@ -5,7 +5,7 @@ import { RunManager } from '../launch/runs';
 import { defaultConfigDir } from '../paths';
 import { stateText, type Cell } from '../../shared/model';
 import { cellJson } from './cell-json';
-import { withPlaces } from './places';
+import { listCellsAt, withPlaces } from './places';
 import { UsageError, type Io } from './io';
 import { printable, problemLine } from './printable';
 import { percent, success, table } from './table';
@@ -37,7 +37,7 @@ export async function status(argv: string[], io: Io): Promise<number> {
   });
   if (positionals.length === 0) throw new UsageError(`name at least one runs root or cell\n\n${STATUS_HELP}`);
   if (values.json && values.explain) throw new UsageError(`--json or --explain, not both\n\n${STATUS_HELP}`);
-  const listed = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, (places) => places.listCells(positionals));
+  const listed = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, (places) => listCellsAt(places, positionals));
   for (const p of listed.problems) io.err(problemLine(p));
   // As in the app: what the process of a run launched from it says beats what the cell's files suggest.
   const runs = await new RunManager(join(defaultConfigDir(), 'launched.json')).states();

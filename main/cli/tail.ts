@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { StreamEvent } from '../../shared/cell-detail';
 import { ADAPTERS, cellFolder } from '../../runners';
 import type { EventLog } from '../../runners/types';
-import { CommandPlaces, readCellAt } from './places';
+import { commandPlaces, openAt, readCellAt } from './places';
 import { FollowSet } from '../tail/follow-set';
 import { streamEvent } from '../watch/stream-event';
 import { UsageError, type Io } from './io';
@@ -38,7 +38,7 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
     },
   });
   if (positionals.length !== 1) throw new UsageError(`name exactly one cell\n\n${TAIL_HELP}`);
-  const places = new CommandPlaces({
+  const places = commandPlaces({
     acceptNewHostKey: values['accept-new-host-key'],
     onHostStatus: (status) => {
       if (status.state === 'reconnecting') {
@@ -49,8 +49,8 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
       else if (status.state === 'failed') io.err(`${status.alias}: ${status.problem?.message}`);
     },
   });
-  const target = await places.open(positionals[0] as string).catch((error: Error) => {
-    places.close();
+  const target = await openAt(places, positionals[0] as string).catch(async (error: Error) => {
+    await places.close();
     throw error;
   });
   const { cell } = await readCellAt(target);
@@ -101,6 +101,6 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
   });
   await stopWatching();
   follows.close();
-  places.close();
+  await places.close();
   return 0;
 }

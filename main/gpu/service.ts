@@ -4,22 +4,17 @@ import type { GpuReading, GpuSample, GpuStatus, SystemPoint, SystemSample } from
 import type { HostStatus } from '../../shared/contract';
 import { problem } from '../../shared/model';
 import type { EventHub } from '../events';
-import type { ContextOf } from '../place/context';
+import type { Assembly } from '../assembly';
 import { processGroupOf } from '../launch/pgid';
 import { startGpu, type GpuFeed } from './history';
-import { parseGpus } from './parse';
-import { gpuQueryArgs } from './sampler';
 import { diskOf, sampleSystem, withPoint } from './system';
 import { hostPresence } from '../../shared/presence';
 import { LOCAL, isLocal } from '../../shared/address';
 
 export interface GpuOptions {
-  /** The nvidia-smi to sample this machine with; false: no sampler (tests). */
-  nvidiaSmi: string | false;
-  /** The nvidia-smi to run on SSH hosts (default: the one on the host's PATH). */
-  remoteNvidiaSmi?: string;
+  /** The places and the nvidia-smi of each (false: no sampler, in tests). */
+  parts: Pick<Assembly, 'contextOf' | 'nvidiaSmi' | 'readings'>;
   events: EventHub;
-  contextOf: ContextOf;
   /** The launched run whose process group a pid belongs to. */
   runOfGroup(pgid: number): string | undefined;
   /** The local runs roots, for the disks they are on. */
@@ -39,13 +34,9 @@ export class GpuService {
     this.unsubscribe = options.events.on('hostsChanged', (statuses) => this.follow(statuses));
   }
 
-  private command(host: string): string | false {
-    return isLocal(host) ? this.options.nvidiaSmi : (this.options.remoteNvidiaSmi ?? 'nvidia-smi');
-  }
-
   private sample(host: string): GpuFeed {
-    const context = this.options.contextOf({ host });
-    const command = this.command(host);
+    const context = this.options.parts.contextOf({ host });
+    const command = this.options.parts.nvidiaSmi(host);
     const local = isLocal(host);
     return startGpu({
       command,
@@ -81,10 +72,7 @@ export class GpuService {
 
   /** A place's GPUs now: its latest sample, else one nvidia-smi run there (the Launch dialog may open first). */
   async readings(host = LOCAL): Promise<GpuReading[]> {
-    const latest = this.feeds.get(host)?.latest();
-    const command = this.command(host);
-    if (latest || command === false) return latest ?? [];
-    return this.options.contextOf({ host }).once(command, gpuQueryArgs()).then(parseGpus, () => []);
+    return this.feeds.get(host)?.latest() ?? this.options.parts.readings(host);
   }
 
   async gpuStatus(host = LOCAL): Promise<GpuStatus> {

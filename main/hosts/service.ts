@@ -1,16 +1,11 @@
-// The SSH hosts of the runs roots: their connections (the registry) and the contract's host calls.
+// The contract's host calls, on the registry's connections.
 import type { Backend } from '../../shared/contract';
-import type { EventHub } from '../events';
-import { HostRegistry, type RegistryOptions } from '../place/registry';
+import type { HostRegistry } from '../place/registry';
 
 type HostCalls = Pick<Backend, 'listHosts' | 'acceptHostKey' | 'unlockHostKey' | 'reconnectHost'>;
 
 export class HostsService implements HostCalls {
-  readonly registry: HostRegistry;
-
-  constructor(events: EventHub, registryOptions: RegistryOptions = {}) {
-    this.registry = new HostRegistry((statuses) => events.emit('hostsChanged', statuses), registryOptions);
-  }
+  constructor(private readonly registry: HostRegistry) {}
 
   async listHosts() {
     return this.registry.statuses();
@@ -26,9 +21,5 @@ export class HostsService implements HostCalls {
 
   async reconnectHost(alias: string) {
     this.registry.reconnect(alias);
-  }
-
-  close(): void {
-    this.registry.close();
   }
 }

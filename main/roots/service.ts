@@ -10,7 +10,7 @@ import { rootAddress } from './address';
 import { isLocal, parseAddress } from '../../shared/address';
 import { LiveDemo } from './demo';
 import { limitedDelta, limitedStatus, listedRows } from './limit';
-import { ReaderPool } from './pool';
+import type { ReaderPool } from './pool';
 import { openIndex } from './open-index';
 import type { RootIndex } from './root-index';
 import { readRootSources, type RootsOptions } from './sources';
@@ -38,22 +38,22 @@ export class RootsService implements RootCalls {
   /** Problems met reading the settings and hosts files at start. */
   private readonly startProblems: Problem[] = [];
   private demo: LiveDemo | undefined;
-  /** The read workers of the local roots (the board reads its cells' episodes there too). */
-  readonly pool = new ReaderPool();
   /** The first scans of the roots known at start, which run on after the service is up. */
   private firstScans: Promise<unknown> = Promise.resolve();
 
+  /** `pool`: the read workers of the local roots. */
   private constructor(
     private readonly options: RootsOptions,
     private readonly events: EventHub,
     private readonly hosts: HostRegistry,
+    private readonly pool: ReaderPool,
   ) {
     this.saved = new SavedSettings(options.configDir);
     this.rootHosts = new RootHosts(hosts, events, () => [...this.roots.keys()], () => this.changed());
   }
 
-  static async create(options: RootsOptions, events: EventHub, hosts: HostRegistry): Promise<RootsService> {
-    const service = new RootsService(options, events, hosts);
+  static async create(options: RootsOptions, events: EventHub, hosts: HostRegistry, pool: ReaderPool): Promise<RootsService> {
+    const service = new RootsService(options, events, hosts, pool);
     await service.start();
     return service;
   }
@@ -246,6 +246,5 @@ export class RootsService implements RootCalls {
   async close(): Promise<void> {
     this.rootHosts.close();
     await Promise.all([this.demo?.stop(), ...[...this.roots.values()].map((entry) => entry.index?.close())]);
-    await this.pool.close();
   }
 }
