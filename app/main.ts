@@ -5,7 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EVENTS, IPC_CALL, IPC_EVENT } from '../shared/contract';
 import { createCore, type Core } from '../main/core';
 import { createDispatcher } from '../main/dispatcher';
-import { CONTENT_SECURITY_POLICY, mediaHeaders, mediaType, mimeOf, resolveStatic } from '../main/static';
+import { CONTENT_SECURITY_POLICY, mimeOf, resolveStatic } from '../main/static';
+import { isMediaPath, mediaAnswer } from '../main/media';
 import { counted } from '../shared/counts';
 
 const SCHEME = 'cellwatch';
@@ -17,7 +18,6 @@ if (userDataArg) app.setPath('userData', userDataArg.slice('--user-data-dir='.le
 
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } }]);
 
-const isMediaPath = (path: string) => path.startsWith('/media/') || path.startsWith('/recordings/');
 /** The app's own pages only: a run directory's media, though served from the same scheme, never reaches the bridge. */
 const isTrusted = (url: string | undefined) => {
   if (url === undefined || !(url === ORIGIN || url.startsWith(`${ORIGIN}/`))) return false;
@@ -39,13 +39,11 @@ async function serveApp(core: Core, request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.host !== 'app') return new Response('not found', { status: 404 });
   if (isMediaPath(url.pathname)) {
-    // A run directory's files: media types only, sandboxed, never active content in the app's origin.
-    const media = await core.media(url.pathname);
-    const name = media ? ('bytes' in media ? media.name : media.file) : '';
-    const type = mediaType(name);
-    if (!media || !type) return new Response('not found', { status: 404 });
+    const answer = await mediaAnswer(core.media, url.pathname);
+    if (!answer) return new Response('not found', { status: 404 });
+    const { media, headers } = answer;
     const body = 'bytes' in media ? new Uint8Array(media.bytes) : (await net.fetch(pathToFileURL(media.file).toString())).body;
-    return new Response(body, { headers: mediaHeaders(name, type) });
+    return new Response(body, { headers });
   }
   const file = await resolveStatic(join(outDir, 'renderer'), url.pathname);
   if (!file) return new Response('not found', { status: 404 });

@@ -1,7 +1,22 @@
 // What a media URL names: a file of a listed cell (here or on its host) or a recording.
 import type { CellSummary } from '../shared/model';
 import type { ContextOf, Media } from './place/context';
-import { resolveStatic } from './static';
+import { mediaHeaders, mediaType, resolveStatic } from './static';
+
+/** Whether a URL path names media (a cell's file, a recording): served only as media, never as the app. */
+export const isMediaPath = (urlPath: string) => urlPath.startsWith('/media/') || urlPath.startsWith('/recordings/');
+
+/**
+ * A media URL as the window's two transports (serve mode, the Electron protocol) answer it: the file or its
+ * bytes, with headers of its media type (sandboxed, never active content in the app's origin); null where
+ * nothing is there or it is no media type.
+ */
+export async function mediaAnswer(find: (urlPath: string) => Promise<Media | null>, urlPath: string): Promise<{ media: Media; headers: Record<string, string> } | null> {
+  const media = await find(urlPath);
+  const name = media ? ('bytes' in media ? media.name : media.file) : '';
+  const type = mediaType(name);
+  return media && type ? { media, headers: mediaHeaders(name, type) } : null;
+}
 
 /**
  * The file a `media/<cell id>/<path>` URL names, only inside a listed cell, or a `recordings/<file>`;

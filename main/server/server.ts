@@ -6,7 +6,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS, type WireCall, type WireEvent, type WireReply } from '../../shared/contract';
 import type { Core } from '../core';
 import { createDispatcher } from '../dispatcher';
-import { CONTENT_SECURITY_POLICY, mediaHeaders, mediaType, mimeOf, resolveStatic } from '../static';
+import { CONTENT_SECURITY_POLICY, mimeOf, resolveStatic } from '../static';
+import { isMediaPath, mediaAnswer } from '../media';
 import { sendFile } from './send';
 import { allowedHosts, checkRequest } from './guard';
 
@@ -83,17 +84,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
     const head = req.method === 'HEAD';
     const pathname = verdict.path;
-    if (pathname.startsWith('/media/') || pathname.startsWith('/recordings/')) {
-      // A run directory's files: media types only, never active content in the app's origin.
-      const media = await options.core.media(pathname);
-      const name = media ? ('bytes' in media ? media.name : media.file) : '';
-      const type = mediaType(name);
-      if (!media || !type) return refuse(res, 404, `no such media ${pathname}`);
-      if ('bytes' in media) {
-        res.writeHead(200, mediaHeaders(name, type));
-        return void res.end(head ? undefined : media.bytes);
+    if (isMediaPath(pathname)) {
+      const answer = await mediaAnswer(options.core.media, pathname);
+      if (!answer) return refuse(res, 404, `no such media ${pathname}`);
+      if ('bytes' in answer.media) {
+        res.writeHead(200, answer.headers);
+        return void res.end(head ? undefined : answer.media.bytes);
       }
-      if (!(await sendFile(res, media.file, mediaHeaders(name, type), head))) refuse(res, 404, `no such media ${pathname}`);
+      if (!(await sendFile(res, answer.media.file, answer.headers, head))) refuse(res, 404, `no such media ${pathname}`);
       return;
     }
     const file = await resolveStatic(options.rendererDir, pathname);
