@@ -13,8 +13,8 @@ beforeAll(() => (tmp = tempDir()));
 afterAll(() => tmp.remove());
 
 /** Each format's main JSON file and a log it reads, with a valid first version of each. */
-/** The formats whose cells are folders; a cell that is a file (NeMo Gym) is fuzzed in nemo-gym/broken.fuzz.test.ts. */
-type FolderFormat = Exclude<FormatName, 'nemo-gym'>;
+/** The formats whose cells are folders; cells that are files are fuzzed in nemo-gym/broken.fuzz.test.ts and inspect/broken.fuzz.test.ts. */
+type FolderFormat = Exclude<FormatName, 'nemo-gym' | 'inspect'>;
 
 const FILES: Record<FolderFormat, { json: [string, object]; log?: [string, object] }> = {
   'coding-agent': { json: ['summary.json', { episodes: { '0': { status: 'evaluated', success: true } }, planned: [0] }], log: ['episodes/0000/trajectory.jsonl', { seq: 0, ev: 'episode_start' }] },

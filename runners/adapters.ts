@@ -4,6 +4,7 @@ import { bigymAgent } from './bigym-agent/adapter';
 import { codingAgent } from './coding-agent/adapter';
 import { evopolicygym } from './evopolicygym/adapter';
 import { harborJob } from './harbor-job/adapter';
+import { inspect } from './inspect/adapter';
 import { nemoGym } from './nemo-gym/adapter';
 import type { FormatAdapter } from './types';
 
@@ -13,6 +14,7 @@ export const ADAPTERS: Record<FormatName, FormatAdapter> = {
   evopolicygym,
   'harbor-job': harborJob,
   'nemo-gym': nemoGym,
+  inspect,
 };
 
 /** The folder a cell's relative paths start from: the cell's own, or for a cell that is a file, the file's. */

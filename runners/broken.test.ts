@@ -10,8 +10,8 @@ import { context, jsonl, tempDir, writeTree } from './testing';
 const FIFTY_MB = 50 * 1024 * 1024;
 
 /** A well-formed cell of each format, and the files each adapter parses (JSON or JSONL). */
-/** The formats whose cells are folders; a cell that is a file (NeMo Gym) has its own tests (nemo-gym/broken.fuzz.test.ts). */
-type FolderFormat = Exclude<FormatName, 'nemo-gym'>;
+/** The formats whose cells are folders; cells that are files have their own tests (nemo-gym/broken.fuzz.test.ts, inspect/broken.fuzz.test.ts). */
+type FolderFormat = Exclude<FormatName, 'nemo-gym' | 'inspect'>;
 
 const CELLS: Record<
   FolderFormat,

@@ -4,7 +4,7 @@ const anyPackage = '^(?!\\.{1,2}/)';
 const sibling = (folder) => `^(\\.\\./)+${folder}(/|$)`;
 
 /** The run-directory formats, one folder each in runners/ (a test checks this against the adapters). */
-export const FORMAT_IDS = ['coding-agent', 'bigym-agent', 'evopolicygym', 'harbor-job', 'nemo-gym'];
+export const FORMAT_IDS = ['coding-agent', 'bigym-agent', 'evopolicygym', 'harbor-job', 'nemo-gym', 'inspect'];
 const formatFolder = `^(\\.\\./)+runners/(${FORMAT_IDS.join('|')})(/|$)`;
 const formatMessage = (folder) => `${folder}/ asks a format for its capabilities (runners/index.ts), never imports a format's folder`;
 

@@ -1,6 +1,6 @@
 // The data model every layer speaks. Field names follow the CLI's JSON (runners/FORMATS.md).
 
-export type FormatName = 'coding-agent' | 'bigym-agent' | 'evopolicygym' | 'harbor-job' | 'nemo-gym';
+export type FormatName = 'coding-agent' | 'bigym-agent' | 'evopolicygym' | 'harbor-job' | 'nemo-gym' | 'inspect';
 
 /**
  * Where a cell stands with its benchmark's board: `ui` (a ui_ run) and `nonstd` (a nonstd_ run) by name,
@@ -58,7 +58,11 @@ export type CellState =
   /** A run this app launched whose process ended (stopped, drained, or exited 0) before the cell finished. */
   | 'stopped'
   /** A run this app launched whose process exited non-zero before the cell finished. */
-  | 'crashed';
+  | 'crashed'
+  /** The run ended in error, by its own account (an Inspect log's status `error`). */
+  | 'failed'
+  /** The run was cancelled, by its own account (an Inspect log's status `cancelled`). */
+  | 'cancelled';
 
 /** States of a run that still moves: its rows change, a paired test of it is provisional, a quiet one has stalled. */
 const LIVE: ReadonlySet<CellState> = new Set(['running', 'throttled', 'draining', 'evaluating']);
@@ -83,7 +87,7 @@ export function stateText(cell: Pick<CellSummary, 'state' | 'pausedUntil'>): str
 }
 
 export interface Budget {
-  unit: 'episodes' | 'steps' | 'trials' | 'rollouts';
+  unit: 'episodes' | 'steps' | 'trials' | 'rollouts' | 'samples';
   used: number;
   /** null when the runner has not said yet. */
   total: number | null;

@@ -10,7 +10,7 @@ const THROTTLE_WORTH_MS = 60_000;
 export type Raised = Omit<Alert, 'at'>;
 
 /** States a cell ends in. */
-const ENDED_STATES: ReadonlySet<CellState> = new Set(['finished', 'scored', 'unscored', 'void', 'eval_failed', 'interrupted', 'stopped', 'crashed']);
+const ENDED_STATES: ReadonlySet<CellState> = new Set(['finished', 'scored', 'unscored', 'void', 'eval_failed', 'interrupted', 'stopped', 'crashed', 'failed', 'cancelled']);
 
 export const isEnded = (state: CellState) => ENDED_STATES.has(state);
 

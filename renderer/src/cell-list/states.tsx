@@ -11,6 +11,8 @@ export const STATE_LOOK: Record<CellState, { label: string; tone: 'running' | 'o
   stale: { label: 'stale', tone: 'amber', order: 4 },
   interrupted: { label: 'interrupted', tone: 'fail', order: 5 },
   crashed: { label: 'crashed', tone: 'error', order: 5 },
+  failed: { label: 'failed', tone: 'error', order: 5 },
+  cancelled: { label: 'cancelled', tone: 'fail', order: 5 },
   // Not finished's grey: a run someone stopped did not end on its own.
   stopped: { label: 'stopped', tone: 'stopped', order: 6 },
   scored: { label: 'scored', tone: 'ok', order: 6 },

@@ -1,0 +1,63 @@
+// A sample's outcome under one scorer (formats.md section 6), and the header's metrics checked against the
+// samples as Inspect reduces them.
+import { problem, type EpisodeUnit, type Problem } from '../../shared/model';
+import { num, obj, str } from '../common/values';
+import type { SampleFacts } from './facts';
+import type { InspectLog } from './log';
+
+export interface Outcome {
+  unit: EpisodeUnit;
+  /** The scorer's value as a number; null when not scored. */
+  value: number | null;
+}
+
+/** The scorer a log's outcomes are read by: the eval's first scorer, or its results' first in older logs. */
+export function scorerOf(header: Record<string, unknown>): string | null {
+  const e = obj(header.eval);
+  const first = Array.isArray(e.scorers) ? str(obj(e.scorers[0]).name) : null;
+  if (first) return first;
+  const scores = obj(header.results).scores;
+  return Array.isArray(scores) ? (str(obj(scores[0]).scorer) ?? str(obj(scores[0]).name)) : null;
+}
+
+/** A value as a number: C 1, P 0.5, I and N 0, a number itself, true and false 1 and 0; null otherwise (not scored). */
+export function scoreNumber(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value === 'C') return 1;
+  if (value === 'P') return 0.5;
+  if (value === 'I' || value === 'N') return 0;
+  return null;
+}
+
+/** A sample under `scorer`: failed (not scored) with an error; scored with a value; it succeeds when the value is 1. */
+export function outcomeOf(sample: SampleFacts, scorer: string | null): Outcome {
+  if (sample.error !== null) return { unit: { id: sample.unit, status: 'error', success: null, scored: false }, value: null };
+  const value = scorer === null ? null : scoreNumber(sample.scores[scorer]);
+  if (value === null) return { unit: { id: sample.unit, status: sample.limit ?? 'unscored', success: null, scored: false }, value: null };
+  return { unit: { id: sample.unit, status: sample.limit ?? 'scored', success: value === 1, scored: true }, value };
+}
+
+/** The sample id of a unit (`<id>#<epoch>`). */
+const sampleOf = (unit: string) => unit.slice(0, unit.lastIndexOf('#'));
+
+/** The mean as Inspect reduces it: each sample's epochs averaged first, then the mean over samples. */
+export function reducedMean(outcomes: Iterable<Outcome>): number | null {
+  const bySample = new Map<string, number[]>();
+  for (const o of outcomes) if (o.unit.scored && o.value !== null) bySample.set(sampleOf(o.unit.id), [...(bySample.get(sampleOf(o.unit.id)) ?? []), o.value]);
+  if (!bySample.size) return null;
+  const means = [...bySample.values()].map((v) => v.reduce((a, b) => a + b, 0) / v.length);
+  return means.reduce((a, b) => a + b, 0) / means.length;
+}
+
+/** The header's `accuracy` (or `mean`) of the scorer against what the samples give: a mismatch is a problem. */
+export function headerCheck(log: InspectLog, scorer: string, outcomes: Map<string, Outcome>, file: string): Problem[] {
+  if (!log.ended) return [];
+  const scores = obj(log.header.results).scores;
+  const entry = Array.isArray(scores) ? scores.map(obj).find((s) => str(s.scorer) === scorer || str(s.name) === scorer) : undefined;
+  const metrics = obj(entry?.metrics);
+  const [metric, said] = (['accuracy', 'mean'] as const).map((m) => [m, num(obj(metrics[m]).value)] as const).find(([, v]) => v !== null) ?? [null, null];
+  const given = reducedMean(outcomes.values());
+  if (metric === null || said === null || given === null || Math.abs(said - given) < 1e-6) return [];
+  return [problem(file, `its header says ${scorer} ${metric} ${said}, but its samples give ${given.toFixed(4)} (each sample's epochs averaged, then the mean)`)];
+}
