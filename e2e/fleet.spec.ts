@@ -44,7 +44,7 @@ test.describe('the Fleet view', () => {
     await expect(hosts.getByRole('row', { name: 'second' }).getByRole('status')).toContainText('connected');
     await expect(hosts.getByRole('row', { name: 'gone' }).getByRole('status')).toContainText(/reconnecting|connecting/);
     await expect(hosts.getByRole('row', { name: 'gone' })).toContainText('cannot reach gone');
-    await expect(hosts.getByRole('row', { name: 'testhost' })).toContainText('0 / 8');
+    await expect(hosts.getByRole('row', { name: 'testhost' })).toContainText('0 / 10');
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'fleet.png') });
     // A column hidden from the table's Columns menu.
     await page.getByLabel('Columns of fleet').click();
@@ -55,7 +55,7 @@ test.describe('the Fleet view', () => {
     await hosts.getByRole('button', { name: 'second' }).click();
     await expect(page.getByRole('heading', { name: /Host second/ })).toBeVisible();
     const cells = page.getByRole('table', { name: 'Cells' });
-    await expect(cells.getByRole('row')).toHaveCount(9);
+    await expect(cells.getByRole('row')).toHaveCount(11);
     await expect(page).toHaveURL(/#\/cells\?host=second/);
   });
 });

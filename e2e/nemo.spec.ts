@@ -19,7 +19,7 @@ test.describe("the demo's NeMo Gym collection", () => {
     const now = page.getByRole('status', { name: 'Now' });
     await expect(now).toContainText('0 running');
     await expect(now).toContainText('1 crashed or interrupted');
-    await expect(now).toContainText('7 ended');
+    await expect(now).toContainText('9 ended');
     await expect(now).toContainText(/est\. \$\d+\.\d\d in all/);
     await expect(now).toContainText('spend per hour: watching…');
     const table = page.getByRole('table', { name: 'Cells' });

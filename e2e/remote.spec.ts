@@ -28,7 +28,7 @@ test.describe('a runs root on an SSH host', () => {
     await host.getByRole('button', { name: 'Accept key' }).click();
     await expect(host.getByRole('status')).toHaveText('connected');
     const table = page.getByRole('table', { name: 'Cells' });
-    await expect(table.getByRole('row')).toHaveCount(9, { timeout: 15_000 });
+    await expect(table.getByRole('row')).toHaveCount(11, { timeout: 15_000 });
     await expect(table).toContainText('cartpole_balance');
 
     await table.getByRole('button', { name: 'cartpole_balance' }).click();

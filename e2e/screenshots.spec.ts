@@ -12,7 +12,7 @@ async function journeys(page: Page, served: Served, name: (journey: string) => s
   await page.goto(served.url);
   await expect(page.locator('body[data-ready="true"]')).toBeAttached();
   // The list: every cell, each column as wide as its values.
-  await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row')).toHaveCount(9);
+  await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row')).toHaveCount(11);
   await page.screenshot({ path: name('0-list') });
 
   // 1. Launch a UI run: the profile, its knobs, the dry run.

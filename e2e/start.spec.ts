@@ -26,7 +26,7 @@ test.describe('npm start without an Electron binary', () => {
     await expect(page.getByRole('note')).toContainText('The built-in demo.');
 
     const table = page.getByRole('table', { name: 'Cells' });
-    await expect(table.getByRole('row')).toHaveCount(9);
+    await expect(table.getByRole('row')).toHaveCount(11);
     const bigymBudget = table.getByRole('row', { name: /cartpole_balance/ }).getByRole('meter');
     const before = Number(await bigymBudget.getAttribute('aria-valuenow'));
     await expect.poll(async () => Number(await bigymBudget.getAttribute('aria-valuenow')), { timeout: 20_000 }).toBeGreaterThan(before);
@@ -37,9 +37,9 @@ test.describe('npm start without an Electron binary', () => {
     await remove.click();
     await expect(page.getByRole('heading', { name: 'No runs root yet' })).toBeVisible();
     await page.getByRole('status', { name: 'Root removed' }).getByRole('button', { name: 'Undo' }).click();
-    await expect(table.getByRole('row')).toHaveCount(9);
+    await expect(table.getByRole('row')).toHaveCount(11);
     await page.reload();
-    await expect(table.getByRole('row')).toHaveCount(9);
+    await expect(table.getByRole('row')).toHaveCount(11);
 
     // Left alone, the removal is done: the demo stays dismissed after a reload.
     await remove.click();

@@ -8,6 +8,7 @@ import { context, tempDir } from '../testing';
 import { BIGYM_TASK, INTERRUPTED_TASK, REPLAY_SEEDS } from './bigym';
 import { runName } from './coding-agent';
 import { EVO_RECORD } from './evopolicygym';
+import { INSPECT_FOLDER, INSPECT_MODELS } from './inspect';
 import { NEMO_AGENTS, NEMO_FOLDER } from './nemo-gym';
 import { runDemo } from './index';
 
@@ -38,9 +39,9 @@ beforeAll(async () => {
 afterAll(() => tmp.remove());
 
 describe('demo runner, instant', () => {
-  it('writes eight cells that the adapters read without a problem', async () => {
+  it('writes ten cells that the adapters read without a problem', async () => {
     const root = join(tmp.path, 'a');
-    expect(readdirSync(root).sort()).toEqual([BIGYM_TASK, INTERRUPTED_TASK, EVO_RECORD, NEMO_FOLDER, runName('bare'), runName('full'), runName('bare', 'cli'), runName('full', 'cli')].sort());
+    expect(readdirSync(root).sort()).toEqual([BIGYM_TASK, INTERRUPTED_TASK, EVO_RECORD, NEMO_FOLDER, INSPECT_FOLDER, runName('bare'), runName('full'), runName('bare', 'cli'), runName('full', 'cli')].sort());
     const ctx = context();
     const bigym = await ADAPTERS['bigym-agent'].read(join(root, BIGYM_TASK), ctx);
     expect(bigym.cell).toMatchObject({ state: 'scored', problems: [], budget: { unit: 'steps', total: 101000 } });
@@ -67,6 +68,18 @@ describe('demo runner, instant', () => {
     expect(Object.keys(read.agentUnits ?? {})).toEqual([...NEMO_AGENTS].sort());
     const rate = (agent: string) => (read.agentUnits?.[agent] ?? []).filter((u) => u.success).length;
     expect(rate('demo_claude_code_agent')).toBeGreaterThan(rate('demo_codex_agent'));
+  });
+
+  it('writes the Inspect logs of two models on one task: finished, every sample over two epochs, paired on <id>#<epoch>', async () => {
+    const folder = join(tmp.path, 'a', INSPECT_FOLDER);
+    const logs = readdirSync(folder).sort();
+    expect(logs).toHaveLength(INSPECT_MODELS.length);
+    const reads = await Promise.all(logs.map((name) => ADAPTERS.inspect.read(join(folder, name), context())));
+    for (const read of reads) expect(read.cell).toMatchObject({ state: 'finished', problems: [], board: 'on', budget: { unit: 'samples', used: 20, total: 20 } });
+    expect(reads.map((r) => r.boardName)).toEqual(['inspect demo_arith', 'inspect demo_arith']);
+    expect(reads[0]?.units.map((u) => u.id)).toEqual(reads[1]?.units.map((u) => u.id));
+    const rate = (model: string) => reads.find((r) => r.labels.model === model)?.cell.success_rate ?? 0;
+    expect(rate('anthropic/demo-sonnet')).toBeGreaterThan(rate('openai/demo-mini'));
   });
 
   it('is deterministic: two runs give the same outcomes', async () => {

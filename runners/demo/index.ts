@@ -4,6 +4,7 @@ import { LAUNCHER_FILES } from '../../shared/launch';
 import { INTERRUPTED_TASK, writeBigymCell } from './bigym';
 import { CELLS, writeCodingAgentCell } from './coding-agent';
 import { writeEvopolicygymRecord } from './evopolicygym';
+import { writeInspectLogs } from './inspect';
 import { writeNemoCollection } from './nemo-gym';
 import { DemoStopped, Pace } from './pace';
 
@@ -19,8 +20,8 @@ export interface DemoOptions {
   only?: { format: DemoFormat; name: string };
 }
 
-export type DemoFormat = 'coding-agent' | 'bigym-agent' | 'evopolicygym' | 'nemo-gym';
-export const DEMO_FORMATS: readonly DemoFormat[] = ['coding-agent', 'bigym-agent', 'evopolicygym', 'nemo-gym'];
+export type DemoFormat = 'coding-agent' | 'bigym-agent' | 'evopolicygym' | 'nemo-gym' | 'inspect';
+export const DEMO_FORMATS: readonly DemoFormat[] = ['coding-agent', 'bigym-agent', 'evopolicygym', 'nemo-gym', 'inspect'];
 
 /** Empties a cell to write it again, keeping what the launcher of this demo run writes there (its output). */
 async function clearCell(cell: string): Promise<void> {
@@ -31,7 +32,7 @@ async function clearCell(cell: string): Promise<void> {
 /**
  * The built-in demo: a simulated cart-pole task and a scripted agent, written as real runners write
  * their run directories (a bigym-agent cell, an interrupted bigym-agent session, four coding-agent cells (a 2x2 board), an evopolicygym record, a NeMo
- * Gym rollout collection of two agents).
+ * Gym rollout collection of two agents, the Inspect logs of two models on one task).
  * Starts from an empty folder; resolves when every cell is finished or the signal stops it.
  */
 export async function runDemo(root: string, options: DemoOptions): Promise<'finished' | 'stopped'> {
@@ -49,7 +50,9 @@ export async function runDemo(root: string, options: DemoOptions): Promise<'fini
             ? writeEvopolicygymRecord(root, pace(), only.name)
             : only.format === 'nemo-gym'
               ? writeNemoCollection(root, pace(), only.name)
-              : writeCodingAgentCell(root, CELLS[0] as (typeof CELLS)[number], pace(), only.name),
+              : only.format === 'inspect'
+                ? writeInspectLogs(root, pace(), only.name)
+                : writeCodingAgentCell(root, CELLS[0] as (typeof CELLS)[number], pace(), only.name),
       ]
     : [
         writeBigymCell(root, pace()),
@@ -57,6 +60,7 @@ export async function runDemo(root: string, options: DemoOptions): Promise<'fini
         ...CELLS.map((cell) => writeCodingAgentCell(root, cell, pace())),
         writeEvopolicygymRecord(root, pace()),
         writeNemoCollection(root, pace()),
+        writeInspectLogs(root, pace()),
       ];
   try {
     await Promise.all(writers);

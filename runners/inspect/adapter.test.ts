@@ -45,7 +45,7 @@ describe('Inspect logs from inspect_ai\'s own tests', () => {
       { id: '1#1', status: 'scored', success: false, scored: true },
       { id: '1#2', status: 'scored', success: true, scored: true },
     ]);
-    expect(cell).toMatchObject({ state: 'finished', budget: { unit: 'samples', used: 4, total: 4 }, episodes: { planned: 4, ended: 4, scored: 4, successes: 3 }, success_rate: 0.75, board: 'on', name: 'popularity' });
+    expect(cell).toMatchObject({ state: 'finished', budget: { unit: 'samples', used: 4, total: 4 }, episodes: { planned: 4, ended: 4, scored: 4, successes: 3 }, success_rate: 0.75, board: 'on', name: 'log_streaming' });
     expect(cell.tokens).toEqual({ input: 252, cached_input: null, output: 6, reasoning: null });
     expect(cell.problems).toEqual([]);
     expect(labels).toEqual({ harness: 'system_message → generate', model: 'azureai/Meta-Llama-3-1-405B-Instruct-jqf', condition: null, effort: null });

@@ -60,7 +60,8 @@ export const inspect: FormatAdapter = {
     const memory = ctx.jsonl?.kept(`inspect:${path}`, () => new EvalMemory()) ?? new EvalMemory();
     const log = await readInspectLog(path, ctx, memory);
     const e = obj(log?.header.eval);
-    const cell = baseCell(path, 'inspect', ctx, str(e.task_display_name) ?? str(e.task) ?? basename(path));
+    // Named by its file, as Inspect's own list names a log: two logs of one task are two cells.
+    const cell = baseCell(path, 'inspect', ctx, basename(path).replace(/\.(eval|json)$/, ''));
     if (!log) return { cell, labels: { harness: null, model: null, condition: null, effort: null }, changedAt: null, units: [], gone: true };
     const problems: Problem[] = [...log.problems];
     const scorer = scorerOf(log.header);

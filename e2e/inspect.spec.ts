@@ -1,0 +1,54 @@
+import { expect, test } from '@playwright/test';
+import { instantDemoForSpecs } from './processes';
+
+const MINI = '2026-12-01T10-00-00+00-00_demo-arith_demo-mini';
+const SONNET = '2026-12-01T10-00-00+00-00_demo-arith_demo-sonnet';
+/** A name as the start of an accessible name. */
+const starts = (name: string) => new RegExp(`^${name.replace(/[+.]/g, '\\$&')}`);
+
+test.describe("the demo's Inspect AI logs", () => {
+  const served = instantDemoForSpecs();
+
+  test('two models on one task: each log a cell, a sample as its transcript, a board of their own, the paired test', async ({ page }) => {
+    await page.goto(served.url);
+    const table = page.getByRole('table', { name: 'Cells' });
+    const row = table.getByRole('row', { name: starts(SONNET) });
+    await expect(row).toContainText('inspect');
+    await expect(row).toContainText('20/20');
+    await row.getByRole('cell').first().click();
+    await expect(page.getByRole('heading', { name: SONNET })).toBeVisible();
+    // 17 of its 20 samples right (C): the success rate, its interval, and the mean value of the scorer beside it.
+    await expect(page.getByText('17/20 · 85.0% · 95% CI 64.0–94.8%')).toBeVisible();
+    await expect(page.locator('.cell-header')).toContainText('anthropic/demo-sonnet');
+
+    // Each sample a row of the Episodes tab; one opens as its transcript: the question, the call with its result, the score.
+    await page.getByRole('tab', { name: 'Episodes' }).click();
+    await page.getByRole('table', { name: 'Episodes' }).getByRole('row', { name: '3#1', exact: true }).click();
+    await page.getByRole('button', { name: 'Open the transcript of 3#1' }).click();
+    const transcript = page.getByRole('region', { name: 'Transcript of 3#1' });
+    await expect(transcript).toContainText('What is 39 * 12? Answer with the number only.');
+    await expect(transcript.locator('.turn-call')).toContainText('"code": "print(39 * 12)"');
+    await expect(transcript).toContainText(/match \(the outcome\): "[CI]"/);
+    await transcript.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Back to the cell list (Esc)' }).click();
+
+    // Its board: the task, the two models across.
+    await page.getByRole('tab', { name: 'Board' }).click();
+    await page.getByRole('combobox', { name: 'Board', exact: true }).selectOption('inspect demo_arith');
+    const grid = page.getByRole('table', { name: 'Board inspect demo_arith' });
+    await expect(grid.getByRole('columnheader')).toHaveText(['harness · condition · effort', 'anthropic/demo-sonnet', 'openai/demo-mini']);
+    await expect(grid.getByRole('button', { name: starts(SONNET) })).toContainText('17/20');
+    await expect(grid.getByRole('button', { name: starts(MINI) })).toContainText('14/20');
+
+    // The two logs paired on <id>#<epoch>: the same table `cellwatch mcnemar` prints.
+    await page.getByRole('tab', { name: 'Paired test' }).click();
+    for (const [side, name] of [['A', MINI], ['B', SONNET]] as const) {
+      await page.getByLabel(`Run ${side}`).fill(name.slice(-6));
+      await page.getByRole('listbox', { name: `Choices for ${side}` }).getByRole('option', { name: starts(name) }).click();
+    }
+    const outcomes = page.getByRole('table', { name: 'Paired outcomes' });
+    await expect(outcomes.getByRole('row').nth(1).getByRole('cell')).toHaveText(['11', '3']);
+    await expect(outcomes.getByRole('row').nth(2).getByRole('cell')).toHaveText(['6', '0']);
+    await expect(page.getByLabel('p-value')).toHaveText('0.51');
+  });
+});

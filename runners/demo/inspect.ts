@@ -1,0 +1,58 @@
+// Inspect AI logs as `inspect eval` writes them (formats.md section 6): two models on one task, each a
+// `.eval` zip written over whole every few samples, its header at the end. The same samples and epochs,
+// so the two pair and share a board.
+import { join } from 'node:path';
+import { evalMembers, zipOf, type LogSample, type LogSpec } from '../inspect/write';
+import { writeBytes, type Pace } from './pace';
+import { prng } from './prng';
+
+export const INSPECT_FOLDER = 'inspect_logs';
+export const INSPECT_MODELS = ['openai/demo-mini', 'anthropic/demo-sonnet'] as const;
+const SAMPLES = 10;
+const EPOCHS = 2;
+/** Samples between two flushes of the log (Inspect's default is at most 10). */
+const FLUSH_EVERY = 3;
+const SKILL: Record<(typeof INSPECT_MODELS)[number], number> = { 'openai/demo-mini': 0.55, 'anthropic/demo-sonnet': 0.8 };
+
+const question = (id: number) => ({ a: 12 + id * 9, b: 4 + ((id * 7) % 13) });
+
+function sample(id: number, epoch: number, model: (typeof INSPECT_MODELS)[number], random: () => number): LogSample {
+  const { a, b } = question(id);
+  const right = random() < SKILL[model];
+  const answer = right ? a * b : a * b + 1 + Math.floor(random() * 9);
+  const call = `call_${id}_${epoch}`;
+  const input = 160 + Math.floor(random() * 60);
+  return {
+    id,
+    epoch,
+    scores: { match: right ? 'C' : 'I' },
+    usage: { [model]: { input_tokens: input, output_tokens: 30 + Math.floor(random() * 20), input_tokens_cache_read: 96 } },
+    messages: [
+      { role: 'user', content: `What is ${a} * ${b}? Answer with the number only.`, source: 'input' },
+      { role: 'assistant', content: '', tool_calls: [{ id: call, function: 'python', arguments: { code: `print(${a} * ${b})` } }] },
+      { role: 'tool', tool_call_id: call, function: 'python', content: String(right ? a * b : answer) },
+      { role: 'assistant', content: String(answer) },
+    ],
+  };
+}
+
+async function writeLog(folder: string, model: (typeof INSPECT_MODELS)[number], pace: Pace, seed: number): Promise<void> {
+  const random = prng(seed);
+  const file = join(folder, `2026-12-01T10-00-00+00-00_demo-arith_${model.split('/')[1]}.eval`);
+  const spec: LogSpec = { task: 'demo_arith', model, sampleIds: Array.from({ length: SAMPLES }, (_, i) => i + 1), epochs: EPOCHS, scorer: 'match', samples: [] };
+  await writeBytes(file, zipOf(evalMembers(spec)));
+  for (let epoch = 1; epoch <= EPOCHS; epoch++) {
+    for (let id = 1; id <= SAMPLES; id++) {
+      await pace.wait(2);
+      spec.samples.push(sample(id, epoch, model, random));
+      if (spec.samples.length % FLUSH_EVERY === 0) await writeBytes(file, zipOf(evalMembers(spec)));
+    }
+  }
+  await pace.wait(1);
+  await writeBytes(file, zipOf(evalMembers({ ...spec, status: 'success' })));
+}
+
+export async function writeInspectLogs(root: string, pace: Pace, name = INSPECT_FOLDER): Promise<void> {
+  const folder = join(root, name);
+  await Promise.all(INSPECT_MODELS.map((model, i) => writeLog(folder, model, pace, 5005 + i)));
+}
