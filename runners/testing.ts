@@ -1,4 +1,5 @@
 // Test helpers: temporary folders, cells written from a map of files, file ages, adapters' reads.
+import { evalMembers, zipOf, type LogSpec } from './inspect/write';
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -47,3 +48,6 @@ export function restoreEnv(saved: NodeJS.ProcessEnv): void {
   for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
   Object.assign(process.env, saved);
 }
+
+/** An Inspect `.eval` log of these samples, as Inspect writes one (finished when `spec.status` is given). */
+export const inspectLog = (spec: LogSpec): Buffer => zipOf(evalMembers(spec));

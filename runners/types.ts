@@ -118,6 +118,11 @@ export interface FormatCapabilities {
   transcripts?: { read(path: string, unit: string, ctx: ReadContext): Promise<Transcript | null> };
   /** Paths (relative to the cell) whose changes never change what the cell list shows: frames, media. */
   quiet?: RegExp;
+  /**
+   * A cell rewritten rather than appended (an Inspect log written over whole every few samples): its finished
+   * units as events, read again on each change; a follower prints each once (`ev` is their event's name).
+   */
+  finishedUnits?: { ev: string; read(path: string, ctx: ReadContext): Promise<{ unit: string; fields: Record<string, unknown> }[]> };
 }
 
 export interface FormatAdapter {

@@ -3,6 +3,7 @@ import type { StreamEvent } from '../../shared/cell-detail';
 import { ADAPTERS, cellFolder } from '../../runners';
 import type { EventLog } from '../../runners/types';
 import { commandPlaces, openAt, readCellAt } from './places';
+import { FinishedUnits } from '../tail/finished-units';
 import { FollowSet } from '../tail/follow-set';
 import { streamEvent } from '../watch/stream-event';
 import { UsageError, type Io } from './io';
@@ -12,7 +13,8 @@ export const TAIL_HELP = `cellwatch tail [--json] [--from-end] [--accept-new-hos
 
 Prints the cell's events as they arrive, until Ctrl+C: coding-agent trajectories, the bigym ledger and
 evaluation progress, the evopolicygym event log, a NeMo Gym collection's rollouts and failures (its unit
-and reward, never the conversation). Malformed lines are reported on stderr with file and
+and reward, never the conversation), an Inspect log's finished samples (each once, its scorer's value and
+outcome, however often Inspect writes the log over). Malformed lines are reported on stderr with file and
 line. CELL may be on an SSH host (ssh://ALIAS/abs/path or ALIAS:/abs/path): the tail then reads over
 SFTP and, when the connection drops, resumes from the byte it had reached.
   --json       one object a line: {"cell", "episode", "seq", "t", "ev", ...the event's own fields}
@@ -74,11 +76,19 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
     for (const log of await logs().catch(() => [])) await follow(log, fromEnd);
   };
   await followNew(values['from-end']);
-  if ((await logs()).length === 0) io.err(`${cell.name} (${cell.format}) writes no event log; cellwatch status shows its trials.`);
+  // A cell written over whole (an Inspect log): each finished unit once, as the file is rewritten.
+  const finished = adapter.capabilities.finishedUnits;
+  const units = finished
+    ? new FinishedUnits(target.context, cell.path, finished, ({ unit, fields }) => io.out(line(cell.id, { episode: unit, seq: null, t: null, ev: finished.ev, fields, line: null, end: 0 }, values.json)))
+    : null;
+  const lookAgain = () => void units?.look().catch((error: Error) => io.err(`${target.where}: ${error.message}`));
+  await units?.look(values['from-end']);
+  if (!units && (await logs()).length === 0) io.err(`${cell.name} (${cell.format}) writes no event log; cellwatch status shows its trials.`);
 
   const stopWatching = await target.context.watch(
     folder,
     ({ path }) => {
+      if (path === cell.path) lookAgain();
       const file = follows.fileOf(path);
       if (file !== null && follows.route(file)) return;
       // A log that appeared after the start (a new episode) is followed from its first line.
@@ -87,12 +97,16 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
       else if (file === null) {
         follows.pollAll();
         void followNew(false);
+        lookAgain();
       }
     },
     (error) => io.err(`${target.where}: watching stopped: ${error.message}`),
   );
   // Every follower is polled as the place's presence says; new logs are looked for every 2 s.
-  follows.startPolling((count) => count % 8 === 0 && void followNew(false));
+  follows.startPolling((count) => {
+    lookAgain();
+    if (count % 8 === 0) void followNew(false);
+  });
   await new Promise<void>((resolve) => {
     const done = () => resolve();
     stop?.addEventListener('abort', done, { once: true });

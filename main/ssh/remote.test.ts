@@ -1,12 +1,14 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runDemo } from '../../runners/demo';
-import { jsonl, restoreEnv, tempDir, writeTree } from '../../runners/testing';
+import { inspectLog, jsonl, restoreEnv, tempDir, writeTree } from '../../runners/testing';
 import { runCli } from '../cli/run';
 import { startSshd, type TestSshd } from './testing';
 import { capture } from '../cli/testing';
 import { createCore } from '../core';
+
+type LogSpec = Parameters<typeof inspectLog>[0];
 
 let sshd: TestSshd;
 let tmp: ReturnType<typeof tempDir>;
@@ -148,6 +150,40 @@ describe('a remote tail', () => {
     appendFileSync(path, `${(rows[2] as string).slice(100)}\n${rows.slice(3).join('\n')}\n`);
     await expect.poll(() => out.length, { timeout: 20_000 }).toBe(5);
     expect(out.map((l) => JSON.parse(l).episode)).toEqual(rows.map((r) => `${JSON.parse(r)._ng_task_index}#0`));
+    ours.abort();
+    expect(await running).toBe(0);
+  }, 40_000);
+
+  it('finds an Inspect log on the host, and tails its samples exactly once across rewrites and a cut', async () => {
+    const path = join(tmp.path, 'inspect', '2026-12-01T10-00-00+00-00_arith_x.eval');
+    const spec = (done: number, status?: 'success'): LogSpec => ({
+      task: 'arith',
+      model: 'openai/gpt-4o',
+      sampleIds: [1, 2, 3, 4, 5],
+      epochs: 1,
+      scorer: 'match',
+      samples: Array.from({ length: done }, (_, i) => ({ id: i + 1, epoch: 1, scores: { match: 'C' } })),
+      ...(status ? { status } : {}),
+    });
+    // Written over whole, as Inspect writes it.
+    const rewrite = (log: LogSpec) => (writeFileSync(`${path}.tmp`, inspectLog(log)), renameSync(`${path}.tmp`, path));
+    mkdirSync(dirname(path), { recursive: true });
+    rewrite(spec(1));
+    const listed = capture();
+    expect(await runCli(['status', '--json', `testhost:${dirname(path)}`], listed.io)).toBe(0);
+    expect(JSON.parse(listed.out.join('\n')).cells.map((c: { path: string; format: string; budget: object }) => [c.path, c.format, c.budget])).toEqual([[path, 'inspect', { unit: 'samples', used: 1, total: 5 }]]);
+
+    const { io, out } = capture();
+    const ours = new AbortController();
+    const running = runCli(['tail', '--json', `testhost:${path}`], io, ours.signal);
+    await expect.poll(() => out.length, { timeout: 10_000 }).toBe(1);
+    rewrite(spec(2));
+    await expect.poll(() => out.length, { timeout: 10_000 }).toBe(2);
+    sshd.cutSessions();
+    rewrite(spec(4));
+    rewrite(spec(5, 'success'));
+    await expect.poll(() => out.length, { timeout: 20_000 }).toBe(5);
+    expect(out.map((l) => JSON.parse(l).episode)).toEqual(['1#1', '2#1', '3#1', '4#1', '5#1']);
     ours.abort();
     expect(await running).toBe(0);
   }, 40_000);

@@ -3,7 +3,7 @@ import { problem, type CellState, type EpisodeUnit, type Problem } from '../../s
 import { counted } from '../../shared/counts';
 import { baseCell, judgeBoard } from '../common/cell';
 import { num, obj, str, sumOrNull } from '../common/values';
-import { isRecent, type FormatAdapter } from '../types';
+import { isRecent, type FormatAdapter, type ReadContext } from '../types';
 import { inspectDetail } from './detail';
 import { inspectLogsIn } from './files';
 import { EvalMemory, readInspectLog, type InspectLog } from './log';
@@ -48,6 +48,19 @@ const settings = (value: unknown, leave: readonly string[] = []) => {
   return pairs.length ? pairs.map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ') : null;
 };
 
+const memoryOf = (path: string, ctx: ReadContext) => ctx.jsonl?.kept(`inspect:${path}`, () => new EvalMemory()) ?? new EvalMemory();
+
+/** Each finished sample of the log as `tail` prints it: its unit, its value and outcome, its error or limit. */
+async function finishedSamples(path: string, ctx: ReadContext): Promise<{ unit: string; fields: Record<string, unknown> }[]> {
+  const log = await readInspectLog(path, ctx, memoryOf(path, ctx));
+  if (!log) return [];
+  const scorer = scorerOf(log.header);
+  return log.samples.map((s) => {
+    const { unit, value } = outcomeOf(s, scorer);
+    return { unit: s.unit, fields: { value: scorer === null ? null : (s.scores[scorer] ?? null), success: unit.success, ...(value === null ? { scored: false } : {}), ...(s.error ? { error: s.error } : {}), ...(s.limit ? { limit: s.limit } : {}) } };
+  });
+}
+
 export const inspect: FormatAdapter = {
   format: 'inspect',
   eventLogs: async () => [],
@@ -55,10 +68,10 @@ export const inspect: FormatAdapter = {
     fileCell: { cellsIn: inspectLogsIn, ownerOf: () => null },
     transcripts: { read: readInspectTranscript },
     board: { rule: INSPECT_BOARD },
+    finishedUnits: { ev: 'sample', read: finishedSamples },
   },
   async read(path, ctx, options) {
-    const memory = ctx.jsonl?.kept(`inspect:${path}`, () => new EvalMemory()) ?? new EvalMemory();
-    const log = await readInspectLog(path, ctx, memory);
+    const log = await readInspectLog(path, ctx, memoryOf(path, ctx));
     const e = obj(log?.header.eval);
     // Named by its file, as Inspect's own list names a log: two logs of one task are two cells.
     const cell = baseCell(path, 'inspect', ctx, basename(path).replace(/\.(eval|json)$/, ''));
