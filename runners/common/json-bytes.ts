@@ -96,3 +96,25 @@ export function memberSpans(bytes: Buffer, from: number, to: number): Map<string
     at = skipSpace(bytes, at + 1, to);
   }
 }
+
+/**
+ * The elements of the JSON array in bytes[from, to), each one's span, in order; null when the bytes are not
+ * one whole array. As with members, an element is not checked beyond its bounds: parse its span to read it
+ * (a list of 200,000 summaries is parsed one element at a time, never whole).
+ */
+export function elementSpans(bytes: Buffer, from: number, to: number): ByteSpan[] | null {
+  const spans: ByteSpan[] = [];
+  let at = skipSpace(bytes, from, to);
+  if (bytes[at] !== 0x5b) return null;
+  at = skipSpace(bytes, at + 1, to);
+  if (bytes[at] === 0x5d) return skipSpace(bytes, at + 1, to) === to ? spans : null;
+  for (;;) {
+    const end = valueEnd(bytes, at, to);
+    if (end < 0) return null;
+    spans.push({ start: at, end });
+    at = skipSpace(bytes, end, to);
+    if (bytes[at] === 0x5d) return skipSpace(bytes, at + 1, to) === to ? spans : null;
+    if (bytes[at] !== 0x2c) return null;
+    at = skipSpace(bytes, at + 1, to);
+  }
+}

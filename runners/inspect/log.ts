@@ -6,6 +6,7 @@ import { problem, type Problem } from '../../shared/model';
 import { parseJson } from '../../shared/json';
 import { append } from '../../shared/arrays';
 import { obj } from '../common/values';
+import { elementSpans } from '../common/json-bytes';
 import type { ReadContext } from '../types';
 import { factsOf, type SampleFacts } from './facts';
 import { readMember, ZipBroken, zipMembers, type ZipMember } from './zip';
@@ -29,7 +30,7 @@ export interface InspectLog {
   changedAt: number | null;
 }
 
-/** What was read of a `.eval` before: each member's facts by its name and CRC, and the last good reading. */
+/** What was read of a `.eval` before: what each member gave (never the member itself), by its name and CRC, and the last good reading. */
 export class EvalMemory {
   readonly parsed = new Map<string, { crc: number; value: unknown; problems: Problem[] }>();
   last: InspectLog | null = null;
@@ -44,25 +45,45 @@ function parseMember(bytes: Buffer, name: string): { value: unknown; problems: P
   }
 }
 
-/** A member parsed, from memory while its CRC is the same. */
-async function member(path: string, m: ZipMember, ctx: ReadContext, memory: EvalMemory): Promise<{ value: unknown; problems: Problem[] }> {
+/** What a member's bytes give (`derive`), from memory while its CRC is the same. */
+async function member<T>(path: string, m: ZipMember, ctx: ReadContext, memory: EvalMemory, derive: (bytes: Buffer, problems: Problem[]) => T | undefined): Promise<{ value: T | undefined; problems: Problem[] }> {
   const known = memory.parsed.get(m.name);
-  if (known && known.crc === m.crc) return known;
-  let read: { value: unknown; problems: Problem[] };
-  if (m.size > MAX_MEMBER_BYTES) read = { value: undefined, problems: [problem(m.name, `${m.size} bytes: too large to read (over ${MAX_MEMBER_BYTES})`)] };
-  else read = parseMember(await readMember(ctx.fs, path, m, MAX_MEMBER_BYTES), m.name);
-  const kept = { crc: m.crc, ...read };
-  memory.parsed.set(m.name, kept);
-  return kept;
+  if (known && known.crc === m.crc) return known as { value: T | undefined; problems: Problem[] };
+  const problems: Problem[] = [];
+  const value = m.size > MAX_MEMBER_BYTES ? (problems.push(problem(m.name, `${m.size} bytes: too large to read (over ${MAX_MEMBER_BYTES})`)), undefined) : derive(await readMember(ctx.fs, path, m, MAX_MEMBER_BYTES), problems);
+  const read = { value, problems };
+  memory.parsed.set(m.name, { crc: m.crc, ...read });
+  return read;
 }
 
-/** A list of summaries' facts, and the units the list gives twice. */
-function summaryFacts(list: unknown, where: string, problems: Problem[]): SampleFacts[] {
-  if (!Array.isArray(list)) {
-    if (list !== undefined) problems.push(problem(where, 'not a list of sample summaries; not read'));
+/** A member's JSON given to `then`; a member that is not JSON is a problem naming it. */
+const asJson =
+  <T>(name: string, then: (value: unknown, problems: Problem[]) => T) =>
+  (bytes: Buffer, problems: Problem[]): T | undefined => {
+    const parsed = parseMember(bytes, name);
+    append(problems, parsed.problems);
+    return parsed.value === undefined ? undefined : then(parsed.value, problems);
+  };
+
+/**
+ * A summaries member's facts, each summary parsed alone (a list of 200,000 is never held whole); one that is
+ * not JSON is a problem naming its place.
+ */
+function summaryFacts(bytes: Buffer, where: string, problems: Problem[]): SampleFacts[] {
+  const spans = elementSpans(bytes, 0, bytes.length);
+  if (!spans) {
+    problems.push(problem(where, 'not a list of sample summaries; not read'));
     return [];
   }
-  return list.flatMap((entry, i) => factsOf(entry, `${where} [${i}]`, problems) ?? []);
+  return spans.flatMap(({ start, end }, i) => {
+    const place = `${where} [${i}]`;
+    try {
+      return factsOf(parseJson(bytes.toString('utf8', start, end)), place, problems) ?? [];
+    } catch (error) {
+      problems.push(problem(place, `not JSON (${(error as Error).message}); not read`));
+      return [];
+    }
+  });
 }
 
 /** The facts with each unit once (the first), and a problem naming each unit given again and its places. */
@@ -83,16 +104,17 @@ async function readEval(path: string, ctx: ReadContext, memory: EvalMemory, chan
   const members = await zipMembers(ctx.fs, path);
   const byName = new Map(members.map((m) => [m.name, m]));
   const headerMember = byName.get('header.json') ?? byName.get('_journal/start.json');
-  const header = headerMember ? obj((await member(path, headerMember, ctx, memory)).value) : {};
-  if (headerMember) append(problems, memory.parsed.get(headerMember.name)?.problems ?? []);
+  const headerRead = headerMember ? await member(path, headerMember, ctx, memory, asJson(headerMember.name, obj)) : null;
+  const header = headerRead?.value ?? {};
+  if (headerRead) append(problems, headerRead.problems);
   // The final summaries hold every sample; while it runs, the journal's batches do.
   const final = byName.get('summaries.json');
   const batches = final ? [final] : members.filter((m) => JOURNAL_SUMMARY.test(m.name)).sort((a, b) => Number(JOURNAL_SUMMARY.exec(a.name)?.[1]) - Number(JOURNAL_SUMMARY.exec(b.name)?.[1]));
   const facts: SampleFacts[] = [];
   for (const m of batches) {
-    const read = await member(path, m, ctx, memory);
+    const read = await member(path, m, ctx, memory, (bytes, own) => summaryFacts(bytes, m.name, own));
     append(problems, read.problems);
-    append(facts, summaryFacts(read.value, m.name, problems));
+    append(facts, read.value ?? []);
   }
   // A sample written before its summary (or a log whose summaries say no tokens) is read itself.
   const firstAt = new Map<string, number>();
@@ -101,9 +123,9 @@ async function readEval(path: string, ctx: ReadContext, memory: EvalMemory, chan
     const sample = SAMPLE.exec(m.name);
     const at = sample ? firstAt.get(`${sample[1]}#${sample[2]}`) : undefined;
     if (!sample || (at !== undefined && (facts[at] as SampleFacts).usage !== null)) continue;
-    const read = await member(path, m, ctx, memory);
+    const read = await member(path, m, ctx, memory, asJson(m.name, (value, own) => factsOf(value, m.name, own) ?? undefined));
     append(problems, read.problems);
-    const own = read.value === undefined ? null : factsOf(read.value, m.name, problems);
+    const own = read.value;
     if (!own) continue;
     // Its summary's place and scores stand; the sample adds what the summary does not say.
     if (at !== undefined) facts[at] = { ...own, scores: { ...own.scores, ...(facts[at] as SampleFacts).scores }, where: (facts[at] as SampleFacts).where };
