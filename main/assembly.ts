@@ -11,7 +11,8 @@ import { parseGpus } from './gpu/parse';
 import { gpuQueryArgs } from './gpu/sampler';
 import { LaunchService, type LaunchOptions } from './launch/service';
 import { packageRoot } from './paths';
-import type { ContextOf } from './place/context';
+import { programOutput, type ContextOf } from './place/context';
+import { shellOn } from './launch/shell';
 import { HostRegistry, type RegistryOptions } from './place/registry';
 import { PriceList, shippedPrices } from './prices';
 import { ReaderPool } from './roots/pool';
@@ -64,7 +65,7 @@ export class Assembly {
   /** A place's GPUs by one nvidia-smi run there; none where it cannot run. */
   async readings(host: string): Promise<GpuReading[]> {
     const command = this.nvidiaSmi(host);
-    return command === false ? [] : this.contextOf({ host }).once(command, gpuQueryArgs()).then(parseGpus, () => []);
+    return command === false ? [] : programOutput(this.contextOf({ host }), command, gpuQueryArgs()).then(parseGpus, () => []);
   }
 
   /**
@@ -78,7 +79,7 @@ export class Assembly {
         packageRoot: packageRoot(dirname(fileURLToPath(import.meta.url))),
         dataDir: this.options.dataDir,
         gpus: (host) => this.readings(host),
-        shell: (host) => this.contextOf({ host }).shell(),
+        shell: async (host) => shellOn(this.contextOf({ host })),
         watchCell: async () => null,
         ...wiring,
       },

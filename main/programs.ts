@@ -13,17 +13,34 @@ export interface Spawned {
   on(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown;
 }
 
-/** Runs a program once, with a timeout; resolves to its stdout or rejects saying what failed. */
-export function runOnce(command: string, args: string[], timeoutMs = 5000): Promise<string> {
+/** What a program printed, and how it exited (null: by a signal). */
+export interface ProgramResult {
+  stdout: string;
+  stderr: string;
+  code: number | null;
+}
+
+/** Runs a program here once; rejects only when it cannot run at all (not found) or gives no answer within `timeoutMs`. */
+export function execLocal(command: string, args: string[], timeoutMs?: number): Promise<ProgramResult> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { timeout: timeoutMs, windowsHide: true }, (error, stdout, stderr) => {
-      if (!error) return resolve(stdout);
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') reject(new Error(`${command} not found on this machine`));
-      else if (error.killed) reject(new Error(`${command} gave no answer within ${timeoutMs} ms`));
-      else reject(new Error(`${command} failed: ${(stderr || error.message).trim()}`));
+    execFile(command, args, { windowsHide: true, maxBuffer: 64 << 20, ...(timeoutMs ? { timeout: timeoutMs } : {}) }, (error, stdout, stderr) => {
+      const failed = error as (NodeJS.ErrnoException & { killed?: boolean; code?: unknown }) | null;
+      if (failed?.code === 'ENOENT') return reject(new Error(`${command} not found on this machine`));
+      if (failed?.killed) return reject(new Error(`${command} gave no answer within ${timeoutMs} ms`));
+      resolve({ stdout, stderr, code: failed ? (typeof failed.code === 'number' ? failed.code : null) : 0 });
     });
   });
+}
+
+/** A program's stdout; a non-zero exit rejects with its last lines, naming where it ran. */
+export function outputOf(result: ProgramResult, command: string, where: string): string {
+  if (result.code === 0) return result.stdout;
+  throw new Error(`${command} on ${where} failed (exit ${result.code ?? 'by signal'}): ${(result.stderr || result.stdout).trim().split('\n').slice(-2).join(' / ')}`);
+}
+
+/** Runs a program here once (5 s at most): its stdout, or a rejection saying what failed. */
+export async function runOnce(command: string, args: string[], timeoutMs = 5000): Promise<string> {
+  return outputOf(await execLocal(command, args, timeoutMs), command, 'this machine');
 }
 
 /** A long-running program here, killed with SIGKILL (nvidia-smi -lms ignores nothing else reliably). */

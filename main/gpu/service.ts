@@ -5,6 +5,7 @@ import type { HostStatus } from '../../shared/contract';
 import { problem } from '../../shared/model';
 import type { EventHub } from '../events';
 import type { Assembly } from '../assembly';
+import { programOutput } from '../place/context';
 import { processGroupOf } from '../launch/pgid';
 import { startGpu, type GpuFeed } from './history';
 import { diskOf, sampleSystem, withPoint } from './system';
@@ -47,7 +48,7 @@ export class GpuService {
       runOf: local ? (pid) => this.options.runOfGroup(processGroupOf(pid) ?? -1) : undefined,
       place: {
         spawn: (args) => context.spawn(command as string, args),
-        once: (args) => context.once(command as string, args),
+        once: (args) => programOutput(context, command as string, args),
         // A fleet's GPUs every 2 s (fifty hosts at 1 Hz cost the app more than a twentieth of a core), and
         // per-process memory (an nvidia-smi run of its own each time) every 30 s.
         ...(local ? {} : { intervalMs: 2000, processesEveryMs: 30_000 }),

@@ -1,37 +1,22 @@
-import { spawn } from 'node:child_process';
-import { shellQuote } from '../../shared/quote';
 import { hostWords, LOCAL } from '../../shared/address';
+import { execLocal, type ProgramResult } from '../programs';
+import type { HostContext } from '../place/context';
 
-export interface ShellResult {
-  stdout: string;
-  stderr: string;
-  code: number | null;
-}
-
-/** Where launch scripts run: `sh` on this machine, or an exec channel on an SSH host. */
+/** Where launch scripts run: `sh` on this machine, or on an SSH host over its connection. */
 export interface Shell {
-  /** 'local' or the host's alias: how messages name it. */
+  /** LOCAL or the host's alias: how messages name it. */
   readonly host: string;
-  run(script: string): Promise<ShellResult>;
+  run(script: string): Promise<ProgramResult>;
 }
+
+/** A place's `sh`: the script run by `sh -c`, whatever the login shell of the host's user is. */
+export const shellOn = (context: Pick<HostContext, 'host' | 'exec'>): Shell => ({ host: context.host, run: (script) => context.exec('sh', ['-c', script]) });
 
 /** `sh -c` here; a script that cannot start at all rejects. */
-export const localShell: Shell = {
-  host: LOCAL,
-  run: (script) =>
-    new Promise((resolve, reject) => {
-      const child = spawn('sh', ['-c', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-      child.on('error', (error) => reject(new Error(`could not run sh: ${error.message}`)));
-      child.once('close', (code) => resolve({ stdout, stderr, code }));
-    }),
-};
+export const localShell: Shell = shellOn({ host: LOCAL, exec: execLocal });
 
 /** A script that failed, as an error naming what it did, the host, and the last lines it printed. */
-export function failure(shell: Shell, what: string, result: ShellResult): Error {
+export function failure(shell: Shell, what: string, result: ProgramResult): Error {
   const said = (result.stderr.trim() || result.stdout.trim()).split('\n').slice(-3).join(' / ');
   return new Error(`${what} on ${hostWords(shell.host)} failed (exit ${result.code ?? 'by signal'})${said ? `: ${said}` : ''}`);
 }
@@ -41,9 +26,4 @@ export async function runChecked(shell: Shell, script: string, what: string): Pr
   const result = await shell.run(script);
   if (result.code !== 0) throw failure(shell, what, result);
   return result.stdout;
-}
-
-/** An SSH host's exec channel, the script run by `sh` whatever the login shell of the host's user is. */
-export function remoteShell(host: string, exec: (command: string) => Promise<ShellResult>): Shell {
-  return { host, run: (script) => exec(`sh -c ${shellQuote([script])}`) };
 }

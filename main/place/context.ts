@@ -8,9 +8,8 @@ import { JsonlCache } from '../../runners/common/jsonl-cache';
 import { JsonReader, localFs, type CellFs, type ReadContext } from '../../runners';
 import { resolveStatic } from '../static';
 import { localSource, type ByteSource } from '../tail/source';
-import { runOnce, spawnLocal, type Spawned } from '../programs';
-import { localShell, type Shell } from '../launch/shell';
-import { LOCAL } from '../../shared/address';
+import { execLocal, outputOf, spawnLocal, type ProgramResult, type Spawned } from '../programs';
+import { hostWords, LOCAL } from '../../shared/address';
 import type { Presence } from '../../shared/presence';
 
 const KINDS: Record<EventName, Change['kind']> = { add: 'created', addDir: 'created', change: 'modified', unlink: 'gone', unlinkDir: 'gone', all: 'changed', raw: 'changed', error: 'changed', ready: 'changed' };
@@ -55,17 +54,24 @@ export interface HostContext {
   media(dir: string, relative: string): Promise<Media | null>;
   /** `relatives` (files below `dir`) on this machine: the folder itself here, a temporary copy from a host. */
   localCopy(dir: string, relatives: string[]): Promise<LocalCopy>;
-  /** Where `sh` scripts run there; a host not connected within 20 s rejects. */
-  shell(): Promise<Shell>;
+  /**
+   * A program run once there (on a host once it is connected; one not connected within 20 s rejects): `sh`
+   * with `-c` for a script, nvidia-smi with its query. What it printed and its exit code; rejects only when it
+   * cannot run at all, or (here) gives no answer within `timeoutMs`.
+   */
+  exec(command: string, args: string[], timeoutMs?: number): Promise<ProgramResult>;
   /** A long-running program there (nvidia-smi -lms), stopped by `kill`. */
   spawn(command: string, args: string[]): Spawned;
-  /** A program run once there (once the host is connected, as for `shell`): its stdout, or a rejection saying what failed. */
-  once(command: string, args: string[]): Promise<string>;
   /**
    * The folder `dir` and what is below it to `depth`, as files to read: here the folder itself; on a host
    * one command's listing of it, its small JSON files held (asked of the host beyond that).
    */
   snapshot(dir: string, depth: number): Promise<CellFs>;
+}
+
+/** A program's stdout where the context runs it (5 s at most); a non-zero exit rejects with its last lines. */
+export async function programOutput(context: HostContext, command: string, args: string[], timeoutMs = 5000): Promise<string> {
+  return outputOf(await context.exec(command, args, timeoutMs), command, hostWords(context.host));
 }
 
 /** How any part of the core reaches a place: by its host, LOCAL or an SSH alias. */
@@ -108,9 +114,8 @@ export function localHostContext(json = new JsonReader(localFs)): HostContext {
       return file ? { file } : null;
     },
     localCopy: async (dir) => ({ dir, release: async () => undefined }),
-    shell: async () => localShell,
+    exec: execLocal,
     spawn: spawnLocal,
-    once: (command, args) => runOnce(command, args),
     snapshot: async () => localFs,
   };
 }

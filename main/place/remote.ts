@@ -10,7 +10,6 @@ import { sftpFile, sftpFs, sftpRealpath, sftpSource } from '../ssh/sftp-fs';
 import type { HostFeed } from '../ssh/feed';
 import { SnapshotFs, snapshotCommand } from '../ssh/snapshot';
 import type { ByteSource } from '../tail/source';
-import { remoteShell } from '../launch/shell';
 import { shellQuote } from '../../shared/quote';
 import { hostPresence } from '../../shared/presence';
 import { HostUnavailableError } from '../../shared/errors';
@@ -123,17 +122,11 @@ export function remoteHostContext(host: RemoteHost, feed: HostFeed, json = new J
       }
       return { dir: local, release: () => rm(local, { recursive: true, force: true }) };
     },
-    async shell() {
+    async exec(command, args) {
       await connected();
-      return remoteShell(host.alias, (command) => host.exec(command));
+      return host.exec(shellQuote([command, ...args]));
     },
     spawn: (command, args) => host.spawn(command, args),
-    async once(command, args) {
-      await connected();
-      const answer = await host.exec(shellQuote([command, ...args]));
-      if (answer.code !== 0) throw new Error(`${command} on ${host.alias} failed (exit ${answer.code ?? 'by signal'}): ${(answer.stderr || answer.stdout).trim().split('\n').slice(-2).join(' / ')}`);
-      return answer.stdout;
-    },
     async snapshot(dir, depth) {
       return new SnapshotFs((await host.exec(snapshotCommand(dir, depth))).stdout, dir, depth, fs);
     },

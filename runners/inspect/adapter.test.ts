@@ -162,4 +162,10 @@ describe('an Inspect log as Inspect writes it', () => {
       { id: '3#2', winner: 'a' },
     ]);
   });
+
+  it('reads a log of more members than a plain zip counts (65,535) from its zip64 end records', async () => {
+    const samples = Array.from({ length: 70_000 }, (_, i): LogSample => ({ id: i + 1, epoch: 1, scores: { match: i % 4 ? 'C' : 'I' } }));
+    const read = await readCell(writeLog('wide.eval', spec(samples, { sampleIds: samples.map((s) => s.id), epochs: 1, status: 'success' })), 'inspect', context());
+    expect(read.cell).toMatchObject({ state: 'finished', problems: [], budget: { used: 70_000, total: 70_000 }, episodes: { scored: 70_000, successes: 52_500 } });
+  });
 });

@@ -2,48 +2,77 @@
 // writes live, and what tests make logs of.
 import { crc32, deflateRawSync } from 'node:zlib';
 
-/** A zip of these members, in order. */
-export function zipOf(members: { name: string; json: unknown }[]): Buffer {
-  const parts: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const { name, json } of members) {
-    const data = Buffer.from(typeof json === 'string' ? json : JSON.stringify(json));
+/** Writes a zip member by member through `out`, deflated; its end records (zip64 where its count needs them) at `finish`. */
+export class ZipWriter {
+  private readonly central: Buffer[] = [];
+  private offset = 0;
+  private count = 0;
+
+  constructor(private readonly out: (chunk: Buffer) => void) {}
+
+  add(name: string, data: Buffer): void {
     const packed = deflateRawSync(data, { level: 5 });
     const fileName = Buffer.from(name);
     const crc = crc32(data);
+    // The fields a local header and a central directory entry share, at their own offsets in each.
+    const common = (header: Buffer, at: number) => {
+      header.writeUInt16LE(0x0800, at);
+      header.writeUInt16LE(8, at + 2);
+      header.writeUInt32LE(crc, at + 8);
+      header.writeUInt32LE(packed.length, at + 12);
+      header.writeUInt32LE(data.length, at + 16);
+      header.writeUInt16LE(fileName.length, at + 20);
+    };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(fileName.length, 26);
+    common(local, 6);
     const entry = Buffer.alloc(46);
     entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(20, 4);
+    entry.writeUInt16LE(45, 4);
     entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(0x0800, 8);
-    entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(crc, 16);
-    entry.writeUInt32LE(packed.length, 20);
-    entry.writeUInt32LE(data.length, 24);
-    entry.writeUInt16LE(fileName.length, 28);
-    entry.writeUInt32LE(offset, 42);
-    parts.push(local, fileName, packed);
-    central.push(entry, fileName);
-    offset += local.length + fileName.length + packed.length;
+    common(entry, 8);
+    entry.writeUInt32LE(this.offset, 42);
+    this.out(Buffer.concat([local, fileName, packed]));
+    this.central.push(entry, fileName);
+    this.offset += local.length + fileName.length + packed.length;
+    this.count++;
   }
-  const directory = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(members.length, 8);
-  end.writeUInt16LE(members.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, directory, end]);
+
+  finish(): void {
+    const directory = Buffer.concat(this.central);
+    const wide = this.count >= 0xffff;
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(wide ? 0xffff : this.count, 8);
+    end.writeUInt16LE(wide ? 0xffff : this.count, 10);
+    end.writeUInt32LE(directory.length, 12);
+    end.writeUInt32LE(wide ? 0xffffffff : this.offset, 16);
+    if (!wide) return this.out(Buffer.concat([directory, end]));
+    const end64 = Buffer.alloc(56);
+    end64.writeUInt32LE(0x06064b50, 0);
+    end64.writeBigUInt64LE(44n, 4);
+    end64.writeUInt16LE(45, 12);
+    end64.writeUInt16LE(45, 14);
+    end64.writeBigUInt64LE(BigInt(this.count), 24);
+    end64.writeBigUInt64LE(BigInt(this.count), 32);
+    end64.writeBigUInt64LE(BigInt(directory.length), 40);
+    end64.writeBigUInt64LE(BigInt(this.offset), 48);
+    const locator = Buffer.alloc(20);
+    locator.writeUInt32LE(0x07064b50, 0);
+    locator.writeBigUInt64LE(BigInt(this.offset + directory.length), 8);
+    locator.writeUInt32LE(1, 16);
+    this.out(Buffer.concat([directory, end64, locator, end]));
+  }
+}
+
+/** A zip of these members, in order. */
+export function zipOf(members: { name: string; json: unknown }[]): Buffer {
+  const chunks: Buffer[] = [];
+  const writer = new ZipWriter((chunk) => chunks.push(chunk));
+  for (const { name, json } of members) writer.add(name, Buffer.from(typeof json === 'string' ? json : JSON.stringify(json)));
+  writer.finish();
+  return Buffer.concat(chunks);
 }
 
 export interface LogSample {

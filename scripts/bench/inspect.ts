@@ -4,7 +4,8 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
+import { ZipWriter } from '../../runners/inspect/write';
 import { measure, ROOT, row } from './measure';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200_000);
@@ -23,60 +24,12 @@ function fixtureSamples(): unknown[] {
   return samples;
 }
 
-/** A zip written member by member to `path`, with the zip64 end records its member count needs. */
+/** A zip written member by member to `path`, as the app's writer writes one (zip64 end records for its count). */
 function writeZip(path: string, members: Iterable<{ name: string; data: Buffer }>): void {
   const fd = openSync(path, 'w');
-  const central: Buffer[] = [];
-  let offset = 0;
-  let count = 0;
-  for (const { name, data } of members) {
-    const packed = deflateRawSync(data, { level: 5 });
-    const fileName = Buffer.from(name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc32(data), 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(fileName.length, 26);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(45, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(crc32(data), 16);
-    entry.writeUInt32LE(packed.length, 20);
-    entry.writeUInt32LE(data.length, 24);
-    entry.writeUInt16LE(fileName.length, 28);
-    entry.writeUInt32LE(offset, 42);
-    writeSync(fd, Buffer.concat([local, fileName, packed]));
-    central.push(entry, fileName);
-    offset += 30 + fileName.length + packed.length;
-    count++;
-  }
-  const directory = Buffer.concat(central);
-  writeSync(fd, directory);
-  const end64 = Buffer.alloc(56);
-  end64.writeUInt32LE(0x06064b50, 0);
-  end64.writeBigUInt64LE(44n, 4);
-  end64.writeUInt16LE(45, 12);
-  end64.writeUInt16LE(45, 14);
-  end64.writeBigUInt64LE(BigInt(count), 24);
-  end64.writeBigUInt64LE(BigInt(count), 32);
-  end64.writeBigUInt64LE(BigInt(directory.length), 40);
-  end64.writeBigUInt64LE(BigInt(offset), 48);
-  const locator = Buffer.alloc(20);
-  locator.writeUInt32LE(0x07064b50, 0);
-  locator.writeBigUInt64LE(BigInt(offset + directory.length), 8);
-  locator.writeUInt32LE(1, 16);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(0xffff, 8);
-  end.writeUInt16LE(0xffff, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(0xffffffff, 16);
-  writeSync(fd, Buffer.concat([end64, locator, end]));
+  const writer = new ZipWriter((chunk) => writeSync(fd, chunk));
+  for (const { name, data } of members) writer.add(name, data);
+  writer.finish();
   closeSync(fd);
 }
 
