@@ -2,9 +2,9 @@
 // message that answers it (by call id), then its scores with their answers and explanations.
 // `attachment://` references are resolved from the sample's attachments.
 import { basename } from 'node:path';
-import type { Transcript, TranscriptItem } from '../../shared/cell-detail';
+import type { Transcript, TranscriptItem, TranscriptPlace } from '../../shared/cell-detail';
 import { parseJson } from '../../shared/json';
-import { arr, obj, str } from '../common/values';
+import { arr, obj, str, timestampMs } from '../common/values';
 import type { ReadContext } from '../types';
 import { MAX_MEMBER_BYTES } from './log';
 import { scorerOf } from './outcome';
@@ -44,9 +44,33 @@ function toolSaid(message: Record<string, unknown>): string {
   return [contentOf(message.content).text, str(error.message) ? `error (${str(error.type) ?? 'tool'}): ${str(error.message)}` : null].filter(Boolean).join('\n');
 }
 
-/** The sample's items: messages in order, calls with their results, then its scores. */
+/**
+ * Where the sample's events put its items on one time axis (seconds from its first event): a model call the
+ * message it answered with, a tool event its call (by id), the scoring its scores, its start its input.
+ */
+function timesOf(events: Record<string, unknown>[]): { at(key: string): TranscriptPlace } {
+  const stamps = new Map<string, number>();
+  let first: number | null = null;
+  for (const e of events) {
+    const ms = timestampMs(e.timestamp);
+    if (ms === null) continue;
+    first ??= ms;
+    const key =
+      e.event === 'model' ? str(obj(obj(arr(obj(e.output).choices)[0]).message).id) : e.event === 'tool' ? `call ${str(e.id)}` : e.event === 'score' ? 'score' : e.event === 'sample_init' ? 'start' : null;
+    if (key && !stamps.has(key)) stamps.set(key, ms);
+  }
+  return {
+    at(key) {
+      const ms = stamps.get(key);
+      return ms === undefined || first === null ? {} : { offsetS: (ms - first) / 1000, epochS: ms / 1000 };
+    },
+  };
+}
+
+/** The sample's items: messages in order, calls with their results, then its scores, each where its event puts it in time. */
 function itemsOf(sample: Record<string, unknown>, scorer: string | null): TranscriptItem[] {
   const messages = arr(sample.messages).map(obj);
+  const time = timesOf(arr(sample.events).map(obj));
   const answers = new Map<string, Record<string, unknown>>();
   for (const m of messages) if (m.role === 'tool' && str(m.tool_call_id)) answers.set(str(m.tool_call_id) as string, m);
   const paired = new Set<string>();
@@ -56,18 +80,20 @@ function itemsOf(sample: Record<string, unknown>, scorer: string | null): Transc
     if (role === 'tool' && paired.has(str(m.tool_call_id) ?? '')) continue;
     const { text, reasoning } = contentOf(m.content);
     for (const r of reasoning) items.push({ kind: 'reasoning', text: r });
-    if (text || role !== 'assistant') items.push({ kind: role === 'user' && m.source === 'input' ? 'input' : 'message', role, text: role === 'tool' ? toolSaid(m) : text });
+    const input = role === 'user' && m.source === 'input';
+    const when = input ? time.at('start') : time.at(str(m.id) ?? '');
+    if (text || role !== 'assistant') items.push({ kind: input ? 'input' : 'message', role, text: role === 'tool' ? toolSaid(m) : text, ...when });
     for (const call of arr(m.tool_calls).map(obj)) {
       const id = str(call.id);
       const answer = id ? answers.get(id) : undefined;
       if (id && answer) paired.add(id);
       const output = answer ? toolSaid(answer) : null;
-      items.push({ kind: 'call', name: str(call.function) ?? 'tool', callId: id, arguments: pretty(call.arguments ?? {}), output });
+      items.push({ kind: 'call', name: str(call.function) ?? 'tool', callId: id, arguments: pretty(call.arguments ?? {}), output, ...time.at(`call ${id}`) });
     }
   }
   for (const [name, score] of Object.entries(obj(sample.scores)).map(([n, s]) => [n, obj(s)] as const)) {
     const said = [str(score.answer) ? `answer ${JSON.stringify(str(score.answer))}` : null, str(score.explanation) ? `explanation: ${str(score.explanation)}` : null].filter(Boolean).join('; ');
-    items.push({ kind: 'outcome', text: `${name}${name === scorer ? ' (the outcome)' : ''}: ${JSON.stringify(score.value ?? null)}${said ? ` (${said})` : ''}` });
+    items.push({ kind: 'outcome', text: `${name}${name === scorer ? ' (the outcome)' : ''}: ${JSON.stringify(score.value ?? null)}${said ? ` (${said})` : ''}`, ...time.at('score') });
   }
   const error = obj(sample.error);
   if (str(error.message)) items.push({ kind: 'outcome', text: `error: ${str(error.message)}` });
