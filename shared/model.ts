@@ -124,7 +124,8 @@ export interface Cell {
   episodes: EpisodeCounts;
   success_rate: number | null;
   /** A format scored by rewards (NeMo Gym): the mean over the `n` units with a numeric reward. */
-  reward?: { mean: number | null; n: number };
+  /** The mean of the units' numeric outcome: a reward, or (`of`) a scorer's value (an Inspect log's `match`). */
+  reward?: { mean: number | null; n: number; of?: string };
   tokens: Tokens;
   /** Tokens at list prices (prices.yml); null with no price or no token counts. Never a runner's own figure. */
   cost_usd_estimate: number | null;

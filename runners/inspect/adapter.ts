@@ -87,7 +87,7 @@ export const inspect: FormatAdapter = {
     cell.budget = { unit: 'samples', used: units.length, total: planned };
     cell.episodes = { planned, ended: units.length, scored: scored.length, excluded: units.length - scored.length, successes };
     cell.success_rate = scored.length ? successes / scored.length : null;
-    cell.reward = { mean: values.length ? values.reduce((a, b) => a + b, 0) / values.length : null, n: values.length };
+    cell.reward = { mean: values.length ? values.reduce((a, b) => a + b, 0) / values.length : null, n: values.length, ...(scorer ? { of: scorer } : {}) };
     const tokens = tokensOf(log, problems);
     cell.tokens = { input: tokens.input, cached_input: tokens.cachedInput, output: tokens.output, reasoning: tokens.reasoning };
     cell.state = stateOf(log, ctx.now);

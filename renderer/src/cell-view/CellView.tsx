@@ -53,8 +53,8 @@ function Header() {
       <BoardBadge cell={summary} long />
       {summary.success_rate !== null && <span className="muted" title={successTitle(summary)}>{successText(summary.episodes.successes, summary.episodes.scored)}</span>}
       {summary.reward && summary.reward.mean !== null && (
-        <span className="muted" title="the mean over the rollouts with a numeric reward">
-          mean reward {Number(summary.reward.mean.toFixed(4))} of {whole(summary.reward.n)}
+        <span className="muted" title={`the mean over the units with a numeric ${summary.reward.of ?? 'reward'}`}>
+          mean {summary.reward.of ?? 'reward'} {Number(summary.reward.mean.toFixed(4))} of {whole(summary.reward.n)}
         </span>
       )}
       <StatePill state={summary.state} pausedUntil={summary.pausedUntil} />
