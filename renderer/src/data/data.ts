@@ -14,7 +14,7 @@ import { Feed } from './feed';
 /** How many of a host's GPU samples a window keeps. */
 const GPU_KEPT = 600;
 
-export const withSample = (status: GpuStatus | null, sample: GpuSample): GpuStatus => ({
+const withSample = (status: GpuStatus | null, sample: GpuSample): GpuStatus => ({
   available: true,
   problems: status?.problems ?? [],
   history: [...(status?.history ?? []), sample].slice(-GPU_KEPT),
