@@ -1,5 +1,5 @@
 import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mcnemarExactP, pairUnits } from '../../shared/mcnemar';
 import { localFs, type CellFs } from '../common/fs';
@@ -76,6 +76,16 @@ describe('nemo-gym on the real math collections (Claude Code and Hermes on the s
     expect({ both: test.table.both, only_a: test.table.only_a, only_b: test.table.only_b, neither: test.table.neither }).toEqual(cells);
     expect(cells).toEqual({ both: 1, only_a: 0, only_b: 0, neither: 4 });
     expect(test.table.p_value).toBe(mcnemarExactP(cells.only_a, cells.only_b));
+  });
+
+  it('puts a collection of one agent on its environment\'s board (its folder), its agent and model its place; one of two agents is off it', async () => {
+    const [a, b] = await Promise.all([readCell(copyCollection(MATH.claude, 'claude'), 'nemo-gym', context()), readCell(copyCollection(MATH.hermes, 'hermes'), 'nemo-gym', context())]);
+    for (const read of [a, b]) expect([read.cell.board, read.boardName]).toEqual(['on', `nemo-gym ${basename(tmp.path)}`]);
+    expect([a.labels.harness, b.labels.harness]).toEqual(['math_with_judge_claude_code_agent', 'math_with_judge_hermes_agent']);
+    const both = join(tmp.path, 'both.jsonl');
+    writeFileSync(both, readFileSync(`${MATH.claude}.jsonl`, 'utf8') + readFileSync(`${MATH.hermes}.jsonl`, 'utf8'));
+    const read = await readCell(both, 'nemo-gym', context());
+    expect([read.cell.board, read.cell.board_reasons]).toEqual(['off', ['holds 2 agents (math_with_judge_claude_code_agent, math_with_judge_hermes_agent): each pairs as both.jsonl@AGENT']]);
   });
 
   it('holds two agents in one collection: each its own rate, and FILE@AGENT pairs one of them', async () => {

@@ -1,6 +1,6 @@
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { problem, type EpisodeUnit } from '../../shared/model';
-import { baseCell } from '../common/cell';
+import { baseCell, judgeBoard } from '../common/cell';
 import type { FormatAdapter } from '../types';
 import { meanOf } from './reward-stats';
 import { nemoDetail } from './detail';
@@ -9,10 +9,16 @@ import { collectionsIn, rolloutsOfSidecar } from './files';
 import { readCollection } from './read';
 import { readTranscript } from './transcript';
 
+export const NEMO_BOARD = 'a collection of one agent on its environment (the collection\'s folder): its agent and model make its place';
+
 export const nemoGym: FormatAdapter = {
   format: 'nemo-gym',
   eventLogs: nemoEventLogs,
-  capabilities: { fileCell: { cellsIn: collectionsIn, ownerOf: rolloutsOfSidecar }, transcripts: { read: (path, unit, ctx) => readTranscript(path, unit, ctx) } },
+  capabilities: {
+    fileCell: { cellsIn: collectionsIn, ownerOf: rolloutsOfSidecar },
+    transcripts: { read: (path, unit, ctx) => readTranscript(path, unit, ctx) },
+    board: { rule: NEMO_BOARD },
+  },
   async read(path, ctx, options) {
     const { r, files, collection: c, collector, aggregateFile, checked } = await readCollection(path, ctx);
     const cell = baseCell(path, 'nemo-gym', ctx, files.stem);
@@ -32,6 +38,8 @@ export const nemoGym: FormatAdapter = {
     cell.problems = r.problems;
 
     const agents = [...c.byAgent.keys()].filter((a) => a !== '');
+    // One square per agent: a collection of several is paired agent by agent (FILE@AGENT), not as one.
+    judgeBoard(cell, agents.length > 1 ? [`holds ${agents.length} agents (${agents.join(', ')}): each pairs as ${files.stem}.jsonl@AGENT`] : []);
     const agentUnits: Record<string, EpisodeUnit[]> = {};
     if (agents.length > 1) for (const agent of agents) agentUnits[agent] = collector.units(agent);
     return {
@@ -40,6 +48,7 @@ export const nemoGym: FormatAdapter = {
       labels: { harness: agents.join(', ') || null, model: [...c.models].join(', ') || null, condition: null, effort: null },
       changedAt: r.changedAt,
       units: collector.units(),
+      boardName: `nemo-gym ${basename(dirname(path))}`,
       ...(agents.length > 1 ? { agentUnits } : {}),
       ...(r.changedAt === null ? { gone: true as const } : {}),
     };
