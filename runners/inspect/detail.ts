@@ -2,10 +2,10 @@
 // scorers' values, its time and tokens), and the eval's scorers as a table.
 import type { EpisodeRow } from '../../shared/cell-detail';
 import { whole } from '../../shared/counts';
-import { num, obj, str, timestampMs } from '../common/values';
+import { obj, timestampMs } from '../common/values';
 import type { DetailRead } from '../types';
 import type { InspectLog } from './log';
-import { reducedMean, scoreNumber, type Outcome } from './outcome';
+import { reducedMean, scoreNumber, statedMetric, type Outcome } from './outcome';
 
 export function inspectDetail(log: InspectLog, outcomes: Map<string, Outcome>, scorer: string | null): DetailRead {
   const rows: EpisodeRow[] = log.samples.map((s) => {
@@ -32,12 +32,6 @@ export function inspectDetail(log: InspectLog, outcomes: Map<string, Outcome>, s
     };
   });
   const scorers = [...new Set(log.samples.flatMap((s) => Object.keys(s.scores)))];
-  const stated = (name: string) => {
-    const scores = obj(log.header.results).scores;
-    const entry = Array.isArray(scores) ? scores.map(obj).find((s) => str(s.scorer) === name || str(s.name) === name) : undefined;
-    const metrics = obj(entry?.metrics);
-    return num(obj(metrics.accuracy).value) ?? num(obj(metrics.mean).value);
-  };
   const tables = scorers.length
     ? [
         {
@@ -50,7 +44,7 @@ export function inspectDetail(log: InspectLog, outcomes: Map<string, Outcome>, s
               return { unit: { id: s.unit, status: '', success: value === 1, scored: value !== null }, value };
             });
             const mean = reducedMean(byName);
-            return [name === scorer ? `${name} (the outcome)` : name, byName.filter((o) => o.unit.scored).length, mean === null ? null : Number(mean.toFixed(4)), stated(name)];
+            return [name === scorer ? `${name} (the outcome)` : name, byName.filter((o) => o.unit.scored).length, mean === null ? null : Number(mean.toFixed(4)), statedMetric(log.header, name)?.value ?? null];
           }),
           note: 'A sample scores 1 for C, 0.5 for P, 0 for I and N; the outcome is the first scorer\'s.',
         },

@@ -50,14 +50,24 @@ export function reducedMean(outcomes: Iterable<Outcome>): number | null {
   return means.reduce((a, b) => a + b, 0) / means.length;
 }
 
+/** What the header's results say of a scorer: its `accuracy`, else its `mean`; null when they say neither. */
+export function statedMetric(header: Record<string, unknown>, scorer: string): { metric: 'accuracy' | 'mean'; value: number } | null {
+  const scores = obj(header.results).scores;
+  const entry = Array.isArray(scores) ? scores.map(obj).find((s) => str(s.scorer) === scorer || str(s.name) === scorer) : undefined;
+  const metrics = obj(entry?.metrics);
+  for (const metric of ['accuracy', 'mean'] as const) {
+    const value = num(obj(metrics[metric]).value);
+    if (value !== null) return { metric, value };
+  }
+  return null;
+}
+
 /** The header's `accuracy` (or `mean`) of the scorer against what the samples give: a mismatch is a problem. */
 export function headerCheck(log: InspectLog, scorer: string, outcomes: Map<string, Outcome>, file: string): Problem[] {
   if (!log.ended) return [];
-  const scores = obj(log.header.results).scores;
-  const entry = Array.isArray(scores) ? scores.map(obj).find((s) => str(s.scorer) === scorer || str(s.name) === scorer) : undefined;
-  const metrics = obj(entry?.metrics);
-  const [metric, said] = (['accuracy', 'mean'] as const).map((m) => [m, num(obj(metrics[m]).value)] as const).find(([, v]) => v !== null) ?? [null, null];
+  const stated = statedMetric(log.header, scorer);
   const given = reducedMean(outcomes.values());
-  if (metric === null || said === null || given === null || Math.abs(said - given) < 1e-6) return [];
+  if (stated === null || given === null || Math.abs(stated.value - given) < 1e-6) return [];
+  const { metric, value: said } = stated;
   return [problem(file, `its header says ${scorer} ${metric} ${said}, but its samples give ${given.toFixed(4)} (each sample's epochs averaged, then the mean)`)];
 }
