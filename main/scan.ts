@@ -88,8 +88,10 @@ export async function cellAt(fs: CellFs, path: string, where = path): Promise<Fo
   const file = fileCellOf(path) ?? path;
   const folder = await fs.list(dirname(file));
   if (!folder) throw new NotFoundError(`${where}: no such file or folder`);
-  const cell = (await fileCellsIn(fs, dirname(file), fileNames(folder))).find((c) => c.dir === file);
-  if (!cell) throw new NotFoundError(`${where} is not a cell: no NeMo Gym rows in it, and no materialized inputs beside it`);
+  // Only that cell's own files are looked at: a log folder of thousands is not opened to find one.
+  const own = [...fileNames(folder)].filter((name) => name === basename(file) || fileCellOf(join(dirname(file), name)) === file);
+  const cell = (await fileCellsIn(fs, dirname(file), new Set(own))).find((c) => c.dir === file);
+  if (!cell) throw new NotFoundError(`${where} is not a cell: no NeMo Gym rows nor an Inspect log in it, and no materialized inputs beside it`);
   return cell;
 }
 
