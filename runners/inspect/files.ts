@@ -2,18 +2,11 @@
 // holding Inspect's start record or header; a `.json` object that starts as Inspect writes one.
 import { join } from 'node:path';
 import type { CellFs } from '../common/fs';
-import { ZipBroken, zipMembers } from './zip';
+import { firstMember, ZipBroken, zipMembers } from './zip';
 
 /** How a JSON log starts: its version, perhaps its status, then its eval. */
 const JSON_LOG_HEAD = /^\s*\{\s*"version"\s*:\s*\d+\s*,\s*(?:"status"\s*:\s*"[a-z_]+"\s*,\s*)?"eval"\s*:\s*\{/;
 const LOG_MEMBERS = new Set(['_journal/start.json', 'header.json']);
-
-/** The name of a zip's first member, from its local header at the file's start; null when it starts with none. */
-async function firstMember(fs: CellFs, path: string): Promise<string | null> {
-  const head = await fs.readBytes(path, 0, 30 + 64);
-  if (!head || head.bytes.length < 30 || head.bytes.readUInt32LE(0) !== 0x04034b50) return null;
-  return head.bytes.toString('utf8', 30, Math.min(head.bytes.length, 30 + head.bytes.readUInt16LE(26)));
-}
 
 async function isEvalLog(fs: CellFs, path: string): Promise<boolean> {
   try {

@@ -82,6 +82,13 @@ function zip64Values(extra: Buffer): bigint[] {
   return [];
 }
 
+/** The name of a zip's first member, from its local header at the file's start; null when it starts with none. */
+export async function firstMember(fs: CellFs, path: string): Promise<string | null> {
+  const head = await fs.readBytes(path, 0, 30 + 64);
+  if (!head || head.bytes.length < 30 || head.bytes.readUInt32LE(0) !== LOCAL) return null;
+  return head.bytes.toString('utf8', 30, Math.min(head.bytes.length, 30 + head.bytes.readUInt16LE(26)));
+}
+
 /** The members of the zip at `path`, from its central directory. */
 export async function zipMembers(fs: CellFs, path: string): Promise<ZipMember[]> {
   const info = await fs.stat(path);
