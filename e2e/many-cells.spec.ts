@@ -36,4 +36,20 @@ test.describe('a runs root of 10,000 cells', () => {
     await page.getByLabel('Filter cells').fill('m3 09998');
     await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row')).toHaveCount(2);
   });
+
+  test('a root of them selected in the sidebar lists its first 50, each name cut where it differs from the others and shown whole', async ({ page }) => {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.goto(served.url);
+    const sidebar = page.getByRole('complementary', { name: 'Hosts and runs roots' });
+    await sidebar.getByRole('button', { name: /^runs/ }).click();
+    const cells = sidebar.getByRole('list', { name: /Cells of/ });
+    await expect(cells.getByRole('button')).toHaveCount(50);
+    await expect(cells).toContainText('9,950 more in the list');
+    const names = await cells.locator('.root-name').evaluateAll((els) => els.map((el) => ({ text: el.textContent ?? '', cut: el.scrollWidth > el.clientWidth })));
+    expect(names.filter((n) => n.cut)).toEqual([]);
+    expect(new Set(names.map((n) => n.text)).size).toBe(50);
+    // Its whole name is what it is called, and a click opens it.
+    await cells.getByRole('button', { name: 'std_sdk_m0_bare_00000' }).click();
+    await expect(page.getByRole('heading', { name: 'std_sdk_m0_bare_00000' })).toBeVisible();
+  });
 });

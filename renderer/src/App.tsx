@@ -1,10 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { BoardView } from './board/BoardView';
-import { CellView } from './cell-view/CellView';
-import { CompareView } from './compare/CompareView';
-import { FleetView } from './fleet/FleetView';
-import { GpuView } from './gpu/GpuView';
-import { RunsView } from './launch/RunsView';
+import { later } from './later';
 import { CellList } from './cell-list/CellList';
 import { Palette } from './palette/Palette';
 import { useApp, useAppStore } from './context';
@@ -17,10 +12,39 @@ import { Sidebar } from './shell/Sidebar';
 import { StatusBar } from './shell/StatusBar';
 import { UndoRemoval } from './roots/UndoRemoval';
 import { ViewTabs } from './shell/ViewTabs';
-import { PairedTestView } from './stats/PairedTestView';
 import { TopBar } from './shell/TopBar';
 import { ShortcutsHelp } from './shell/ShortcutsHelp';
 import { useKey } from './keys';
+
+// The list is the first screen; every other view (and recharts with its charts) is loaded once the first
+// rows are on screen, so they wait for none of it.
+const CellView = later(() => import('./cell-view/CellView').then((m) => m.CellView));
+const BoardView = later(() => import('./board/BoardView').then((m) => m.BoardView));
+const PairedTestView = later(() => import('./stats/PairedTestView').then((m) => m.PairedTestView));
+const CompareView = later(() => import('./compare/CompareView').then((m) => m.CompareView));
+const GpuView = later(() => import('./gpu/GpuView').then((m) => m.GpuView));
+const RunsView = later(() => import('./launch/RunsView').then((m) => m.RunsView));
+const FleetView = later(() => import('./fleet/FleetView').then((m) => m.FleetView));
+const LATER_VIEWS = [CellView, BoardView, PairedTestView, CompareView, GpuView, RunsView, FleetView];
+
+/**
+ * Loads the views one at a time, each when the page is idle: their code's first run is a task of its own,
+ * not one long task after the first rows. A failed load is tried again when its view is opened, and said there.
+ */
+function preloadInTurn(views: { preload(): Promise<unknown> }[]): () => void {
+  let stopped = false;
+  const idle = () => new Promise<void>((resolve) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve()) : setTimeout(resolve, 0)));
+  void (async () => {
+    for (const view of views) {
+      await idle();
+      if (stopped) return;
+      await view.preload().catch(() => undefined);
+    }
+  })();
+  return () => {
+    stopped = true;
+  };
+}
 
 const VIEW_NAMES: Record<View, string> = { cells: 'Cells', board: 'Board', paired: 'Paired test', compare: 'Compare', gpu: 'GPU', runs: 'Runs', fleet: 'Fleet' };
 
@@ -40,7 +64,9 @@ export function App() {
   useEffect(() => followHash(store), [store]);
   useEffect(() => {
     // The ready signal e2e specs wait for: the first data has arrived and is on screen.
-    if (loaded) document.body.dataset.ready = 'true';
+    if (!loaded) return;
+    document.body.dataset.ready = 'true';
+    return preloadInTurn(LATER_VIEWS);
   }, [loaded]);
 
   const [palette, setPalette] = useState(false);

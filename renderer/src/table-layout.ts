@@ -124,6 +124,17 @@ function longest(texts: Iterable<string>): string[] {
   return top;
 }
 
+/** Each row set's longest texts by column key: a table measured again (its room changed) does not read every row again. */
+const longestTexts = new WeakMap<readonly unknown[], Map<string, string[]>>();
+
+function longestOf<R>(rows: R[], key: string, fit: (row: R) => string): string[] {
+  let byKey = longestTexts.get(rows);
+  if (!byKey) longestTexts.set(rows, (byKey = new Map()));
+  let texts = byKey.get(key);
+  if (!texts) byKey.set(key, (texts = longest(rows.map(fit))));
+  return texts;
+}
+
 /** What each column would take (px) and what it can give way down to. */
 function wants<R>(columns: SizedColumn<R>[], rows: R[], prefs: ColumnPrefs, textPx: (text: string) => number): Want[] {
   return columns.map((column) => {
@@ -134,8 +145,7 @@ function wants<R>(columns: SizedColumn<R>[], rows: R[], prefs: ColumnPrefs, text
       // A drawn column gives way as a written one does, down to its header's width; a dragged one keeps its width.
       return { want: px, min: column.key in prefs.widths ? px : Math.min(px, header), grow: false, charPx: CHAR_PX };
     }
-    const fit = column.fit;
-    const texts = longest(rows.map(fit));
+    const texts = longestOf(rows, column.key, column.fit);
     const widest = texts.reduce((most, text) => Math.max(most, textPx(text)), 0);
     const charPx = texts[0] ? textPx(texts[0]) / Math.max(1, texts[0].length) : CHAR_PX;
     const content = Math.max(header, widest + PAD_PX);

@@ -1,30 +1,42 @@
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { counted, whole } from '../format';
-import type { RootStatus } from '../../../shared/model';
+import type { CellSummary, RootStatus } from '../../../shared/model';
+import { useNameCuts } from '../name-cuts';
+import { useRoom } from '../table-layout';
 import { useApp } from '../context';
 import { AddRoot } from '../roots/AddRoot';
 import { STATE_LOOK } from '../cell-list/states';
 import { HostRow } from './HostRow';
 import { isLocal, parseAddress } from '../../../shared/address';
 
-/** Cells shown under a selected root in the sidebar; the cell list shows them all. */
-const SIDEBAR_CELLS = 200;
+/** Cells shown under a selected root in the sidebar, the running first; the cell list shows them all. */
+const SIDEBAR_CELLS = 50;
+/** The dot, its gap and the row's padding beside a cell's name (px; styles.css .root-cell). */
+const BESIDE_NAME_PX = 30;
+
+const nameOf = (cell: CellSummary) => cell.name;
 
 function RootCells({ root }: { root: string }) {
   const cells = useApp((s) => s.cells);
   const openCell = useApp((s) => s.openCell);
-  const mine = cells.filter((c) => c.root === root).sort((a, b) => STATE_LOOK[a.state].order - STATE_LOOK[b.state].order || a.name.localeCompare(b.name));
+  const mine = useMemo(() => cells.filter((c) => c.root === root).sort((a, b) => STATE_LOOK[a.state].order - STATE_LOOK[b.state].order || a.name.localeCompare(b.name)), [cells, root]);
+  const shown = useMemo(() => mine.slice(0, SIDEBAR_CELLS), [mine]);
+  const ref = useRef<HTMLUListElement>(null);
+  const room = useRoom(ref, true);
+  // Names cut where they differ from the others shown (…c0_e7_00007), not all to one alike start.
+  const chars = room ? Math.max(8, Math.floor((room.px - BESIDE_NAME_PX) / (room.textPx('0'.repeat(10)) / 10))) : null;
+  const fit = useNameCuts(shown, nameOf, chars);
   return (
-    <ul className="root-cells" aria-label={`Cells of ${root}`}>
-      {mine.slice(0, SIDEBAR_CELLS).map((cell) => (
+    <ul className="root-cells" aria-label={`Cells of ${root}`} ref={ref}>
+      {shown.map((cell) => (
         <li key={cell.id}>
-          <button className="root-cell" onClick={() => openCell(cell.id)} title={`${cell.name}: ${STATE_LOOK[cell.state].label}`}>
+          <button className="root-cell" onClick={() => openCell(cell.id)} aria-label={cell.name} title={`${cell.name}: ${STATE_LOOK[cell.state].label}`}>
             <span className={`dot tone-bg-${STATE_LOOK[cell.state].tone}`} aria-hidden />
-            <span className="root-name">{cell.name}</span>
+            <span className="root-name">{fit(cell.name).replace('\n', '')}</span>
           </button>
         </li>
       ))}
-      {mine.length > SIDEBAR_CELLS && <li className="muted">+{mine.length - SIDEBAR_CELLS} more in the list</li>}
+      {mine.length > shown.length && <li className="muted">{whole(mine.length - shown.length)} more in the list</li>}
     </ul>
   );
 }

@@ -2,7 +2,7 @@ import { AlertsBell } from '../alerts/AlertsBell';
 import { CopyLink } from './CopyLink';
 import { useApp } from '../context';
 import { baseName } from '../format';
-import { GpuMeters } from '../gpu/GpuView';
+import { GpuMeters } from '../gpu/GpuMeters';
 import { hostOf } from './Sidebar';
 import { LaunchDialog } from '../launch/LaunchDialog';
 import { LOCAL } from '../../../shared/address';
