@@ -61,6 +61,17 @@ test.describe("the demo's NeMo Gym collection", () => {
     await expect(transcript).toContainText('What is 17 * 3? Answer with the number only.');
     await expect(transcript.locator('.turn-call')).toContainText('"code": "print(17 * 3)"');
     await expect(transcript.getByLabel('Verdict')).toContainText(/reward [01]/);
+    // What the harness observed, as turns: its invocation, each call on one time axis, tokens it did not report said
+    // unknown, the sandbox's exit code and peak memory, and what it could not observe.
+    const observed = transcript.getByRole('region', { name: 'Observed by the harness' });
+    const invocation = observed.getByRole('group', { name: /^Invocation session-0-/ });
+    await expect(invocation.locator('.observed-step')).toHaveCount(3);
+    await expect(invocation.locator('.observed-step').nth(0)).toContainText(/^\+0\.0 smodel call demo\/agent-model · 1\.4 s · first token 350 ms · finish: tool_use · completed 200/);
+    await expect(invocation.locator('.observed-step').nth(0)).toContainText('reasoning unknown');
+    await expect(invocation.locator('.observed-step').nth(1)).toContainText(/^\+1\.5 stool python · completed · 550 ms \(artifact timing\)/);
+    await expect(invocation.locator('.observed-step').nth(2)).toContainText(/^\+2\.1 smodel call .* finish: end_turn/);
+    await expect(observed.getByRole('table', { name: 'Sandboxes' }).getByRole('row').nth(1)).toContainText(/agent · demo · sbx-0-\d+completed03\.4 s0\.8 s96 MiB/);
+    await expect(observed.getByRole('list', { name: 'Not observed' })).toHaveText("Not observed: a model response's id (model_response_id_missing · " + (await invocation.locator('code').textContent()) + ' · the tool result message)');
     await transcript.getByRole('button', { name: 'Close' }).click();
     await expect(transcript).toHaveCount(0);
 

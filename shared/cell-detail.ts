@@ -220,6 +220,85 @@ export interface Transcript {
   verdict: Record<string, unknown>;
   /** A SWE rollout's model_patch, shown as a diff. */
   patch: string | null;
-  /** ng_trajectory / ng_agent_observations as the row gives them, and their `gaps` (what the harness could not observe). */
-  observations: { json: string; gaps: string[] } | null;
+  /** What the harness observed of the rollout (NeMo Gym's ng_trajectory, else ng_agent_observations); null where the row has neither. */
+  observed: Observed | null;
+}
+
+/** Token counts of one model call as the harness reported them: null is unknown, never zero. */
+export interface ObservedTokens {
+  prompt: number | null;
+  completion: number | null;
+  reasoning: number | null;
+  total: number | null;
+  cached: number | null;
+}
+
+export interface ObservedModelCall {
+  id: string | null;
+  responseId: string | null;
+  model: string | null;
+  durationMs: number | null;
+  /** Time to the first token. */
+  ttftMs: number | null;
+  finishReason: string | null;
+  /** The response's own status (`completed`, `incomplete`) and the HTTP status. */
+  status: string | null;
+  statusCode: number | null;
+  errorCategory: string | null;
+  tokens: ObservedTokens;
+}
+
+/** One thing that happened in an agent invocation, at `atS` seconds from the rollout's first observed time (null: not timed). */
+export type ObservedStep = { atS: number | null } & (
+  | { kind: 'turn'; turnNo: number; question: string | null; answer: string | null; reasoning: string | null; resolved: boolean | null; stepCount: number | null }
+  | { kind: 'model'; call: ObservedModelCall }
+  | { kind: 'tool'; callId: string; name: string | null; status: string; durationMs: number | null; timing: string | null; errorType: string | null; sandbox: string | null; output: string | null }
+  | { kind: 'compaction'; trigger: string | null; tokensBefore: number | null; tokensAfter: number | null; outcome: string; summary: string | null }
+);
+
+/** An agent or subagent conversation; `depth` 0 for a root, a child one deeper than the invocation that spawned it. */
+export interface ObservedInvocation {
+  id: string;
+  depth: number;
+  parent: string | null;
+  spawnedBy: string | null;
+  status: string;
+  durationMs: number | null;
+  errorType: string | null;
+  /** In time order (untimed steps after the timed ones, in the order given). */
+  steps: ObservedStep[];
+}
+
+export interface ObservedSandbox {
+  role: string;
+  provider: string | null;
+  id: string | null;
+  outcome: string;
+  exitCode: number | null;
+  wallS: number | null;
+  cpuS: number | null;
+  peakMib: number | null;
+  errorType: string | null;
+}
+
+/** What the harness could not observe or join exactly: its code, in words where the code is known. */
+export interface ObservedGap {
+  code: string;
+  meaning: string;
+  invocation: string | null;
+  detail: string | null;
+}
+
+export interface Observed {
+  source: 'ng_trajectory' | 'ng_agent_observations';
+  /** Each parent before its children. */
+  invocations: ObservedInvocation[];
+  /** Model calls no invocation names. */
+  unowned: ObservedModelCall[];
+  sandboxes: ObservedSandbox[];
+  gaps: ObservedGap[];
+  /** The rollout's observed span, first to last time (s); null where nothing is timed. */
+  spanS: number | null;
+  /** The members as the row gives them. */
+  json: string;
 }

@@ -49,6 +49,45 @@ function rollout(task: number, repeat: number, agent: (typeof NEMO_AGENTS)[numbe
     _ng_task_index: task,
     _ng_rollout_index: repeat,
     agent_ref: { type: 'responses_api_agents', name: agent },
+    ...(agent === 'demo_claude_code_agent' ? observations(task, repeat, call, inputTokens, outputTokens, right ? answer : given) : {}),
+  };
+}
+
+/**
+ * What Claude Code's harness observes of a rollout (rollout_observability.py): the trajectory (its
+ * invocation, two model calls with their token stats, the tool call with its timing) and the bundle's
+ * sandbox; turns it cannot observe (NeMo Gym's capability matrix), and one response id it could not see.
+ */
+function observations(task: number, repeat: number, call: string, inputTokens: number, outputTokens: number, output: number) {
+  const invocation = `session-${task}-${repeat}`;
+  const start = Date.now() / 1000 - 4;
+  const modelCall = (n: number, at: number, ms: number, prompt: number, completion: number, finish: string) => ({
+    model_call_id: `mc-${task}-${repeat}-${n}`,
+    started_at: start + at,
+    completed_at: start + at + ms / 1000,
+    duration_ms: ms,
+    response_metadata: { response_id: `msg-${task}-${repeat}-${n}`, model: 'demo/agent-model', dialect: 'messages', status_code: 200, response_status: 'completed', finish_reason: finish, latency_ttft_ms: Math.round(ms / 4) },
+    token_stats: { prompt_tokens: prompt, completion_tokens: completion, reasoning_tokens: null, total_tokens: prompt + completion, cached_tokens: 128 },
+  });
+  const calls = [modelCall(1, 0, 1400, inputTokens - 60, outputTokens - 20, 'tool_use'), modelCall(2, 2.1, 900, 60, 20, 'end_turn')];
+  const tool = { invocation_id: invocation, tool_call_id: call, sandbox_id: `sbx-${task}-${repeat}`, tool_name: 'python', started_at: start + 1.5, completed_at: start + 2.05, duration_ms: 550, timing_source: 'artifact', status: 'completed', output: String(output) };
+  const gap = { code: 'model_response_id_missing', invocation_id: invocation, detail: 'the tool result message' };
+  return {
+    ng_trajectory: {
+      schema_version: '1.0',
+      task_id: String(task),
+      rollout_id: `${task}-${repeat}`,
+      invocations: [{ invocation_id: invocation, status: 'completed', duration_ms: 3100, model_calls: calls.map((c) => ({ model_call_id: c.model_call_id })), conversation: [] }],
+      turns: [],
+      model_calls: calls,
+      tool_calls: [tool],
+      gaps: [gap],
+    },
+    ng_agent_observations: {
+      source: 'claude_code',
+      records: [{ kind: 'sandbox', role: 'agent', provider: 'demo', sandbox_id: `sbx-${task}-${repeat}`, outcome: 'completed', exit_code: 0, wall_time_s: 3.4, cpu_time_s: 0.8, peak_memory_mib: 96 + task, resource_usage_source: 'cgroup' }],
+      gaps: [gap],
+    },
   };
 }
 

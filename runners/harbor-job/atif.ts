@@ -56,7 +56,7 @@ export function atifTranscript(trajectory: JsonObject, unit: string, result: Jso
     reward: rewards.reward ?? null,
     verdict: { ...obj(trajectory.final_metrics), ...(result ? { exception: obj(result.exception_info).exception_type ?? null } : {}) },
     patch: null,
-    observations: null,
+    observed: null,
   };
 }
 

@@ -136,6 +136,6 @@ export async function readInspectTranscript(path: string, unit: string, ctx: Rea
     reward: scorer ? (obj(obj(sample.scores)[scorer]).value ?? null) : null,
     verdict: obj(sample.scores),
     patch: null,
-    observations: null,
+    observed: null,
   };
 }

@@ -54,7 +54,7 @@ describe('a rollout read like a transcript', () => {
     const t = transcriptOf(row, '0#0');
     expect(t.items.map((i) => i.kind)).toEqual(['input', 'reasoning', 'call', 'other', 'message']);
     expect(t.items[2]).toMatchObject({ arguments: 'ls -la', output: null });
-    expect([t.patch, t.verdict.resolved, t.observations?.gaps]).toEqual([row.model_patch, true, ['tool timing of turn 2']]);
+    expect([t.patch, t.verdict.resolved, t.observed?.gaps.map((g) => g.code)]).toEqual([row.model_patch, true, ['tool timing of turn 2']]);
     // Opened from a file of several agents by <agent>/<unit>.
     const path = join(tmp.path, 'two.jsonl');
     writeFileSync(path, jsonl([{ ...row, agent_ref: { name: 'a' } }, { ...row, reward: 0, agent_ref: { name: 'b' } }]));

@@ -3,6 +3,7 @@ import type { Transcript, TranscriptItem } from '../../shared/cell-detail';
 import { parseJson } from '../../shared/json';
 import { arr, obj, str } from '../common/values';
 import type { ReadContext } from '../types';
+import { observedOf } from './observed';
 import { readCollection } from './read';
 import { unitOf, type NemoRow } from './rows';
 
@@ -45,8 +46,6 @@ export function transcriptOf(row: Record<string, unknown>, unit: string): Transc
       items.push({ kind: 'call', name: str(item.name) ?? '?', callId, arguments: pretty(str(item.arguments) ?? ''), output: output === undefined ? null : typeof output === 'string' ? output : JSON.stringify(output, null, 2) });
     } else if (item.type !== 'function_call_output' || !outputOf.has(str(item.call_id))) items.push({ kind: 'other', type: str(item.type) ?? '?', json: JSON.stringify(item, null, 2) });
   }
-  const observed = row.ng_trajectory ?? row.ng_agent_observations;
-  const gaps = [...arr(obj(row.ng_trajectory).gaps), ...arr(obj(row.ng_agent_observations).gaps)].map((g) => (typeof g === 'string' ? g : JSON.stringify(g)));
   return {
     unit,
     agent: str(obj(row.agent_ref).name),
@@ -55,7 +54,7 @@ export function transcriptOf(row: Record<string, unknown>, unit: string): Transc
     reward: row.reward ?? null,
     verdict: Object.fromEntries(Object.entries(row).filter(([key]) => !BOOKKEEPING.has(key))),
     patch: str(row.model_patch),
-    observations: observed === undefined ? null : { json: JSON.stringify(observed, null, 2), gaps },
+    observed: observedOf(row),
   };
 }
 
@@ -67,7 +66,7 @@ const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(0)} MB`;
 /** A row too large to open whole: what its summary holds (the score, the environment's fields) and why the rest is not shown. */
 function tooLarge(row: NemoRow, unit: string, bytes: number): Transcript {
   const why = `this rollout's row is ${megabytes(bytes)}, over the ${megabytes(MAX_ROW_BYTES)} a transcript opens whole: too large to show whole; its score and the environment's fields are below`;
-  return { unit, agent: row.agent, items: [{ kind: 'outcome', text: why }], answer: null, reward: row.reward ?? null, verdict: row.fields, patch: null, observations: null };
+  return { unit, agent: row.agent, items: [{ kind: 'outcome', text: why }], answer: null, reward: row.reward ?? null, verdict: row.fields, patch: null, observed: null };
 }
 
 /** The transcript of one rollout of the collection at `path` (`<task>#<rollout>`, or `<agent>/<task>#<rollout>`); null when it has none such. */

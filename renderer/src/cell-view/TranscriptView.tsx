@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useKey } from '../keys';
 import { counted } from '../format';
 import type { Transcript, TranscriptItem } from '../../../shared/cell-detail';
+import { ObservedView } from './ObservedView';
 import { CallFailed } from '../CallFailed';
 import { useData } from '../context';
 
@@ -239,19 +240,7 @@ export function TranscriptView({ cellId, unit, onClose }: { cellId: string; unit
             <pre>{JSON.stringify(t.verdict, null, 2)}</pre>
           </div>
           {t.patch !== null && <Patch patch={t.patch} />}
-          {t.observations && (
-            <div className="turn" aria-label="Agent observations">
-              <span className="turn-role">observations</span>
-              {t.observations.gaps.length > 0 && (
-                <ul className="gaps" aria-label="Observation gaps">
-                  {t.observations.gaps.map((g, i) => (
-                    <li key={i}>gap: {g}</li>
-                  ))}
-                </ul>
-              )}
-              <pre>{t.observations.json}</pre>
-            </div>
-          )}
+          {t.observed && <ObservedView observed={t.observed} />}
         </>
       )}
     </section>
