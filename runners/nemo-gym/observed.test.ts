@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -95,3 +96,39 @@ describe("a NeMo Gym rollout's observations read as turns", () => {
     }
   });
 });
+
+/** Every path into a JSON value, the empty one first. */
+function paths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
+  const inner = Array.isArray(value) ? value.map((v, i) => paths(v, [...at, i])) : value !== null && typeof value === 'object' ? Object.entries(value).map(([k, v]) => paths(v, [...at, k])) : [];
+  return [at, ...inner.flat()];
+}
+
+function replaced(value: Record<string, unknown>, path: (string | number)[], by: unknown): Record<string, unknown> {
+  const copy = structuredClone(value);
+  let here: Record<string | number, unknown> = copy;
+  for (const key of path.slice(0, -1)) here = here[key] as Record<string | number, unknown>;
+  here[path.at(-1) as string | number] = by;
+  return copy;
+}
+
+describe('observations against random input', () => {
+  it('any value of a real row replaced by any JSON: no throw, each invocation once, a parent before its children, no step before the first', () => {
+    const all = rows.map((r) => ({ row: r, paths: paths(r).filter((p) => p.length > 0) }));
+    fc.assert(
+      fc.property(fc.nat(all.length - 1), fc.nat(), fc.jsonValue(), (which, at, by) => {
+        const { row: real, paths: inRow } = all[which]!;
+        const observed = observedOf(replaced(real, inRow[at % inRow.length]!, by));
+        if (!observed) return;
+        const ids = observed.invocations.map((i) => i.id);
+        expect(new Set(ids).size).toBe(ids.length);
+        observed.invocations.forEach((invocation, i) => {
+          if (invocation.depth > 0) expect(ids.slice(0, i)).toContain(invocation.parent);
+          for (const step of invocation.steps) if (step.atS !== null) expect(step.atS).toBeGreaterThanOrEqual(0);
+        });
+        expect(() => JSON.stringify(observed)).not.toThrow();
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
