@@ -26,7 +26,9 @@ test.describe('the board', () => {
     const comparisons = page.getByRole('table', { name: 'Comparisons' });
     await expect(comparisons.getByRole('row')).toHaveCount(5);
     // Holm over every comparison of every board: this board's four and the demo's two Inspect logs' one.
-    await expect(comparisons.getByRole('row').filter({ hasText: BARE }).filter({ hasText: FULL }).getByRole('cell')).toHaveText(['condition', BARE, FULL, '0', '42', '4.5e-13', '1.8e-12 ▲']);
+    await expect(comparisons.getByRole('row').filter({ hasText: BARE }).filter({ hasText: FULL }).getByRole('cell')).toHaveText(['condition', BARE, FULL, '0', '42', '4.5e-13', '1.8e-12 ▲', 'decided']);
+    // Its cells say no tokens, so no cost: the frontier says why it has nothing to draw.
+    await expect(page.getByText('Cost frontier: no cell on this board has an est. cost')).toBeVisible();
 
     // Arrows move between squares, Enter opens the cell.
     await grid.getByRole('button', { name: new RegExp(`^${BARE}`) }).focus();

@@ -40,6 +40,13 @@ test.describe("the demo's Inspect AI logs", () => {
     await expect(grid.getByRole('columnheader')).toHaveText(['harness · condition · effort', 'anthropic/demo-sonnet', 'openai/demo-mini']);
     await expect(grid.getByRole('button', { name: starts(SONNET) })).toContainText('17/20');
     await expect(grid.getByRole('button', { name: starts(MINI) })).toContainText('14/20');
+    // The cost frontier: the cheaper model and the better one are both Pareto-best, at their tokens' list prices.
+    const frontier = page.getByRole('region', { name: 'Cost frontier' });
+    await expect(frontier.getByRole('heading')).toContainText('2 of 2 Pareto-best');
+    await expect(frontier.getByRole('table', { name: 'Pareto-best cells' }).getByRole('row').nth(1)).toContainText(MINI);
+    await expect(frontier.getByRole('table', { name: 'Pareto-best cells' }).getByRole('row').nth(2)).toContainText(SONNET);
+    // 3 to 6 with both logs done: no unit left can decide it.
+    await expect(page.getByRole('table', { name: 'Comparisons' }).getByRole('row').nth(1).getByRole('cell').last()).toHaveText('futile: none left');
 
     // The two logs paired on <id>#<epoch>: the same table `cellwatch mcnemar` prints.
     await page.getByRole('tab', { name: 'Paired test' }).click();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareTable, comparisonsOf, SIGNIFICANT, type BoardEntry } from '../shared/board-comparisons';
+import { decideTime } from '../shared/decide';
 import { encodeUnits } from '../shared/units';
 import { boardSummaries } from './board';
 
@@ -21,7 +22,7 @@ describe("the window's board summaries", () => {
   const table = compareTable(all);
   const comparisons = comparisonsOf(table);
   const boardOf = new Map(all.map((e) => [e.path, e.boardName]));
-  const summaries = boardSummaries(table, boardOf, 50);
+  const summaries = boardSummaries(table, boardOf, (path) => (path.includes('small') ? null : 60), 50);
 
   it('count every comparison of each board and the real ones, and list the ones of lowest Holm p, real first', () => {
     const big = summaries.get('big');
@@ -47,5 +48,17 @@ describe("the window's board summaries", () => {
       (want[loser] ??= { won: 0, lost: 0 }).lost++;
     }
     expect(big?.standing).toEqual(want);
+  });
+
+  it("say when each listed comparison would decide at its Holm level, the units its cells' plans have left", () => {
+    const m = comparisons.length;
+    for (const listed of summaries.get('big')?.comparisons ?? []) {
+      const smaller = comparisons.filter((c) => c.p_value < listed.p_value).length;
+      const paired = listed.both + listed.only_a + listed.only_b + listed.neither;
+      const time = decideTime(listed, 0.05 / (m - smaller), Math.max(0, 60 - paired));
+      expect(listed.decide).toEqual(listed.p_adjusted < SIGNIFICANT ? { ...time, further: 0, futile: false } : time);
+    }
+    // A cell without a plan: searched ten times its paired units, never futile.
+    expect(summaries.get('small')?.comparisons[0]?.decide).toMatchObject({ futile: false, searched: 10 * 40 });
   });
 });

@@ -2,7 +2,7 @@
 // asked again only when a cell's row changed) and the comparisons between them, worked out in a read worker
 // and kept until a cell on a board changes. `cellwatch board` prints the whole table; the window gets each
 // board's summary (a board of 10,000 cells holds 180,000 comparisons: too many to send every poll, or to list).
-import { comparisonAt, SIGNIFICANT, type BoardEntry, type ComparisonTable } from '../shared/board-comparisons';
+import { comparisonAt, decideAt, holmLevels, SIGNIFICANT, type BoardEntry, type ComparisonTable } from '../shared/board-comparisons';
 import type { CellSummary } from '../shared/model';
 import { encodeUnits } from '../shared/units';
 import type { BoardInfo, BoardReport } from '../shared/contract';
@@ -27,6 +27,8 @@ type BoardSummary = Omit<BoardInfo, keyof BoardHead>;
 interface Comparing {
   table: Promise<ComparisonTable>;
   boardOf: Map<string, string>;
+  /** Each on-board cell's planned units, by path: how many its comparisons have left. */
+  planned: Map<string, number | null>;
   summaries?: Map<string, BoardSummary>;
 }
 
@@ -49,7 +51,7 @@ export class BoardReader {
   async report(cells: CellSummary[]): Promise<BoardReport> {
     const comparing = await this.compare(cells);
     const table = await comparing.table;
-    comparing.summaries ??= boardSummaries(table, comparing.boardOf);
+    comparing.summaries ??= boardSummaries(table, comparing.boardOf, (path) => comparing.planned.get(path) ?? null);
     const none: BoardSummary = { compared: 0, real: 0, comparisons: [], standing: {} };
     return { boards: headsOf(cells).map((head) => ({ ...head, ...(comparing.summaries?.get(head.name) ?? none) })) };
   }
@@ -60,7 +62,7 @@ export class BoardReader {
     const changed = await this.readChanged(on);
     if (this.comparing && !changed) return this.comparing;
     const entries = on.map((cell) => (this.entries.get(cell.id) as { entry: BoardEntry }).entry);
-    const comparing: Comparing = { table: this.pool.compare(entries), boardOf: new Map(entries.map((e) => [e.path, e.boardName])) };
+    const comparing: Comparing = { table: this.pool.compare(entries), boardOf: new Map(entries.map((e) => [e.path, e.boardName])), planned: new Map(on.map((c) => [c.path, c.episodes.planned])) };
     this.comparing = comparing;
     // A comparison that failed (its worker stalled) is not kept: the next call compares again.
     comparing.table.catch(() => this.comparing === comparing && (this.comparing = null));
@@ -95,7 +97,7 @@ function headsOf(cells: CellSummary[]): BoardHead[] {
 }
 
 /** Each board's summary of the table: one pass to count, one to pick the `listed` comparisons of lowest Holm-adjusted p. */
-export function boardSummaries(table: ComparisonTable, boardOf: Map<string, string>, listed = LISTED): Map<string, BoardSummary> {
+export function boardSummaries(table: ComparisonTable, boardOf: Map<string, string>, plannedOf: (path: string) => number | null, listed = LISTED): Map<string, BoardSummary> {
   const count = table.a.length;
   // The distinct adjusted p-values in order: a comparison's rank is its p's place among them.
   const order = Array.from(table.adjusted.keys()).sort((x, y) => (table.adjusted[x] as number) - (table.adjusted[y] as number));
@@ -134,11 +136,12 @@ export function boardSummaries(table: ComparisonTable, boardOf: Map<string, stri
     if (rank > board.cutoff || (rank === board.cutoff && board.atCutoff-- <= 0)) continue;
     board.picked.push(k);
   }
+  const levels = holmLevels(table);
   return new Map(
     [...boards].map(([name, { compared, real, standing, picked }]) => {
       const rank = (k: number) => rankOf[table.p[k] as number] as number;
       picked.sort((x, y) => rank(x) - rank(y) || x - y);
-      return [name, { compared, real, standing, comparisons: picked.map((k) => comparisonAt(table, k)) }];
+      return [name, { compared, real, standing, comparisons: picked.map((k) => ({ ...comparisonAt(table, k), decide: decideAt(table, k, levels, plannedOf) })) }];
     }),
   );
 }

@@ -3,6 +3,7 @@
 import { withRoom } from './arrays';
 import { BOARD_FIELDS, type BoardField } from './board';
 import { outcomesOf, pairCounts } from './board-outcomes';
+import { decideTime, holmLevel, type DecideTime } from './decide';
 import { mcnemarExactP } from './mcnemar';
 import type { CellLabels } from './model';
 import { holmOfDistinct } from './stats';
@@ -30,6 +31,8 @@ export interface BoardComparison {
   left_out: number;
   p_value: number;
   p_adjusted: number;
+  /** When it would decide at its Holm level, where worked out (the window's listed comparisons). */
+  decide?: DecideTime;
 }
 
 /** Each entry's value of each board field (and its board) as a small number: groups are keyed by numbers, not texts. */
@@ -115,6 +118,39 @@ export function comparisonAt(t: ComparisonTable, k: number): BoardComparison {
 }
 
 export const comparisonsOf = (t: ComparisonTable): BoardComparison[] => Array.from(t.a, (_, k) => comparisonAt(t, k));
+
+/** Each p-value's Holm level over the table (shared/decide.ts): equal p-values share their first rank. */
+export function holmLevels(t: ComparisonTable): Float64Array {
+  const counts = new Uint32Array(t.pValues.length);
+  for (const id of t.p) counts[id] = (counts[id] as number) + 1;
+  const levels = new Float64Array(t.pValues.length);
+  let smaller = 0;
+  let tie = -1;
+  let tieSmaller = 0;
+  for (const id of Array.from(t.pValues.keys()).sort((x, y) => (t.pValues[x] as number) - (t.pValues[y] as number))) {
+    if (t.pValues[id] !== tie) {
+      tie = t.pValues[id] as number;
+      tieSmaller = smaller;
+    }
+    levels[id] = holmLevel(SIGNIFICANT, t.p.length, tieSmaller);
+    smaller += counts[id] as number;
+  }
+  return levels;
+}
+
+/** The paired units a comparison's plans have left: the fewer planned less those paired; null where a plan is not known. */
+export function unitsLeft(plannedA: number | null, plannedB: number | null, paired: number): number | null {
+  return plannedA === null || plannedB === null ? null : Math.max(0, Math.min(plannedA, plannedB) - paired);
+}
+
+/** When the k-th comparison would decide (shared/decide.ts), its cells' plans by path: 0 where it has (its Holm p is below 0.05). */
+export function decideAt(t: ComparisonTable, k: number, levels: Float64Array, plannedOf: (path: string) => number | null): DecideTime {
+  const counts = { both: t.both[k] as number, only_a: t.onlyA[k] as number, only_b: t.onlyB[k] as number, neither: t.neither[k] as number };
+  const paired = counts.both + counts.only_a + counts.only_b + counts.neither;
+  const left = unitsLeft(plannedOf(t.paths[t.a[k] as number] as string), plannedOf(t.paths[t.b[k] as number] as string), paired);
+  const time = decideTime(counts, levels[t.p[k] as number] as number, left);
+  return (t.adjusted[t.p[k] as number] as number) < SIGNIFICANT ? { ...time, further: 0, futile: false } : time;
+}
 
 /**
  * Every pair of cells of one board that differ in exactly one field, tested, Holm-adjusted over all of

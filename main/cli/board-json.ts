@@ -2,7 +2,8 @@
 // a line. 180,000 comparisons are written as bytes from the comparison table's columns, each path and each
 // p-value's text made once: made into objects and strings first, they took longer than the comparing.
 import { BOARD_FIELDS } from '../../shared/board';
-import type { ComparisonTable } from '../../shared/board-comparisons';
+import { decideAt, holmLevels, type ComparisonTable } from '../../shared/board-comparisons';
+import { frontierPoint, paretoByPath } from '../../shared/frontier';
 import { wilson95 } from '../../shared/stats';
 import type { CellSummary } from '../../shared/model';
 import { cellJson } from './cell-json';
@@ -55,9 +56,9 @@ const ascii = (text: string) => Buffer.from(text, 'latin1');
 const S = { onlyA: ascii(',"only_a":'), onlyB: ascii(',"only_b":'), neither: ascii(',"neither":'), leftOut: ascii(',"left_out":') };
 
 /** A cell as board --json prints it: as in status, with its labels, counts and interval (assigned: spreading 10,000 rows took 0.25 s). */
-function boardCell(cell: CellSummary) {
+function boardCell(cell: CellSummary, pareto: boolean | null) {
   const { scored, successes } = cell.episodes;
-  return Object.assign(cellJson(cell), cell.labels, { scored, successes, ci95: wilson95(successes, scored) });
+  return Object.assign(cellJson(cell), cell.labels, { scored, successes, ci95: wilson95(successes, scored), cost_per_unit: frontierPoint(cell)?.cost ?? null, pareto });
 }
 
 /** How many cells are written between turns of the event loop: the comparing goes on in a worker meanwhile, its answer waiting. */
@@ -68,10 +69,11 @@ export async function writeBoardJson(io: Io, cells: CellSummary[], compared: Pro
   // Awaited once the cells are out: a failure meanwhile is not left unhandled.
   compared.catch(() => undefined);
   const out = new Bytes(io);
+  const pareto = paretoByPath(cells);
   out.text('{\n  "cells": [');
   for (let i = 0; i < cells.length; i++) {
     if (i > 0 && i % CELLS_A_TURN === 0) await new Promise(setImmediate);
-    out.text(`${i === 0 ? '\n' : ',\n'}    ${terminalJson(boardCell(cells[i] as CellSummary))}`);
+    out.text(`${i === 0 ? '\n' : ',\n'}    ${terminalJson(boardCell(cells[i] as CellSummary, pareto.get((cells[i] as CellSummary).path) ?? null))}`);
   }
   out.text(`${cells.length ? '\n  ' : ''}],\n  "comparisons": [`);
   const table = await compared;
@@ -79,7 +81,20 @@ export async function writeBoardJson(io: Io, cells: CellSummary[], compared: Pro
   const quoted = table.paths.map((path) => terminalJson(path));
   const aPieces = quoted.map((path) => [Buffer.from(`\n    {"a":${path},"b":`), Buffer.from(`,\n    {"a":${path},"b":`)]);
   const bPieces = quoted.map((path) => BOARD_FIELDS.map((field) => Buffer.from(`${path},"field":"${field}","both":`)));
-  const pPieces = Array.from(table.pValues, (p, id) => ascii(`,"p_value":${p},"p_adjusted":${table.adjusted[id]}}`));
+  const pPieces = Array.from(table.pValues, (p, id) => ascii(`,"p_value":${p},"p_adjusted":${table.adjusted[id]}`));
+  // When each would decide (shared/decide.ts): one search for each distinct p, split, paired count and units left.
+  const levels = holmLevels(table);
+  const planned = new Map(cells.map((c) => [c.path, c.episodes.planned]));
+  const decidePieces = new Map<string, Buffer>();
+  const decidePiece = (k: number) => {
+    const key = `${table.p[k]},${table.onlyA[k]},${table.onlyB[k]},${table.both[k]},${table.neither[k]},${planned.get(table.paths[table.a[k] as number] as string)},${planned.get(table.paths[table.b[k] as number] as string)}`;
+    let piece = decidePieces.get(key);
+    if (!piece) {
+      const { further, futile } = decideAt(table, k, levels, (path) => planned.get(path) ?? null);
+      decidePieces.set(key, (piece = ascii(`,"decides_in":${further},"futile":${futile}}`)));
+    }
+    return piece;
+  };
   for (let k = 0; k < table.a.length; k++) {
     out.bytes((aPieces[table.a[k] as number] as Buffer[])[k === 0 ? 0 : 1] as Buffer);
     out.bytes((bPieces[table.b[k] as number] as Buffer[])[table.field[k] as number] as Buffer);
@@ -93,6 +108,7 @@ export async function writeBoardJson(io: Io, cells: CellSummary[], compared: Pro
     out.bytes(S.leftOut);
     out.count(table.leftOut[k] as number);
     out.bytes(pPieces[table.p[k] as number] as Buffer);
+    out.bytes(decidePiece(k));
   }
   out.text(`${table.a.length ? '\n  ' : ''}]\n}\n`);
   out.flush();

@@ -51,6 +51,10 @@ describe('cellwatch board', () => {
     expect(harness).toMatchObject({ both: 4, only_a: 1, only_b: 0, neither: 15, left_out: 0, p_value: 1, p_adjusted: 1 });
     expect(condition).toMatchObject({ both: 4, only_a: 0, only_b: 14, neither: 2, p_value: mcnemarExactP(0, 14) });
     expect(condition.p_adjusted).toBeCloseTo(2 * mcnemarExactP(0, 14), 15);
+    // Time to significance: the real one has decided; 1 to 0 with no unit of the plan left cannot.
+    expect([condition.decides_in, condition.futile, harness.decides_in, harness.futile]).toEqual([0, false, null, true]);
+    // The cost frontier: no cell here says its tokens, so none has a cost.
+    expect(cells.map((c: { pareto: unknown; cost_per_unit: unknown }) => [c.pareto, c.cost_per_unit]).filter(([p]: unknown[]) => p !== null)).toEqual([]);
   });
 
   it('a copy of a run folder elsewhere in the root takes no square: both leave the board naming the other, both are shown, neither is compared', async () => {

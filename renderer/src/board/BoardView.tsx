@@ -6,6 +6,8 @@ import { CallFailed } from '../CallFailed';
 import { useApp, useFeed } from '../context';
 import { counted, percent, successTitle, whole } from '../format';
 import { successText } from '../../../shared/provenance';
+import { decideText } from './decideText';
+import { CostFrontier } from './CostFrontier';
 import { STATE_LOOK } from '../cell-list/states';
 import { BOARD_FIELDS, downOf, gridOf, type BoardField } from '../../../shared/board';
 import { SIGNIFICANT, verdictsByPath, type Verdict } from '../../../shared/board-comparisons';
@@ -215,6 +217,7 @@ export function BoardView() {
           </table>
         </div>
       )}
+      <CostFrontier cells={shown.filter((c) => c.board === 'on')} />
       <h2 className="section-title">
         Real differences <span className="muted">({whole(board.real)} of {whole(board.compared)} one-field comparisons survive Holm's correction at 0.05)</span>
       </h2>
@@ -236,6 +239,7 @@ export function BoardView() {
               <th className="num">B only</th>
               <th className="num">p</th>
               <th className="num">Holm p</th>
+              <th className="num" title="Further paired units until the exact test decides at its Holm level, if the discordance so far holds">Decides</th>
             </tr>
           </thead>
           <tbody>
@@ -258,6 +262,9 @@ export function BoardView() {
                 <td className="num" title={c.left_out ? `${c.left_out} episodes ended on one side only, left out` : undefined}>
                   {formatP(c.p_adjusted)}
                   {c.p_adjusted < SIGNIFICANT ? ' ▲' : ''}
+                </td>
+                <td className="num" title={decideText(c).title}>
+                  {decideText(c).text}
                 </td>
               </tr>
             ))}
