@@ -2,7 +2,7 @@
 // a line. 180,000 comparisons are written as bytes from the comparison table's columns, each path and each
 // p-value's text made once: made into objects and strings first, they took longer than the comparing.
 import { BOARD_FIELDS } from '../../shared/board';
-import { decideAt, holmLevels, type ComparisonTable } from '../../shared/board-comparisons';
+import { decideAt, holmLevels, unitsLeft, type ComparisonTable } from '../../shared/board-comparisons';
 import { frontierPoint, paretoByPath } from '../../shared/frontier';
 import { wilson95 } from '../../shared/stats';
 import type { CellSummary } from '../../shared/model';
@@ -64,6 +64,33 @@ function boardCell(cell: CellSummary, pareto: boolean | null) {
 /** How many cells are written between turns of the event loop: the comparing goes on in a worker meanwhile, its answer waiting. */
 const CELLS_A_TURN = 500;
 
+/**
+ * Each comparison's `decides_in` and `futile` as bytes (shared/decide.ts): one search for each distinct p,
+ * discordant pair, paired count and units left, found by number (a key a comparison took longer than its search).
+ */
+function decidePieces(table: ComparisonTable, planned: Map<string, number | null>): (k: number) => Buffer {
+  const levels = holmLevels(table);
+  const plannedAt = table.paths.map((path) => planned.get(path) ?? null);
+  const byCounts = new Map<number | string, Map<number | string, Buffer>>();
+  return (k) => {
+    const b = table.onlyA[k] as number;
+    const c = table.onlyB[k] as number;
+    const paired = (table.both[k] as number) + b + c + (table.neither[k] as number);
+    const left = unitsLeft(plannedAt[table.a[k] as number] as number | null, plannedAt[table.b[k] as number] as number | null, paired);
+    const p = table.p[k] as number;
+    const outer = b < 32_768 && c < 32_768 && p < 1 << 22 ? (p * 32_768 + b) * 32_768 + c : `${p},${b},${c}`;
+    const inner = paired < 2 ** 31 && (left ?? 0) < 2 ** 21 - 1 ? paired * 2 ** 21 + (left === null ? 0 : left + 1) : `${paired},${left}`;
+    let pieces = byCounts.get(outer);
+    if (!pieces) byCounts.set(outer, (pieces = new Map()));
+    let piece = pieces.get(inner);
+    if (!piece) {
+      const { further, futile } = decideAt(table, k, levels, (path) => planned.get(path) ?? null);
+      pieces.set(inner, (piece = ascii(`,"decides_in":${further},"futile":${futile}}`)));
+    }
+    return piece;
+  };
+}
+
 /** Writes `board --json`: the cells now, the comparisons once `compared` has them. */
 export async function writeBoardJson(io: Io, cells: CellSummary[], compared: Promise<ComparisonTable>): Promise<void> {
   // Awaited once the cells are out: a failure meanwhile is not left unhandled.
@@ -82,19 +109,7 @@ export async function writeBoardJson(io: Io, cells: CellSummary[], compared: Pro
   const aPieces = quoted.map((path) => [Buffer.from(`\n    {"a":${path},"b":`), Buffer.from(`,\n    {"a":${path},"b":`)]);
   const bPieces = quoted.map((path) => BOARD_FIELDS.map((field) => Buffer.from(`${path},"field":"${field}","both":`)));
   const pPieces = Array.from(table.pValues, (p, id) => ascii(`,"p_value":${p},"p_adjusted":${table.adjusted[id]}`));
-  // When each would decide (shared/decide.ts): one search for each distinct p, split, paired count and units left.
-  const levels = holmLevels(table);
-  const planned = new Map(cells.map((c) => [c.path, c.episodes.planned]));
-  const decidePieces = new Map<string, Buffer>();
-  const decidePiece = (k: number) => {
-    const key = `${table.p[k]},${table.onlyA[k]},${table.onlyB[k]},${table.both[k]},${table.neither[k]},${planned.get(table.paths[table.a[k] as number] as string)},${planned.get(table.paths[table.b[k] as number] as string)}`;
-    let piece = decidePieces.get(key);
-    if (!piece) {
-      const { further, futile } = decideAt(table, k, levels, (path) => planned.get(path) ?? null);
-      decidePieces.set(key, (piece = ascii(`,"decides_in":${further},"futile":${futile}}`)));
-    }
-    return piece;
-  };
+  const decidePiece = decidePieces(table, new Map(cells.map((c) => [c.path, c.episodes.planned])));
   for (let k = 0; k < table.a.length; k++) {
     out.bytes((aPieces[table.a[k] as number] as Buffer[])[k === 0 ? 0 : 1] as Buffer);
     out.bytes((bPieces[table.b[k] as number] as Buffer[])[table.field[k] as number] as Buffer);
