@@ -44,6 +44,12 @@ test.describe('paired McNemar view', () => {
       await expect(side.getByRole('log', { name: 'Events' })).toContainText('episode_end');
       await expect(side.getByRole('heading', { name: `Episode ${episode}` })).toBeVisible();
     }
+    // The first divergence: both transcripts aligned by action, the first step they differ and each side's context there.
+    const divergence = page.getByRole('region', { name: 'First divergence' });
+    await expect(divergence.locator('.divergence-summary')).toContainText(/^At step \d+ \(\d+ alike before it, of \d+ and \d+ actions\): (the same tool with other arguments|a different tool|A's actions had ended|B's actions had ended)\./);
+    const [actionA, actionB] = await divergence.locator('.divergence-summary code').allTextContents();
+    expect(actionA).not.toBe(actionB);
+    for (const label of ['A', 'B']) await expect(divergence.getByRole('region', { name: `${label} at the divergence` }).locator('[aria-current="true"]')).toHaveCount(1);
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'paired.png') });
 
     await page.getByRole('button', { name: 'Swap A and B' }).click();

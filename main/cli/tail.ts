@@ -5,7 +5,7 @@ import type { EventLog } from '../../runners/types';
 import { commandPlaces, openAt, readCellAt } from './places';
 import { FinishedUnits } from '../tail/finished-units';
 import { FollowSet } from '../tail/follow-set';
-import { streamEvent } from '../watch/stream-event';
+import { streamEvent } from '../../runners/common/stream-event';
 import { UsageError, type Io } from './io';
 import { problemLine } from './printable';
 

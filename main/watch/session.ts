@@ -13,7 +13,7 @@ import type { FollowStart } from '../tail/follower';
 import { FollowSet } from '../tail/follow-set';
 import type { TailChunk, TailRecord } from '../tail/lines';
 import { diffDetail } from './diff';
-import { streamEvent } from './stream-event';
+import { streamEvent } from '../../runners/common/stream-event';
 import { append } from '../../shared/arrays';
 import { NotFoundError } from '../../shared/errors';
 import { isLocal } from '../../shared/address';

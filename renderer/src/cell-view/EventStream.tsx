@@ -6,7 +6,7 @@ import { useKey } from '../keys';
 import { useFollow } from '../useFollow';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { useData } from '../context';
-import { eventsToTranscript, hasConversation } from './episodeTranscript';
+import { eventsToTranscript, hasConversation } from '../../../shared/episode-transcript';
 import { TranscriptItems } from './TranscriptView';
 
 function summary(event: StreamEvent): string {

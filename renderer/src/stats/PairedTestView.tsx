@@ -4,6 +4,7 @@ import { PinButton } from '../alerts/AlertToggles';
 import { useApp, useData } from '../context';
 import { percent } from '../format';
 import { SideEpisode } from './SideEpisode';
+import { FirstDivergence } from './FirstDivergence';
 import { choicesOf, SidePicker } from './SidePicker';
 import { asError } from '../../../shared/errors';
 import { CallFailed } from '../CallFailed';
@@ -127,6 +128,7 @@ function Result({ test }: { test: PairedTest }) {
           </section>
         )}
       </div>
+      {episode !== null && <FirstDivergence a={test.a} b={test.b} unit={episode} />}
       {episode !== null && (
         <div className="side-by-side">
           <SideEpisode label="A" side={test.a} episode={episode} />

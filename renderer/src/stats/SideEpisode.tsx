@@ -5,7 +5,7 @@ import { CellProvider, useCell } from '../cell-view/context';
 import { EventStream } from '../cell-view/EventStream';
 import { FramesViewer } from '../cell-view/FramesViewer';
 
-function splitId(id: string): { cellId: string; version: string | null } {
+export function splitId(id: string): { cellId: string; version: string | null } {
   const match = /^(.*)@(v\d{3})$/.exec(id);
   return match ? { cellId: match[1] as string, version: match[2] as string } : { cellId: id, version: null };
 }

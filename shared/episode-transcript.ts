@@ -1,6 +1,6 @@
 // A coding-agent episode's event stream read like a transcript (the same items a NeMo Gym rollout or a
 // Harbor trial gives): messages, each call beside its result, frames where a result names one, the end.
-import type { StreamEvent, TranscriptItem } from '../../../shared/cell-detail';
+import type { StreamEvent, TranscriptItem } from './cell-detail';
 
 /** The fields of an event that say what it carries, not where it is. */
 function payload(event: StreamEvent): Record<string, unknown> {

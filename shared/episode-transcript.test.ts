@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StreamEvent } from '../../../shared/cell-detail';
-import { eventsToTranscript, hasConversation } from './episodeTranscript';
+import type { StreamEvent } from './cell-detail';
+import { eventsToTranscript, hasConversation } from './episode-transcript';
 
 let line = 0;
 const event = (seq: number, t: number, ev: string, fields: Record<string, unknown> = {}): StreamEvent =>
