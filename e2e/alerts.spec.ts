@@ -70,7 +70,7 @@ test.describe('alerts', () => {
     await page.getByRole('button', { name: 'Alerts', exact: true }).click();
     const cellAlerts = page.getByRole('dialog', { name: 'Alerts of this cell' });
     await cellAlerts.getByRole('checkbox', { name: 'a running cell stalls' }).uncheck();
-    await expect(page.getByRole('button', { name: 'Alerts: 11 of 12' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Alerts: 12 of 13' })).toBeVisible();
     await cellAlerts.getByRole('checkbox', { name: /Mute this cell/ }).check();
     await expect(page.getByRole('button', { name: 'Alerts muted' })).toBeVisible();
     await page.reload();

@@ -26,7 +26,16 @@ test.describe('npm start without an Electron binary', () => {
     await expect(page.getByRole('note')).toContainText('The built-in demo.');
 
     const table = page.getByRole('table', { name: 'Cells' });
-    await expect(table.getByRole('row')).toHaveCount(11);
+    await expect(table.getByRole('row')).toHaveCount(13);
+    // What a person watching must catch is marked: a unit stuck for a quarter of an hour, one looping; each filters.
+    await expect(table.getByRole('row', { name: /^ui_demo_stuck/ }).locator('.stuck-mark')).toHaveText('stuck');
+    await expect(table.getByRole('row', { name: /^ui_demo_looping/ }).locator('.stuck-mark')).toHaveText('looping');
+    await page.getByLabel('Filter cells').fill('state:stuck');
+    await expect(table.getByRole('row')).toHaveCount(2);
+    await table.getByRole('row', { name: /^ui_demo_stuck/ }).getByRole('cell').nth(2).click();
+    await expect(page.getByRole('status', { name: 'Stuck or looping' })).toHaveText(/^3 stuck since .+: no new event for 1[56] min$/);
+    await page.keyboard.press('Escape');
+    await page.getByLabel('Filter cells').fill('');
     const bigymBudget = table.getByRole('row', { name: /cartpole_balance/ }).getByRole('meter');
     const before = Number(await bigymBudget.getAttribute('aria-valuenow'));
     await expect.poll(async () => Number(await bigymBudget.getAttribute('aria-valuenow')), { timeout: 20_000 }).toBeGreaterThan(before);
@@ -37,9 +46,9 @@ test.describe('npm start without an Electron binary', () => {
     await remove.click();
     await expect(page.getByRole('heading', { name: 'No runs root yet' })).toBeVisible();
     await page.getByRole('status', { name: 'Root removed' }).getByRole('button', { name: 'Undo' }).click();
-    await expect(table.getByRole('row')).toHaveCount(11);
+    await expect(table.getByRole('row')).toHaveCount(13);
     await page.reload();
-    await expect(table.getByRole('row')).toHaveCount(11);
+    await expect(table.getByRole('row')).toHaveCount(13);
 
     // Left alone, the removal is done: the demo stays dismissed after a reload.
     await remove.click();

@@ -74,6 +74,7 @@ export function summaryOf(read: CellRead, root: string): CellSummary {
     policyVersions: read.policyVersions ?? [],
     agents: Object.keys(read.agentUnits ?? {}),
     pausedUntil: read.pausedUntil ?? null,
+    running: read.running ?? [],
     boardName: read.boardName ?? null,
     rivals: [],
     excludedBy: read.excludedBy ?? {},

@@ -1,3 +1,4 @@
+import type { RunningUnit } from '../shared/stuck';
 import type { CellDetail, Transcript } from '../shared/cell-detail';
 import type { BoardField } from '../shared/board';
 import type { Capabilities, Cell, CellLabels, EpisodeUnit, FormatName, Problem } from '../shared/model';
@@ -49,6 +50,8 @@ export interface CellRead {
   benchmarks?: string[];
   /** Epoch ms a throttle pause the run is in ends (its countdown): no bytes until then is not a stall. */
   pausedUntil?: number | null;
+  /** The units running now, as their logs' ends say (shared/stuck.ts); none where the format cannot tell. */
+  running?: RunningUnit[];
   /** The units left out of the score, by status (readCell counts them). */
   excludedBy?: Record<string, number>;
   /** Problems that break the integrity rules (runners/common/integrity.ts): each also takes the cell off its board. */

@@ -1,7 +1,7 @@
 // Alerts: what Cellwatch tells the user without being asked (a run finished, failed, stalled, ...).
 import type { CellId } from './model';
 
-export type AlertKind = 'finished' | 'evaluated' | 'interrupted' | 'crashed' | 'eval_failed' | 'void' | 'budget' | 'throttled' | 'stalled' | 'host_down' | 'gpu_low' | 'paired';
+export type AlertKind = 'finished' | 'evaluated' | 'interrupted' | 'crashed' | 'eval_failed' | 'void' | 'budget' | 'throttled' | 'stalled' | 'stuck' | 'host_down' | 'gpu_low' | 'paired';
 
 /** Each kind as the settings list names it; keyed by the union, so a new kind must be named here. */
 export const ALERT_KINDS: Record<AlertKind, string> = {
@@ -14,6 +14,7 @@ export const ALERT_KINDS: Record<AlertKind, string> = {
   budget: 'a budget is used up',
   throttled: "a run's model service throttles it for a minute or more (its episode clock paused)",
   stalled: 'a running cell stalls',
+  stuck: 'a running unit is stuck (no event for 10 minutes) or looping (the same call 5 times in a row)',
   host_down: 'an SSH host is unreachable for over a minute',
   gpu_low: "a launched run's GPU drops under the free-memory guard",
   paired: 'a pinned paired test crosses p < 0.05',

@@ -1,4 +1,5 @@
 // The data model every layer speaks. Field names follow the CLI's JSON (runners/FORMATS.md).
+import type { RunningUnit } from './stuck';
 
 export type FormatName = 'coding-agent' | 'bigym-agent' | 'evopolicygym' | 'harbor-job' | 'nemo-gym' | 'inspect';
 
@@ -160,6 +161,8 @@ export interface CellSummary extends Cell {
   agents: string[];
   /** Epoch ms a throttle pause the run is in ends (the countdown it shows); null when not paused. */
   pausedUntil: number | null;
+  /** Its units running now, as their logs' ends say: what makes one stuck or looping (shared/stuck.ts). */
+  running: RunningUnit[];
   /** Each evaluated policy version's score (bigym-agent), by version; its alert says it as it lands. */
   versionScores: Record<string, number | null>;
   /** The cost the runner itself reported (a LiteLLM list-price guess, say): shown apart, never as the estimate. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clockTime, type CellSummary } from '../../shared/model';
-import { cellAlerts, hostDownAlert, stallAlert } from './rules';
+import { cellAlerts, hostDownAlert, stallAlert, stuckAlerts } from './rules';
 
 const row = (more: Partial<CellSummary>): CellSummary =>
   ({
@@ -9,6 +9,7 @@ const row = (more: Partial<CellSummary>): CellSummary =>
     state: 'running',
     changedAt: 1000,
     pausedUntil: null,
+    running: [],
     budget: { unit: 'steps', used: 19_000, total: 20_000 },
     episodes: { planned: null, ended: 0, scored: 0, excluded: 0, successes: 0 },
     success_rate: null,
@@ -69,5 +70,16 @@ describe('what raises an alert', () => {
     expect(hostDownAlert('gpu1', 0, 60_000, 60_000, 'connection refused')).toEqual({
       key: 'host_down:gpu1:0', kind: 'host_down', cell: null, subject: 'gpu1', message: 'unreachable for 60 s: connection refused',
     });
+  });
+
+  it('a unit stuck or looping: one alert each, the same alert while it stays so, none once the cell has ended', () => {
+    const running = [{ unit: '7', lastEventAt: 0, pausedUntil: null, repeat: { call: 'step_discrete {"action":"push_left"}', times: 6, since: 0 } }];
+    const raised = stuckAlerts(row({ running }), 600_000);
+    expect(raised.map((a) => [a.kind, a.key, a.message])).toEqual([
+      ['stuck', 'stuck:local:/runs/task:7:0', '7 stuck: no new event for 10 min'],
+      ['stuck', 'looping:local:/runs/task:7:0', '7 looping: the same call 6 times in a row: step_discrete {"action":"push_left"}'],
+    ]);
+    expect(stuckAlerts(row({ running }), 900_000).map((a) => a.key)).toEqual(raised.map((a) => a.key));
+    expect(stuckAlerts(row({ running, state: 'finished' }), 900_000)).toEqual([]);
   });
 });

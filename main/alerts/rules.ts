@@ -2,6 +2,7 @@
 import type { Alert } from '../../shared/alerts';
 import { clockTime, type CellState, type CellSummary } from '../../shared/model';
 import { formatP, type McNemarTable } from '../../shared/mcnemar';
+import { stuckUnits } from '../../shared/stuck';
 
 /** A throttle pause this long or longer is an alert; a shorter one is the model service's routine backoff. */
 const THROTTLE_WORTH_MS = 60_000;
@@ -76,6 +77,12 @@ export function stallAlert(cell: CellSummary, now: number, stallMs: number): Rai
   if (now - quietSince < stallMs) return null;
   const paused = cell.pausedUntil !== null && cell.pausedUntil > cell.changedAt ? ', after its throttle pause ended' : '';
   return { key: `stalled:${cell.id}:${cell.changedAt}`, kind: 'stalled', tab: 'episodes', cell: cell.id, subject: cell.name, message: `stalled: no new bytes for ${duration(now - cell.changedAt)}${paused}` };
+}
+
+/** Each unit of a cell stuck or looping at `now` (shared/stuck.ts), once per unit and spell. */
+export function stuckAlerts(cell: CellSummary, now: number): Raised[] {
+  if (isEnded(cell.state)) return [];
+  return stuckUnits(cell.running, now).map((s) => ({ key: `${s.kind}:${cell.id}:${s.unit}:${s.since}`, kind: 'stuck', tab: 'episodes', cell: cell.id, subject: cell.name, message: `${s.unit} ${s.kind}: ${s.why}` }));
 }
 
 /** An SSH host down since `since` for at least `afterMs`. */

@@ -10,7 +10,7 @@ import type { EventHub } from '../events';
 import { MIN_FREE_MIB } from '../launch/gpu-pick';
 import { splitAddress } from '../compare/paired';
 import type { AlertLog } from './log';
-import { cellAlerts, hostDownAlert, isEnded, pairedAlert, stallAlert, type Raised } from './rules';
+import { cellAlerts, hostDownAlert, isEnded, pairedAlert, stallAlert, stuckAlerts, type Raised } from './rules';
 import { hostPresence } from '../../shared/presence';
 import { LOCAL, isLocal } from '../../shared/address';
 
@@ -123,6 +123,7 @@ export class AlertService implements AlertCalls {
       const cell = this.rows.get(id);
       const stalled = cell && stallAlert(cell, now, stallMs);
       if (stalled) this.raise(stalled);
+      if (cell) stuckAlerts(cell, now).forEach((raised) => this.raise(raised));
     }
     for (const [alias, { since, why }] of this.hostDown) {
       const down = hostDownAlert(alias, since, now, this.timing.hostDownMs ?? 60_000, why);

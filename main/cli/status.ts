@@ -5,6 +5,7 @@ import { RunManager } from '../launch/runs';
 import { defaultConfigDir } from '../paths';
 import { stateText, type Cell } from '../../shared/model';
 import { cellJson } from './cell-json';
+import { stuckJson, stuckUnits } from '../../shared/stuck';
 import { listCellsAt, withPlaces } from './places';
 import { UsageError, type Io } from './io';
 import { printable, problemLine } from './printable';
@@ -43,7 +44,8 @@ export async function status(argv: string[], io: Io): Promise<number> {
   const runs = await new RunManager(join(defaultConfigDir(), 'launched.json')).states();
   const cells = listed.cells.map((row) => (isLocal(row.host) ? { ...row, state: truthOf(row.state, runs.get(row.path)) } : row));
   if (values.json) {
-    io.out(JSON.stringify({ cells: cells.map(cellJson) }, null, 2));
+    const now = Date.now();
+    io.out(JSON.stringify({ cells: cells.map((c) => ({ ...cellJson(c), stuck: stuckJson(c.running, now) })) }, null, 2));
     return 0;
   }
   if (cells.length === 0) {
@@ -72,6 +74,9 @@ export async function status(argv: string[], io: Io): Promise<number> {
   io.out(table(['NAME', 'FORMAT', 'BOARD', 'STATE', 'BUDGET', 'EPISODES', 'SUCCESS [95% CI]', 'PROBLEMS'], rows, [false, false, false, false, true, true, true, true]));
   const off = cells.filter((c) => c.board_reasons.length);
   if (off.length) io.out(['', 'Not on the board:', ...off.map((c) => printable(`  ${c.name}: ${c.board_reasons.join('; ')}`))].join('\n'));
+  const now = Date.now();
+  const stuck = cells.flatMap((c) => stuckUnits(c.running, now).map((s) => printable(`  ${c.name} ${s.unit} ${s.kind}: ${s.why}`)));
+  if (stuck.length) io.out(['', 'Stuck or looping:', ...stuck].join('\n'));
   for (const cell of cells) for (const p of cell.problems) io.err(problemLine(p, `${cell.name}: `));
   return 0;
 }

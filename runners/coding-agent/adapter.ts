@@ -6,7 +6,7 @@ import { type EpisodeUnit, problem } from '../../shared/model';
 import type { FormatAdapter } from '../types';
 import { unitOf } from './score';
 import { RUN_JSON, SUMMARY_JSON } from './files';
-import { pausedUntil } from './throttle';
+import { episodeEnd } from './throttle';
 
 const RATE_TOLERANCE = 1e-6;
 
@@ -74,7 +74,10 @@ export const codingAgent: FormatAdapter = {
     ].filter((m) => m !== null);
     if (mismatches.length) r.problems.push(problem('summary.json', `runner's aggregate disagrees with board scoring: ${mismatches.join('; ')}`, { severity: 'warning' }));
 
-    const paused = trajectory && last?.kind === 'file' && summary?.finished !== true ? await pausedUntil(r, trajectory, last.size) : null;
+    // The newest episode, not yet in the summary's, is the one running: its trajectory's end says its pause and whether it is stuck.
+    const runningId = newest !== undefined && !(String(Number(newest)) in obj(summary?.episodes)) ? String(Number(newest)) : null;
+    const end = trajectory && last?.kind === 'file' && summary?.finished !== true ? await episodeEnd(r, trajectory, last.size, runningId ?? String(Number(newest))) : null;
+    const paused = end?.pausedUntil ?? null;
     cell.state = summary?.finished === true ? 'finished' : drain ? 'draining' : paused !== null && paused > r.ctx.now ? 'throttled' : r.recent() ? 'running' : 'stale';
     const detail = options?.detail ? await codingAgentDetail(r, run, summary ?? {}, episodeDirs) : undefined;
     cell.problems = r.problems;
@@ -86,6 +89,7 @@ export const codingAgent: FormatAdapter = {
       units,
       vramPeakMib: num(summary?.vram_peak_mib),
       pausedUntil: paused,
+      running: end && runningId !== null ? [end.running] : [],
       boardName: `coding-agent ${str(obj(run.protocol).name) ?? STD_V2.name}`,
     };
   },

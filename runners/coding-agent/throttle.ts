@@ -1,21 +1,42 @@
+import type { RunningUnit } from '../../shared/stuck';
+import { canonicalArguments } from '../../shared/divergence';
 import type { CellReading } from '../common/cell';
 
-/** Enough of a trajectory's end to hold its last event. */
-const TAIL_BYTES = 8192;
+/** Enough of a trajectory's end to hold its last events: a throttle pause, and a run of the same call. */
+const TAIL_BYTES = 65_536;
+
+/** What the end of a running episode's trajectory says: its throttle pause, and the unit as running (shared/stuck.ts). */
+export interface EpisodeEnd {
+  /** When the throttle pause it ends on runs out (epoch ms); null when it is not paused. */
+  pausedUntil: number | null;
+  running: RunningUnit;
+}
 
 /**
- * When the throttle pause a trajectory ends on runs out (epoch ms): its last event is a `throttle`
- * (`t` seconds, `wait_s`), so the run is quiet on purpose until then. Null when it is not paused.
+ * The end of episode `unit`'s trajectory: its last event a `throttle` (`t` seconds, `wait_s`) pauses the run on
+ * purpose until then; its last event's time; its last tool call and how many times in a row it was made.
  */
-export async function pausedUntil(r: CellReading, trajectory: string, size: number): Promise<number | null> {
-  const tail = await r.ctx.fs.readFrom(r.path(trajectory), Math.max(0, size - TAIL_BYTES), TAIL_BYTES);
-  const last = tail?.text.trimEnd().split('\n').at(-1);
-  if (!last) return null;
-  try {
-    const event = JSON.parse(last) as { ev?: unknown; t?: unknown; wait_s?: unknown };
-    return event.ev === 'throttle' && typeof event.t === 'number' && typeof event.wait_s === 'number' ? (event.t + event.wait_s) * 1000 : null;
-  } catch {
-    // A line still being written, or a malformed one (the logs' check reports those).
-    return null;
-  }
+export async function episodeEnd(r: CellReading, trajectory: string, size: number, unit: string): Promise<EpisodeEnd> {
+  const from = Math.max(0, size - TAIL_BYTES);
+  const tail = await r.ctx.fs.readFrom(r.path(trajectory), from, TAIL_BYTES);
+  const lines = tail?.text.trimEnd().split('\n') ?? [];
+  // A tail that starts mid-file starts mid-line.
+  if (from > 0) lines.shift();
+  const events = lines.flatMap((line) => {
+    try {
+      const value = JSON.parse(line) as unknown;
+      return value !== null && typeof value === 'object' && !Array.isArray(value) ? [value as Record<string, unknown>] : [];
+    } catch {
+      // A line still being written, or a malformed one (the logs' check reports those).
+      return [];
+    }
+  });
+  const time = (e: Record<string, unknown> | undefined) => (typeof e?.t === 'number' ? e.t * 1000 : null);
+  const last = events.at(-1);
+  const pausedUntil = last?.ev === 'throttle' && typeof last.t === 'number' && typeof last.wait_s === 'number' ? (last.t + last.wait_s) * 1000 : null;
+  const calls = events.filter((e) => e.ev === 'tool_call').map((e) => ({ call: `${String(e.name ?? '?')} ${canonicalArguments(JSON.stringify(e.args ?? {}))}`, at: time(e) }));
+  let times = 0;
+  while (times < calls.length && calls[calls.length - 1 - times]?.call === calls.at(-1)?.call) times++;
+  const first = calls[calls.length - times];
+  return { pausedUntil, running: { unit, lastEventAt: time(events.findLast((e) => typeof e.t === 'number')), pausedUntil, repeat: calls.length ? { call: calls.at(-1)?.call as string, times, since: first?.at ?? null } : null } };
 }

@@ -11,6 +11,9 @@ import { EVO_RECORD } from './evopolicygym';
 import { INSPECT_FOLDER, INSPECT_MODELS } from './inspect';
 import { NEMO_AGENTS, NEMO_FOLDER } from './nemo-gym';
 import { runDemo } from './index';
+import { LOOPING_CELL, STUCK_CELL } from './stuck';
+import { stuckUnits } from '../../shared/stuck';
+import { readCell } from '../read';
 
 /** Width, height and the decoded RGB bytes of a PNG the demo wrote (8-bit RGB, filter 0 rows). */
 function decodePng(file: string): { width: number; height: number; rgb: Buffer } {
@@ -142,5 +145,10 @@ describe('demo runner, live', () => {
     expect(await run).toBe('stopped');
     const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
     expect(summary.finished).toBe(false);
+    // A person watching it sees a stuck unit and a looping one, as status says them.
+    const now = Date.now();
+    const stuckOf = async (name: string) => stuckUnits((await readCell(join(root, name), 'coding-agent', context(now))).running ?? [], now);
+    expect((await stuckOf(STUCK_CELL)).map((s) => [s.unit, s.kind])).toEqual([['3', 'stuck']]);
+    expect((await stuckOf(LOOPING_CELL)).map((s) => [s.unit, s.kind, s.why])).toEqual([['3', 'looping', 'the same call 6 times in a row: observe_egocentric {}']]);
   });
 });

@@ -1,3 +1,4 @@
+import { writeStuckCells } from './stuck';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LAUNCHER_FILES } from '../../shared/launch';
@@ -61,6 +62,8 @@ export async function runDemo(root: string, options: DemoOptions): Promise<'fini
         writeEvopolicygymRecord(root, pace()),
         writeNemoCollection(root, pace()),
         writeInspectLogs(root, pace()),
+        // A live demo shows what a person watching must catch: a stuck unit and a looping one (the instant one, for specs, keeps to the rest).
+        ...(options.instant ? [] : [writeStuckCells(root, Date.now() / 1000)]),
       ];
   try {
     await Promise.all(writers);

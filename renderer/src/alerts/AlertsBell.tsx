@@ -7,7 +7,7 @@ import { useEscape } from '../keys';
 import { notificationPermission } from './notify';
 
 const TONE: Record<AlertKind, string> = {
-  finished: 'ok', evaluated: 'running', interrupted: 'fail', crashed: 'fail', eval_failed: 'fail', void: 'grey', budget: 'amber', throttled: 'amber', stalled: 'amber', host_down: 'fail', gpu_low: 'amber', paired: 'running',
+  finished: 'ok', evaluated: 'running', interrupted: 'fail', crashed: 'fail', eval_failed: 'fail', void: 'grey', budget: 'amber', throttled: 'amber', stalled: 'amber', stuck: 'amber', host_down: 'fail', gpu_low: 'amber', paired: 'running',
 };
 
 function when(at: number): string {

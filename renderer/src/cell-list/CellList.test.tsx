@@ -39,6 +39,7 @@ function cell(name: string, state: CellState, format: CellSummary['format'] = 'c
     policyVersions: [],
     agents: [],
     pausedUntil: null,
+    running: [],
     versionScores: {},
     capabilities: { versions: false, episodeStreams: true, exclusions: false, vram: false, transcripts: false },
   };

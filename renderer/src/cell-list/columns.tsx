@@ -2,7 +2,7 @@ import type { CellSummary } from '../../../shared/model';
 import { ago, compact, costTitle, episodesTitle, percent, successTitle, whole } from '../format';
 import type { SizedColumn } from '../table-layout';
 import { BoardBadge } from './BoardBadge';
-import { STATE_LOOK, StatePill } from './states';
+import { STATE_LOOK, StatePill, stuckKinds } from './states';
 
 export interface Column extends SizedColumn<CellSummary> {
   numeric?: boolean;
@@ -52,7 +52,11 @@ export const COLUMNS: Column[] = [
   } },
   { key: 'format', title: 'Format', fit: (c) => c.format, sortValue: (c) => c.format, render: (c) => <span title={c.format}>{c.format}</span> },
   { key: 'board', title: 'Board', widthPx: 44, sortValue: (c) => c.board ?? '', render: (c) => <BoardBadge cell={c} /> },
-  { key: 'state', title: 'State', whole: true, fit: (c) => STATE_LOOK[c.state].label, sortValue: (c) => STATE_LOOK[c.state].order, render: (c) => <StatePill state={c.state} pausedUntil={c.pausedUntil} /> },
+  {
+    // A cell whose unit is stuck or looping says that in place of its state (which its tooltip keeps).
+    key: 'state', title: 'State', whole: true, fit: (c) => stuckKinds(c, Date.now())[0] ?? STATE_LOOK[c.state].label, sortValue: (c) => STATE_LOOK[c.state].order,
+    render: (c, now) => <StatePill state={c.state} pausedUntil={c.pausedUntil} running={c.running} now={now} />,
+  },
   { key: 'budget', title: 'Budget', widthPx: 88, numeric: true, sortValue: budgetFraction, render: (c) => <BudgetBar cell={c} /> },
   { key: 'episodes', title: 'Episodes', fit: episodesText, numeric: true, sortValue: (c) => c.episodes.ended, render: (c) => <span title={episodesTitle(c)}>{episodesText(c)}</span> },
   { key: 'success', title: 'Success', fit: (c) => percent(c.success_rate), numeric: true, sortValue: (c) => c.success_rate ?? -1, render: (c) => <span title={successTitle(c)}>{percent(c.success_rate)}</span> },

@@ -4,7 +4,7 @@ import { completions, matches, parseFilter } from './filter';
 
 const cell = (name: string, more: Partial<CellSummary>): CellSummary =>
   ({
-    name, path: `/runs/${name}`, root: '/runs', host: 'local', format: 'coding-agent', board: 'on', state: 'running', success_rate: null, cost_usd_estimate: null, problems: [],
+    name, path: `/runs/${name}`, root: '/runs', host: 'local', format: 'coding-agent', board: 'on', state: 'running', success_rate: null, cost_usd_estimate: null, problems: [], running: [],
     episodes: { planned: 100, ended: 10, scored: 10, excluded: 0, successes: 5 }, labels: { harness: 'sdk', model: 'm', condition: 'bare', effort: 'default' }, ...more,
   }) as CellSummary;
 
@@ -25,6 +25,10 @@ describe('the cell filter', () => {
     expect(names('problems>0')).toEqual(['std_cli_m_bare_default']);
     // A cell with no rate is neither above nor below.
     expect(names('success<100')).toEqual(['std_sdk_m_bare_default', 'rollouts']);
+    // A cell with a unit stuck or looping now is `state:stuck` or `state:looping` besides its state.
+    const stuck = cell('std_stuck', { running: [{ unit: '3', lastEventAt: Date.now() - 11 * 60_000, pausedUntil: null, repeat: null }] });
+    expect([stuck, ...CELLS].filter((c) => matches(c, parseFilter('state:stuck'))).map((c) => c.name)).toEqual(['std_stuck']);
+    expect(matches(stuck, parseFilter('state:running'))).toBe(true);
     // A field it does not know is a word like any other.
     expect(names('colour:red')).toEqual([]);
   });

@@ -3,11 +3,12 @@
 // name, format, board, state, path and labels. The window teaches it: completions of field names and of
 // the values the listed cells have, and the syntax said when nothing matches.
 import type { CellSummary } from '../../../shared/model';
-import { STATE_LOOK } from './states';
+import { STATE_LOOK, stuckKinds } from './states';
 
 /** The fields `field:value` names, each a cell's text. */
 const TEXT_FIELDS: Record<string, (c: CellSummary) => string | null> = {
-  state: (c) => STATE_LOOK[c.state].label,
+  // A stuck or looping unit makes its cell `state:stuck` or `state:looping` too.
+  state: (c) => [STATE_LOOK[c.state].label, ...stuckKinds(c, Date.now())].join(' '),
   format: (c) => c.format,
   host: (c) => c.host,
   board: (c) => c.board,
@@ -28,7 +29,7 @@ const NUMBER_FIELDS: Record<string, (c: CellSummary) => number | null> = {
   cost: (c) => c.cost_usd_estimate,
 };
 
-export const FILTER_SYNTAX = 'words; field:value (state:running, format:nemo-gym, host:gpu1); a number with > or < (success>50, problems>0)';
+export const FILTER_SYNTAX = 'words; field:value (state:running, state:stuck, format:nemo-gym, host:gpu1); a number with > or < (success>50, problems>0)';
 
 type Term = { kind: 'text'; field: string; value: string } | { kind: 'number'; field: string; above: boolean; value: number } | { kind: 'word'; value: string };
 

@@ -1,4 +1,5 @@
-import { clockTime, type CellState } from '../../../shared/model';
+import { clockTime, type CellState, type CellSummary } from '../../../shared/model';
+import { stuckUnits } from '../../../shared/stuck';
 
 /** One meaning per colour, always paired with a word. */
 export const STATE_LOOK: Record<CellState, { label: string; tone: 'running' | 'ok' | 'fail' | 'grey' | 'amber' | 'error' | 'stopped'; order: number }> = {
@@ -20,9 +21,23 @@ export const STATE_LOOK: Record<CellState, { label: string; tone: 'running' | 'o
   void: { label: 'void', tone: 'grey', order: 8 },
 };
 
-/** The state in its colour and word; a throttled cell's says, on hover, when it resumes. */
-export function StatePill({ state, pausedUntil = null }: { state: CellState; pausedUntil?: number | null }) {
+/** What a cell's units are at `now`: stuck, looping, both or neither. */
+export const stuckKinds = (cell: Pick<CellSummary, 'running'>, now: number) => [...new Set(stuckUnits(cell.running, now).map((s) => s.kind))];
+
+/**
+ * The state in its colour and word; a throttled cell's says, on hover, when it resumes. With `running` and
+ * `now`, a cell whose unit is stuck or looping says that instead, its state and each unit's why on hover.
+ */
+export function StatePill({ state, pausedUntil = null, running = [], now = 0 }: { state: CellState; pausedUntil?: number | null; running?: CellSummary['running']; now?: number }) {
   const look = STATE_LOOK[state];
+  const stuck = running.length ? stuckUnits(running, now) : [];
+  if (stuck.length) {
+    return (
+      <span className="pill tone-amber stuck-mark" title={[`${look.label}, and`, ...stuck.map((s) => `${s.unit} ${s.kind}: ${s.why}`)].join('\n')}>
+        {stuck.some((s) => s.kind === 'stuck') ? 'stuck' : 'looping'}
+      </span>
+    );
+  }
   const title = state === 'throttled' && pausedUntil !== null ? `paused by its model service until ${clockTime(pausedUntil)}` : undefined;
   return (
     <span className={`pill tone-${look.tone}`} title={title}>

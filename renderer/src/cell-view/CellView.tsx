@@ -1,3 +1,4 @@
+import { stuckUnits, type RunningUnit } from '../../../shared/stuck';
 import { StatePill } from '../cell-list/states';
 import { clockMinutes, clockTime, isLive } from '../../../shared/model';
 import { useNow } from '../useNow';
@@ -38,6 +39,18 @@ function ProjectedEnd() {
   );
 }
 
+/** Its units stuck or looping now, each said: which, since when, why. */
+function StuckLine({ running }: { running: RunningUnit[] }) {
+  const now = useNow(10_000);
+  const stuck = stuckUnits(running, now);
+  if (!stuck.length) return null;
+  return (
+    <span className="stuck-line tone-amber" role="status" aria-label="Stuck or looping">
+      {stuck.map((s) => `${s.unit} ${s.kind} since ${clockTime(s.since)}: ${s.why}`).join('; ')}
+    </span>
+  );
+}
+
 function Header() {
   const summary = useCell((s) => s.detail?.summary);
   const closeCell = useApp((s) => s.closeCell);
@@ -60,6 +73,7 @@ function Header() {
       <StatePill state={summary.state} pausedUntil={summary.pausedUntil} />
       <ProjectedEnd />
       {summary.state === 'throttled' && summary.pausedUntil !== null && <span className="muted">paused until {clockTime(summary.pausedUntil)}</span>}
+      <StuckLine running={summary.running} />
       {summary.board === 'ui' && <RunControls cellId={summary.id} />}
       <span className="spacer" />
       <MuteButton cellId={summary.id} />

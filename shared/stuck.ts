@@ -1,0 +1,52 @@
+// Stuck and looping units: a running unit (an episode, a rollout, a sample) that has written no event for a
+// while outside a throttle pause, or that repeats one tool call with the same arguments again and again.
+
+/** No new event for this long, outside a throttle pause: stuck (Inspect's control channel flags 10 minutes). */
+export const STUCK_AFTER_MS = 10 * 60_000;
+/** The same call with the same arguments this many times in a row: looping. */
+export const LOOP_TIMES = 5;
+
+/** A unit running now, as its log's end says: its last event, its throttle pause, the call it last repeated. */
+export interface RunningUnit {
+  unit: string;
+  /** Epoch ms of its last event; null where its events carry no time. */
+  lastEventAt: number | null;
+  /** Epoch ms its throttle pause ends, where its last event is one. */
+  pausedUntil: number | null;
+  /** Its last tool call (name and arguments) and how many times in a row it made it, with the time of the first of them. */
+  repeat: { call: string; times: number; since: number | null } | null;
+}
+
+export interface StuckUnit {
+  unit: string;
+  kind: 'stuck' | 'looping';
+  /** Epoch ms it has been so since. */
+  since: number;
+  why: string;
+}
+
+function minutes(ms: number): string {
+  const m = Math.floor(ms / 60_000);
+  return m < 120 ? `${m} min` : `${(m / 60).toFixed(1)} h`;
+}
+
+/** Each running unit that is stuck or looping at `now` (a unit can be both). */
+export function stuckUnits(running: readonly RunningUnit[], now: number, stuckAfterMs = STUCK_AFTER_MS, loopTimes = LOOP_TIMES): StuckUnit[] {
+  const found: StuckUnit[] = [];
+  for (const r of running) {
+    if (r.lastEventAt !== null) {
+      const quietSince = Math.max(r.lastEventAt, r.pausedUntil ?? 0);
+      if (now - quietSince >= stuckAfterMs) {
+        const paused = r.pausedUntil !== null && r.pausedUntil > r.lastEventAt ? ' after its throttle pause ended' : '';
+        found.push({ unit: r.unit, kind: 'stuck', since: quietSince, why: `no new event for ${minutes(now - quietSince)}${paused}` });
+      }
+    }
+    if (r.repeat && r.repeat.times >= loopTimes) {
+      found.push({ unit: r.unit, kind: 'looping', since: r.repeat.since ?? r.lastEventAt ?? now, why: `the same call ${r.repeat.times} times in a row: ${r.repeat.call}` });
+    }
+  }
+  return found;
+}
+
+/** As `status --json` prints a cell's stuck and looping units. */
+export const stuckJson = (running: readonly RunningUnit[], now: number) => stuckUnits(running, now).map(({ unit, kind, since, why }) => ({ unit, kind, since: new Date(since).toISOString(), why }));
