@@ -6,6 +6,7 @@ import { JsonlCache } from '../../runners/common/jsonl-cache';
 import { LogCache } from '../../runners/common/logs';
 import { readCell } from '../../runners/read';
 import { episodeTranscript } from '../../runners/common/episode-transcript';
+import { capTranscript } from '../../runners/common/transcript-cap';
 import { ADAPTERS } from '../../runners';
 import { listedForView } from '../../shared/mcnemar';
 import { isLocal } from '../../shared/address';
@@ -65,7 +66,7 @@ export class OpenJobs {
       const ctx = context(job.host, this.opened(job.host, job.dir));
       // A format that logs each episode's events gives that log as the episode's transcript.
       const transcript = transcripts ? await transcripts.read(job.dir, job.unit, ctx) : ADAPTERS[job.format].capabilities.episodeStreams ? await episodeTranscript(ADAPTERS[job.format], job.dir, job.unit, ctx) : null;
-      this.reply({ type: 'transcribed', id: job.id, transcript });
+      this.reply({ type: 'transcribed', id: job.id, transcript: transcript && capTranscript(transcript) });
     } else {
       // What reading a side parsed (500,000 seeds' summary, kept by its JsonReader) is given back before the next side is read.
       const side = ({ host, dir, format, version }: PairSide) => {
