@@ -30,6 +30,11 @@ test.describe("the demo's Inspect AI logs", () => {
     await expect(transcript).toContainText('What is 39 * 12? Answer with the number only.');
     await expect(transcript.locator('.turn-call')).toContainText('"code": "print(39 * 12)"');
     await expect(transcript).toContainText(/match \(the outcome\): "[CI]"/);
+    // Its timeline: the two model calls and the tool call as bars on the sample's clock; a click goes to the call.
+    const timeline = transcript.getByRole('figure', { name: 'Timeline' });
+    await expect(timeline.getByRole('group', { name: 'Timeline model' }).getByRole('button')).toHaveCount(2);
+    await timeline.getByRole('group', { name: 'Timeline tools' }).getByRole('button', { name: /^python at \+\d/ }).click();
+    await expect(transcript.locator('[aria-current="true"]')).toContainText('print(39 * 12)');
     await transcript.getByRole('button', { name: 'Close' }).click();
     await page.getByRole('button', { name: 'Back to the cell list (Esc)' }).click();
 

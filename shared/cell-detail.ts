@@ -193,6 +193,8 @@ export interface TranscriptPlace {
   seq?: number | null;
   /** A frame the item names (a tool result's observation), by its path in the episode's folder. */
   frame?: string;
+  /** How long it took: a tool call to its result, a model call to its answer, a throttle pause. */
+  durationS?: number;
 }
 
 /** One step of a rollout as its transcript shows it, in order. */

@@ -25,7 +25,9 @@ describe("a coding-agent episode's transcript", () => {
     expect(items[2]).toMatchObject({ name: 'observe_egocentric', callId: 'c1', frame: 'frames/000001.png', output: '{\n  "ok": true,\n  "frame": "frames/000001.png"\n}' });
     expect(items[3]).toMatchObject({ callId: 'c2', arguments: '{\n  "action": "forward"\n}', output: expect.stringContaining('"done": false') });
     expect(items[4]).toMatchObject({ type: 'tool result of no call', json: '{\n  "ok": false\n}' });
-    expect(items[5]).toMatchObject({ type: 'throttle', json: "paused 30 s by the model's service (attempt 1)" });
+    expect(items[5]).toMatchObject({ type: 'throttle', json: "paused 30 s by the model's service (attempt 1)", durationS: 30 });
+    // Each call as long as it took to its result, however their results come back in order.
+    expect([items[2]?.durationS, items[3]?.durationS]).toEqual([2, expect.closeTo(0.2, 9)]);
     expect(items[6]).toMatchObject({ kind: 'outcome', text: 'ended evaluated · success · 2 tool calls · 1 actions · 50.1 s · metrics {"spl":0.61}', offsetS: expect.closeTo(50.1, 9) });
   });
 });

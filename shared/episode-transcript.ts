@@ -49,6 +49,7 @@ export function eventsToTranscript(events: StreamEvent[]): TranscriptItem[] {
       const result = typeof f.call_id === 'string' ? results.get(f.call_id) : undefined;
       if (result) paired.add(result);
       const frame = typeof result?.fields.frame === 'string' ? result.fields.frame : undefined;
+      const took = result && result.t !== null && e.t !== null ? { durationS: Math.max(0, result.t - e.t) } : {};
       items.push({
         kind: 'call',
         name: typeof f.name === 'string' ? f.name : '?',
@@ -56,10 +57,11 @@ export function eventsToTranscript(events: StreamEvent[]): TranscriptItem[] {
         arguments: json(f.args ?? {}),
         output: result ? json(payload(result)) : null,
         ...place(e),
+        ...took,
         ...(frame ? { frame } : {}),
       });
     } else if (e.ev === 'tool_result' && !paired.has(e)) items.push({ kind: 'other', type: 'tool result of no call', json: json(payload(e)), ...place(e) });
-    else if (e.ev === 'throttle') items.push({ kind: 'other', type: 'throttle', json: `paused ${String(f.wait_s ?? '?')} s by the model's service (attempt ${String(f.attempt ?? '?')})`, ...place(e) });
+    else if (e.ev === 'throttle') items.push({ kind: 'other', type: 'throttle', json: `paused ${String(f.wait_s ?? '?')} s by the model's service (attempt ${String(f.attempt ?? '?')})`, ...place(e), ...(typeof f.wait_s === 'number' && f.wait_s >= 0 ? { durationS: f.wait_s } : {}) });
     else if (e.ev === 'episode_end') items.push({ kind: 'outcome', text: outcomeText(e, evaluated), ...place(e) });
   }
   return items;

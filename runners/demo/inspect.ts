@@ -22,6 +22,17 @@ function sample(id: number, epoch: number, model: (typeof INSPECT_MODELS)[number
   const answer = right ? a * b : a * b + 1 + Math.floor(random() * 9);
   const call = `call_${id}_${epoch}`;
   const input = 160 + Math.floor(random() * 60);
+  // Its events on one clock, as Inspect records them: each model call and the tool call from its start to its completion.
+  const start = Date.UTC(2026, 11, 1, 10, 0, 0) + ((epoch - 1) * SAMPLES + id) * 10_000;
+  const at = (s: number) => new Date(start + s * 1000).toISOString();
+  const slow = 1 + ((id * 37 + epoch * 11) % 10) / 10;
+  const events = [
+    { event: 'sample_init', timestamp: at(0) },
+    { event: 'model', timestamp: at(0.1), completed: at(0.1 + slow), output: { choices: [{ message: { id: `m1_${id}_${epoch}` } }] } },
+    { event: 'tool', id: call, function: 'python', timestamp: at(0.2 + slow), completed: at(0.8 + slow) },
+    { event: 'model', timestamp: at(0.9 + slow), completed: at(1.5 + slow), output: { choices: [{ message: { id: `m2_${id}_${epoch}` } }] } },
+    { event: 'score', timestamp: at(1.6 + slow) },
+  ];
   return {
     id,
     epoch,
@@ -29,10 +40,11 @@ function sample(id: number, epoch: number, model: (typeof INSPECT_MODELS)[number
     usage: { [model]: { input_tokens: input, output_tokens: 30 + Math.floor(random() * 20), input_tokens_cache_read: 96 } },
     messages: [
       { role: 'user', content: `What is ${a} * ${b}? Answer with the number only.`, source: 'input' },
-      { role: 'assistant', content: '', tool_calls: [{ id: call, function: 'python', arguments: { code: `print(${a} * ${b})` } }] },
+      { id: `m1_${id}_${epoch}`, role: 'assistant', content: '', tool_calls: [{ id: call, function: 'python', arguments: { code: `print(${a} * ${b})` } }] },
       { role: 'tool', tool_call_id: call, function: 'python', content: String(right ? a * b : answer) },
-      { role: 'assistant', content: String(answer) },
+      { id: `m2_${id}_${epoch}`, role: 'assistant', content: String(answer) },
     ],
+    events,
   };
 }
 

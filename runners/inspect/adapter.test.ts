@@ -65,6 +65,8 @@ describe('Inspect logs from inspect_ai\'s own tests', () => {
     expect(transcript?.items[0]).toMatchObject({ kind: 'input', role: 'user', text: 'Guess the number' });
     // On the sample's one time axis (to the millisecond): the first call 1.76 s after its start (its tool event), the score last.
     expect(calls[0]?.offsetS).toBeCloseTo(45.377442 - 43.620839, 2);
+    // Each call as long as its tool event ran, from its timestamp to its completion.
+    expect(calls[0]?.durationS).toBeCloseTo(45.470832 - 45.377442, 3);
     expect(transcript?.items.at(-1)).toMatchObject({ kind: 'outcome', text: 'closeness_log (the outcome): 0', offsetS: expect.closeTo(45.729384 - 43.620839, 2) });
     const failing = await readCell(join(FIXTURES, 'log_tool_call_error.json'), 'inspect', context());
     const unit = failing.units[0]?.id as string;

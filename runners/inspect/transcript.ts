@@ -49,7 +49,7 @@ function toolSaid(message: Record<string, unknown>): string {
  * message it answered with, a tool event its call (by id), the scoring its scores, its start its input.
  */
 function timesOf(events: Record<string, unknown>[]): { at(key: string): TranscriptPlace } {
-  const stamps = new Map<string, number>();
+  const stamps = new Map<string, { ms: number; end: number | null }>();
   let first: number | null = null;
   for (const e of events) {
     const ms = timestampMs(e.timestamp);
@@ -57,12 +57,14 @@ function timesOf(events: Record<string, unknown>[]): { at(key: string): Transcri
     first ??= ms;
     const key =
       e.event === 'model' ? str(obj(obj(arr(obj(e.output).choices)[0]).message).id) : e.event === 'tool' ? `call ${str(e.id)}` : e.event === 'score' ? 'score' : e.event === 'sample_init' ? 'start' : null;
-    if (key && !stamps.has(key)) stamps.set(key, ms);
+    // A model or tool event says when it completed: how long it took.
+    if (key && !stamps.has(key)) stamps.set(key, { ms, end: timestampMs(e.completed) });
   }
   return {
     at(key) {
-      const ms = stamps.get(key);
-      return ms === undefined || first === null ? {} : { offsetS: (ms - first) / 1000, epochS: ms / 1000 };
+      const stamp = stamps.get(key);
+      if (stamp === undefined || first === null) return {};
+      return { offsetS: (stamp.ms - first) / 1000, epochS: stamp.ms / 1000, ...(stamp.end !== null && stamp.end >= stamp.ms ? { durationS: (stamp.end - stamp.ms) / 1000 } : {}) };
     },
   };
 }
@@ -82,7 +84,9 @@ function itemsOf(sample: Record<string, unknown>, scorer: string | null): Transc
     for (const r of reasoning) items.push({ kind: 'reasoning', text: r });
     const input = role === 'user' && m.source === 'input';
     const when = input ? time.at('start') : time.at(str(m.id) ?? '');
-    if (text || role !== 'assistant') items.push({ kind: input ? 'input' : 'message', role, text: role === 'tool' ? toolSaid(m) : text, ...when });
+    // An assistant turn that only calls tools is still a model call, on the timeline where it ran.
+    const callsOnly = !text && role === 'assistant' && arr(m.tool_calls).length > 0;
+    if (text || role !== 'assistant' || callsOnly) items.push({ kind: input ? 'input' : 'message', role, text: role === 'tool' ? toolSaid(m) : callsOnly ? '(no text: it called tools)' : text, ...when });
     for (const call of arr(m.tool_calls).map(obj)) {
       const id = str(call.id);
       const answer = id ? answers.get(id) : undefined;

@@ -84,6 +84,7 @@ export interface LogSample {
   limit?: string;
   usage?: Record<string, { input_tokens: number; output_tokens: number; input_tokens_cache_read?: number; reasoning_tokens?: number }>;
   messages?: unknown[];
+  events?: unknown[];
 }
 
 export interface LogSpec {
@@ -129,7 +130,7 @@ export function evalMembers(spec: LogSpec): { name: string; json: unknown }[] {
   };
   const plan = { name: 'plan', steps: [{ solver: 'generate', params: {} }] };
   const members: { name: string; json: unknown }[] = [{ name: '_journal/start.json', json: { version: 2, eval: evalSpec, plan } }];
-  for (const s of spec.samples) members.push({ name: `samples/${s.id}_epoch_${s.epoch}.json`, json: { ...summary(s), messages: s.messages ?? [], events: [] } });
+  for (const s of spec.samples) members.push({ name: `samples/${s.id}_epoch_${s.epoch}.json`, json: { ...summary(s), messages: s.messages ?? [], events: s.events ?? [] } });
   if (spec.samples.length) members.push({ name: '_journal/summaries/1.json', json: spec.samples.map(summary) });
   if (spec.status) {
     // As Inspect reduces: each sample's epochs averaged, then the mean over samples.

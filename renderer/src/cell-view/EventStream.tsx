@@ -7,6 +7,7 @@ import { useFollow } from '../useFollow';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { useData } from '../context';
 import { eventsToTranscript, hasConversation } from '../../../shared/episode-transcript';
+import { Timeline } from './Timeline';
 import { TranscriptItems } from './TranscriptView';
 
 function summary(event: StreamEvent): string {
@@ -110,6 +111,7 @@ function Transcript({ events, onPick, frames }: { events: StreamEvent[]; onPick:
   const bySeq = new Map(events.map((e) => [e.seq, e]));
   return (
     <div className="transcript episode-transcript">
+      <Timeline items={items} onPick={(index) => typeof items[index]?.seq === 'number' && bySeq.has(items[index].seq) && onPick(bySeq.get(items[index].seq) as StreamEvent)} />
       <TranscriptItems items={items} frameUrl={(frame) => urls.get(frame.split('/').pop() ?? '') ?? null} onPick={(seq) => bySeq.has(seq) && onPick(bySeq.get(seq) as StreamEvent)} />
     </div>
   );

@@ -3,6 +3,7 @@ import { useKey } from '../keys';
 import { counted } from '../format';
 import type { Transcript, TranscriptItem } from '../../../shared/cell-detail';
 import { ObservedView } from './ObservedView';
+import { Timeline } from './Timeline';
 import { CallFailed } from '../CallFailed';
 import { useData } from '../context';
 
@@ -228,6 +229,14 @@ export function TranscriptView({ cellId, unit, onClose }: { cellId: string; unit
       {!t && !state.error && <p className="muted">Reading the rollout…</p>}
       {t && (
         <>
+          <Timeline
+            items={t.items}
+            current={current}
+            onPick={(index) => {
+              setCurrent(index);
+              panel.current?.querySelector(`[data-turn="${index}"]`)?.scrollIntoView({ block: 'center' });
+            }}
+          />
           <TranscriptItems items={t.items} current={current} found={foundSet} />
           <div className="verdict" aria-label="Verdict">
             <span className="turn-role">reward</span> <strong>{JSON.stringify(t.reward)}</strong>
