@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, scratchHome, startServing, type Served } from './processes';
 
@@ -166,15 +166,31 @@ test.describe('launch a UI run', () => {
     await expect(said.getByRole('button', { name: 'Copy' })).toBeVisible();
     await expect(page.locator('.cell-header .pill').first()).toHaveText('stopped', { timeout: 15_000 });
 
-    // Resume: the episodes the drain printed, filled in; the run goes on under its name, in its cell.
+    // Resume: the episodes the drain printed, filled in.
     const resume = page.getByRole('form', { name: 'Resume' });
     await expect(resume.getByLabel('Episodes')).toHaveValue('7,8');
+    // Or its units that failed or were left out of the score, once its summary says so: its dry run first, then the run.
+    const cellDir = (function find(dir: string): string {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (!entry.isDirectory()) continue;
+        if (entry.name === 'ui_drainable_drain-me') return join(dir, entry.name);
+        const found = find(join(dir, entry.name));
+        if (found) return found;
+      }
+      return '';
+    })(home.home);
+    const outcome = (status: string, success: boolean | null) => ({ status, success, engaged: true });
+    writeFileSync(join(cellDir, 'summary.json'), JSON.stringify({ run: 'ui_drainable_drain-me', finished: false, planned: [0, 1, 2, 3, 4, 5, 6, 7, 8], episodes: { 0: outcome('evaluated', true), 3: outcome('infra_error', null), 5: outcome('rate_limited', null), 6: outcome('evaluated', false) } }));
+    await resume.getByRole('button', { name: 'Failed units (2)' }).click();
+    await expect(resume.getByLabel('Episodes')).toHaveValue('3,5');
+    await resume.getByRole('button', { name: 'Dry run' }).click();
+    await expect(resume.getByLabel('Resume dry run')).toContainText('episodes=[3,5]');
     await resume.getByRole('button', { name: 'Resume' }).click();
     await expect(page.locator('.cell-header .pill').first()).toHaveText('running', { timeout: 15_000 });
     await expect(page.getByRole('heading', { name: 'ui_drainable_drain-me' })).toBeVisible();
     await page.getByRole('tab', { name: 'Logs' }).click();
     await page.getByRole('group', { name: 'Logs' }).getByRole('button', { name: 'stdout.log' }).click();
-    await expect(page.getByRole('log', { name: 'Lines of stdout.log' })).toContainText('episodes=[7,8]');
+    await expect(page.getByRole('log', { name: 'Lines of stdout.log' })).toContainText('episodes=[3,5]');
     await page.locator('.run-controls').getByRole('button', { name: 'Stop' }).click();
     await page.getByRole('group', { name: 'Confirm stop' }).getByRole('button', { name: 'Stop run' }).click();
     await expect(page.locator('.cell-header .pill').first()).toHaveText('stopped', { timeout: 15_000 });

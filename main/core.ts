@@ -189,6 +189,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       stopRun: (name) => launch.stopRun(name),
       drainRun: (name) => launch.drainRun(name),
       resumeRun: (id, spec) => launch.resumeRun(id, spec),
+      planResume: (id, spec) => launch.planResume(id, spec),
       compare: (slots, seed) => compare.compare(slots, seed),
       record: (slots, seed, seconds, fps) => compare.record(slots, seed, seconds, fps, (started) => recordings.add(started)),
       pairedTest: (a, b) => compare.pairedTest(a, b),

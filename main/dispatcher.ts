@@ -54,6 +54,7 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   stopRun: z.tuple([name]),
   drainRun: z.tuple([name]),
   resumeRun: z.tuple([name, z.string().min(1).max(4096)]),
+  planResume: z.tuple([name, z.string().min(1).max(4096)]),
   compare: z.union([z.tuple([z.string().min(1).max(2000)]), z.tuple([z.string().min(1).max(2000), z.string().regex(/^\d+$/)])]),
   listHosts: z.tuple([]),
   listFleet: z.tuple([]),

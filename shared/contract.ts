@@ -53,6 +53,8 @@ export interface Backend {
   drainRun(id: string): Promise<string[]>;
   /** Relaunches an ended run into its own cell with a resume spec (what a drain printed). By the run's id. */
   resumeRun(id: string, spec: string): Promise<Launched>;
+  /** The dry run of a resume: the exact command it would run, its GPU, or why it would be refused. By the run's id. */
+  planResume(id: string, spec: string): Promise<LaunchPlan>;
   /** Up to six policy versions on one seed (`s1:v008,s2:last`): each slot's frames and outcome. */
   compare(slots: string, seed?: string): Promise<Comparison>;
   /** Starts recording the comparison to mp4; progress arrives as `recordProgress` with this id. */

@@ -9,7 +9,7 @@ export const LOOP_TIMES = 5;
 /** A unit running now, as its log's end says: its last event, its throttle pause, the call it last repeated. */
 export interface RunningUnit {
   unit: string;
-  /** Epoch ms of its last event; null where its events carry no time. */
+  /** Epoch ms it last wrote an event (its log's last write); null where that is not known. */
   lastEventAt: number | null;
   /** Epoch ms its throttle pause ends, where its last event is one. */
   pausedUntil: number | null;

@@ -32,7 +32,7 @@ export interface LaunchOptions {
 /** How often launched runs are looked at for having ended unseen. */
 const STATE_CHECK_MS = 2000;
 
-type LaunchCalls = Pick<Backend, 'listProfiles' | 'planLaunch' | 'launchRun' | 'resumeRun' | 'listRuns' | 'stopRun' | 'drainRun'>;
+type LaunchCalls = Pick<Backend, 'listProfiles' | 'planLaunch' | 'launchRun' | 'resumeRun' | 'planResume' | 'listRuns' | 'stopRun' | 'drainRun'>;
 
 export class LaunchService implements LaunchCalls {
   private readonly runs: RunManager;
@@ -192,11 +192,24 @@ export class LaunchService implements LaunchCalls {
    * runner goes on in the same cell (coding-agent's --episodes into the same run dir).
    */
   async resumeRun(key: string, spec: string) {
+    const { request, cell } = await this.resumeOf(key, spec);
+    return this.start(request, cell);
+  }
+
+  /** The dry run of that resume: its command, GPU and refusals, nothing started. */
+  async planResume(key: string, spec: string) {
+    const { request, cell } = await this.resumeOf(key, spec);
+    const { plan, run } = await planLaunch(request, this.context);
+    return run.cell === cell ? plan : { ...plan, refused: `a resume of ${run.name} would start in ${run.cell}, not in its cell ${cell}: its profile changed since; launch it anew` };
+  }
+
+  /** What a resume of the run `key` with `spec` launches, and the cell it must land in. */
+  private async resumeOf(key: string, spec: string): Promise<{ request: LaunchRequest; cell: string }> {
     const run = await this.runs.one(key);
     if (run.state === 'running' || run.state === 'pending') throw new Error(`${run.name} is still ${run.state}: drain or stop it first`);
     if (!run.resumeKnob) throw new Error(`${run.name} was launched with profile ${run.profile}, which takes no resume spec`);
     if (!run.values) throw new Error(`${run.name} was launched before Cellwatch kept a launch's knobs: launch it again with the episodes in its ${run.resumeKnob} knob`);
-    return this.start({ profile: run.profile, values: { ...run.values, [run.resumeKnob]: episodesOfSpec(spec) }, name: run.name, target: run.target }, run.cell);
+    return { request: { profile: run.profile, values: { ...run.values, [run.resumeKnob]: episodesOfSpec(spec) }, name: run.name, target: run.target }, cell: run.cell };
   }
 
   /** Starts a run: into a new cell, or (`resumeCell`) into that existing one, the cell of the run it resumes. */

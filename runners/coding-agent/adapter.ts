@@ -76,7 +76,7 @@ export const codingAgent: FormatAdapter = {
 
     // The newest episode, not yet in the summary's, is the one running: its trajectory's end says its pause and whether it is stuck.
     const runningId = newest !== undefined && !(String(Number(newest)) in obj(summary?.episodes)) ? String(Number(newest)) : null;
-    const end = trajectory && last?.kind === 'file' && summary?.finished !== true ? await episodeEnd(r, trajectory, last.size, runningId ?? String(Number(newest))) : null;
+    const end = trajectory && last?.kind === 'file' && summary?.finished !== true ? await episodeEnd(r, trajectory, last.size, runningId ?? String(Number(newest)), last.mtimeMs) : null;
     const paused = end?.pausedUntil ?? null;
     cell.state = summary?.finished === true ? 'finished' : drain ? 'draining' : paused !== null && paused > r.ctx.now ? 'throttled' : r.recent() ? 'running' : 'stale';
     const detail = options?.detail ? await codingAgentDetail(r, run, summary ?? {}, episodeDirs) : undefined;

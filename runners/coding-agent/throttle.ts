@@ -13,10 +13,11 @@ export interface EpisodeEnd {
 }
 
 /**
- * The end of episode `unit`'s trajectory: its last event a `throttle` (`t` seconds, `wait_s`) pauses the run on
- * purpose until then; its last event's time; its last tool call and how many times in a row it was made.
+ * The end of episode `unit`'s trajectory (written last at `writtenAt`, epoch ms): its last event a `throttle`
+ * (`t` seconds, `wait_s`) pauses the run on purpose until then; its last tool call and how many times in a row
+ * it was made.
  */
-export async function episodeEnd(r: CellReading, trajectory: string, size: number, unit: string): Promise<EpisodeEnd> {
+export async function episodeEnd(r: CellReading, trajectory: string, size: number, unit: string, writtenAt: number): Promise<EpisodeEnd> {
   const from = Math.max(0, size - TAIL_BYTES);
   const tail = await r.ctx.fs.readFrom(r.path(trajectory), from, TAIL_BYTES);
   const lines = tail?.text.trimEnd().split('\n') ?? [];
@@ -34,9 +35,12 @@ export async function episodeEnd(r: CellReading, trajectory: string, size: numbe
   const time = (e: Record<string, unknown> | undefined) => (typeof e?.t === 'number' ? e.t * 1000 : null);
   const last = events.at(-1);
   const pausedUntil = last?.ev === 'throttle' && typeof last.t === 'number' && typeof last.wait_s === 'number' ? (last.t + last.wait_s) * 1000 : null;
-  const calls = events.filter((e) => e.ev === 'tool_call').map((e) => ({ call: `${String(e.name ?? '?')} ${canonicalArguments(JSON.stringify(e.args ?? {}))}`, at: time(e) }));
+  // A call is known by its tool's name and arguments; one without a name is no call to repeat.
+  const calls = events.filter((e) => e.ev === 'tool_call' && typeof e.name === 'string').map((e) => ({ call: `${String(e.name)} ${canonicalArguments(JSON.stringify(e.args ?? {}))}`, at: time(e) }));
   let times = 0;
   while (times < calls.length && calls[calls.length - 1 - times]?.call === calls.at(-1)?.call) times++;
   const first = calls[calls.length - times];
-  return { pausedUntil, running: { unit, lastEventAt: time(events.findLast((e) => typeof e.t === 'number')), pausedUntil, repeat: calls.length ? { call: calls.at(-1)?.call as string, times, since: first?.at ?? null } : null } };
+  // Quiet since the trajectory was last written (its mtime, on the clock `now` is read against), not since its events' own
+  // times: a runner's clock, or a test's made-up one, may be anything.
+  return { pausedUntil, running: { unit, lastEventAt: writtenAt, pausedUntil, repeat: calls.length ? { call: calls.at(-1)?.call as string, times, since: first?.at ?? null } : null } };
 }

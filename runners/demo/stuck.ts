@@ -1,6 +1,7 @@
 // Two UI runs of the demo that need a person's look (shared/stuck.ts): one whose episode has written nothing
 // for a quarter of an hour, and one whose agent repeats the same call. Named ui_* so they never sit on the board;
 // written as they stand when the demo starts, then left alone, as a hung run leaves its files.
+import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { appendLine, writeJson } from './pace';
 
@@ -8,7 +9,7 @@ export const STUCK_CELL = 'ui_demo_stuck';
 export const LOOPING_CELL = 'ui_demo_looping';
 const PLANNED = [0, 1, 2, 3, 4, 5, 6, 7];
 
-async function runningCell(root: string, name: string, events: (seq: number) => object[], nowS: number): Promise<void> {
+async function runningCell(root: string, name: string, events: (seq: number) => object[], nowS: number): Promise<string> {
   const cell = join(root, name);
   await writeJson(join(cell, 'run.json'), {
     runner: 'coding-agent', run: name, cell: { harness: 'sdk', model: 'demo-model', condition: name.replace('ui_demo_', ''), effort: 'default' },
@@ -20,15 +21,17 @@ async function runningCell(root: string, name: string, events: (seq: number) => 
   for (const e of [0, 1, 2]) await appendLine(join(cell, 'episodes', String(e).padStart(4, '0'), 'trajectory.jsonl'), { seq: 0, t: nowS - 1800 + e * 300, ev: 'episode_start', episode: e });
   const trajectory = join(cell, 'episodes', '0003', 'trajectory.jsonl');
   for (const event of [{ seq: 0, t: nowS - 1000, ev: 'episode_start', episode: 3, instruction: 'Keep the pole upright until the episode ends.' }, ...events(1)]) await appendLine(trajectory, event);
+  return trajectory;
 }
 
 /** Writes both cells as they stand `nowS` (epoch seconds). */
 export async function writeStuckCells(root: string, nowS: number): Promise<void> {
-  // Its last event 15 minutes ago: a tool call whose result never came.
-  await runningCell(root, STUCK_CELL, (seq) => [
+  // Its last event 15 minutes ago: a tool call whose result never came, its trajectory untouched since.
+  const hung = await runningCell(root, STUCK_CELL, (seq) => [
     { seq, t: nowS - 960, ev: 'agent_message', text: 'I will run the controller for a while.' },
     { seq: seq + 1, t: nowS - 900, ev: 'tool_call', call_id: 'c1', name: 'run_controller', args: { seconds: 30 } },
   ], nowS);
+  await utimes(hung, nowS - 900, nowS - 900);
   // The same observation asked for six times in a row in the last minute.
   await runningCell(root, LOOPING_CELL, (seq) => Array.from({ length: 6 }, (_, i) => [
     { seq: seq + 2 * i, t: nowS - 60 + 8 * i, ev: 'tool_call', call_id: `c${i}`, name: 'observe_egocentric', args: {} },

@@ -36,7 +36,7 @@ export interface Data {
   /** Whether the core answers the window now. */
   presence: StoreApi<{ presence: Presence }>;
   hosts: Calls<'acceptHostKey' | 'unlockHostKey' | 'reconnectHost'>;
-  launch: Calls<'listProfiles' | 'planLaunch' | 'launchRun' | 'stopRun' | 'drainRun' | 'resumeRun'>;
+  launch: Calls<'listProfiles' | 'planLaunch' | 'launchRun' | 'stopRun' | 'drainRun' | 'resumeRun' | 'planResume'>;
   stats: Calls<'pairedTest' | 'compare'>;
   /** Starts a recording; its progress goes to `onProgress` until the file is there or it failed. */
   record(slots: string, seed: string, seconds: number, fps: number, onProgress: (progress: RecordProgress) => void): Promise<void>;
@@ -75,7 +75,7 @@ export function createData(transport: Transport): Data {
     },
     presence,
     hosts: calls('acceptHostKey', 'unlockHostKey', 'reconnectHost'),
-    launch: calls('listProfiles', 'planLaunch', 'launchRun', 'stopRun', 'drainRun', 'resumeRun'),
+    launch: calls('listProfiles', 'planLaunch', 'launchRun', 'stopRun', 'drainRun', 'resumeRun', 'planResume'),
     stats: calls('pairedTest', 'compare'),
     async record(slots, seed, seconds, fps, onProgress) {
       // A recording that fails at once reports before its id is back: what arrives meanwhile waits.

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { episodesOfSpec, type RunInfo } from '../../../shared/launch';
+import { episodesOfSpec, type LaunchPlan, type RunInfo } from '../../../shared/launch';
 import { useData } from '../context';
 import { asError } from '../../../shared/errors';
 import { CallFailed } from '../CallFailed';
+import { shellArg } from '../../../shared/quote';
 
 /** The spec a drain printed, when one of its lines holds one. */
 function specIn(lines: string[] | null): string {
@@ -17,24 +18,28 @@ function specIn(lines: string[] | null): string {
 }
 
 /**
- * For an ended run whose profile resumes: the episodes to run again (what its drain printed, or pasted),
+ * For an ended run whose profile resumes: the episodes to run again (what its drain printed, its failed or
+ * excluded units, or pasted), its dry run first (the exact command, or why it would be refused), then
  * relaunched under its own name into its own cell; the relaunched run comes as the runs change.
  */
-export function ResumeRun({ run, said }: { run: RunInfo; said: string[] | null }) {
+export function ResumeRun({ run, said, failed = [] }: { run: RunInfo; said: string[] | null; failed?: string[] }) {
   const { launch } = useData();
   // What the user typed; until then, what the drain printed.
   const [typed, setTyped] = useState<string | null>(null);
   const spec = typed ?? specIn(said);
+  const [planned, setPlanned] = useState<{ spec: string; plan: LaunchPlan } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
   if (!run.canResume || run.state === 'running' || run.state === 'pending') return null;
-  const resume = async () => {
+  const dryRun = planned?.spec === spec ? planned.plan : null;
+  const act = async () => {
     setBusy(true);
     setError(null);
     try {
-      await launch.resumeRun(run.id, spec);
-    } catch (failed) {
-      setError(asError(failed));
+      if (dryRun && !dryRun.refused) await launch.resumeRun(run.id, spec);
+      else setPlanned({ spec, plan: await launch.planResume(run.id, spec) });
+    } catch (failure) {
+      setError(asError(failure));
     }
     setBusy(false);
   };
@@ -44,15 +49,26 @@ export function ResumeRun({ run, said }: { run: RunInfo; said: string[] | null }
       aria-label="Resume"
       onSubmit={(e) => {
         e.preventDefault();
-        void resume();
+        void act();
       }}
     >
       <label>
         Episodes <input value={spec} onChange={(e) => setTyped(e.target.value)} placeholder="--episodes 7,8 as the drain printed" size={28} />
       </label>
-      <button type="submit" disabled={busy || spec.trim() === ''} title={`Runs these episodes again as ${run.name}, in its cell`}>
-        {busy ? 'Resuming…' : 'Resume'}
+      {failed.length > 0 && (
+        <button type="button" onClick={() => setTyped(failed.join(','))} title={`Fills in the ${failed.length} units that failed or were left out of the score: ${failed.join(', ')}`}>
+          Failed units ({failed.length})
+        </button>
+      )}
+      <button type="submit" disabled={busy || spec.trim() === '' || dryRun?.refused != null} title={dryRun ? `Runs these episodes again as ${run.name}, in its cell` : 'Shows the exact command first'}>
+        {busy ? 'Working…' : dryRun ? 'Resume' : 'Dry run'}
       </button>
+      {dryRun && (
+        <div className="plan" aria-label="Resume dry run">
+          <code>{(dryRun.submit ?? dryRun.command).map(shellArg).join(' ')}</code>
+          {dryRun.refused && <div className="tone-fail">Would be refused: {dryRun.refused}</div>}
+        </div>
+      )}
       {error && <CallFailed what="The resume" error={error} />}
     </form>
   );

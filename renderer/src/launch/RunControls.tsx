@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useCell } from '../cell-view/context';
 import { jobText, runStateText } from '../../../shared/launch';
 import { CallFailed } from '../CallFailed';
 import { ResumeRun } from './ResumeRun';
@@ -11,6 +12,10 @@ export function RunControls({ cellId }: { cellId: string }) {
   const { runs, error } = useRuns();
   const run = runs?.filter((r) => r.cellId === cellId).at(-1) ?? null;
   const [said, setSaid] = useState<string[] | null>(null);
+  // Its units that ended other than evaluated (infra errors, rate limits, timeouts) or were left out of the score: what
+  // a resume may run again. An evaluated failure is the agent's result, never run again.
+  const rows = useCell((s) => s.detail?.episodes);
+  const failed = useMemo(() => (rows ?? []).filter((r) => r.status !== 'running' && (!r.scored || r.status !== 'evaluated')).map((r) => r.id), [rows]);
   if (error && !run) return <CallFailed what="Launched runs" error={error} />;
   if (!run) return null;
   return (
@@ -23,7 +28,7 @@ export function RunControls({ cellId }: { cellId: string }) {
       </span>
       {run.problem && <span className="muted tone-amber">{run.problem}</span>}
       <RunActions run={run} onSaid={setSaid} />
-      <ResumeRun key={run.id} run={run} said={said} />
+      <ResumeRun key={run.id} run={run} said={said} failed={failed} />
       {said && said.length > 0 && <Output label="Runner said" lines={said} />}
       {run.state === 'crashed' && <Output label="Last lines of stderr" lines={run.stderrTail} tone="fail" />}
     </div>
