@@ -29,10 +29,14 @@ test.describe('GPU memory from nvidia-smi', () => {
     await page.getByRole('tab', { name: 'GPU' }).click();
     await expect(page.getByRole('table', { name: 'GPUs' })).toContainText('NVIDIA H200');
     await expect(page.getByRole('figure', { name: 'GPU memory over time' }).locator('.recharts-line')).toHaveCount(1);
-    await expect(page.getByLabel('Machine')).toContainText(/CPU [\d.]+% .*memory [\d.]+ \/ [\d.]+ GiB .*disk \//);
-    // Polled every 5 s: from the second sample on, each figure has its line.
-    await expect(page.getByLabel('Machine').getByRole('img', { name: /^CPU over the last \d+ min$/ })).toBeVisible({ timeout: 15_000 });
-    await expect(page.getByLabel('Machine').getByRole('img', { name: /^memory over the last/ })).toBeVisible();
+    await expect(page.getByLabel('Machine')).toContainText(/CPU [\d.]+%.*memory [\d.]+ \/ [\d.]+ GiB.*disk \//);
+    // Polled every 5 s: from the second sample on, a chart with axes, a line for CPU, memory and each disk.
+    const machine = page.getByRole('figure', { name: 'Machine over time' });
+    await expect(machine.locator('.recharts-line').first()).toBeVisible({ timeout: 15_000 });
+    expect(await machine.locator('.recharts-line').count()).toBeGreaterThanOrEqual(3);
+    await expect(machine.locator('.recharts-legend-wrapper')).toContainText('cpu');
+    await expect(machine.locator('.recharts-legend-wrapper')).toContainText('memory');
+    await expect(machine.getByText('100%', { exact: true })).toBeVisible();
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'gpu.png') });
   });
 });

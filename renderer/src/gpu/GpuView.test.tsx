@@ -55,7 +55,7 @@ describe('the VRAM peaks', () => {
 });
 
 describe('the machine without a GPU', () => {
-  it('shows CPU, memory and each disk with its last minutes as a line', async () => {
+  it('shows CPU, memory and each disk now in words, and their last minutes as a chart', async () => {
     const now = Date.now();
     const point = (minutesAgo: number, share: number) => ({ t: now - minutesAgo * 60_000, cpu: share, memory: share / 2, disks: { '/data': 0.4 } });
     showWithoutGpu({
@@ -66,10 +66,8 @@ describe('the machine without a GPU', () => {
       history: [point(8, 0.1), point(4, 0.6), point(0, 0.125)],
     });
     const machine = await screen.findByLabelText('Machine');
-    expect(machine.textContent).toBe('CPU 12.5% memory 6.0 / 24.0 GiB disk /data 40 / 100 GiB ');
-    for (const name of ['CPU over the last 8 min', 'memory over the last 8 min', 'disk /data over the last 8 min']) expect(screen.getByRole('img', { name })).toBeTruthy();
-    // The CPU line: 10 %, 60 %, 12.5 %, from left to right.
-    const [first, second, third] = (screen.getByRole('img', { name: 'CPU over the last 8 min' }).querySelector('polyline')?.getAttribute('points') ?? '').split(' ').map((p) => Number(p.split(',')[1]));
-    expect((second as number) < (third as number) && (third as number) < (first as number) + 1).toBe(true);
+    expect(machine.textContent).toBe('CPU 12.5%memory 6.0 / 24.0 GiBdisk /data 40 / 100 GiB');
+    // Its lines are drawn by recharts in a sized box (e2e/gpu.spec.ts looks at them in a browser).
+    expect(screen.getByRole('figure', { name: 'Machine over time' }).textContent).toContain('CPU, memory and disks in use (%)');
   });
 });

@@ -1,50 +1,69 @@
 import { useMemo, useState } from 'react';
 import { whole } from '../format';
-import type { SystemPoint } from '../../../shared/machine';
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useApp, useFeed } from '../context';
 import { useRuns } from '../launch/useRuns';
 import { isLocal, LOCAL } from '../../../shared/address';
 import { CallFailed } from '../CallFailed';
 import { largest } from '../../../shared/arrays';
-import { Sparkline } from '../Sparkline';
-import { AXIS, GRID, SERIES, TOOLTIP } from '../chart-style';
+import { AXIS, GRID, LEGEND, SERIES, TOOLTIP } from '../chart-style';
 import { gib } from './gib';
 
-/** CPU, memory and the disks that hold the runs roots, refreshed every five seconds, each with its last ten minutes as a line. */
+/** CPU, memory and the disks that hold the runs roots, refreshed every five seconds: now in words, and their last ten minutes as a chart with axes. */
 function SystemLine() {
   const { value: system, error } = useFeed((data) => data.system);
+  const series = useMemo(
+    () => (system?.history ?? []).map((p) => ({ t: p.t, cpu: pct(p.cpu), memory: pct(p.memory), ...Object.fromEntries(Object.entries(p.disks).map(([mount, share]) => [`disk ${mount}`, pct(share)])) })),
+    [system?.history],
+  );
   if (error) return <CallFailed what="Machine" error={error} />;
   if (!system) return null;
-  const over = `over the last ${Math.max(1, Math.round((Date.now() - (system.history[0]?.t ?? Date.now())) / 60_000))} min`;
-  // A line from the second sample on.
-  const line = (pick: (p: SystemPoint) => number | null | undefined, label: string) => {
-    const points = system.history.map(pick).filter((v): v is number => typeof v === 'number');
-    return points.length > 1 ? <Sparkline points={points} label={`${label} ${over}`} /> : null;
-  };
+  const lines = ['cpu', 'memory', ...system.disks.map((d) => `disk ${d.mount}`)];
   return (
-    <p className="system-line" aria-label="Machine">
-      <span>
-        CPU {system.cpuLoadPct ?? '?'}% {line((p) => p.cpu, 'CPU')}
-      </span>
-      {system.memory && (
-        <span>
-          memory {gib(system.memory.usedMib)} / {gib(system.memory.totalMib)} GiB {line((p) => p.memory, 'memory')}
-        </span>
+    <>
+      <p className="system-line" aria-label="Machine">
+        <span>CPU {system.cpuLoadPct ?? '?'}%</span>
+        {system.memory && (
+          <span>
+            memory {gib(system.memory.usedMib)} / {gib(system.memory.totalMib)} GiB
+          </span>
+        )}
+        {system.disks.map((d) => (
+          <span key={d.mount}>
+            disk {d.mount} {d.usedGib} / {d.sizeGib} GiB
+          </span>
+        ))}
+        {system.otherGpus.map((g) => (
+          <span key={`${g.vendor} ${g.model}`}>
+            {g.vendor} {g.model} (no nvidia-smi)
+          </span>
+        ))}
+      </p>
+      {series.length > 1 && (
+        <figure className="chart" aria-label="Machine over time">
+          <figcaption>CPU, memory and disks in use (%)</figcaption>
+          <div className="chart-body">
+            <ResponsiveContainer width="100%" height="100%">
+              <LineChart data={series} margin={{ top: 4, right: 8, bottom: 0, left: -10 }}>
+                <CartesianGrid {...GRID} />
+                <XAxis dataKey="t" type="number" domain={['dataMin', 'dataMax']} tick={AXIS} tickFormatter={(t: number) => new Date(t).toLocaleTimeString()} />
+                <YAxis tick={AXIS} domain={[0, 100]} unit="%" />
+                <Tooltip {...TOOLTIP} labelFormatter={(t) => new Date(Number(t)).toLocaleTimeString()} formatter={(v) => `${Number(v).toFixed(0)}%`} />
+                <Legend wrapperStyle={LEGEND} />
+                {lines.map((key, i) => (
+                  <Line key={key} name={key} dataKey={key} stroke={SERIES[i % SERIES.length]} dot={false} isAnimationActive={false} connectNulls />
+                ))}
+              </LineChart>
+            </ResponsiveContainer>
+          </div>
+        </figure>
       )}
-      {system.disks.map((d) => (
-        <span key={d.mount}>
-          disk {d.mount} {d.usedGib} / {d.sizeGib} GiB {line((p) => p.disks[d.mount], `disk ${d.mount}`)}
-        </span>
-      ))}
-      {system.otherGpus.map((g) => (
-        <span key={`${g.vendor} ${g.model}`}>
-          {g.vendor} {g.model} (no nvidia-smi)
-        </span>
-      ))}
-    </p>
+    </>
   );
 }
+
+/** A share (0 to 1) as a percentage; null where unknown. */
+const pct = (share: number | null | undefined) => (typeof share === 'number' ? share * 100 : null);
 
 /** Each cell's VRAM peak: what its runner wrote, or what Cellwatch sampled for runs it launched. */
 function VramPeaks() {
