@@ -64,4 +64,25 @@ test.describe("the demo's Inspect AI logs", () => {
     await expect(outcomes.getByRole('row').nth(2).getByRole('cell')).toHaveText(['6', '0']);
     await expect(page.getByLabel('p-value')).toHaveText('0.51');
   });
+
+  test('the scorer its outcomes are read by, picked in the cell view, is what the list says too, and goes back', async ({ page }) => {
+    await page.goto(served.url);
+    const table = page.getByRole('table', { name: 'Cells' });
+    await table.getByRole('row', { name: starts(SONNET) }).getByRole('cell').first().click();
+    const pick = page.getByRole('combobox', { name: 'Outcome by scorer' });
+    await expect(pick).toHaveValue('match');
+    await expect(pick.getByRole('option')).toHaveText(['match (its first)', 'includes']);
+    // The lenient scorer passes the 17 that match, and the demo's samples 3, 6 and 9 whatever they answered.
+    await pick.selectOption('includes');
+    await expect(page.getByText(/^mean includes 0\.\d+ of 20$/)).toBeVisible();
+    const header = (await page.locator('.cell-header').textContent()) ?? '';
+    const rate = /(\d+)\/20 · (\d+\.\d)%/.exec(header);
+    expect(Number(rate?.[1])).toBeGreaterThan(17);
+    await page.getByRole('button', { name: 'Back to the cell list (Esc)' }).click();
+    await expect(table.getByRole('row', { name: starts(SONNET) })).toContainText(`${rate?.[2]}%`);
+    // Its first again: 17 of 20.
+    await table.getByRole('row', { name: starts(SONNET) }).getByRole('cell').first().click();
+    await page.getByRole('combobox', { name: 'Outcome by scorer' }).selectOption('match');
+    await expect(page.getByText('17/20 · 85.0% · 95% CI 64.0–94.8%')).toBeVisible();
+  });
 });

@@ -16,6 +16,8 @@ import { shellOn } from './launch/shell';
 import { HostRegistry, type RegistryOptions } from './place/registry';
 import { PriceList, shippedPrices } from './prices';
 import { ReaderPool } from './roots/pool';
+import { scorerPicksIn } from './settings';
+import type { ScorerPicks } from '../runners';
 
 export interface AssemblyOptions {
   configDir: string;
@@ -35,8 +37,22 @@ export class Assembly {
   private priceList: Promise<PriceList> | undefined;
   private launchService: Promise<LaunchService> | undefined;
 
+  /** The scorer picked for each Inspect log's outcomes (settings), as every reader of these places reads them. */
+  private picks: ScorerPicks;
+
   constructor(private readonly options: AssemblyOptions) {
     this.hosts = new HostRegistry(options.onHosts, options.hosts);
+    this.picks = scorerPicksIn(options.configDir);
+    this.hosts.scorers = () => this.picks;
+  }
+
+  get scorers(): ScorerPicks {
+    return this.picks;
+  }
+
+  /** New picks (saved by the caller): every read from now on takes them. */
+  set scorers(picks: ScorerPicks) {
+    this.picks = picks;
   }
 
   get contextOf(): ContextOf {
@@ -45,7 +61,11 @@ export class Assembly {
 
   /** The read workers of local roots, started when first needed. */
   get pool(): ReaderPool {
-    return (this.workers ??= new ReaderPool());
+    if (!this.workers) {
+      this.workers = new ReaderPool();
+      this.workers.scorers = () => this.picks;
+    }
+    return this.workers;
   }
 
   /** The prices of prices.yml over the shipped ones, kept current while the assembly is open. */

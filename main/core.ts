@@ -123,7 +123,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     watch.restate(ids);
   });
   // Cells open in the window, and the rollouts opened as transcripts, are read off this thread.
-  const openReader = new OpenCellReader((host) => contextOf({ host }).read().fs, options.openCells);
+  const openReader = new OpenCellReader((host) => contextOf({ host }).read().fs, { ...options.openCells, scorers: () => parts.scorers });
   const watch = new WatchService((id) => roots.cell(id), contextOf, (delta) => events.emit('cellChanged', delta), present, openReader);
   launch.onCellStates((cells) => {
     roots.restate(cells);
@@ -171,6 +171,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       },
       openCell: (cell) => watch.openCell(id, cell),
       closeCell: (cell) => watch.closeCell(id, cell),
+      setScorer: async (cell, scorer) => {
+        await roots.pickScorer(cell, scorer, (picks) => (parts.scorers = picks));
+        watch.restate([cell]);
+      },
       openStream: (cell, stream, resume) => watch.openStream(id, cell, stream, resume),
       closeStream: (cell, stream) => watch.closeStream(id, cell, stream),
       async listFrames(cellId, source) {

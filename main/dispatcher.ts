@@ -42,6 +42,7 @@ const argumentSchemas: { [M in Method]: z.ZodType<Parameters<Backend[M]>> } = {
   board: z.tuple([]),
   openCell: z.tuple([cellId]),
   closeCell: z.tuple([cellId]),
+  setScorer: z.tuple([cellId, z.string().min(1).max(500).nullable()]),
   openStream: z.union([z.tuple([cellId, name]), z.tuple([cellId, name, z.strictObject({ offset: byteOffset, line: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable() })])]),
   closeStream: z.tuple([cellId, name]),
   transcript: z.tuple([cellId, z.string().min(1).max(600)]),

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import type { ScorerPicks } from '../runners';
 import { join } from 'node:path';
 import type { StateFile } from './state-file';
 import { type Problem, problem } from '../shared/model';
@@ -7,6 +9,8 @@ export interface Settings {
   roots: string[];
   /** Set once the user removes the demo root: the demo then no longer starts on its own. */
   demoDismissed?: boolean;
+  /** The scorer picked for an Inspect log's outcomes, by cell id (the cell view's "outcome by"). */
+  scorers?: Record<string, string>;
 }
 
 export interface LoadedSettings {
@@ -30,6 +34,17 @@ function parse(text: string): Settings | string {
   const roots = (value as { roots?: unknown }).roots ?? [];
   if (!Array.isArray(roots) || roots.some((r) => typeof r !== 'string')) return '"roots" must be a list of paths';
   return { ...(value as object), roots: roots as string[] };
+}
+
+/** The scorers picked in the settings of `configDir`, whatever else the file holds; none where it cannot be read. */
+export function scorerPicksIn(configDir: string): ScorerPicks {
+  try {
+    const value = (JSON.parse(readFileSync(settingsFile(configDir), 'utf8')) as { scorers?: unknown }).scorers;
+    if (value === null || typeof value !== 'object') return {};
+    return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  } catch {
+    return {};
+  }
 }
 
 export async function loadSettings(file: string): Promise<LoadedSettings> {

@@ -14,7 +14,12 @@ export interface ReadContext {
   /** Epoch milliseconds "now", so states that depend on age are testable. */
   now: number;
   host: string;
+  /** The scorer a user picked for each Inspect log's outcomes, by cell id (settings' `scorers`); none: its first. */
+  scorers?: ScorerPicks;
 }
+
+/** The scorer picked for each Inspect log's outcomes, by cell id. */
+export type ScorerPicks = Readonly<Record<string, string>>;
 
 /** A line of a cell's transcript that names a path outside its sandbox. */
 export interface AuditFinding {
@@ -121,6 +126,8 @@ export interface FormatCapabilities {
   transcripts?: { read(path: string, unit: string, ctx: ReadContext): Promise<Transcript | null> };
   /** Paths (relative to the cell) whose changes never change what the cell list shows: frames, media. */
   quiet?: RegExp;
+  /** Its units' outcomes are read by a scorer a user may pick (an Inspect log's; `ReadContext.scorers`). */
+  scorerPick?: true;
   /**
    * A cell rewritten rather than appended (an Inspect log written over whole every few samples): its finished
    * units as events, read again on each change; a follower prints each once (`ev` is their event's name).

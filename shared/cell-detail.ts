@@ -88,6 +88,8 @@ export interface CellDetail {
   tables: DetailTable[];
   /** The programs the agent wrote, oldest first: their source and the change from one to another. */
   programs: ProgramSnapshot[];
+  /** What a unit's outcome is read by where a user can pick it (an Inspect log's scorers): the one used, each one, the first. */
+  outcomeBy?: { scorer: string | null; scorers: string[]; first: string | null };
 }
 
 /** A value of a detail table's cell: shown whole; null is shown as a dash. */

@@ -26,6 +26,8 @@ export interface Backend {
   /** Starts watching a cell: its detail now, `cellChanged` deltas after. */
   openCell(id: CellId): Promise<CellDetail>;
   closeCell(id: CellId): Promise<void>;
+  /** Picks the scorer an Inspect log's outcomes are read by (null: its first), for every view and the CLI; saved in the settings. */
+  setScorer(id: CellId, scorer: string | null): Promise<void>;
   /**
    * The events of one stream (an episode, or the cell's log) from the end of its file, or from `resume` (just past
    * the last event the window holds); new ones arrive as deltas.

@@ -1,5 +1,6 @@
 // Every place the app (or one CLI command) reaches: this machine, and each SSH host over one connection,
 // shared by every root and cell of that host, with its change feed. The only way into main/ssh/.
+import type { ScorerPicks } from '../../runners';
 import type { HostStatus } from '../../shared/contract';
 import { isLocal } from '../../shared/address';
 import { Semaphore } from '../concurrency';
@@ -29,7 +30,9 @@ export interface RegistryOptions {
 }
 
 export class HostRegistry {
-  private readonly local = localHostContext();
+  /** The scorers picked for Inspect logs' outcomes (settings), in every reading a place gives. */
+  scorers: () => ScorerPicks = () => ({});
+  private readonly local = this.picked(localHostContext());
   private readonly hosts = new Map<string, Entry>();
   private readonly passphrases = new Map<string, string>();
   private readonly handshakes = new Semaphore(HANDSHAKES);
@@ -55,10 +58,15 @@ export class HostRegistry {
         { findIntervalS: this.options.findIntervalS, onStatus: () => this.onStatus(this.statuses()) },
       );
       // One context a host: it keeps the last good copy of each JSON file across reads.
-      entry = { host, context: remoteHostContext(host, feed), feed };
+      entry = { host, context: this.picked(remoteHostContext(host, feed)), feed };
       this.hosts.set(alias, entry);
     }
     return entry;
+  }
+
+  /** The place as it is, its readings carrying the scorers picked now. */
+  private picked(context: HostContext): HostContext {
+    return { ...context, read: () => ({ ...context.read(), scorers: this.scorers() }) };
   }
 
   private get(alias: string): RemoteHost {

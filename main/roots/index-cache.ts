@@ -42,6 +42,9 @@ const readJson = (path: string) =>
     .then((text) => JSON.parse(text) as Record<string, unknown> | null)
     .catch(() => null);
 
+/** The scorers picked, as one text that does not depend on their order. */
+export const picksKey = (picks: Readonly<Record<string, string>>) => JSON.stringify(Object.entries(picks).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
 export class IndexCache {
   private readonly rowsFile: StateFile;
   private readonly headFile: StateFile;
@@ -57,11 +60,14 @@ export class IndexCache {
     this.headFile = new StateFile(`${base}.head.json`);
   }
 
-  /** The root's cache in `dataDir`; empty when there is none or it cannot be used (it is only a cache). */
-  static async open(dataDir: string, root: string): Promise<IndexCache> {
+  /**
+   * The root's cache in `dataDir`; empty when there is none or it cannot be used (it is only a cache), or was
+   * saved when other scorers were picked (`picks`, picksKey's): its rows were read by them.
+   */
+  static async open(dataDir: string, root: string, picks = ''): Promise<IndexCache> {
     const base = join(dataDir, 'index', createHash('sha256').update(root).digest('hex').slice(0, 24));
     const head = await readJson(`${base}.head.json`);
-    const usable = head?.format === FORMAT && head.app === APP_VERSION && head.root === root && typeof head.stamp === 'string' && typeof head.parts === 'number';
+    const usable = head?.format === FORMAT && head.app === APP_VERSION && head.root === root && (head.picks ?? '') === picks && typeof head.stamp === 'string' && typeof head.parts === 'number';
     if (!usable) return new IndexCache(root, base, Promise.resolve(new Map()), null);
     const rows = readJson(`${base}.rows.json`).then((saved) => {
       const all = saved?.stamp === head.stamp && Array.isArray(saved?.rows) ? (saved.rows as CellSummary[]) : [];
@@ -79,10 +85,10 @@ export class IndexCache {
    * Keeps the rows; `saveLooked` has each worker write what it remembers of its cells (they hold it, and
    * it never needs to cross to this thread). A row no worker remembers is not used at the next start.
    */
-  async save(rows: Iterable<CellSummary>, saveLooked: (files: LookedFiles) => Promise<number>): Promise<void> {
+  async save(rows: Iterable<CellSummary>, saveLooked: (files: LookedFiles) => Promise<number>, picks = ''): Promise<void> {
     const files = { base: `${this.base}.looked`, parts: 0, stamp: randomUUID() };
     files.parts = await saveLooked(files);
     await this.rowsFile.write(JSON.stringify({ stamp: files.stamp, rows: [...rows] }));
-    await this.headFile.write(JSON.stringify({ format: FORMAT, app: APP_VERSION, root: this.root, stamp: files.stamp, parts: files.parts }));
+    await this.headFile.write(JSON.stringify({ format: FORMAT, app: APP_VERSION, root: this.root, picks, stamp: files.stamp, parts: files.parts }));
   }
 }

@@ -6,7 +6,7 @@ import { quietCells } from './aging';
 import { rootTrouble } from '../scan';
 import { CellTable } from './cell-table';
 import { firstScan } from './first-scan';
-import { IndexCache } from './index-cache';
+import { IndexCache, picksKey } from './index-cache';
 import { AGE_CHECK_MS, MISSING_RETRY_MS, SETTLE_MS, SWEEP_MS, SWEEP_UNWATCHED_MS, type IndexOptions } from './index-options';
 import type { Found } from '../scan';
 import type { ReaderPool } from './pool';
@@ -81,7 +81,7 @@ export class LocalIndex implements RootIndex {
 
   /** Finds the root's cells and reads their rows (unchanged ones from the cache), handing them over in batches. */
   private async firstScan(): Promise<Found[]> {
-    this.cache = this.options.cacheDir ? await IndexCache.open(this.options.cacheDir, this.root) : null;
+    this.cache = this.options.cacheDir ? await IndexCache.open(this.options.cacheDir, this.root, picksKey(this.pool.scorers())) : null;
     const onRows = (rows: CellSummary[]) => {
       this.table.add(rows);
       this.onDelta({ root: this.root, added: rows, changed: [], removed: [] });
@@ -107,7 +107,7 @@ export class LocalIndex implements RootIndex {
   private async saveCache(): Promise<void> {
     if (!this.table.unsaved) return;
     this.table.unsaved = false;
-    await this.cache?.save(this.table.cells.values(), (files) => this.pool.saveLooked([...this.table.cells.keys()], files)).catch(() => undefined);
+    await this.cache?.save(this.table.cells.values(), (files) => this.pool.saveLooked([...this.table.cells.keys()], files), picksKey(this.pool.scorers())).catch(() => undefined);
   }
 
   /** The malformed lines of each cell's event logs, found after the rows are out: rows that gain problems change. */
@@ -141,6 +141,12 @@ export class LocalIndex implements RootIndex {
     else this.rediscover = true;
     clearTimeout(this.settle);
     this.settle = setTimeout(() => void this.update(), SETTLE_MS);
+  }
+
+  reread(cellPath: string): void {
+    if (!this.table.cells.has(cellPath)) return;
+    this.dirty.add(cellPath);
+    void this.update();
   }
 
   /** One timer: the stat sweep every `every`; between sweeps, running cells gone quiet (their state changes with time alone). */

@@ -55,7 +55,7 @@ export class OpenJobs {
 
   async run(job: OpenJob): Promise<void> {
     this.hosts.job = job.id;
-    const context = (host: string, kept: Pick<Kept, 'fs' | 'json' | 'jsonl'>): ReadContext => ({ fs: kept.fs, json: kept.json, jsonl: kept.jsonl, now: Date.now(), host });
+    const context = (host: string, kept: Pick<Kept, 'fs' | 'json' | 'jsonl'>): ReadContext => ({ fs: kept.fs, json: kept.json, jsonl: kept.jsonl, now: Date.now(), host, scorers: job.scorers });
     if (job.type === 'detail') {
       const kept = this.opened(job.host, job.dir);
       const looked = kept.fs.begin();
@@ -71,7 +71,7 @@ export class OpenJobs {
       // What reading a side parsed (500,000 seeds' summary, kept by its JsonReader) is given back before the next side is read.
       const side = ({ host, dir, format, version }: PairSide) => {
         const fs = this.filesOf(host);
-        return readSide(dir, format, version, { fs, json: new JsonReader(fs), now: Date.now(), host });
+        return readSide(dir, format, version, { fs, json: new JsonReader(fs), now: Date.now(), host, scorers: job.scorers });
       };
       const a = await side(job.a);
       collectGarbage();

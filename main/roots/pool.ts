@@ -2,7 +2,7 @@
 // core. A cell always goes to the same worker, which remembers what its last read looked at.
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { detectFormat, entryProblems, fileCellsIn, localFs, type CellRead } from '../../runners';
+import { detectFormat, entryProblems, fileCellsIn, localFs, type CellRead, type ScorerPicks } from '../../runners';
 import { problem, type FormatName, type Problem } from '../../shared/model';
 import { knownByFolder, withoutTwins, type Found } from '../scan';
 import type { BoardEntry, ComparisonTable } from '../../shared/board-comparisons';
@@ -30,6 +30,9 @@ export class ReaderPool {
   private readonly owner = new Map<string, number>();
 
   /** `stallMs`: how long a job may go without a word from its worker before it fails and the worker is replaced. */
+  /** The scorers picked for Inspect logs' outcomes (settings), sent with each read. */
+  scorers: () => ScorerPicks = () => ({});
+
   constructor(size = Math.max(1, Math.min(4, availableParallelism())), stallMs?: number) {
     this.threads = new ReadWorkers(size, stallMs);
   }
@@ -99,7 +102,7 @@ export class ReaderPool {
    * event log of each cell is checked for malformed lines too, on from where the last check ended.
    */
   read(cells: Found[], onBatch: (reads: CellRead[]) => void, { logs = true }: { logs?: boolean } = {}): Promise<void> {
-    return this.toOwners(cells, (part) => ({ type: 'read', cells: part, logs }), (reply, finish) => {
+    return this.toOwners(cells, (part) => ({ type: 'read', cells: part, logs, scorers: this.scorers() }), (reply, finish) => {
       if (reply.type !== 'reads') return;
       if (reply.reads.length) onBatch(reply.reads);
       if (reply.done) finish();
@@ -111,7 +114,7 @@ export class ReaderPool {
    * found them: a cell of unknown units is read.
    */
   units(cells: Found[], onBatch: (units: [string, string][]) => void): Promise<void> {
-    return this.toOwners(cells, (part) => ({ type: 'units', cells: part }), (reply, finish) => {
+    return this.toOwners(cells, (part) => ({ type: 'units', cells: part, scorers: this.scorers() }), (reply, finish) => {
       if (reply.type !== 'unitsOf') return;
       onBatch(reply.units);
       if (reply.done) finish();

@@ -4,7 +4,7 @@
 import { mkdirSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { JsonReader, syncLocalFs, type CellFs, type CellRead, type Entry, type ReadContext } from '../../runners';
+import { JsonReader, syncLocalFs, type CellFs, type CellRead, type Entry, type ReadContext, type ScorerPicks } from '../../runners';
 import { kindOf } from '../../runners/common/fs';
 import { JsonlCache } from '../../runners/common/jsonl-cache';
 import { LogCache } from '../../runners/common/logs';
@@ -84,12 +84,12 @@ const open = new OpenJobs(reply);
  * Runs `each` on every cell with fresh per-cell memos, remembers what it looked at (replacing, or with
  * `merge` adding to, what the cell's reads looked at before), and sends the results in batches.
  */
-async function eachCell<T>(cells: Found[], merge: boolean, each: (cell: Found, ctx: ReadContext) => Promise<T>, send: (batch: T[], done: boolean) => void): Promise<void> {
+async function eachCell<T>(cells: Found[], merge: boolean, each: (cell: Found, ctx: ReadContext) => Promise<T>, send: (batch: T[], done: boolean) => void, scorers: ScorerPicks = {}): Promise<void> {
   let batch: T[] = [];
   for (const cell of cells) {
     seen = new Map();
     listed = new Map();
-    batch.push(await each(cell, { fs: tracking, json, jsonl, now: Date.now(), host: LOCAL }));
+    batch.push(await each(cell, { fs: tracking, json, jsonl, now: Date.now(), host: LOCAL, scorers }));
     cellsLooked.record(cell.dir, cell.format, seen, merge);
     if (batch.length >= BATCH) {
       send(batch, false);
@@ -152,13 +152,17 @@ async function handle(job: WorkerJob): Promise<void> {
     // A read replaces what the cell's last read looked at. The units a paired test pairs are kept here, and
     // sent only when asked for (a 'units' job: the board): too many to send for every cell.
     const keepUnits = (dir: string, read: CellRead) => (units.keep(dir, read.units), { ...read, units: [] });
-    await eachCell(job.cells, false, async ({ dir, format }, ctx) => keepUnits(dir, await readCell(dir, format, ctx, job.logs ? { logs } : {})), (reads, done) =>
-      reply({ type: 'reads', id: job.id, reads, done }),
+    await eachCell(
+      job.cells,
+      false,
+      async ({ dir, format }, ctx) => keepUnits(dir, await readCell(dir, format, ctx, job.logs ? { logs } : {})),
+      (reads, done) => reply({ type: 'reads', id: job.id, reads, done }),
+      job.scorers,
     );
     detected.clear();
   } else if (job.type === 'units') {
     const missing = job.cells.filter((c) => !units.has(c.dir, lastCache));
-    await eachCell(missing, false, async ({ dir, format }, ctx) => units.keep(dir, (await readCell(dir, format, ctx)).units), () => undefined);
+    await eachCell(missing, false, async ({ dir, format }, ctx) => units.keep(dir, (await readCell(dir, format, ctx)).units), () => undefined, job.scorers);
     reply({ type: 'unitsOf', id: job.id, units: job.cells.map((c) => [c.dir, units.encoded(c.dir, lastCache) ?? '']), done: true });
   } else if (job.type === 'logs') {
     // The logs' check adds to it.

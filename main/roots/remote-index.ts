@@ -149,6 +149,12 @@ export class RemoteIndex implements RootIndex {
     this.send(delta);
   }
 
+  reread(cellPath: string): void {
+    if (!this.cells.has(cellPath)) return;
+    this.dirty.add(cellPath);
+    void this.queue(() => this.catchUp());
+  }
+
   private async read(dir: string, format: FormatName, snapshot?: CellFs): Promise<{ known: Known; gone: boolean }> {
     const base = this.context.read();
     const { ctx, looked } = lookingContext(snapshot ? { ...base, fs: snapshot } : base);

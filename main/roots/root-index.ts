@@ -11,5 +11,7 @@ export interface RootIndex {
   start(): Promise<void>;
   /** Looks again now: a launched run's new cell, a root just added again. */
   refresh(): Promise<void>;
+  /** Reads this cell again, its files unchanged: what it is read by changed (a scorer picked). */
+  reread(cellPath: string): void;
   close(): Promise<void>;
 }

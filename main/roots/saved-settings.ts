@@ -21,8 +21,10 @@ export class SavedSettings {
     this.problem = problem;
   }
 
-  async change(change: (settings: Settings) => Settings): Promise<void> {
+  /** Saves what `change` makes of the settings on disk; the settings as saved. */
+  async change(change: (settings: Settings) => Settings): Promise<Settings> {
     this.settings = await updateSettings(this.writer, change);
     this.problem = undefined;
+    return this.settings;
   }
 }

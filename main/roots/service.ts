@@ -1,5 +1,6 @@
 // The runs roots: where they come from (settings, hosts files, the command line, the demo), their
 // indexes, and the cells they list. The one owner of the list of cells; it sends changes as deltas.
+import { ADAPTERS } from '../../runners';
 import { dirname } from 'node:path';
 import type { CellsDelta, CellSummary, Problem, RootLimit, RootStatus } from '../../shared/model';
 import type { Backend } from '../../shared/contract';
@@ -164,6 +165,21 @@ export class RootsService implements RootCalls {
       throw error;
     }
     return entry;
+  }
+
+  /**
+   * Saves the scorer an Inspect log's outcomes are read by (null: its first), and reads the log again with it:
+   * its row, its board and its open view alike. `apply` hands the new picks to every reader first.
+   */
+  async pickScorer(id: string, scorer: string | null, apply: (picks: Record<string, string>) => void): Promise<void> {
+    const cell = this.cell(id);
+    if (!ADAPTERS[cell.format].capabilities.scorerPick) throw new Error(`${cell.name} is a ${cell.format} cell: its outcomes are not read by a scorer one picks`);
+    const saved = await this.saved.change((s) => {
+      const { [id]: _was, ...others } = s.scorers ?? {};
+      return { ...s, scorers: scorer === null ? others : { ...others, [id]: scorer } };
+    });
+    apply(saved.scorers ?? {});
+    for (const entry of this.roots.values()) if (this.cellsOf(entry).some((c) => c.id === id)) entry.index?.reread(cell.path);
   }
 
   /** Every listed cell. */

@@ -1,6 +1,6 @@
 // What the pool (pool.ts) asks of a read worker (read-worker.ts), and what the worker answers: a job's
 // replies carry its id; a job may be answered in several replies, the last with `done`.
-import type { CellRead } from '../../runners';
+import type { CellRead, ScorerPicks } from '../../runners';
 import type { Transcript } from '../../shared/cell-detail';
 import type { PairedTest } from '../../shared/mcnemar';
 
@@ -33,18 +33,18 @@ import type { LookedFiles } from './index-cache';
 
 export type WorkerJob =
   | { type: 'discover'; id: number; dirs: string[]; depth: number; known: [string, FormatName][]; cache: LookedFiles | null; part: number }
-  | { type: 'read'; id: number; cells: Found[]; logs: boolean }
+  | { type: 'read'; id: number; cells: Found[]; logs: boolean; scorers: ScorerPicks }
   /** The units of these cells as their last read (or the cache) found them; a cell with none known is read. */
-  | { type: 'units'; id: number; cells: Found[] }
+  | { type: 'units'; id: number; cells: Found[]; scorers: ScorerPicks }
   | { type: 'logs'; id: number; cells: Found[] }
   /** The board's comparisons of these cells (shared/board-comparisons.ts), off the thread that serves the window. */
   | { type: 'compare'; id: number; entries: BoardEntry[] }
   /** A cell (here or on a host) and what its view shows, read whole (a cell opened in the window), and what the read looked at. */
-  | { type: 'detail'; id: number; host: string; dir: string; format: FormatName }
+  | { type: 'detail'; id: number; host: string; dir: string; format: FormatName; scorers: ScorerPicks }
   /** One unit of a cell read like a transcript (a rollout the user opens). */
-  | { type: 'transcript'; id: number; host: string; dir: string; format: FormatName; unit: string }
+  | { type: 'transcript'; id: number; host: string; dir: string; format: FormatName; unit: string; scorers: ScorerPicks }
   /** The paired test of two sides (a cell, a policy version `v003`, an agent), read and paired here. */
-  | { type: 'pair'; id: number; a: PairSide; b: PairSide }
+  | { type: 'pair'; id: number; a: PairSide; b: PairSide; scorers: ScorerPicks }
   | FsAnswer
   | { type: 'sweep'; id: number; dirs: string[] }
   | { type: 'save'; id: number; dirs: string[]; files: LookedFiles; part: number }

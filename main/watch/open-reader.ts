@@ -4,7 +4,7 @@
 // read runs past either limit fails alone (a problem of that cell); every other call and cell keeps answering.
 import type { Transcript } from '../../shared/cell-detail';
 import type { FormatName } from '../../shared/model';
-import type { CellFs, CellRead } from '../../runners';
+import type { CellFs, CellRead, ScorerPicks } from '../../runners';
 import type { Looked } from '../roots/looked';
 import { ReadWorkers } from '../roots/read-workers';
 import { slot } from '../roots/pool';
@@ -33,8 +33,12 @@ export class OpenCellReader {
   /** `filesOf`: an SSH host's files, read over its connection. */
   constructor(
     private readonly filesOf: (host: string) => CellFs,
-    private readonly options: { heapMb?: number; stallMs?: number } = {},
+    private readonly options: { heapMb?: number; stallMs?: number; scorers?: () => ScorerPicks } = {},
   ) {}
+
+  private picks(): ScorerPicks {
+    return this.options.scorers?.() ?? {};
+  }
 
   /** Started at the first cell opened: a CLI command that opens none starts none. */
   private get workers(): ReadWorkers {
@@ -54,19 +58,19 @@ export class OpenCellReader {
 
   /** The cell and what its view shows, from one read, and what that read looked at. */
   detail(host: string, dir: string, format: FormatName): Promise<{ read: CellRead; looked: Looked }> {
-    return this.ask(workerOf(host, dir), { type: 'detail', host, dir, format }, (reply, finish) => {
+    return this.ask(workerOf(host, dir), { type: 'detail', host, dir, format, scorers: this.picks() }, (reply, finish) => {
       if (reply.type === 'detailed') finish({ read: reply.read, looked: { files: new Set(reply.looked.files), dirs: new Set(reply.looked.dirs) } });
     });
   }
 
   /** One unit of the cell read like a transcript; null when it has none such. */
   transcript(host: string, dir: string, format: FormatName, unit: string): Promise<Transcript | null> {
-    return this.ask(workerOf(host, dir), { type: 'transcript', host, dir, format, unit }, (reply, finish) => reply.type === 'transcribed' && finish(reply.transcript));
+    return this.ask(workerOf(host, dir), { type: 'transcript', host, dir, format, unit, scorers: this.picks() }, (reply, finish) => reply.type === 'transcribed' && finish(reply.transcript));
   }
 
   /** The paired test of two sides, read and paired off this thread (500,000 seeds a side take seconds), its lists cut for the window. */
   pair(a: PairSide, b: PairSide): Promise<PairedTest> {
-    return this.ask(workerOf(a.host, a.dir), { type: 'pair', a, b }, (reply, finish) => reply.type === 'paired' && finish(reply.test));
+    return this.ask(workerOf(a.host, a.dir), { type: 'pair', a, b, scorers: this.picks() }, (reply, finish) => reply.type === 'paired' && finish(reply.test));
   }
 
   async close(): Promise<void> {

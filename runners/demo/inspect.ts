@@ -36,7 +36,8 @@ function sample(id: number, epoch: number, model: (typeof INSPECT_MODELS)[number
   return {
     id,
     epoch,
-    scores: { match: right ? 'C' : 'I' },
+    // A second scorer, as an eval often has: Inspect's `includes`, more lenient (the answer found anywhere in the output).
+    scores: { match: right ? 'C' : 'I', includes: right || id % 3 === 0 ? 'C' : 'I' },
     usage: { [model]: { input_tokens: input, output_tokens: 30 + Math.floor(random() * 20), input_tokens_cache_read: 96 } },
     messages: [
       { role: 'user', content: `What is ${a} * ${b}? Answer with the number only.`, source: 'input' },

@@ -7,7 +7,8 @@ import { isRecent, type FormatAdapter, type ReadContext } from '../types';
 import { inspectDetail } from './detail';
 import { inspectLogsIn } from './files';
 import { EvalMemory, readInspectLog, type InspectLog } from './log';
-import { headerCheck, outcomeOf, scorerOf, type Outcome } from './outcome';
+import { headerCheck, outcomeOf, pickedScorer, scorerOf, scorersOf, type Outcome } from './outcome';
+import { cellId } from '../../shared/address';
 import { readInspectTranscript } from './transcript';
 import { usageOf, type Usage } from './facts';
 
@@ -54,7 +55,7 @@ const memoryOf = (path: string, ctx: ReadContext) => ctx.jsonl?.kept(`inspect:${
 async function finishedSamples(path: string, ctx: ReadContext): Promise<{ unit: string; fields: Record<string, unknown> }[]> {
   const log = await readInspectLog(path, ctx, memoryOf(path, ctx));
   if (!log) return [];
-  const scorer = scorerOf(log.header);
+  const scorer = pickedScorer(log, ctx.scorers?.[cellId(ctx.host, path)], basename(path), []);
   return log.samples.map((s) => {
     const { unit, value } = outcomeOf(s, scorer);
     return { unit: s.unit, fields: { value: scorer === null ? null : (s.scores[scorer] ?? null), success: unit.success, ...(value === null ? { scored: false } : {}), ...(s.error ? { error: s.error } : {}), ...(s.limit ? { limit: s.limit } : {}) } };
@@ -67,6 +68,7 @@ export const inspect: FormatAdapter = {
   capabilities: {
     fileCell: { cellsIn: inspectLogsIn, ownerOf: () => null },
     transcripts: { read: readInspectTranscript },
+    scorerPick: true,
     board: { rule: INSPECT_BOARD },
     finishedUnits: { ev: 'sample', read: finishedSamples },
   },
@@ -77,7 +79,7 @@ export const inspect: FormatAdapter = {
     const cell = baseCell(path, 'inspect', ctx, basename(path).replace(/\.(eval|json)$/, ''));
     if (!log) return { cell, labels: { harness: null, model: null, condition: null, effort: null }, changedAt: null, units: [], gone: true };
     const problems: Problem[] = [...log.problems];
-    const scorer = scorerOf(log.header);
+    const scorer = pickedScorer(log, ctx.scorers?.[cellId(ctx.host, path)], basename(path), problems);
     const outcomes = new Map<string, Outcome>(log.samples.map((s) => [s.unit, outcomeOf(s, scorer)]));
     const units: EpisodeUnit[] = log.samples.map((s) => (outcomes.get(s.unit) as Outcome).unit);
     const scored = units.filter((u) => u.scored);
@@ -111,7 +113,7 @@ export const inspect: FormatAdapter = {
     };
     judgeBoard(cell, []);
     return {
-      ...(options?.detail ? { detail: inspectDetail(log, outcomes, scorer) } : {}),
+      ...(options?.detail ? { detail: { ...inspectDetail(log, outcomes, scorer), outcomeBy: { scorer, scorers: scorersOf(log), first: scorerOf(log.header) } } } : {}),
       cell,
       labels,
       changedAt: log.changedAt,

@@ -20,6 +20,30 @@ export function scorerOf(header: Record<string, unknown>): string | null {
   return Array.isArray(scores) ? (str(obj(scores[0]).scorer) ?? str(obj(scores[0]).name)) : null;
 }
 
+/** Every scorer a log names: its eval's, its results', and each sample's scores', in that order. */
+export function scorersOf(log: Pick<InspectLog, 'header' | 'samples'>): string[] {
+  const e = obj(log.header.eval);
+  const named = [
+    ...(Array.isArray(e.scorers) ? e.scorers.map((s) => str(obj(s).name)) : []),
+    ...(Array.isArray(obj(log.header.results).scores) ? (obj(log.header.results).scores as unknown[]).map((s) => str(obj(s).scorer) ?? str(obj(s).name)) : []),
+  ].filter((name): name is string => name !== null);
+  const seen = new Set(named);
+  for (const s of log.samples) for (const name of Object.keys(s.scores)) seen.add(name);
+  return [...seen];
+}
+
+/**
+ * The scorer outcomes are read by: the one a user picked for this log (settings' `scorers`) where the log has
+ * it, else its first (a pick the log lacks is a problem saying so).
+ */
+export function pickedScorer(log: Pick<InspectLog, 'header' | 'samples'>, picked: string | undefined, file: string, problems: Problem[]): string | null {
+  const first = scorerOf(log.header);
+  if (picked === undefined || picked === first) return first;
+  if (scorersOf(log).includes(picked)) return picked;
+  problems.push(problem(file, `the scorer picked for its outcomes, ${picked}, is not in this log: its first, ${first ?? 'none'}, is used`, { severity: 'warning' }));
+  return first;
+}
+
 /** A value as a number: C 1, P 0.5, I and N 0, a number itself, true and false 1 and 0; null otherwise (not scored). */
 export function scoreNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;

@@ -4,6 +4,7 @@
 import { basename } from 'node:path';
 import type { Transcript, TranscriptItem, TranscriptPlace } from '../../shared/cell-detail';
 import { parseJson } from '../../shared/json';
+import { cellId } from '../../shared/address';
 import { arr, obj, str, timestampMs } from '../common/values';
 import type { ReadContext } from '../types';
 import { MAX_MEMBER_BYTES } from './log';
@@ -130,7 +131,9 @@ export async function readInspectTranscript(path: string, unit: string, ctx: Rea
   const found = await sampleAt(path, unit, ctx);
   if (!found) return null;
   const sample = obj(resolved(found.sample, obj(found.sample.attachments)));
-  const scorer = scorerOf(found.header);
+  // The scorer picked for the log's outcomes, where this sample has it (its problem is the cell's to say).
+  const picked = ctx.scorers?.[cellId(ctx.host, path)];
+  const scorer = picked !== undefined && picked in obj(sample.scores) ? picked : scorerOf(found.header);
   const output = obj(sample.output);
   return {
     unit,

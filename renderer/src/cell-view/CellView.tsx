@@ -3,7 +3,9 @@ import { StatePill } from '../cell-list/states';
 import { clockMinutes, clockTime, isLive } from '../../../shared/model';
 import { useNow } from '../useNow';
 import { projectedEnd } from './projection';
-import { useApp } from '../context';
+import { useApp, useData } from '../context';
+import { useState } from 'react';
+import { asError } from '../../../shared/errors';
 import { costTitle, successTitle, whole } from '../format';
 import { successText } from '../../../shared/provenance';
 import { BoardBadge } from '../cell-list/BoardBadge';
@@ -39,6 +41,37 @@ function ProjectedEnd() {
   );
 }
 
+/**
+ * What its units' outcomes are read by, where a user can pick it (an Inspect log's scorers): the pick is saved
+ * and every figure follows it, here, in the list, on the board and in the CLI.
+ */
+function OutcomeBy({ cellId }: { cellId: string }) {
+  const outcomeBy = useCell((s) => s.detail?.outcomeBy);
+  const { cell } = useData();
+  const [error, setError] = useState<Error | null>(null);
+  if (!outcomeBy || outcomeBy.scorers.length < 2) return null;
+  return (
+    <label className="muted" title="Which scorer's value is each sample's outcome: its success, the rate, the paired tests and the board">
+      outcome by{' '}
+      <select
+        aria-label="Outcome by scorer"
+        value={outcomeBy.scorer ?? ''}
+        onChange={(e) => {
+          setError(null);
+          cell.setScorer(cellId, e.target.value === outcomeBy.first ? null : e.target.value).catch((failed: unknown) => setError(asError(failed)));
+        }}
+      >
+        {outcomeBy.scorers.map((name) => (
+          <option key={name} value={name}>
+            {name === outcomeBy.first ? `${name} (its first)` : name}
+          </option>
+        ))}
+      </select>
+      {error && <CallFailed what="Picking the scorer" error={error} />}
+    </label>
+  );
+}
+
 /** Its units stuck or looping now, each said: which, since when, why. */
 function StuckLine({ running }: { running: RunningUnit[] }) {
   const now = useNow(10_000);
@@ -70,6 +103,7 @@ function Header() {
           mean {summary.reward.of ?? 'reward'} {Number(summary.reward.mean.toFixed(4))} of {whole(summary.reward.n)}
         </span>
       )}
+      <OutcomeBy cellId={summary.id} />
       <StatePill state={summary.state} pausedUntil={summary.pausedUntil} />
       <ProjectedEnd />
       {summary.state === 'throttled' && summary.pausedUntil !== null && <span className="muted">paused until {clockTime(summary.pausedUntil)}</span>}

@@ -43,7 +43,7 @@ export interface Data {
   /** A cell open in the view: its detail, then its deltas, until the store is closed. */
   openCell(cellId: string): CellStore;
   /** A cell's files as the cell view reads them. */
-  cell: Calls<'listFrames' | 'transcript' | 'readLog'>;
+  cell: Calls<'listFrames' | 'transcript' | 'readLog' | 'setScorer'>;
 }
 
 export function createData(transport: Transport): Data {
@@ -99,6 +99,6 @@ export function createData(transport: Transport): Data {
       if (reported) tell(reported);
     },
     openCell: (cellId) => createCellStore(transport, cellId),
-    cell: calls('listFrames', 'transcript', 'readLog'),
+    cell: calls('listFrames', 'transcript', 'readLog', 'setScorer'),
   };
 }
