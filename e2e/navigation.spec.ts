@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, scratchHome, startServing, type Served } from './processes';
+import { instantDemoForSpecs, ROOT, scratchHome, startServing, type Served } from './processes';
 import { execFileSync } from 'node:child_process';
 
 const cli = join(ROOT, 'out', 'cli.mjs');
@@ -278,5 +278,24 @@ test.describe('finding your way', () => {
     await served.stop();
     await expect(footer.getByRole('status')).toHaveText(/the Cellwatch server is not answering; reconnecting/);
     await expect(footer).not.toContainText('local ok');
+  });
+});
+
+test.describe("a cell's slowest units", () => {
+  const demo = instantDemoForSpecs();
+
+  test("a cell's Overview names its slowest units, each a link to its row", async ({ page }) => {
+    await page.goto(demo.url);
+    await page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: /std_sdk_demo-model_bare_default/ }).click();
+    const slowest = page.getByRole('region', { name: 'Slowest units' });
+    await expect(slowest.getByRole('listitem')).toHaveCount(5);
+    const first = ((await slowest.getByRole('button').first().textContent()) ?? '').trim();
+    // The first is the one the Episodes table puts first sorted by Wall, longest first.
+    await slowest.getByRole('button').first().click();
+    const table = page.getByRole('table', { name: 'Episodes' });
+    await expect(table.getByRole('row', { name: first, exact: true })).toHaveAttribute('aria-selected', 'true');
+    await table.getByRole('button', { name: /^Wall/ }).click();
+    if ((await table.getByRole('columnheader', { name: /Wall/ }).getAttribute('aria-sort')) !== 'descending') await table.getByRole('button', { name: /^Wall/ }).click();
+    await expect(table.getByRole('row').nth(1)).toHaveAttribute('aria-label', first);
   });
 });

@@ -34,6 +34,10 @@ test.describe('npm start without an Electron binary', () => {
     await expect(table.getByRole('row')).toHaveCount(2);
     await table.getByRole('row', { name: /^ui_demo_stuck/ }).getByRole('cell').nth(2).click();
     await expect(page.getByRole('status', { name: 'Stuck or looping' })).toHaveText(/^3 stuck since .+: no new event for 1[56] min$/);
+    // Its unit's row says so in its Episodes, and the status filter offers it.
+    await page.getByRole('tab', { name: 'Episodes' }).click();
+    await expect(page.getByRole('table', { name: 'Episodes' }).getByRole('row', { name: '3', exact: true })).toContainText('stuck');
+    await expect(page.getByLabel('Episode status').getByRole('option', { name: 'stuck' })).toHaveCount(1);
     await page.keyboard.press('Escape');
     await page.getByLabel('Filter cells').fill('');
     const bigymBudget = table.getByRole('row', { name: /cartpole_balance/ }).getByRole('meter');

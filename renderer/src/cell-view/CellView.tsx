@@ -12,6 +12,7 @@ import { BoardBadge } from '../cell-list/BoardBadge';
 import { useKey } from '../keys';
 import { BudgetBars } from './BudgetBars';
 import { Charts } from './Charts';
+import { SlowestUnits } from './SlowestUnits';
 import { CellProvider, useCell } from './context';
 import { EpisodesPane } from './EpisodesPane';
 import { LogsTab } from './LogsTab';
@@ -175,6 +176,7 @@ function Body() {
         <div className="overview">
           <BudgetBars />
           <Charts />
+          <SlowestUnits />
           {detail.summary.capabilities.versions && <Versions />}
         </div>
       )}

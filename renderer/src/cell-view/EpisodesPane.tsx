@@ -10,6 +10,8 @@ import { isLive } from '../../../shared/model';
 import { naturalOrder } from '../../../shared/order';
 import { useApp } from '../context';
 import { useCell } from './context';
+import { useNow } from '../useNow';
+import { stuckUnits } from '../../../shared/stuck';
 import { EventStream } from './EventStream';
 import { EpisodeFacts } from './EpisodeFacts';
 import { FramesViewer } from './FramesViewer';
@@ -24,7 +26,7 @@ const ID_MIN_PX = 96;
 /** Narrower than this, the note column is not drawn: a letter or two of a note says nothing. */
 const NOTE_LEAST_PX = 64;
 const STATUS_TONE: Record<string, string> = {
-  running: 'running', evaluated: 'grey', completed: 'grey', ended: 'grey', timeout: 'fail', rate_limited: 'grey',
+  running: 'running', stuck: 'amber', looping: 'amber', evaluated: 'grey', completed: 'grey', ended: 'grey', timeout: 'fail', rate_limited: 'grey',
   infra_error: 'error', error: 'error', failed: 'error',
 };
 
@@ -178,7 +180,14 @@ export function EpisodesPane() {
   const [frameSource, setFrameSource] = useState<FrameSource | null>(null);
   // A new object each time, so picking the same frame twice seeks twice.
   const [seek, setSeek] = useState<{ frame: string } | null>(null);
-  const rows = detail?.episodes ?? [];
+  const now = useNow(10_000);
+  // A running unit stuck or looping now says so in place of `running` (shared/stuck.ts), and filters by it.
+  const rows = useMemo(() => {
+    const stuck = new Map(stuckUnits(detail?.summary.running ?? [], now).map((s) => [s.unit, s]));
+    // None: the rows as they came (a new list every tick would lay a table of 10,000 rows out again).
+    if (!stuck.size) return detail?.episodes ?? [];
+    return (detail?.episodes ?? []).map((r) => (r.status === 'running' && stuck.has(r.id) ? { ...r, status: stuck.get(r.id)?.kind as string, note: stuck.get(r.id)?.why ?? r.note } : r));
+  }, [detail?.episodes, detail?.summary.running, now]);
   const cellLive = detail ? isLive(detail.summary.state) : false;
   const cellId = detail?.summary.id ?? '';
 

@@ -1,0 +1,35 @@
+import { useMemo } from 'react';
+import type { EpisodeRow } from '../../../shared/cell-detail';
+import { useApp } from '../context';
+import { useCell } from './context';
+
+/** How many of a cell's slowest units its Overview names. */
+const SLOWEST = 5;
+
+const seconds = (s: number) => (s >= 3600 ? `${(s / 3600).toFixed(1)} h` : s >= 120 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(1)} s`);
+
+/** The cell's slowest ended units by wall time, each a link to it in Episodes (where the Wall column sorts them all). */
+export function SlowestUnits() {
+  const rows = useCell((s) => s.detail?.episodes);
+  const setCellPlace = useApp((s) => s.setCellPlace);
+  const slowest = useMemo(
+    () => (rows ?? []).filter((r): r is EpisodeRow & { wallS: number } => r.wallS !== null).sort((a, b) => b.wallS - a.wallS).slice(0, SLOWEST),
+    [rows],
+  );
+  if (slowest.length < 2) return null;
+  return (
+    <section aria-label="Slowest units">
+      <h2 className="section-title">Slowest units</h2>
+      <ol className="slowest">
+        {slowest.map((r) => (
+          <li key={r.id}>
+            <button className="link" onClick={() => setCellPlace({ tab: 'episodes', episode: r.id })}>
+              {r.id}
+            </button>{' '}
+            <span className="num">{seconds(r.wallS)}</span> <span className="muted">{r.status}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
