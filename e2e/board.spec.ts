@@ -22,6 +22,11 @@ test.describe('the board', () => {
     await expect(full.getByLabel('2 real differences won')).toBeVisible();
     await expect(grid.getByRole('button', { name: new RegExp(`^${BARE}`) }).getByLabel('1 real difference won')).toBeVisible();
     await expect(grid.getByRole('button', { name: /^std_cli_demo-model_bare_default/ }).locator('.board-win')).toHaveCount(0);
+    // A heat map by rate: each square tinted as its success rate, the better the greener.
+    const tint = (name: RegExp) => grid.getByRole('button', { name }).evaluate((el) => ({ rate: getComputedStyle(el).getPropertyValue('--rate'), background: getComputedStyle(el).backgroundColor }));
+    const [best, worst] = [await tint(new RegExp(`^${FULL}`)), await tint(/^std_cli_demo-model_bare_default/)];
+    expect([best.rate, worst.rate]).toEqual(['88%', '13%']);
+    expect(best.background).not.toBe(worst.background);
 
     const comparisons = page.getByRole('table', { name: 'Comparisons' });
     await expect(comparisons.getByRole('row')).toHaveCount(5);

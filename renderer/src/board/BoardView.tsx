@@ -54,6 +54,9 @@ function Square({ cell, verdicts, standing, names, focused, onFocus }: SquarePro
   return (
     <button
       className={`board-square${cell.board === 'on' ? '' : ' off'}`}
+      // A heat map by rate: the square tinted as its success rate (none where nothing is scored), its numbers on it.
+      style={cell.success_rate === null ? undefined : ({ '--rate': `${Math.round(cell.success_rate * 100)}%` } as React.CSSProperties)}
+      data-rated={cell.success_rate === null ? undefined : true}
       tabIndex={focused ? 0 : -1}
       data-focused={focused || undefined}
       onFocus={onFocus}
