@@ -23,24 +23,35 @@ export async function episodeEnd(r: CellReading, trajectory: string, size: numbe
   const lines = tail?.text.trimEnd().split('\n') ?? [];
   // A tail that starts mid-file starts mid-line.
   if (from > 0) lines.shift();
-  const events = lines.flatMap((line) => {
+  const parse = (line: string): Record<string, unknown> | null => {
     try {
       const value = JSON.parse(line) as unknown;
-      return value !== null && typeof value === 'object' && !Array.isArray(value) ? [value as Record<string, unknown>] : [];
+      return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
     } catch {
       // A line still being written, or a malformed one (the logs' check reports those).
-      return [];
+      return null;
     }
-  });
-  const time = (e: Record<string, unknown> | undefined) => (typeof e?.t === 'number' ? e.t * 1000 : null);
-  const last = events.at(-1);
-  const pausedUntil = last?.ev === 'throttle' && typeof last.t === 'number' && typeof last.wait_s === 'number' ? (last.t + last.wait_s) * 1000 : null;
-  // A call is known by its tool's name and arguments; one without a name is no call to repeat.
-  const calls = events.filter((e) => e.ev === 'tool_call' && typeof e.name === 'string').map((e) => ({ call: `${String(e.name)} ${canonicalArguments(JSON.stringify(e.args ?? {}))}`, at: time(e) }));
+  };
+  const time = (e: Record<string, unknown>) => (typeof e.t === 'number' ? e.t * 1000 : null);
+  // From the end back, only as far as the last run of one call goes: a running cell is read on each change.
+  let last: Record<string, unknown> | null = null;
+  let repeatedCall: string | null = null;
   let times = 0;
-  while (times < calls.length && calls[calls.length - 1 - times]?.call === calls.at(-1)?.call) times++;
-  const first = calls[calls.length - times];
+  let since: number | null = null;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const event = parse(lines[i] as string);
+    if (!event) continue;
+    last ??= event;
+    // A call is known by its tool's name and arguments; one without a name is no call to repeat.
+    if (event.ev !== 'tool_call' || typeof event.name !== 'string') continue;
+    const call = `${event.name} ${canonicalArguments(JSON.stringify(event.args ?? {}))}`;
+    if (repeatedCall !== null && repeatedCall !== call) break;
+    repeatedCall = call;
+    times++;
+    since = time(event);
+  }
+  const pausedUntil = last?.ev === 'throttle' && typeof last.t === 'number' && typeof last.wait_s === 'number' ? (last.t + last.wait_s) * 1000 : null;
   // Quiet since the trajectory was last written (its mtime, on the clock `now` is read against), not since its events' own
   // times: a runner's clock, or a test's made-up one, may be anything.
-  return { pausedUntil, running: { unit, lastEventAt: writtenAt, pausedUntil, repeat: calls.length ? { call: calls.at(-1)?.call as string, times, since: first?.at ?? null } : null } };
+  return { pausedUntil, running: { unit, lastEventAt: writtenAt, pausedUntil, repeat: repeatedCall === null ? null : { call: repeatedCall, times, since } } };
 }
