@@ -20,6 +20,8 @@ test.describe("the demo's Inspect AI logs", () => {
     // 17 of its 20 samples right (C): the success rate, its interval, and the mean value of the scorer beside it.
     await expect(page.getByText('17/20 · 85.0% · 95% CI 64.0–94.8%')).toBeVisible();
     await expect(page.getByText('mean match 0.85 of 20')).toBeVisible();
+    // Its Overview charts each sample's tokens, in and out, a bar each.
+    await expect(page.getByRole('figure', { name: 'Tokens per unit, in and out' }).locator('.recharts-bar-rectangle')).toHaveCount(20);
     await expect(page.locator('.cell-header')).toContainText('anthropic/demo-sonnet');
 
     // Each sample a row of the Episodes tab; one opens as its transcript: the question, the call with its result, the score.

@@ -14,6 +14,8 @@ export interface EpisodeRow {
   wallS: number | null;
   /** Epoch milliseconds the episode ended (or its latest line), for charts over time. */
   t: number | null;
+  /** Its tokens, in and out, where its files say them per unit (a rollout's usage, a sample's). */
+  tokens?: number | null;
   /** A short word on what the row is when the id alone does not say (a seed's version, a submission's charge). */
   note: string | null;
   /** True when this episode has a trajectory to stream. */

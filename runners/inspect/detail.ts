@@ -20,6 +20,7 @@ export function inspectDetail(log: InspectLog, outcomes: Map<string, Outcome>, s
       actions: null,
       wallS: s.totalTimeS,
       t: null,
+      tokens: s.usage && Object.keys(s.usage).length ? Object.values(s.usage).reduce((sum, u) => sum + (u.input ?? 0) + (u.output ?? 0), 0) : null,
       note: s.error ?? s.limit ?? (scorer && o.value !== null ? `${scorer} ${JSON.stringify(s.scores[scorer])}` : null),
       hasEvents: false,
       facts: [

@@ -95,6 +95,11 @@ export function Charts() {
     [episodes],
   );
   const bucketed = tools.some((b) => b.count > 1);
+  const tokens = useMemo(
+    () => bucketMax(episodes.filter((e) => typeof e.tokens === 'number'), BARS, (e) => e.tokens as number, (e) => e.id).map((b) => ({ episode: b.name, tokens: b.value, count: b.count })),
+    [episodes],
+  );
+  const tokensBucketed = tokens.some((b) => b.count > 1);
   const memory = useMemo(() => thin(vram.map((s) => ({ t: s.t, gib: Math.round((s.usedMib / 1024) * 10) / 10 })), LINE_POINTS), [vram]);
   const charts = [
     success.length > 0 && (
@@ -134,6 +139,21 @@ export function Charts() {
               <YAxis tick={AXIS} allowDecimals={false} />
               <Tooltip {...TOOLTIP} labelFormatter={(id) => `episode ${String(id)}`} formatter={(calls) => [String(calls), bucketed ? 'tool calls (most)' : 'tool calls']} />
               <Bar dataKey="calls" fill="var(--running)" isAnimationActive={false} />
+            </BarChart>
+          </ResponsiveContainer>
+        )}
+      </Panel>
+    ),
+    tokens.length > 0 && (
+      <Panel key="tokens" title={tokensBucketed ? 'Tokens per unit, in and out (most in each group of units)' : 'Tokens per unit, in and out'}>
+        {(room) => (
+          <ResponsiveContainer width="100%" height="100%">
+            <BarChart data={tokens} margin={{ top: 4, right: 8, bottom: 0, left: -4 }}>
+              <CartesianGrid {...GRID} />
+              <XAxis dataKey="episode" tick={EpisodeTick} interval={everyNth(tokens.map((b) => b.episode), room)} />
+              <YAxis tick={AXIS} allowDecimals={false} tickFormatter={(n: number) => n.toLocaleString('en-US')} />
+              <Tooltip {...TOOLTIP} labelFormatter={(id) => String(id)} formatter={(n) => [Number(n).toLocaleString('en-US'), tokensBucketed ? 'tokens (most)' : 'tokens']} />
+              <Bar dataKey="tokens" fill="var(--amber)" isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>
         )}
