@@ -2,6 +2,7 @@ import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContai
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { clockTime } from '../../../shared/model';
+import type { EpisodeRow } from '../../../shared/cell-detail';
 import { useCell } from './context';
 import { bucketMax, thin } from './decimate';
 import { groupsOf, successSoFar, type SuccessPoint } from './chartPoints';
@@ -73,6 +74,34 @@ const MOST_GROUPS = SERIES.length;
 /** The pooled line's name, beside the groups'. */
 const POOLED = 'all pooled';
 
+/** A figure of each unit, as bars in the units' order: at most BARS, each a group's most where there are more. */
+type Bars = { episode: string; value: number; count: number }[];
+
+function perUnit(episodes: readonly EpisodeRow[], value: (e: EpisodeRow) => number | null): Bars {
+  const known = episodes.filter((e) => value(e) !== null);
+  return bucketMax(known, BARS, (e) => value(e) as number, (e) => e.id).map((b) => ({ episode: b.name, value: b.value, count: b.count }));
+}
+
+/** A per-unit figure's bars (tool calls, tokens), titled as each bar is: a unit's, or the most of a group of them. */
+function UnitBars({ bars, title, unit, label, fill }: { bars: Bars; title: string; unit: 'episode' | 'unit'; label: string; fill: string }) {
+  const bucketed = bars.some((b) => b.count > 1);
+  return (
+    <Panel title={bucketed ? `${title} (most in each group of ${unit}s)` : title}>
+      {(room) => (
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={bars} margin={{ top: 4, right: 8, bottom: 0, left: -4 }}>
+            <CartesianGrid {...GRID} />
+            <XAxis dataKey="episode" tick={EpisodeTick} interval={everyNth(bars.map((b) => b.episode), room)} />
+            <YAxis tick={AXIS} allowDecimals={false} tickFormatter={(n: number) => n.toLocaleString('en-US')} />
+            <Tooltip {...TOOLTIP} labelFormatter={(id) => `${unit} ${String(id)}`} formatter={(n) => [Number(n).toLocaleString('en-US'), bucketed ? `${label} (most)` : label]} />
+            <Bar dataKey="value" fill={fill} isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      )}
+    </Panel>
+  );
+}
+
 export function Charts() {
   const episodes = useCell(useShallow((s) => s.detail?.episodes ?? []));
   // A cell of policy versions, or a collection of agents, draws a line for each; their pool only when asked.
@@ -90,16 +119,8 @@ export function Charts() {
     ? 'Success rate so far (%), by episode'
     : `Success so far (%), each ${unit}'s ${versions ? 'development episodes' : 'rollouts'}${groups.length < allGroups.length ? ` (the ${versions ? 'latest' : 'first'} ${groups.length} of ${allGroups.length} ${unit}s)` : ''}${pooledShown ? ', and all pooled' : ''}`;
   const scoredOf = (point: SuccessPoint, series: string) => (series === POOLED ? point.scored : (point.groups[series]?.scored ?? 0));
-  const tools = useMemo(
-    () => bucketMax(episodes.filter((e) => e.toolCalls !== null), BARS, (e) => e.toolCalls as number, (e) => e.id).map((b) => ({ episode: b.name, calls: b.value, count: b.count })),
-    [episodes],
-  );
-  const bucketed = tools.some((b) => b.count > 1);
-  const tokens = useMemo(
-    () => bucketMax(episodes.filter((e) => typeof e.tokens === 'number'), BARS, (e) => e.tokens as number, (e) => e.id).map((b) => ({ episode: b.name, tokens: b.value, count: b.count })),
-    [episodes],
-  );
-  const tokensBucketed = tokens.some((b) => b.count > 1);
+  const tools = useMemo(() => perUnit(episodes, (e) => e.toolCalls), [episodes]);
+  const tokens = useMemo(() => perUnit(episodes, (e) => e.tokens ?? null), [episodes]);
   const memory = useMemo(() => thin(vram.map((s) => ({ t: s.t, gib: Math.round((s.usedMib / 1024) * 10) / 10 })), LINE_POINTS), [vram]);
   const charts = [
     success.length > 0 && (
@@ -129,36 +150,8 @@ export function Charts() {
         )}
       </Panel>
     ),
-    tools.length > 0 && (
-      <Panel key="tools" title={bucketed ? 'Tool calls per episode (most in each group of episodes)' : 'Tool calls per episode'}>
-        {(room) => (
-          <ResponsiveContainer width="100%" height="100%">
-            <BarChart data={tools} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
-              <CartesianGrid {...GRID} />
-              <XAxis dataKey="episode" tick={EpisodeTick} interval={everyNth(tools.map((b) => b.episode), room)} />
-              <YAxis tick={AXIS} allowDecimals={false} />
-              <Tooltip {...TOOLTIP} labelFormatter={(id) => `episode ${String(id)}`} formatter={(calls) => [String(calls), bucketed ? 'tool calls (most)' : 'tool calls']} />
-              <Bar dataKey="calls" fill="var(--running)" isAnimationActive={false} />
-            </BarChart>
-          </ResponsiveContainer>
-        )}
-      </Panel>
-    ),
-    tokens.length > 0 && (
-      <Panel key="tokens" title={tokensBucketed ? 'Tokens per unit, in and out (most in each group of units)' : 'Tokens per unit, in and out'}>
-        {(room) => (
-          <ResponsiveContainer width="100%" height="100%">
-            <BarChart data={tokens} margin={{ top: 4, right: 8, bottom: 0, left: -4 }}>
-              <CartesianGrid {...GRID} />
-              <XAxis dataKey="episode" tick={EpisodeTick} interval={everyNth(tokens.map((b) => b.episode), room)} />
-              <YAxis tick={AXIS} allowDecimals={false} tickFormatter={(n: number) => n.toLocaleString('en-US')} />
-              <Tooltip {...TOOLTIP} labelFormatter={(id) => String(id)} formatter={(n) => [Number(n).toLocaleString('en-US'), tokensBucketed ? 'tokens (most)' : 'tokens']} />
-              <Bar dataKey="tokens" fill="var(--amber)" isAnimationActive={false} />
-            </BarChart>
-          </ResponsiveContainer>
-        )}
-      </Panel>
-    ),
+    tools.length > 0 && <UnitBars key="tools" bars={tools} title="Tool calls per episode" unit="episode" label="tool calls" fill="var(--running)" />,
+    tokens.length > 0 && <UnitBars key="tokens" bars={tokens} title="Tokens per unit, in and out" unit="unit" label="tokens" fill="var(--amber)" />,
     memory.length > 0 && (
       <Panel key="memory" title="GPU memory (GiB, vram.jsonl), by time">
         {() => (
