@@ -20,8 +20,11 @@ export function scorerOf(header: Record<string, unknown>): string | null {
   return Array.isArray(scores) ? (str(obj(scores[0]).scorer) ?? str(obj(scores[0]).name)) : null;
 }
 
+/** What a log's scorers are read from: its header, and its samples' scores (all of them, or the one opened). */
+type Scored = { header: Record<string, unknown>; samples: readonly { scores: Record<string, unknown> }[] };
+
 /** Every scorer a log names: its eval's, its results', and each sample's scores', in that order. */
-export function scorersOf(log: Pick<InspectLog, 'header' | 'samples'>): string[] {
+export function scorersOf(log: Scored): string[] {
   const e = obj(log.header.eval);
   const named = [
     ...(Array.isArray(e.scorers) ? e.scorers.map((s) => str(obj(s).name)) : []),
@@ -36,7 +39,7 @@ export function scorersOf(log: Pick<InspectLog, 'header' | 'samples'>): string[]
  * The scorer outcomes are read by: the one a user picked for this log (settings' `scorers`) where the log has
  * it, else its first (a pick the log lacks is a problem saying so).
  */
-export function pickedScorer(log: Pick<InspectLog, 'header' | 'samples'>, picked: string | undefined, file: string, problems: Problem[]): string | null {
+export function pickedScorer(log: Scored, picked: string | undefined, file: string, problems: Problem[]): string | null {
   const first = scorerOf(log.header);
   if (picked === undefined || picked === first) return first;
   if (scorersOf(log).includes(picked)) return picked;

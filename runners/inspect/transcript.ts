@@ -8,7 +8,7 @@ import { cellId } from '../../shared/address';
 import { arr, obj, str, timestampMs } from '../common/values';
 import type { ReadContext } from '../types';
 import { MAX_MEMBER_BYTES } from './log';
-import { scorerOf } from './outcome';
+import { pickedScorer } from './outcome';
 import { readMember, zipMembers } from './zip';
 
 const ATTACHMENT = /^attachment:\/\/([A-Za-z0-9]+)$/;
@@ -131,9 +131,8 @@ export async function readInspectTranscript(path: string, unit: string, ctx: Rea
   const found = await sampleAt(path, unit, ctx);
   if (!found) return null;
   const sample = obj(resolved(found.sample, obj(found.sample.attachments)));
-  // The scorer picked for the log's outcomes, where this sample has it (its problem is the cell's to say).
-  const picked = ctx.scorers?.[cellId(ctx.host, path)];
-  const scorer = picked !== undefined && picked in obj(sample.scores) ? picked : scorerOf(found.header);
+  // Its outcome by the scorer the cell's are (a pick the log lacks is the cell's problem to say, not the transcript's).
+  const scorer = pickedScorer({ header: found.header, samples: [{ scores: obj(sample.scores) }] }, ctx.scorers?.[cellId(ctx.host, path)], basename(path), []);
   const output = obj(sample.output);
   return {
     unit,
