@@ -4,7 +4,7 @@ import { ADAPTERS } from '../../runners';
 import type { OpenCellReader } from './open-reader';
 import { NotFoundError } from '../../shared/errors';
 
-/** One unit of a cell read like a transcript (a NeMo Gym rollout, a coding-agent episode), off this thread, wherever the cell lives. */
+/** One unit of a cell read like a transcript (a rollout, a sample, an episode from its event log), off this thread, wherever the cell lives. */
 export async function readTranscript(cell: CellSummary, unit: string, reader: OpenCellReader): Promise<Transcript> {
   const { transcripts, episodeStreams } = ADAPTERS[cell.format].capabilities;
   if (!transcripts && !episodeStreams) throw new NotFoundError(`${cell.name} (${cell.format}) keeps no transcripts`);

@@ -6,7 +6,7 @@ import { type EpisodeUnit, problem } from '../../shared/model';
 import type { FormatAdapter } from '../types';
 import { unitOf } from './score';
 import { RUN_JSON, SUMMARY_JSON } from './files';
-import { episodeEnd } from './throttle';
+import { episodeEnd } from './episode-end';
 
 const RATE_TOLERANCE = 1e-6;
 

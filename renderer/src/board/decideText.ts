@@ -12,5 +12,5 @@ export function decideText(c: BoardComparison): { text: string; title: string } 
   if (time.futile) return { text: time.searched ? `futile: ${whole(time.searched)} left` : 'futile: none left', title: `The ${whole(time.searched)} paired units its plan has left cannot decide it, even all going one way. ${title}` };
   if (time.further !== null) return { text: `${whole(time.further)} more`, title };
   if (c.only_a === c.only_b) return { text: 'never at an even split', title };
-  return { text: `not in ${whole(time.searched)} more`, title: `Not within the ${whole(time.searched)} further paired units searched (${c.decide && paired ? 'the plan\'s units left, or ten times those paired' : ''}). ${title}` };
+  return { text: `not in ${whole(time.searched)} more`, title: `Not within the ${whole(time.searched)} further paired units searched (the plan's units left, or ten times those paired). ${title}` };
 }

@@ -2,11 +2,10 @@ import { useMemo } from 'react';
 import type { EpisodeRow } from '../../../shared/cell-detail';
 import { useApp } from '../context';
 import { useCell } from './context';
+import { duration } from './projection';
 
 /** How many of a cell's slowest units its Overview names. */
 const SLOWEST = 5;
-
-const seconds = (s: number) => (s >= 3600 ? `${(s / 3600).toFixed(1)} h` : s >= 120 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(1)} s`);
 
 /** The cell's slowest ended units by wall time, each a link to it in Episodes (where the Wall column sorts them all). */
 export function SlowestUnits() {
@@ -26,7 +25,7 @@ export function SlowestUnits() {
             <button className="link" onClick={() => setCellPlace({ tab: 'episodes', episode: r.id })}>
               {r.id}
             </button>{' '}
-            <span className="num">{seconds(r.wallS)}</span> <span className="muted">{r.status}</span>
+            <span className="num">{duration(r.wallS)}</span> <span className="muted">{r.status}</span>
           </li>
         ))}
       </ol>
