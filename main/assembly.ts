@@ -92,7 +92,7 @@ export class Assembly {
    * The launch service on these places (made once): `watch` looks at launched runs every 2 s (the app);
    * without, once (a command). What the app knows better (sampled GPUs, its roots) comes in `wiring`.
    */
-  launcher(watch = false, wiring: Partial<Pick<LaunchOptions, 'gpus' | 'watchCell' | 'onRuns'>> = {}): Promise<LaunchService> {
+  launcher(watch = false, wiring: Partial<Pick<LaunchOptions, 'gpus' | 'watchCell' | 'cellListedAs' | 'onRuns'>> = {}): Promise<LaunchService> {
     return (this.launchService ??= LaunchService.create(
       {
         configDir: this.options.configDir,
@@ -101,6 +101,7 @@ export class Assembly {
         gpus: (host) => this.readings(host),
         shell: async (host) => shellOn(this.contextOf({ host })),
         watchCell: async () => null,
+        cellListedAs: () => null,
         ...wiring,
       },
       watch,

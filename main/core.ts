@@ -104,7 +104,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // asks for readings once the core is up.
   const launch = await parts.launcher(true, {
     gpus: (host) => gpus.readings(host),
-    watchCell: (address, id, starting) => roots.watchCell(address, id, starting),
+    watchCell: (address, listed, starting) => roots.watchCell(address, listed, starting),
+    cellListedAs: (listed) => roots.cellListedAs(listed),
     onRuns: (runs) => events.emit('runsChanged', runs),
   });
   const gpus = new GpuService({ parts, events, runOfGroup: (pgid) => launch.runOfGroup(pgid), rootPaths: () => roots.localPaths() });

@@ -1,6 +1,6 @@
-// Test helpers: temporary folders, cells written from a map of files, file ages, adapters' reads.
+// Test helpers: temporary folders, cells written from a map of files, file ages, adapters' reads, runners' stand-ins.
 import { evalMembers, zipOf, type LogSpec } from './inspect/write';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { localFs } from './common/fs';
@@ -51,3 +51,23 @@ export function restoreEnv(saved: NodeJS.ProcessEnv): void {
 
 /** An Inspect `.eval` log of these samples, as Inspect writes one (finished when `spec.status` is given). */
 export const inspectLog = (spec: LogSpec): Buffer => zipOf(evalMembers(spec));
+
+/** The name Inspect would give a log: its creation time first (`{created}_{task}_{id}`). */
+export const INSPECT_LOG_NAME = '2026-12-05T10-00-00+00-00_popularity_Mb7cvjF3LzcDbpUXgu5Vbr.eval';
+
+/**
+ * Writes a stand-in `inspect` into `bin` for launch tests: it copies a real log (inspect_ai's own test log)
+ * into its --log-dir as INSPECT_LOG_NAME, at once or once the file `go` exists, then runs on for 30 s.
+ */
+export function inspectStandIn(bin: string, go?: string): void {
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'inspect'), [
+    '#!/bin/sh',
+    'echo "inspect $*"',
+    'while [ $# -gt 0 ]; do [ "$1" = --log-dir ] && dir="$2"; shift; done',
+    ...(go ? [`while [ ! -e '${go}' ]; do sleep 0.05; done`] : []),
+    `cp '${join(import.meta.dirname, 'inspect', 'fixtures', 'log_streaming.eval')}' "$dir/${INSPECT_LOG_NAME}"`,
+    'sleep 30',
+  ].join('\n'));
+  chmodSync(join(bin, 'inspect'), 0o755);
+}

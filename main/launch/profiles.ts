@@ -27,7 +27,10 @@ export const Profile = z.object({
   cwd: z.string(),
   env: z.record(z.string(), z.string()).default({}),
   cell: z.string(),
-  /** For a format whose cell is a file (NeMo Gym): that file, inside the run's folder `cell`. */
+  /**
+   * For a format whose cell is a file (NeMo Gym): that file, inside the run's folder `cell`; `*` where the
+   * runner names it (Inspect: `*.eval`), the first such file to appear being the cell.
+   */
   cell_file: z.string().regex(/^[^/]+$/, 'a file name inside the run\'s folder').optional(),
 });
 export type Profile = z.infer<typeof Profile>;
@@ -75,7 +78,7 @@ export interface RenderedRun {
   env: Record<string, string>;
   /** The run's folder: the launch writes its output there. */
   cell: string;
-  /** The path its cell is listed under: the folder, or the file in it that a cell that is a file is. */
+  /** The path its cell is listed under: the folder, or the file in it that a cell that is a file is (`isListedAs`). */
   listed: string;
   values: Record<string, string>;
 }

@@ -31,10 +31,10 @@ const start = (run: ReturnType<typeof renderRun>) => ({ run, env: {}, submit: nu
 const launch = (command: string) => manager.launch('local', start(renderRun(custom, { command, root: join(tmp.path, 'runs') }, ctx())), null, { canDrain: true });
 
 describe('runner profiles', () => {
-  it('ships demo, coding-agent, bigym-agent, evopolicygym, nemo-gym and custom, all valid', async () => {
+  it('ships demo, coding-agent, bigym-agent, evopolicygym, nemo-gym, inspect and custom, all valid', async () => {
     const { profiles, problems } = await loadProfiles([SHIPPED]);
     expect(problems).toEqual([]);
-    expect(profiles.map((p) => p.name).sort()).toEqual(['bigym-agent', 'coding-agent', 'custom', 'demo', 'evopolicygym', 'nemo-gym']);
+    expect(profiles.map((p) => p.name).sort()).toEqual(['bigym-agent', 'coding-agent', 'custom', 'demo', 'evopolicygym', 'inspect', 'nemo-gym']);
   });
 
   it('renders the exact coding-agent command, with a ui_ name the board can never take', async () => {
@@ -74,7 +74,7 @@ describe('runner profiles', () => {
     const { writeTree } = await import('../../runners/testing');
     writeTree(dir, { 'bad.yaml': 'name: bad\ncommand: nope\n' });
     const { profiles, problems } = await loadProfiles([SHIPPED, dir]);
-    expect(profiles).toHaveLength(6);
+    expect(profiles).toHaveLength(7);
     expect(problems[0]?.file).toBe(join(dir, 'bad.yaml'));
   });
 });

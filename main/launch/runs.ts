@@ -182,6 +182,15 @@ export class RunManager {
     return new Map(this.registry.runs.map((run) => [cellId(run.host, run.listed ?? run.cell), (run.seen ?? NOT_SEEN).state]));
   }
 
+  /** The file a run that lists its cell by a pattern (Inspect's log) turned out to write: its cell from now on. */
+  async settle(id: string, listed: string): Promise<void> {
+    await this.registry.load();
+    const run = this.registry.runs.find((r) => r.id === id);
+    if (!run || run.listed === listed) return;
+    run.listed = listed;
+    await this.registry.save();
+  }
+
   /** Runs by id, or by a unique start of it, or by name (the latest of that name). */
   private async find(key: string): Promise<LaunchedRun> {
     await this.registry.load();

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { GpuReading, GpuSample } from '../../shared/machine';
 import type { Backend } from '../../shared/contract';
-import { episodesOfSpec, parseTarget, type LaunchRequest, type RunInfo, type RunState } from '../../shared/launch';
+import { episodesOfSpec, listedByPattern, parseTarget, type LaunchRequest, type RunInfo, type RunState } from '../../shared/launch';
 import { cellId, formatAddress, isLocal } from '../../shared/address';
 import { HostPlace } from './host-place';
 import type { RunPlace } from './place';
@@ -23,8 +23,13 @@ export interface LaunchOptions {
   gpus(host: string): Promise<GpuReading[]>;
   /** An SSH host's shell once it is connected; rejects when it cannot be reached. */
   shell(host: string): Promise<Shell>;
-  /** Makes a launched cell listed (`ALIAS:/path` on an SSH host), waiting while `starting` says so; its id once it is. */
-  watchCell(address: string, cellId: string, starting: () => boolean): Promise<string | null>;
+  /**
+   * Makes a launched run's folder (`ALIAS:/path` on an SSH host) watched, waiting while `starting` says so
+   * for the cell `listed` (an id, or its pattern: `isListedAs`) to be listed; that cell's id once it is.
+   */
+  watchCell(address: string, listed: string, starting: () => boolean): Promise<string | null>;
+  /** The id of the listed cell a launch lists by a pattern (`isListedAs`), once the runner has written it. */
+  cellListedAs(listed: string): string | null;
   /** Told of the runs list each time it differs from the last told (a run started, changed state, ended). */
   onRuns?(runs: RunInfo[]): void;
 }
@@ -117,13 +122,26 @@ export class LaunchService implements LaunchCalls {
 
   private async refreshStates(): Promise<void> {
     await this.runs.refresh();
-    const views = await this.runs.list();
+    const views = await this.settleListed(await this.runs.list());
     this.tellRuns(views.map((run) => this.info(run)));
     this.groups = new Map(views.filter((r) => isLocal(r.host) && r.pid !== null && r.state === 'running').map((r) => [r.pid as number, r.name]));
     const next = await this.runs.states();
     const changed = [...new Set([...next.keys(), ...this.cellStates.keys()])].filter((cell) => next.get(cell) !== this.cellStates.get(cell));
     this.cellStates = next;
     if (changed.length) this.stateListeners.forEach((listener) => listener(changed));
+  }
+
+  /** Each run whose runner names its own cell file (a pattern) gets its cell, once that file is listed. */
+  private async settleListed(views: RunView[]): Promise<RunView[]> {
+    return Promise.all(
+      views.map(async (run) => {
+        const found = run.listed && listedByPattern(run.listed) ? this.options.cellListedAs(cellId(run.host, run.listed)) : null;
+        if (found === null) return run;
+        const listed = found.slice(run.host.length + 1);
+        await this.runs.settle(run.id, listed);
+        return { ...run, listed };
+      }),
+    );
   }
 
   private tellRuns(runs: RunInfo[]): void {
@@ -228,6 +246,7 @@ export class LaunchService implements LaunchCalls {
       // A run that ended already, or failed to start, will not write its cell now.
       const starting = () => ['pending', 'running'].includes(this.cellStates.get(cell) ?? 'running');
       id = await this.options.watchCell(formatAddress({ host: view.host, path: run.cell }), cell, starting);
+      if (id !== null && listedByPattern(run.listed)) await this.runs.settle(view.id, id.slice(view.host.length + 1));
     } catch (error) {
       problem ??= `started, but its cell is not watched: ${(error as Error).message}`;
     }

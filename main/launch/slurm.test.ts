@@ -138,7 +138,7 @@ describe('launching on a one-node Slurm cluster', () => {
     const { run } = await core.launchRun({ profile: 'script', values: { script: 'sleep 120' }, target: 'slurm' });
     const again = await LaunchService.create({
       configDir: join(tmp.path, 'config'), packageRoot: join(import.meta.dirname, '..', '..'), dataDir: join(tmp.path, 'data'),
-      gpus: async () => [], shell: () => Promise.reject(new Error('no hosts here')), watchCell: async () => null,
+      gpus: async () => [], shell: () => Promise.reject(new Error('no hosts here')), watchCell: async () => null, cellListedAs: () => null,
     }, false);
     await expect.poll(async () => (await again.listRuns()).find((r) => r.id === run.id)?.job?.state, { timeout: 10_000 }).toBe('RUNNING');
     expect((await again.stopRun(run.id)).state).toBe('stopped');

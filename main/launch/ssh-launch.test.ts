@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restoreEnv, tempDir, writeTree } from '../../runners/testing';
+import { INSPECT_LOG_NAME, inspectStandIn, restoreEnv, tempDir, writeTree } from '../../runners/testing';
 import { createCore, type Core } from '../core';
 import { shellNvidiaSmi } from '../gpu/fake/shell';
 import { startSshd, type TestSshd } from '../ssh/testing';
@@ -25,7 +25,9 @@ const open = () => createCore({ configDir: join(tmp.path, 'config'), dataDir: jo
 beforeAll(async () => {
   tmp = tempDir();
   // The host's HOME, where its runs go: a folder of this test's, not the real home of the user it logs in as.
-  sshd = await startSshd({ trusted: true, env: { HOME: join(tmp.path, 'host-home') } });
+  // Its PATH holds a stand-in `inspect` (runners/testing.ts).
+  inspectStandIn(join(tmp.path, 'host-bin'));
+  sshd = await startSshd({ trusted: true, env: { HOME: join(tmp.path, 'host-home'), PATH: `${join(tmp.path, 'host-bin')}:${process.env.PATH}` } });
   process.env.HOME = sshd.home;
   // The host's GPU: a real H200 capture, 110796 MiB free.
   shellNvidiaSmi(tmp.path, join(import.meta.dirname, '..', 'gpu', 'fixtures', 'noheader-nounits', 'linux-x86_64__nvidia-h200__590.48.01__load.csv'));
@@ -112,6 +114,16 @@ describe('launching on an SSH host', () => {
     renameSync(moved, join(run.cell, 'stdout.log'));
     await expect(core.resumeRun(resumed.id, 'resume: --episodes 4')).rejects.toThrow(`${join(run.cell, 'stdout.log')} is not the file the launch made`);
     expect(readFileSync(join(run.cell, 'stdout.log'), 'utf8')).toBe('moved\n');
+  }, 30_000);
+
+  it('runs `inspect eval` on the host: the log Inspect names itself in the run\'s ui_ folder there is the run\'s cell', async () => {
+    const root = join(tmp.path, 'host-home', 'inspect-runs');
+    writeTree(root, { 'popularity.py': '' });
+    const { run, cellId } = await core.launchRun({ profile: 'inspect', values: { root, checkout: root, task: 'popularity.py', model: 'mockllm/model' }, target: 'testhost', label: 'ssh' });
+    const id = `testhost:${run.cell}/${INSPECT_LOG_NAME}`;
+    expect([cellId, run.cellId]).toEqual([id, id]);
+    expect((await core.listCells()).find((c) => c.id === id)).toMatchObject({ format: 'inspect', board: 'ui', budget: { used: 4, total: 4 } });
+    expect((await core.stopRun(run.id)).state).toBe('stopped');
   }, 30_000);
 
   it('shows a run that exits non-zero as crashed, with its exit code and the end of its stderr', async () => {

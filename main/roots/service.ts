@@ -20,6 +20,7 @@ import { BoardClaims } from './claims';
 import { RootHosts } from './root-hosts';
 import { until } from './until';
 import { NotFoundError } from '../../shared/errors';
+import { isListedAs } from '../../shared/launch';
 
 interface RootEntry {
   /** The root's address: a local path, or `ALIAS:/path` on an SSH host. */
@@ -31,6 +32,11 @@ interface RootEntry {
 }
 
 type RootCalls = Pick<Backend, 'listRoots' | 'addRoot' | 'removeRoot' | 'listCells'>;
+
+/** Of several files matching a launch's pattern (a runner that retried), the first: Inspect's names start with their time. */
+function firstListedAs(listed: string, cells: CellSummary[]): string | null {
+  return cells.filter((c) => isListedAs(listed, c.id)).map((c) => c.id).sort()[0] ?? null;
+}
 
 export class RootsService implements RootCalls {
   private readonly roots = new Map<string, RootEntry>();
@@ -207,17 +213,23 @@ export class RootsService implements RootCalls {
   /**
    * Makes a launched run's cell listed where the user watches: its parent folder becomes a root if none
    * holds it; waits (up to 10 s, while `starting` says so) for the cell to appear. Returns its id when it did.
+   * `listed` is the cell's id, or a pattern of it where the runner names its own file (`isListedAs`).
    */
-  async watchCell(cellPath: string, cellId: string, starting: () => boolean = () => true): Promise<string | null> {
+  async watchCell(cellPath: string, listed: string, starting: () => boolean = () => true): Promise<string | null> {
     let entry = [...this.roots.values()].find((r) => cellPath.startsWith(`${r.path}/`));
     if (!entry) {
       entry = await this.addSaved(dirname(cellPath));
       await this.index(entry);
     }
-    const listed = () => this.cellsOf(entry).some((c) => c.id === cellId);
-    await until(listed, () => entry.index?.refresh(), starting);
+    const found = () => firstListedAs(listed, this.cellsOf(entry));
+    await until(() => found() !== null, () => entry.index?.refresh(), starting);
     this.changed();
-    return listed() ? cellId : null;
+    return found();
+  }
+
+  /** The listed cell a launch lists as `listed` (`isListedAs`), if one is listed now: the first by name. */
+  cellListedAs(listed: string): string | null {
+    return firstListedAs(listed, this.cells());
   }
 
   async listRoots() {
