@@ -51,7 +51,7 @@ export function requiredTools({ env = process.env, electron = false, root = proc
     },
     { name: 'ps', why: 'process-tree tests list processes', apt: 'procps', found: findTool('ps', path) !== null },
     { name: 'inotifywait', why: 'SSH feed tests watch a host with inotifywait', apt: 'inotify-tools', found: findTool('inotifywait', path) !== null },
-    { name: 'python3', why: "SSH feed tests watch a host without inotifywait with python3's inotify (ctypes)", apt: 'python3', found: findTool('python3', path) !== null },
+    { name: 'python3', why: "SSH feed tests watch a host without inotifywait with python3's inotify (ctypes); an Inspect log stored, not deflated, is written by its zipfile", apt: 'python3', found: findTool('python3', path) !== null },
     {
       name: 'kerberos',
       why: 'an SSH test logs in by GSSAPI with a ticket from a private KDC (krb5kdc, kdb5_util, kadmin.local, kinit, kdestroy)',

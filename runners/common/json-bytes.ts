@@ -98,23 +98,42 @@ export function memberSpans(bytes: Buffer, from: number, to: number): Map<string
 }
 
 /**
- * The elements of the JSON array in bytes[from, to), each one's span, in order; null when the bytes are not
- * one whole array. As with members, an element is not checked beyond its bounds: parse its span to read it
- * (a list of 200,000 summaries is parsed one element at a time, never whole).
+ * The elements of one JSON array whose bytes come in chunks (a member as it inflates): `push` gives the
+ * elements a chunk completes, each as its bytes; `end` says whether the bytes were one whole array. Only
+ * the element being completed is held, never the array.
  */
-export function elementSpans(bytes: Buffer, from: number, to: number): ByteSpan[] | null {
-  const spans: ByteSpan[] = [];
-  let at = skipSpace(bytes, from, to);
-  if (bytes[at] !== 0x5b) return null;
-  at = skipSpace(bytes, at + 1, to);
-  if (bytes[at] === 0x5d) return skipSpace(bytes, at + 1, to) === to ? spans : null;
-  for (;;) {
-    const end = valueEnd(bytes, at, to);
-    if (end < 0) return null;
-    spans.push({ start: at, end });
-    at = skipSpace(bytes, end, to);
-    if (bytes[at] === 0x5d) return skipSpace(bytes, at + 1, to) === to ? spans : null;
-    if (bytes[at] !== 0x2c) return null;
-    at = skipSpace(bytes, at + 1, to);
+export class ElementStream {
+  private carry = Buffer.alloc(0);
+  private expect: 'open' | 'first' | 'element' | 'comma' | 'closed' | 'broken' = 'open';
+
+  push(chunk: Buffer): Buffer[] {
+    const bytes = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
+    const elements: Buffer[] = [];
+    let at = skipSpace(bytes, 0, bytes.length);
+    while (at < bytes.length && this.expect !== 'broken') {
+      const c = bytes[at] as number;
+      if (this.expect === 'open' || this.expect === 'closed') {
+        this.expect = this.expect === 'open' && c === 0x5b ? 'first' : 'broken';
+        at++;
+      } else if (this.expect === 'comma' || (this.expect === 'first' && c === 0x5d)) {
+        this.expect = c === 0x2c ? 'element' : c === 0x5d ? 'closed' : 'broken';
+        at++;
+      } else {
+        const end = valueEnd(bytes, at, bytes.length);
+        // A number or literal that reaches the chunk's end may go on in the next one.
+        if (end < 0 || (end === bytes.length && c !== QUOTE && c !== 0x7b && c !== 0x5b)) break;
+        elements.push(bytes.subarray(at, end));
+        this.expect = 'comma';
+        at = end;
+      }
+      at = skipSpace(bytes, at, bytes.length);
+    }
+    this.carry = this.expect === 'broken' ? Buffer.alloc(0) : Buffer.from(bytes.subarray(at));
+    return elements;
+  }
+
+  /** Whether the bytes pushed were one whole array and nothing after it. */
+  end(): boolean {
+    return this.expect === 'closed' && this.carry.length === 0;
   }
 }

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { findTool } from '../../scripts/system-tools.mjs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { localFs } from '../common/fs';
@@ -167,6 +169,15 @@ describe('an Inspect log as Inspect writes it', () => {
       { id: '3#1', winner: 'b' },
       { id: '3#2', winner: 'a' },
     ]);
+  });
+
+  it('reads a log whose members are stored, not deflated (Python\'s zipfile writes so by default), as the same log deflated', async () => {
+    const stored = join(tmp.path, 'stored.eval');
+    const python = 'import sys, zipfile\nsrc = zipfile.ZipFile(sys.argv[1])\nwith zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_STORED) as out:\n    for m in src.infolist(): out.writestr(m.filename, src.read(m))';
+    execFileSync(findTool('python3') ?? 'python3', ['-c', python, join(FIXTURES, 'log_streaming.eval'), stored]);
+    const [a, b] = [await readCell(stored, 'inspect', context()), await fixture('log_streaming.eval')];
+    expect(a.cell).toMatchObject({ state: 'finished', problems: [], episodes: b.cell.episodes, tokens: b.cell.tokens });
+    expect(a.units).toEqual(b.units);
   });
 
   it('reads a log of more members than a plain zip counts (65,535) from its zip64 end records', async () => {

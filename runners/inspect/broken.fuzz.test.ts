@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localFs } from '../common/fs';
 import { JsonlCache } from '../common/jsonl-cache';
-import { elementSpans } from '../common/json-bytes';
+import { ElementStream } from '../common/json-bytes';
 import { fileCellsIn } from '../detect';
 import { readCell } from '../read';
 import { context, tempDir } from '../testing';
@@ -21,15 +21,23 @@ const fresh = (ext = 'eval') => join(tmp.path, `l${n++}.${ext}`);
 const members = evalMembers({ task: 't', model: 'm', sampleIds: [1, 2], epochs: 1, scorer: 'match', samples: [{ id: 1, epoch: 1, scores: { match: 'C' } }, { id: 2, epoch: 1, scores: { match: 'I' } }], status: 'success' });
 const REAL = readFileSync(join(import.meta.dirname, 'fixtures/log_streaming.eval'));
 
-describe('the element scanner', () => {
-  it('finds every element of any JSON array, each span parsing to its value, however it is spaced; a cut-off array is none', () => {
+describe('the element stream', () => {
+  /** The elements of `bytes` pushed in pieces cut at `cuts`, and whether it says they were one whole array. */
+  function streamed(bytes: Buffer, cuts: number[]): { elements: unknown[]; whole: boolean } {
+    const stream = new ElementStream();
+    const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+    const pieces = [0, ...at, bytes.length].slice(1).map((end, i, ends) => bytes.subarray(i === 0 ? 0 : (ends[i - 1] as number), end));
+    const elements = pieces.flatMap((piece) => stream.push(piece)).map((e) => JSON.parse(e.toString('utf8')) as unknown);
+    return { elements, whole: stream.end() };
+  }
+
+  it('finds every element of any JSON array, however it is spaced and cut into chunks; a cut-off array or anything after it is no whole array', () => {
     fc.assert(
-      fc.property(fc.array(fc.jsonValue()), fc.constantFrom(undefined, 2, '\t'), fc.nat(), (value, space, cut) => {
+      fc.property(fc.array(fc.jsonValue()), fc.constantFrom(undefined, 2, '\t'), fc.array(fc.nat(), { maxLength: 12 }), fc.nat(), (value, space, cuts, cut) => {
         const bytes = Buffer.from(JSON.stringify(value, null, space));
-        const spans = elementSpans(bytes, 0, bytes.length);
-        expect(spans?.map((s) => JSON.parse(bytes.toString('utf8', s.start, s.end)))).toEqual(JSON.parse(JSON.stringify(value)));
-        const short = bytes.subarray(0, cut % bytes.length);
-        expect(elementSpans(short, 0, short.length)).toBeNull();
+        expect(streamed(bytes, cuts)).toEqual({ elements: JSON.parse(JSON.stringify(value)), whole: true });
+        expect(streamed(bytes.subarray(0, cut % bytes.length), cuts).whole).toBe(false);
+        expect(streamed(Buffer.concat([bytes, Buffer.from(' [')]), cuts).whole).toBe(false);
       }),
       { numRuns: 300 },
     );

@@ -24,9 +24,13 @@ export interface SampleFacts {
   /** Tokens by model; null where the file does not say (an old summary). */
   usage: Record<string, Usage> | null;
   totalTimeS: number | null;
-  /** Where it was read (a member, or `samples[3]` of a JSON log), for problems. */
-  where: string;
+  /** Where it was read, for problems (`placeOf`): a member, or a list (`summaries.json`) and its index there. */
+  from: string;
+  index: number | null;
 }
+
+/** Where a sample's facts were read, in words: `samples/1_epoch_1.json`, `summaries.json [3]`. */
+export const placeOf = ({ from, index }: Pick<SampleFacts, 'from' | 'index'>) => (index === null ? from : `${from} [${index}]`);
 
 export const unitOf = (id: unknown, epoch: unknown): string | null => {
   const sample = typeof id === 'string' || typeof id === 'number' ? String(id) : null;
@@ -45,8 +49,12 @@ export function usageOf(value: unknown, where: string, problems: Problem[]): Rec
   return usage;
 }
 
-/** A sample's or a summary's facts; null (with a problem) where it names no unit. */
-export function factsOf(value: unknown, where: string, problems: Problem[]): SampleFacts | null {
+/**
+ * A sample's or a summary's facts, read at `from` (the `index`th of its list); null (with a problem) where it
+ * names no unit. The place is kept as its two parts: words for each of 200,000 summaries would double their size.
+ */
+export function factsOf(value: unknown, from: string, index: number | null, problems: Problem[]): SampleFacts | null {
+  const where = placeOf({ from, index });
   const v = obj(value);
   const unit = unitOf(v.id, v.epoch);
   if (unit === null) {
@@ -57,5 +65,5 @@ export function factsOf(value: unknown, where: string, problems: Problem[]): Sam
   for (const [scorer, score] of Object.entries(obj(v.scores))) scores[scorer] = obj(score).value;
   const error = v.error === undefined || v.error === null ? null : (str(obj(v.error).message) ?? str(v.error) ?? 'error');
   const limit = v.limit === undefined || v.limit === null ? null : [str(obj(v.limit).type) ?? 'a', 'limit', num(obj(v.limit).limit) === null ? '' : `of ${num(obj(v.limit).limit)}`].join(' ').trim();
-  return { unit, scores, error, limit, usage: 'model_usage' in v ? usageOf(v.model_usage, where, problems) : null, totalTimeS: amount(v.total_time, where, 'total_time', problems), where };
+  return { unit, scores, error, limit, usage: 'model_usage' in v ? usageOf(v.model_usage, where, problems) : null, totalTimeS: amount(v.total_time, where, 'total_time', problems), from, index };
 }

@@ -2,7 +2,7 @@
 // holding Inspect's start record or header; a `.json` object that starts as Inspect writes one.
 import { join } from 'node:path';
 import type { CellFs } from '../common/fs';
-import { firstMember, ZipBroken, zipMembers } from './zip';
+import { firstMember, ZipBroken, zipDirectory } from './zip';
 
 /** How a JSON log starts: its version, perhaps its status, then its eval. */
 const JSON_LOG_HEAD = /^\s*\{\s*"version"\s*:\s*\d+\s*,\s*(?:"status"\s*:\s*"[a-z_]+"\s*,\s*)?"eval"\s*:\s*\{/;
@@ -12,7 +12,8 @@ async function isEvalLog(fs: CellFs, path: string): Promise<boolean> {
   try {
     // Inspect writes its start record first: a large log is known without its central directory.
     if (LOG_MEMBERS.has((await firstMember(fs, path)) ?? '')) return true;
-    return (await zipMembers(fs, path)).some((m) => LOG_MEMBERS.has(m.name));
+    const directory = await zipDirectory(fs, path);
+    return [...LOG_MEMBERS].some((name) => directory.get(name) !== undefined);
   } catch (error) {
     if (error instanceof ZipBroken) return false;
     throw error;

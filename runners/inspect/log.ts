@@ -6,10 +6,10 @@ import { problem, type Problem } from '../../shared/model';
 import { parseJson } from '../../shared/json';
 import { append } from '../../shared/arrays';
 import { obj } from '../common/values';
-import { elementSpans } from '../common/json-bytes';
+import { ElementStream } from '../common/json-bytes';
 import type { ReadContext } from '../types';
-import { factsOf, type SampleFacts } from './facts';
-import { readMember, ZipBroken, zipMembers, type ZipMember } from './zip';
+import { factsOf, placeOf, type SampleFacts } from './facts';
+import { memberChunks, readMember, ZipBroken, zipDirectory, type ZipMember } from './zip';
 
 /** The most of a member or a JSON log parsed at once; a larger one is a problem, not read. */
 export const MAX_MEMBER_BYTES = 512 << 20;
@@ -45,45 +45,52 @@ function parseMember(bytes: Buffer, name: string): { value: unknown; problems: P
   }
 }
 
-/** What a member's bytes give (`derive`), from memory while its CRC is the same. */
-async function member<T>(path: string, m: ZipMember, ctx: ReadContext, memory: EvalMemory, derive: (bytes: Buffer, problems: Problem[]) => T | undefined): Promise<{ value: T | undefined; problems: Problem[] }> {
+/** What a member gives (`derive` reads it), from memory while its CRC is the same. */
+async function member<T>(m: ZipMember, memory: EvalMemory, derive: (problems: Problem[]) => Promise<T | undefined>): Promise<{ value: T | undefined; problems: Problem[] }> {
   const known = memory.parsed.get(m.name);
   if (known && known.crc === m.crc) return known as { value: T | undefined; problems: Problem[] };
   const problems: Problem[] = [];
-  const value = m.size > MAX_MEMBER_BYTES ? (problems.push(problem(m.name, `${m.size} bytes: too large to read (over ${MAX_MEMBER_BYTES})`)), undefined) : derive(await readMember(ctx.fs, path, m, MAX_MEMBER_BYTES), problems);
-  const read = { value, problems };
+  const read = { value: await derive(problems), problems };
   memory.parsed.set(m.name, { crc: m.crc, ...read });
   return read;
 }
 
-/** A member's JSON given to `then`; a member that is not JSON is a problem naming it. */
+/** A member read whole, its JSON given to `then`; one too large, or not JSON, is a problem naming it. */
 const asJson =
-  <T>(name: string, then: (value: unknown, problems: Problem[]) => T) =>
-  (bytes: Buffer, problems: Problem[]): T | undefined => {
-    const parsed = parseMember(bytes, name);
+  <T>(path: string, m: ZipMember, ctx: ReadContext, then: (value: unknown, problems: Problem[]) => T) =>
+  async (problems: Problem[]): Promise<T | undefined> => {
+    if (m.size > MAX_MEMBER_BYTES) return void problems.push(problem(m.name, `${m.size} bytes: too large to read (over ${MAX_MEMBER_BYTES})`));
+    const parsed = parseMember(await readMember(ctx.fs, path, m, MAX_MEMBER_BYTES), m.name);
     append(problems, parsed.problems);
     return parsed.value === undefined ? undefined : then(parsed.value, problems);
   };
 
 /**
- * A summaries member's facts, each summary parsed alone (a list of 200,000 is never held whole); one that is
- * not JSON is a problem naming its place.
+ * A summaries member's facts, each summary parsed alone as the member inflates (a list of 200,000 is never
+ * held whole, as bytes or as values); one that is not JSON is a problem naming its place.
  */
-function summaryFacts(bytes: Buffer, where: string, problems: Problem[]): SampleFacts[] {
-  const spans = elementSpans(bytes, 0, bytes.length);
-  if (!spans) {
+async function summaryFacts(chunks: AsyncIterable<Buffer>, where: string, problems: Problem[]): Promise<SampleFacts[]> {
+  const list = new ElementStream();
+  const facts: SampleFacts[] = [];
+  const own: Problem[] = [];
+  let index = 0;
+  for await (const chunk of chunks) {
+    for (const element of list.push(chunk)) {
+      const at = index++;
+      try {
+        const fact = factsOf(parseJson(element.toString('utf8')), where, at, own);
+        if (fact) facts.push(fact);
+      } catch (error) {
+        own.push(problem(placeOf({ from: where, index: at }), `not JSON (${(error as Error).message}); not read`));
+      }
+    }
+  }
+  if (!list.end()) {
     problems.push(problem(where, 'not a list of sample summaries; not read'));
     return [];
   }
-  return spans.flatMap(({ start, end }, i) => {
-    const place = `${where} [${i}]`;
-    try {
-      return factsOf(parseJson(bytes.toString('utf8', start, end)), place, problems) ?? [];
-    } catch (error) {
-      problems.push(problem(place, `not JSON (${(error as Error).message}); not read`));
-      return [];
-    }
-  });
+  append(problems, own);
+  return facts;
 }
 
 /** The facts with each unit once (the first), and a problem naming each unit given again and its places. */
@@ -93,7 +100,7 @@ function onceEach(facts: SampleFacts[], file: string): { samples: SampleFacts[];
   for (const f of facts) {
     const seen = first.get(f.unit);
     if (!seen) first.set(f.unit, f);
-    else again.set(f.unit, [...(again.get(f.unit) ?? [seen.where]), f.where]);
+    else again.set(f.unit, [...(again.get(f.unit) ?? [placeOf(seen)]), placeOf(f)]);
   }
   const repeats = [...again].map(([unit, places]) => problem(file, `sample ${unit} given more than once: ${places.join(' and ')}`));
   return { samples: [...first.values()], repeats };
@@ -101,40 +108,43 @@ function onceEach(facts: SampleFacts[], file: string): { samples: SampleFacts[];
 
 async function readEval(path: string, ctx: ReadContext, memory: EvalMemory, changedAt: number): Promise<InspectLog> {
   const problems: Problem[] = [];
-  const members = await zipMembers(ctx.fs, path);
-  const byName = new Map(members.map((m) => [m.name, m]));
-  const headerMember = byName.get('header.json') ?? byName.get('_journal/start.json');
-  const headerRead = headerMember ? await member(path, headerMember, ctx, memory, asJson(headerMember.name, obj)) : null;
+  const directory = await zipDirectory(ctx.fs, path);
+  const ended = directory.get('header.json');
+  const headerMember = ended ?? directory.get('_journal/start.json');
+  const headerRead = headerMember ? await member(headerMember, memory, asJson(path, headerMember, ctx, obj)) : null;
   const header = headerRead?.value ?? {};
   if (headerRead) append(problems, headerRead.problems);
   // The final summaries hold every sample; while it runs, the journal's batches do.
-  const final = byName.get('summaries.json');
-  const batches = final ? [final] : members.filter((m) => JOURNAL_SUMMARY.test(m.name)).sort((a, b) => Number(JOURNAL_SUMMARY.exec(a.name)?.[1]) - Number(JOURNAL_SUMMARY.exec(b.name)?.[1]));
+  const final = directory.get('summaries.json');
+  const batches = final ? [final] : [...directory].filter((m) => JOURNAL_SUMMARY.test(m.name)).sort((a, b) => Number(JOURNAL_SUMMARY.exec(a.name)?.[1]) - Number(JOURNAL_SUMMARY.exec(b.name)?.[1]));
   const facts: SampleFacts[] = [];
   for (const m of batches) {
-    const read = await member(path, m, ctx, memory, (bytes, own) => summaryFacts(bytes, m.name, own));
+    const read = await member(m, memory, (own) => summaryFacts(memberChunks(ctx.fs, path, m), m.name, own));
     append(problems, read.problems);
     append(facts, read.value ?? []);
   }
   // A sample written before its summary (or a log whose summaries say no tokens) is read itself.
   const firstAt = new Map<string, number>();
   facts.forEach((f, i) => firstAt.has(f.unit) || firstAt.set(f.unit, i));
-  for (const m of members) {
+  const present = new Set<string>();
+  for (const m of directory) {
+    if (memory.parsed.has(m.name)) present.add(m.name);
     const sample = SAMPLE.exec(m.name);
     const at = sample ? firstAt.get(`${sample[1]}#${sample[2]}`) : undefined;
     if (!sample || (at !== undefined && (facts[at] as SampleFacts).usage !== null)) continue;
-    const read = await member(path, m, ctx, memory, asJson(m.name, (value, own) => factsOf(value, m.name, own) ?? undefined));
+    const read = await member(m, memory, asJson(path, m, ctx, (value, own) => factsOf(value, m.name, null, own) ?? undefined));
+    present.add(m.name);
     append(problems, read.problems);
     const own = read.value;
     if (!own) continue;
     // Its summary's place and scores stand; the sample adds what the summary does not say.
-    if (at !== undefined) facts[at] = { ...own, scores: { ...own.scores, ...(facts[at] as SampleFacts).scores }, where: (facts[at] as SampleFacts).where };
+    if (at !== undefined) facts[at] = { ...own, scores: { ...own.scores, ...(facts[at] as SampleFacts).scores }, from: (facts[at] as SampleFacts).from, index: (facts[at] as SampleFacts).index };
     else facts.push(own);
   }
   // Members gone from the zip are let go.
-  for (const name of memory.parsed.keys()) if (!byName.has(name)) memory.parsed.delete(name);
+  for (const name of memory.parsed.keys()) if (!present.has(name)) memory.parsed.delete(name);
   const { samples, repeats } = onceEach(facts, basename(path));
-  return { header, ended: byName.has('header.json'), samples, repeats, problems, beingWritten: false, changedAt };
+  return { header, ended: ended !== undefined, samples, repeats, problems, beingWritten: false, changedAt };
 }
 
 /** A JSON log that does not parse now: caught while it is written. */
@@ -152,7 +162,7 @@ async function readJsonLog(path: string, ctx: ReadContext, changedAt: number): P
   } catch (error) {
     throw new PartlyWritten(`not JSON: ${(error as Error).message}`);
   }
-  const facts = Array.isArray(log.samples) ? log.samples.flatMap((s, i) => factsOf(s, `${name} samples[${i}]`, problems) ?? []) : [];
+  const facts = Array.isArray(log.samples) ? log.samples.flatMap((s, i) => factsOf(s, `${name} samples`, i, problems) ?? []) : [];
   const { samples, repeats } = onceEach(facts, name);
   return { header: log, ended: typeof log.status === 'string', samples, repeats, problems, beingWritten: false, changedAt };
 }

@@ -9,7 +9,7 @@ import { arr, obj, str, timestampMs } from '../common/values';
 import type { ReadContext } from '../types';
 import { MAX_MEMBER_BYTES } from './log';
 import { pickedScorer } from './outcome';
-import { readMember, zipMembers } from './zip';
+import { readMember, zipDirectory } from './zip';
 
 const ATTACHMENT = /^attachment:\/\/([A-Za-z0-9]+)$/;
 
@@ -120,9 +120,9 @@ async function sampleAt(path: string, unit: string, ctx: ReadContext): Promise<{
     const sample = arr(log.samples).map(obj).find((s) => String(s.id) === id && String(s.epoch) === epoch);
     return sample ? { sample, header: log } : null;
   }
-  const members = await zipMembers(ctx.fs, path);
-  const member = members.find((m) => m.name === `samples/${id}_epoch_${epoch}.json`);
-  const header = members.find((m) => m.name === 'header.json') ?? members.find((m) => m.name === '_journal/start.json');
+  const directory = await zipDirectory(ctx.fs, path);
+  const member = directory.get(`samples/${id}_epoch_${epoch}.json`);
+  const header = directory.get('header.json') ?? directory.get('_journal/start.json');
   if (!member) return null;
   return { sample: parse(await readMember(ctx.fs, path, member, MAX_MEMBER_BYTES)), header: header ? parse(await readMember(ctx.fs, path, header, MAX_MEMBER_BYTES)) : {} };
 }

@@ -2,7 +2,8 @@
 // CRC), read from the end of the file; a member is read alone, by its offset. A file caught while Inspect
 // copies a new zip over it has no good directory at its end: that is a `ZipBroken`, and the reader keeps
 // its last good reading.
-import { inflateRawSync } from 'node:zlib';
+import { Readable, pipeline } from 'node:stream';
+import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import type { CellFs } from '../common/fs';
 
 export interface ZipMember {
@@ -89,45 +90,109 @@ export async function firstMember(fs: CellFs, path: string): Promise<string | nu
   return head.bytes.toString('utf8', 30, Math.min(head.bytes.length, 30 + head.bytes.readUInt16LE(26)));
 }
 
-/** The members of the zip at `path`, from its central directory. */
-export async function zipMembers(fs: CellFs, path: string): Promise<ZipMember[]> {
+/**
+ * A zip's central directory, kept as its bytes and where each entry starts: a member is made when it is
+ * asked for, never 200,000 of them at once.
+ */
+export class ZipDirectory {
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly starts: Uint32Array,
+  ) {}
+
+  get length(): number {
+    return this.starts.length;
+  }
+
+  /** The member of that name; of two, the later listed (as a map of the members by name has it). */
+  get(name: string): ZipMember | undefined {
+    const wanted = Buffer.from(name);
+    for (let i = this.starts.length - 1; i >= 0; i--) {
+      const at = this.starts[i] as number;
+      if (this.bytes.readUInt16LE(at + 28) === wanted.length && this.bytes.compare(wanted, 0, wanted.length, at + 46, at + 46 + wanted.length) === 0) return this.member(i);
+    }
+    return undefined;
+  }
+
+  *[Symbol.iterator](): Generator<ZipMember> {
+    for (let i = 0; i < this.starts.length; i++) yield this.member(i);
+  }
+
+  private member(i: number): ZipMember {
+    const d = this.bytes;
+    const at = this.starts[i] as number;
+    const nameLength = d.readUInt16LE(at + 28);
+    const extra = zip64Values(d.subarray(at + 46 + nameLength, at + 46 + nameLength + d.readUInt16LE(at + 30)));
+    let size = d.readUInt32LE(at + 24);
+    let compressedSize = d.readUInt32LE(at + 20);
+    let offset = d.readUInt32LE(at + 42);
+    if (size === 0xffffffff) size = Number(extra.shift() ?? 0n);
+    if (compressedSize === 0xffffffff) compressedSize = Number(extra.shift() ?? 0n);
+    if (offset === 0xffffffff) offset = Number(extra.shift() ?? 0n);
+    return { name: d.toString('utf8', at + 46, at + 46 + nameLength), method: d.readUInt16LE(at + 10), crc: d.readUInt32LE(at + 16), compressedSize, size, offset };
+  }
+}
+
+/** The central directory of the zip at `path`, each of its entries checked to be one. */
+export async function zipDirectory(fs: CellFs, path: string): Promise<ZipDirectory> {
   const info = await fs.stat(path);
   if (!info || info.kind !== 'file') throw new ZipBroken('no such file');
   const place = await directoryPlace(fs, path, info.size);
   const directory = await bytesAt(fs, path, place.offset, place.length);
-  const members: ZipMember[] = [];
-  for (let at = 0; at + 46 <= directory.length && members.length < place.entries; ) {
+  const starts = new Uint32Array(Math.min(place.entries, Math.floor(directory.length / 46)));
+  let count = 0;
+  for (let at = 0; at + 46 <= directory.length && count < starts.length; count++) {
     if (directory.readUInt32LE(at) !== CENTRAL) throw new ZipBroken(`no central directory entry at ${place.offset + at}`);
-    const nameLength = directory.readUInt16LE(at + 28);
-    const extraLength = directory.readUInt16LE(at + 30);
-    const commentLength = directory.readUInt16LE(at + 32);
-    const name = directory.toString('utf8', at + 46, at + 46 + nameLength);
-    const extra = zip64Values(directory.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength));
-    let size = directory.readUInt32LE(at + 24);
-    let compressedSize = directory.readUInt32LE(at + 20);
-    let offset = directory.readUInt32LE(at + 42);
-    if (size === 0xffffffff) size = Number(extra.shift() ?? 0n);
-    if (compressedSize === 0xffffffff) compressedSize = Number(extra.shift() ?? 0n);
-    if (offset === 0xffffffff) offset = Number(extra.shift() ?? 0n);
-    members.push({ name, method: directory.readUInt16LE(at + 10), crc: directory.readUInt32LE(at + 16), compressedSize, size, offset });
-    at += 46 + nameLength + extraLength + commentLength;
+    starts[count] = at;
+    at += 46 + directory.readUInt16LE(at + 28) + directory.readUInt16LE(at + 30) + directory.readUInt16LE(at + 32);
   }
-  if (members.length !== place.entries) throw new ZipBroken(`the central directory lists ${members.length} of ${place.entries} members`);
-  return members;
+  if (count !== place.entries) throw new ZipBroken(`the central directory lists ${count} of ${place.entries} members`);
+  return new ZipDirectory(directory, starts);
+}
+
+/** Where a member's data starts: past its local header, whose name and extra field may differ from the directory's. */
+async function dataStart(fs: CellFs, path: string, member: ZipMember): Promise<number> {
+  const header = await bytesAt(fs, path, member.offset, 30);
+  if (header.readUInt32LE(0) !== LOCAL) throw new ZipBroken(`no local header for ${member.name}`);
+  if (member.method !== 0 && member.method !== 8) throw new ZipBroken(`${member.name} is compressed with method ${member.method}, which is not read`);
+  return member.offset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
 }
 
 /** A member's bytes, at most `maxBytes` of them (more is a ZipBroken: the caller says the member is too large). */
 export async function readMember(fs: CellFs, path: string, member: ZipMember, maxBytes: number): Promise<Buffer> {
   if (member.size > maxBytes) throw new ZipBroken(`${member.name} holds ${member.size} bytes, over the ${maxBytes} read`);
-  const header = await bytesAt(fs, path, member.offset, 30);
-  if (header.readUInt32LE(0) !== LOCAL) throw new ZipBroken(`no local header for ${member.name}`);
-  const start = member.offset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
-  const data = await bytesAt(fs, path, start, member.compressedSize);
+  const data = await bytesAt(fs, path, await dataStart(fs, path, member), member.compressedSize);
   if (member.method === 0) return data;
-  if (member.method !== 8) throw new ZipBroken(`${member.name} is compressed with method ${member.method}, which is not read`);
   try {
     return inflateRawSync(data, { maxOutputLength: Math.max(1, member.size) });
   } catch (error) {
     throw new ZipBroken(`${member.name} does not inflate: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * A member's bytes in chunks of about `chunkBytes` as they inflate, read as they are needed: a member of
+ * any size (summaries.json of 200,000 samples) is never held whole.
+ */
+export async function* memberChunks(fs: CellFs, path: string, member: ZipMember, chunkBytes = 1 << 20): AsyncGenerator<Buffer> {
+  const start = await dataStart(fs, path, member);
+  async function* stored(): AsyncGenerator<Buffer> {
+    for (let at = 0; at < member.compressedSize; at += chunkBytes) yield await bytesAt(fs, path, start + at, Math.min(chunkBytes, member.compressedSize - at));
+  }
+  if (member.method === 0) return yield* stored();
+  const inflate = createInflateRaw({ chunkSize: chunkBytes });
+  // The pipeline ends the inflate with the reading's error, if one comes; its own callback has nothing to add.
+  pipeline(Readable.from(stored()), inflate, () => undefined);
+  let inflated = 0;
+  try {
+    for await (const chunk of inflate as AsyncIterable<Buffer>) {
+      inflated += chunk.length;
+      if (inflated > member.size) throw new ZipBroken(`${member.name} inflates past the ${member.size} bytes its directory entry says`);
+      yield chunk;
+    }
+  } catch (error) {
+    throw error instanceof ZipBroken ? error : new ZipBroken(`${member.name} does not inflate: ${(error as Error).message}`);
+  } finally {
+    inflate.destroy();
   }
 }
