@@ -201,10 +201,18 @@ export interface TranscriptPlace {
   durationS?: number;
 }
 
+/** What a model call was sent and used: its input messages (a log v3's pooled ones resolved) and its tokens, null where unsaid. */
+export interface ModelCallSent {
+  messages: number;
+  inputTokens: number | null;
+  outputTokens: number | null;
+}
+
 /** One step of a rollout as its transcript shows it, in order. */
 export type TranscriptItem = TranscriptPlace &
   (
-    | { kind: 'input' | 'message'; role: string; text: string }
+    /** `sent`: the messages the model call that wrote it was given, and its tokens, where the log says them (Inspect). */
+    | { kind: 'input' | 'message'; role: string; text: string; sent?: ModelCallSent }
     | { kind: 'reasoning'; text: string }
     /** A tool call with its arguments (pretty JSON when they parse) and the output paired with it by call id. */
     | { kind: 'call'; name: string; callId: string | null; arguments: string; output: string | null }

@@ -26,11 +26,23 @@ function sample(id: number, epoch: number, model: (typeof INSPECT_MODELS)[number
   const start = Date.UTC(2026, 11, 1, 10, 0, 0) + ((epoch - 1) * SAMPLES + id) * 10_000;
   const at = (s: number) => new Date(start + s * 1000).toISOString();
   const slow = 1 + ((id * 37 + epoch * 11) % 10) / 10;
+  const output = 30 + Math.floor(random() * 20);
+  const messages = [
+    { id: `u_${id}_${epoch}`, role: 'user', content: `What is ${a} * ${b}? Answer with the number only.`, source: 'input' },
+    { id: `m1_${id}_${epoch}`, role: 'assistant', content: '', tool_calls: [{ id: call, function: 'python', arguments: { code: `print(${a} * ${b})` } }] },
+    { id: `t_${id}_${epoch}`, role: 'tool', tool_call_id: call, function: 'python', content: String(right ? a * b : answer) },
+    { id: `m2_${id}_${epoch}`, role: 'assistant', content: String(answer) },
+  ];
+  // As log v3 writes them: each model call's input as ranges into the sample's message pool.
+  const modelCall = (n: 1 | 2, from: number, to: number, sent: number) => ({
+    event: 'model', timestamp: at(from), completed: at(to), input: [], input_refs: [[0, sent]],
+    output: { choices: [{ message: { id: `m${n}_${id}_${epoch}` } }], usage: { input_tokens: n === 1 ? input - 40 : 40, output_tokens: n === 1 ? output - 4 : 4 } },
+  });
   const events = [
     { event: 'sample_init', timestamp: at(0) },
-    { event: 'model', timestamp: at(0.1), completed: at(0.1 + slow), output: { choices: [{ message: { id: `m1_${id}_${epoch}` } }] } },
+    modelCall(1, 0.1, 0.1 + slow, 1),
     { event: 'tool', id: call, function: 'python', timestamp: at(0.2 + slow), completed: at(0.8 + slow) },
-    { event: 'model', timestamp: at(0.9 + slow), completed: at(1.5 + slow), output: { choices: [{ message: { id: `m2_${id}_${epoch}` } }] } },
+    modelCall(2, 0.9 + slow, 1.5 + slow, 3),
     { event: 'score', timestamp: at(1.6 + slow) },
   ];
   return {
@@ -38,14 +50,10 @@ function sample(id: number, epoch: number, model: (typeof INSPECT_MODELS)[number
     epoch,
     // A second scorer, as an eval often has: Inspect's `includes`, more lenient (the answer found anywhere in the output).
     scores: { match: right ? 'C' : 'I', includes: right || id % 3 === 0 ? 'C' : 'I' },
-    usage: { [model]: { input_tokens: input, output_tokens: 30 + Math.floor(random() * 20), input_tokens_cache_read: 96 } },
-    messages: [
-      { role: 'user', content: `What is ${a} * ${b}? Answer with the number only.`, source: 'input' },
-      { id: `m1_${id}_${epoch}`, role: 'assistant', content: '', tool_calls: [{ id: call, function: 'python', arguments: { code: `print(${a} * ${b})` } }] },
-      { role: 'tool', tool_call_id: call, function: 'python', content: String(right ? a * b : answer) },
-      { id: `m2_${id}_${epoch}`, role: 'assistant', content: String(answer) },
-    ],
+    usage: { [model]: { input_tokens: input, output_tokens: output, input_tokens_cache_read: 96 } },
+    messages,
     events,
+    messagePool: messages,
   };
 }
 

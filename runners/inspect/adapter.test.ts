@@ -65,6 +65,8 @@ describe('Inspect logs from inspect_ai\'s own tests', () => {
     const calls = transcript?.items.filter((i) => i.kind === 'call') ?? [];
     expect(calls[0]).toMatchObject({ name: 'bash', callId: 'hardcoded_0', arguments: '{\n  "cmd": "ls"\n}', output: expect.stringContaining('bin\nboot') });
     expect(transcript?.items[0]).toMatchObject({ kind: 'input', role: 'user', text: 'Guess the number' });
+    // Log v3: each model call's input is ranges into the sample's message pool; resolved, the six were sent 1, 3, ... 11 messages.
+    expect(transcript?.items.flatMap((i) => (i.kind === 'message' && i.sent ? [i.sent.messages] : []))).toEqual([1, 3, 5, 7, 9, 11]);
     // On the sample's one time axis (to the millisecond): the first call 1.76 s after its start (its tool event), the score last.
     expect(calls[0]?.offsetS).toBeCloseTo(45.377442 - 43.620839, 2);
     // Each call as long as its tool event ran, from its timestamp to its completion.

@@ -2,10 +2,10 @@
 // message that answers it (by call id), then its scores with their answers and explanations.
 // `attachment://` references are resolved from the sample's attachments.
 import { basename } from 'node:path';
-import type { Transcript, TranscriptItem, TranscriptPlace } from '../../shared/cell-detail';
+import type { ModelCallSent, Transcript, TranscriptItem, TranscriptPlace } from '../../shared/cell-detail';
 import { parseJson } from '../../shared/json';
 import { cellId } from '../../shared/address';
-import { arr, obj, str, timestampMs } from '../common/values';
+import { arr, num, obj, str, timestampMs } from '../common/values';
 import type { ReadContext } from '../types';
 import { MAX_MEMBER_BYTES } from './log';
 import { pickedScorer } from './outcome';
@@ -46,18 +46,37 @@ function toolSaid(message: Record<string, unknown>): string {
 }
 
 /**
- * Where the sample's events put its items on one time axis (seconds from its first event): a model call the
- * message it answered with, a tool event its call (by id), the scoring its scores, its start its input.
+ * The messages a model event was sent: its `input`, or in a log v3 its `input_refs` (`[start, end)` ranges)
+ * into the sample's `message_pool`, a range past the pool's end cut there as Inspect's own reader does.
  */
-function timesOf(events: Record<string, unknown>[]): { at(key: string): TranscriptPlace } {
+function sentCount(event: Record<string, unknown>, pool: number): number {
+  const input = arr(event.input);
+  if (input.length || !Array.isArray(event.input_refs)) return input.length;
+  return arr(event.input_refs).reduce<number>((sum, ref) => {
+    const [start, end] = arr(ref).map((n) => num(n) ?? 0);
+    return sum + Math.max(0, Math.min(end ?? 0, pool) - Math.max(0, start ?? 0));
+  }, 0);
+}
+
+/**
+ * Where the sample's events put its items on one time axis (seconds from its first event): a model call the
+ * message it answered with (and what it was sent), a tool event its call (by id), the scoring its scores, its
+ * start its input.
+ */
+function timesOf(events: Record<string, unknown>[], pool: number): { at(key: string): TranscriptPlace; sent(key: string): ModelCallSent | undefined } {
   const stamps = new Map<string, { ms: number; end: number | null }>();
+  const sent = new Map<string, ModelCallSent>();
   let first: number | null = null;
   for (const e of events) {
     const ms = timestampMs(e.timestamp);
+    const answer = e.event === 'model' ? str(obj(obj(arr(obj(e.output).choices)[0]).message).id) : null;
+    if (answer && !sent.has(answer)) {
+      const usage = obj(obj(e.output).usage);
+      sent.set(answer, { messages: sentCount(e, pool), inputTokens: num(usage.input_tokens), outputTokens: num(usage.output_tokens) });
+    }
     if (ms === null) continue;
     first ??= ms;
-    const key =
-      e.event === 'model' ? str(obj(obj(arr(obj(e.output).choices)[0]).message).id) : e.event === 'tool' ? `call ${str(e.id)}` : e.event === 'score' ? 'score' : e.event === 'sample_init' ? 'start' : null;
+    const key = answer ?? (e.event === 'tool' ? `call ${str(e.id)}` : e.event === 'score' ? 'score' : e.event === 'sample_init' ? 'start' : null);
     // A model or tool event says when it completed: how long it took.
     if (key && !stamps.has(key)) stamps.set(key, { ms, end: timestampMs(e.completed) });
   }
@@ -67,13 +86,14 @@ function timesOf(events: Record<string, unknown>[]): { at(key: string): Transcri
       if (stamp === undefined || first === null) return {};
       return { offsetS: (stamp.ms - first) / 1000, epochS: stamp.ms / 1000, ...(stamp.end !== null && stamp.end >= stamp.ms ? { durationS: (stamp.end - stamp.ms) / 1000 } : {}) };
     },
+    sent: (key) => sent.get(key),
   };
 }
 
 /** The sample's items: messages in order, calls with their results, then its scores, each where its event puts it in time. */
 function itemsOf(sample: Record<string, unknown>, scorer: string | null): TranscriptItem[] {
   const messages = arr(sample.messages).map(obj);
-  const time = timesOf(arr(sample.events).map(obj));
+  const time = timesOf(arr(sample.events).map(obj), arr(sample.message_pool).length);
   const answers = new Map<string, Record<string, unknown>>();
   for (const m of messages) if (m.role === 'tool' && str(m.tool_call_id)) answers.set(str(m.tool_call_id) as string, m);
   const paired = new Set<string>();
@@ -87,7 +107,8 @@ function itemsOf(sample: Record<string, unknown>, scorer: string | null): Transc
     const when = input ? time.at('start') : time.at(str(m.id) ?? '');
     // An assistant turn that only calls tools is still a model call, on the timeline where it ran.
     const callsOnly = !text && role === 'assistant' && arr(m.tool_calls).length > 0;
-    if (text || role !== 'assistant' || callsOnly) items.push({ kind: input ? 'input' : 'message', role, text: role === 'tool' ? toolSaid(m) : callsOnly ? '(no text: it called tools)' : text, ...when });
+    const sent = role === 'assistant' ? time.sent(str(m.id) ?? '') : undefined;
+    if (text || role !== 'assistant' || callsOnly) items.push({ kind: input ? 'input' : 'message', role, text: role === 'tool' ? toolSaid(m) : callsOnly ? '(no text: it called tools)' : text, ...when, ...(sent ? { sent } : {}) });
     for (const call of arr(m.tool_calls).map(obj)) {
       const id = str(call.id);
       const answer = id ? answers.get(id) : undefined;

@@ -85,6 +85,8 @@ export interface LogSample {
   usage?: Record<string, { input_tokens: number; output_tokens: number; input_tokens_cache_read?: number; reasoning_tokens?: number }>;
   messages?: unknown[];
   events?: unknown[];
+  /** Log v3: the messages its model events refer to by `input_refs`. */
+  messagePool?: unknown[];
 }
 
 export interface LogSpec {
@@ -130,7 +132,7 @@ export function evalMembers(spec: LogSpec): { name: string; json: unknown }[] {
   };
   const plan = { name: 'plan', steps: [{ solver: 'generate', params: {} }] };
   const members: { name: string; json: unknown }[] = [{ name: '_journal/start.json', json: { version: 2, eval: evalSpec, plan } }];
-  for (const s of spec.samples) members.push({ name: `samples/${s.id}_epoch_${s.epoch}.json`, json: { ...summary(s), messages: s.messages ?? [], events: s.events ?? [] } });
+  for (const s of spec.samples) members.push({ name: `samples/${s.id}_epoch_${s.epoch}.json`, json: { ...summary(s), messages: s.messages ?? [], events: s.events ?? [], ...(s.messagePool ? { message_pool: s.messagePool } : {}) } });
   if (spec.samples.length) members.push({ name: '_journal/summaries/1.json', json: spec.samples.map(summary) });
   if (spec.status) {
     // As Inspect reduces: each sample's epochs averaged, then the mean over samples.

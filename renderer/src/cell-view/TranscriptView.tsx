@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useKey } from '../keys';
-import { counted } from '../format';
-import type { Transcript, TranscriptItem } from '../../../shared/cell-detail';
+import { counted, whole } from '../format';
+import type { ModelCallSent, Transcript, TranscriptItem } from '../../../shared/cell-detail';
 import { ObservedView } from './ObservedView';
 import { Timeline } from './Timeline';
 import { CallFailed } from '../CallFailed';
@@ -36,6 +36,19 @@ function When({ item }: { item: TranscriptItem }) {
   );
 }
 
+/** What the model call that wrote a message was sent, and its tokens in and out, where the log says them. */
+function Sent({ sent }: { sent: ModelCallSent | undefined }) {
+  if (!sent) return null;
+  const tokens = sent.inputTokens === null && sent.outputTokens === null ? '' : `, ${sent.inputTokens === null ? '?' : whole(sent.inputTokens)} tokens in, ${sent.outputTokens === null ? '?' : whole(sent.outputTokens)} out`;
+  return (
+    <span className="muted" title="The messages this model call was given (its context), and its tokens as the log says them">
+      {' '}
+      sent {counted(sent.messages, 'message')}
+      {tokens}
+    </span>
+  );
+}
+
 function Item({ item, frameUrl }: { item: TranscriptItem; frameUrl?: (frame: string) => string | null }) {
   switch (item.kind) {
     case 'input':
@@ -44,6 +57,7 @@ function Item({ item, frameUrl }: { item: TranscriptItem; frameUrl?: (frame: str
         <div className={`turn turn-${item.kind}`}>
           <span className="turn-role">
             {item.kind === 'input' ? `${item.role} (input)` : item.role}
+            <Sent sent={item.sent} />
             <When item={item} />
           </span>
           <pre>{item.text}</pre>
