@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TranscriptItem } from './cell-detail';
-import { canonicalArguments, firstDivergence } from './divergence';
+import { canonicalArguments } from './call-arguments';
+import { firstDivergence } from './divergence';
 
 const call = (name: string, args: unknown): TranscriptItem => ({ kind: 'call', name, callId: null, arguments: JSON.stringify(args, null, 2), output: null });
 const message = (text: string): TranscriptItem => ({ kind: 'message', role: 'agent', text });

@@ -1,6 +1,7 @@
 // The first divergence of two agents on one unit: their actions (tool calls) aligned step by step, and the
 // first step where they differ: another tool, the same tool with other arguments, or one side's actions ended.
 import type { TranscriptItem } from './cell-detail';
+import { canonicalArguments } from './call-arguments';
 
 export interface Divergence {
   /** The step (0-based, among each side's actions) where they first differ; null where they never do. */
@@ -11,17 +12,6 @@ export interface Divergence {
   b: number | null;
   /** How many actions each side had. */
   actions: { a: number; b: number };
-}
-
-/** Arguments as one text whatever their spacing and key order: JSON with sorted keys, else the text as given. */
-export function canonicalArguments(text: string): string {
-  const sorted = (value: unknown): unknown =>
-    Array.isArray(value) ? value.map(sorted) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted((value as Record<string, unknown>)[k])])) : value;
-  try {
-    return JSON.stringify(sorted(JSON.parse(text)));
-  } catch {
-    return text.trim();
-  }
 }
 
 /** The places of a side's actions: its tool calls, in order. */

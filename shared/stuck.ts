@@ -1,5 +1,6 @@
 // Stuck and looping units: a running unit (an episode, a rollout, a sample) that has written no event for a
 // while outside a throttle pause, or that repeats one tool call with the same arguments again and again.
+import { canonicalArguments } from './call-arguments';
 
 /** No new event for this long, outside a throttle pause: stuck (Inspect's control channel flags 10 minutes). */
 export const STUCK_AFTER_MS = 10 * 60_000;
@@ -15,6 +16,31 @@ export interface RunningUnit {
   pausedUntil: number | null;
   /** Its last tool call (name and arguments) and how many times in a row it made it, with the time of the first of them. */
   repeat: { call: string; times: number; since: number | null } | null;
+}
+
+/** A tool call as a unit's log says it: its tool's name, its arguments (JSON, or their text) and when it was made. */
+export interface LoggedCall {
+  name: string;
+  args: unknown;
+  at: number | null;
+}
+
+/**
+ * The call a unit's calls end on and how many times in a row it was made (the time of the first of them),
+ * from its calls newest first, read only as far back as that run goes; null where it made none.
+ */
+export function trailingRepeat(newestFirst: Iterable<LoggedCall>): RunningUnit['repeat'] {
+  let call: string | null = null;
+  let times = 0;
+  let since: number | null = null;
+  for (const c of newestFirst) {
+    const key = `${c.name} ${canonicalArguments(typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}))}`;
+    if (call !== null && call !== key) break;
+    call = key;
+    times++;
+    since = c.at;
+  }
+  return call === null ? null : { call, times, since };
 }
 
 export interface StuckUnit {

@@ -1,5 +1,4 @@
-import type { RunningUnit } from '../../shared/stuck';
-import { canonicalArguments } from '../../shared/divergence';
+import { trailingRepeat, type LoggedCall, type RunningUnit } from '../../shared/stuck';
 import type { CellReading } from '../common/cell';
 
 /** Enough of a trajectory's end to hold its last events: a throttle pause, and a run of the same call. */
@@ -34,24 +33,20 @@ export async function episodeEnd(r: CellReading, trajectory: string, size: numbe
   };
   const time = (e: Record<string, unknown>) => (typeof e.t === 'number' ? e.t * 1000 : null);
   // From the end back, only as far as the last run of one call goes: a running cell is read on each change.
-  let last: Record<string, unknown> | null = null;
-  let repeatedCall: string | null = null;
-  let times = 0;
-  let since: number | null = null;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const event = parse(lines[i] as string);
-    if (!event) continue;
-    last ??= event;
-    // A call is known by its tool's name and arguments; one without a name is no call to repeat.
-    if (event.ev !== 'tool_call' || typeof event.name !== 'string') continue;
-    const call = `${event.name} ${canonicalArguments(JSON.stringify(event.args ?? {}))}`;
-    if (repeatedCall !== null && repeatedCall !== call) break;
-    repeatedCall = call;
-    times++;
-    since = time(event);
+  // Set as the calls are read (a closure's assignment TypeScript does not follow).
+  let last = null as Record<string, unknown> | null;
+  function* callsNewestFirst(): Generator<LoggedCall> {
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const event = parse(lines[i] as string);
+      if (!event) continue;
+      last ??= event;
+      // A call is known by its tool's name and arguments; one without a name is no call to repeat.
+      if (event.ev === 'tool_call' && typeof event.name === 'string') yield { name: event.name, args: event.args, at: time(event) };
+    }
   }
+  const repeat = trailingRepeat(callsNewestFirst());
   const pausedUntil = last?.ev === 'throttle' && typeof last.t === 'number' && typeof last.wait_s === 'number' ? (last.t + last.wait_s) * 1000 : null;
   // Quiet since the trajectory was last written (its mtime, on the clock `now` is read against), not since its events' own
   // times: a runner's clock, or a test's made-up one, may be anything.
-  return { pausedUntil, running: { unit, lastEventAt: writtenAt, pausedUntil, repeat: repeatedCall === null ? null : { call: repeatedCall, times, since } } };
+  return { pausedUntil, running: { unit, lastEventAt: writtenAt, pausedUntil, repeat } };
 }

@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalArguments, firstDivergence } from '../../shared/divergence';
+import { canonicalArguments } from '../../shared/call-arguments';
+import { firstDivergence } from '../../shared/divergence';
 import { ADAPTERS } from '../index';
 import { readCell } from '../read';
 import { context, tempDir } from '../testing';

@@ -8,6 +8,7 @@ import { num, obj, str, sumOrNull } from '../common/values';
 import type { FormatAdapter } from '../types';
 import { CONFIG_JSON, JOB_RESULT_JSON, TRIAL_RESULT_JSON } from './files';
 import { trialUnits, type Trial } from './trials';
+import { runningTrial } from './running';
 import { counted } from '../../shared/counts';
 
 export const harborJob: FormatAdapter = {
@@ -63,6 +64,8 @@ export const harborJob: FormatAdapter = {
     cell.cost_usd_billed = await openRouterBilled(r, trials.map((t) => t.dir));
 
     const finished = job?.finished_at !== undefined && job?.finished_at !== null;
+    // Trials without a result while the job has not finished are running: each may be stuck or looping.
+    const running = finished ? [] : await Promise.all(trials.filter((t) => !t.result).map((t) => runningTrial(r, t.dir)));
     cell.state = finished ? 'finished' : r.recent() ? 'running' : 'stale';
     cell.problems = r.problems;
     return {
@@ -71,6 +74,7 @@ export const harborJob: FormatAdapter = {
       labels: { harness: [...agents].join(', ') || null, model: [...models].join(', ') || null, condition: null, effort: null },
       changedAt: r.changedAt,
       units,
+      running,
       benchmarks: [...benchmarks].sort(),
       // Harbor's agent_result.cost_usd is LiteLLM's list-price guess (seed 001): what the runner said, nothing more.
       runnerCostUsd: summed('cost_usd'),
