@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, scratchHome, startServing, type Served } from './processes';
+import { nemoStandIn } from '../runners/testing';
 
 test.describe('launch a UI run', () => {
   const home = scratchHome();
@@ -30,8 +31,11 @@ test.describe('launch a UI run', () => {
         'cell: "{root}/{name}"',
       ].join('\n'),
     );
+    // NeMo Gym's collector, a stand-in that is cut short after 3 of its 5 rollouts and resumes from its cache.
+    nemoStandIn(join(home.home, 'bin'));
     served = await startServing(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'serve', '--port', '0', '--no-demo'], {
       ...home.env,
+      PATH: `${join(home.home, 'bin')}:${process.env.PATH}`,
       CELLWATCH_NVIDIA_SMI: join(ROOT, 'main', 'gpu', 'fake', 'nvidia-smi'),
       FAKE_SMI_GPUS: gpus,
     });
@@ -196,5 +200,27 @@ test.describe('launch a UI run', () => {
     await expect(page.locator('.cell-header .pill').first()).toHaveText('stopped', { timeout: 15_000 });
     await page.keyboard.press('Escape');
     await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: /ui_drainable_drain-me/ })).toContainText('stopped');
+  });
+
+  test('a NeMo Gym collection cut short resumes from its cache: no list to give, the flag in its dry run, the rows it lacked', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('button', { name: 'Launch' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Launch a UI run' });
+    await dialog.getByLabel('Profile').selectOption('nemo-gym');
+    await dialog.getByLabel('NeMo Gym checkout').fill(home.home);
+    await dialog.getByLabel('Runs root').fill(join(home.home, 'nemo-runs'));
+    await dialog.getByLabel('Run label').fill('cut');
+    await dialog.getByRole('button', { name: 'Launch', exact: true }).click();
+    const header = page.locator('.cell-header');
+    // Cut short at 3 of its 5 rollouts: 3 scored, 2 lacking.
+    await expect(header).toContainText(/mean reward [\d.]+ of 3/, { timeout: 20_000 });
+    const resume = page.getByRole('form', { name: 'Resume' });
+    await expect(resume).toContainText('Resume runs again what the cell lacks: 2 planned units not in it');
+    await expect(resume.getByLabel('Episodes')).toHaveCount(0);
+    await resume.getByRole('button', { name: 'Dry run' }).click();
+    await expect(resume.getByLabel('Resume dry run')).toContainText('+resume_from_cache=true');
+    await resume.getByRole('button', { name: 'Resume' }).click();
+    await expect(header).toContainText(/mean reward [\d.]+ of 5/, { timeout: 20_000 });
+    await expect(resume).toContainText('0 planned units not in it');
   });
 });

@@ -71,3 +71,21 @@ export function inspectStandIn(bin: string, go?: string): void {
   ].join('\n'));
   chmodSync(join(bin, 'inspect'), 0o755);
 }
+
+/**
+ * Writes a stand-in `ng_collect_rollouts` into `bin`: its inputs first, then rows of a real collection (Claude
+ * Code's math rows, 5), cut short after 3 (a kill); run with `+resume_from_cache=true`, the rows its
+ * collection lacks.
+ */
+export function nemoStandIn(bin: string): void {
+  const real = join(import.meta.dirname, 'nemo-gym', 'fixtures', 'responses_api_agents', 'claude_code_agent', 'data', 'example_math_rollouts');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'ng_collect_rollouts'), [
+    '#!/bin/sh',
+    'resume=; for a in "$@"; do case "$a" in +output_jsonl_fpath=*) out="${a#+output_jsonl_fpath=}";; +resume_from_cache=true) resume=1;; esac; done',
+    `cp '${real}_materialized_inputs.jsonl' "\${out%.jsonl}_materialized_inputs.jsonl"`,
+    'if [ -n "$resume" ]; then have=$(wc -l < "$out"); else have=0; : > "$out"; fi',
+    `tail -n +$((have + 1)) '${real}.jsonl' | if [ -n "$resume" ]; then cat; else head -n 3; fi >> "$out"`,
+  ].join('\n'));
+  chmodSync(join(bin, 'ng_collect_rollouts'), 0o755);
+}

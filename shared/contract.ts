@@ -53,7 +53,10 @@ export interface Backend {
   stopRun(id: string): Promise<RunInfo>;
   /** DRAIN and SIGUSR1 (coding-agent); returns what the runner printed, its resume spec. By the run's id. */
   drainRun(id: string): Promise<string[]>;
-  /** Relaunches an ended run into its own cell with a resume spec (what a drain printed). By the run's id. */
+  /**
+   * Relaunches an ended run into its own cell with a resume spec (what a drain printed, the units to run
+   * again), by the run's id; `spec` is empty for a run whose runner finds what its cell lacks itself.
+   */
   resumeRun(id: string, spec: string): Promise<Launched>;
   /** The dry run of a resume: the exact command it would run, its GPU, or why it would be refused. By the run's id. */
   planResume(id: string, spec: string): Promise<LaunchPlan>;

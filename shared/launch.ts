@@ -95,6 +95,9 @@ export interface SlurmJob {
   exitCode: number | null;
 }
 
+/** What a profile's resume knob takes: the units to run again, or (`missing`) the word that the runner finds them itself. */
+export type ResumeKind = 'episodes' | 'missing';
+
 export interface RunInfo {
   /** Unique for every launch: two runs of one name are two ids. */
   id: string;
@@ -117,8 +120,12 @@ export interface RunInfo {
   state: RunState;
   exitCode: number | null;
   canDrain: boolean;
-  /** Its profile takes a resume spec, and its knobs are known: Resume relaunches it into its cell. */
-  canResume: boolean;
+  /**
+   * How Resume relaunches it into its cell, where its profile resumes and its knobs are known: `episodes`, with
+   * the units given (coding-agent's --episodes); `missing`, the runner itself re-running every unit its cell
+   * lacks (NeMo Gym's +resume_from_cache); null: it does not resume.
+   */
+  resumes: ResumeKind | null;
   stderrTail: string[];
   /** The most GPU memory its processes held while Cellwatch sampled. */
   vramPeakMib: number | null;

@@ -13,8 +13,9 @@ one that cannot be reached shows its runs as last seen, saying why.
 
 cellwatch stop ID     SIGTERM to the run's process group, SIGKILL after 10 s (scancel for a Slurm job)
 cellwatch drain ID    the profile's drain (DRAIN in the cell and SIGUSR1); prints what the run said
-cellwatch resume ID SPEC   relaunches an ended run into its own cell with SPEC (what its drain printed,
-                      "--episodes 7,8", or the list alone) in its profile's resume knob
+cellwatch resume ID [SPEC]  relaunches an ended run into its own cell with SPEC (what its drain printed,
+                      "--episodes 7,8", or the list alone) in its profile's resume knob; a profile whose
+                      runner finds what is missing itself (nemo-gym: +resume_from_cache) takes no SPEC
 ID: a run's id, a unique start of it, or its name.`;
 
 export async function runs(argv: string[], io: Io): Promise<number> {
@@ -54,7 +55,7 @@ export async function stop(argv: string[], io: Io): Promise<number> {
 export async function resume(argv: string[], io: Io): Promise<number> {
   const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: false });
   const [id, ...spec] = positionals;
-  if (!id || spec.length === 0) throw new UsageError('cellwatch resume takes a run id and the resume spec its drain printed (see cellwatch runs)');
+  if (!id) throw new UsageError('cellwatch resume takes a run id and, for a profile resumed by episodes, the resume spec its drain printed (see cellwatch runs)');
   const { run, problem } = await withPlaces({}, async (places) => (await places.launcher()).resumeRun(id, spec.join(' ')));
   io.out(`${run.name}: ${runStateText(run)} in ${run.cell}`);
   if (problem) io.err(problem);

@@ -1,4 +1,4 @@
-import { LAUNCH_FILES, type RunState, type SlurmJob } from '../../shared/launch';
+import { LAUNCH_FILES, type ResumeKind, type RunState, type SlurmJob } from '../../shared/launch';
 import type { RenderedRun } from './profiles';
 
 /** A run this app launched, as the registry (launched.json) keeps it. */
@@ -28,6 +28,8 @@ export interface LaunchedRun {
   /** Its knobs as rendered, and the one a resume spec goes in (absent for runs saved before resumes). */
   values?: Record<string, string>;
   resumeKnob?: string;
+  /** What the resume knob takes (absent in runs saved before: episodes). */
+  resumeSpec?: ResumeKind;
   /** Its logs as the launch made them; absent for a Slurm job (Slurm makes them) and runs saved before. */
   logs?: LogIds;
   /** Set when the process ended while Cellwatch was its parent (this machine). */

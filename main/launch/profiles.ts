@@ -20,6 +20,11 @@ export const Profile = z.object({
   drain: z.enum(['sentinel']).optional(),
   /** The knob a drained run's resume spec goes in: Resume relaunches the run, with it, into its own cell. */
   resume_knob: z.string().regex(/^[a-z_]+$/).optional(),
+  /**
+   * What that knob takes: `episodes`, the units to run again (a drain's spec, the failed units); `missing`,
+   * `true`, the runner re-running by itself every unit its cell lacks (NeMo Gym's resume_from_cache).
+   */
+  resume_spec: z.enum(['episodes', 'missing']).default('episodes'),
   knobs: z.array(Knob).default([]),
   run_name: z.string(),
   /** Argument templates; "?knob:text" is included only when that knob is not empty. */

@@ -1,7 +1,7 @@
 import { existsSync, linkSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir, writeTree } from '../../runners/testing';
+import { nemoStandIn, restoreEnv, tempDir, writeTree } from '../../runners/testing';
 import { episodesOfSpec } from '../../shared/launch';
 import type { Core } from '../core';
 import { closedAfterEach } from '../testing';
@@ -27,7 +27,11 @@ beforeEach(() => {
   tmp = tempDir();
   writeTree(join(tmp.path, 'config'), { 'profiles/resumable.yaml': PROFILE });
 });
-afterEach(() => tmp.remove());
+const saved = { ...process.env };
+afterEach(() => {
+  restoreEnv(saved);
+  tmp.remove();
+});
 const startCore = closedAfterEach();
 
 const read = (file: string) => readFileSync(file, 'utf8');
@@ -54,7 +58,7 @@ describe('resuming a drained run', () => {
     const cell = first.run.cell;
     const stdout = join(cell, 'stdout.log');
     await until(() => read(stdout).includes('episodes=[]'));
-    expect(first.run.canResume).toBe(true);
+    expect(first.run.resumes).toBe('episodes');
     await expect(core.resumeRun(first.run.id, '7,8')).rejects.toThrow('ui_resumable_again is still running: drain or stop it first');
 
     const said = await core.drainRun(first.run.id);
@@ -95,10 +99,34 @@ describe('resuming a drained run', () => {
     expect(read(elsewhere)).toBe('mine\n');
   });
 
+  it('resumes a NeMo Gym collection as NeMo Gym does: +resume_from_cache into the same collection, which runs again what it lacks', async () => {
+    const bin = join(tmp.path, 'bin');
+    nemoStandIn(bin);
+    process.env.PATH = `${bin}:${process.env.PATH}`;
+    const core = await startCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', rescan: false, nvidiaSmi: false });
+    const values = { checkout: tmp.path, root: join(tmp.path, 'nemo-runs'), agent: 'math_with_judge_claude_code_agent' };
+    const first = await core.launchRun({ profile: 'nemo-gym', values, label: 'cut' });
+    expect(first.run.resumes).toBe('missing');
+    await ended(core, first.run.id);
+    const rows = () => read(join(first.run.cell, 'rollouts.jsonl')).split('\n').filter(Boolean).length;
+    expect(rows()).toBe(3);
+    // No list to give: the dry run shows the flag, and the resume goes on in the same collection.
+    const plan = await core.planResume(first.run.id, '');
+    expect(plan.command.at(-1)).toBe('+resume_from_cache=true');
+    expect(plan.refused).toBeNull();
+    const resumed = await core.resumeRun(first.run.id, '');
+    expect(resumed.run).toMatchObject({ name: first.run.name, cell: first.run.cell });
+    expect(resumed.cellId).toBe(first.cellId);
+    await ended(core, resumed.run.id);
+    expect(rows()).toBe(5);
+    await until(async () => (await core.listCells()).find((c) => c.id === first.cellId)?.budget.used === 5);
+    expect((await core.listCells()).find((c) => c.id === first.cellId)?.budget).toEqual({ unit: 'rollouts', used: 5, total: 5 });
+  });
+
   it('is refused for a profile that takes no resume spec', async () => {
     const core = await startCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', rescan: false, nvidiaSmi: false });
     const launched = await core.launchRun({ profile: 'custom', values: { command: 'exit 0', root: join(tmp.path, 'ui-runs') }, label: 'once', override: true });
-    expect(launched.run.canResume).toBe(false);
+    expect(launched.run.resumes).toBeNull();
     await ended(core, launched.run.id);
     await expect(core.resumeRun(launched.run.id, '7')).rejects.toThrow('ui_custom_once was launched with profile custom, which takes no resume spec');
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parseTarget, targetHost, type RunState } from '../../shared/launch';
+import { parseTarget, targetHost, type ResumeKind, type RunState } from '../../shared/launch';
 import { cellId, isLocal } from '../../shared/address';
 import { LocalPlace } from './local-place';
 import { RunRegistry } from './run-registry';
@@ -71,7 +71,7 @@ export class RunManager {
   }
 
   /** Starts the run and records it; `how` says whether its profile drains and which knob takes a resume spec. */
-  async launch(target: string, start: Start, gpu: number | null, how: { canDrain?: boolean; resumeKnob?: string } = {}): Promise<RunView> {
+  async launch(target: string, start: Start, gpu: number | null, how: { canDrain?: boolean; resumeKnob?: string; resumeSpec?: ResumeKind } = {}): Promise<RunView> {
     await this.refresh();
     const { run } = start;
     const host = targetHost(parseTarget(target));
@@ -84,7 +84,7 @@ export class RunManager {
     const started = await this.place(target).start(id, before?.logs ? { ...start, logs: before.logs } : start);
     const launched: LaunchedRun = {
       id, name: run.name, profile: run.profile, format: run.format, target, host, cell: run.cell, ...(run.listed !== run.cell ? { listed: run.listed } : {}), command: run.command,
-      ...started, gpu, startedAt: Date.now(), canDrain: how.canDrain ?? false, values: run.values, ...(how.resumeKnob ? { resumeKnob: how.resumeKnob } : {}),
+      ...started, gpu, startedAt: Date.now(), canDrain: how.canDrain ?? false, values: run.values, ...(how.resumeKnob ? { resumeKnob: how.resumeKnob, resumeSpec: how.resumeSpec ?? 'episodes' } : {}),
       seen: { state: started.job ? 'pending' : 'running', exitCode: null, job: started.job ? { id: started.job, state: 'PENDING', reason: null, node: null, exitCode: null } : null },
     };
     const early = this.earlyExits.get(id);

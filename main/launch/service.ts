@@ -186,7 +186,7 @@ export class LaunchService implements LaunchCalls {
       state: run.state,
       exitCode: run.exitCode,
       canDrain: run.canDrain,
-      canResume: run.resumeKnob !== undefined && run.values !== undefined,
+      resumes: run.resumeKnob !== undefined && run.values !== undefined ? (run.resumeSpec ?? 'episodes') : null,
       stderrTail: run.stderrTail,
       vramPeakMib: this.vramPeaks.get(run.name) ?? null,
       problem: run.problem,
@@ -227,7 +227,8 @@ export class LaunchService implements LaunchCalls {
     if (run.state === 'running' || run.state === 'pending') throw new Error(`${run.name} is still ${run.state}: drain or stop it first`);
     if (!run.resumeKnob) throw new Error(`${run.name} was launched with profile ${run.profile}, which takes no resume spec`);
     if (!run.values) throw new Error(`${run.name} was launched before Cellwatch kept a launch's knobs: launch it again with the episodes in its ${run.resumeKnob} knob`);
-    return { request: { profile: run.profile, values: { ...run.values, [run.resumeKnob]: episodesOfSpec(spec) }, name: run.name, target: run.target }, cell: run.cell };
+    const value = run.resumeSpec === 'missing' ? 'true' : episodesOfSpec(spec);
+    return { request: { profile: run.profile, values: { ...run.values, [run.resumeKnob]: value }, name: run.name, target: run.target }, cell: run.cell };
   }
 
   /** Starts a run: into a new cell, or (`resumeCell`) into that existing one, the cell of the run it resumes. */
@@ -236,7 +237,7 @@ export class LaunchService implements LaunchCalls {
     if (plan.refused) throw new Error(plan.refused);
     if (resumeCell !== null && run.cell !== resumeCell) throw new Error(`a resume of ${run.name} would start in ${run.cell}, not in its cell ${resumeCell}: its profile changed since; launch it anew`);
     const start = { run, env: plan.env, submit: plan.submit, resume: resumeCell !== null };
-    const view = await this.runs.launch(plan.target, start, plan.gpu, { canDrain: profile.drain === 'sentinel', resumeKnob: profile.resume_knob });
+    const view = await this.runs.launch(plan.target, start, plan.gpu, { canDrain: profile.drain === 'sentinel', resumeKnob: profile.resume_knob, resumeSpec: profile.resume_spec });
     const cell = cellId(view.host, run.listed);
     // The run has started: a failure from here on is said with it, not thrown (a retry would run it twice).
     let id: string | null = null;

@@ -4,6 +4,7 @@ import { useData } from '../context';
 import { asError } from '../../../shared/errors';
 import { CallFailed } from '../CallFailed';
 import { shellArg } from '../../../shared/quote';
+import { counted } from '../format';
 
 /** The spec a drain printed, when one of its lines holds one. */
 function specIn(lines: string[] | null): string {
@@ -19,10 +20,11 @@ function specIn(lines: string[] | null): string {
 
 /**
  * For an ended run whose profile resumes: the episodes to run again (what its drain printed, its failed or
- * excluded units, or pasted), its dry run first (the exact command, or why it would be refused), then
- * relaunched under its own name into its own cell; the relaunched run comes as the runs change.
+ * excluded units, or pasted), or nothing where the runner finds what its cell lacks itself (NeMo Gym); its dry
+ * run first (the exact command, or why it would be refused), then relaunched under its own name into its own
+ * cell; the relaunched run comes as the runs change.
  */
-export function ResumeRun({ run, said, failed = [] }: { run: RunInfo; said: string[] | null; failed?: string[] }) {
+export function ResumeRun({ run, said, failed = [], lacks = null }: { run: RunInfo; said: string[] | null; failed?: string[]; lacks?: number | null }) {
   const { launch } = useData();
   // What the user typed; until then, what the drain printed.
   const [typed, setTyped] = useState<string | null>(null);
@@ -30,7 +32,8 @@ export function ResumeRun({ run, said, failed = [] }: { run: RunInfo; said: stri
   const [planned, setPlanned] = useState<{ spec: string; plan: LaunchPlan } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
-  if (!run.canResume || run.state === 'running' || run.state === 'pending') return null;
+  if (run.resumes === null || run.state === 'running' || run.state === 'pending') return null;
+  const byItself = run.resumes === 'missing';
   const dryRun = planned?.spec === spec ? planned.plan : null;
   const act = async () => {
     setBusy(true);
@@ -52,15 +55,21 @@ export function ResumeRun({ run, said, failed = [] }: { run: RunInfo; said: stri
         void act();
       }}
     >
-      <label>
-        Episodes <input value={spec} onChange={(e) => setTyped(e.target.value)} placeholder="--episodes 7,8 as the drain printed" size={28} />
-      </label>
-      {failed.length > 0 && (
+      {byItself ? (
+        <span className="muted" title="Relaunched into the same cell, the runner runs again every unit its inputs hold and its cell lacks">
+          Resume runs again what the cell lacks{lacks === null ? '' : `: ${counted(lacks, 'planned unit')} not in it`}
+        </span>
+      ) : (
+        <label>
+          Episodes <input value={spec} onChange={(e) => setTyped(e.target.value)} placeholder="--episodes 7,8 as the drain printed" size={28} />
+        </label>
+      )}
+      {!byItself && failed.length > 0 && (
         <button type="button" onClick={() => setTyped(failed.join(','))} title={`Fills in the ${failed.length} units that failed or were left out of the score: ${failed.join(', ')}`}>
           Failed units ({failed.length})
         </button>
       )}
-      <button type="submit" disabled={busy || spec.trim() === '' || dryRun?.refused != null} title={dryRun ? `Runs these episodes again as ${run.name}, in its cell` : 'Shows the exact command first'}>
+      <button type="submit" disabled={busy || (!byItself && spec.trim() === '') || dryRun?.refused != null} title={dryRun ? `Runs ${byItself ? 'what its cell lacks' : 'these episodes'} again as ${run.name}, in its cell` : 'Shows the exact command first'}>
         {busy ? 'Working…' : dryRun ? 'Resume' : 'Dry run'}
       </button>
       {dryRun && (

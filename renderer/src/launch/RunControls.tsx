@@ -16,6 +16,9 @@ export function RunControls({ cellId }: { cellId: string }) {
   // a resume may run again. An evaluated failure is the agent's result, never run again.
   const rows = useCell((s) => s.detail?.episodes);
   const failed = useMemo(() => (rows ?? []).filter((r) => r.status !== 'running' && (!r.scored || r.status !== 'evaluated')).map((r) => r.id), [rows]);
+  // For a runner that finds them itself (NeMo Gym): how many planned units its cell lacks.
+  const episodes = useCell((s) => s.detail?.summary.episodes);
+  const lacks = episodes?.planned != null ? Math.max(0, episodes.planned - episodes.ended) : null;
   if (error && !run) return <CallFailed what="Launched runs" error={error} />;
   if (!run) return null;
   return (
@@ -28,7 +31,7 @@ export function RunControls({ cellId }: { cellId: string }) {
       </span>
       {run.problem && <span className="muted tone-amber">{run.problem}</span>}
       <RunActions run={run} onSaid={setSaid} />
-      <ResumeRun key={run.id} run={run} said={said} failed={failed} />
+      <ResumeRun key={run.id} run={run} said={said} failed={failed} lacks={lacks} />
       {said && said.length > 0 && <Output label="Runner said" lines={said} />}
       {run.state === 'crashed' && <Output label="Last lines of stderr" lines={run.stderrTail} tone="fail" />}
     </div>
