@@ -9,6 +9,10 @@ test.describe('compare policy versions on one seed, and record it', () => {
   test('tick versions, play them on one clock, record an mp4 with a progress bar and a link', async ({ page }) => {
     await page.goto(served.url);
     await page.getByRole('button', { name: 'cartpole_balance' }).click();
+    // Its Overview charts each version's development success and evaluation score apart, never pooled: a point each.
+    const scores = page.getByRole('figure', { name: 'Each version: development success and evaluation score (%)' });
+    await expect(scores.locator('.recharts-line')).toHaveCount(2);
+    await expect(scores.locator('.recharts-line-dots circle')).toHaveCount(8);
     await page.getByRole('tab', { name: 'Versions' }).click();
     // A version's source, and what changed from one to another.
     await page.getByRole('table', { name: 'Policy versions' }).getByRole('button', { name: 'v002' }).click();

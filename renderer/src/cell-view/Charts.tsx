@@ -2,7 +2,7 @@ import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContai
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { clockTime } from '../../../shared/model';
-import type { EpisodeRow } from '../../../shared/cell-detail';
+import type { EpisodeRow, VersionRow } from '../../../shared/cell-detail';
 import { useCell } from './context';
 import { bucketMax, thin } from './decimate';
 import { groupsOf, successSoFar, type SuccessPoint } from './chartPoints';
@@ -102,12 +102,45 @@ function UnitBars({ bars, title, unit, label, fill }: { bars: Bars; title: strin
   );
 }
 
+/** A point a version puts on its chart: its development success and its evaluation score, in %, each null where it has none. */
+type VersionPoint = { version: string; dev: number | null; evaluation: number | null; devEpisodes: number };
+
+const rounded = (rate: number) => Math.round(rate * 1000) / 10;
+
+/** Each policy version's development success and evaluation score, side by side and never pooled, in the versions' order. */
+function VersionScores({ versions }: { versions: readonly VersionRow[] }) {
+  const points: VersionPoint[] = versions.map((v) => ({
+    version: v.version,
+    dev: v.devEpisodes ? rounded(v.devSuccesses / v.devEpisodes) : null,
+    evaluation: v.evalState === 'scored' && v.evalRate !== null ? rounded(v.evalRate) : null,
+    devEpisodes: v.devEpisodes,
+  }));
+  return (
+    <Panel title="Each version: development success and evaluation score (%)">
+      {(room) => (
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart data={points} margin={{ top: 4, right: 8, bottom: 0, left: -20 }}>
+            <CartesianGrid {...GRID} />
+            <XAxis dataKey="version" tick={AXIS} padding={{ left: 20, right: 20 }} interval={everyNth(points.map((p) => p.version), room)} />
+            <YAxis domain={[0, 100]} tick={AXIS} unit="%" />
+            <Tooltip {...TOOLTIP} labelFormatter={(v) => `version ${String(v)}`} formatter={(rate, name, item) => [name === 'development' ? `${String(rate)}% of ${(item.payload as VersionPoint).devEpisodes} episodes` : `${String(rate)}%`, String(name)]} />
+            <Legend verticalAlign="top" height={18} iconSize={8} wrapperStyle={LEGEND} />
+            <Line name="development" dataKey="dev" stroke={SERIES[0]} dot isAnimationActive={false} />
+            <Line name="evaluation" dataKey="evaluation" stroke={SERIES[1]} dot isAnimationActive={false} />
+          </LineChart>
+        </ResponsiveContainer>
+      )}
+    </Panel>
+  );
+}
+
 export function Charts() {
   const episodes = useCell(useShallow((s) => s.detail?.episodes ?? []));
   // A cell of policy versions, or a collection of agents, draws a line for each; their pool only when asked.
   const versions = useCell((s) => s.detail?.summary.capabilities.versions === true);
   const [pooledShown, setPooledShown] = useState(false);
   const vram = useCell(useShallow((s) => s.detail?.vram ?? []));
+  const versionRows = useCell(useShallow((s) => s.detail?.versions ?? []));
 
   // Both episode charts are numbered by the episode's own id.
   const success = useMemo(() => thin(successSoFar(episodes), LINE_POINTS), [episodes]);
@@ -150,6 +183,7 @@ export function Charts() {
         )}
       </Panel>
     ),
+    versionRows.length > 0 && <VersionScores key="versions" versions={versionRows} />,
     tools.length > 0 && <UnitBars key="tools" bars={tools} title="Tool calls per episode" unit="episode" label="tool calls" fill="var(--running)" />,
     tokens.length > 0 && <UnitBars key="tokens" bars={tokens} title="Tokens per unit, in and out" unit="unit" label="tokens" fill="var(--amber)" />,
     memory.length > 0 && (
