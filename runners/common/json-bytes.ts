@@ -61,22 +61,44 @@ export interface ByteSpan {
   end: number;
 }
 
+/** Keys met before, by a hash of their bytes: a row's keys are the last row's, decoded once, not once a row. */
+const keys = new Map<number, { bytes: Buffer; text: string }>();
+const MOST_KEYS = 4096;
+const LONGEST_KEY = 48;
+
+/** The text of the key in bytes[start, end) (as written: escapes are the caller's). */
+function keyAt(bytes: Buffer, start: number, end: number): string {
+  const length = end - start;
+  if (length > LONGEST_KEY) return bytes.toString('utf8', start, end);
+  let hash = length;
+  for (let i = start; i < end; i++) hash = (Math.imul(hash, 31) + (bytes[i] as number)) | 0;
+  const known = keys.get(hash);
+  if (known && known.bytes.length === length) {
+    let same = true;
+    for (let i = 0; i < length && same; i++) same = known.bytes[i] === bytes[start + i];
+    if (same) return known.text;
+  }
+  const text = bytes.toString('utf8', start, end);
+  if (keys.size < MOST_KEYS) keys.set(hash, { bytes: Buffer.from(bytes.subarray(start, end)), text });
+  return text;
+}
+
 /**
- * The members of the JSON object in bytes[from, to), each key (decoded) with its value's span, in order;
- * null when the bytes are not one whole object. Values are not checked beyond their bounds: parse a span
- * to read it. A repeated key keeps its first place and its last value, as JSON.parse does.
+ * The object opening at `at`, before `to`: each member's span, and where it ends (just past its `}`); with
+ * `within`, that member's own members too where its value is an object (found in the same pass, not by
+ * scanning it twice); null when it is not one whole object.
  */
-export function memberSpans(bytes: Buffer, from: number, to: number): Map<string, ByteSpan> | null {
+function objectAt(bytes: Buffer, at: number, to: number, within?: string): { spans: Map<string, ByteSpan>; inner: Map<string, ByteSpan> | null; end: number } | null {
   const spans = new Map<string, ByteSpan>();
-  let at = skipSpace(bytes, from, to);
+  let inner: Map<string, ByteSpan> | null = null;
   if (bytes[at] !== 0x7b) return null;
   at = skipSpace(bytes, at + 1, to);
-  if (bytes[at] === 0x7d) return skipSpace(bytes, at + 1, to) === to ? spans : null;
+  if (bytes[at] === 0x7d) return { spans, inner, end: at + 1 };
   for (;;) {
     if (bytes[at] !== QUOTE) return null;
     const close = stringEnd(bytes, at, to);
     if (close < 0) return null;
-    let key = bytes.toString('utf8', at + 1, close);
+    let key = keyAt(bytes, at + 1, close);
     if (key.includes('\\')) {
       try {
         key = JSON.parse(`"${key}"`) as string;
@@ -87,14 +109,35 @@ export function memberSpans(bytes: Buffer, from: number, to: number): Map<string
     at = skipSpace(bytes, close + 1, to);
     if (bytes[at] !== 0x3a) return null;
     at = skipSpace(bytes, at + 1, to);
-    const end = valueEnd(bytes, at, to);
+    // A repeated key's last value stands, as JSON.parse has it: its members too.
+    const nested = key === within && bytes[at] === 0x7b ? objectAt(bytes, at, to) : null;
+    if (key === within) inner = nested?.spans ?? null;
+    const end = nested ? nested.end : valueEnd(bytes, at, to);
     if (end < 0) return null;
     spans.set(key, { start: at, end });
     at = skipSpace(bytes, end, to);
-    if (bytes[at] === 0x7d) return skipSpace(bytes, at + 1, to) === to ? spans : null;
+    if (bytes[at] === 0x7d) return { spans, inner, end: at + 1 };
     if (bytes[at] !== 0x2c) return null;
     at = skipSpace(bytes, at + 1, to);
   }
+}
+
+/**
+ * The members of the JSON object in bytes[from, to), each key (decoded) with its value's span, in order;
+ * null when the bytes are not one whole object. Values are not checked beyond their bounds: parse a span
+ * to read it. A repeated key keeps its first place and its last value, as JSON.parse does.
+ */
+export function memberSpans(bytes: Buffer, from: number, to: number): Map<string, ByteSpan> | null {
+  return memberSpansWithin(bytes, from, to)?.spans ?? null;
+}
+
+/**
+ * `memberSpans`, and the members of the member `within` where its value is an object (empty where it is not
+ * one, or not a whole one): what `memberSpans` of that member's span gives, in the same pass over the bytes.
+ */
+export function memberSpansWithin(bytes: Buffer, from: number, to: number, within?: string): { spans: Map<string, ByteSpan>; inner: Map<string, ByteSpan> } | null {
+  const found = objectAt(bytes, skipSpace(bytes, from, to), to, within);
+  return found && skipSpace(bytes, found.end, to) === to ? { spans: found.spans, inner: found.inner ?? new Map() } : null;
 }
 
 /**

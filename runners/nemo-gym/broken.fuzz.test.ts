@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberSpans } from '../common/json-bytes';
+import { memberSpans, memberSpansWithin } from '../common/json-bytes';
 import { readCell } from '../read';
 import { context, jsonl, tempDir } from '../testing';
 
@@ -27,6 +27,25 @@ describe('the span scanner', () => {
         for (const [key, span] of spans ?? []) expect(JSON.parse(bytes.toString('utf8', span.start, span.end))).toEqual(JSON.parse(JSON.stringify(value[key])));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("finds a member's own members in the same pass as a scan of its span would, whatever the member holds", () => {
+    const member = fc.oneof(fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue());
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), member, fc.option(member), fc.constantFrom(undefined, 2), (value, response, again, space) => {
+        // The member among others, maybe twice (the last value stands); the text may also be cut anywhere.
+        const text = JSON.stringify({ ...value, response }, null, space);
+        const twice = again === null ? text : `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"response":${JSON.stringify(again)}}`;
+        for (const bytes of [Buffer.from(twice), Buffer.from(twice.slice(0, -1))]) {
+          const found = memberSpansWithin(bytes, 0, bytes.length, 'response');
+          const spans = memberSpans(bytes, 0, bytes.length);
+          expect(found?.spans ?? null).toEqual(spans);
+          const span = spans?.get('response');
+          if (found && span) expect(found.inner).toEqual(memberSpans(bytes, span.start, span.end) ?? new Map());
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -3,7 +3,7 @@
 // only the members a summary keeps are decoded and parsed, never the conversation around them.
 import { parseJson } from '../../shared/json';
 import type { JsonObject } from '../common/json';
-import { memberSpans, type ByteSpan } from '../common/json-bytes';
+import { memberSpansWithin, type ByteSpan } from '../common/json-bytes';
 
 /** An environment field longer than this (a SWE patch, a transcript) is kept as its size, read when the row is opened. */
 export const SMALL_FIELD_CHARS = 400;
@@ -26,17 +26,13 @@ export interface Members {
   model(): unknown;
 }
 
-/** Members found as spans of the row's bytes, each parsed when it is asked for. */
+/** Members found as spans of the row's bytes (and its response's), each parsed when it is asked for. */
 class SpanMembers implements Members {
-  private readonly response: Map<string, ByteSpan>;
-
   constructor(
     private readonly bytes: Buffer,
     private readonly spans: Map<string, ByteSpan>,
-  ) {
-    const span = spans.get('response');
-    this.response = (span && memberSpans(bytes, span.start, span.end)) ?? new Map();
-  }
+    private readonly response: Map<string, ByteSpan>,
+  ) {}
   private parse(span: ByteSpan | undefined): unknown {
     if (!span) return undefined;
     try {
@@ -72,8 +68,8 @@ class SpanMembers implements Members {
 /** The members of the row in bytes[start, end); null when it is not one JSON object. */
 export function rowMembers(bytes: Buffer, start: number, end: number): Members | null {
   const row = bytes.subarray(start, end);
-  const spans = memberSpans(row, 0, row.length);
-  return spans && new SpanMembers(row, spans);
+  const found = memberSpansWithin(row, 0, row.length, 'response');
+  return found && new SpanMembers(row, found.spans, found.inner);
 }
 
 /** Members already parsed (a materialized input, read whole). */
