@@ -1,4 +1,5 @@
 // Child of bench:bigfile: opens the big cell the way the window does and reports what it took.
+import { peakKb } from './peak-rss.mjs';
 import { join } from 'node:path';
 import { createCore } from '../../main/core';
 
@@ -15,4 +16,4 @@ await core.openCell(cell.id);
 const opened = await core.openStream(cell.id, '0');
 const firstEvents = performance.now() - started;
 await core.close();
-console.log(JSON.stringify({ firstEventsMs: firstEvents, events: opened.events.length, lastSeq: opened.events.at(-1)?.seq, peakRssMb: process.resourceUsage().maxRSS / 1024, cell: join(cell.path) }));
+console.log(JSON.stringify({ firstEventsMs: firstEvents, events: opened.events.length, lastSeq: opened.events.at(-1)?.seq, peakRssMb: peakKb() / 1024, cell: join(cell.path) }));

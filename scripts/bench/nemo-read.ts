@@ -1,5 +1,6 @@
 // Child of bench:nemo: the adapter's summary of a big collection, cold and after appends (reading on from
 // where it was), then the index's latency from an appended line to its row, on a small collection.
+import { peakKb } from './peak-rss.mjs';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ const adapter = ADAPTERS['nemo-gym'];
 const started = performance.now();
 const cold = await adapter.read(file, ctx);
 const coldMs = performance.now() - started;
-const peakRssMb = process.resourceUsage().maxRSS / 1024;
+const peakRssMb = peakKb() / 1024;
 
 const lineOf = (i: number) => `${JSON.stringify({ _ng_task_index: i, _ng_rollout_index: 0, agent_ref: { name: 'bench_agent' }, response: { output: [{ type: 'message', content: [{ type: 'output_text', text: 'x'.repeat(8000) }] }], usage: { input_tokens: 10, output_tokens: 5 } }, reward: 1 })}\n`;
 // Each size appended five times, its median taken: one read alone can meet a collection of the cold read's garbage.

@@ -1,0 +1,2 @@
+/** This process's peak resident set size in kB (VmHWM on Linux; getrusage elsewhere). */
+export function peakKb(): number;
