@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { GpuReading, GpuSample } from '../../shared/machine';
 import type { Backend } from '../../shared/contract';
 import { episodesOfSpec, listedByPattern, parseTarget, type LaunchRequest, type RunInfo, type RunState } from '../../shared/launch';
-import { cellId, formatAddress, isLocal } from '../../shared/address';
+import { cellId, formatAddress, isLocal, parseAddress } from '../../shared/address';
 import { HostPlace } from './host-place';
 import type { RunPlace } from './place';
 import { HOST_SETUP_SCRIPT, hostSetupFrom, localSetup, planLaunch, profileDirs, profileInfos, type HostSetup, type LaunchContext } from './plan';
@@ -137,7 +137,7 @@ export class LaunchService implements LaunchCalls {
       views.map(async (run) => {
         const found = run.listed && listedByPattern(run.listed) ? this.options.cellListedAs(cellId(run.host, run.listed)) : null;
         if (found === null) return run;
-        const listed = found.slice(run.host.length + 1);
+        const listed = parseAddress(found).path;
         await this.runs.settle(run.id, listed);
         return { ...run, listed };
       }),
@@ -247,7 +247,7 @@ export class LaunchService implements LaunchCalls {
       // A run that ended already, or failed to start, will not write its cell now.
       const starting = () => ['pending', 'running'].includes(this.cellStates.get(cell) ?? 'running');
       id = await this.options.watchCell(formatAddress({ host: view.host, path: run.cell }), cell, starting);
-      if (id !== null && listedByPattern(run.listed)) await this.runs.settle(view.id, id.slice(view.host.length + 1));
+      if (id !== null && listedByPattern(run.listed)) await this.runs.settle(view.id, parseAddress(id).path);
     } catch (error) {
       problem ??= `started, but its cell is not watched: ${(error as Error).message}`;
     }
