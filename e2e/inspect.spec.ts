@@ -33,7 +33,7 @@ test.describe("the demo's Inspect AI logs", () => {
     await expect(transcript.locator('.turn-call')).toContainText('"code": "print(39 * 12)"');
     await expect(transcript).toContainText(/match \(the outcome\): "[CI]"/);
     // Each model call says what it was sent (log v3: ranges into the sample's message pool) and its tokens.
-    await expect(transcript.locator('.turn-message').last()).toContainText('sent 3 messages, 40 tokens in, 4 out');
+    await expect(transcript.locator('.turn-message').last()).toContainText('sent 3 messages · 40 tokens in, 4 out');
     // Its timeline: the two model calls and the tool call as bars on the sample's clock; a click goes to the call.
     const timeline = transcript.getByRole('figure', { name: 'Timeline' });
     await expect(timeline.getByRole('group', { name: 'Timeline model' }).getByRole('button')).toHaveCount(2);

@@ -215,12 +215,12 @@ test.describe('launch a UI run', () => {
     // Cut short at 3 of its 5 rollouts: 3 scored, 2 lacking.
     await expect(header).toContainText(/mean reward [\d.]+ of 3/, { timeout: 20_000 });
     const resume = page.getByRole('form', { name: 'Resume' });
-    await expect(resume).toContainText('Resume runs again what the cell lacks: 2 planned units not in it');
+    await expect(resume).toContainText('Runs again the 2 planned units the cell lacks');
     await expect(resume.getByLabel('Episodes')).toHaveCount(0);
     await resume.getByRole('button', { name: 'Dry run' }).click();
     await expect(resume.getByLabel('Resume dry run')).toContainText('+resume_from_cache=true');
     await resume.getByRole('button', { name: 'Resume' }).click();
     await expect(header).toContainText(/mean reward [\d.]+ of 5/, { timeout: 20_000 });
-    await expect(resume).toContainText('0 planned units not in it');
+    await expect(resume).toContainText('The cell lacks none of its planned units');
   });
 });

@@ -29,10 +29,10 @@ function everyNth(ids: string[], room: Room | null): number {
   return Math.max(0, Math.ceil(ids.length / Math.max(1, Math.min(MOST_LABELS, fit))) - 1);
 }
 
-/** An episode axis's label; the first starts at its point, so a long id is not cut at the chart's left edge. */
-function EpisodeTick({ x, y, index, payload }: XAxisTickContentProps) {
+/** An episode axis's label; the first starts at its point and the last ends at it, so a long id is not cut at the chart's edges. */
+function EpisodeTick({ x, y, index, visibleTicksCount, payload }: XAxisTickContentProps) {
   return (
-    <text x={x} y={y} dy={12} textAnchor={index === 0 ? 'start' : 'middle'} {...AXIS}>
+    <text x={x} y={y} dy={12} textAnchor={index === 0 ? 'start' : index === visibleTicksCount - 1 ? 'end' : 'middle'} {...AXIS}>
       {String(payload.value)}
     </text>
   );

@@ -39,11 +39,10 @@ function When({ item }: { item: TranscriptItem }) {
 /** What the model call that wrote a message was sent, and its tokens in and out, where the log says them. */
 function Sent({ sent }: { sent: ModelCallSent | undefined }) {
   if (!sent) return null;
-  const tokens = sent.inputTokens === null && sent.outputTokens === null ? '' : `, ${sent.inputTokens === null ? '?' : whole(sent.inputTokens)} tokens in, ${sent.outputTokens === null ? '?' : whole(sent.outputTokens)} out`;
+  const tokens = sent.inputTokens === null && sent.outputTokens === null ? '' : ` · ${sent.inputTokens === null ? '?' : whole(sent.inputTokens)} tokens in, ${sent.outputTokens === null ? '?' : whole(sent.outputTokens)} out`;
   return (
     <span className="muted" title="The messages this model call was given (its context), and its tokens as the log says them">
-      {' '}
-      sent {counted(sent.messages, 'message')}
+      {' · '}sent {counted(sent.messages, 'message')}
       {tokens}
     </span>
   );

@@ -57,7 +57,7 @@ export function ResumeRun({ run, said, failed = [], lacks = null }: { run: RunIn
     >
       {byItself ? (
         <span className="muted" title="Relaunched into the same cell, the runner runs again every unit its inputs hold and its cell lacks">
-          Resume runs again what the cell lacks{lacks === null ? '' : `: ${counted(lacks, 'planned unit')} not in it`}
+          {lacks === null ? 'Runs again what the cell lacks' : lacks === 0 ? 'The cell lacks none of its planned units' : `Runs again the ${counted(lacks, 'planned unit')} the cell lacks`}
         </span>
       ) : (
         <label>
