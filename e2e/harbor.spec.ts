@@ -49,7 +49,11 @@ test.describe('a Harbor job', () => {
     await expect(trial).toContainText('verifier/test-stdout.txt is not there (not written, or not yet)');
     await trial.getByRole('button', { name: 'Open the transcript of scientific_computing_task_0003__xtc3iGm' }).click();
     await expect(page.getByText('claude-code 2.1.178 claude-opus-4-6')).toBeVisible();
-    await expect(page.getByText(/assistant \(step 2 · \+6\.7 s · 34547 in, 220 out\)/)).toBeVisible();
+    await expect(page.getByText('assistant (step 2 · 34547 in, 220 out) +6.7 s')).toBeVisible();
+    // Its steps on one time axis: each model answer a bar from the step before it, the tool calls at their steps.
+    const timeline = page.getByRole('figure', { name: 'Timeline' });
+    await expect(timeline.getByRole('group', { name: 'Timeline model' }).getByRole('button').first()).toBeVisible();
+    await expect(timeline.getByRole('group', { name: 'Timeline tools' }).getByRole('button').first()).toBeVisible();
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'harbor-trial.png') });
   });
 });

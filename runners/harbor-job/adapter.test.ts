@@ -102,8 +102,9 @@ describe('harbor-job on real trial results', () => {
     const transcript = await harborJob.capabilities.transcripts?.read(dir, trial as string, context());
     expect(transcript?.agent).toBe('claude-code 2.1.178 claude-opus-4-6');
     const [first, second] = transcript?.items ?? [];
-    expect(first).toMatchObject({ kind: 'input', role: 'user (step 1 · +0.0 s)' });
-    expect(second).toMatchObject({ kind: 'message', role: 'assistant (step 2 · +6.7 s · 34547 in, 220 out)' });
+    expect(first).toMatchObject({ kind: 'input', role: 'user (step 1)', offsetS: 0 });
+    // On the trajectory's time axis: the model's answer took from the step before (12:35:24.221) to its own (12:35:30.872).
+    expect(second).toMatchObject({ kind: 'message', role: 'assistant (step 2 · 34547 in, 220 out)', offsetS: 6.651, durationS: 6.651 });
     const read = transcript?.items.find((i) => i.kind === 'call' && i.callId === 'toolu_vrtx_01DMAvK6aCFYSU2EZmeSe8Ha');
     expect(read).toMatchObject({ kind: 'call', name: 'Read', arguments: expect.stringContaining('providers_llmisvc.go'), output: expect.stringMatching(/^1\t\/\*/) });
     expect(transcript?.items.filter((i) => i.kind === 'call' && i.output === null)).toEqual([]);

@@ -31,11 +31,14 @@ export function Timeline({ items, current, onPick }: { items: TranscriptItem[]; 
   });
   if (drawn.length < 2) return null;
   const span = largest(drawn.map((d) => d.end), 0.001);
-  const busy = drawn.filter((d) => d.lane === 'tools').reduce((sum, d) => sum + (d.item.durationS ?? 0), 0);
+  // What the tools ran, where their durations are known (an ATIF trajectory says only when each was called).
+  const timed = drawn.filter((d) => d.lane === 'tools' && d.item.durationS !== undefined);
+  const busy = timed.reduce((sum, d) => sum + (d.item.durationS ?? 0), 0);
   return (
     <figure className="timeline" aria-label="Timeline">
       <figcaption className="muted">
-        Timeline: {drawn.length} calls and pauses over {seconds(span)}; tools ran {seconds(busy)} of it
+        Timeline: {drawn.length} calls and pauses over {seconds(span)}
+        {timed.length > 0 && `; tools ran ${seconds(busy)} of it`}
       </figcaption>
       {LANES.map(({ lane, label }) => (
         <div key={lane} className="timeline-lane" role="group" aria-label={`Timeline ${label}`}>
