@@ -1,6 +1,7 @@
 // List prices (prices.yml: the shipped default in assets/, the user's in the config folder, whose entries
 // win) and the estimate they give: ((input - cached) x input + cached x cached_input + output x output) / 1e6
 // (seed 001). A runner's own cost figure is never the estimate, and a bill is never added to one.
+import { listCost, type TokenPrice } from '../shared/cost';
 import { unwatchFile, watchFile } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -8,10 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { problem, type CellSummary, type Problem } from '../shared/model';
 import { packageRoot } from './paths';
 
-export interface Price {
-  input: number;
-  cached_input: number;
-  output: number;
+export interface Price extends TokenPrice {
   source: string;
 }
 
@@ -68,18 +66,17 @@ function priceOf(model: string, prices: Prices): { key: string; price: Price } |
 }
 
 /** The row with its estimate at list prices and where it comes from; null with the reason where there is none. */
-export function priced<T extends Pick<CellSummary, 'tokens' | 'labels' | 'cost_usd_estimate' | 'cost_source'>>(row: T, prices: Prices): T {
+export function priced<T extends Pick<CellSummary, 'tokens' | 'labels' | 'cost_usd_estimate' | 'cost_source' | 'listPrice'>>(row: T, prices: Prices): T {
   const { input, cached_input, output } = row.tokens;
   const model = row.labels.model;
-  const none = (why: string) => ({ ...row, cost_usd_estimate: null, cost_source: why });
+  const found = model ? priceOf(model, prices) : null;
+  // The price the cell's model lists, for its units' estimates too (the same rule), even where its own tokens are not counted.
+  const listPrice = found ? { input: found.price.input, cached_input: found.price.cached_input, output: found.price.output } : null;
+  const none = (why: string) => ({ ...row, cost_usd_estimate: null, cost_source: why, listPrice });
   if (input === null || output === null) return none('no token counts in the files');
   if (!model) return none('no model named in the files');
-  const found = priceOf(model, prices);
   if (!found) return none(`no list price for ${model} in prices.yml`);
-  const cached = Math.min(cached_input ?? 0, input);
-  const { price } = found;
-  const usd = ((input - cached) * price.input + cached * price.cached_input + output * price.output) / 1e6;
-  return { ...row, cost_usd_estimate: usd, cost_source: `prices.yml: ${found.key}, ${price.source}` };
+  return { ...row, cost_usd_estimate: listCost(found.price, { input, cached: cached_input, output }), cost_source: `prices.yml: ${found.key}, ${found.price.source}`, listPrice };
 }
 
 /** The prices the core prices rows with: loaded at start, loaded again when the user's file changes. */
@@ -111,7 +108,7 @@ export class PriceList {
     this.listeners.push(listener);
   }
 
-  price<T extends Pick<CellSummary, 'tokens' | 'labels' | 'cost_usd_estimate' | 'cost_source'>>(row: T): T {
+  price<T extends Pick<CellSummary, 'tokens' | 'labels' | 'cost_usd_estimate' | 'cost_source' | 'listPrice'>>(row: T): T {
     return priced(row, this.prices);
   }
 

@@ -14,8 +14,8 @@ export interface EpisodeRow {
   wallS: number | null;
   /** Epoch milliseconds the episode ended (or its latest line), for charts over time. */
   t: number | null;
-  /** Its tokens, in and out, where its files say them per unit (a rollout's usage, a sample's). */
-  tokens?: number | null;
+  /** Its tokens, where its files say them per unit (a rollout's usage, a sample's, a trial's): input (cached reads inside it) and output. */
+  usage?: UnitTokens | null;
   /** A short word on what the row is when the id alone does not say (a seed's version, a submission's charge). */
   note: string | null;
   /** True when this episode has a trajectory to stream. */
@@ -26,6 +26,13 @@ export interface EpisodeRow {
   facts?: { label: string; value: string }[];
   /** Its text files to read (a trial's trial.log, exception.txt, verifier output), relative to the cell. */
   files?: string[];
+}
+
+/** A unit's tokens; null where its files do not say. */
+export interface UnitTokens {
+  input: number | null;
+  cached: number | null;
+  output: number | null;
 }
 
 export interface VersionRow {

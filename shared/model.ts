@@ -1,4 +1,5 @@
 // The data model every layer speaks. Field names follow the CLI's JSON (runners/FORMATS.md).
+import type { TokenPrice } from './cost';
 import type { RunningUnit } from './stuck';
 
 export type FormatName = 'coding-agent' | 'bigym-agent' | 'evopolicygym' | 'harbor-job' | 'nemo-gym' | 'inspect';
@@ -167,6 +168,8 @@ export interface CellSummary extends Cell {
   versionScores: Record<string, number | null>;
   /** The cost the runner itself reported (a LiteLLM list-price guess, say): shown apart, never as the estimate. */
   runnerCostUsd: number | null;
+  /** The list price of its model the estimate is worked out at (its units' too); absent or null where prices.yml has none. */
+  listPrice?: TokenPrice | null;
   /** Which board of its format the cell belongs to (the protocol, or a bigym task); null: no board. */
   boardName: string | null;
   /** The units left out of the score, by their status (rate_limited: 3). */

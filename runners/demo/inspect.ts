@@ -22,8 +22,9 @@ function sample(id: number, epoch: number, model: (typeof INSPECT_MODELS)[number
   const answer = right ? a * b : a * b + 1 + Math.floor(random() * 9);
   const call = `call_${id}_${epoch}`;
   const input = 160 + Math.floor(random() * 60);
-  // Its events on one clock, as Inspect records them: each model call and the tool call from its start to its completion.
-  const start = Date.UTC(2026, 11, 1, 10, 0, 0) + ((epoch - 1) * SAMPLES + id) * 10_000;
+  // Its events on one clock, as Inspect records them: each model call and the tool call from its start to its
+  // completion; a sample every 9 minutes, so its spend per hour has hours to show.
+  const start = Date.UTC(2026, 11, 1, 10, 0, 0) + ((epoch - 1) * SAMPLES + id) * 540_000;
   const at = (s: number) => new Date(start + s * 1000).toISOString();
   const slow = 1 + ((id * 37 + epoch * 11) % 10) / 10;
   const output = 30 + Math.floor(random() * 20);
@@ -54,6 +55,7 @@ function sample(id: number, epoch: number, model: (typeof INSPECT_MODELS)[number
     messages,
     events,
     messagePool: messages,
+    completed: at(1.6 + slow),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { EpisodeRow } from '../../shared/cell-detail';
+import type { EpisodeRow, UnitTokens } from '../../shared/cell-detail';
 import type { JsonObject } from '../common/json';
 import { num, obj, str, timestampMs } from '../common/values';
 import type { DetailRead, EventLog } from '../types';
@@ -32,6 +32,17 @@ function trialFacts(result: JsonObject, started: number | null, finished: number
   return facts.flatMap(([label, value]) => (value === null || value === undefined || value === '' ? [] : [{ label, value: typeof value === 'number' ? whole(value) : value }]));
 }
 
+/** A trial's tokens as its agent_result says them (input includes cached); a negative amount is the cell's problem, unknown here. */
+function usageOf(result: JsonObject): UnitTokens | null {
+  const agent = obj(result.agent_result);
+  const count = (field: string) => {
+    const n = num(agent[field]);
+    return n !== null && n >= 0 ? n : null;
+  };
+  const usage = { input: count('n_input_tokens'), cached: count('n_cache_tokens'), output: count('n_output_tokens') };
+  return usage.input === null && usage.output === null ? null : usage;
+}
+
 /** What the cell view shows: a row per trial, from the results the summary read already parsed. */
 export function harborDetail(job: JsonObject, trials: Trial[]): DetailRead {
   const rows: EpisodeRow[] = [];
@@ -54,6 +65,7 @@ export function harborDetail(job: JsonObject, trials: Trial[]): DetailRead {
       actions: null,
       wallS: started !== null && finished !== null ? (finished - started) / 1000 : null,
       t: finished,
+      usage: usageOf(result),
       note: [str(result.task_name), str(exception.exception_type), num(obj(obj(result.verifier_result).rewards).reward) === null ? null : `reward ${num(obj(obj(result.verifier_result).rewards).reward)}`]
         .filter(Boolean)
         .join(' · '),

@@ -113,7 +113,7 @@ describe('an Inspect log as Inspect writes it', () => {
     expect(read.cell.problems).toContainEqual(expect.objectContaining({ file: 'scores.eval', message: expect.stringContaining('4#1 (the sandbox went away)') }));
     expect(read.detail?.tables[0]?.rows[0]).toEqual(['match (the outcome)', 5, 0.75, 0.75]);
     // A sample with no usage has no token count (not 0).
-    expect(read.detail?.episodes.map((e) => e.tokens)).toEqual(Array(7).fill(null));
+    expect(read.detail?.episodes.map((e) => e.usage)).toEqual(Array(7).fill(null));
   });
 
   it('checks the header\'s accuracy against the samples, reduced as Inspect reduces: a mismatch takes the log off its board', async () => {

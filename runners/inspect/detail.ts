@@ -2,7 +2,7 @@
 // scorers' values, its time and tokens), and the eval's scorers as a table.
 import type { EpisodeRow } from '../../shared/cell-detail';
 import { whole } from '../../shared/counts';
-import { obj, timestampMs } from '../common/values';
+import { obj, sumOrNull, timestampMs } from '../common/values';
 import type { DetailRead } from '../types';
 import type { InspectLog } from './log';
 import { reducedMean, scoreNumber, statedMetric, type Outcome } from './outcome';
@@ -19,8 +19,9 @@ export function inspectDetail(log: InspectLog, outcomes: Map<string, Outcome>, s
       toolCalls: null,
       actions: null,
       wallS: s.totalTimeS,
-      t: null,
-      tokens: s.usage && Object.keys(s.usage).length ? Object.values(s.usage).reduce((sum, u) => sum + (u.input ?? 0) + (u.output ?? 0), 0) : null,
+      t: s.completedAt,
+      // Over its models, as the cell's tokens are summed (and priced at the eval model's list price).
+      usage: s.usage && Object.keys(s.usage).length ? { input: sumOrNull(Object.values(s.usage).map((u) => u.input)), cached: sumOrNull(Object.values(s.usage).map((u) => u.cachedInput)), output: sumOrNull(Object.values(s.usage).map((u) => u.output)) } : null,
       note: s.error ?? s.limit ?? (scorer && o.value !== null ? `${scorer} ${JSON.stringify(s.scores[scorer])}` : null),
       hasEvents: false,
       facts: [

@@ -3,7 +3,7 @@
 // summary holds it, from the sample itself; nothing else of a sample is kept.
 import { problem, type Problem } from '../../shared/model';
 import { amount } from '../common/integrity';
-import { num, obj, str } from '../common/values';
+import { num, obj, str, timestampMs } from '../common/values';
 
 export interface Usage {
   input: number | null;
@@ -24,6 +24,8 @@ export interface SampleFacts {
   /** Tokens by model; null where the file does not say (an old summary). */
   usage: Record<string, Usage> | null;
   totalTimeS: number | null;
+  /** When it completed (epoch ms), where its summary says (`completed`, newer logs). */
+  completedAt: number | null;
   /** Where it was read, for problems (`placeOf`): a member, or a list (`summaries.json`) and its index there. */
   from: string;
   index: number | null;
@@ -65,5 +67,5 @@ export function factsOf(value: unknown, from: string, index: number | null, prob
   for (const [scorer, score] of Object.entries(obj(v.scores))) scores[scorer] = obj(score).value;
   const error = v.error === undefined || v.error === null ? null : (str(obj(v.error).message) ?? str(v.error) ?? 'error');
   const limit = v.limit === undefined || v.limit === null ? null : [str(obj(v.limit).type) ?? 'a', 'limit', num(obj(v.limit).limit) === null ? '' : `of ${num(obj(v.limit).limit)}`].join(' ').trim();
-  return { unit, scores, error, limit, usage: 'model_usage' in v ? usageOf(v.model_usage, where, problems) : null, totalTimeS: amount(v.total_time, where, 'total_time', problems), from, index };
+  return { unit, scores, error, limit, usage: 'model_usage' in v ? usageOf(v.model_usage, where, problems) : null, totalTimeS: amount(v.total_time, where, 'total_time', problems), completedAt: timestampMs(v.completed), from, index };
 }

@@ -87,6 +87,8 @@ export interface LogSample {
   events?: unknown[];
   /** Log v3: the messages its model events refer to by `input_refs`. */
   messagePool?: unknown[];
+  /** When it completed (ISO), as newer logs' summaries say. */
+  completed?: string;
 }
 
 export interface LogSpec {
@@ -112,6 +114,7 @@ const summary = (s: LogSample) => ({
   scores: Object.fromEntries(Object.entries(s.scores).map(([k, value]) => [k, { value }])),
   model_usage: s.usage ?? {},
   total_time: 1.5,
+  ...(s.completed ? { completed: s.completed } : {}),
   ...(s.error ? { error: { message: s.error, traceback: '' } } : {}),
   ...(s.limit ? { limit: { type: s.limit, limit: 10 } } : {}),
 });

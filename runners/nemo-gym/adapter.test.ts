@@ -109,9 +109,9 @@ describe('nemo-gym on the real math collections (Claude Code and Hermes on the s
     // An Episodes row's id names its agent, so its note does not again; with one agent, the note names it.
     expect(read.detail?.episodes.map((e) => e.note?.split(' ')[0])).toEqual(Array(10).fill('reward'));
     // Each row's tokens, in and out, as its response's usage says: what the Overview's chart of tokens per unit draws.
-    const rows = readFileSync(`${MATH.claude}.jsonl`, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { _ng_task_index: number; response: { usage: { input_tokens: number; output_tokens: number } } });
+    const rows = readFileSync(`${MATH.claude}.jsonl`, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { _ng_task_index: number; response: { usage: { input_tokens: number; output_tokens: number; input_tokens_details?: { cached_tokens?: number } } } });
     const first = rows.find((r) => r._ng_task_index === 0)?.response.usage;
-    expect(read.detail?.episodes.find((e) => e.id === 'math_with_judge_claude_code_agent/0#0')?.tokens).toBe((first?.input_tokens ?? 0) + (first?.output_tokens ?? 0));
+    expect(read.detail?.episodes.find((e) => e.id === 'math_with_judge_claude_code_agent/0#0')?.usage).toEqual({ input: first?.input_tokens, cached: first?.input_tokens_details?.cached_tokens ?? null, output: first?.output_tokens });
     const one = await readCell(`${MATH.claude}.jsonl`, 'nemo-gym', context(), { detail: true });
     expect(one.detail?.episodes[0]?.note).toMatch(/^math_with_judge_claude_code_agent · reward /);
   });

@@ -122,7 +122,7 @@ function episodeRow(row: NemoRow, id: string, named: boolean): EpisodeRow {
     actions: null,
     wallS: typeof runTime === 'number' ? runTime : null,
     t: null,
-    tokens: row.usage && (row.usage.input !== null || row.usage.output !== null) ? (row.usage.input ?? 0) + (row.usage.output ?? 0) : null,
+    usage: row.usage && (row.usage.input !== null || row.usage.output !== null) ? { input: row.usage.input, cached: row.usage.cached, output: row.usage.output } : null,
     note: [named ? null : row.agent, row.failureClass ?? `reward ${JSON.stringify(row.reward ?? null)}`].filter(Boolean).join(' · '),
     hasEvents: false,
     group: row.agent || '(unnamed)',

@@ -5,7 +5,8 @@ import { clockTime } from '../../../shared/model';
 import type { EpisodeRow, VersionRow } from '../../../shared/cell-detail';
 import { useCell } from './context';
 import { bucketMax, thin } from './decimate';
-import { groupsOf, successSoFar, type SuccessPoint } from './chartPoints';
+import { groupsOf, spendByHour, successSoFar, type HourSpend, type SuccessPoint } from './chartPoints';
+import { counted } from '../format';
 import { AXIS, GRID, LEGEND, SERIES, TOOLTIP } from '../chart-style';
 import { useRoom, type Room } from '../table-layout';
 
@@ -134,6 +135,28 @@ function VersionScores({ versions }: { versions: readonly VersionRow[] }) {
   );
 }
 
+const hourOf = (ms: number) => new Date(ms).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+const hourTick = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+
+/** The estimated spend per hour, at list prices, by the hour its units ended in: a bar an hour. */
+function SpendPerHour({ hours }: { hours: HourSpend[] }) {
+  return (
+    <Panel title="Est. spend per hour at list prices ($), by when units ended">
+      {() => (
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={hours} margin={{ top: 4, right: 8, bottom: 0, left: -4 }}>
+            <CartesianGrid {...GRID} />
+            <XAxis dataKey="hour" tick={AXIS} tickFormatter={hourTick} minTickGap={24} />
+            <YAxis tick={AXIS} tickFormatter={(usd: number) => `$${usd < 1 ? usd.toFixed(3) : usd.toFixed(2)}`} width={64} />
+            <Tooltip {...TOOLTIP} labelFormatter={(ms) => `the hour from ${hourOf(Number(ms))}`} formatter={(usd, _name, item) => [`$${Number(usd).toFixed(4)} for ${counted((item.payload as HourSpend).units, 'unit')}`, 'est. spend']} />
+            <Bar dataKey="usd" fill="var(--ok)" isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      )}
+    </Panel>
+  );
+}
+
 export function Charts() {
   const episodes = useCell(useShallow((s) => s.detail?.episodes ?? []));
   // A cell of policy versions, or a collection of agents, draws a line for each; their pool only when asked.
@@ -153,7 +176,9 @@ export function Charts() {
     : `Success so far (%), each ${unit}'s ${versions ? 'development episodes' : 'rollouts'}${groups.length < allGroups.length ? ` (the ${versions ? 'latest' : 'first'} ${groups.length} of ${allGroups.length} ${unit}s)` : ''}${pooledShown ? ', and all pooled' : ''}`;
   const scoredOf = (point: SuccessPoint, series: string) => (series === POOLED ? point.scored : (point.groups[series]?.scored ?? 0));
   const tools = useMemo(() => perUnit(episodes, (e) => e.toolCalls), [episodes]);
-  const tokens = useMemo(() => perUnit(episodes, (e) => e.tokens ?? null), [episodes]);
+  const tokens = useMemo(() => perUnit(episodes, (e) => (e.usage && (e.usage.input !== null || e.usage.output !== null) ? (e.usage.input ?? 0) + (e.usage.output ?? 0) : null)), [episodes]);
+  const price = useCell((s) => s.detail?.summary.listPrice ?? null);
+  const spend = useMemo(() => (price ? spendByHour(episodes, price) : []), [episodes, price]);
   const memory = useMemo(() => thin(vram.map((s) => ({ t: s.t, gib: Math.round((s.usedMib / 1024) * 10) / 10 })), LINE_POINTS), [vram]);
   const charts = [
     success.length > 0 && (
@@ -186,6 +211,7 @@ export function Charts() {
     versionRows.length > 0 && <VersionScores key="versions" versions={versionRows} />,
     tools.length > 0 && <UnitBars key="tools" bars={tools} title="Tool calls per episode" unit="episode" label="tool calls" fill="var(--running)" />,
     tokens.length > 0 && <UnitBars key="tokens" bars={tokens} title="Tokens per unit, in and out" unit="unit" label="tokens" fill="var(--amber)" />,
+    spend.length > 0 && <SpendPerHour key="spend" hours={spend} />,
     memory.length > 0 && (
       <Panel key="memory" title="GPU memory (GiB, vram.jsonl), by time">
         {() => (

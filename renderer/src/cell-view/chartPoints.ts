@@ -1,4 +1,5 @@
 import type { EpisodeRow } from '../../../shared/cell-detail';
+import { listCost, type TokenPrice } from '../../../shared/cost';
 
 /** Successes of those with a verdict so far, in %, to one decimal, and how many had one. */
 export interface SoFar {
@@ -41,4 +42,38 @@ export function successSoFar(episodes: readonly EpisodeRow[]): SuccessPoint[] {
 /** The groups of the rows, in the order they first appear. */
 export function groupsOf(episodes: readonly EpisodeRow[]): string[] {
   return [...new Set(episodes.flatMap((e) => (e.group === undefined ? [] : [e.group])))];
+}
+
+const HOUR_MS = 3_600_000;
+/** An hour between the first and the last with units ended in it is drawn at $0, up to this many hours. */
+const MOST_HOURS = 24 * 31;
+
+/** What the units that ended in one hour cost at list prices. */
+export interface HourSpend {
+  /** Epoch ms the hour starts. */
+  hour: number;
+  usd: number;
+  units: number;
+}
+
+/**
+ * The estimated spend per hour: each unit's tokens at its cell's list price (the rule its estimate is worked out
+ * by), summed by the hour it ended in; the hours between with none at $0. Units without an end time or tokens
+ * are left out.
+ */
+export function spendByHour(episodes: readonly EpisodeRow[], price: TokenPrice): HourSpend[] {
+  const byHour = new Map<number, HourSpend>();
+  for (const e of episodes) {
+    const u = e.usage;
+    if (e.t === null || !u || u.input === null || u.output === null) continue;
+    const hour = Math.floor(e.t / HOUR_MS) * HOUR_MS;
+    let spend = byHour.get(hour);
+    if (!spend) byHour.set(hour, (spend = { hour, usd: 0, units: 0 }));
+    spend.usd += listCost(price, { input: u.input, cached: u.cached, output: u.output });
+    spend.units++;
+  }
+  const hours = [...byHour.values()].sort((a, b) => a.hour - b.hour);
+  const [first, last] = [hours[0], hours.at(-1)];
+  if (!first || !last || (last.hour - first.hour) / HOUR_MS >= MOST_HOURS) return hours;
+  return Array.from({ length: (last.hour - first.hour) / HOUR_MS + 1 }, (_, i) => byHour.get(first.hour + i * HOUR_MS) ?? { hour: first.hour + i * HOUR_MS, usd: 0, units: 0 });
 }
