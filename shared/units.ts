@@ -1,11 +1,12 @@
-// The units a paired test pairs, in a form small enough to keep for 10,000 cells between starts: a line a
-// unit, `id TAB status TAB success scored` (success 1, 0 or -; scored 1 or 0).
+// The units a paired test pairs, in a form small enough to keep for 10,000 cells between starts and to hand
+// between threads: a line a unit, `id TAB success scored` (success 1, 0 or -; scored 1 or 0). What the board
+// needs of a unit, no more: its status stays in the cell's own files.
 import type { EpisodeUnit } from './model';
 
 const SUCCESS = { true: '1', false: '0', null: '-' } as const;
 
 export function encodeUnits(units: EpisodeUnit[]): string {
-  return units.map((u) => `${u.id.replace(/[\t\n]/g, ' ')}\t${u.status.replace(/[\t\n]/g, ' ')}\t${SUCCESS[String(u.success) as keyof typeof SUCCESS]}${u.scored ? 1 : 0}`).join('\n');
+  return units.map((u) => `${u.id.replace(/[\t\n]/g, ' ')}\t${SUCCESS[String(u.success) as keyof typeof SUCCESS]}${u.scored ? 1 : 0}`).join('\n');
 }
 
 /**
@@ -20,12 +21,4 @@ export function eachUnit(text: string, visit: (idStart: number, idEnd: number, s
     visit(start, text.indexOf('\t', start), text[end - 2] as string, text[end - 1] === '1');
     start = end + 1;
   }
-}
-
-export function decodeUnits(text: string): EpisodeUnit[] {
-  if (text === '') return [];
-  return text.split('\n').map((line) => {
-    const [id = '', status = '', flags = '-0'] = line.split('\t');
-    return { id, status, success: flags[0] === '1' ? true : flags[0] === '0' ? false : null, scored: flags[1] === '1' };
-  });
 }

@@ -12,7 +12,7 @@ import { APP_VERSION } from '../version';
 import type { LogState } from '../../runners/common/logs';
 
 /** Raised when what a cache holds changes shape; a cache of another version or app version is not used. */
-const FORMAT = 7;
+const FORMAT = 8;
 
 /** What a worker remembers of a cell's last read: each path it looked at with its signature, and its logs' checks (paths relative to the cell). */
 export interface Remembered {
