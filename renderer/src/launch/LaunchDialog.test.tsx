@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { Profiler } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GpuStatus } from '../../../shared/machine';
@@ -42,5 +42,21 @@ describe('the Launch dialog', () => {
     await act(() => new Promise((resolve) => setTimeout(resolve, 300)));
     expect(rendered.renders()).toBe(settled);
     rendered.unmount();
+  });
+
+  it('says it is asking an SSH host for its profiles while the host has not answered, its buttons waiting', async () => {
+    // The host never answers (its connection still opening); this machine does at once.
+    const transport = fakeTransport({ gpuStatus: async () => ({ available: false, problems: [], history: [] }), listProfiles: (target) => (target === 'gpu1' ? new Promise(() => undefined) : Promise.resolve([demo])) });
+    render(
+      <AppProvider transport={transport}>
+        <LaunchDialog onClose={() => undefined} />
+      </AppProvider>,
+    );
+    await act(async () => transport.emit('hostsChanged', [{ alias: 'gpu1', state: 'connecting', problem: null, retryAt: null, unknownKey: null, lockedKey: null, latencyMs: null, via: null }]));
+    await screen.findByRole('option', { name: /demo/, hidden: true });
+    expect(screen.queryByRole('status', { hidden: true })).toBeNull();
+    fireEvent.change(screen.getByLabelText('Target'), { target: { value: 'gpu1' } });
+    expect((await screen.findByRole('status', { hidden: true })).textContent).toBe("Asking gpu1 for its home and the profiles' defaults…");
+    expect((screen.getByRole('button', { name: 'Dry run', hidden: true }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { Fragment, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { shellArg } from '../../../shared/quote';
-import { parseTarget, uiName, type LaunchPlan, type LaunchRequest, type ProfileInfo, type SlurmKnobs } from '../../../shared/launch';
+import { parseTarget, targetHost, uiName, type LaunchPlan, type LaunchRequest, type ProfileInfo, type SlurmKnobs } from '../../../shared/launch';
 import { useApp, useData, useFeed } from '../context';
 import { isLocal, LOCAL } from '../../../shared/address';
 import { asError } from '../../../shared/errors';
@@ -196,6 +196,12 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
           </div>
         )}
         {error && <CallFailed what="The launch" error={error} />}
+        {/* A host's answer can take a while (its connection still opening): the buttons wait for it, and say so. */}
+        {!error && profilesFor !== target && !isLocal(targetHost(parseTarget(target))) && (
+          <div className="muted" role="status">
+            Asking {targetHost(parseTarget(target))} for its home and the profiles' defaults…
+          </div>
+        )}
         <div className="dialog-buttons">
           <button type="button" onClick={onClose}>
             Cancel
