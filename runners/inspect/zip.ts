@@ -100,10 +100,6 @@ export class ZipDirectory {
     private readonly starts: Uint32Array,
   ) {}
 
-  get length(): number {
-    return this.starts.length;
-  }
-
   /** The member of that name; of two, the later listed (as a map of the members by name has it). */
   get(name: string): ZipMember | undefined {
     const wanted = Buffer.from(name);
@@ -145,6 +141,8 @@ export async function zipDirectory(fs: CellFs, path: string): Promise<ZipDirecto
     if (directory.readUInt32LE(at) !== CENTRAL) throw new ZipBroken(`no central directory entry at ${place.offset + at}`);
     starts[count] = at;
     at += 46 + directory.readUInt16LE(at + 28) + directory.readUInt16LE(at + 30) + directory.readUInt16LE(at + 32);
+    // Its name and fields inside the directory: a member is read from them later, never past its end.
+    if (at > directory.length) throw new ZipBroken(`the central directory entry at ${place.offset + (starts[count] as number)} runs past its end`);
   }
   if (count !== place.entries) throw new ZipBroken(`the central directory lists ${count} of ${place.entries} members`);
   return new ZipDirectory(directory, starts);
