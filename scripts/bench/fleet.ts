@@ -1,9 +1,9 @@
 // npm run bench:fleet: 50 SSH hosts (50 private sshd on loopback ports, aliases in a temporary
 // ~/.ssh/config, a stand-in nvidia-smi on each) of 200 coding-agent cells each. Prints the time until
 // all 10,000 remote cells are listed, the app's idle CPU after, and its connection count, beside the
-// time 50 bare connections take to open in the same run (goals: listed within 15 s, idle under 5 % of
+// time 50 bare connections take to open in the same run (goals: listed within 15 s, idle under 2 % of
 // a core, exactly 50 connections). Then `cellwatch status` over the first 20 hosts' 100-cell roots,
-// beside `ssh ALIAS true` to each of them one after another (goal: within 10 s).
+// beside `ssh ALIAS true` to each of them one after another (goal: within 5 s; each the median of 3 taken in turn).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { createCore } from '../../main/core';
 import { shellNvidiaSmi } from '../../main/gpu/fake/shell';
 import { RemoteHost } from '../../main/ssh/host';
 import { knownHostsConfig, startSshd, type TestSshd } from '../../main/ssh/testing';
-import { measure, ROOT } from './measure';
+import { measure, median, ROOT, type Measured } from './measure';
 
 const HOSTS = Number(process.env.BENCH_HOSTS ?? 50);
 const CELLS = Number(process.env.BENCH_CELLS ?? 200);
@@ -98,11 +98,18 @@ await core.close();
 console.log(`cellwatch status over ${CLI_HOSTS} hosts x ${CLI_CELLS} cells...`);
 const cliHosts = hosts.slice(0, CLI_HOSTS).map((_, i) => `gpu${i}`);
 const env = { HOME: home, XDG_DATA_HOME: join(work, 'cli-data'), XDG_CONFIG_HOME: join(work, 'cli-config') };
-const sshStart = performance.now();
-for (const alias of cliHosts) await measure('ssh', ['-F', join(home, '.ssh', 'config'), '-o', 'BatchMode=yes', alias, 'true'], { env });
-const sshMs = performance.now() - sshStart;
-const status = await measure(process.execPath, [join(ROOT, 'out/cli.mjs'), 'status', '--json', ...cliHosts.map((alias) => `${alias}:${runs100}`)], { env });
-const statusRows = (JSON.parse(status.stdout) as { cells: unknown[] }).cells.length;
+// Each three times in turn, the medians kept: the bare logins one after another, then the command over all of them.
+const sshRuns: number[] = [];
+const statusRuns: Measured[] = [];
+for (let i = 0; i < 3; i++) {
+  const sshStart = performance.now();
+  for (const alias of cliHosts) await measure('ssh', ['-F', join(home, '.ssh', 'config'), '-o', 'BatchMode=yes', alias, 'true'], { env });
+  sshRuns.push(performance.now() - sshStart);
+  statusRuns.push(await measure(process.execPath, [join(ROOT, 'out/cli.mjs'), 'status', '--json', ...cliHosts.map((alias) => `${alias}:${runs100}`)], { env }));
+}
+const sshMs = median(sshRuns);
+const status = { wallMs: median(statusRuns.map((r) => r.wallMs)) };
+const statusRows = (JSON.parse((statusRuns[0] as Measured).stdout) as { cells: unknown[] }).cells.length;
 await Promise.all(hosts.map((h) => h.stop()));
 rmSync(work, { recursive: true, force: true });
 
@@ -110,7 +117,7 @@ console.log('');
 console.log(`hosts' sessions: ${OWN_SHELL ? "the user's own login shell and .bashrc (BENCH_EMPTY_HOME=1 for none)" : 'an empty HOME (no .bashrc)'}`);
 console.log(`${HOSTS} bare connections opened  ${(bareMs / 1000).toFixed(2).padStart(6)} s   (baseline)`);
 console.log(`${listed} of ${HOSTS * CELLS} cells listed    ${(listedMs / 1000).toFixed(2).padStart(6)} s   (goal: within 15 s)`);
-console.log(`idle CPU of the app          ${idlePct.toFixed(2).padStart(6)} %   of one core over ${IDLE_SECONDS} s (goal: under 5 %)`);
-console.log(`\`ssh ALIAS true\` x ${CLI_HOSTS}, in turn   ${(sshMs / 1000).toFixed(2).padStart(6)} s   (baseline)`);
-console.log(`status over ${CLI_HOSTS} x ${CLI_CELLS} cells     ${(status.wallMs / 1000).toFixed(2).padStart(6)} s   (${statusRows} rows; goal: within 10 s)`);
+console.log(`idle CPU of the app          ${idlePct.toFixed(2).padStart(6)} %   of one core over ${IDLE_SECONDS} s (goal: under 2 %)`);
+console.log(`\`ssh ALIAS true\` x ${CLI_HOSTS}, in turn   ${(sshMs / 1000).toFixed(2).padStart(6)} s   (baseline, median of 3: ${sshRuns.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s)`);
+console.log(`status over ${CLI_HOSTS} x ${CLI_CELLS} cells     ${(status.wallMs / 1000).toFixed(2).padStart(6)} s   (${statusRows} rows; goal: within 5 s; median of 3: ${statusRuns.map((r) => (r.wallMs / 1000).toFixed(2)).join(', ')} s)`);
 console.log(`SSH connections              ${String(connections).padStart(6)}     (goal: exactly ${HOSTS}); feeds: ${tally(feeds)}; commands: ${tally(commands)}`);
