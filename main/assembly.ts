@@ -37,22 +37,16 @@ export class Assembly {
   private priceList: Promise<PriceList> | undefined;
   private launchService: Promise<LaunchService> | undefined;
 
-  /** The scorer picked for each Inspect log's outcomes (settings), as every reader of these places reads them. */
-  private picks: ScorerPicks;
+  /**
+   * The scorer picked for each Inspect log's outcomes (settings), as every reader of these places reads them;
+   * new picks (saved by whoever sets them) are taken by every read from then on.
+   */
+  scorers: ScorerPicks;
 
   constructor(private readonly options: AssemblyOptions) {
     this.hosts = new HostRegistry(options.onHosts, options.hosts);
-    this.picks = scorerPicksIn(options.configDir);
-    this.hosts.scorers = () => this.picks;
-  }
-
-  get scorers(): ScorerPicks {
-    return this.picks;
-  }
-
-  /** New picks (saved by the caller): every read from now on takes them. */
-  set scorers(picks: ScorerPicks) {
-    this.picks = picks;
+    this.scorers = scorerPicksIn(options.configDir);
+    this.hosts.scorers = () => this.scorers;
   }
 
   get contextOf(): ContextOf {
@@ -63,7 +57,7 @@ export class Assembly {
   get pool(): ReaderPool {
     if (!this.workers) {
       this.workers = new ReaderPool();
-      this.workers.scorers = () => this.picks;
+      this.workers.scorers = () => this.scorers;
     }
     return this.workers;
   }

@@ -29,10 +29,10 @@ export class ReaderPool {
   /** The worker that found each cell reads it, each time: it holds what the cell's reads looked at. */
   private readonly owner = new Map<string, number>();
 
-  /** `stallMs`: how long a job may go without a word from its worker before it fails and the worker is replaced. */
   /** The scorers picked for Inspect logs' outcomes (settings), sent with each read. */
   scorers: () => ScorerPicks = () => ({});
 
+  /** `stallMs`: how long a job may go without a word from its worker before it fails and the worker is replaced. */
   constructor(size = Math.max(1, Math.min(4, availableParallelism())), stallMs?: number) {
     this.threads = new ReadWorkers(size, stallMs);
   }
