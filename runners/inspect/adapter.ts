@@ -2,15 +2,14 @@ import { basename } from 'node:path';
 import { problem, type CellState, type EpisodeUnit, type Problem } from '../../shared/model';
 import { counted } from '../../shared/counts';
 import { baseCell, judgeBoard } from '../common/cell';
-import { num, obj, str, sumOrNull } from '../common/values';
+import { num, obj, str } from '../common/values';
 import { isRecent, type FormatAdapter, type ReadContext } from '../types';
 import { inspectDetail } from './detail';
 import { inspectLogsIn } from './files';
 import { EvalMemory, readInspectLog, type InspectLog } from './log';
 import { headerCheck, outcomeOf, pickedScorer, scorerOf, scorersOf, type Outcome } from './outcome';
-import { cellId } from '../../shared/address';
 import { readInspectTranscript } from './transcript';
-import { usageOf, type Usage } from './facts';
+import { summedUsage, usageOf, type Usage } from './facts';
 
 export const INSPECT_BOARD = 'an Inspect log of the task: its model, generate config and task arguments make its place';
 
@@ -38,9 +37,7 @@ function plannedOf(header: Record<string, unknown>): number | null {
 /** Tokens over the models: the header's once it says them, else the samples'. */
 function tokensOf(log: InspectLog, problems: Problem[]): Usage {
   const stats = obj(log.header.stats);
-  const byModel: Usage[] = log.ended && stats.model_usage !== undefined ? Object.values(usageOf(stats.model_usage, 'header.json', problems)) : log.samples.flatMap((s) => Object.values(s.usage ?? {}));
-  const sum = (pick: (u: Usage) => number | null) => sumOrNull(byModel.map(pick));
-  return { input: sum((u) => u.input), cachedInput: sum((u) => u.cachedInput), output: sum((u) => u.output), reasoning: sum((u) => u.reasoning) };
+  return summedUsage(log.ended && stats.model_usage !== undefined ? Object.values(usageOf(stats.model_usage, 'header.json', problems)) : log.samples.flatMap((s) => Object.values(s.usage ?? {})));
 }
 
 /** A setting of the run as a board label: `k=v` pairs, null where there are none. */
@@ -55,7 +52,7 @@ const memoryOf = (path: string, ctx: ReadContext) => ctx.jsonl?.kept(`inspect:${
 async function finishedSamples(path: string, ctx: ReadContext): Promise<{ unit: string; fields: Record<string, unknown> }[]> {
   const log = await readInspectLog(path, ctx, memoryOf(path, ctx));
   if (!log) return [];
-  const scorer = pickedScorer(log, ctx.scorers?.[cellId(ctx.host, path)], basename(path), []);
+  const scorer = pickedScorer(log, ctx, path, []);
   return log.samples.map((s) => {
     const { unit, value } = outcomeOf(s, scorer);
     return { unit: s.unit, fields: { value: scorer === null ? null : (s.scores[scorer] ?? null), success: unit.success, ...(value === null ? { scored: false } : {}), ...(s.error ? { error: s.error } : {}), ...(s.limit ? { limit: s.limit } : {}) } };
@@ -79,7 +76,7 @@ export const inspect: FormatAdapter = {
     const cell = baseCell(path, 'inspect', ctx, basename(path).replace(/\.(eval|json)$/, ''));
     if (!log) return { cell, labels: { harness: null, model: null, condition: null, effort: null }, changedAt: null, units: [], gone: true };
     const problems: Problem[] = [...log.problems];
-    const scorer = pickedScorer(log, ctx.scorers?.[cellId(ctx.host, path)], basename(path), problems);
+    const scorer = pickedScorer(log, ctx, path, problems);
     const outcomes = new Map<string, Outcome>(log.samples.map((s) => [s.unit, outcomeOf(s, scorer)]));
     const units: EpisodeUnit[] = log.samples.map((s) => (outcomes.get(s.unit) as Outcome).unit);
     const scored = units.filter((u) => u.scored);

@@ -2,7 +2,8 @@
 // scorers' values, its time and tokens), and the eval's scorers as a table.
 import type { EpisodeRow } from '../../shared/cell-detail';
 import { whole } from '../../shared/counts';
-import { obj, sumOrNull, timestampMs } from '../common/values';
+import { obj, timestampMs } from '../common/values';
+import { summedUsage } from './facts';
 import type { DetailRead } from '../types';
 import type { InspectLog } from './log';
 import { reducedMean, scoreNumber, statedMetric, type Outcome } from './outcome';
@@ -10,6 +11,7 @@ import { reducedMean, scoreNumber, statedMetric, type Outcome } from './outcome'
 export function inspectDetail(log: InspectLog, outcomes: Map<string, Outcome>, scorer: string | null): DetailRead {
   const rows: EpisodeRow[] = log.samples.map((s) => {
     const o = outcomes.get(s.unit) as Outcome;
+    const usage = s.usage && Object.keys(s.usage).length ? summedUsage(Object.values(s.usage)) : null;
     const tokens = Object.entries(s.usage ?? {}).map(([model, u]) => ({ label: `tokens ${model}`, value: `${whole(u.input ?? 0)} in${u.cachedInput ? ` (${whole(u.cachedInput)} cached)` : ''}, ${whole(u.output ?? 0)} out${u.reasoning ? `, ${whole(u.reasoning)} reasoning` : ''}` }));
     return {
       id: s.unit,
@@ -21,7 +23,7 @@ export function inspectDetail(log: InspectLog, outcomes: Map<string, Outcome>, s
       wallS: s.totalTimeS,
       t: s.completedAt,
       // Over its models, as the cell's tokens are summed (and priced at the eval model's list price).
-      usage: s.usage && Object.keys(s.usage).length ? { input: sumOrNull(Object.values(s.usage).map((u) => u.input)), cached: sumOrNull(Object.values(s.usage).map((u) => u.cachedInput)), output: sumOrNull(Object.values(s.usage).map((u) => u.output)) } : null,
+      usage: usage && { input: usage.input, cached: usage.cachedInput, output: usage.output },
       note: s.error ?? s.limit ?? (scorer && o.value !== null ? `${scorer} ${JSON.stringify(s.scores[scorer])}` : null),
       hasEvents: false,
       facts: [

@@ -3,7 +3,7 @@
 // summary holds it, from the sample itself; nothing else of a sample is kept.
 import { problem, type Problem } from '../../shared/model';
 import { amount } from '../common/integrity';
-import { num, obj, str, timestampMs } from '../common/values';
+import { num, obj, str, sumOrNull, timestampMs } from '../common/values';
 
 export interface Usage {
   input: number | null;
@@ -49,6 +49,12 @@ export function usageOf(value: unknown, where: string, problems: Problem[]): Rec
     usage[model] = { input: field('input_tokens'), cachedInput: field('input_tokens_cache_read'), output: field('output_tokens'), reasoning: field('reasoning_tokens') };
   }
   return usage;
+}
+
+/** Tokens summed over models (or samples); each count null where none of them says it. */
+export function summedUsage(usages: readonly Usage[]): Usage {
+  const sum = (pick: (u: Usage) => number | null) => sumOrNull(usages.map(pick));
+  return { input: sum((u) => u.input), cachedInput: sum((u) => u.cachedInput), output: sum((u) => u.output), reasoning: sum((u) => u.reasoning) };
 }
 
 /**

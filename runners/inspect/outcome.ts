@@ -1,6 +1,9 @@
 // A sample's outcome under one scorer (formats.md section 6), and the header's metrics checked against the
 // samples as Inspect reduces them.
+import { basename } from 'node:path';
+import { cellId } from '../../shared/address';
 import { problem, type EpisodeUnit, type Problem } from '../../shared/model';
+import type { ReadContext } from '../types';
 import { num, obj, str } from '../common/values';
 import type { SampleFacts } from './facts';
 import type { InspectLog } from './log';
@@ -36,14 +39,15 @@ export function scorersOf(log: Scored): string[] {
 }
 
 /**
- * The scorer outcomes are read by: the one a user picked for this log (settings' `scorers`) where the log has
- * it, else its first (a pick the log lacks is a problem saying so).
+ * The scorer outcomes are read by: the one a user picked for the log at `path` (the reading's `scorers`, by cell
+ * id) where the log has it, else its first (a pick the log lacks is a problem saying so).
  */
-export function pickedScorer(log: Scored, picked: string | undefined, file: string, problems: Problem[]): string | null {
+export function pickedScorer(log: Scored, ctx: Pick<ReadContext, 'host' | 'scorers'>, path: string, problems: Problem[]): string | null {
+  const picked = ctx.scorers?.[cellId(ctx.host, path)];
   const first = scorerOf(log.header);
   if (picked === undefined || picked === first) return first;
   if (scorersOf(log).includes(picked)) return picked;
-  problems.push(problem(file, `the scorer picked for its outcomes, ${picked}, is not in this log: its first, ${first ?? 'none'}, is used`, { severity: 'warning' }));
+  problems.push(problem(basename(path), `the scorer picked for its outcomes, ${picked}, is not in this log: its first, ${first ?? 'none'}, is used`, { severity: 'warning' }));
   return first;
 }
 

@@ -4,7 +4,6 @@
 import { basename } from 'node:path';
 import type { ModelCallSent, Transcript, TranscriptItem, TranscriptPlace } from '../../shared/cell-detail';
 import { parseJson } from '../../shared/json';
-import { cellId } from '../../shared/address';
 import { arr, num, obj, str, timestampMs } from '../common/values';
 import type { ReadContext } from '../types';
 import { MAX_MEMBER_BYTES } from './log';
@@ -153,7 +152,7 @@ export async function readInspectTranscript(path: string, unit: string, ctx: Rea
   if (!found) return null;
   const sample = obj(resolved(found.sample, obj(found.sample.attachments)));
   // Its outcome by the scorer the cell's are (a pick the log lacks is the cell's problem to say, not the transcript's).
-  const scorer = pickedScorer({ header: found.header, samples: [{ scores: obj(sample.scores) }] }, ctx.scorers?.[cellId(ctx.host, path)], basename(path), []);
+  const scorer = pickedScorer({ header: found.header, samples: [{ scores: obj(sample.scores) }] }, ctx, path, []);
   const output = obj(sample.output);
   return {
     unit,
