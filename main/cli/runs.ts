@@ -15,7 +15,7 @@ cellwatch stop ID     SIGTERM to the run's process group, SIGKILL after 10 s (sc
 cellwatch drain ID    the profile's drain (DRAIN in the cell and SIGUSR1); prints what the run said
 cellwatch resume ID [SPEC]  relaunches an ended run into its own cell with SPEC (what its drain printed,
                       "--episodes 7,8", or the list alone) in its profile's resume knob; a profile whose
-                      runner finds what is missing itself (nemo-gym: +resume_from_cache) takes no SPEC
+                      runner finds what is missing itself (resume_spec: missing) takes no SPEC
 ID: a run's id, a unique start of it, or its name.`;
 
 export async function runs(argv: string[], io: Io): Promise<number> {

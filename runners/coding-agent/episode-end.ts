@@ -1,5 +1,6 @@
 import { trailingRepeat, type LoggedCall, type RunningUnit } from '../../shared/stuck';
 import type { CellReading } from '../common/cell';
+import { isObject } from '../common/json';
 
 /** Enough of a trajectory's end to hold its last events: a throttle pause, and a run of the same call. */
 const TAIL_BYTES = 65_536;
@@ -25,7 +26,7 @@ export async function episodeEnd(r: CellReading, trajectory: string, size: numbe
   const parse = (line: string): Record<string, unknown> | null => {
     try {
       const value = JSON.parse(line) as unknown;
-      return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+      return isObject(value) ? value : null;
     } catch {
       // A line still being written, or a malformed one (the logs' check reports those).
       return null;

@@ -25,6 +25,7 @@ export async function runningTrial(r: CellReading, dir: string): Promise<Running
   const log = await r.stat(`${dir}/trial.log`);
   const atif = await r.stat(`${dir}/${ATIF_FILE}`);
   const writes = [log, atif].flatMap((f) => (f?.kind === 'file' ? [f.mtimeMs] : []));
+  // Read past the cell's problems: a trajectory caught mid-write is no fault of the cell.
   const trajectory = atif?.kind === 'file' ? await r.ctx.json.read(r.path(`${dir}/${ATIF_FILE}`), `${dir}/${ATIF_FILE}`) : null;
   return {
     unit: dir,

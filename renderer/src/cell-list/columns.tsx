@@ -2,7 +2,7 @@ import type { CellSummary } from '../../../shared/model';
 import { ago, compact, costTitle, episodesTitle, percent, successTitle, whole } from '../format';
 import type { SizedColumn } from '../table-layout';
 import { BoardBadge } from './BoardBadge';
-import { STATE_LOOK, StatePill, stuckKinds } from './states';
+import { STATE_LOOK, StatePill, stateWord } from './states';
 
 export interface Column extends SizedColumn<CellSummary> {
   numeric?: boolean;
@@ -54,7 +54,7 @@ export const COLUMNS: Column[] = [
   { key: 'board', title: 'Board', widthPx: 44, sortValue: (c) => c.board ?? '', render: (c) => <BoardBadge cell={c} /> },
   {
     // A cell whose unit is stuck or looping says that in place of its state (which its tooltip keeps).
-    key: 'state', title: 'State', whole: true, fit: (c) => stuckKinds(c, Date.now())[0] ?? STATE_LOOK[c.state].label, sortValue: (c) => STATE_LOOK[c.state].order,
+    key: 'state', title: 'State', whole: true, fit: (c) => stateWord(c, Date.now()), sortValue: (c) => STATE_LOOK[c.state].order,
     render: (c, now) => <StatePill state={c.state} pausedUntil={c.pausedUntil} running={c.running} now={now} />,
   },
   { key: 'budget', title: 'Budget', widthPx: 88, numeric: true, sortValue: budgetFraction, render: (c) => <BudgetBar cell={c} /> },

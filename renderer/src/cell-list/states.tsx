@@ -1,5 +1,5 @@
 import { clockTime, type CellState, type CellSummary } from '../../../shared/model';
-import { stuckUnits } from '../../../shared/stuck';
+import { stuckUnits, type StuckUnit } from '../../../shared/stuck';
 
 /** One meaning per colour, always paired with a word. */
 export const STATE_LOOK: Record<CellState, { label: string; tone: 'running' | 'ok' | 'fail' | 'grey' | 'amber' | 'error' | 'stopped'; order: number }> = {
@@ -24,6 +24,12 @@ export const STATE_LOOK: Record<CellState, { label: string; tone: 'running' | 'o
 /** What a cell's units are at `now`: stuck, looping, both or neither. */
 export const stuckKinds = (cell: Pick<CellSummary, 'running'>, now: number) => [...new Set(stuckUnits(cell.running, now).map((s) => s.kind))];
 
+/** The word a pill says of stuck or looping units: stuck where any is, else looping; null where none is. */
+const stuckWord = (stuck: StuckUnit[]) => (stuck.length === 0 ? null : stuck.some((s) => s.kind === 'stuck') ? 'stuck' : 'looping');
+
+/** The word a cell's state pill says at `now` (its width in the list is this word's). */
+export const stateWord = (cell: Pick<CellSummary, 'state' | 'running'>, now: number) => stuckWord(stuckUnits(cell.running, now)) ?? STATE_LOOK[cell.state].label;
+
 /**
  * The state in its colour and word; a throttled cell's says, on hover, when it resumes. With `running` and
  * `now`, a cell whose unit is stuck or looping says that instead, its state and each unit's why on hover.
@@ -31,10 +37,11 @@ export const stuckKinds = (cell: Pick<CellSummary, 'running'>, now: number) => [
 export function StatePill({ state, pausedUntil = null, running = [], now = 0 }: { state: CellState; pausedUntil?: number | null; running?: CellSummary['running']; now?: number }) {
   const look = STATE_LOOK[state];
   const stuck = running.length ? stuckUnits(running, now) : [];
-  if (stuck.length) {
+  const word = stuckWord(stuck);
+  if (word) {
     return (
       <span className="pill tone-amber stuck-mark" title={[`${look.label}, and`, ...stuck.map((s) => `${s.unit} ${s.kind}: ${s.why}`)].join('\n')}>
-        {stuck.some((s) => s.kind === 'stuck') ? 'stuck' : 'looping'}
+        {word}
       </span>
     );
   }

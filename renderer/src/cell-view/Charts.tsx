@@ -5,7 +5,7 @@ import { clockTime } from '../../../shared/model';
 import type { EpisodeRow, VersionRow } from '../../../shared/cell-detail';
 import { useCell } from './context';
 import { bucketMax, thin } from './decimate';
-import { groupsOf, spendByHour, successSoFar, type HourSpend, type SuccessPoint } from './chartPoints';
+import { groupsOf, percentOf, spendByHour, successSoFar, type HourSpend, type SuccessPoint } from './chartPoints';
 import { counted } from '../format';
 import { AXIS, GRID, LEGEND, SERIES, TOOLTIP } from '../chart-style';
 import { useRoom, type Room } from '../table-layout';
@@ -106,14 +106,12 @@ function UnitBars({ bars, title, unit, label, fill }: { bars: Bars; title: strin
 /** A point a version puts on its chart: its development success and its evaluation score, in %, each null where it has none. */
 type VersionPoint = { version: string; dev: number | null; evaluation: number | null; devEpisodes: number };
 
-const rounded = (rate: number) => Math.round(rate * 1000) / 10;
-
 /** Each policy version's development success and evaluation score, side by side and never pooled, in the versions' order. */
 function VersionScores({ versions }: { versions: readonly VersionRow[] }) {
   const points: VersionPoint[] = versions.map((v) => ({
     version: v.version,
-    dev: v.devEpisodes ? rounded(v.devSuccesses / v.devEpisodes) : null,
-    evaluation: v.evalState === 'scored' && v.evalRate !== null ? rounded(v.evalRate) : null,
+    dev: v.devEpisodes ? percentOf(v.devSuccesses / v.devEpisodes) : null,
+    evaluation: v.evalState === 'scored' && v.evalRate !== null ? percentOf(v.evalRate) : null,
     devEpisodes: v.devEpisodes,
   }));
   return (

@@ -1,6 +1,9 @@
 import type { EpisodeRow } from '../../../shared/cell-detail';
 import { listCost, type TokenPrice } from '../../../shared/cost';
 
+/** A share (0 to 1) as a percentage to one decimal, as the charts draw it. */
+export const percentOf = (share: number) => Math.round(share * 1000) / 10;
+
 /** Successes of those with a verdict so far, in %, to one decimal, and how many had one. */
 export interface SoFar {
   rate: number;
@@ -21,7 +24,7 @@ export interface SuccessPoint extends SoFar {
 export function successSoFar(episodes: readonly EpisodeRow[]): SuccessPoint[] {
   const pooled = { scored: 0, wins: 0 };
   const tallies = new Map<string, { scored: number; wins: number }>();
-  const rateOf = (t: { scored: number; wins: number }): SoFar => ({ rate: Math.round((t.wins / t.scored) * 1000) / 10, scored: t.scored });
+  const rateOf = (t: { scored: number; wins: number }): SoFar => ({ rate: percentOf(t.wins / t.scored), scored: t.scored });
   let groups: Record<string, SoFar> = {};
   return episodes
     .filter((e) => e.status !== 'running' && e.scored && e.success !== null)
