@@ -6,6 +6,9 @@ import { dirname, join } from 'node:path';
 import { localFs } from './common/fs';
 import { JsonReader } from './common/json';
 import type { FormatAdapter, ReadContext } from './types';
+import type { FormatName } from '../shared/model';
+import { stuckUnits } from '../shared/stuck';
+import { readCell } from './read';
 
 export function tempDir(prefix = 'cellwatch-'): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
@@ -88,4 +91,10 @@ export function nemoStandIn(bin: string): void {
     `tail -n +$((have + 1)) '${real}.jsonl' | if [ -n "$resume" ]; then cat; else head -n 3; fi >> "$out"`,
   ].join('\n'));
   chmodSync(join(bin, 'ng_collect_rollouts'), 0o755);
+}
+
+/** The stuck and looping units of the cell at `dir`, read and judged at `nowS` (epoch seconds). */
+export async function stuckAt(dir: string, format: FormatName, nowS: number) {
+  const read = await readCell(dir, format, context(nowS * 1000));
+  return stuckUnits(read.running ?? [], nowS * 1000);
 }

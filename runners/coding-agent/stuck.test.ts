@@ -1,9 +1,7 @@
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { stuckUnits } from '../../shared/stuck';
-import { readCell } from '../read';
-import { context, jsonl, tempDir } from '../testing';
+import { jsonl, stuckAt, tempDir } from '../testing';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => (tmp = tempDir()));
@@ -26,35 +24,30 @@ function cell(events: object[], finished = false, writtenS = T0 + 6): string {
   return dir;
 }
 
-const stuckAt = async (dir: string, nowS: number) => {
-  const read = await readCell(dir, 'coding-agent', context(nowS * 1000));
-  return stuckUnits(read.running ?? [], nowS * 1000);
-};
-
 describe('a coding-agent episode stuck or looping, from its trajectory', () => {
   it('is stuck ten minutes after its trajectory was last written, not before, whatever its events say of the time', async () => {
     const dir = cell([call(1, T0 + 5, 'push_left'), result(2, T0 + 6)]);
-    expect(await stuckAt(dir, T0 + 6 + 599)).toEqual([]);
-    expect(await stuckAt(dir, T0 + 6 + 600)).toEqual([{ unit: '3', kind: 'stuck', since: (T0 + 6) * 1000, why: 'no new event for 10 min' }]);
+    expect(await stuckAt(dir, 'coding-agent', T0 + 6 + 599)).toEqual([]);
+    expect(await stuckAt(dir, 'coding-agent', T0 + 6 + 600)).toEqual([{ unit: '3', kind: 'stuck', since: (T0 + 6) * 1000, why: 'no new event for 10 min' }]);
     // Events stamped by a clock far behind (a made-up one): the file's last write is what counts.
-    expect(await stuckAt(cell([call(1, 5, 'push_left')], false, T0 + 6), T0 + 60)).toEqual([]);
+    expect(await stuckAt(cell([call(1, 5, 'push_left')], false, T0 + 6), 'coding-agent', T0 + 60)).toEqual([]);
   });
 
   it('counts quiet from the end of a throttle pause, not from the throttle', async () => {
     const dir = cell([call(1, T0 + 5, 'push_left'), { seq: 2, t: T0 + 6, ev: 'throttle', wait_s: 300, attempt: 1 }], false, T0 + 6);
-    expect(await stuckAt(dir, T0 + 6 + 600)).toEqual([]);
-    expect((await stuckAt(dir, T0 + 306 + 600))[0]).toMatchObject({ kind: 'stuck', since: (T0 + 306) * 1000, why: 'no new event for 10 min after its throttle pause ended' });
+    expect(await stuckAt(dir, 'coding-agent', T0 + 6 + 600)).toEqual([]);
+    expect((await stuckAt(dir, 'coding-agent', T0 + 306 + 600))[0]).toMatchObject({ kind: 'stuck', since: (T0 + 306) * 1000, why: 'no new event for 10 min after its throttle pause ended' });
   });
 
   it('is looping at the fifth same call in a row, its results between them; another argument breaks the run', async () => {
     const same = (n: number, from = 1) => Array.from({ length: n }, (_, i) => [call(from + 2 * i, T0 + from + 2 * i, 'push_left'), result(from + 2 * i + 1, T0 + from + 2 * i + 1)]).flat();
-    expect(await stuckAt(cell(same(4)), T0 + 20)).toEqual([]);
-    expect(await stuckAt(cell(same(5)), T0 + 20)).toEqual([{ unit: '3', kind: 'looping', since: (T0 + 1) * 1000, why: 'the same call 5 times in a row: step_discrete {"action":"push_left"}' }]);
-    expect(await stuckAt(cell([...same(5), call(11, T0 + 11, 'push_right')]), T0 + 20)).toEqual([]);
+    expect(await stuckAt(cell(same(4)), 'coding-agent', T0 + 20)).toEqual([]);
+    expect(await stuckAt(cell(same(5)), 'coding-agent', T0 + 20)).toEqual([{ unit: '3', kind: 'looping', since: (T0 + 1) * 1000, why: 'the same call 5 times in a row: step_discrete {"action":"push_left"}' }]);
+    expect(await stuckAt(cell([...same(5), call(11, T0 + 11, 'push_right')]), 'coding-agent', T0 + 20)).toEqual([]);
   });
 
   it('has no running unit once its run is finished, or when its newest episode has ended', async () => {
     const dir = cell([call(1, T0 + 5, 'push_left')], true);
-    expect(await stuckAt(dir, T0 + 6000)).toEqual([]);
+    expect(await stuckAt(dir, 'coding-agent', T0 + 6000)).toEqual([]);
   });
 });

@@ -1,9 +1,7 @@
 import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { stuckUnits } from '../../shared/stuck';
-import { readCell } from '../read';
-import { context, tempDir, writeTree } from '../testing';
+import { stuckAt, tempDir, writeTree } from '../testing';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => (tmp = tempDir()));
@@ -29,27 +27,22 @@ function job(logS: number, steps: object[] | null, finished = false): string {
   return dir;
 }
 
-const stuckAt = async (dir: string, nowS: number) => {
-  const read = await readCell(dir, 'harbor-job', context(nowS * 1000));
-  return stuckUnits(read.running ?? [], nowS * 1000);
-};
-
 describe('a Harbor trial stuck or looping, from its folder', () => {
   it('is stuck ten minutes after its trial.log or its trajectory was last written, not before', async () => {
-    expect(await stuckAt(job(T0, null), T0 + 599)).toEqual([]);
-    expect(await stuckAt(job(T0, null), T0 + 600)).toEqual([{ unit: TRIAL, kind: 'stuck', since: T0 * 1000, why: 'no new event for 10 min' }]);
+    expect(await stuckAt(job(T0, null), 'harbor-job', T0 + 599)).toEqual([]);
+    expect(await stuckAt(job(T0, null), 'harbor-job', T0 + 600)).toEqual([{ unit: TRIAL, kind: 'stuck', since: T0 * 1000, why: 'no new event for 10 min' }]);
     // Its log written since the trajectory: quiet from the later write.
-    expect(await stuckAt(job(T0 + 300, [step(1, 'ls')]), T0 + 600)).toEqual([]);
+    expect(await stuckAt(job(T0 + 300, [step(1, 'ls')]), 'harbor-job', T0 + 600)).toEqual([]);
   });
 
   it('is looping when its trajectory ends on the fifth same call in a row; another command breaks the run', async () => {
     const same = (n: number) => Array.from({ length: n }, (_, i) => step(i + 1, 'cat /app/out.txt'));
-    expect(await stuckAt(job(T0, same(4)), T0 + 10)).toEqual([]);
-    expect(await stuckAt(job(T0, same(5)), T0 + 10)).toEqual([{ unit: TRIAL, kind: 'looping', since: (T0 + 1) * 1000, why: 'the same call 5 times in a row: bash {"command":"cat /app/out.txt"}' }]);
-    expect(await stuckAt(job(T0, [...same(5), step(6, 'ls')]), T0 + 10)).toEqual([]);
+    expect(await stuckAt(job(T0, same(4)), 'harbor-job', T0 + 10)).toEqual([]);
+    expect(await stuckAt(job(T0, same(5)), 'harbor-job', T0 + 10)).toEqual([{ unit: TRIAL, kind: 'looping', since: (T0 + 1) * 1000, why: 'the same call 5 times in a row: bash {"command":"cat /app/out.txt"}' }]);
+    expect(await stuckAt(job(T0, [...same(5), step(6, 'ls')]), 'harbor-job', T0 + 10)).toEqual([]);
   });
 
   it('has no running trial once the job has finished', async () => {
-    expect(await stuckAt(job(T0, null, true), T0 + 6000)).toEqual([]);
+    expect(await stuckAt(job(T0, null, true), 'harbor-job', T0 + 6000)).toEqual([]);
   });
 });
