@@ -9,7 +9,7 @@ import type { GpuReading } from '../shared/machine';
 import { isLocal } from '../shared/address';
 import { parseGpus } from './gpu/parse';
 import { gpuQueryArgs } from './gpu/sampler';
-import { LaunchService, type LaunchOptions } from './launch/service';
+import type { LaunchService, LaunchOptions } from './launch/service';
 import { packageRoot } from './paths';
 import { programOutput, type ContextOf } from './place/context';
 import { shellOn } from './launch/shell';
@@ -87,7 +87,8 @@ export class Assembly {
    * without, once (a command). What the app knows better (sampled GPUs, its roots) comes in `wiring`.
    */
   launcher(watch = false, wiring: Partial<Pick<LaunchOptions, 'gpus' | 'watchCell' | 'cellListedAs' | 'onRuns'>> = {}): Promise<LaunchService> {
-    return (this.launchService ??= LaunchService.create(
+    // Loaded when first asked for: its profiles' parser and schema are most of a command's start (yaml, zod).
+    return (this.launchService ??= import('./launch/service').then(({ LaunchService }) => LaunchService.create(
       {
         configDir: this.options.configDir,
         packageRoot: packageRoot(dirname(fileURLToPath(import.meta.url))),
@@ -99,7 +100,7 @@ export class Assembly {
         ...wiring,
       },
       watch,
-    ));
+    )));
   }
 
   async close(): Promise<void> {
