@@ -14,4 +14,26 @@ describe('JSON from a run', () => {
     expect(() => parseJson(nested(MAX_JSON_DEPTH + 1))).toThrow(TooDeepError);
     expect(() => parseJson('['.repeat(5_000_000) + ']'.repeat(5_000_000))).toThrow(`nested deeper than ${MAX_JSON_DEPTH} levels; not read`);
   });
+
+  it('refuses exactly the texts nested past the limit, whatever their brackets in strings and side by side (random texts)', () => {
+    let seed = 7;
+    const random = (n: number) => ((seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0), (seed >>> 16) % n);
+    const leaf = () => [JSON.stringify('{['.repeat(random(300))), String(random(1000)), 'null'][random(3)] as string;
+    // A value nested exactly `depth` deep: one child that deep less one, its siblings shallower, or a leaf.
+    const value = (depth: number): string => {
+      if (depth === 0) return leaf();
+      const items = Array.from({ length: random(4) }, () => value(random(Math.min(depth, 3))));
+      items.splice(random(items.length + 1), 0, value(depth - 1));
+      return random(2) ? `[${items.join(',')}]` : `{${items.map((item, i) => `"k${i}":${item}`).join(',')}}`;
+    };
+    const seen = { refused: 0, read: 0 };
+    for (let i = 0; i < 400; i++) {
+      const depth = random(2) ? random(8) : MAX_JSON_DEPTH - 4 + random(8);
+      const text = value(depth);
+      if (depth > MAX_JSON_DEPTH) expect(() => parseJson(text)).toThrow(TooDeepError);
+      else expect(parseJson(text)).toEqual(JSON.parse(text));
+      seen[depth > MAX_JSON_DEPTH ? 'refused' : 'read']++;
+    }
+    expect(Math.min(seen.refused, seen.read)).toBeGreaterThan(50);
+  });
 });

@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { context, tempDir } from '../testing';
@@ -32,5 +32,36 @@ describe('a folder of more entries than are read', () => {
     const reading = new CellReading(join(tmp.path, 'cell'), context());
     expect(await reading.list('episodes')).toHaveLength(MAX_ENTRIES);
     expect(reading.problems).toEqual([{ file: 'episodes', message: 'episodes holds more than 100,000 entries; only the first 100,000 are read', severity: 'warning' }]);
+  });
+});
+
+describe('a folder read in one call', () => {
+  it('lists what a folder read a few entries at a time lists: kinds, links, odd names (random folders)', async () => {
+    let seed = 11;
+    const random = (n: number) => ((seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0), (seed >>> 16) % n);
+    const oneCall = syncLocalFs();
+    const fewAtATime = syncLocalFs(undefined, 0);
+    for (let f = 0; f < 40; f++) {
+      const dir = join(tmp.path, `random-${f}`);
+      mkdirSync(dir);
+      const names = Array.from({ length: random(60) }, (_, i) => `${['e', 'é', ' x', '.h', '#', 'Z'][random(6)]}${i}`);
+      for (const name of names) {
+        const path = join(dir, name);
+        const kind = random(6);
+        if (kind === 0) mkdirSync(path);
+        else if (kind === 1) symlinkSync(join(dir, names[random(names.length)] as string), path);
+        else if (kind === 2) symlinkSync(join(dir, 'nowhere'), path);
+        else if (kind === 3) symlinkSync(path, path);
+        else writeFileSync(path, 'x');
+      }
+      const size = statSync(dir).size;
+      expect(size > 0 && size <= 64 * 1024).toBe(true);
+      const listed = await oneCall.list(dir);
+      expect(listed).toEqual(await fewAtATime.list(dir));
+      expect(listed).toEqual(await localFs.list(dir));
+      expect(listed).toHaveLength(names.length);
+    }
+    expect(await oneCall.list(join(tmp.path, 'missing'))).toBeNull();
+    expect(await oneCall.list(join(tmp.path, 'random-0', 'nowhere'))).toBeNull();
   });
 });

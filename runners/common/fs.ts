@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, opendirSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, opendirSync, openSync, readdirSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { open, opendir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { problem, type Problem } from '../../shared/model';
@@ -158,11 +158,19 @@ export const localFs: CellFs = {
 export type Observer = (path: string, info: Stats | null) => void;
 
 /**
+ * A folder no larger than this on disk is read in one call: it cannot hold MAX_ENTRIES (ext4 spends at least
+ * 12 bytes an entry, tmpfs 20, btrfs two a name's byte). A larger one, or one whose file system gives no
+ * size (0), is read a few entries at a time, and no further than is read: a folder opened costs twice as
+ * much that way, and a cold status opens 30,000 of them.
+ */
+const ONE_CALL_BYTES = 64 * 1024;
+
+/**
  * The same calls done synchronously, for worker threads that read many small files: a synchronous call
  * costs microseconds where a promise round trip through the thread pool costs tens of them. Never on
- * the main thread, where a slow disk would stall everything.
+ * the main thread, where a slow disk would stall everything. `oneCallBytes`: ONE_CALL_BYTES but in tests.
  */
-export function syncLocalFs(observe: Observer = () => undefined): CellFs {
+export function syncLocalFs(observe: Observer = () => undefined, oneCallBytes = ONE_CALL_BYTES): CellFs {
   const stat = (path: string) => {
     const info = statSync(path, { throwIfNoEntry: false });
     observe(path, info ?? null);
@@ -170,23 +178,32 @@ export function syncLocalFs(observe: Observer = () => undefined): CellFs {
   };
   return {
     async list(dir) {
-      let folder;
+      let next: () => Dirent | null;
+      let close = (): void => undefined;
       try {
-        stat(dir);
-        folder = opendirSync(dir, { bufferSize: 256 });
+        const size = stat(dir)?.size ?? 0;
+        if (size > 0 && size <= oneCallBytes) {
+          const all = readdirSync(dir, { withFileTypes: true });
+          let at = 0;
+          next = () => all[at++] ?? null;
+        } else {
+          const folder = opendirSync(dir, { bufferSize: 256 });
+          next = () => folder.readSync();
+          close = () => folder.closeSync();
+        }
       } catch {
         return null;
       }
       const found: Entry[] = [];
       try {
-        for (let entry = folder.readSync(); entry; entry = folder.readSync()) {
+        for (let entry = next(); entry; entry = next()) {
           if (found.length === MAX_ENTRIES) return [...byName(found), MORE_ENTRIES];
           found.push(entry.isSymbolicLink() ? syncLinkEntry(join(dir, entry.name), entry.name) : { name: entry.name, kind: kindOf(entry) });
         }
       } catch {
         return null;
       } finally {
-        folder.closeSync();
+        close();
       }
       return byName(found);
     },
