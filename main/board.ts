@@ -35,6 +35,8 @@ interface Comparing {
 export class BoardReader {
   private readonly entries = new Map<string, { version: string; entry: BoardEntry }>();
   private comparing: Comparing | null = null;
+  /** Units asked for ahead (prefetch), awaited before they are asked for again. */
+  private fetching: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly contextOf: ContextOf,
@@ -56,9 +58,18 @@ export class BoardReader {
     return { boards: headsOf(cells).map((head) => ({ ...head, ...(comparing.summaries?.get(head.name) ?? none) })) };
   }
 
+  /**
+   * Asks for the units of these cells ahead, while their listing goes on (pricing, rivals): the board's
+   * next comparison finds them here. A cell that turns out not to be on the board is dropped then.
+   */
+  prefetch(cells: CellSummary[]): void {
+    this.fetching = Promise.all([this.fetching, this.readStale(cells.filter((c) => c.board === 'on' && c.boardName !== null))]).catch(() => undefined);
+  }
+
   /** The comparison of the on-board cells as they are: the last one while none of them changed, came or went. */
   private async compare(cells: CellSummary[]): Promise<Comparing> {
     const on = cells.filter((c) => c.board === 'on' && c.boardName !== null);
+    await this.fetching;
     const changed = await this.readChanged(on);
     if (this.comparing && !changed) return this.comparing;
     const entries = on.map((cell) => (this.entries.get(cell.id) as { entry: BoardEntry }).entry);
@@ -78,6 +89,11 @@ export class BoardReader {
       this.entries.delete(id);
       changed = true;
     }
+    return (await this.readStale(cells)) || changed;
+  }
+
+  /** Reads the scored episodes of each of these cells whose row changed since they were last read; whether any had. */
+  private async readStale(cells: CellSummary[]): Promise<boolean> {
     const stale = cells.filter((cell) => this.entries.get(cell.id)?.version !== versionOf(cell));
     const keep = (cell: CellSummary, units: string) =>
       this.entries.set(cell.id, { version: versionOf(cell), entry: { path: cell.path, boardName: cell.boardName as string, labels: cell.labels, apart: ADAPTERS[cell.format].capabilities.board?.apart, units } });
@@ -85,7 +101,7 @@ export class BoardReader {
     // The read workers keep each cell's units from its last read (and the index cache's): nothing is read again here.
     await this.pool.units([...local.values()].map((c) => ({ dir: c.path, format: c.format })), (units) => units.forEach(([dir, list]) => keep(local.get(dir) as CellSummary, list)));
     await mapLimited(stale.filter((c) => !isLocal(c.host)), PARALLEL_IO, async (cell) => keep(cell, encodeUnits((await readCell(cell.path, cell.format, this.contextOf(cell).read())).units)));
-    return changed || stale.length > 0;
+    return stale.length > 0;
   }
 }
 

@@ -1,3 +1,4 @@
+import { cpSync, renameSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../runners/testing';
@@ -80,6 +81,29 @@ describe('cellwatch board', () => {
     expect(await runCli(['board', tmp.path], text.io)).toBe(0);
     const row = text.out.join('\n').split('\n').find((line) => line.startsWith('sdk · full'));
     expect(row).toMatch(/20\/20 .*\(claimed twice\) \| 18\/20 .*\(claimed twice\)/);
+  });
+
+  it('compares across the roots it is given as within one, a copy in another root taking no square', async () => {
+    const whole = capture();
+    expect(await runCli(['board', '--json', tmp.path], whole.io)).toBe(0);
+    // The same cells in two roots, and in the second a copy of one of the first's: the units of every cell
+    // are asked for as each root is read, before the copy is known; the copy's pair is then not compared.
+    const other = tempDir();
+    try {
+      for (const name of ['std_cli_m1_bare_default', 'std_cli_m2_full_default']) renameSync(join(tmp.path, name), join(other.path, name));
+      const apart = capture();
+      expect(await runCli(['board', '--json', tmp.path, other.path], apart.io)).toBe(0);
+      const moved = (text: string) => text.replaceAll(join(other.path, 'std_cli'), join(tmp.path, 'std_cli'));
+      expect(JSON.parse(moved(apart.out.join('\n'))).comparisons).toEqual(JSON.parse(whole.out.join('\n')).comparisons);
+
+      cpSync(join(tmp.path, 'std_sdk_m1_bare_default'), join(other.path, 'std_sdk_m1_bare_default'), { recursive: true });
+      const copied = capture();
+      expect(await runCli(['board', '--json', tmp.path, other.path], copied.io)).toBe(0);
+      const { comparisons } = JSON.parse(copied.out.join('\n'));
+      expect(comparisons.map((c: { a: string; b: string }) => [basename(c.a), basename(c.b)])).toEqual([]);
+    } finally {
+      other.remove();
+    }
   });
 
   it("escapes a control character in a cell's name as JSON does, so the output is both valid JSON and safe for a terminal", async () => {

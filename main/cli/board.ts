@@ -53,11 +53,13 @@ export async function board(argv: string[], io: Io): Promise<number> {
   });
   if (positionals.length === 0) throw new UsageError(`name at least one runs root\n\n${BOARD_HELP}`);
   return withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, async (places) => {
-    const listed = await listCellsAt(places, positionals);
+    const reader = new BoardReader(places.contextOf, places.pool);
+    // The units asked for as soon as each root is read, while its rows are priced.
+    const listed = await listCellsAt(places, positionals, (rows) => reader.prefetch(rows));
     for (const p of listed.problems) io.err(problemLine(p));
     const cells = listed.cells.filter((c) => c.board !== null);
     // Compared in a read worker while the cells are written.
-    const compared = new BoardReader(places.contextOf, places.pool).table(cells);
+    const compared = reader.table(cells);
     if (values.json) {
       await writeBoardJson(io, cells, compared);
       return 0;

@@ -72,9 +72,10 @@ export async function openAt(places: Assembly, address: string): Promise<CellCon
  * Each address is a cell, or a runs root whose cells are read (to depth 3), as the app's index reads
  * it: a local root by the read workers (a cell unchanged since the data folder's cache is not read
  * again), a remote one from one snapshot of the root; each row priced as the window prices it
- * (prices.yml). A root that is missing or unreadable is a NotFoundError.
+ * (prices.yml). A root that is missing or unreadable is a NotFoundError. `onRoot` hears each root's rows
+ * as soon as they are read, before they are priced and rivals are known: a command may start on them.
  */
-export async function listCellsAt(places: Assembly, addresses: string[]): Promise<Listing> {
+export async function listCellsAt(places: Assembly, addresses: string[], onRoot: (rows: CellSummary[]) => void = () => undefined): Promise<Listing> {
   // Read while the first root is: priced once it is listed.
   const pricing = places.prices();
   const listing: Listing = { cells: [], problems: [] };
@@ -96,8 +97,10 @@ export async function listCellsAt(places: Assembly, addresses: string[]): Promis
       await index.start();
       const status = index.status('command line');
       if (status.state !== 'ok') throw new NotFoundError(status.problems.map((p) => `${p.file}: ${p.message}`).join('; ') || `${root} could not be listed`);
+      const rows = index.list();
+      onRoot(rows);
       const prices = await pricing;
-      append(listing.cells, index.list().sort((a, b) => a.path.localeCompare(b.path)).map((row) => prices.price(row)));
+      append(listing.cells, rows.sort((a, b) => a.path.localeCompare(b.path)).map((row) => prices.price(row)));
       append(listing.problems, status.problems);
     } finally {
       await index.close();
