@@ -1,5 +1,6 @@
 // Child of bench:nemo: the adapter's summary of a big collection, cold and after appends (reading on from
-// where it was), then the index's latency from an appended line to its row, on a small collection.
+// where it was), then the index's latency from an appended line to its row, on a small collection; with
+// --cold, the cold summary alone.
 import { peakKb } from './peak-rss.mjs';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,12 @@ const started = performance.now();
 const cold = await adapter.read(file, ctx);
 const coldMs = performance.now() - started;
 const peakRssMb = peakKb() / 1024;
+const summary = { coldMs, peakRssMb, count: cold.cell.reward?.n, planned: cold.cell.budget.total, meanReward: cold.cell.reward?.mean, input: cold.cell.tokens.input, output: cold.cell.tokens.output };
+// --cold: that alone, the file left as it is (the bench takes the median of a few).
+if (process.argv.includes('--cold')) {
+  console.log(JSON.stringify(summary));
+  process.exit(0);
+}
 
 const lineOf = (i: number) => `${JSON.stringify({ _ng_task_index: i, _ng_rollout_index: 0, agent_ref: { name: 'bench_agent' }, response: { output: [{ type: 'message', content: [{ type: 'output_text', text: 'x'.repeat(8000) }] }], usage: { input_tokens: 10, output_tokens: 5 } }, reward: 1 })}\n`;
 // Each size appended five times, its median taken: one read alone can meet a collection of the cold read's garbage.
@@ -64,7 +71,4 @@ await pool.close();
 rmSync(home, { recursive: true, force: true });
 times.sort((a, b) => a - b);
 const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] as number;
-console.log(JSON.stringify({
-  coldMs, peakRssMb, count: cold.cell.reward?.n, planned: cold.cell.budget.total, meanReward: cold.cell.reward?.mean, input: cold.cell.tokens.input, output: cold.cell.tokens.output,
-  appends, latency: { p50: at(0.5), p95: at(0.95), n: times.length },
-}));
+console.log(JSON.stringify({ ...summary, appends, latency: { p50: at(0.5), p95: at(0.95), n: times.length } }));
