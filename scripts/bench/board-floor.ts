@@ -1,10 +1,12 @@
 // Child of bench:board: what `board --json` does beyond a status, with nothing crossing between threads.
 // Every cell's units as the index cache holds them (loaded first, not timed), then timed: the comparisons
-// worked out and written (to nothing), on this one thread. Prints its own time (not Node's start).
+// worked out and written to stdout, as the command writes them, on this one thread. Prints its own time
+// (not Node's start) on stderr.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareTable, type BoardEntry } from '../../shared/board-comparisons';
 import { writeBoardJson } from '../../main/cli/board-json';
+import { processIo } from '../../main/cli/io';
 
 const [indexDir, boardJson] = process.argv.slice(2) as [string, string];
 const units = new Map<string, string>();
@@ -17,9 +19,8 @@ const entries: BoardEntry[] = cells
   .filter((cell) => cell.board === 'on')
   .map((cell) => ({ path: cell.path, boardName: cell.format, labels: { harness: cell.harness, model: cell.model, condition: cell.condition, effort: cell.effort }, units: units.get(cell.path) ?? '' }));
 
-let written = 0;
 const started = performance.now();
 const table = compareTable(entries);
 // The comparisons only: the cells are written while the comparing goes on.
-await writeBoardJson({ out: () => undefined, err: () => undefined, write: (bytes) => (written += bytes.length) }, [], Promise.resolve(table));
-console.log(JSON.stringify({ ms: performance.now() - started, comparisons: table.a.length, written }));
+await writeBoardJson(processIo, [], Promise.resolve(table));
+console.error(JSON.stringify({ ms: performance.now() - started, comparisons: table.a.length }));

@@ -7,6 +7,7 @@ export interface Measured {
   wallMs: number;
   peakRssMb: number | null;
   stdout: string;
+  stderr: string;
 }
 
 /** Runs a command to its end; with `rss`, a Node command reports its own peak RSS. */
@@ -24,7 +25,7 @@ export function measure(command: string, args: string[], options: { rss?: boolea
       const wallMs = performance.now() - started;
       if (code !== 0) return reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr}`));
       const rss = /PEAK_RSS_KB=(\d+)/.exec(stderr);
-      resolve({ wallMs, peakRssMb: rss ? Number(rss[1]) / 1024 : null, stdout });
+      resolve({ wallMs, peakRssMb: rss ? Number(rss[1]) / 1024 : null, stdout, stderr });
     });
   });
 }
