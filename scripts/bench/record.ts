@@ -2,8 +2,8 @@
 // time as a fraction of real time (goal: at most 0.3x on 2 cores), beside ffmpeg alone encoding the same
 // frames from raw video, and the command's own part (an ffmpeg that does nothing). Each the median of
 // three runs, taken in turn. Beside them, the floor of this design: Node's bare start, ffmpeg composing with
-// no encoder after it, then ffmpeg alone encoding; ffmpeg's command line (4.x here, 5.x in Debian 12)
-// filters and hands each frame to the encoder on one thread, so composing and encoding add up.
+// no encoder after it, then ffmpeg alone encoding: before ffmpeg 7 (the npm one is 4.x, Debian 12's 5.1)
+// its command line filters on one thread, and here composing and encoding add up.
 import { chmodSync, cpSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
