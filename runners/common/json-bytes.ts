@@ -83,12 +83,21 @@ function keyAt(bytes: Buffer, start: number, end: number): string {
   return text;
 }
 
+/** Some keys of an object, and the lengths of their bytes: a key of another length, unescaped, is none of them. */
+export interface KeySet {
+  keys: ReadonlySet<string>;
+  lengths: ReadonlySet<number>;
+}
+
+export const keySet = (keys: string[]): KeySet => ({ keys: new Set(keys), lengths: new Set(keys.map((key) => Buffer.byteLength(key))) });
+
 /**
- * The object opening at `at`, before `to`: each member's span, and where it ends (just past its `}`); with
- * `within`, that member's own members too where its value is an object (found in the same pass, not by
- * scanning it twice); null when it is not one whole object.
+ * The object opening at `at`, before `to`: each member's span (of the keys in `only`, where given), and
+ * where it ends (just past its `}`); with `within`, that member's own members too where its value is an
+ * object (found in the same pass, not by scanning it twice; of the keys in `withinOnly`); null when it is
+ * not one whole object.
  */
-function objectAt(bytes: Buffer, at: number, to: number, within?: string): { spans: Map<string, ByteSpan>; inner: Map<string, ByteSpan> | null; end: number } | null {
+function objectAt(bytes: Buffer, at: number, to: number, within?: string, withinOnly?: KeySet, only?: KeySet): { spans: Map<string, ByteSpan>; inner: Map<string, ByteSpan> | null; end: number } | null {
   const spans = new Map<string, ByteSpan>();
   let inner: Map<string, ByteSpan> | null = null;
   if (bytes[at] !== 0x7b) return null;
@@ -98,8 +107,11 @@ function objectAt(bytes: Buffer, at: number, to: number, within?: string): { spa
     if (bytes[at] !== QUOTE) return null;
     const close = stringEnd(bytes, at, to);
     if (close < 0) return null;
-    let key = keyAt(bytes, at + 1, close);
-    if (key.includes('\\')) {
+    // A key none of `only` can be is not decoded: most of a response's thirty members.
+    let escaped = false;
+    for (let i = at + 1; i < close && !escaped; i++) escaped = bytes[i] === BACKSLASH;
+    let key = only && !escaped && !only.lengths.has(close - at - 1) ? null : keyAt(bytes, at + 1, close);
+    if (key !== null && escaped) {
       try {
         key = JSON.parse(`"${key}"`) as string;
       } catch {
@@ -110,11 +122,11 @@ function objectAt(bytes: Buffer, at: number, to: number, within?: string): { spa
     if (bytes[at] !== 0x3a) return null;
     at = skipSpace(bytes, at + 1, to);
     // A repeated key's last value stands, as JSON.parse has it: its members too.
-    const nested = key === within && bytes[at] === 0x7b ? objectAt(bytes, at, to) : null;
+    const nested = key === within && bytes[at] === 0x7b ? objectAt(bytes, at, to, undefined, undefined, withinOnly) : null;
     if (key === within) inner = nested?.spans ?? null;
     const end = nested ? nested.end : valueEnd(bytes, at, to);
     if (end < 0) return null;
-    spans.set(key, { start: at, end });
+    if (key !== null && (!only || only.keys.has(key))) spans.set(key, { start: at, end });
     at = skipSpace(bytes, end, to);
     if (bytes[at] === 0x7d) return { spans, inner, end: at + 1 };
     if (bytes[at] !== 0x2c) return null;
@@ -133,10 +145,11 @@ export function memberSpans(bytes: Buffer, from: number, to: number): Map<string
 
 /**
  * `memberSpans`, and the members of the member `within` where its value is an object (empty where it is not
- * one, or not a whole one): what `memberSpans` of that member's span gives, in the same pass over the bytes.
+ * one, or not a whole one): what `memberSpans` of that member's span gives, in the same pass over the
+ * bytes, but only of the keys in `withinOnly` where given.
  */
-export function memberSpansWithin(bytes: Buffer, from: number, to: number, within?: string): { spans: Map<string, ByteSpan>; inner: Map<string, ByteSpan> } | null {
-  const found = objectAt(bytes, skipSpace(bytes, from, to), to, within);
+export function memberSpansWithin(bytes: Buffer, from: number, to: number, within?: string, withinOnly?: KeySet): { spans: Map<string, ByteSpan>; inner: Map<string, ByteSpan> } | null {
+  const found = objectAt(bytes, skipSpace(bytes, from, to), to, within, withinOnly);
   return found && skipSpace(bytes, found.end, to) === to ? { spans: found.spans, inner: found.inner ?? new Map() } : null;
 }
 

@@ -3,7 +3,7 @@
 // only the members a summary keeps are decoded and parsed, never the conversation around them.
 import { parseJson } from '../../shared/json';
 import type { JsonObject } from '../common/json';
-import { memberSpansWithin, type ByteSpan } from '../common/json-bytes';
+import { keySet, memberSpansWithin, type ByteSpan } from '../common/json-bytes';
 
 /** An environment field longer than this (a SWE patch, a transcript) is kept as its size, read when the row is opened. */
 export const SMALL_FIELD_CHARS = 400;
@@ -65,10 +65,13 @@ class SpanMembers implements Members {
   }
 }
 
+/** The response's members a summary reads. */
+const RESPONSE_KEYS = keySet(['usage', 'model']);
+
 /** The members of the row in bytes[start, end); null when it is not one JSON object. */
 export function rowMembers(bytes: Buffer, start: number, end: number): Members | null {
   const row = bytes.subarray(start, end);
-  const found = memberSpansWithin(row, 0, row.length, 'response');
+  const found = memberSpansWithin(row, 0, row.length, 'response', RESPONSE_KEYS);
   return found && new SpanMembers(row, found.spans, found.inner);
 }
 
