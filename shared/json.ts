@@ -36,7 +36,7 @@ function opensMoreThan(text: string, limit: number): boolean {
 
 /** JSON.parse of a run's file or line, refusing nesting past MAX_JSON_DEPTH (TooDeepError) before it is built. */
 export function parseJson(text: string): unknown {
-  // Too short, or too few brackets, to nest that deep: nothing to walk (the walk was a sixth of a cold status).
+  // Too short, or too few brackets, to nest that deep: nothing to walk (the walk was 5 % of a cold status).
   if (text.length > 2 * MAX_JSON_DEPTH && opensMoreThan(text, MAX_JSON_DEPTH) && deeperThan(text, MAX_JSON_DEPTH)) throw new TooDeepError();
   return JSON.parse(text);
 }
