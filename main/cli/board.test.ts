@@ -1,4 +1,4 @@
-import { cpSync, renameSync } from 'node:fs';
+import { cpSync, mkdirSync, renameSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../runners/testing';
@@ -83,26 +83,35 @@ describe('cellwatch board', () => {
     expect(row).toMatch(/20\/20 .*\(claimed twice\) \| 18\/20 .*\(claimed twice\)/);
   });
 
-  it('compares across the roots it is given as within one, a copy in another root taking no square', async () => {
+  it('compares across the roots it is given as within one, whichever root sorts first, a copy in another root taking no square', async () => {
     const whole = capture();
     expect(await runCli(['board', '--json', tmp.path], whole.io)).toBe(0);
-    // The same cells in two roots, and in the second a copy of one of the first's: the units of every cell
-    // are asked for as each root is read, before the copy is known; the copy's pair is then not compared.
-    const other = tempDir();
+    // By the cells' names, each pair one way round: the order of two cells' paths is their roots' order.
+    const byName = (text: string) =>
+      (JSON.parse(text).comparisons as { a: string; b: string; only_a: number; only_b: number; field: string }[])
+        .map((c) => (basename(c.a) < basename(c.b) ? { ...c, a: basename(c.a), b: basename(c.b) } : { ...c, a: basename(c.b), b: basename(c.a), only_a: c.only_b, only_b: c.only_a }))
+        .sort((x, y) => `${x.a} ${x.b} ${x.field}`.localeCompare(`${y.a} ${y.b} ${y.field}`));
+    expect(byName(whole.out.join('\n'))).toHaveLength(2);
+    // The same cells in two roots, the second sorting after the first, then before it: the units of every
+    // cell are asked for as each root is read.
+    const base = tempDir();
     try {
-      for (const name of ['std_cli_m1_bare_default', 'std_cli_m2_full_default']) renameSync(join(tmp.path, name), join(other.path, name));
-      const apart = capture();
-      expect(await runCli(['board', '--json', tmp.path, other.path], apart.io)).toBe(0);
-      const moved = (text: string) => text.replaceAll(join(other.path, 'std_cli'), join(tmp.path, 'std_cli'));
-      expect(JSON.parse(moved(apart.out.join('\n'))).comparisons).toEqual(JSON.parse(whole.out.join('\n')).comparisons);
-
-      cpSync(join(tmp.path, 'std_sdk_m1_bare_default'), join(other.path, 'std_sdk_m1_bare_default'), { recursive: true });
+      for (const second of ['z', 'a']) {
+        const [first, other] = [join(base.path, `m${second}`), join(base.path, second)];
+        cpSync(tmp.path, first, { recursive: true });
+        mkdirSync(other);
+        for (const name of ['std_cli_m1_bare_default', 'std_cli_m2_full_default']) renameSync(join(first, name), join(other, name));
+        const apart = capture();
+        expect(await runCli(['board', '--json', first, other], apart.io)).toBe(0);
+        expect(byName(apart.out.join('\n'))).toEqual(byName(whole.out.join('\n')));
+      }
+      // A copy in the second root of a cell of the first, known only once both are read: neither is compared.
+      cpSync(join(base.path, 'ma', 'std_sdk_m1_bare_default'), join(base.path, 'a', 'std_sdk_m1_bare_default'), { recursive: true });
       const copied = capture();
-      expect(await runCli(['board', '--json', tmp.path, other.path], copied.io)).toBe(0);
-      const { comparisons } = JSON.parse(copied.out.join('\n'));
-      expect(comparisons.map((c: { a: string; b: string }) => [basename(c.a), basename(c.b)])).toEqual([]);
+      expect(await runCli(['board', '--json', join(base.path, 'ma'), join(base.path, 'a')], copied.io)).toBe(0);
+      expect(byName(copied.out.join('\n'))).toEqual([]);
     } finally {
-      other.remove();
+      base.remove();
     }
   });
 
