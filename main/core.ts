@@ -183,7 +183,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         return listFrames(cell, source, contextOf(cell).read().fs);
       },
       gpuStatus(host) {
-        if (host !== undefined) gpuHosts.add(host);
+        if (host !== undefined) {
+          gpuHosts.add(host);
+          gpus.show([host]);
+        }
         return gpus.gpuStatus(host);
       },
       systemStatus: () => gpus.systemStatus(),
@@ -203,6 +206,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       async listFleet() {
         const statuses = await hosts.listHosts();
         for (const host of statuses) gpuHosts.add(host.alias);
+        gpus.show(statuses.map((host) => host.alias));
         const gpu = new Map(await Promise.all([LOCAL, ...statuses.map((h) => h.alias)].map(async (alias) => [alias, await gpus.gpuStatus(alias)] as const)));
         return fleetOf(statuses, roots.cells(), await roots.listRoots(), await launch.listRuns(), gpu);
       },

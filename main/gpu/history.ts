@@ -9,6 +9,8 @@ export interface GpuFeed {
   status(): GpuStatus;
   /** The GPUs of the latest sample. */
   latest(): GpuSample['gpus'] | undefined;
+  /** Samples every `intervalMs` from now on, the history kept. */
+  pace(intervalMs: number): void;
   stop(): void;
 }
 
@@ -26,7 +28,7 @@ export interface GpuFeedOptions {
 export function startGpu({ command, onSample, runOf = () => undefined, place }: GpuFeedOptions): GpuFeed {
   const history: GpuSample[] = [];
   const problems: Problem[] = [];
-  if (command === false) return { status: () => ({ available: false, problems: [problem('nvidia-smi', 'GPU sampling is off', { severity: 'warning' })], history }), latest: () => undefined, stop: () => undefined };
+  if (command === false) return { status: () => ({ available: false, problems: [problem('nvidia-smi', 'GPU sampling is off', { severity: 'warning' })], history }), latest: () => undefined, pace: () => undefined, stop: () => undefined };
   const sampler = new GpuSampler({
     command,
     ...place,
@@ -45,6 +47,7 @@ export function startGpu({ command, onSample, runOf = () => undefined, place }: 
   return {
     status: () => ({ available: history.length > 0, problems: [...problems], history: [...history] }),
     latest: () => history.at(-1)?.gpus,
+    pace: (intervalMs) => sampler.pace(intervalMs),
     stop: () => sampler.stop(),
   };
 }

@@ -54,6 +54,17 @@ describe('GPU sampler against a fake nvidia-smi replaying real output', () => {
     expect(problems).toEqual([]);
   });
 
+  it('takes a new pace: the running nvidia-smi replaced by one at it, the samples going on, nothing said', async () => {
+    const s = start('steady-0');
+    await expect.poll(() => samples.length, { timeout: 5000 }).toBeGreaterThan(1);
+    s.pace(200);
+    const paces = () => readFileSync(join(tmp.path, 'starts.log'), 'utf8').split('\n').filter((l) => l.includes('-lms')).map((l) => l.split(' ').at(-1));
+    await expect.poll(paces, { timeout: 5000 }).toEqual(['100', '200']);
+    const before = samples.length;
+    await expect.poll(() => samples.length, { timeout: 5000 }).toBeGreaterThan(before + 1);
+    expect([s.starts, problems]).toEqual([2, []]);
+  });
+
   it('restarts nvidia-smi when it dies, and says so', async () => {
     const s = start('die-after-2');
     await expect.poll(() => s.starts, { timeout: 8000 }).toBeGreaterThanOrEqual(2);

@@ -48,8 +48,9 @@ export class GpuSampler {
   private restartTimer: NodeJS.Timeout | undefined;
   private processes: GpuProcess[] = [];
   readonly command: string;
-  readonly intervalMs: number;
-  private readonly silentMs: number;
+  private intervalMs: number;
+  private silentMs: number;
+  private readonly silentGiven: number | undefined;
   /** Times the long-lived process was (re)started. */
   starts = 0;
 
@@ -60,8 +61,27 @@ export class GpuSampler {
 
   constructor(private readonly options: SamplerOptions) {
     this.command = options.command ?? 'nvidia-smi';
+    this.silentGiven = options.silentMs;
     this.intervalMs = options.intervalMs ?? 1000;
-    this.silentMs = options.silentMs ?? Math.max(3 * this.intervalMs, 3000);
+    this.silentMs = this.silentFor(this.intervalMs);
+  }
+
+  private silentFor(intervalMs: number): number {
+    return this.silentGiven ?? Math.max(3 * intervalMs, 3000);
+  }
+
+  /** Samples every `intervalMs` from now on: the running nvidia-smi is replaced by one at that pace. */
+  pace(intervalMs: number): void {
+    if (intervalMs === this.intervalMs) return;
+    this.intervalMs = intervalMs;
+    this.silentMs = this.silentFor(intervalMs);
+    const child = this.child;
+    if (this.stopped || !child) return;
+    // Its exit is not a failure to report: it is no longer this sampler's child.
+    this.child = undefined;
+    clearTimeout(this.watchdog);
+    child.kill();
+    this.launch();
   }
 
   start(): void {
@@ -97,6 +117,7 @@ export class GpuSampler {
     createInterface({ input: child.stdout }).on('line', (line) => this.line(line));
     this.armWatchdog();
     child.on('error', (error: NodeJS.ErrnoException) => {
+      if (this.child !== child) return;
       // Not startable: no output will come, so no watchdog; nvidia-smi missing is final.
       clearTimeout(this.watchdog);
       if (error.code !== 'ENOENT' && !this.stopped) this.restartTimer = setTimeout(() => this.launch(), this.backoff);

@@ -22,9 +22,19 @@ export interface GpuOptions {
   rootPaths(): string[];
 }
 
+/**
+ * How often an SSH host's GPUs are sampled: every 2 s once a window asked for them (fifty hosts at 1 Hz cost
+ * the app more than a twentieth of a core), every 10 s before (their history and the launch guard's alerts
+ * go on, at a fifth of the cost).
+ */
+const SHOWN_MS = 2000;
+const UNSHOWN_MS = 10_000;
+
 export class GpuService {
   /** A feed per place: `local`, and each SSH host while it is connected. */
   private readonly feeds = new Map<string, GpuFeed>();
+  /** The SSH hosts whose GPUs a window asked for. */
+  private readonly shown = new Set<string>();
   private readonly listeners: ((sample: GpuSample) => void)[] = [];
   private readonly unsubscribe: () => void;
   /** This machine's CPU, memory and disks over the last ten minutes, as the GPU view asked for them. */
@@ -49,9 +59,8 @@ export class GpuService {
       place: {
         spawn: (args) => context.spawn(command as string, args),
         once: (args) => programOutput(context, command as string, args),
-        // A fleet's GPUs every 2 s (fifty hosts at 1 Hz cost the app more than a twentieth of a core), and
-        // per-process memory (an nvidia-smi run of its own each time) every 30 s.
-        ...(local ? {} : { intervalMs: 2000, processesEveryMs: 30_000 }),
+        // Per-process memory (an nvidia-smi run of its own each time) every 30 s.
+        ...(local ? {} : { intervalMs: this.shown.has(host) ? SHOWN_MS : UNSHOWN_MS, processesEveryMs: 30_000 }),
       },
     });
   }
@@ -64,6 +73,15 @@ export class GpuService {
       this.feeds.delete(host);
     }
     for (const status of statuses) if (hostPresence(status.state) === 'live' && !this.feeds.has(status.alias)) this.feeds.set(status.alias, this.sample(status.alias));
+  }
+
+  /** A window asked for these hosts' GPUs: they are sampled at its pace from now on. */
+  show(hosts: string[]): void {
+    for (const host of hosts) {
+      if (isLocal(host) || this.shown.has(host)) continue;
+      this.shown.add(host);
+      this.feeds.get(host)?.pace(SHOWN_MS);
+    }
   }
 
   /** Told of each sample of this machine. */

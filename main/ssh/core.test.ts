@@ -1,4 +1,4 @@
-import { appendFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert } from '../../shared/alerts';
@@ -53,10 +53,13 @@ describe('a remote runs root in the app', () => {
     expect((await core.listRoots())[0]).toMatchObject({ path: root, state: 'ok', cellCount: 1 });
   });
 
-  it("samples the host's GPUs with nvidia-smi over the same connection", async () => {
+  it("samples the host's GPUs with nvidia-smi over the same connection, every 10 s until a window asks for them, every 2 s then", async () => {
+    const paces = () => readFileSync(join(tmp.path, 'nvidia-smi.log'), 'utf8').split('\n').filter((line) => line.includes('-lms')).map((line) => line.split(' ').at(-1));
+    await expect.poll(paces, { timeout: 10_000 }).toEqual(['10000']);
     await expect.poll(async () => (await core.gpuStatus('testhost')).history.at(-1)?.gpus, { timeout: 10_000 }).toEqual([
       { index: 0, name: 'NVIDIA H200', totalMib: 143771, usedMib: 32362, freeMib: 110796, utilizationPct: 100 },
     ]);
+    await expect.poll(paces, { timeout: 10_000 }).toEqual(['10000', '2000']);
   });
 
   it('streams a remote episode, serves its frames, and resumes after the connection drops', async () => {

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 
 /**
  * Writes a shell stand-in for nvidia-smi into `dir` that replays one --query-gpu capture: once, or every
- * second with -lms; no compute processes. It needs no environment, so it also runs in an SSH session,
- * and costs to start about what the C nvidia-smi does.
+ * -lms milliseconds; no compute processes. It needs no environment, so it also runs in an SSH session,
+ * and costs to start about what the C nvidia-smi does. Each start's arguments go to `dir`/nvidia-smi.log.
  */
 export function shellNvidiaSmi(dir: string, capture: string): string {
   const file = join(dir, 'nvidia-smi');
@@ -12,6 +12,7 @@ export function shellNvidiaSmi(dir: string, capture: string): string {
     file,
     [
       '#!/bin/sh',
+      `echo "$*" >> '${join(dir, 'nvidia-smi.log')}'`,
       'ms=1000; prev=',
       'for a; do [ "$prev" = -lms ] && ms=$a; prev=$a; done',
       'case "$*" in',
