@@ -155,6 +155,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     // What this window asked for, so that it hears only those of the events that are someone's.
     const recordings = new Set<string>();
     const gpuHosts = new Set<string>();
+    /** This window asked for these hosts' GPUs: it hears their samples, taken at a window's pace from now on. */
+    const showGpus = (hosts: string[]) => {
+      hosts.forEach((host) => gpuHosts.add(host));
+      gpus.show(hosts);
+    };
     const hear = eventsFor(events, {
       cellChanged: (delta) => watch.holds(id, delta.cellId),
       recordProgress: (progress) => recordings.has(progress.id),
@@ -183,10 +188,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         return listFrames(cell, source, contextOf(cell).read().fs);
       },
       gpuStatus(host) {
-        if (host !== undefined) {
-          gpuHosts.add(host);
-          gpus.show([host]);
-        }
+        if (host !== undefined) showGpus([host]);
         return gpus.gpuStatus(host);
       },
       systemStatus: () => gpus.systemStatus(),
@@ -205,8 +207,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       listHosts: () => hosts.listHosts(),
       async listFleet() {
         const statuses = await hosts.listHosts();
-        for (const host of statuses) gpuHosts.add(host.alias);
-        gpus.show(statuses.map((host) => host.alias));
+        showGpus(statuses.map((host) => host.alias));
         const gpu = new Map(await Promise.all([LOCAL, ...statuses.map((h) => h.alias)].map(async (alias) => [alias, await gpus.gpuStatus(alias)] as const)));
         return fleetOf(statuses, roots.cells(), await roots.listRoots(), await launch.listRuns(), gpu);
       },

@@ -180,19 +180,19 @@ export function episodesOfSpec(spec: string): string {
   return list;
 }
 
+/** Whether `listed` names its cell by a pattern, to be settled once the runner writes the file. */
+export const listedByPattern = (listed: string) => listed.slice(listed.lastIndexOf('/') + 1).includes('*');
+
 /**
  * Whether a cell (by id or path) is the one a launch lists as `listed`: the same, or, where the runner names
  * its own file (Inspect's `{created}_{task}_{id}.eval`), a file of the same folder matching the `*`s of
  * `listed`'s file name.
  */
 export function isListedAs(listed: string, cell: string): boolean {
+  if (!listedByPattern(listed)) return listed === cell;
   const at = listed.lastIndexOf('/');
   const name = listed.slice(at + 1);
-  if (!name.includes('*')) return listed === cell;
   if (cell.lastIndexOf('/') !== at || !cell.startsWith(listed.slice(0, at + 1))) return false;
   const pattern = name.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
   return new RegExp(`^${pattern}$`, 's').test(cell.slice(at + 1));
 }
-
-/** Whether `listed` names its cell by a pattern, to be settled once the runner writes the file. */
-export const listedByPattern = (listed: string) => listed.slice(listed.lastIndexOf('/') + 1).includes('*');

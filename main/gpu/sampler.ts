@@ -49,8 +49,6 @@ export class GpuSampler {
   private processes: GpuProcess[] = [];
   readonly command: string;
   private intervalMs: number;
-  private silentMs: number;
-  private readonly silentGiven: number | undefined;
   /** Times the long-lived process was (re)started. */
   starts = 0;
 
@@ -61,20 +59,18 @@ export class GpuSampler {
 
   constructor(private readonly options: SamplerOptions) {
     this.command = options.command ?? 'nvidia-smi';
-    this.silentGiven = options.silentMs;
     this.intervalMs = options.intervalMs ?? 1000;
-    this.silentMs = this.silentFor(this.intervalMs);
   }
 
-  private silentFor(intervalMs: number): number {
-    return this.silentGiven ?? Math.max(3 * intervalMs, 3000);
+  /** How long nvidia-smi may say nothing at its pace before it counts as stuck. */
+  private get silentMs(): number {
+    return this.options.silentMs ?? Math.max(3 * this.intervalMs, 3000);
   }
 
   /** Samples every `intervalMs` from now on: the running nvidia-smi is replaced by one at that pace. */
   pace(intervalMs: number): void {
     if (intervalMs === this.intervalMs) return;
     this.intervalMs = intervalMs;
-    this.silentMs = this.silentFor(intervalMs);
     const child = this.child;
     if (this.stopped || !child) return;
     // Its exit is not a failure to report: it is no longer this sampler's child.
