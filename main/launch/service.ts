@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { GpuReading, GpuSample } from '../../shared/machine';
 import type { Backend } from '../../shared/contract';
-import { episodesOfSpec, listedByPattern, parseTarget, type LaunchRequest, type RunInfo, type RunState } from '../../shared/launch';
+import { listedByPattern, parseTarget, type LaunchRequest, type RunInfo, type RunState } from '../../shared/launch';
 import { cellId, formatAddress, isLocal, parseAddress } from '../../shared/address';
 import { HostPlace } from './host-place';
 import type { RunPlace } from './place';
@@ -12,6 +12,8 @@ import { RunManager, type RunView } from './runs';
 import { localShell, runChecked, type Shell } from './shell';
 import { SlurmPlace } from './slurm-place';
 import { lacking, needsScript } from './needs';
+import { movedCell, resumeRequest } from './resume-request';
+import { runInfo } from './run-info';
 
 export interface LaunchOptions {
   configDir: string;
@@ -136,12 +138,16 @@ export class LaunchService implements LaunchCalls {
     return Promise.all(
       views.map(async (run) => {
         const found = run.listed && listedByPattern(run.listed) ? this.options.cellListedAs(cellId(run.host, run.listed)) : null;
-        if (found === null) return run;
-        const listed = parseAddress(found).path;
-        await this.runs.settle(run.id, listed);
-        return { ...run, listed };
+        return found === null ? run : { ...run, listed: await this.settle(run.id, found) };
       }),
     );
+  }
+
+  /** A run that lists its cell by a pattern wrote `found` (a cell id): its cell from now on; its path. */
+  private async settle(id: string, found: string): Promise<string> {
+    const listed = parseAddress(found).path;
+    await this.runs.settle(id, listed);
+    return listed;
   }
 
   private tellRuns(runs: RunInfo[]): void {
@@ -170,27 +176,7 @@ export class LaunchService implements LaunchCalls {
   }
 
   private info(run: RunView): RunInfo {
-    return {
-      id: run.id,
-      name: run.name,
-      profile: run.profile,
-      target: run.target,
-      host: run.host,
-      cell: run.cell,
-      cellId: cellId(run.host, run.listed ?? run.cell),
-      pid: run.pid,
-      job: run.seen?.job ?? null,
-      gpu: run.gpu,
-      startedAt: run.startedAt,
-      endedAt: run.endedAt ?? null,
-      state: run.state,
-      exitCode: run.exitCode,
-      canDrain: run.canDrain,
-      resumes: run.resumeKnob !== undefined && run.values !== undefined ? (run.resumeSpec ?? 'episodes') : null,
-      stderrTail: run.stderrTail,
-      vramPeakMib: this.vramPeaks.get(run.name) ?? null,
-      problem: run.problem,
-    };
+    return runInfo(run, this.vramPeaks.get(run.name) ?? null);
   }
 
   listProfiles(target?: string) {
@@ -210,32 +196,24 @@ export class LaunchService implements LaunchCalls {
    * runner goes on in the same cell (coding-agent's --episodes into the same run dir).
    */
   async resumeRun(key: string, spec: string) {
-    const { request, cell } = await this.resumeOf(key, spec);
+    const { request, cell } = resumeRequest(await this.runs.one(key), spec);
     return this.start(request, cell);
   }
 
   /** The dry run of that resume: its command, GPU and refusals, nothing started. */
   async planResume(key: string, spec: string) {
-    const { request, cell } = await this.resumeOf(key, spec);
+    const { request, cell } = resumeRequest(await this.runs.one(key), spec);
     const { plan, run } = await planLaunch(request, this.context);
-    return run.cell === cell ? plan : { ...plan, refused: `a resume of ${run.name} would start in ${run.cell}, not in its cell ${cell}: its profile changed since; launch it anew` };
-  }
-
-  /** What a resume of the run `key` with `spec` launches, and the cell it must land in. */
-  private async resumeOf(key: string, spec: string): Promise<{ request: LaunchRequest; cell: string }> {
-    const run = await this.runs.one(key);
-    if (run.state === 'running' || run.state === 'pending') throw new Error(`${run.name} is still ${run.state}: drain or stop it first`);
-    if (!run.resumeKnob) throw new Error(`${run.name} was launched with profile ${run.profile}, which takes no resume spec`);
-    if (!run.values) throw new Error(`${run.name} was launched before Cellwatch kept a launch's knobs: launch it again with the episodes in its ${run.resumeKnob} knob`);
-    const value = run.resumeSpec === 'missing' ? 'true' : episodesOfSpec(spec);
-    return { request: { profile: run.profile, values: { ...run.values, [run.resumeKnob]: value }, name: run.name, target: run.target }, cell: run.cell };
+    const moved = movedCell(run.name, run.cell, cell);
+    return moved === null ? plan : { ...plan, refused: moved };
   }
 
   /** Starts a run: into a new cell, or (`resumeCell`) into that existing one, the cell of the run it resumes. */
   private async start(request: LaunchRequest, resumeCell: string | null) {
     const { plan, run, profile } = await planLaunch(request, this.context);
     if (plan.refused) throw new Error(plan.refused);
-    if (resumeCell !== null && run.cell !== resumeCell) throw new Error(`a resume of ${run.name} would start in ${run.cell}, not in its cell ${resumeCell}: its profile changed since; launch it anew`);
+    const moved = resumeCell === null ? null : movedCell(run.name, run.cell, resumeCell);
+    if (moved !== null) throw new Error(moved);
     const start = { run, env: plan.env, submit: plan.submit, resume: resumeCell !== null };
     const view = await this.runs.launch(plan.target, start, plan.gpu, { canDrain: profile.drain === 'sentinel', resumeKnob: profile.resume_knob, resumeSpec: profile.resume_spec });
     const cell = cellId(view.host, run.listed);
@@ -247,7 +225,7 @@ export class LaunchService implements LaunchCalls {
       // A run that ended already, or failed to start, will not write its cell now.
       const starting = () => ['pending', 'running'].includes(this.cellStates.get(cell) ?? 'running');
       id = await this.options.watchCell(formatAddress({ host: view.host, path: run.cell }), cell, starting);
-      if (id !== null && listedByPattern(run.listed)) await this.runs.settle(view.id, parseAddress(id).path);
+      if (id !== null && listedByPattern(run.listed)) await this.settle(view.id, id);
     } catch (error) {
       problem ??= `started, but its cell is not watched: ${(error as Error).message}`;
     }
