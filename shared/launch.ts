@@ -196,3 +196,8 @@ export function isListedAs(listed: string, cell: string): boolean {
   const pattern = name.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
   return new RegExp(`^${pattern}$`, 's').test(cell.slice(at + 1));
 }
+
+/** Of the cells (ids) a launch lists as `listed`, the first: several match where a runner retried, and Inspect's names start with their time. */
+export function firstListedAs(listed: string, cells: readonly string[]): string | null {
+  return cells.filter((id) => isListedAs(listed, id)).sort()[0] ?? null;
+}

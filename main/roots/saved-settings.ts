@@ -21,6 +21,15 @@ export class SavedSettings {
     this.problem = problem;
   }
 
+  /** Saves the scorer picked for a cell's outcomes (null: none, its first); the picks as saved. */
+  async pickScorer(id: string, scorer: string | null): Promise<Record<string, string>> {
+    const saved = await this.change((s) => {
+      const { [id]: _was, ...others } = s.scorers ?? {};
+      return { ...s, scorers: scorer === null ? others : { ...others, [id]: scorer } };
+    });
+    return saved.scorers ?? {};
+  }
+
   /** Saves what `change` makes of the settings on disk; the settings as saved. */
   async change(change: (settings: Settings) => Settings): Promise<Settings> {
     this.settings = await updateSettings(this.writer, change);

@@ -16,11 +16,11 @@ import { openIndex } from './open-index';
 import type { RootIndex } from './root-index';
 import { readRootSources, type RootsOptions } from './sources';
 import { append } from '../../shared/arrays';
-import { BoardClaims } from './claims';
+import { RowsOut } from './rows-out';
 import { RootHosts } from './root-hosts';
 import { until } from './until';
 import { NotFoundError } from '../../shared/errors';
-import { isListedAs } from '../../shared/launch';
+import { firstListedAs } from '../../shared/launch';
 
 interface RootEntry {
   /** The root's address: a local path, or `ALIAS:/path` on an SSH host. */
@@ -33,15 +33,11 @@ interface RootEntry {
 
 type RootCalls = Pick<Backend, 'listRoots' | 'addRoot' | 'removeRoot' | 'listCells'>;
 
-/** Of several files matching a launch's pattern (a runner that retried), the first: Inspect's names start with their time. */
-function firstListedAs(listed: string, cells: CellSummary[]): string | null {
-  return cells.filter((c) => isListedAs(listed, c.id)).map((c) => c.id).sort()[0] ?? null;
-}
-
 export class RootsService implements RootCalls {
   private readonly roots = new Map<string, RootEntry>();
   private readonly saved: SavedSettings;
   private readonly rootHosts: RootHosts;
+  private readonly out: RowsOut;
   /** Problems met reading the settings and hosts files at start. */
   private readonly startProblems: Problem[] = [];
   private demo: LiveDemo | undefined;
@@ -56,6 +52,7 @@ export class RootsService implements RootCalls {
     private readonly pool: ReaderPool,
   ) {
     this.saved = new SavedSettings(options.configDir);
+    this.out = new RowsOut(events, () => [...this.roots.values()].map((entry) => [entry.path, this.rowsOf(entry)]));
     this.rootHosts = new RootHosts(hosts, events, () => [...this.roots.keys()], () => this.changed());
   }
 
@@ -75,13 +72,7 @@ export class RootsService implements RootCalls {
   /** The root's index, started: a local root's first scan streams rows to the window; a remote one is scanned. */
   private async index(entry: RootEntry): Promise<void> {
     if (entry.index) return;
-    const emit = (all: CellsDelta) => {
-      const delta = limitedDelta(all, entry.limit);
-      const reclaimed = this.reclaim();
-      this.events.emit('cellsChanged', { ...delta, added: delta.added.map(this.present), changed: delta.changed.map(this.present) });
-      const sent = new Set([...delta.added, ...delta.changed].map((c) => c.id));
-      this.restate(reclaimed.filter((id) => !sent.has(id)));
-    };
+    const emit = (all: CellsDelta) => this.out.send(limitedDelta(all, entry.limit));
     const rescanMs = this.options.rescan === false ? false : undefined;
     entry.index = openIndex(entry.path, { pool: this.pool, hosts: this.hosts }, emit, () => this.changed(), { ...this.options.index, rescanMs });
     await entry.index.start();
@@ -110,33 +101,17 @@ export class RootsService implements RootCalls {
   }
 
   private cellsOf(entry: RootEntry): CellSummary[] {
-    return this.rowsOf(entry).map(this.present);
+    return this.rowsOf(entry).map(this.out.present);
   }
 
-  /** Cells that claim one board crossing, over every root's rows. */
-  private readonly claims = new BoardClaims();
-
-  /** Works out the claimed crossings again; the ids of the cells whose rivals changed. */
-  private reclaim(): string[] {
-    return this.claims.reclaim([...this.roots.values()].flatMap((entry) => this.rowsOf(entry)));
-  }
-
-  /** How a row goes out: its state as the process of a run launched there says (set by the core), off the board beside its rivals. */
-  private presentRow: (row: CellSummary) => CellSummary = (row) => row;
-  private readonly present = (row: CellSummary) => this.claims.present(this.presentRow(row));
-
+  /** How a row goes out: its state as the process of a run launched there says (set by the core). */
   presentWith(present: (row: CellSummary) => CellSummary): void {
-    this.presentRow = present;
+    this.out.presentWith(present);
   }
 
   /** The rows of these cells go out again: what their launched runs say changed. */
   restate(cellIds: string[]): void {
-    if (!cellIds.length) return;
-    const ids = new Set(cellIds);
-    for (const entry of this.roots.values()) {
-      const changed = this.cellsOf(entry).filter((row) => ids.has(row.id));
-      if (changed.length) this.events.emit('cellsChanged', { root: entry.path, added: [], changed, removed: [] });
-    }
+    this.out.restate(cellIds);
   }
 
   private statuses(): RootStatus[] {
@@ -180,11 +155,7 @@ export class RootsService implements RootCalls {
   async pickScorer(id: string, scorer: string | null, apply: (picks: Record<string, string>) => void): Promise<void> {
     const cell = this.cell(id);
     if (!ADAPTERS[cell.format].capabilities.scorerPick) throw new Error(`${cell.name} is a ${cell.format} cell: its outcomes are not read by a scorer one picks`);
-    const saved = await this.saved.change((s) => {
-      const { [id]: _was, ...others } = s.scorers ?? {};
-      return { ...s, scorers: scorer === null ? others : { ...others, [id]: scorer } };
-    });
-    apply(saved.scorers ?? {});
+    apply(await this.saved.pickScorer(id, scorer));
     for (const entry of this.roots.values()) if (this.cellsOf(entry).some((c) => c.id === id)) entry.index?.reread(cell.path);
   }
 
@@ -221,7 +192,7 @@ export class RootsService implements RootCalls {
       entry = await this.addSaved(dirname(cellPath));
       await this.index(entry);
     }
-    const found = () => firstListedAs(listed, this.cellsOf(entry));
+    const found = () => firstListedAs(listed, this.cellsOf(entry).map((c) => c.id));
     await until(() => found() !== null, () => entry.index?.refresh(), starting);
     this.changed();
     return found();
@@ -229,7 +200,7 @@ export class RootsService implements RootCalls {
 
   /** The listed cell a launch lists as `listed` (`isListedAs`), if one is listed now: the first by name. */
   cellListedAs(listed: string): string | null {
-    return firstListedAs(listed, this.cells());
+    return firstListedAs(listed, this.cells().map((c) => c.id));
   }
 
   async listRoots() {
@@ -255,7 +226,7 @@ export class RootsService implements RootCalls {
     this.roots.delete(address);
     await entry.index?.close();
     this.events.emit('cellsChanged', { root: address, added: [], changed: [], removed: this.rowsOf(entry).map((c) => c.id) });
-    this.restate(this.reclaim());
+    this.out.restate(this.out.reclaim());
     this.rootHosts.prune();
     if (entry.source === 'demo') void this.demo?.stop();
     if (entry.source === 'settings' || entry.source === 'demo') {
