@@ -55,6 +55,17 @@ function valueEnd(bytes: Buffer, at: number, end: number): number {
   return i > at ? i : -1;
 }
 
+/**
+ * Whether bytes[from, to) hold one JSON object by its brackets and strings, white space around it: what
+ * tells a malformed line from a row, its values not checked.
+ */
+export function isWholeObject(bytes: Buffer, from: number, to: number): boolean {
+  const at = skipSpace(bytes, from, to);
+  if (bytes[at] !== 0x7b) return false;
+  const end = containerEnd(bytes, at, to);
+  return end >= 0 && skipSpace(bytes, end, to) === to;
+}
+
 /** A value's place: bytes[start, end) is its JSON. */
 export interface ByteSpan {
   start: number;

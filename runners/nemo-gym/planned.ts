@@ -1,8 +1,9 @@
 // A NeMo Gym materialized input read as the unit it plans: the few members that name it, at the row's
-// end where the collector writes them, else a whole parse of the (small) row.
+// end where the collector writes them, else a whole parse of the (small) row; a malformed row is none.
 import { parseJson } from '../../shared/json';
 import { problem, type Problem } from '../../shared/model';
 import { isObject, type JsonObject } from '../common/json';
+import { isWholeObject } from '../common/json-bytes';
 import type { LineChunk } from '../common/jsonl';
 import { ParsedMembers } from './row-members';
 import { eachRow, plannedOf, type PlannedUnit } from './rows';
@@ -36,14 +37,16 @@ function unitMembers(row: Buffer): JsonObject | null {
 
 /**
  * The complete lines of a chunk of a materialized-inputs file, each the unit it plans: read from its
- * unit's members at the row's end where they are (unitMembers), else from a whole parse of the row.
+ * unit's members at the row's end where they are (unitMembers), else from a whole parse of the row. A row
+ * cut off by a crash and followed on its line by a whole one is malformed, as JSON.parse has it, though
+ * its end parses.
  */
 export function plannedLines(bytes: Buffer, file: string, firstLine: number): LineChunk<PlannedUnit> {
   const records: PlannedUnit[] = [];
   const problems: Problem[] = [];
   const taken = eachRow(bytes, firstLine, (start, end, line) => {
     const row = bytes.subarray(start, end);
-    const object = unitMembers(row) ?? objectIn(row.toString('utf8'));
+    const object = isWholeObject(row, 0, row.length) ? (unitMembers(row) ?? objectIn(row.toString('utf8'))) : null;
     const unit = plannedOf(object && new ParsedMembers(object), line);
     if (typeof unit === 'string') problems.push(problem(file, unit, { line }));
     else records.push(unit);

@@ -97,11 +97,16 @@ describe('a materialized input read as the unit it plans', () => {
   });
 
   it('names each input that plans no unit by file and line', () => {
-    const text = `${JSON.stringify({ ...rest, _ng_task_index: 'x' })}\nnot json\n${JSON.stringify(rest)}\n`;
-    expect(plannedLines(Buffer.from(text), 'inputs.jsonl', 1).problems.map((p) => [p.line, p.message])).toEqual([
+    // Line 4: a row cut off where a crash left it, the next written on after it: its end is a whole row's.
+    const whole = JSON.stringify({ ...rest, _ng_task_index: 7, _ng_rollout_index: 0 });
+    const text = `${JSON.stringify({ ...rest, _ng_task_index: 'x' })}\nnot json\n${JSON.stringify(rest)}\n${whole.slice(0, 40)}${whole}\n  ${whole} \n`;
+    const read = plannedLines(Buffer.from(text), 'inputs.jsonl', 1);
+    expect(read.problems.map((p) => [p.line, p.message])).toEqual([
       [1, '_ng_task_index is not a whole number; skipped'],
       [2, 'not a JSON object; skipped'],
       [3, 'no _ng_task_index; skipped'],
+      [4, 'not a JSON object; skipped'],
     ]);
+    expect(read.records).toEqual([{ line: 5, task: 7, repeat: 0, agent: null }]);
   });
 });

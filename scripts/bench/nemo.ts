@@ -1,6 +1,7 @@
 // npm run bench:nemo: a 1 GB NeMo Gym collection made from the fixtures' real rows (and each unit's
 // materialized input), summarised (count, mean reward, tokens) cold and after appends, beside `wc -l` and
-// a plain Python JSON-lines reader of the rollouts and the least a Node reader does (nemo-floor.ts); the window's longest task as it opens the collection;
+// a plain Python JSON-lines reader of the rollouts, the least a Node reader does (nemo-floor.ts) and the
+// least one that keeps the contract does (--checked); the window's longest task as it opens the collection;
 // then how soon an appended rollout reaches the index's row.
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
@@ -97,14 +98,18 @@ try {
   const tsx = (script: string, ...args: string[]) => measure(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/bench', script), ...args]);
   type Cold = { coldMs: number; peakRssMb: number; count: number; planned: number; meanReward: number; input: number; output: number };
   const lastLine = (measured: Measured) => JSON.parse(measured.stdout.trim().split('\n').at(-1) as string) as unknown;
-  // The bare reader and the cold summary, three times each in turn, each one's median kept.
-  const floors: { ms: number; count: number; meanReward: number; planned: number }[] = [];
+  // The bare reader, the one that keeps the contract and the cold summary, three times each in turn, each one's median kept.
+  type Floor = { ms: number; count: number; meanReward: number; planned: number; malformed: number; repeats: number; missing: number | null };
+  const floors: Floor[] = [];
+  const checkedFloors: Floor[] = [];
   const colds: Cold[] = [];
   for (let i = 0; i < 3; i++) {
-    floors.push(lastLine(await tsx('nemo-floor.ts', file, inputsFile)) as (typeof floors)[number]);
+    floors.push(lastLine(await tsx('nemo-floor.ts', file, inputsFile)) as Floor);
+    checkedFloors.push(lastLine(await tsx('nemo-floor.ts', file, inputsFile, '--checked')) as Floor);
     colds.push(lastLine(await tsx('nemo-read.ts', file, String(rows), '--cold')) as Cold);
   }
-  const floor = floors.find((f) => f.ms === median(floors.map((x) => x.ms))) as (typeof floors)[number];
+  const medianOf = (runs: Floor[]) => runs.find((f) => f.ms === median(runs.map((x) => x.ms))) as Floor;
+  const [floor, checked] = [medianOf(floors), medianOf(checkedFloors)];
   const cold = colds.find((c) => c.coldMs === median(colds.map((x) => x.coldMs))) as Cold;
   // Then the appends (which grow the file) and the latency, once.
   const result = {
@@ -115,14 +120,18 @@ try {
   const shown = await windowFigures(join(home, 'runs'));
   const [pyCount, pyMean] = python.stdout.trim().split(' ').map(Number);
   if (result.count !== pyCount || Math.abs(result.meanReward - (pyMean as number)) > 1e-9) throw new Error(`cellwatch counted ${result.count} (mean ${result.meanReward}), Python ${pyCount} (mean ${pyMean})`);
-  if (floor.count !== pyCount || Math.abs(floor.meanReward - (pyMean as number)) > 1e-9 || floor.planned !== rows) throw new Error(`the bare reader counted ${floor.count} (mean ${floor.meanReward}, ${floor.planned} inputs), Python ${pyCount} (mean ${pyMean})`);
+  for (const [name, f] of [['the bare reader', floor], ['the checked reader', checked]] as const) {
+    if (f.count !== pyCount || Math.abs(f.meanReward - (pyMean as number)) > 1e-9 || f.planned !== rows) throw new Error(`${name} counted ${f.count} (mean ${f.meanReward}, ${f.planned} inputs), Python ${pyCount} (mean ${pyMean})`);
+  }
+  if (checked.malformed || checked.repeats || checked.missing) throw new Error(`the checked reader found ${checked.malformed} malformed rows, ${checked.repeats} repeats, ${checked.missing} missing: the bench writes none`);
   if (result.planned !== rows) throw new Error(`cellwatch read ${result.planned} materialized inputs, not ${rows}`);
 
   console.log('');
   console.log(row('wc -l of both files (baseline)', `${wc.wallMs.toFixed(0)} ms`, `${(written / 1024 ** 2).toFixed(0)} MB of ${rows.toLocaleString('en-US')} rollouts, ${(statSync(inputsFile).size / 1024 ** 2).toFixed(0)} MB of their inputs`));
   console.log(row('python3 json.loads per line (rollouts)', `${python.wallMs.toFixed(0)} ms`, `count ${pyCount}, mean reward ${(pyMean as number).toFixed(4)}`));
-  console.log(row('bare Node reader of both (floor)', `${floor.ms.toFixed(0)} ms`, `${(floor.ms / wc.wallMs).toFixed(1)}x wc -l: each row's newline, its last usage and the tail from there parsed, nothing else (median of 3: ${floors.map((f) => f.ms.toFixed(0)).join(', ')} ms)`));
-  console.log(row('cellwatch summary, cold', `${result.coldMs.toFixed(0)} ms`, `${(result.coldMs / wc.wallMs).toFixed(1)}x wc -l (goal <= 3x), ${(result.coldMs / floor.ms).toFixed(1)}x the floor (goal <= 1.5x), inputs read too; peak RSS ${result.peakRssMb.toFixed(0)} MB (goal < 300); ${result.input.toLocaleString('en-US')} in / ${result.output.toLocaleString('en-US')} out tokens (median of 3: ${colds.map((c) => c.coldMs.toFixed(0)).join(', ')} ms)`));
+  console.log(row('bare Node reader of both (yardstick)', `${floor.ms.toFixed(0)} ms`, `${(floor.ms / wc.wallMs).toFixed(1)}x wc -l: each row's newline, its last usage and the tail from there parsed, nothing else (median of 3: ${floors.map((f) => f.ms.toFixed(0)).join(', ')} ms)`));
+  console.log(row('Node reader, contract kept (floor)', `${checked.ms.toFixed(0)} ms`, `${(checked.ms / floor.ms).toFixed(2)}x the bare reader (the goal of 1.5x is ${checked.ms / floor.ms > 1.5 ? 'below' : 'above'} it): each row's brackets and strings followed to its end (a malformed line is a problem), each unit kept once (a repeat is a problem), of both files; else as the bare reader (median of 3: ${checkedFloors.map((f) => f.ms.toFixed(0)).join(', ')} ms)`));
+  console.log(row('cellwatch summary, cold', `${result.coldMs.toFixed(0)} ms`, `${(result.coldMs / wc.wallMs).toFixed(1)}x wc -l (goal <= 3x), ${(result.coldMs / floor.ms).toFixed(1)}x the bare reader (goal <= 1.5x), ${(result.coldMs / checked.ms).toFixed(2)}x the contract's floor; peak RSS ${result.peakRssMb.toFixed(0)} MB (goal < 300); ${result.input.toLocaleString('en-US')} in / ${result.output.toLocaleString('en-US')} out tokens (median of 3: ${colds.map((c) => c.coldMs.toFixed(0)).join(', ')} ms)`));
   for (const a of result.appends) console.log(row(`  after appending ${a.rows} rows (median of 5)`, `${a.ms.toFixed(1)} ms`, `${(a.bytes / 1024).toFixed(0)} kB appended: ${((a.ms * 1024 * 1024) / a.bytes).toFixed(1)} ms per MB`));
   console.log(row('window: the collection opens', `${shown.opening?.toFixed(0)} ms`, `longest main-thread task (0: none over 50 ms; goal 200 ms); then Episodes ${shown.Episodes?.toFixed(0)} ms, Tables ${shown.Tables?.toFixed(0)} ms, Overview ${shown.Overview?.toFixed(0)} ms`));
   console.log(row('appended rollout to its row (local)', `${result.latency.p50.toFixed(0)} ms`, `p50 of ${result.latency.n}; p95 ${result.latency.p95.toFixed(0)} ms (goal 100 ms)`));
