@@ -76,38 +76,43 @@ export async function openAt(places: Assembly, address: string): Promise<CellCon
  * as soon as they are read, before they are priced and rivals are known: a command may start on them.
  */
 export async function listCellsAt(places: Assembly, addresses: string[], onRoot: (rows: CellSummary[]) => void = () => undefined): Promise<Listing> {
-  // Read while the first root is: priced once it is listed.
+  // Read while the roots are: priced once each is listed.
   const pricing = places.prices();
+  // Every root at once (each host's login and listing beside the others'), the cells in the order the roots were named.
+  const listed = await Promise.allSettled(addresses.map((address) => listRoot(places, address, pricing, onRoot)));
   const listing: Listing = { cells: [], problems: [] };
-  for (const address of addresses) {
-    // A cell that is a file (a rollouts file) is read as itself: there is no folder to index.
-    const target = await openAt(places, address);
-    const kind = (await target.context.read().fs.stat(target.dir))?.kind;
-    if (kind !== 'dir') {
-      // Nothing there may still be a collection whose rollouts are not written yet; else it is a missing root.
-      const read = await readCellAt(target).catch((error: Error) => (kind === undefined && error instanceof NotFoundError ? null : Promise.reject(error)));
-      if (read) {
-        listing.cells.push((await pricing).price(summaryOf(read, dirname(target.dir))));
-        continue;
-      }
-    }
-    const root = target.where;
-    const index = openIndex(root, { pool: places.pool, hosts: places.hosts }, () => undefined, () => undefined, { watch: false, rescanMs: false, logsWithRows: true, cacheDir: defaultDataDir() });
-    try {
-      await index.start();
-      const status = index.status('command line');
-      if (status.state !== 'ok') throw new NotFoundError(status.problems.map((p) => `${p.file}: ${p.message}`).join('; ') || `${root} could not be listed`);
-      const rows = index.list();
-      onRoot(rows);
-      const prices = await pricing;
-      append(listing.cells, rows.sort((a, b) => a.path.localeCompare(b.path)).map((row) => prices.price(row)));
-      append(listing.problems, status.problems);
-    } finally {
-      await index.close();
-    }
+  for (const root of listed) {
+    if (root.status === 'rejected') throw root.reason;
+    append(listing.cells, root.value.cells);
+    append(listing.problems, root.value.problems);
   }
   const rivals = rivalsOf(listing.cells);
   return { cells: listing.cells.map((cell) => withRivals(cell, rivals.get(cell.id))), problems: [...(await pricing).problems(), ...listing.problems] };
+}
+
+/** One address of `listCellsAt`: the cell it names, or its root's cells, priced. */
+async function listRoot(places: Assembly, address: string, pricing: ReturnType<Assembly['prices']>, onRoot: (rows: CellSummary[]) => void): Promise<Listing> {
+  // A cell that is a file (a rollouts file) is read as itself: there is no folder to index.
+  const target = await openAt(places, address);
+  const kind = (await target.context.read().fs.stat(target.dir))?.kind;
+  if (kind !== 'dir') {
+    // Nothing there may still be a collection whose rollouts are not written yet; else it is a missing root.
+    const read = await readCellAt(target).catch((error: Error) => (kind === undefined && error instanceof NotFoundError ? null : Promise.reject(error)));
+    if (read) return { cells: [(await pricing).price(summaryOf(read, dirname(target.dir)))], problems: [] };
+  }
+  const root = target.where;
+  const index = openIndex(root, { pool: places.pool, hosts: places.hosts }, () => undefined, () => undefined, { watch: false, rescanMs: false, logsWithRows: true, cacheDir: defaultDataDir() });
+  try {
+    await index.start();
+    const status = index.status('command line');
+    if (status.state !== 'ok') throw new NotFoundError(status.problems.map((p) => `${p.file}: ${p.message}`).join('; ') || `${root} could not be listed`);
+    const rows = index.list();
+    onRoot(rows);
+    const prices = await pricing;
+    return { cells: rows.sort((a, b) => a.path.localeCompare(b.path)).map((row) => prices.price(row)), problems: status.problems };
+  } finally {
+    await index.close();
+  }
 }
 
 /** The cell at a path, read (`cellAt` finds it). */

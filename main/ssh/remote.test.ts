@@ -1,4 +1,5 @@
 import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runDemo } from '../../runners/demo';
@@ -9,6 +10,29 @@ import { capture } from '../cli/testing';
 import { createCore } from '../core';
 
 type LogSpec = Parameters<typeof inspectLog>[0];
+
+/**
+ * Another way to the test sshd: a TCP relay on a port of its own, reached as `alias` (its host key known), that
+ * relays nothing of a connection until `hold` resolves, and tells `onConnection` of each as it comes.
+ */
+async function relayTo(server: TestSshd, alias: string, hold: Promise<void>, onConnection = () => undefined as void) {
+  const sockets = new Set<Socket>();
+  const relay = createServer((socket) => {
+    sockets.add(socket);
+    onConnection();
+    void hold.then(() => {
+      const upstream = connect(server.port, '127.0.0.1');
+      sockets.add(upstream);
+      for (const side of [socket, upstream]) side.on('error', () => (socket.destroy(), upstream.destroy()));
+      socket.pipe(upstream).pipe(socket);
+    });
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const port = (relay.address() as { port: number }).port;
+  appendFileSync(join(server.home, '.ssh', 'config'), `Host ${alias}\n  HostName 127.0.0.1\n  Port ${port}\n  IdentityFile ~/.ssh/id_ed25519\n`);
+  appendFileSync(join(server.home, '.ssh', 'known_hosts'), `${server.hostKeyLine.replace(`:${server.port} `, `:${port} `)}\n`);
+  return () => new Promise<void>((resolve) => (sockets.forEach((s) => s.destroy()), relay.close(() => resolve())));
+}
 
 let sshd: TestSshd;
 let tmp: ReturnType<typeof tempDir>;
@@ -69,6 +93,25 @@ describe('remote cells over SSH (a real sshd on 127.0.0.1)', () => {
     expect(local.comparisons.length).toBeGreaterThan(0);
     expect(remote.comparisons).toEqual(local.comparisons);
     expect(remote.cells.map((c: { board: string; ci95: number[] }) => [c.board, c.ci95])).toEqual(local.cells.map((c: { board: string; ci95: number[] }) => [c.board, c.ci95]));
+  });
+
+  it('lists the roots it is named at once, host beside host: a host that answers only once the next one is reached is listed', async () => {
+    let reached = () => undefined as void;
+    const second = new Promise<void>((resolve) => (reached = resolve));
+    const closers = [await relayTo(sshd, 'waits', second), await relayTo(sshd, 'opens', Promise.resolve(), () => reached())];
+    try {
+      const root = join(tmp.path, 'runs');
+      const both = capture();
+      // One host after the other, the first would wait for the second until its login gave up.
+      expect(await runCli(['status', '--json', `waits:${root}`, `opens:${root}`], both.io)).toBe(0);
+      const ids = JSON.parse(both.out.join('\n')).cells.map((c: { id: string }) => c.id);
+      const one = capture();
+      expect(await runCli(['status', '--json', root], one.io)).toBe(0);
+      const paths = JSON.parse(one.out.join('\n')).cells.map((c: { path: string }) => c.path);
+      expect(ids).toEqual([...paths.map((path: string) => `waits:${path}`), ...paths.map((path: string) => `opens:${path}`)]);
+    } finally {
+      await Promise.all(closers.map((close) => close()));
+    }
   });
 
   it('cannot be fooled into listing cells outside the root by a file that holds NUL bytes', async () => {
