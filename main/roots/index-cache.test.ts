@@ -79,6 +79,25 @@ describe('the index cache in the data folder', () => {
     expect(second[join(root, 'std_b')]).not.toBe(first[join(root, 'std_b')]);
   });
 
+  it('a rollouts collection that is a file in the root itself is not parsed at the next start while unchanged; grown, it is', async () => {
+    const rollouts = join(root, 'math.jsonl');
+    const row = (task: number, reward: number) => `${JSON.stringify({ _ng_task_index: task, _ng_rollout_index: 0, agent_ref: { name: 'a' }, response: { output: [] }, reward })}\n`;
+    writeFileSync(rollouts, row(0, 1) + row(1, 1));
+    const when = Math.floor(Date.now() / 1000) - 5;
+    utimesSync(rollouts, when, when);
+    expect((await scan()).get('math')).toBe(1);
+    // Its second reward forged to 0, same size and mtime: the cache is believed, on workers that read nothing before.
+    forge(rollouts, row(0, 1) + row(1, 0));
+    const fresh = () => {
+      const workers = new ReaderPool(2);
+      return scan(workers).finally(() => workers.close());
+    };
+    expect((await fresh()).get('math')).toBe(1);
+    // Grown: read whole on the next start, the forged reward with it.
+    writeFileSync(rollouts, row(0, 1) + row(1, 0) + row(2, 0));
+    expect((await fresh()).get('math')).toBeCloseTo(1 / 3);
+  });
+
   it('a cached cell where a file appears that was not there (DRAIN) is read again', async () => {
     writeFileSync(join(root, 'std_a', 'summary.json'), JSON.stringify({ planned: [0, 1], episodes: {}, finished: false }));
     const state = async () => {

@@ -86,8 +86,18 @@ export class ReaderPool {
     return {
       cells: (await withoutTwins(root, [...direct, ...replies.flatMap((f) => f.cells)])).sort((a, b) => a.dir.localeCompare(b.dir)),
       problems: [...entryProblems(root, entries), ...replies.flatMap((f) => f.problems)],
-      unchanged: new Set(replies.flatMap((f) => f.unchanged)),
+      unchanged: new Set([...replies.flatMap((f) => f.unchanged), ...(cache ? await this.restore(direct, cache) : [])]),
     };
+  }
+
+  /** Which of these cells, found here, the cache holds unchanged: each asked of the worker that reads it, which holds what the cache says of it. */
+  private async restore(cells: Found[], cache: LookedFiles): Promise<string[]> {
+    const parts = Array.from({ length: this.threads.size }, () => [] as Found[]);
+    for (const cell of cells) parts[this.ownerOf(cell.dir)]?.push(cell);
+    const unchanged = await Promise.all(
+      parts.map((part, i) => (part.length === 0 ? [] : this.threads.ask<string[]>(i, { type: 'restore', cells: part, cache, part: i }, (reply, finish) => reply.type === 'restored' && finish(reply.unchanged)))),
+    );
+    return unchanged.flat();
   }
 
   /** Sends each worker the cells it owns, as one job; `onReply` hears every reply until it calls `finish`. */

@@ -148,6 +148,9 @@ async function handle(job: WorkerJob): Promise<void> {
     for (const dir of job.dirs) append(cells, await findCells(discovering, dir, problems, job.depth, known));
     discoveryStats.clear();
     reply({ type: 'discovered', id: job.id, cells, problems, unchanged: cached ? cells.filter((c) => unchanged(cached.take(c.dir), c.format)).map((c) => c.dir) : [] });
+  } else if (job.type === 'restore') {
+    const cached = cacheOf(job.cache, job.part);
+    reply({ type: 'restored', id: job.id, unchanged: job.cells.filter((c) => unchanged(cached.take(c.dir), c.format)).map((c) => c.dir) });
   } else if (job.type === 'read') {
     // A read replaces what the cell's last read looked at. The units a paired test pairs are kept here, and
     // sent only when asked for (a 'units' job: the board): too many to send for every cell.

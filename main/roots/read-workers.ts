@@ -39,7 +39,7 @@ function describe(job: Asked): string {
   if (job.type === 'transcript') return `reading ${job.unit} of ${where(job.host, job.dir)}`;
   if (job.type === 'pair') return `pairing ${where(job.a.host, job.a.dir)} and ${where(job.b.host, job.b.dir)}`;
   const dirs = 'cells' in job ? job.cells.map((c) => c.dir) : 'dirs' in job ? job.dirs : [];
-  const what = job.type === 'discover' ? 'finding cells in' : job.type === 'sweep' ? 'checking' : 'reading';
+  const what = job.type === 'discover' ? 'finding cells in' : job.type === 'sweep' ? 'checking' : job.type === 'restore' ? 'checking the cache of' : 'reading';
   return `${what} ${dirs.length === 1 ? dirs[0] : `${dirs.length} folders (${dirs[0]}, ...)`}`;
 }
 

@@ -33,6 +33,8 @@ import type { LookedFiles } from './index-cache';
 
 export type WorkerJob =
   | { type: 'discover'; id: number; dirs: string[]; depth: number; known: [string, FormatName][]; cache: LookedFiles | null; part: number }
+  /** Which of these cells (found on the main thread: a collection file in the root itself) the cache holds unchanged. */
+  | { type: 'restore'; id: number; cells: Found[]; cache: LookedFiles; part: number }
   | { type: 'read'; id: number; cells: Found[]; logs: boolean; scorers: ScorerPicks }
   /** The units of these cells as their last read (or the cache) found them; a cell with none known is read. */
   | { type: 'units'; id: number; cells: Found[]; scorers: ScorerPicks }
@@ -52,6 +54,7 @@ export type WorkerJob =
 
 export type WorkerReply =
   | { type: 'discovered'; id: number; cells: Found[]; problems: Problem[]; unchanged: string[] }
+  | { type: 'restored'; id: number; unchanged: string[] }
   | { type: 'reads'; id: number; reads: CellRead[]; done?: boolean }
   /** Each cell's units as units-codec.ts writes them: a string crosses to the pool far faster than a million objects. */
   | { type: 'unitsOf'; id: number; units: [string, string][]; done?: boolean }
