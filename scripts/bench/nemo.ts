@@ -1,7 +1,8 @@
 // npm run bench:nemo: a 1 GB NeMo Gym collection made from the fixtures' real rows (and each unit's
 // materialized input), summarised (count, mean reward, tokens) cold and after appends, beside `wc -l` and
 // a plain Python JSON-lines reader of the rollouts, the least a Node reader does (nemo-floor.ts) and the
-// least one that keeps the contract does (--checked); the window's longest task as it opens the collection;
+// least one that keeps the contract does (--checked); `cellwatch status` of its root, then with the index
+// cache; the window's longest task as it opens the collection;
 // then how soon an appended rollout reaches the index's row.
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
@@ -117,6 +118,10 @@ try {
     ...cold,
     peakRssMb: largest(colds.map((c) => c.peakRssMb)),
   };
+  // `cellwatch status` of the root the collection lies in: the first start reads it, the next ones (medians of 3) find it in the index cache.
+  const statusOf = () => measure(process.execPath, [join(ROOT, 'out/cli.mjs'), 'status', '--json', join(home, 'runs')], { env: { XDG_CONFIG_HOME: join(home, 'cli-config'), XDG_DATA_HOME: join(home, 'cli-data') } });
+  const firstStatus = await statusOf();
+  const cachedStatus = median([(await statusOf()).wallMs, (await statusOf()).wallMs, (await statusOf()).wallMs]);
   const shown = await windowFigures(join(home, 'runs'));
   const [pyCount, pyMean] = python.stdout.trim().split(' ').map(Number);
   if (result.count !== pyCount || Math.abs(result.meanReward - (pyMean as number)) > 1e-9) throw new Error(`cellwatch counted ${result.count} (mean ${result.meanReward}), Python ${pyCount} (mean ${pyMean})`);
@@ -132,6 +137,7 @@ try {
   console.log(row('bare Node reader of both (yardstick)', `${floor.ms.toFixed(0)} ms`, `${(floor.ms / wc.wallMs).toFixed(1)}x wc -l: each row's newline, its last usage and the tail from there parsed, nothing else (median of 3: ${floors.map((f) => f.ms.toFixed(0)).join(', ')} ms)`));
   console.log(row('Node reader, contract kept (floor)', `${checked.ms.toFixed(0)} ms`, `${(checked.ms / floor.ms).toFixed(2)}x the bare reader (the goal of 1.5x is ${checked.ms / floor.ms > 1.5 ? 'below' : 'above'} it): each row's brackets and strings followed to its end (a malformed line is a problem), each unit kept once (a repeat is a problem), of both files; else as the bare reader (median of 3: ${checkedFloors.map((f) => f.ms.toFixed(0)).join(', ')} ms)`));
   console.log(row('cellwatch summary, cold', `${result.coldMs.toFixed(0)} ms`, `${(result.coldMs / wc.wallMs).toFixed(1)}x wc -l (goal <= 3x), ${(result.coldMs / floor.ms).toFixed(1)}x the bare reader (goal <= 1.5x), ${(result.coldMs / checked.ms).toFixed(2)}x the contract's floor; peak RSS ${result.peakRssMb.toFixed(0)} MB (goal < 300); ${result.input.toLocaleString('en-US')} in / ${result.output.toLocaleString('en-US')} out tokens (median of 3: ${colds.map((c) => c.coldMs.toFixed(0)).join(', ')} ms)`));
+  console.log(row('status --json of the root, then cached', `${(cachedStatus / 1000).toFixed(2)} s`, `the first start ${(firstStatus.wallMs / 1000).toFixed(2)} s (Node's start and the cold read); the next ones take the unchanged collection from the index cache (median of 3)`));
   for (const a of result.appends) console.log(row(`  after appending ${a.rows} rows (median of 5)`, `${a.ms.toFixed(1)} ms`, `${(a.bytes / 1024).toFixed(0)} kB appended: ${((a.ms * 1024 * 1024) / a.bytes).toFixed(1)} ms per MB`));
   console.log(row('window: the collection opens', `${shown.opening?.toFixed(0)} ms`, `longest main-thread task (0: none over 50 ms; goal 200 ms); then Episodes ${shown.Episodes?.toFixed(0)} ms, Tables ${shown.Tables?.toFixed(0)} ms, Overview ${shown.Overview?.toFixed(0)} ms`));
   console.log(row('appended rollout to its row (local)', `${result.latency.p50.toFixed(0)} ms`, `p50 of ${result.latency.n}; p95 ${result.latency.p95.toFixed(0)} ms (goal 100 ms)`));
