@@ -16,6 +16,7 @@ import { sideOf, splitAddress, type Side } from '../compare/paired';
 import { append } from '../../shared/arrays';
 import { rivalsOf, withRivals } from '../../shared/board';
 import { NotFoundError } from '../../shared/errors';
+import { mapLimited } from '../concurrency';
 
 export interface PlacesOptions {
   /** Add an unknown SSH host key instead of refusing it. */
@@ -68,6 +69,9 @@ export async function openAt(places: Assembly, address: string): Promise<CellCon
   return { context, dir, where: formatAddress({ host, path: dir }) };
 }
 
+/** Roots listed at once: a command naming hundreds opens that many indexes and logins a few dozen at a time. */
+const ROOTS_AT_ONCE = 32;
+
 /**
  * Each address is a cell, or a runs root whose cells are read (to depth 3), as the app's index reads
  * it: a local root by the read workers (a cell unchanged since the data folder's cache is not read
@@ -78,13 +82,19 @@ export async function openAt(places: Assembly, address: string): Promise<CellCon
 export async function listCellsAt(places: Assembly, addresses: string[], onRoot: (rows: CellSummary[]) => void = () => undefined): Promise<Listing> {
   // Read while the roots are: priced once each is listed.
   const pricing = places.prices();
-  // Every root at once (each host's login and listing beside the others'), the cells in the order the roots were named.
-  const listed = await Promise.allSettled(addresses.map((address) => listRoot(places, address, pricing, onRoot)));
+  // The roots at once (each host's login and listing beside the others'), each to its end however another
+  // fails; the cells in the order the roots were named, the first failure in that order what is thrown.
+  const listed = await mapLimited(addresses, ROOTS_AT_ONCE, (address) =>
+    listRoot(places, address, pricing, onRoot).then(
+      (listing) => ({ listing }),
+      (error: unknown) => ({ error }),
+    ),
+  );
   const listing: Listing = { cells: [], problems: [] };
   for (const root of listed) {
-    if (root.status === 'rejected') throw root.reason;
-    append(listing.cells, root.value.cells);
-    append(listing.problems, root.value.problems);
+    if ('error' in root) throw root.error;
+    append(listing.cells, root.listing.cells);
+    append(listing.problems, root.listing.problems);
   }
   const rivals = rivalsOf(listing.cells);
   return { cells: listing.cells.map((cell) => withRivals(cell, rivals.get(cell.id))), problems: [...(await pricing).problems(), ...listing.problems] };
