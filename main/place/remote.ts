@@ -6,7 +6,7 @@ import { dirname, join, posix } from 'node:path';
 import { JsonReader } from '../../runners';
 import { JsonlCache } from '../../runners/common/jsonl-cache';
 import type { RemoteHost } from '../ssh/host';
-import { sftpFile, sftpFs, sftpRealpath, sftpSource } from '../ssh/sftp-fs';
+import { sftpFile, sftpFs, sftpRange, sftpRealpath, sftpSource } from '../ssh/sftp-fs';
 import type { HostFeed } from '../ssh/feed';
 import { SnapshotFs, snapshotCommand } from '../ssh/snapshot';
 import type { ByteSource } from '../tail/source';
@@ -128,7 +128,7 @@ export function remoteHostContext(host: RemoteHost, feed: HostFeed, json = new J
     },
     spawn: (command, args) => host.spawn(command, args),
     async snapshot(dir, depth) {
-      return new SnapshotFs((await host.exec(snapshotCommand(dir, depth))).stdout, dir, depth, fs);
+      return new SnapshotFs((await host.exec(snapshotCommand(dir, depth))).stdout, dir, depth, fs, sftpRange(() => host.sftp()));
     },
   };
 }

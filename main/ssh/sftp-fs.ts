@@ -132,10 +132,15 @@ export function sftpFs(sftp: () => SFTPWrapper): CellFs {
       const stats = await statOf(sftp(), path);
       if (!stats || kindOf(stats.mode) !== 'file') return null;
       const length = Math.max(0, Math.min(stats.size - position, maxBytes));
-      const bytes = await readRange(sftp(), path, position, length).catch(() => null);
+      const bytes = await sftpRange(sftp)(path, position, length);
       return bytes ? { bytes, truncated: stats.size - position > maxBytes } : null;
     },
   };
+}
+
+/** Bytes [position, position + length) of a file already known to be one (a snapshot listed it), with no stat first; null when it cannot be read. */
+export function sftpRange(sftp: () => SFTPWrapper): (path: string, position: number, length: number) => Promise<Buffer | null> {
+  return (path, position, length) => readRange(sftp(), path, position, length).catch(() => null);
 }
 
 /** A real size check (truncation, the first look) every this many polls; the others only read ahead. */

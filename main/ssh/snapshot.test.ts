@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
+import { appendFileSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { localFs } from '../../runners';
+import { localFs, type CellFs } from '../../runners';
 import { tempDir, writeTree } from '../../runners/testing';
 import { SnapshotFs, snapshotCommand } from './snapshot';
 import { findCells } from '../scan';
@@ -40,6 +40,26 @@ describe('a remote root in one command', () => {
     expect((await fs.list(join(root, 'a', 'b')))?.map((e) => e.name)).toEqual(['c']);
     expect((await fs.read(join(root, 'a', 'b', 'c', 'deep.json'), 1000))?.text).toBe('{"deep":true}');
     expect((await fs.readFrom(join(root, 'a', 'log.jsonl'), 10, 100))?.text).toBe('{"seq":1}\n');
+  });
+
+  it('reads a byte range of a file it lists as its listed size gives, with no look at the file first; what lies below its depth through the file system behind it', async () => {
+    const root = join(tmp.path, 'runs');
+    writeTree(root, { 'a/log.jsonl': '{"seq":0}\n{"seq":1}\n', 'a/b/c/deep.jsonl': '{"deep":true}\n' });
+    const asked: string[] = [];
+    const behind: CellFs = { ...localFs, stat: (path) => (asked.push(path), localFs.stat(path)), readBytes: (path, at, most, into) => (asked.push(path), localFs.readBytes(path, at, most, into)) };
+    const ranges: [string, number, number][] = [];
+    const ranged = async (path: string, position: number, length: number) => (ranges.push([path, position, length]), readFileSync(path).subarray(position, position + length));
+    const fs = new SnapshotFs(execFileSync('sh', ['-c', snapshotCommand(root, 2)], { encoding: 'utf8' }), root, 2, behind, ranged);
+    const log = join(root, 'a', 'log.jsonl');
+    // Grown since the snapshot: read as the snapshot saw it, as its stat (the snapshot's) says it is.
+    appendFileSync(log, '{"seq":2}\n');
+    expect(await fs.readFrom(log, 10, 100)).toEqual({ text: '{"seq":1}\n', truncated: false });
+    expect(await fs.readBytes(log, 0, 5)).toEqual({ bytes: Buffer.from('{"seq'), truncated: true });
+    expect(await fs.readFrom(log, 20, 100)).toEqual({ text: '', truncated: false });
+    expect(ranges).toEqual([[log, 10, 10], [log, 0, 5]]);
+    const deep = join(root, 'a', 'b', 'c', 'deep.jsonl');
+    expect((await fs.read(deep, 100))?.text).toBe('{"deep":true}\n');
+    expect(asked).toEqual([deep]);
   });
 
   it('keeps each file its own: a JSON file holding the separators or a NUL cannot pass text off as another cell\'s', async () => {

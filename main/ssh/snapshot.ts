@@ -2,7 +2,7 @@
 // size and mtime, and the contents of its small JSON files, from one command over the host's connection.
 // Cells are then read from it as from a file system; what it does not hold is read over SFTP.
 import { posix } from 'node:path';
-import type { CellFs, Entry, FileInfo } from '../../runners';
+import { asText, type CellFs, type Entry, type FileInfo } from '../../runners';
 import { shellQuote } from '../../shared/quote';
 
 /** JSON files up to this size come whole with the listing (summaries, run.json, results). */
@@ -43,11 +43,16 @@ export class SnapshotFs implements CellFs {
   private readonly children = new Map<string, Entry[]>();
   private readonly texts = new Map<string, string>();
 
+  /**
+   * `ranged`: a byte range of a file the snapshot lists, read with no look at the file first (its size and
+   * kind are the snapshot's): a remote cell's logs are read in three round trips, not four.
+   */
   constructor(
     output: string,
     private readonly root: string,
     private readonly depth: number,
     private readonly fallback: CellFs,
+    private readonly ranged?: (path: string, position: number, length: number) => Promise<Buffer | null>,
   ) {
     const parts = output.split('\0');
     const texts = (parts.pop() ?? '').split(SEP);
@@ -85,24 +90,32 @@ export class SnapshotFs implements CellFs {
     return this.children.get(path) ?? [];
   }
 
-  async stat(path: string) {
+  /** What the snapshot says of a path within its depth (null: not there); undefined below its depth or outside the root. */
+  private infoOf(path: string): FileInfo | null | undefined {
     const normal = posix.normalize(path);
     const levels = this.levels(normal);
-    if (levels < 0 || levels > this.depth) return this.fallback.stat(path);
-    return this.infos.get(normal) ?? null;
+    return levels < 0 || levels > this.depth ? undefined : (this.infos.get(normal) ?? null);
+  }
+
+  async stat(path: string) {
+    const info = this.infoOf(path);
+    return info === undefined ? this.fallback.stat(path) : info;
   }
 
   async read(path: string, maxBytes: number) {
     const text = this.texts.get(posix.normalize(path));
-    if (text === undefined) return this.fallback.read(path, maxBytes);
-    return Buffer.byteLength(text) > maxBytes ? this.fallback.read(path, maxBytes) : { text, truncated: false };
+    return text === undefined || Buffer.byteLength(text) > maxBytes ? this.readFrom(path, 0, maxBytes) : { text, truncated: false };
   }
 
-  readFrom(path: string, position: number, maxBytes: number) {
-    return this.fallback.readFrom(path, position, maxBytes);
+  async readFrom(path: string, position: number, maxBytes: number) {
+    return asText(await this.readBytes(path, position, maxBytes));
   }
 
-  readBytes(path: string, position: number, maxBytes: number, into?: Buffer) {
-    return this.fallback.readBytes(path, position, maxBytes, into);
+  async readBytes(path: string, position: number, maxBytes: number, into?: Buffer) {
+    const info = this.infoOf(path);
+    if (info?.kind !== 'file' || !this.ranged) return this.fallback.readBytes(path, position, maxBytes, into);
+    const length = Math.max(0, Math.min(info.size - position, maxBytes));
+    const bytes = length === 0 ? Buffer.alloc(0) : await this.ranged(path, position, length);
+    return bytes && { bytes, truncated: info.size - position > maxBytes };
   }
 }
