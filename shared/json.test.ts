@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH, parseJson, TooDeepError } from './json';
+import { prng } from '../runners/demo/prng';
 
 const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
@@ -16,8 +17,8 @@ describe('JSON from a run', () => {
   });
 
   it('refuses exactly the texts nested past the limit, whatever their brackets in strings and side by side (random texts)', () => {
-    let seed = 7;
-    const random = (n: number) => ((seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0), (seed >>> 16) % n);
+    const next = prng(7);
+    const random = (n: number) => Math.floor(next() * n);
     const leaf = () => [JSON.stringify('{['.repeat(random(300))), String(random(1000)), 'null'][random(3)] as string;
     // A value nested exactly `depth` deep: one child that deep less one, its siblings shallower, or a leaf.
     const value = (depth: number): string => {

@@ -2,6 +2,7 @@ import { linkSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { context, tempDir } from '../testing';
+import { prng } from '../demo/prng';
 import { CellReading } from './cell';
 import { localFs, MAX_ENTRIES, MORE_ENTRIES, syncLocalFs } from './fs';
 
@@ -37,8 +38,8 @@ describe('a folder of more entries than are read', () => {
 
 describe('a folder read in one call', () => {
   it('lists what a folder read a few entries at a time lists: kinds, links, odd names (random folders)', async () => {
-    let seed = 11;
-    const random = (n: number) => ((seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0), (seed >>> 16) % n);
+    const next = prng(11);
+    const random = (n: number) => Math.floor(next() * n);
     const oneCall = syncLocalFs();
     const fewAtATime = syncLocalFs(undefined, 0);
     for (let f = 0; f < 40; f++) {
