@@ -119,7 +119,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
   roots.presentWith(present);
   prices.onChange(() => {
-    const ids = roots.cells().map((c) => c.id);
+    const ids = roots.cellIds();
     roots.restate(ids);
     watch.restate(ids);
   });

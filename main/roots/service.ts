@@ -156,12 +156,17 @@ export class RootsService implements RootCalls {
     const cell = this.cell(id);
     if (!ADAPTERS[cell.format].capabilities.scorerPick) throw new Error(`${cell.name} is a ${cell.format} cell: its outcomes are not read by a scorer one picks`);
     apply(await this.saved.pickScorer(id, scorer));
-    for (const entry of this.roots.values()) if (this.cellsOf(entry).some((c) => c.id === id)) entry.index?.reread(cell.path);
+    for (const entry of this.roots.values()) if (this.rowsOf(entry).some((c) => c.id === id)) entry.index?.reread(cell.path);
   }
 
   /** Every listed cell. */
   cells(): CellSummary[] {
     return [...this.roots.values()].flatMap((r) => this.cellsOf(r));
+  }
+
+  /** The ids of the cells listed now: presenting a row (pricing it, its launched run's state, its rivals) leaves its id as it is. */
+  cellIds(): string[] {
+    return [...this.roots.values()].flatMap((entry) => this.rowsOf(entry).map((c) => c.id));
   }
 
   /** A listed cell by id; NotFoundError otherwise. */
@@ -192,7 +197,7 @@ export class RootsService implements RootCalls {
       entry = await this.addSaved(dirname(cellPath));
       await this.index(entry);
     }
-    const found = () => firstListedAs(listed, this.cellsOf(entry).map((c) => c.id));
+    const found = () => firstListedAs(listed, this.rowsOf(entry).map((c) => c.id));
     await until(() => found() !== null, () => entry.index?.refresh(), starting);
     this.changed();
     return found();
@@ -200,7 +205,7 @@ export class RootsService implements RootCalls {
 
   /** The listed cell a launch lists as `listed` (`isListedAs`), if one is listed now: the first by name. */
   cellListedAs(listed: string): string | null {
-    return firstListedAs(listed, this.cells().map((c) => c.id));
+    return firstListedAs(listed, this.cellIds());
   }
 
   async listRoots() {
