@@ -3,6 +3,7 @@ import { compareTable, comparisonsOf, type BoardEntry } from './board-comparison
 import { pairUnits } from './mcnemar';
 import { encodeUnits } from './units';
 import type { EpisodeUnit } from './model';
+import { prng } from '../runners/demo/prng';
 
 const compareBoard = (entries: BoardEntry[]) => comparisonsOf(compareTable(entries));
 const labels = (harness: string, model: string, condition = 'bare', effort = 'default') => ({ harness, model, condition, effort });
@@ -53,26 +54,38 @@ describe('the comparison set', () => {
     expect(ac?.p_adjusted).toBe(1);
   });
 
-  it("counts each pair as shared/mcnemar's pairUnits does, over ids past a word of 32 and units absent or unscored on either side", () => {
-    // A small deterministic generator: the same cells every run.
-    let seed = 7;
-    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const cellUnits = () =>
-      Array.from({ length: 90 }, (_, i): EpisodeUnit | null => {
-        const r = next();
-        return r < 0.1 ? null : { id: i % 3 === 0 ? `task-${i}` : String(i), status: r < 0.2 ? 'rate_limited' : 'evaluated', success: r > 0.55, scored: r >= 0.2 };
-      }).filter((u): u is EpisodeUnit => u !== null);
-    const cells = ['a', 'b', 'c'].map((model) => ({ model, units: cellUnits() }));
-    const entries = cells.map((c): BoardEntry => ({ path: `/r/${c.model}`, boardName: 'b', labels: labels('sdk', c.model), units: encodeUnits(c.units) }));
-    const compared = compareBoard(entries);
-    expect(compared).toHaveLength(3);
-    for (const c of compared) {
-      const [x, y] = [c.a, c.b].map((path) => (cells.find((cell) => `/r/${cell.model}` === path) as { units: EpisodeUnit[] }).units) as [EpisodeUnit[], EpisodeUnit[]];
-      const paired = pairUnits(x, y, true);
-      if (!paired.ok) throw new Error('a live pairing is never refused');
-      const { both, only_a, only_b, neither, p_value } = paired.table;
-      expect(c).toMatchObject({ both, only_a, only_b, neither, left_out: paired.table.undecided.length });
-      expect(c.p_value).toBe(p_value);
+  it("counts each pair as shared/mcnemar's pairUnits does, whatever the ids (a differential fuzzer over 300 random boards)", () => {
+    const next = prng(7);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+    // Ids of every shape the board's reading tells apart: small numbers (read as numbers), leading zeros,
+    // more than six digits, digits then letters, task ids, empty, and a tab or newline (written as a space).
+    const idOf = (i: number): string =>
+      pick([String(i), String(i), `0${i}`, String(1_000_000 + i), `${i}a`, `task-${i}`, i === 0 ? '' : `t\t${i}`, `n\n${i}`, `é${i}`, String(i % 7)]);
+    for (let round = 0; round < 300; round++) {
+      const shapes = Array.from({ length: 1 + Math.floor(next() * 80) }, (_, i) => idOf(i));
+      const cellUnits = (): EpisodeUnit[] => {
+        const seen = new Set<string>();
+        return shapes.flatMap((id): EpisodeUnit[] => {
+          // One unit one outcome: an id the board would read as another is left out, as the readers leave a repeat.
+          const written = id.replace(/[\t\n]/g, ' ');
+          const r = next();
+          if (r < 0.15 || seen.has(written)) return [];
+          seen.add(written);
+          return [{ id: written, status: r < 0.25 ? 'rate_limited' : 'evaluated', success: r < 0.3 ? null : r > 0.6, scored: r >= 0.25 }];
+        });
+      };
+      const cells = Array.from({ length: 2 + Math.floor(next() * 4) }, (_, m) => ({ model: `m${m}`, units: cellUnits() }));
+      const entries = cells.map((c): BoardEntry => ({ path: `/r/${c.model}`, boardName: 'b', labels: labels('sdk', c.model), units: encodeUnits(c.units) }));
+      const compared = compareBoard(entries);
+      expect(compared).toHaveLength((cells.length * (cells.length - 1)) / 2);
+      for (const c of compared) {
+        const [x, y] = [c.a, c.b].map((path) => (cells.find((cell) => `/r/${cell.model}` === path) as { units: EpisodeUnit[] }).units) as [EpisodeUnit[], EpisodeUnit[]];
+        const paired = pairUnits(x, y, true);
+        if (!paired.ok) throw new Error('a live pairing is never refused');
+        const { both, only_a, only_b, neither, p_value } = paired.table;
+        expect(c).toMatchObject({ both, only_a, only_b, neither, left_out: paired.table.undecided.length });
+        expect(c.p_value).toBe(p_value);
+      }
     }
   });
 });

@@ -1,7 +1,6 @@
 // Each on-board cell's episodes as bit sets, and a pair's paired counts from them: a board of 10,000
 // cells pairs a million units without a loop over each pair's episodes.
 import { withRoom } from './arrays';
-import { eachUnit } from './units';
 
 /**
  * Each cell's episodes as three bit sets over one numbering of every episode id the cells hold (cell i's
@@ -51,41 +50,44 @@ export function pairCounts(o: Outcomes, i: number, j: number, found: Int32Array,
   found[at + 4] = leftOut;
 }
 
-/** The number an id of a few digits writes (`"17"`), or -1 for any other id (`"017"`, `"task#2"`): most boards number their episodes. */
-function smallNumber(text: string, start: number, end: number): number {
-  if (end - start > 6 || end === start || (text.charCodeAt(start) === 48 && end - start > 1)) return -1;
-  let value = 0;
-  for (let i = start; i < end; i++) {
-    const digit = text.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
-}
-
 /** Each cell's outcomes over one numbering of every episode id the cells hold, in the cells' order (one pass over their units). */
 export function outcomesOf(entries: readonly { units: string }[]): Outcomes {
   const index = new Map<string, number>();
-  // Numbered ids by their number: a million units are then read without a string or a Map lookup each.
+  // Numbered ids (a few digits, no leading zero: "17", not "017") by their number: most boards number their
+  // episodes, and a million units are then read without a string or a Map lookup each.
   const numbered: number[] = [];
   // Every cell's units in one list, as (episode number) * 4 + (1 ended, 2 scored, 3 succeeded): cell i's from starts[i].
   let units = new Int32Array(1 << 16);
   let length = 0;
   const starts = new Int32Array(entries.length + 1);
-  entries.forEach((e, i) => {
+  entries.forEach(({ units: text }, i) => {
     starts[i] = length;
-    eachUnit(e.units, (start, end, success, scored) => {
-      const number = smallNumber(e.units, start, end);
+    // shared/units.ts's lines (id TAB success scored), read a character at a time: a unit is at least 4 of them.
+    units = withRoom(units, length + (text.length >> 2) + 1);
+    for (let at = 0; at < text.length; ) {
+      const start = at;
+      let number = 0;
+      let c = text.charCodeAt(at);
+      while (c >= 48 && c <= 57) {
+        number = number * 10 + c - 48;
+        c = text.charCodeAt(++at);
+      }
+      const digits = at - start;
+      if (digits === 0 || digits > 6 || (digits > 1 && text.charCodeAt(start) === 48) || c !== 9) {
+        number = -1;
+        at = text.indexOf('\t', at);
+      }
       let k = number >= 0 ? numbered[number] : undefined;
       if (k === undefined) {
-        const id = e.units.slice(start, end);
+        const id = text.slice(start, at);
         k = index.get(id);
         if (k === undefined) index.set(id, (k = index.size));
         if (number >= 0) numbered[number] = k;
       }
-      units = withRoom(units, length + 1);
-      units[length++] = k * 4 + (!scored ? 1 : success === '1' ? 3 : 2);
-    });
+      // After the tab: success (1, 0 or -), scored (1 or 0), then a newline or the end.
+      units[length++] = k * 4 + (text.charCodeAt(at + 2) !== 49 ? 1 : text.charCodeAt(at + 1) === 49 ? 3 : 2);
+      at += 4;
+    }
   });
   starts[entries.length] = length;
   const words = Math.ceil(index.size / 32);
