@@ -33,13 +33,23 @@ class Bytes {
     this.at += this.buffer.write(text, this.at);
   }
 
-  /** A count (a whole number from 0) in decimal. */
-  count(value: number): void {
-    if (this.at + 16 > this.buffer.length) this.flush(16);
+  /** A count (a whole number from 0) in decimal after its key, a few bytes copied here rather than a call to copy them. */
+  keyed(key: Buffer, value: number): void {
+    if (this.at + key.length + 16 > this.buffer.length) this.flush(key.length + 16);
+    const buffer = this.buffer;
+    let at = this.at;
+    for (let i = 0; i < key.length; i++) buffer[at++] = key[i] as number;
+    if (value < 100) {
+      // Most counts: one or two digits, written without a division loop.
+      if (value >= 10) buffer[at++] = 48 + ((value / 10) | 0);
+      buffer[at++] = 48 + (value % 10);
+      this.at = at;
+      return;
+    }
     let digits = 1;
     for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-    for (let i = digits - 1, rest = value; i >= 0; i--, rest = Math.floor(rest / 10)) this.buffer[this.at + i] = 48 + (rest % 10);
-    this.at += digits;
+    for (let i = digits - 1, rest = value; i >= 0; i--, rest = Math.floor(rest / 10)) buffer[at + i] = 48 + (rest % 10);
+    this.at = at + digits;
   }
 
   /** Writes what is gathered; the next buffer holds at least `room` bytes. */
@@ -52,8 +62,9 @@ class Bytes {
 }
 
 const ascii = (text: string) => Buffer.from(text, 'latin1');
-/** A comparison's line between its counts. */
-const S = { onlyA: ascii(',"only_a":'), onlyB: ascii(',"only_b":'), neither: ascii(',"neither":'), leftOut: ascii(',"left_out":') };
+/** A comparison's keys before its counts (the first, "both", ends the piece of its b). */
+const K = { onlyA: ascii(',"only_a":'), onlyB: ascii(',"only_b":'), neither: ascii(',"neither":'), leftOut: ascii(',"left_out":') };
+const NONE = Buffer.alloc(0);
 
 /** A cell as board --json prints it: as in status, with its labels, counts and interval (assigned: spreading 10,000 rows took 0.25 s). */
 function boardCell(cell: CellSummary, pareto: boolean | null) {
@@ -65,27 +76,26 @@ function boardCell(cell: CellSummary, pareto: boolean | null) {
 const CELLS_A_TURN = 500;
 
 /**
- * Each comparison's `decides_in` and `futile` as bytes (shared/decide.ts): one search for each distinct p,
- * discordant pair, paired count and units left, found by number (a key a comparison took longer than its search).
+ * Each comparison's end as bytes: its p-values, `decides_in` and `futile` (shared/decide.ts), one search for
+ * each distinct pair of discordant counts (a p's id), paired count and units left, found by small numbers
+ * (a key a comparison took longer than its search).
  */
-function decidePieces(table: ComparisonTable, planned: Map<string, number | null>): (k: number) => Buffer {
+function tailPieces(table: ComparisonTable, planned: Map<string, number | null>): (k: number) => Buffer {
   const levels = holmLevels(table);
   const plannedAt = table.paths.map((path) => planned.get(path) ?? null);
-  const byCounts = new Map<number | string, Map<number | string, Buffer>>();
+  const byP: (Map<number | string, Buffer> | undefined)[] = [];
   return (k) => {
-    const b = table.onlyA[k] as number;
-    const c = table.onlyB[k] as number;
-    const paired = (table.both[k] as number) + b + c + (table.neither[k] as number);
+    const paired = (table.both[k] as number) + (table.onlyA[k] as number) + (table.onlyB[k] as number) + (table.neither[k] as number);
     const left = unitsLeft(plannedAt[table.a[k] as number] as number | null, plannedAt[table.b[k] as number] as number | null, paired);
     const p = table.p[k] as number;
-    const outer = b < 32_768 && c < 32_768 && p < 1 << 22 ? (p * 32_768 + b) * 32_768 + c : `${p},${b},${c}`;
-    const inner = paired < 2 ** 31 && (left ?? 0) < 2 ** 21 - 1 ? paired * 2 ** 21 + (left === null ? 0 : left + 1) : `${paired},${left}`;
-    let pieces = byCounts.get(outer);
-    if (!pieces) byCounts.set(outer, (pieces = new Map()));
-    let piece = pieces.get(inner);
+    // Below 2^18 paired and 2^12 left, one small integer keys them (a Map keyed by a double is slow).
+    const key = paired < 1 << 18 && (left ?? 0) < (1 << 12) - 1 ? paired * 4096 + (left === null ? 0 : left + 1) : `${paired},${left}`;
+    let pieces = byP[p];
+    if (!pieces) byP[p] = pieces = new Map();
+    let piece = pieces.get(key);
     if (!piece) {
       const { further, futile } = decideAt(table, k, levels, (path) => planned.get(path) ?? null);
-      pieces.set(inner, (piece = ascii(`,"decides_in":${further},"futile":${futile}}`)));
+      pieces.set(key, (piece = ascii(`,"p_value":${table.pValues[p]},"p_adjusted":${table.adjusted[p]},"decides_in":${further},"futile":${futile}}`)));
     }
     return piece;
   };
@@ -104,26 +114,20 @@ export async function writeBoardJson(io: Io, cells: CellSummary[], compared: Pro
   }
   out.text(`${cells.length ? '\n  ' : ''}],\n  "comparisons": [`);
   const table = await compared;
-  // Each comparison is three pieces made once (its a's path, its b's path with its field, its p-values) and its five counts.
+  // Each comparison is three pieces made once (its a's path, its b's path with its field, its end) and its five counts.
   const quoted = table.paths.map((path) => terminalJson(path));
   const aPieces = quoted.map((path) => [Buffer.from(`\n    {"a":${path},"b":`), Buffer.from(`,\n    {"a":${path},"b":`)]);
   const bPieces = quoted.map((path) => BOARD_FIELDS.map((field) => Buffer.from(`${path},"field":"${field}","both":`)));
-  const pPieces = Array.from(table.pValues, (p, id) => ascii(`,"p_value":${p},"p_adjusted":${table.adjusted[id]}`));
-  const decidePiece = decidePieces(table, new Map(cells.map((c) => [c.path, c.episodes.planned])));
+  const tailPiece = tailPieces(table, new Map(cells.map((c) => [c.path, c.episodes.planned])));
   for (let k = 0; k < table.a.length; k++) {
     out.bytes((aPieces[table.a[k] as number] as Buffer[])[k === 0 ? 0 : 1] as Buffer);
     out.bytes((bPieces[table.b[k] as number] as Buffer[])[table.field[k] as number] as Buffer);
-    out.count(table.both[k] as number);
-    out.bytes(S.onlyA);
-    out.count(table.onlyA[k] as number);
-    out.bytes(S.onlyB);
-    out.count(table.onlyB[k] as number);
-    out.bytes(S.neither);
-    out.count(table.neither[k] as number);
-    out.bytes(S.leftOut);
-    out.count(table.leftOut[k] as number);
-    out.bytes(pPieces[table.p[k] as number] as Buffer);
-    out.bytes(decidePiece(k));
+    out.keyed(NONE, table.both[k] as number);
+    out.keyed(K.onlyA, table.onlyA[k] as number);
+    out.keyed(K.onlyB, table.onlyB[k] as number);
+    out.keyed(K.neither, table.neither[k] as number);
+    out.keyed(K.leftOut, table.leftOut[k] as number);
+    out.bytes(tailPiece(k));
   }
   out.text(`${table.a.length ? '\n  ' : ''}]\n}\n`);
   out.flush();
