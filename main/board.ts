@@ -1,6 +1,6 @@
-// The boards of listed cells: their on-board cells' scored episodes (as the read workers last read them,
-// asked again only when a cell's row changed) and the comparisons between them, worked out in a read worker
-// and kept until a cell on a board changes. `cellwatch board` prints the whole table; the window gets each
+// The boards of listed cells: their on-board cells' scored episodes (as the read workers last read them, each
+// worker sending its cells' to the one comparing) and the comparisons between them, worked out in a read
+// worker and kept until a cell on a board changes, comes or goes. `cellwatch board` prints the whole table; the window gets each
 // board's summary (a board of 10,000 cells holds 180,000 comparisons: too many to send every poll, or to list).
 import { comparisonAt, decideAt, holmLevels, SIGNIFICANT, type BoardEntry, type ComparisonTable } from '../shared/board-comparisons';
 import type { CellSummary } from '../shared/model';
@@ -33,14 +33,15 @@ interface Comparing {
 }
 
 export class BoardReader {
+  /** Each on-board cell's entry as last compared, and its row's version then; a remote cell's units with it (a local one's stay in its read worker). */
   private readonly entries = new Map<string, { version: string; entry: BoardEntry }>();
   private comparing: Comparing | null = null;
-  /** Units asked for ahead (prefetch), awaited before they are asked for again. */
-  private fetching: Promise<unknown> = Promise.resolve();
+  /** The last comparison asked for: the next waits for it, and may take it. */
+  private last: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly contextOf: ContextOf,
-    /** The read workers: local cells are read again there, off this thread; remote ones over their host. */
+    /** The read workers: local cells' units are theirs, compared there; remote ones are read over their host. */
     private readonly pool: ReaderPool,
   ) {}
 
@@ -59,29 +60,35 @@ export class BoardReader {
   }
 
   /**
-   * Asks for the units of these cells ahead, while their listing goes on (pricing, rivals): the board's
-   * next comparison finds them here. A cell that turns out not to be on the board is dropped then.
+   * Starts comparing these cells now, while their listing goes on (pricing, rivals): the next comparison
+   * of the same cells, at the same versions, takes it. One that turns out off the board is compared again.
    */
   prefetch(cells: CellSummary[]): void {
-    this.fetching = Promise.all([this.fetching, this.readStale(cells.filter((c) => c.board === 'on' && c.boardName !== null))]).catch(() => undefined);
+    this.compare(cells).catch(() => undefined);
   }
 
   /** The comparison of the on-board cells as they are: the last one while none of them changed, came or went. */
-  private async compare(cells: CellSummary[]): Promise<Comparing> {
+  private compare(cells: CellSummary[]): Promise<Comparing> {
+    const next = this.last.then(() => this.compareNow(cells));
+    this.last = next.catch(() => undefined);
+    return next;
+  }
+
+  private async compareNow(cells: CellSummary[]): Promise<Comparing> {
     const on = cells.filter((c) => c.board === 'on' && c.boardName !== null);
-    await this.fetching;
-    const changed = await this.readChanged(on);
+    const changed = await this.update(on);
     if (this.comparing && !changed) return this.comparing;
     const entries = on.map((cell) => (this.entries.get(cell.id) as { entry: BoardEntry }).entry);
-    const comparing: Comparing = { table: this.pool.compare(entries), boardOf: new Map(entries.map((e) => [e.path, e.boardName])), planned: new Map(on.map((c) => [c.path, c.episodes.planned])) };
+    const held = on.filter((cell) => isLocal(cell.host)).map((cell) => ({ dir: cell.path, format: cell.format }));
+    const comparing: Comparing = { table: this.pool.compare(entries, held), boardOf: new Map(entries.map((e) => [e.path, e.boardName])), planned: new Map(on.map((c) => [c.path, c.episodes.planned])) };
     this.comparing = comparing;
     // A comparison that failed (its worker stalled) is not kept: the next call compares again.
     comparing.table.catch(() => this.comparing === comparing && (this.comparing = null));
     return comparing;
   }
 
-  /** Reads the scored episodes of each cell whose row changed since they were last read; whether any cell changed, came or went. */
-  private async readChanged(cells: CellSummary[]): Promise<boolean> {
+  /** Takes each cell's row as it is now, reading a remote cell's units again when its row changed; whether any cell changed, came or went. */
+  private async update(cells: CellSummary[]): Promise<boolean> {
     const alive = new Set(cells.map((c) => c.id));
     let changed = false;
     for (const id of this.entries.keys()) {
@@ -89,19 +96,13 @@ export class BoardReader {
       this.entries.delete(id);
       changed = true;
     }
-    return (await this.readStale(cells)) || changed;
-  }
-
-  /** Reads the scored episodes of each of these cells whose row changed since they were last read; whether any had. */
-  private async readStale(cells: CellSummary[]): Promise<boolean> {
     const stale = cells.filter((cell) => this.entries.get(cell.id)?.version !== versionOf(cell));
     const keep = (cell: CellSummary, units: string) =>
       this.entries.set(cell.id, { version: versionOf(cell), entry: { path: cell.path, boardName: cell.boardName as string, labels: cell.labels, apart: ADAPTERS[cell.format].capabilities.board?.apart, units } });
-    const local = new Map(stale.filter((c) => isLocal(c.host)).map((c) => [c.path, c]));
-    // The read workers keep each cell's units from its last read (and the index cache's): nothing is read again here.
-    await this.pool.units([...local.values()].map((c) => ({ dir: c.path, format: c.format })), (units) => units.forEach(([dir, list]) => keep(local.get(dir) as CellSummary, list)));
+    // A local cell's units are sent by its read worker to the one comparing.
+    for (const cell of stale) if (isLocal(cell.host)) keep(cell, '');
     await mapLimited(stale.filter((c) => !isLocal(c.host)), PARALLEL_IO, async (cell) => keep(cell, encodeUnits((await readCell(cell.path, cell.format, this.contextOf(cell).read())).units)));
-    return stale.length > 0;
+    return changed || stale.length > 0;
   }
 }
 

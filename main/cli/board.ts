@@ -3,6 +3,7 @@ import { downOf, gridOf } from '../../shared/board';
 import { comparisonsOf, SIGNIFICANT, type BoardComparison } from '../../shared/board-comparisons';
 import { formatP } from '../../shared/mcnemar';
 import type { CellSummary } from '../../shared/model';
+import { append } from '../../shared/arrays';
 import { BoardReader } from '../board';
 import { writeBoardJson } from './board-json';
 import { listCellsAt, withPlaces } from './places';
@@ -54,8 +55,13 @@ export async function board(argv: string[], io: Io): Promise<number> {
   if (positionals.length === 0) throw new UsageError(`name at least one runs root\n\n${BOARD_HELP}`);
   return withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, async (places) => {
     const reader = new BoardReader(places.contextOf, places.pool);
-    // The units asked for as soon as each root is read, while its rows are priced.
-    const listed = await listCellsAt(places, positionals, (rows) => reader.prefetch(rows));
+    // Compared as soon as every root's rows are read, while they are priced and checked for copies.
+    const early: CellSummary[] = [];
+    let rooted = 0;
+    const listed = await listCellsAt(places, positionals, (rows) => {
+      append(early, rows);
+      if (++rooted === positionals.length) reader.prefetch(early);
+    });
     for (const p of listed.problems) io.err(problemLine(p));
     const cells = listed.cells.filter((c) => c.board !== null);
     // Compared in a read worker while the cells are written.

@@ -2,7 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../runners/testing';
 import { LocalIndex } from './local-index';
 import { ReaderPool } from './pool';
+import { basename, join } from 'node:path';
 import { append } from '../../shared/arrays';
+import { compareTable, comparisonsOf, type BoardEntry } from '../../shared/board-comparisons';
+import { encodeUnits } from '../../shared/units';
+import type { Found } from '../scan';
 
 let tmp: ReturnType<typeof tempDir>;
 let pool: ReaderPool;
@@ -38,5 +42,51 @@ describe('a read worker that stops answering (a hung network disk)', () => {
     await index.sweep();
     expect(index.status('command line')).toMatchObject({ state: 'ok', cellCount: 300, problems: [] });
     await index.close();
+  });
+});
+
+describe("the board's comparison, worked out in one worker", () => {
+  let board: ReturnType<typeof tempDir>;
+  /** 40 cells, 2 harnesses x 20 models, 30 episodes each, their outcomes as each cell's units encode them. */
+  const units = new Map<string, string>();
+  beforeEach(() => {
+    board = tempDir();
+    units.clear();
+    for (let h = 0; h < 2; h++)
+      for (let m = 0; m < 20; m++) {
+        const outcomes = Array.from({ length: 30 }, (_, i) => (i * 7 + h * 3 + m * 5) % 11 < 3 + m / 4);
+        const episodes = Object.fromEntries(outcomes.map((success, i) => [String(i), { status: 'evaluated', success, engaged: true }]));
+        writeTree(join(board.path, `h${h}_m${m}`), {
+          'run.json': { runner: 'coding-agent', run: `h${h}_m${m}`, cell: { harness: `h${h}`, model: `m${m}`, condition: 'bare', effort: 'default' } },
+          'summary.json': { run: `h${h}_m${m}`, finished: true, planned: outcomes.map((_, i) => i), episodes },
+        });
+        units.set(join(board.path, `h${h}_m${m}`), encodeUnits(outcomes.map((success, i) => ({ id: String(i), status: 'evaluated', success, scored: true }))));
+      }
+  });
+  afterEach(() => board.remove());
+
+  const entriesOf = (cells: Found[], withUnits: boolean): BoardEntry[] =>
+    cells.map(({ dir }) => ({ path: dir, boardName: 'b', labels: { harness: basename(dir).split('_')[0] as string, model: basename(dir).split('_')[1] as string, condition: 'bare', effort: 'default' }, units: withUnits ? (units.get(dir) as string) : '' }));
+
+  it("has each worker send the units of the cells it read: the table is the one their units give", async () => {
+    const two = new ReaderPool(2);
+    try {
+      const { cells } = await two.discover(board.path);
+      await two.read(cells, () => undefined);
+      const table = await two.compare(entriesOf(cells, false), cells);
+      expect(comparisonsOf(table)).toEqual(comparisonsOf(compareTable(entriesOf(cells, true))));
+      // Every pair of one harness (190 each) and every model's two harnesses (20).
+      expect(table.a).toHaveLength(2 * 190 + 20);
+    } finally {
+      await two.close();
+    }
+  });
+
+  it('fails, naming what it was doing, when its workers stop answering; the next comparison reads the cells', async () => {
+    const cells = [...units.keys()].map((dir): Found => ({ dir, format: 'coding-agent' }));
+    // The pool's fresh worker takes longer than 1 ms to start: each job is taken as stuck.
+    await expect(pool.compare(entriesOf(cells, false), cells)).rejects.toThrow(/^(comparing the 40 cells on the board|reading the board's units of 40 folders \(.*\)) made no progress for 1 ms/);
+    pool.threads.stallMs = 60_000;
+    expect(comparisonsOf(await pool.compare(entriesOf(cells, false), cells))).toEqual(comparisonsOf(compareTable(entriesOf(cells, true))));
   });
 });

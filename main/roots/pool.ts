@@ -2,6 +2,7 @@
 // core. A cell always goes to the same worker, which remembers what its last read looked at.
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { detectFormat, entryProblems, fileCellsIn, localFs, type CellRead, type ScorerPicks } from '../../runners';
 import { problem, type FormatName, type Problem } from '../../shared/model';
 import { knownByFolder, withoutTwins, type Found } from '../scan';
@@ -92,19 +93,22 @@ export class ReaderPool {
 
   /** Which of these cells, found here, the cache holds unchanged: each asked of the worker that reads it, which holds what the cache says of it. */
   private async restore(cells: Found[], cache: LookedFiles): Promise<string[]> {
-    const parts = Array.from({ length: this.threads.size }, () => [] as Found[]);
-    for (const cell of cells) parts[this.ownerOf(cell.dir)]?.push(cell);
     const unchanged = await Promise.all(
-      parts.map((part, i) => (part.length === 0 ? [] : this.threads.ask<string[]>(i, { type: 'restore', cells: part, cache, part: i }, (reply, finish) => reply.type === 'restored' && finish(reply.unchanged)))),
+      this.byOwner(cells).map((part, i) => (part.length === 0 ? [] : this.threads.ask<string[]>(i, { type: 'restore', cells: part, cache, part: i }, (reply, finish) => reply.type === 'restored' && finish(reply.unchanged)))),
     );
     return unchanged.flat();
   }
 
-  /** Sends each worker the cells it owns, as one job; `onReply` hears every reply until it calls `finish`. */
-  private async toOwners(cells: Found[], job: (part: Found[]) => Asked, onReply: (reply: WorkerReply, finish: () => void) => void): Promise<void> {
+  /** These cells by the worker that reads them. */
+  private byOwner(cells: Found[]): Found[][] {
     const parts = Array.from({ length: this.threads.size }, () => [] as Found[]);
     for (const cell of cells) parts[this.ownerOf(cell.dir)]?.push(cell);
-    await Promise.all(parts.map((part, i) => (part.length === 0 ? undefined : this.threads.ask<void>(i, job(part), (reply, finish) => onReply(reply, () => finish())))));
+    return parts;
+  }
+
+  /** Sends each worker the cells it owns, as one job; `onReply` hears every reply until it calls `finish`. */
+  private async toOwners(cells: Found[], job: (part: Found[]) => Asked, onReply: (reply: WorkerReply, finish: () => void) => void): Promise<void> {
+    await Promise.all(this.byOwner(cells).map((part, i) => (part.length === 0 ? undefined : this.threads.ask<void>(i, job(part), (reply, finish) => onReply(reply, () => finish())))));
   }
 
   /**
@@ -120,20 +124,22 @@ export class ReaderPool {
   }
 
   /**
-   * Each cell's units (the board's) as shared/units.ts writes them, as its last read or the index cache
-   * found them: a cell of unknown units is read.
+   * The board's comparisons of these cells (shared/board-comparisons.ts), worked out by the least busy
+   * worker. An entry of a `held` cell (local, by its path) is sent its units by the worker that reads the
+   * cell, from its last read or the index cache (a cell of unknown units is read first): units never cross
+   * this thread, which may be busy listing meanwhile. Other entries carry their own.
    */
-  units(cells: Found[], onBatch: (units: [string, string][]) => void): Promise<void> {
-    return this.toOwners(cells, (part) => ({ type: 'units', cells: part, scorers: this.scorers() }), (reply, finish) => {
-      if (reply.type !== 'unitsOf') return;
-      onBatch(reply.units);
-      if (reply.done) finish();
+  async compare(entries: BoardEntry[], held: Found[]): Promise<ComparisonTable> {
+    const comparer = this.threads.leastBusy();
+    const ports: MessagePort[] = [];
+    const sending = this.byOwner(held).map((part, i) => {
+      if (part.length === 0) return undefined;
+      const { port1, port2 } = new MessageChannel();
+      ports.push(port2);
+      return this.threads.ask<void>(i, { type: 'unitsTo', cells: part, scorers: this.scorers(), port: port1 }, (reply, finish) => reply.type === 'unitsSent' && finish(), [port1]);
     });
-  }
-
-  /** The board's comparisons of these cells (shared/board-comparisons.ts), worked out by the least busy worker. */
-  compare(entries: BoardEntry[]): Promise<ComparisonTable> {
-    return this.threads.ask(this.threads.leastBusy(), { type: 'compare', entries }, (reply, finish) => reply.type === 'compared' && finish(reply.table));
+    const compared = this.threads.ask<ComparisonTable>(comparer, { type: 'compare', entries, held: ports }, (reply, finish) => reply.type === 'compared' && finish(reply.table), ports);
+    return (await Promise.all([compared, ...sending]))[0];
   }
 
   /** The malformed lines of each cell's event logs, in batches as they are checked. */

@@ -3,7 +3,7 @@
 // read looked at (worker-looked.ts), so a sweep can tell a changed cell by stats alone.
 import { mkdirSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, type MessagePort } from 'node:worker_threads';
 import { JsonReader, syncLocalFs, type CellFs, type CellRead, type Entry, type ReadContext, type ScorerPicks } from '../../runners';
 import { kindOf } from '../../runners/common/fs';
 import { JsonlCache } from '../../runners/common/jsonl-cache';
@@ -13,7 +13,7 @@ import type { FormatName, Problem } from '../../shared/model';
 import { findCells, type Found } from '../scan';
 import type { LookedFiles, SavedLooked } from './index-cache';
 import { savedLooked, WorkerLooked, type SavedCell } from './worker-looked';
-import type { WorkerJob, WorkerReply } from './worker-jobs';
+import type { UnitsSent, WorkerJob, WorkerReply } from './worker-jobs';
 import { WorkerUnits } from './worker-units';
 import { compareTable, tableBuffers } from '../../shared/board-comparisons';
 import { collectGarbage } from './garbage';
@@ -139,6 +139,14 @@ function saveLooked(dirs: string[], files: LookedFiles, part: number): void {
   }
 }
 
+/** The units another worker (or this one) sends over `port`; its thread stopping first fails the comparison. */
+function unitsFrom(port: MessagePort): Promise<UnitsSent> {
+  return new Promise((resolve, reject) => {
+    port.once('message', (sent: UnitsSent) => (resolve(sent), port.close()));
+    port.once('close', () => reject(new Error('a read worker stopped before it sent the units of its cells on the board')));
+  });
+}
+
 async function handle(job: WorkerJob): Promise<void> {
   if (job.type === 'discover') {
     const problems: Problem[] = [];
@@ -153,7 +161,7 @@ async function handle(job: WorkerJob): Promise<void> {
     reply({ type: 'restored', id: job.id, unchanged: job.cells.filter((c) => unchanged(cached.take(c.dir), c.format)).map((c) => c.dir) });
   } else if (job.type === 'read') {
     // A read replaces what the cell's last read looked at. The units a paired test pairs are kept here, and
-    // sent only when asked for (a 'units' job: the board): too many to send for every cell.
+    // sent only to the worker comparing them (a 'unitsTo' job: the board): too many to send for every cell.
     const keepUnits = (dir: string, read: CellRead) => (units.keep(dir, read.units), { ...read, units: [] });
     await eachCell(
       job.cells,
@@ -163,16 +171,20 @@ async function handle(job: WorkerJob): Promise<void> {
       job.scorers,
     );
     detected.clear();
-  } else if (job.type === 'units') {
+  } else if (job.type === 'unitsTo') {
     const missing = job.cells.filter((c) => !units.has(c.dir, lastCache));
     await eachCell(missing, false, async ({ dir, format }, ctx) => units.keep(dir, (await readCell(dir, format, ctx)).units), () => undefined, job.scorers);
-    reply({ type: 'unitsOf', id: job.id, units: job.cells.map((c) => [c.dir, units.encoded(c.dir, lastCache) ?? '']), done: true });
+    job.port.postMessage(job.cells.map((c) => [c.dir, units.encoded(c.dir, lastCache) ?? '']) satisfies UnitsSent);
+    job.port.close();
+    reply({ type: 'unitsSent', id: job.id });
   } else if (job.type === 'logs') {
     // The logs' check adds to it.
     await eachCell(job.cells, true, async ({ dir, format }, ctx) => ({ dir, problems: await logProblems(dir, format, ctx, logs) }), (found, done) =>
       reply({ type: 'logged', id: job.id, logs: found, done }),
     );
   } else if (job.type === 'compare') {
+    const held = new Map((await Promise.all(job.held.map(unitsFrom))).flat());
+    for (const entry of job.entries) entry.units = held.get(entry.path) ?? entry.units;
     const table = compareTable(job.entries);
     reply({ type: 'compared', id: job.id, table }, tableBuffers(table));
   } else if (job.type === 'detail' || job.type === 'transcript' || job.type === 'pair') {

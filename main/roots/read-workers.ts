@@ -2,7 +2,7 @@
 // one stops answering.
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type TransferListItem } from 'node:worker_threads';
 import { unpackedFile } from '../paths';
 import { formatAddress } from '../../shared/address';
 import type { WorkerJob, WorkerReply } from './worker-jobs';
@@ -39,7 +39,7 @@ function describe(job: Asked): string {
   if (job.type === 'transcript') return `reading ${job.unit} of ${where(job.host, job.dir)}`;
   if (job.type === 'pair') return `pairing ${where(job.a.host, job.a.dir)} and ${where(job.b.host, job.b.dir)}`;
   const dirs = 'cells' in job ? job.cells.map((c) => c.dir) : 'dirs' in job ? job.dirs : [];
-  const what = job.type === 'discover' ? 'finding cells in' : job.type === 'sweep' ? 'checking' : job.type === 'restore' ? 'checking the cache of' : 'reading';
+  const what = { discover: 'finding cells in', sweep: 'checking', restore: 'checking the cache of', unitsTo: "reading the board's units of" }[job.type as string] ?? 'reading';
   return `${what} ${dirs.length === 1 ? dirs[0] : `${dirs.length} folders (${dirs[0]}, ...)`}`;
 }
 
@@ -104,8 +104,8 @@ export class ReadWorkers {
     this.failAll(index, error);
   }
 
-  /** Sends worker `index` a job; `onReply` hears each of its replies until it calls `finish`. */
-  ask<T>(index: number, job: Asked, onReply: (reply: WorkerReply, finish: (value: T) => void) => void): Promise<T> {
+  /** Sends worker `index` a job (handing it `transfer`); `onReply` hears each of its replies until it calls `finish`. */
+  ask<T>(index: number, job: Asked, onReply: (reply: WorkerReply, finish: (value: T) => void) => void, transfer: TransferListItem[] = []): Promise<T> {
     if (this.dead.delete(index)) this.workers[index] = this.spawn(index);
     const id = this.nextId++;
     const worker = this.workers[index] as Worker;
@@ -133,7 +133,7 @@ export class ReadWorkers {
         reject: (error) => (done(), reject(error)),
       });
       timer = setTimeout(stalled, this.stallMs);
-      worker.postMessage({ ...job, id });
+      worker.postMessage({ ...job, id }, transfer);
     });
   }
 

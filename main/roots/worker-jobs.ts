@@ -1,5 +1,6 @@
 // What the pool (pool.ts) asks of a read worker (read-worker.ts), and what the worker answers: a job's
 // replies carry its id; a job may be answered in several replies, the last with `done`.
+import type { MessagePort } from 'node:worker_threads';
 import type { CellRead, ScorerPicks } from '../../runners';
 import type { Transcript } from '../../shared/cell-detail';
 import type { PairedTest } from '../../shared/mcnemar';
@@ -36,11 +37,17 @@ export type WorkerJob =
   /** Which of these cells (found on the main thread: a collection file in the root itself) the cache holds unchanged. */
   | { type: 'restore'; id: number; cells: Found[]; cache: LookedFiles; part: number }
   | { type: 'read'; id: number; cells: Found[]; logs: boolean; scorers: ScorerPicks }
-  /** The units of these cells as their last read (or the cache) found them; a cell with none known is read. */
-  | { type: 'units'; id: number; cells: Found[]; scorers: ScorerPicks }
+  /**
+   * The units of these cells as their last read (or the cache) found them, a cell with none known read, sent
+   * over `port` to the worker comparing them (UnitsSent): they never cross the thread that asks.
+   */
+  | { type: 'unitsTo'; id: number; cells: Found[]; scorers: ScorerPicks; port: MessagePort }
   | { type: 'logs'; id: number; cells: Found[] }
-  /** The board's comparisons of these cells (shared/board-comparisons.ts), off the thread that serves the window. */
-  | { type: 'compare'; id: number; entries: BoardEntry[] }
+  /**
+   * The board's comparisons of these cells (shared/board-comparisons.ts), off the thread that serves the
+   * window: an entry's units are its own, or, where `held` sends them (a unitsTo job's port), those.
+   */
+  | { type: 'compare'; id: number; entries: BoardEntry[]; held: MessagePort[] }
   /** A cell (here or on a host) and what its view shows, read whole (a cell opened in the window), and what the read looked at. */
   | { type: 'detail'; id: number; host: string; dir: string; format: FormatName; scorers: ScorerPicks }
   /** One unit of a cell read like a transcript (a rollout the user opens). */
@@ -52,12 +59,14 @@ export type WorkerJob =
   | { type: 'save'; id: number; dirs: string[]; files: LookedFiles; part: number }
   | { type: 'forget'; dirs: string[] };
 
+/** What a unitsTo job sends over its port: each cell's units as shared/units.ts writes them (a string crosses far faster than a million objects), by folder. */
+export type UnitsSent = [dir: string, units: string][];
+
 export type WorkerReply =
   | { type: 'discovered'; id: number; cells: Found[]; problems: Problem[]; unchanged: string[] }
   | { type: 'restored'; id: number; unchanged: string[] }
   | { type: 'reads'; id: number; reads: CellRead[]; done?: boolean }
-  /** Each cell's units as units-codec.ts writes them: a string crosses to the pool far faster than a million objects. */
-  | { type: 'unitsOf'; id: number; units: [string, string][]; done?: boolean }
+  | { type: 'unitsSent'; id: number }
   | { type: 'logged'; id: number; logs: { dir: string; problems: Problem[] }[]; done?: boolean }
   | { type: 'compared'; id: number; table: ComparisonTable }
   | { type: 'detailed'; id: number; read: CellRead; looked: { files: string[]; dirs: string[] } }
