@@ -12,20 +12,29 @@ import { mapLimited, PARALLEL_IO } from './concurrency';
 import type { ContextOf } from './place/context';
 import type { ReaderPool } from './roots/pool';
 import { isLocal } from '../shared/address';
+import { HeldBytes } from './comparisons-json';
 
 /** How many comparisons of a board the window lists, by Holm-adjusted p. */
 export const LISTED = 500;
 
-/** What of a row changes when its scored episodes may have. */
-const versionOf = (cell: CellSummary) => `${cell.changedAt}:${cell.episodes.ended}:${cell.episodes.scored}:${cell.episodes.successes}`;
+/** What of a row changes when its scored episodes, or its plan, may have. */
+const versionOf = (cell: CellSummary) => `${cell.changedAt}:${cell.episodes.ended}:${cell.episodes.scored}:${cell.episodes.successes}:${cell.episodes.planned}`;
 
 /** A board as its cells name it: its rule from its format. */
 type BoardHead = Pick<BoardInfo, 'name' | 'format' | 'rule'>;
 type BoardSummary = Omit<BoardInfo, keyof BoardHead>;
 
+/** The comparisons as `board --json` prints them, their bytes as the worker writes them; the table once they all came. */
+export interface ComparedJson {
+  bytes: HeldBytes;
+  table: Promise<ComparisonTable>;
+}
+
 /** One comparison of every on-board cell, and the boards' summaries once the window asked for them. */
 interface Comparing {
   table: Promise<ComparisonTable>;
+  /** Its JSON, for a reader made for `board --json`. */
+  json: HeldBytes | null;
   boardOf: Map<string, string>;
   /** Each on-board cell's planned units, by path: how many its comparisons have left. */
   planned: Map<string, number | null>;
@@ -43,11 +52,20 @@ export class BoardReader {
     private readonly contextOf: ContextOf,
     /** The read workers: local cells' units are theirs, compared there; remote ones are read over their host. */
     private readonly pool: ReaderPool,
+    /** Each comparison written as `board --json` prints it too, by the worker comparing (see `json`). */
+    private readonly withJson = false,
   ) {}
 
   /** The comparisons of every board of these cells, Holm-adjusted over all of them (runners/FORMATS.md). */
   async table(cells: CellSummary[]): Promise<ComparisonTable> {
     return (await this.compare(cells)).table;
+  }
+
+  /** The comparisons of these cells as `board --json` prints them (a reader made `withJson`); their bytes are handed on once. */
+  async json(cells: CellSummary[]): Promise<ComparedJson> {
+    const { json, table } = await this.compare(cells);
+    if (!json) throw new Error('this board reader compares without writing JSON');
+    return { bytes: json, table };
   }
 
   /** Each board of these cells as the window shows it: its counts, its first LISTED comparisons, each cell's standing. */
@@ -76,19 +94,28 @@ export class BoardReader {
 
   private async compareNow(cells: CellSummary[]): Promise<Comparing> {
     const on = cells.filter((c) => c.board === 'on' && c.boardName !== null);
-    const changed = await this.update(on);
+    const { changed, remote } = this.update(on);
+    // Nothing to wait for unless a remote cell changed: the workers are asked at once, before whatever the
+    // caller does next (a listing's pricing) has the thread.
+    if (remote.length) await mapLimited(remote, PARALLEL_IO, async (cell) => this.keep(cell, encodeUnits((await readCell(cell.path, cell.format, this.contextOf(cell).read())).units)));
     if (this.comparing && !changed) return this.comparing;
     const entries = on.map((cell) => (this.entries.get(cell.id) as { entry: BoardEntry }).entry);
     const held = on.filter((cell) => isLocal(cell.host)).map((cell) => ({ dir: cell.path, format: cell.format }));
-    const comparing: Comparing = { table: this.pool.compare(entries, held), boardOf: new Map(entries.map((e) => [e.path, e.boardName])), planned: new Map(on.map((c) => [c.path, c.episodes.planned])) };
+    const json = this.withJson ? new HeldBytes() : null;
+    const comparing: Comparing = {
+      table: this.pool.compare(entries, held, json ?? undefined),
+      json,
+      boardOf: new Map(entries.map((e) => [e.path, e.boardName])),
+      planned: new Map(entries.map((e) => [e.path, e.planned ?? null])),
+    };
     this.comparing = comparing;
     // A comparison that failed (its worker stalled) is not kept: the next call compares again.
     comparing.table.catch(() => this.comparing === comparing && (this.comparing = null));
     return comparing;
   }
 
-  /** Takes each cell's row as it is now, reading a remote cell's units again when its row changed; whether any cell changed, came or went. */
-  private async update(cells: CellSummary[]): Promise<boolean> {
+  /** Takes each cell's row as it is now; whether any cell changed, came or went, and the remote ones whose units are to be read again. */
+  private update(cells: CellSummary[]): { changed: boolean; remote: CellSummary[] } {
     const alive = new Set(cells.map((c) => c.id));
     let changed = false;
     for (const id of this.entries.keys()) {
@@ -97,12 +124,14 @@ export class BoardReader {
       changed = true;
     }
     const stale = cells.filter((cell) => this.entries.get(cell.id)?.version !== versionOf(cell));
-    const keep = (cell: CellSummary, units: string) =>
-      this.entries.set(cell.id, { version: versionOf(cell), entry: { path: cell.path, boardName: cell.boardName as string, labels: cell.labels, apart: ADAPTERS[cell.format].capabilities.board?.apart, units } });
     // A local cell's units are sent by its read worker to the one comparing.
-    for (const cell of stale) if (isLocal(cell.host)) keep(cell, '');
-    await mapLimited(stale.filter((c) => !isLocal(c.host)), PARALLEL_IO, async (cell) => keep(cell, encodeUnits((await readCell(cell.path, cell.format, this.contextOf(cell).read())).units)));
-    return changed || stale.length > 0;
+    for (const cell of stale) if (isLocal(cell.host)) this.keep(cell, '');
+    return { changed: changed || stale.length > 0, remote: stale.filter((c) => !isLocal(c.host)) };
+  }
+
+  private keep(cell: CellSummary, units: string): void {
+    const entry = { path: cell.path, boardName: cell.boardName as string, labels: cell.labels, apart: ADAPTERS[cell.format].capabilities.board?.apart, units, planned: cell.episodes.planned };
+    this.entries.set(cell.id, { version: versionOf(cell), entry });
   }
 }
 

@@ -17,6 +17,8 @@ export interface BoardEntry {
   apart?: readonly BoardField[];
   /** Its units as shared/units.ts writes them: a board of 10,000 cells holds a million. */
   units: string;
+  /** The units its plan holds, where known: how many its comparisons have left to decide. */
+  planned?: number | null;
 }
 
 export interface BoardComparison {

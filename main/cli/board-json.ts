@@ -1,70 +1,13 @@
 // `board --json`: {"cells": [...], "comparisons": [...]} as runners/FORMATS.md pins it, a cell or a comparison
-// a line. 180,000 comparisons are written as bytes from the comparison table's columns, each path and each
-// p-value's text made once: made into objects and strings first, they took longer than the comparing.
-import { BOARD_FIELDS } from '../../shared/board';
-import { decideAt, holmLevels, unitsLeft, type ComparisonTable } from '../../shared/board-comparisons';
+// a line: the cells written here, the comparisons as the read worker comparing them wrote them
+// (main/comparisons-json.ts), handed on as they come.
 import { frontierPoint, paretoByPath } from '../../shared/frontier';
 import { wilson95 } from '../../shared/stats';
 import type { CellSummary } from '../../shared/model';
+import { JsonBytes, terminalJson } from '../comparisons-json';
+import type { ComparedJson } from '../board';
 import { cellJson } from './cell-json';
 import type { Io } from './io';
-
-/** JSON that escapes every control character in its strings (JSON.stringify leaves U+007F-U+009F as they are): printable as it is. */
-export const terminalJson = (value: unknown): string => JSON.stringify(value).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
-const BUFFER_BYTES = 1 << 20;
-
-/** Output gathered into large buffers, written when full. */
-class Bytes {
-  private buffer = Buffer.allocUnsafe(BUFFER_BYTES);
-  private at = 0;
-
-  constructor(private readonly io: Io) {}
-
-  bytes(bytes: Buffer): void {
-    if (this.at + bytes.length > this.buffer.length) this.flush(bytes.length);
-    this.buffer.set(bytes, this.at);
-    this.at += bytes.length;
-  }
-
-  text(text: string): void {
-    const length = Buffer.byteLength(text);
-    if (this.at + length > this.buffer.length) this.flush(length);
-    this.at += this.buffer.write(text, this.at);
-  }
-
-  /** A count (a whole number from 0) in decimal after its key, a few bytes copied here rather than a call to copy them. */
-  keyed(key: Buffer, value: number): void {
-    if (this.at + key.length + 16 > this.buffer.length) this.flush(key.length + 16);
-    const buffer = this.buffer;
-    let at = this.at;
-    for (let i = 0; i < key.length; i++) buffer[at++] = key[i] as number;
-    if (value < 100) {
-      // Most counts: one or two digits, written without a division loop.
-      if (value >= 10) buffer[at++] = 48 + ((value / 10) | 0);
-      buffer[at++] = 48 + (value % 10);
-      this.at = at;
-      return;
-    }
-    let digits = 1;
-    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-    for (let i = digits - 1, rest = value; i >= 0; i--, rest = Math.floor(rest / 10)) buffer[at + i] = 48 + (rest % 10);
-    this.at = at + digits;
-  }
-
-  /** Writes what is gathered; the next buffer holds at least `room` bytes. */
-  flush(room = 0): void {
-    if (this.at > 0) this.io.write(this.buffer.subarray(0, this.at));
-    // A fresh buffer: the written one may still be on its way out.
-    this.buffer = Buffer.allocUnsafe(Math.max(BUFFER_BYTES, room));
-    this.at = 0;
-  }
-}
-
-const ascii = (text: string) => Buffer.from(text, 'latin1');
-/** A comparison's keys before its counts (the first, "both", ends the piece of its b). */
-const K = { onlyA: ascii(',"only_a":'), onlyB: ascii(',"only_b":'), neither: ascii(',"neither":'), leftOut: ascii(',"left_out":') };
-const NONE = Buffer.alloc(0);
 
 /** A cell as board --json prints it: as in status, with its labels, counts and interval (assigned: spreading 10,000 rows took 0.25 s). */
 function boardCell(cell: CellSummary, pareto: boolean | null) {
@@ -72,40 +15,14 @@ function boardCell(cell: CellSummary, pareto: boolean | null) {
   return Object.assign(cellJson(cell), cell.labels, { scored, successes, ci95: wilson95(successes, scored), cost_per_unit: frontierPoint(cell)?.cost ?? null, pareto });
 }
 
-/** How many cells are written between turns of the event loop: the comparing goes on in a worker meanwhile, its answer waiting. */
+/** How many cells are written between turns of the event loop: the comparisons' bytes come in meanwhile. */
 const CELLS_A_TURN = 500;
 
-/**
- * Each comparison's end as bytes: its p-values, `decides_in` and `futile` (shared/decide.ts), one search for
- * each distinct pair of discordant counts (a p's id), paired count and units left, found by small numbers
- * (a key a comparison took longer than its search).
- */
-function tailPieces(table: ComparisonTable, planned: Map<string, number | null>): (k: number) => Buffer {
-  const levels = holmLevels(table);
-  const plannedAt = table.paths.map((path) => planned.get(path) ?? null);
-  const byP: (Map<number | string, Buffer> | undefined)[] = [];
-  return (k) => {
-    const paired = (table.both[k] as number) + (table.onlyA[k] as number) + (table.onlyB[k] as number) + (table.neither[k] as number);
-    const left = unitsLeft(plannedAt[table.a[k] as number] as number | null, plannedAt[table.b[k] as number] as number | null, paired);
-    const p = table.p[k] as number;
-    // Below 2^18 paired and 2^12 left, one small integer keys them (a Map keyed by a double is slow).
-    const key = paired < 1 << 18 && (left ?? 0) < (1 << 12) - 1 ? paired * 4096 + (left === null ? 0 : left + 1) : `${paired},${left}`;
-    let pieces = byP[p];
-    if (!pieces) byP[p] = pieces = new Map();
-    let piece = pieces.get(key);
-    if (!piece) {
-      const { further, futile } = decideAt(table, k, levels, (path) => planned.get(path) ?? null);
-      pieces.set(key, (piece = ascii(`,"p_value":${table.pValues[p]},"p_adjusted":${table.adjusted[p]},"decides_in":${further},"futile":${futile}}`)));
-    }
-    return piece;
-  };
-}
-
-/** Writes `board --json`: the cells now, the comparisons once `compared` has them. */
-export async function writeBoardJson(io: Io, cells: CellSummary[], compared: Promise<ComparisonTable>): Promise<void> {
+/** Writes `board --json`: the cells now, the comparisons as `compared` has them. */
+export async function writeBoardJson(io: Io, cells: CellSummary[], compared: Promise<ComparedJson>): Promise<void> {
   // Awaited once the cells are out: a failure meanwhile is not left unhandled.
   compared.catch(() => undefined);
-  const out = new Bytes(io);
+  const out = new JsonBytes((bytes) => io.write(bytes));
   const pareto = paretoByPath(cells);
   out.text('{\n  "cells": [');
   for (let i = 0; i < cells.length; i++) {
@@ -113,22 +30,11 @@ export async function writeBoardJson(io: Io, cells: CellSummary[], compared: Pro
     out.text(`${i === 0 ? '\n' : ',\n'}    ${terminalJson(boardCell(cells[i] as CellSummary, pareto.get((cells[i] as CellSummary).path) ?? null))}`);
   }
   out.text(`${cells.length ? '\n  ' : ''}],\n  "comparisons": [`);
-  const table = await compared;
-  // Each comparison is three pieces made once (its a's path, its b's path with its field, its end) and its five counts.
-  const quoted = table.paths.map((path) => terminalJson(path));
-  const aPieces = quoted.map((path) => [Buffer.from(`\n    {"a":${path},"b":`), Buffer.from(`,\n    {"a":${path},"b":`)]);
-  const bPieces = quoted.map((path) => BOARD_FIELDS.map((field) => Buffer.from(`${path},"field":"${field}","both":`)));
-  const tailPiece = tailPieces(table, new Map(cells.map((c) => [c.path, c.episodes.planned])));
-  for (let k = 0; k < table.a.length; k++) {
-    out.bytes((aPieces[table.a[k] as number] as Buffer[])[k === 0 ? 0 : 1] as Buffer);
-    out.bytes((bPieces[table.b[k] as number] as Buffer[])[table.field[k] as number] as Buffer);
-    out.keyed(NONE, table.both[k] as number);
-    out.keyed(K.onlyA, table.onlyA[k] as number);
-    out.keyed(K.onlyB, table.onlyB[k] as number);
-    out.keyed(K.neither, table.neither[k] as number);
-    out.keyed(K.leftOut, table.leftOut[k] as number);
-    out.bytes(tailPiece(k));
-  }
-  out.text(`${table.a.length ? '\n  ' : ''}]\n}\n`);
+  out.flush();
+  const { bytes, table } = await compared;
+  bytes.drainTo((piece) => io.write(piece));
+  // The table comes after the last of its bytes.
+  const count = (await table).a.length;
+  out.text(`${count ? '\n  ' : ''}]\n}\n`);
   out.flush();
 }

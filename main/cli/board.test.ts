@@ -128,6 +128,19 @@ describe('cellwatch board', () => {
     expect(comparisons.some((c: { a: string; b: string }) => c.a.endsWith('\u009b2J_default') || c.b.endsWith('\u009b2J_default'))).toBe(true);
   });
 
+  it('writes comparisons that fill several buffers of the worker writing them whole and in order', async () => {
+    // 110 models on one row: 5,995 pairs, about 1.6 MB of comparisons, where the worker hands on a megabyte at a time.
+    for (let m = 0; m < 110; m++) cell(`std_many_m${String(m).padStart(3, '0')}_bare_default`, { harness: 'many', model: `m${String(m).padStart(3, '0')}`, condition: 'bare' }, twenty(m % 21));
+    const { io, out } = capture();
+    expect(await runCli(['board', '--json', tmp.path], io)).toBe(0);
+    const { comparisons } = JSON.parse(out.join('\n'));
+    const many = comparisons.filter((c: { a: string }) => c.a.includes('std_many_'));
+    expect(many).toHaveLength((110 * 109) / 2);
+    const keys = comparisons.map((c: { a: string; b: string }) => `${c.a}\t${c.b}`);
+    expect(keys).toEqual([...keys].sort());
+    expect(many[many.length - 1]).toMatchObject({ a: join(tmp.path, 'std_many_m108_bare_default'), b: join(tmp.path, 'std_many_m109_bare_default'), field: 'model', both: 3, only_a: 0, only_b: 1, neither: 16 });
+  });
+
   it('pairs the same episodes from the index cache on the next start, and again from the files once a cell changed', async () => {
     const data = tempDir();
     const saved = process.env.XDG_DATA_HOME;

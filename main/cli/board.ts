@@ -54,7 +54,7 @@ export async function board(argv: string[], io: Io): Promise<number> {
   });
   if (positionals.length === 0) throw new UsageError(`name at least one runs root\n\n${BOARD_HELP}`);
   return withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, async (places) => {
-    const reader = new BoardReader(places.contextOf, places.pool);
+    const reader = new BoardReader(places.contextOf, places.pool, values.json);
     // Compared as soon as every root's rows are read, while they are priced and checked for copies.
     const early: CellSummary[] = [];
     let rooted = 0;
@@ -65,12 +65,11 @@ export async function board(argv: string[], io: Io): Promise<number> {
     for (const p of listed.problems) io.err(problemLine(p));
     const cells = listed.cells.filter((c) => c.board !== null);
     // Compared in a read worker while the cells are written.
-    const compared = reader.table(cells);
     if (values.json) {
-      await writeBoardJson(io, cells, compared);
+      await writeBoardJson(io, cells, reader.json(cells));
       return 0;
     }
-    printBoards(positionals, cells, comparisonsOf(await compared), io);
+    printBoards(positionals, cells, comparisonsOf(await reader.table(cells)), io);
     return 0;
   });
 }

@@ -7,6 +7,7 @@ import { detectFormat, entryProblems, fileCellsIn, localFs, type CellRead, type 
 import { problem, type FormatName, type Problem } from '../../shared/model';
 import { knownByFolder, withoutTwins, type Found } from '../scan';
 import type { BoardEntry, ComparisonTable } from '../../shared/board-comparisons';
+import type { HeldBytes } from '../comparisons-json';
 import type { LookedFiles } from './index-cache';
 import { ReadWorkers, type Asked } from './read-workers';
 import type { WorkerReply } from './worker-jobs';
@@ -127,9 +128,10 @@ export class ReaderPool {
    * The board's comparisons of these cells (shared/board-comparisons.ts), worked out by the least busy
    * worker. An entry of a `held` cell (local, by its path) is sent its units by the worker that reads the
    * cell, from its last read or the index cache (a cell of unknown units is read first): units never cross
-   * this thread, which may be busy listing meanwhile. Other entries carry their own.
+   * this thread, which may be busy listing meanwhile. Other entries carry their own. With `json`, the
+   * comparisons as `board --json` prints them go there as the worker writes them, all before the table.
    */
-  async compare(entries: BoardEntry[], held: Found[]): Promise<ComparisonTable> {
+  async compare(entries: BoardEntry[], held: Found[], json?: HeldBytes): Promise<ComparisonTable> {
     const comparer = this.threads.leastBusy();
     const ports: MessagePort[] = [];
     const sending = this.byOwner(held).map((part, i) => {
@@ -138,7 +140,15 @@ export class ReaderPool {
       ports.push(port2);
       return this.threads.ask<void>(i, { type: 'unitsTo', cells: part, scorers: this.scorers(), port: port1 }, (reply, finish) => reply.type === 'unitsSent' && finish(), [port1]);
     });
-    const compared = this.threads.ask<ComparisonTable>(comparer, { type: 'compare', entries, held: ports }, (reply, finish) => reply.type === 'compared' && finish(reply.table), ports);
+    const compared = this.threads.ask<ComparisonTable>(
+      comparer,
+      { type: 'compare', entries, held: ports, json: json !== undefined },
+      (reply, finish) => {
+        if (reply.type === 'comparisonsJson') json?.add(reply.bytes);
+        else if (reply.type === 'compared') finish(reply.table);
+      },
+      ports,
+    );
     return (await Promise.all([compared, ...sending]))[0];
   }
 

@@ -16,6 +16,7 @@ import { savedLooked, WorkerLooked, type SavedCell } from './worker-looked';
 import type { UnitsSent, WorkerJob, WorkerReply } from './worker-jobs';
 import { WorkerUnits } from './worker-units';
 import { compareTable, tableBuffers } from '../../shared/board-comparisons';
+import { JsonBytes, writeComparisons } from '../comparisons-json';
 import { collectGarbage } from './garbage';
 import { OpenJobs } from './open-jobs';
 import { append } from '../../shared/arrays';
@@ -186,6 +187,11 @@ async function handle(job: WorkerJob): Promise<void> {
     const held = new Map((await Promise.all(job.held.map(unitsFrom))).flat());
     for (const entry of job.entries) entry.units = held.get(entry.path) ?? entry.units;
     const table = compareTable(job.entries);
+    if (job.json) {
+      const out = new JsonBytes((bytes) => reply({ type: 'comparisonsJson', id: job.id, bytes }, [bytes.buffer as ArrayBuffer]));
+      writeComparisons(out, table, new Map(job.entries.map((e) => [e.path, e.planned ?? null])));
+      out.flush();
+    }
     reply({ type: 'compared', id: job.id, table }, tableBuffers(table));
   } else if (job.type === 'detail' || job.type === 'transcript' || job.type === 'pair') {
     await open.run(job);

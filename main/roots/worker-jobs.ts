@@ -45,9 +45,10 @@ export type WorkerJob =
   | { type: 'logs'; id: number; cells: Found[] }
   /**
    * The board's comparisons of these cells (shared/board-comparisons.ts), off the thread that serves the
-   * window: an entry's units are its own, or, where `held` sends them (a unitsTo job's port), those.
+   * window: an entry's units are its own, or, where `held` sends them (a unitsTo job's port), those. With
+   * `json`, the comparisons as `board --json` prints them too, sent ahead of the table.
    */
-  | { type: 'compare'; id: number; entries: BoardEntry[]; held: MessagePort[] }
+  | { type: 'compare'; id: number; entries: BoardEntry[]; held: MessagePort[]; json: boolean }
   /** A cell (here or on a host) and what its view shows, read whole (a cell opened in the window), and what the read looked at. */
   | { type: 'detail'; id: number; host: string; dir: string; format: FormatName; scorers: ScorerPicks }
   /** One unit of a cell read like a transcript (a rollout the user opens). */
@@ -68,6 +69,8 @@ export type WorkerReply =
   | { type: 'reads'; id: number; reads: CellRead[]; done?: boolean }
   | { type: 'unitsSent'; id: number }
   | { type: 'logged'; id: number; logs: { dir: string; problems: Problem[] }[]; done?: boolean }
+  /** A piece of the comparisons' JSON (main/comparisons-json.ts), in order. */
+  | { type: 'comparisonsJson'; id: number; bytes: Uint8Array }
   | { type: 'compared'; id: number; table: ComparisonTable }
   | { type: 'detailed'; id: number; read: CellRead; looked: { files: string[]; dirs: string[] } }
   | { type: 'transcribed'; id: number; transcript: Transcript | null }
