@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareTable, comparisonsOf, type BoardEntry } from './board-comparisons';
+import type { BoardField } from './board';
 import { pairUnits } from './mcnemar';
 import { encodeUnits } from './units';
 import type { EpisodeUnit } from './model';
@@ -21,6 +22,30 @@ describe('the comparison set', () => {
       entry('/r/other_board', labels('sdk', 'a'), 'coding-agent std-v1'),
     ]).map((c) => `${c.a} ${c.b} ${c.field}`);
     expect(pairs.sort()).toEqual(['/r/cli_a /r/cli_b model', '/r/cli_a /r/sdk_a harness', '/r/cli_b /r/sdk_b harness', '/r/sdk_a /r/sdk_a_full condition', '/r/sdk_a /r/sdk_b model'].sort());
+  });
+
+  it('finds, in order, exactly the pairs a search of every pair finds (a differential fuzzer over 300 random boards)', () => {
+    const next = prng(11);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+    const fields = ['harness', 'model', 'condition', 'effort'] as const;
+    const order = new Intl.Collator().compare;
+    for (let round = 0; round < 300; round++) {
+      // Few values a field (one of them none), two boards (the second keeps conditions apart), copies among them.
+      const entries = Array.from({ length: 1 + Math.floor(next() * 40) }, (_, i): BoardEntry => {
+        const board = pick(['b1', 'b2']);
+        const label = () => pick(['x', 'y', 'Z', null]);
+        return { path: `/r/${pick(['a', 'B', 'c10', 'c9', 'é'])}${i}`, boardName: board, labels: { harness: label(), model: label(), condition: label(), effort: label() }, apart: board === 'b2' ? ['condition'] : undefined, units: units('10-1') };
+      });
+      const sorted = [...entries].sort((x, y) => order(x.path, y.path));
+      const expected: string[] = [];
+      sorted.forEach((x, i) => {
+        for (const y of sorted.slice(i + 1)) {
+          const differ = fields.filter((f) => x.labels[f] !== y.labels[f]);
+          if (x.boardName === y.boardName && differ.length === 1 && !x.apart?.includes(differ[0] as BoardField)) expected.push(`${x.path} ${y.path} ${differ[0]}`);
+        }
+      });
+      expect(compareBoard(entries).map((c) => `${c.a} ${c.b} ${c.field}`)).toEqual(expected);
+    }
   });
 
   it("never compares across a field its board keeps apart (bigym's tools ablation beside strict), and still within it", () => {

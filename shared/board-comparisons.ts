@@ -1,6 +1,5 @@
 // Which one-field differences between on-board cells are real: exact McNemar over the episodes both
 // scored, Holm-corrected over the board, as the window and `cellwatch board` both read them.
-import { withRoom } from './arrays';
 import { BOARD_FIELDS, type BoardField } from './board';
 import { outcomesOf, pairCounts } from './board-outcomes';
 import { decideTime, holmLevel, type DecideTime } from './decide';
@@ -154,79 +153,108 @@ export function decideAt(t: ComparisonTable, k: number, levels: Float64Array, pl
   return (t.adjusted[t.p[k] as number] as number) < SIGNIFICANT ? { ...time, further: 0, futile: false } : time;
 }
 
+/** Each cell's group in one field: the cells of its board alike in every other field (those it may differ from in that one alone), in path order, and its place there. */
+interface FieldGroups {
+  groupOf: Int32Array[];
+  place: Int32Array;
+  own: Int32Array;
+  /** How many pairs its groups hold, those alike in the field too among them. */
+  pairs: number;
+}
+
+function fieldGroups(ids: ReturnType<typeof labelIds>, field: BoardField, n: number): FieldGroups {
+  const others = BOARD_FIELDS.filter((other) => other !== field).map((other) => ids.fields[other]);
+  const lists = new Map<string, number[]>();
+  const listOf: number[][] = new Array(n);
+  const place = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const key = `${ids.board[i]},${others.map((o) => o[i]).join(',')}`;
+    let list = lists.get(key);
+    if (!list) lists.set(key, (list = []));
+    place[i] = list.length;
+    list.push(i);
+    listOf[i] = list;
+  }
+  let pairs = 0;
+  const groups = new Map([...lists.values()].map((list) => ((pairs += (list.length * (list.length - 1)) / 2), [list, Int32Array.from(list)])));
+  return { groupOf: listOf.map((list) => groups.get(list) as Int32Array), place, own: ids.fields[field], pairs };
+}
+
+/** A table's columns, as long as the most pairs there can be, cut to those found. */
+function columnsFor(most: number) {
+  const make = () => new Int32Array(most);
+  return { a: make(), b: make(), field: new Uint8Array(most), both: make(), onlyA: make(), onlyB: make(), neither: make(), leftOut: make(), p: make() };
+}
+
 /**
  * Every pair of cells of one board that differ in exactly one field, tested, Holm-adjusted over all of
  * them, by a then b in path order. Cells are grouped by all but one field, so only pairs that can differ
- * in that one are looked at; never across a field its board keeps apart (an ablation's own row).
+ * in that one are looked at; never across a field its board keeps apart (an ablation's own row). Each
+ * cell's pairs are found in order (its groups' later cells merged), so the table needs no sorting.
  */
 export function compareTable(entries: BoardEntry[]): ComparisonTable {
   const sorted = [...entries].sort((x, y) => byPath(x.path, y.path));
   const n = sorted.length;
   const outcomes = outcomesOf(sorted);
   const ids = labelIds(sorted);
-  // Each pair found, 9 numbers: its cells' places, its field, its five counts, its p's id.
-  let found = new Int32Array(9 << 12);
-  let length = 0;
+  const groups = BOARD_FIELDS.map((field) => fieldGroups(ids, field, n));
+  const columns = columnsFor(groups.reduce((sum, g) => sum + g.pairs, 0));
+  const counts = new Int32Array(5);
+  let count = 0;
   const pValues = new PValues();
-  BOARD_FIELDS.forEach((field, f) => {
-    const others = BOARD_FIELDS.filter((other) => other !== field).map((other) => ids.fields[other]);
-    const own = ids.fields[field];
-    const groups = new Map<string, number[]>();
-    for (let i = 0; i < n; i++) {
-      const key = `${ids.board[i]},${others.map((o) => o[i]).join(',')}`;
-      const group = groups.get(key);
-      if (group) group.push(i);
-      else groups.set(key, [i]);
+  // The next later cell in each field's group of cell i.
+  const next = new Int32Array(BOARD_FIELDS.length);
+  for (let i = 0; i < n; i++) {
+    const apart = (sorted[i] as BoardEntry).apart;
+    for (let f = 0; f < groups.length; f++) {
+      const g = groups[f] as FieldGroups;
+      next[f] = apart?.includes(BOARD_FIELDS[f] as BoardField) ? (g.groupOf[i] as Int32Array).length : (g.place[i] as number) + 1;
     }
-    for (const group of groups.values()) {
-      for (let x = 0; x < group.length; x++) {
-        const i = group[x] as number;
-        if ((sorted[i] as BoardEntry).apart?.includes(field)) continue;
-        for (let y = x + 1; y < group.length; y++) {
-          const j = group[y] as number;
-          if (own[i] === own[j]) continue;
-          found = withRoom(found, length + 9);
-          found[length] = i;
-          found[length + 1] = j;
-          found[length + 2] = f;
-          pairCounts(outcomes, i, j, found, length + 3);
-          found[length + 8] = pValues.idOf(found[length + 4] as number, found[length + 5] as number);
-          length += 9;
+    for (;;) {
+      // The least of the groups' next cells: a cell differing from i in one field is in that field's group alone.
+      let field = -1;
+      let j = n;
+      for (let f = 0; f < groups.length; f++) {
+        const group = (groups[f] as FieldGroups).groupOf[i] as Int32Array;
+        const at = next[f] as number;
+        if (at < group.length && (group[at] as number) < j) {
+          j = group[at] as number;
+          field = f;
         }
       }
+      if (field < 0) break;
+      next[field] = (next[field] as number) + 1;
+      const own = (groups[field] as FieldGroups).own;
+      if (own[i] === own[j]) continue;
+      pairCounts(outcomes, i, j, counts, 0);
+      columns.a[count] = i;
+      columns.b[count] = j;
+      columns.field[count] = field;
+      columns.both[count] = counts[0] as number;
+      columns.onlyA[count] = counts[1] as number;
+      columns.onlyB[count] = counts[2] as number;
+      columns.neither[count] = counts[3] as number;
+      columns.leftOut[count] = counts[4] as number;
+      columns.p[count] = pValues.idOf(counts[1] as number, counts[2] as number);
+      count++;
     }
-  });
-  const count = length / 9;
-  const counts = new Uint32Array(pValues.values.length);
-  for (let k = 0; k < count; k++) {
-    const id = found[k * 9 + 8] as number;
-    counts[id] = (counts[id] as number) + 1;
   }
-  const adjusted = holmOfDistinct(pValues.values, counts);
-  // By a, then b: a typed sort of (a, b, k) packed in one number, not 3 million comparator calls.
-  const order = new Float64Array(count);
-  for (let k = 0; k < count; k++) order[k] = ((found[k * 9] as number) * n + (found[k * 9 + 1] as number)) * count + k;
-  order.sort();
-  const place = new Int32Array(count);
-  for (let r = 0; r < count; r++) place[r] = ((order[r] as number) % count) * 9;
-  const column = <T extends Int32Array | Uint8Array>(make: new (length: number) => T, at: number): T => {
-    const values = new make(count);
-    for (let r = 0; r < count; r++) values[r] = found[(place[r] as number) + at] as number;
-    return values;
-  };
+  const cut = <T extends Int32Array | Uint8Array>(column: T): T => (column.length === count ? column : (column.slice(0, count) as T));
+  const perP = new Uint32Array(pValues.values.length);
+  for (let k = 0; k < count; k++) perP[columns.p[k] as number] = (perP[columns.p[k] as number] as number) + 1;
   return {
     paths: sorted.map((e) => e.path),
-    a: column(Int32Array, 0),
-    b: column(Int32Array, 1),
-    field: column(Uint8Array, 2),
-    both: column(Int32Array, 3),
-    onlyA: column(Int32Array, 4),
-    onlyB: column(Int32Array, 5),
-    neither: column(Int32Array, 6),
-    leftOut: column(Int32Array, 7),
-    p: column(Int32Array, 8),
+    a: cut(columns.a),
+    b: cut(columns.b),
+    field: cut(columns.field),
+    both: cut(columns.both),
+    onlyA: cut(columns.onlyA),
+    onlyB: cut(columns.onlyB),
+    neither: cut(columns.neither),
+    leftOut: cut(columns.leftOut),
+    p: cut(columns.p),
     pValues: Float64Array.from(pValues.values),
-    adjusted,
+    adjusted: holmOfDistinct(pValues.values, perP),
   };
 }
 
