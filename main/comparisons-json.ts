@@ -23,6 +23,12 @@ export class JsonBytes {
     this.at += bytes.length;
   }
 
+  /** Bytes `start` up to `end` of `from`: a piece of many kept in one buffer, read from one place. */
+  range(from: Buffer, start: number, end: number): void {
+    if (this.at + end - start > this.buffer.length) this.flush(end - start);
+    this.at += from.copy(this.buffer, this.at, start, end);
+  }
+
   text(text: string): void {
     const length = Buffer.byteLength(text);
     if (this.at + length > this.buffer.length) this.flush(length);
@@ -88,16 +94,36 @@ function tailPieces(table: ComparisonTable, planned: ReadonlyMap<string, number 
   };
 }
 
+/**
+ * Pieces of text, one after another in one buffer, each found by its number: thousands of small buffers
+ * are read from as many places, each a wait on memory when 180,000 comparisons pick them at random.
+ */
+class Pieces {
+  readonly bytes: Buffer;
+  /** Piece i is bytes starts[i] up to starts[i + 1]. */
+  readonly starts: Int32Array;
+
+  constructor(texts: string[]) {
+    this.starts = new Int32Array(texts.length + 1);
+    texts.forEach((text, i) => (this.starts[i + 1] = (this.starts[i] as number) + Buffer.byteLength(text)));
+    this.bytes = Buffer.from(texts.join(''));
+  }
+}
+
 /** The comparisons, each cell's planned units by path: what goes between the brackets of `"comparisons": [...]`. */
 export function writeComparisons(out: JsonBytes, table: ComparisonTable, planned: ReadonlyMap<string, number | null>): void {
   // Each comparison is three pieces made once (its a's path, its b's path with its field, its end) and its five counts.
   const quoted = table.paths.map((path) => terminalJson(path));
-  const aPieces = quoted.map((path) => [Buffer.from(`\n    {"a":${path},"b":`), Buffer.from(`,\n    {"a":${path},"b":`)]);
-  const bPieces = quoted.map((path) => BOARD_FIELDS.map((field) => Buffer.from(`${path},"field":"${field}","both":`)));
+  // As a: the start of a line after another (the first line's is the same without its comma).
+  const aPieces = new Pieces(quoted.map((path) => `,\n    {"a":${path},"b":`));
+  // As b, in each field: piece `place * fields + field`.
+  const bPieces = new Pieces(quoted.flatMap((path) => BOARD_FIELDS.map((field) => `${path},"field":"${field}","both":`)));
   const tailPiece = tailPieces(table, planned);
   for (let k = 0; k < table.a.length; k++) {
-    out.bytes((aPieces[table.a[k] as number] as Buffer[])[k === 0 ? 0 : 1] as Buffer);
-    out.bytes((bPieces[table.b[k] as number] as Buffer[])[table.field[k] as number] as Buffer);
+    const a = table.a[k] as number;
+    out.range(aPieces.bytes, (aPieces.starts[a] as number) + (k === 0 ? 1 : 0), aPieces.starts[a + 1] as number);
+    const b = (table.b[k] as number) * BOARD_FIELDS.length + (table.field[k] as number);
+    out.range(bPieces.bytes, bPieces.starts[b] as number, bPieces.starts[b + 1] as number);
     out.keyed(NONE, table.both[k] as number);
     out.keyed(K.onlyA, table.onlyA[k] as number);
     out.keyed(K.onlyB, table.onlyB[k] as number);
