@@ -1,6 +1,6 @@
-// Child of bench:board: what `board --json` does beyond a status, with nothing crossing between threads.
+// Child of bench:board: what `board --json` does beyond a status, in turn on one thread, nothing crossing threads.
 // Every cell's units as the index cache holds them (loaded first, not timed), then timed: the comparisons
-// worked out and written to stdout, as the command writes them, on this one thread. Prints its own time
+// worked out and written to stdout, as the command writes them (in a read worker), here. Prints its own time
 // (not Node's start) on stderr.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

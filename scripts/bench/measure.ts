@@ -6,18 +6,30 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 export interface Measured {
   wallMs: number;
   peakRssMb: number | null;
+  /** What it printed, or '' where not kept. */
   stdout: string;
+  /** How many bytes it printed. */
+  stdoutBytes: number;
   stderr: string;
 }
 
-/** Runs a command to its end; with `rss`, a Node command reports its own peak RSS. */
-export function measure(command: string, args: string[], options: { rss?: boolean; shell?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<Measured> {
+/**
+ * Runs a command to its end; with `rss`, a Node command reports its own peak RSS. With `keep: false` its
+ * output is read and counted, not kept: a reader decoding and keeping 50 MB spends its own time on the
+ * cores the command runs on, as `> file` does not.
+ */
+export function measure(command: string, args: string[], options: { rss?: boolean; shell?: boolean; env?: NodeJS.ProcessEnv; keep?: boolean } = {}): Promise<Measured> {
   const fullArgs = options.rss ? ['--import', join(ROOT, 'scripts/bench/rss.mjs'), ...args] : args;
   const started = performance.now();
   const child = spawn(command, fullArgs, { cwd: ROOT, shell: options.shell ?? false, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   let stdout = '';
+  let stdoutBytes = 0;
   let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
+  const keep = options.keep ?? true;
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdoutBytes += chunk.length;
+    if (keep) stdout += chunk;
+  });
   child.stderr.on('data', (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
@@ -25,7 +37,7 @@ export function measure(command: string, args: string[], options: { rss?: boolea
       const wallMs = performance.now() - started;
       if (code !== 0) return reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr}`));
       const rss = /PEAK_RSS_KB=(\d+)/.exec(stderr);
-      resolve({ wallMs, peakRssMb: rss ? Number(rss[1]) / 1024 : null, stdout, stderr });
+      resolve({ wallMs, peakRssMb: rss ? Number(rss[1]) / 1024 : null, stdout, stdoutBytes, stderr });
     });
   });
 }
