@@ -55,6 +55,7 @@ export async function board(argv: string[], io: Io): Promise<number> {
   if (positionals.length === 0) throw new UsageError(`name at least one runs root\n\n${BOARD_HELP}`);
   return withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, async (places) => {
     const reader = new BoardReader(places.contextOf, places.pool, values.json);
+    places.pool.unitsAhead = true;
     // Compared as soon as every root's rows are read, while they are priced and checked for copies.
     const early: CellSummary[] = [];
     let rooted = 0;

@@ -34,6 +34,9 @@ export class ReaderPool {
   /** The scorers picked for Inspect logs' outcomes (settings), sent with each read. */
   scorers: () => ScorerPicks = () => ({});
 
+  /** Every cell's units will be asked for (`cellwatch board`): each worker reads the cache's as soon as its discovery ends. */
+  unitsAhead = false;
+
   /** `stallMs`: how long a job may go without a word from its worker before it fails and the worker is replaced. */
   constructor(size = Math.max(1, Math.min(4, availableParallelism())), stallMs?: number) {
     this.threads = new ReadWorkers(size, stallMs);
@@ -79,6 +82,7 @@ export class ReaderPool {
           );
           all.push(reply);
         }
+        if (this.unitsAhead && cache) this.threads.tell(i, { type: 'unitsAhead' });
         return all;
       }),
     );

@@ -201,6 +201,8 @@ async function handle(job: WorkerJob): Promise<void> {
   } else if (job.type === 'save') {
     saveLooked(job.dirs, job.files, job.part);
     reply({ type: 'saved', id: job.id });
+  } else if (job.type === 'unitsAhead') {
+    units.ahead(lastCache);
   } else if (job.type === 'forget') {
     for (const dir of job.dirs) {
       cellsLooked.forget(dir);

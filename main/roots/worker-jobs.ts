@@ -58,7 +58,9 @@ export type WorkerJob =
   | FsAnswer
   | { type: 'sweep'; id: number; dirs: string[] }
   | { type: 'save'; id: number; dirs: string[]; files: LookedFiles; part: number }
-  | { type: 'forget'; dirs: string[] };
+  | { type: 'forget'; dirs: string[] }
+  /** The board will ask for every cell's units: those the cache saved are read now, between jobs. */
+  | { type: 'unitsAhead' };
 
 /** What a unitsTo job sends over its port: each cell's units as shared/units.ts writes them (a string crosses far faster than a million objects), by folder. */
 export type UnitsSent = [dir: string, units: string][];

@@ -19,6 +19,8 @@ function loadUnits(files: LookedFiles, part: number, into: Map<string, string>):
 
 /** The index cache a worker's discovery read (its files, and the part that is this worker's), if any. */
 type CacheRead = { files: LookedFiles; own: number } | undefined;
+/** The units a cache saved: this worker's part, and the other parts once one was looked for there. */
+type Restored = { files: LookedFiles; units: Map<string, string>; others: boolean };
 
 export class WorkerUnits {
   /**
@@ -28,7 +30,7 @@ export class WorkerUnits {
   private readonly units = new Map<string, string | EpisodeUnit[]>();
   /** Cells taken over from the cache, whose saved units stand until they are read again. */
   private readonly restoredDirs = new Set<string>();
-  private restored: { files: LookedFiles; units: Map<string, string>; others: boolean } | undefined;
+  private restored: Restored | undefined;
 
   /** The units a read found. */
   keep(dir: string, units: EpisodeUnit[]): void {
@@ -63,11 +65,8 @@ export class WorkerUnits {
    */
   private saved(dir: string, cache: CacheRead): string | undefined {
     if (!this.restoredDirs.has(dir) || !cache) return undefined;
+    this.restored = this.savedOf(cache);
     const { files, own } = cache;
-    if (this.restored?.files !== files) {
-      this.restored = { files, units: new Map(), others: false };
-      loadUnits(files, own, this.restored.units);
-    }
     if (!this.restored.units.has(dir) && !this.restored.others) {
       this.restored.others = true;
       for (let part = 0; part < files.parts; part++) if (part !== own) loadUnits(files, part, this.restored.units);
@@ -75,5 +74,18 @@ export class WorkerUnits {
     const text = this.restored.units.get(dir);
     if (text !== undefined) this.units.set(dir, text);
     return text;
+  }
+
+  /** The units the cache saved in this worker's own part, read the first time they are asked for (or `ahead`). */
+  private savedOf({ files, own }: NonNullable<CacheRead>): Restored {
+    if (this.restored?.files === files) return this.restored;
+    const restored: Restored = { files, units: new Map(), others: false };
+    loadUnits(files, own, restored.units);
+    return restored;
+  }
+
+  /** Reads the cache's units of this worker's part now, before the board asks (it will ask for them all). */
+  ahead(cache: CacheRead): void {
+    if (cache) this.restored = this.savedOf(cache);
   }
 }
