@@ -1,7 +1,8 @@
 // The boards of listed cells: their on-board cells' scored episodes (as the read workers last read them, each
 // worker sending its cells' to the one comparing) and the comparisons between them, worked out in a read
-// worker and kept until a cell on a board changes, comes or goes. `cellwatch board` prints the whole table; the window gets each
-// board's summary (a board of 10,000 cells holds 180,000 comparisons: too many to send every poll, or to list).
+// worker and kept until a cell on a board changes, comes or goes. `cellwatch board` prints the whole table;
+// the window gets each board's summary (a board of 10,000 cells holds 180,000 comparisons: too many to send
+// every poll, or to list).
 import { comparisonAt, decideAt, holmLevels, SIGNIFICANT, type BoardEntry, type ComparisonTable } from '../shared/board-comparisons';
 import type { CellSummary } from '../shared/model';
 import { encodeUnits } from '../shared/units';
