@@ -88,12 +88,19 @@ describe.each([
   });
 
   it('run side by side when one hangs', async () => {
-    let hungEnded = false;
-    const hung = host.exec('sleep 3; echo slept').finally(() => (hungEnded = true));
-    const quick = await Promise.all([1, 2, 3].map((i) => host.exec(`echo ${i}`)));
-    expect(quick.map((a) => a.stdout)).toEqual(['1\n', '2\n', '3\n']);
-    expect(hungEnded).toBe(false);
-    expect((await hung).stdout).toBe('slept\n');
+    const dir = mkdtempSync(join(tmpdir(), 'cellwatch-hang-'));
+    try {
+      let hungEnded = false;
+      // It hangs until the test lets it go, once the others have answered: no clock decides which ends first.
+      const hung = host.exec(`while [ ! -e ${dir}/go ]; do sleep 0.05; done; echo slept`).finally(() => (hungEnded = true));
+      const quick = await Promise.all([1, 2, 3].map((i) => host.exec(`echo ${i}`)));
+      expect(quick.map((a) => a.stdout)).toEqual(['1\n', '2\n', '3\n']);
+      expect(hungEnded).toBe(false);
+      writeFileSync(join(dir, 'go'), '');
+      expect((await hung).stdout).toBe('slept\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('run a burst a few at a time on the host, every command answered', async () => {
