@@ -8,17 +8,3 @@ const SUCCESS = { true: '1', false: '0', null: '-' } as const;
 export function encodeUnits(units: EpisodeUnit[]): string {
   return units.map((u) => `${u.id.replace(/[\t\n]/g, ' ')}\t${SUCCESS[String(u.success) as keyof typeof SUCCESS]}${u.scored ? 1 : 0}`).join('\n');
 }
-
-/**
- * Each unit's id, as where it lies in `text` (from `idStart` up to `idEnd`), and its flags (success 1, 0 or
- * -; scored), without building the units or even their ids' strings.
- */
-export function eachUnit(text: string, visit: (idStart: number, idEnd: number, success: string, scored: boolean) => void): void {
-  if (text === '') return;
-  for (let start = 0; start <= text.length; ) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    visit(start, text.indexOf('\t', start), text[end - 2] as string, text[end - 1] === '1');
-    start = end + 1;
-  }
-}
