@@ -159,21 +159,26 @@ export class RootsService implements RootCalls {
     for (const entry of this.roots.values()) if (this.rowsOf(entry).some((c) => c.id === id)) entry.index?.reread(cell.path);
   }
 
+  /** Every root's rows, not yet presented: presenting a row (pricing it, its launched run's state, its rivals) leaves its id as it is. */
+  private rows(): CellSummary[] {
+    return [...this.roots.values()].flatMap((entry) => this.rowsOf(entry));
+  }
+
   /** Every listed cell. */
   cells(): CellSummary[] {
     return [...this.roots.values()].flatMap((r) => this.cellsOf(r));
   }
 
-  /** The ids of the cells listed now: presenting a row (pricing it, its launched run's state, its rivals) leaves its id as it is. */
+  /** The ids of the cells listed now. */
   cellIds(): string[] {
-    return [...this.roots.values()].flatMap((entry) => this.rowsOf(entry).map((c) => c.id));
+    return this.rows().map((c) => c.id);
   }
 
-  /** A listed cell by id; NotFoundError otherwise. */
+  /** A listed cell by id, only it presented; NotFoundError otherwise. */
   cell(id: string): CellSummary {
-    const found = this.cells().find((c) => c.id === id);
+    const found = this.rows().find((c) => c.id === id);
     if (!found) throw new NotFoundError(`${id} is not a cell of a runs root`);
-    return found;
+    return this.out.present(found);
   }
 
   /** The local root paths, for the disks they are on. */
