@@ -155,7 +155,7 @@ export function decideAt(t: ComparisonTable, k: number, levels: Float64Array, pl
 
 /** Each cell's group in one field: the cells of its board alike in every other field (those it may differ from in that one alone), in path order, and its place there. */
 interface FieldGroups {
-  groupOf: Int32Array[];
+  groupOf: number[][];
   place: Int32Array;
   own: Int32Array;
   /** How many pairs its groups hold, those alike in the field too among them. */
@@ -164,20 +164,21 @@ interface FieldGroups {
 
 function fieldGroups(ids: ReturnType<typeof labelIds>, field: BoardField, n: number): FieldGroups {
   const others = BOARD_FIELDS.filter((other) => other !== field).map((other) => ids.fields[other]);
-  const lists = new Map<string, number[]>();
-  const listOf: number[][] = new Array(n);
+  const groups = new Map<string, number[]>();
+  const groupOf: number[][] = new Array(n);
   const place = new Int32Array(n);
+  let pairs = 0;
   for (let i = 0; i < n; i++) {
     const key = `${ids.board[i]},${others.map((o) => o[i]).join(',')}`;
-    let list = lists.get(key);
-    if (!list) lists.set(key, (list = []));
-    place[i] = list.length;
-    list.push(i);
-    listOf[i] = list;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = []));
+    // The cell pairs with each one already in its group.
+    pairs += group.length;
+    place[i] = group.length;
+    group.push(i);
+    groupOf[i] = group;
   }
-  let pairs = 0;
-  const groups = new Map([...lists.values()].map((list) => ((pairs += (list.length * (list.length - 1)) / 2), [list, Int32Array.from(list)])));
-  return { groupOf: listOf.map((list) => groups.get(list) as Int32Array), place, own: ids.fields[field], pairs };
+  return { groupOf, place, own: ids.fields[field], pairs };
 }
 
 /** A table's columns, as long as the most pairs there can be, cut to those found. */
@@ -208,14 +209,14 @@ export function compareTable(entries: BoardEntry[]): ComparisonTable {
     const apart = (sorted[i] as BoardEntry).apart;
     for (let f = 0; f < groups.length; f++) {
       const g = groups[f] as FieldGroups;
-      next[f] = apart?.includes(BOARD_FIELDS[f] as BoardField) ? (g.groupOf[i] as Int32Array).length : (g.place[i] as number) + 1;
+      next[f] = apart?.includes(BOARD_FIELDS[f] as BoardField) ? (g.groupOf[i] as number[]).length : (g.place[i] as number) + 1;
     }
     for (;;) {
       // The least of the groups' next cells: a cell differing from i in one field is in that field's group alone.
       let field = -1;
       let j = n;
       for (let f = 0; f < groups.length; f++) {
-        const group = (groups[f] as FieldGroups).groupOf[i] as Int32Array;
+        const group = (groups[f] as FieldGroups).groupOf[i] as number[];
         const at = next[f] as number;
         if (at < group.length && (group[at] as number) < j) {
           j = group[at] as number;
