@@ -52,6 +52,11 @@ export class LaunchService implements LaunchCalls {
   private readonly endedListeners: ((run: RunInfo) => void)[] = [];
   /** Each cell's latest launched run's state, by cell id, as last looked at; who hears when one changes. */
   private cellStates = new Map<string, RunState>();
+  /**
+   * Cells whose latest run is a Slurm job the scheduler holds in its queue for a reason (resources,
+   * priority, a partition's limits): it may wait for hours, so its launch does not wait for its cell.
+   */
+  private queued = new Set<string>();
   private readonly stateListeners: ((cells: string[]) => void)[] = [];
   private stateTimer: NodeJS.Timeout | undefined;
   /** The runs list as last told to `onRuns`. */
@@ -127,6 +132,7 @@ export class LaunchService implements LaunchCalls {
     const views = await this.settleListed(await this.runs.list());
     this.tellRuns(views.map((run) => this.info(run)));
     this.groups = new Map(views.filter((r) => isLocal(r.host) && r.pid !== null && r.state === 'running').map((r) => [r.pid as number, r.name]));
+    this.queued = new Set(views.filter((run) => run.state === 'pending' && run.seen?.job?.reason).map((run) => cellId(run.host, run.listed ?? run.cell)));
     const next = await this.runs.states();
     const changed = [...new Set([...next.keys(), ...this.cellStates.keys()])].filter((cell) => next.get(cell) !== this.cellStates.get(cell));
     this.cellStates = next;
@@ -222,8 +228,8 @@ export class LaunchService implements LaunchCalls {
     let problem = view.problem;
     try {
       await this.refreshStates();
-      // A run that ended already, or failed to start, will not write its cell now.
-      const starting = () => ['pending', 'running'].includes(this.cellStates.get(cell) ?? 'running');
+      // A run that ended already, failed to start, or waits in a queue will not write its cell now.
+      const starting = () => !this.queued.has(cell) && ['pending', 'running'].includes(this.cellStates.get(cell) ?? 'running');
       id = await this.options.watchCell(formatAddress({ host: view.host, path: run.cell }), cell, starting);
       if (id !== null && listedByPattern(run.listed)) await this.settle(view.id, id);
     } catch (error) {

@@ -89,6 +89,11 @@ describe('launching on a one-node Slurm cluster', () => {
   });
 
   const queue = () => slurm.run('squeue', ['-h', '-o', '%i %j %T']);
+  /** A launch service of its own on the core's registry, as the app's next start makes one. */
+  const serviceOptions = () => ({
+    configDir: join(tmp.path, 'config'), packageRoot: join(import.meta.dirname, '..', '..'), dataDir: join(tmp.path, 'data'),
+    gpus: async () => [], shell: () => Promise.reject(new Error('no hosts here')), watchCell: async () => null, cellListedAs: () => null,
+  });
   const runOf = async (id: string) => (await core.listRuns()).find((r) => r.id === id);
 
   it('submits the demo under its ui_ name: its cell appears and goes live; Stop cancels the job', async () => {
@@ -118,11 +123,22 @@ describe('launching on a one-node Slurm cluster', () => {
     );
   }, 30_000);
 
-  it('shows a job that cannot start yet as PENDING with its reason', async () => {
-    const { run } = await core.launchRun({ profile: 'script', values: { script: 'sleep 60' }, target: 'slurm', slurm: { extra: '--cpus-per-task=64' } });
-    await expect.poll(async () => (await runOf(run.id))?.job?.reason, { timeout: 10_000 }).toBeTruthy();
-    expect(await runOf(run.id)).toMatchObject({ state: 'pending', job: { state: 'PENDING' } });
-    expect((await core.stopRun(run.id)).job?.state).toBe('CANCELLED');
+  it('shows a job that cannot start yet as PENDING with its reason; its launch stops waiting for its cell', async () => {
+    // As the window's launch waits for a cell: while the run is starting, not while Slurm holds it in its queue.
+    const launcher = await LaunchService.create({
+      ...serviceOptions(),
+      watchCell: async (_address, _listed, starting) => {
+        await expect.poll(starting, { timeout: 15_000 }).toBe(false);
+        return null;
+      },
+    });
+    try {
+      const launched = await launcher.launchRun({ profile: 'script', values: { script: 'sleep 60' }, target: 'slurm', slurm: { extra: '--cpus-per-task=64' } });
+      expect(launched).toMatchObject({ cellId: null, problem: null, run: { state: 'pending', job: { state: 'PENDING', reason: expect.any(String) } } });
+      expect((await launcher.stopRun(launched.run.id)).job?.state).toBe('CANCELLED');
+    } finally {
+      launcher.close();
+    }
   }, 30_000);
 
   it('drains a job: DRAIN in its cell, SIGUSR1 to its batch step, and what it printed', async () => {
@@ -136,10 +152,7 @@ describe('launching on a one-node Slurm cluster', () => {
 
   it('finds its jobs again after a restart, and stops them', async () => {
     const { run } = await core.launchRun({ profile: 'script', values: { script: 'sleep 120' }, target: 'slurm' });
-    const again = await LaunchService.create({
-      configDir: join(tmp.path, 'config'), packageRoot: join(import.meta.dirname, '..', '..'), dataDir: join(tmp.path, 'data'),
-      gpus: async () => [], shell: () => Promise.reject(new Error('no hosts here')), watchCell: async () => null, cellListedAs: () => null,
-    }, false);
+    const again = await LaunchService.create(serviceOptions(), false);
     await expect.poll(async () => (await again.listRuns()).find((r) => r.id === run.id)?.job?.state, { timeout: 10_000 }).toBe('RUNNING');
     expect((await again.stopRun(run.id)).state).toBe('stopped');
     again.close();

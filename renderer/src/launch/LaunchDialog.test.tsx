@@ -3,9 +3,9 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { Profiler } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GpuStatus } from '../../../shared/machine';
-import type { ProfileInfo } from '../../../shared/launch';
+import type { ProfileInfo, RunInfo } from '../../../shared/launch';
 import { problem } from '../../../shared/model';
-import { AppProvider } from '../context';
+import { AppProvider, useApp } from '../context';
 import { fakeTransport } from '../testing';
 import { LaunchDialog } from './LaunchDialog';
 
@@ -29,6 +29,11 @@ function open(gpu: GpuStatus) {
 }
 
 afterEach(cleanup);
+
+/** The view the window shows, as text. */
+function ShownView() {
+  return <output aria-label="View">{useApp((s) => s.view)}</output>;
+}
 
 describe('the Launch dialog', () => {
   it('opens on a machine with no GPU sample, without re-rendering without end', async () => {
@@ -58,5 +63,31 @@ describe('the Launch dialog', () => {
     fireEvent.change(screen.getByLabelText('Target'), { target: { value: 'gpu1' } });
     expect((await screen.findByRole('status', { hidden: true })).textContent).toBe("Asking gpu1 for its home and the profiles' defaults…");
     expect((screen.getByRole('button', { name: 'Dry run', hidden: true }) as HTMLButtonElement).disabled).toBe(true);
+  });
+  it('shows Runs after a launch whose run has no cell yet: a Slurm job waiting in its queue', async () => {
+    const pending: RunInfo = {
+      id: 'r1', name: 'ui_demo_coding-agent', profile: 'demo', target: 'slurm', host: 'local', cell: '/runs/ui_demo_coding-agent', cellId: 'local:/runs/ui_demo_coding-agent',
+      pid: null, job: { id: '7', state: 'PENDING', reason: 'Resources', node: null, exitCode: null }, gpu: null, startedAt: 0, endedAt: null, state: 'pending',
+      exitCode: null, canDrain: false, resumes: null, stderrTail: [], vramPeakMib: null, problem: null,
+    };
+    const transport = fakeTransport({
+      gpuStatus: async () => ({ available: false, problems: [], history: [] }),
+      listProfiles: async () => [demo],
+      planLaunch: () => new Promise(() => undefined),
+      launchRun: async () => ({ run: pending, cellId: null, problem: null }),
+    });
+    let closed = false;
+    render(
+      <AppProvider transport={transport}>
+        <ShownView />
+        <LaunchDialog onClose={() => (closed = true)} />
+      </AppProvider>,
+    );
+    await screen.findByRole('option', { name: /demo/, hidden: true });
+    expect(screen.getByLabelText('View').textContent).toBe('cells');
+    await act(async () => fireEvent.submit(screen.getByRole('dialog', { hidden: true }).querySelector('form') as HTMLFormElement));
+    expect(transport.calls).toContain('launchRun');
+    expect(closed).toBe(true);
+    expect(screen.getByLabelText('View').textContent).toBe('runs');
   });
 });

@@ -92,8 +92,9 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
       onClose();
       // Started, whatever came after: said, and the run shown, never offered to launch again.
       if (launched.problem) say(`${launched.run.name} ${launched.problem}`);
+      // No cell yet (a job waiting in Slurm's queue, a run that ended at once): the run is shown in Runs.
       if (launched.cellId) openCell(launched.cellId);
-      else if (launched.problem) setView('runs');
+      else setView('runs');
     });
   };
 
