@@ -52,10 +52,7 @@ export class LaunchService implements LaunchCalls {
   private readonly endedListeners: ((run: RunInfo) => void)[] = [];
   /** Each cell's latest launched run's state, by cell id, as last looked at; who hears when one changes. */
   private cellStates = new Map<string, RunState>();
-  /**
-   * Cells whose latest run is a Slurm job the scheduler holds in its queue for a reason (resources,
-   * priority, a partition's limits): it may wait for hours, so its launch does not wait for its cell.
-   */
+  /** Cells whose latest run is a Slurm job held in its queue for a reason (resources, priority): hours away, maybe. */
   private queued = new Set<string>();
   private readonly stateListeners: ((cells: string[]) => void)[] = [];
   private stateTimer: NodeJS.Timeout | undefined;
