@@ -101,9 +101,14 @@ describe('SSH to a real sshd', () => {
 });
 
 describe('a host that never completes the handshake', () => {
-  // A hung sshd or a tarpit accepts TCP and says nothing; an endless banner talks and never says SSH-2.0.
+  // A hung sshd or a tarpit accepts TCP and says nothing; an endless banner talks and never says SSH-2.0; an
+  // sshd killed mid-handshake (under load, a dropped link) has said SSH-2.0 and goes.
   const servers = {
     'says nothing': () => undefined,
+    'says SSH-2.0, then closes as the key exchange starts': (socket: Socket) => {
+      socket.write('SSH-2.0-OpenSSH_9.2\r\n');
+      socket.once('data', () => socket.destroy());
+    },
     'sends an endless banner': (socket: Socket) => {
       const timer = setInterval(() => socket.write('hello, this is not ssh yet\r\n'), 20);
       socket.on('close', () => clearInterval(timer));

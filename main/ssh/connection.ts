@@ -73,6 +73,8 @@ export async function probeHostKey(host: HostConfig, options: ConnectOptions = {
       if (key) resolve(key);
       else reject(new Error(`${host.alias}: ${error.message}`));
     });
+    // Closed mid-handshake, ssh2 says nothing but its close (see handshake).
+    client.once('close', () => (key ? resolve(key) : reject(new Error(`${host.alias}: the connection closed during the handshake`))));
     client.connect({ sock, username: host.user, readyTimeout: options.timeoutMs ?? 10_000, hostVerifier: (offered: Buffer, verify: (ok: boolean) => void) => ((key = offered), verify(false)) });
   });
 }
@@ -152,6 +154,14 @@ async function handshake(host: HostConfig, sock: Duplex, keys: { file: string; k
         return reject(new OptionFailure(message, keys.map((k): [string, string] => ['IdentityFile', k.file])));
       }
       reject(error instanceof OptionFailure ? new OptionFailure(`${host.alias}: ${error.message}`, error.options) : new Error(`${host.alias}: ${error.message}`));
+    });
+    // A connection that closes once the server has said SSH-2.0 (mid key exchange or authentication: an
+    // sshd killed, a dropped link) is told by ssh2 with its close alone, no error and no ready timeout left:
+    // heard here, or the attempt waits for ever and the host is never tried again.
+    client.once('close', () => {
+      if (settled) return;
+      settled = true;
+      reject(new Error(`${host.alias}: the connection closed during the handshake`));
     });
     client.connect(config);
   });
