@@ -3,14 +3,12 @@
 import { join } from 'node:path';
 import type { GpuReading, GpuSample } from '../../shared/machine';
 import type { Backend } from '../../shared/contract';
-import { listedByPattern, parseTarget, type LaunchRequest, type RunInfo, type RunState } from '../../shared/launch';
+import { listedByPattern, type LaunchRequest, type RunInfo, type RunState } from '../../shared/launch';
 import { cellId, formatAddress, isLocal, parseAddress } from '../../shared/address';
-import { HostPlace } from './host-place';
-import type { RunPlace } from './place';
-import { HOST_SETUP_SCRIPT, hostSetupFrom, localSetup, planLaunch, profileDirs, profileInfos, type HostSetup, type LaunchContext } from './plan';
+import { localSetup, planLaunch, profileDirs, profileInfos, type LaunchContext } from './plan';
 import { RunManager, type RunView } from './runs';
-import { localShell, runChecked, type Shell } from './shell';
-import { SlurmPlace } from './slurm-place';
+import { runChecked, type Shell } from './shell';
+import { LaunchTargets } from './targets';
 import { lacking, needsScript } from './needs';
 import { movedCell, resumeRequest } from './resume-request';
 import { runInfo } from './run-info';
@@ -44,8 +42,7 @@ type LaunchCalls = Pick<Backend, 'listProfiles' | 'planLaunch' | 'launchRun' | '
 export class LaunchService implements LaunchCalls {
   private readonly runs: RunManager;
   private readonly context: LaunchContext;
-  private readonly places = new Map<string, RunPlace>();
-  private readonly setups = new Map<string, Promise<HostSetup>>();
+  private readonly targets: LaunchTargets;
   /** Process group → launched run on this machine, refreshed as runs start; the GPU view names each process's run. */
   private groups = new Map<number, string>();
   private readonly vramPeaks = new Map<string, number>();
@@ -60,16 +57,18 @@ export class LaunchService implements LaunchCalls {
   private toldRuns = '';
 
   private constructor(private readonly options: LaunchOptions) {
-    this.runs = new RunManager(join(options.configDir, 'launched.json'), (target) => this.place(target), (run) => {
+    const local = localSetup(options.dataDir, join(options.packageRoot, 'out', 'cli.mjs'));
+    this.targets = new LaunchTargets(options.shell, local);
+    this.runs = new RunManager(join(options.configDir, 'launched.json'), (target) => this.targets.place(target), (run) => {
       this.endedListeners.forEach((listener) => listener(this.info(run)));
       void this.refreshStates();
     });
     this.context = {
       profileDirs: profileDirs(options.packageRoot, options.configDir),
-      local: localSetup(options.dataDir, join(options.packageRoot, 'out', 'cli.mjs')),
-      hostSetup: (host) => this.hostSetup(host),
+      local,
+      hostSetup: (host) => this.targets.hostSetup(host),
       gpus: options.gpus,
-      lacks: async (target, run) => lacking(await runChecked(await this.shellOf(target), needsScript(run), 'checking what the run needs')),
+      lacks: async (target, run) => lacking(await runChecked(await this.targets.shellOf(target), needsScript(run), 'checking what the run needs')),
     };
   }
 
@@ -83,35 +82,6 @@ export class LaunchService implements LaunchCalls {
       service.stateTimer.unref();
     }
     return service;
-  }
-
-  private place(target: string): RunPlace {
-    let place = this.places.get(target);
-    if (!place) {
-      const parsed = parseTarget(target);
-      if (parsed.kind === 'here') throw new Error('this machine is not a remote place');
-      const shell = () => this.shellOf(target);
-      place = parsed.kind === 'ssh' ? new HostPlace(shell) : new SlurmPlace(shell);
-      this.places.set(target, place);
-    }
-    return place;
-  }
-
-  /** Where a target's scripts run: sh here (this machine, sbatch here), or the SSH host's exec channel. */
-  private shellOf(target: string | undefined): Promise<Shell> {
-    const parsed = parseTarget(target);
-    const host = parsed.kind === 'here' ? null : parsed.host;
-    return host === null ? Promise.resolve(localShell) : this.options.shell(host);
-  }
-
-  private hostSetup(host: string): Promise<HostSetup> {
-    let setup = this.setups.get(host);
-    if (!setup) {
-      setup = this.options.shell(host).then(async (shell) => hostSetupFrom(await runChecked(shell, HOST_SETUP_SCRIPT, 'asking for $HOME'), this.context.local));
-      this.setups.set(host, setup);
-      setup.catch(() => this.setups.delete(host));
-    }
-    return setup;
   }
 
   /** What the latest run this app launched in the cell says, if it launched one. */
