@@ -46,8 +46,8 @@ export function trailingRepeat(newestFirst: Iterable<LoggedCall>): RunningUnit['
 export interface StuckUnit {
   unit: string;
   kind: 'stuck' | 'looping';
-  /** Epoch ms it has been so since. */
-  since: number;
+  /** Epoch ms it has been so since; null where its log times none of its calls nor its events. */
+  since: number | null;
   why: string;
 }
 
@@ -56,23 +56,37 @@ function minutes(ms: number): string {
   return m < 120 ? `${m} min` : `${(m / 60).toFixed(1)} h`;
 }
 
+/** Since when a unit (or a cell) has written nothing outside a throttle pause: its last write, or its pause's end after it. */
+export const quietSince = (lastEventAt: number, pausedUntil: number | null) => Math.max(lastEventAt, pausedUntil ?? 0);
+
 /** Each running unit that is stuck or looping at `now` (a unit can be both). */
 export function stuckUnits(running: readonly RunningUnit[], now: number, stuckAfterMs = STUCK_AFTER_MS, loopTimes = LOOP_TIMES): StuckUnit[] {
   const found: StuckUnit[] = [];
   for (const r of running) {
     if (r.lastEventAt !== null) {
-      const quietSince = Math.max(r.lastEventAt, r.pausedUntil ?? 0);
-      if (now - quietSince >= stuckAfterMs) {
+      const quiet = quietSince(r.lastEventAt, r.pausedUntil);
+      if (now - quiet >= stuckAfterMs) {
         const paused = r.pausedUntil !== null && r.pausedUntil > r.lastEventAt ? ' after its throttle pause ended' : '';
-        found.push({ unit: r.unit, kind: 'stuck', since: quietSince, why: `no new event for ${minutes(now - quietSince)}${paused}` });
+        found.push({ unit: r.unit, kind: 'stuck', since: quiet, why: `no new event for ${minutes(now - quiet)}${paused}` });
       }
     }
     if (r.repeat && r.repeat.times >= loopTimes) {
-      found.push({ unit: r.unit, kind: 'looping', since: r.repeat.since ?? r.lastEventAt ?? now, why: `the same call ${r.repeat.times} times in a row: ${r.repeat.call}` });
+      found.push({ unit: r.unit, kind: 'looping', since: r.repeat.since ?? r.lastEventAt, why: `the same call ${r.repeat.times} times in a row: ${r.repeat.call}` });
     }
   }
   return found;
 }
 
+/** The first moment after `now` at which one of `running` turns stuck; Infinity where none does without a new event. */
+export function nextStuckAt(running: readonly RunningUnit[], now: number, stuckAfterMs = STUCK_AFTER_MS): number {
+  let next = Infinity;
+  for (const r of running) {
+    if (r.lastEventAt === null) continue;
+    const at = quietSince(r.lastEventAt, r.pausedUntil) + stuckAfterMs;
+    if (at > now && at < next) next = at;
+  }
+  return next;
+}
+
 /** As `status --json` prints a cell's stuck and looping units. */
-export const stuckJson = (running: readonly RunningUnit[], now: number) => stuckUnits(running, now).map(({ unit, kind, since, why }) => ({ unit, kind, since: new Date(since).toISOString(), why }));
+export const stuckJson = (running: readonly RunningUnit[], now: number) => stuckUnits(running, now).map(({ unit, kind, since, why }) => ({ unit, kind, since: since === null ? null : new Date(since).toISOString(), why }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clockTime, type CellSummary } from '../../shared/model';
-import { cellAlerts, hostDownAlert, stallAlert, stuckAlerts } from './rules';
+import { cellAlerts, hostDownAlert, nextAlertAt, stallAlert, stuckAlerts } from './rules';
 
 const row = (more: Partial<CellSummary>): CellSummary =>
   ({
@@ -81,5 +81,20 @@ describe('what raises an alert', () => {
     ]);
     expect(stuckAlerts(row({ running }), 900_000).map((a) => a.key)).toEqual(raised.map((a) => a.key));
     expect(stuckAlerts(row({ running, state: 'finished' }), 900_000)).toEqual([]);
+    // A log that times nothing: the same alert at every check still (its time was the check's).
+    const untimed = [{ ...running[0]!, lastEventAt: null, repeat: { ...running[0]!.repeat, since: null } }];
+    expect(stuckAlerts(row({ running: untimed }), 1000).map((a) => a.key)).toEqual(['looping:local:/runs/task:7:untimed']);
+    expect(stuckAlerts(row({ running: untimed }), 2000).map((a) => a.key)).toEqual(['looping:local:/runs/task:7:untimed']);
+  });
+
+  it('says when a live row can next stall or have a unit stuck: its quiet plus the threshold, never once it has ended', () => {
+    const running = [{ unit: '7', lastEventAt: 0, pausedUntil: null, repeat: null }];
+    expect(nextAlertAt(row({ running }), 2000, 60_000)).toBe(61_000);
+    expect(stallAlert(row({}), 61_000 - 1, 60_000)).toBeNull();
+    expect(stallAlert(row({}), 61_000, 60_000)).not.toBeNull();
+    expect(nextAlertAt(row({ running }), 61_000, 60_000)).toBe(600_000);
+    expect(nextAlertAt(row({ running, pausedUntil: 90_000 }), 61_000, 60_000)).toBe(150_000);
+    expect(nextAlertAt(row({ running }), 600_000, 60_000)).toBe(Infinity);
+    expect(nextAlertAt(row({ running, state: 'finished' }), 0, 60_000)).toBe(Infinity);
   });
 });

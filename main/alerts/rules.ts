@@ -2,7 +2,7 @@
 import type { Alert } from '../../shared/alerts';
 import { clockTime, type CellState, type CellSummary } from '../../shared/model';
 import { formatP, type McNemarTable } from '../../shared/mcnemar';
-import { stuckUnits } from '../../shared/stuck';
+import { nextStuckAt, quietSince, stuckUnits } from '../../shared/stuck';
 
 /** A throttle pause this long or longer is an alert; a shorter one is the model service's routine backoff. */
 const THROTTLE_WORTH_MS = 60_000;
@@ -73,16 +73,25 @@ function duration(ms: number): string {
  */
 export function stallAlert(cell: CellSummary, now: number, stallMs: number): Raised | null {
   if (isEnded(cell.state) || cell.changedAt === null) return null;
-  const quietSince = Math.max(cell.changedAt, cell.pausedUntil ?? 0);
-  if (now - quietSince < stallMs) return null;
+  if (now - quietSince(cell.changedAt, cell.pausedUntil) < stallMs) return null;
   const paused = cell.pausedUntil !== null && cell.pausedUntil > cell.changedAt ? ', after its throttle pause ended' : '';
   return { key: `stalled:${cell.id}:${cell.changedAt}`, kind: 'stalled', tab: 'episodes', cell: cell.id, subject: cell.name, message: `stalled: no new bytes for ${duration(now - cell.changedAt)}${paused}` };
 }
 
-/** Each unit of a cell stuck or looping at `now` (shared/stuck.ts), once per unit and spell. */
+/** Each unit of a cell stuck or looping at `now` (shared/stuck.ts), once per unit and spell (once per unit where its log times nothing). */
 export function stuckAlerts(cell: CellSummary, now: number): Raised[] {
   if (isEnded(cell.state)) return [];
-  return stuckUnits(cell.running, now).map((s) => ({ key: `${s.kind}:${cell.id}:${s.unit}:${s.since}`, kind: 'stuck', tab: 'episodes', cell: cell.id, subject: cell.name, message: `${s.unit} ${s.kind}: ${s.why}` }));
+  return stuckUnits(cell.running, now).map((s) => ({ key: `${s.kind}:${cell.id}:${s.unit}:${s.since ?? 'untimed'}`, kind: 'stuck', tab: 'episodes', cell: cell.id, subject: cell.name, message: `${s.unit} ${s.kind}: ${s.why}` }));
+}
+
+/**
+ * The first moment after `now` at which `stallAlert` or `stuckAlerts` of this row raise an alert they do
+ * not raise at `now`; Infinity where only a change of the row can make them.
+ */
+export function nextAlertAt(cell: CellSummary, now: number, stallMs: number): number {
+  if (isEnded(cell.state)) return Infinity;
+  const stall = cell.changedAt === null ? Infinity : quietSince(cell.changedAt, cell.pausedUntil) + stallMs;
+  return Math.min(stall > now ? stall : Infinity, nextStuckAt(cell.running, now));
 }
 
 /** An SSH host down since `since` for at least `afterMs`. */

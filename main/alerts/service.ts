@@ -5,12 +5,13 @@ import type { Backend, HostStatus } from '../../shared/contract';
 import type { GpuSample } from '../../shared/machine';
 import type { RunInfo } from '../../shared/launch';
 import type { PairedTest } from '../../shared/mcnemar';
-import { isLive, type CellsDelta, type CellSummary } from '../../shared/model';
+import type { CellsDelta, CellSummary } from '../../shared/model';
 import type { EventHub } from '../events';
 import { MIN_FREE_MIB } from '../launch/gpu-pick';
 import { splitAddress } from '../compare/paired';
 import type { AlertLog } from './log';
-import { cellAlerts, hostDownAlert, isEnded, pairedAlert, stallAlert, stuckAlerts, type Raised } from './rules';
+import { cellAlerts, hostDownAlert, pairedAlert, type Raised } from './rules';
+import { LiveCells } from './live-cells';
 import { hostPresence } from '../../shared/presence';
 import { LOCAL, isLocal } from '../../shared/address';
 
@@ -34,8 +35,7 @@ type AlertCalls = Pick<Backend, 'listAlerts' | 'markAlertsRead' | 'setAlertPrefs
 
 export class AlertService implements AlertCalls {
   private readonly rows = new Map<string, CellSummary>();
-  /** Cells seen moving while watched: only these can stall (a run abandoned last year is not news). */
-  private readonly seenLive = new Set<string>();
+  private readonly live = new LiveCells();
   private readonly hostDown = new Map<string, { since: number; why: string | null }>();
   /** Launched runs whose GPU is under the guard now, and since when. */
   private readonly lowGpu = new Map<string, { since: number; host: string }>();
@@ -74,6 +74,7 @@ export class AlertService implements AlertCalls {
 
   async setAlertPrefs(prefs: AlertPrefs): Promise<AlertsState> {
     const state = await this.log.setPrefs(prefs);
+    this.live.lookAgain();
     prefs.pinned.filter((pair) => !this.pairs.has(pairKey(pair))).forEach((pair) => this.schedulePair(pair, 0));
     return state;
   }
@@ -96,8 +97,7 @@ export class AlertService implements AlertCalls {
   /** A row seen: the first time it is where changes count from; a live one may stall from now on. */
   private see(cell: CellSummary): void {
     this.rows.set(cell.id, cell);
-    if (isLive(cell.state)) this.seenLive.add(cell.id);
-    else if (isEnded(cell.state)) this.seenLive.delete(cell.id);
+    this.live.seen(cell);
   }
 
   private cellsChanged(delta: CellsDelta): void {
@@ -108,7 +108,7 @@ export class AlertService implements AlertCalls {
     }
     for (const id of delta.removed) {
       this.rows.delete(id);
-      this.seenLive.delete(id);
+      this.live.removed(id);
     }
     const changed = new Set([...delta.added, ...delta.changed].map((c) => c.id));
     this.log
@@ -118,13 +118,7 @@ export class AlertService implements AlertCalls {
   }
 
   private check(now: number): void {
-    const stallMs = this.log.state().prefs.stallSeconds * 1000;
-    for (const id of this.seenLive) {
-      const cell = this.rows.get(id);
-      const stalled = cell && stallAlert(cell, now, stallMs);
-      if (stalled) this.raise(stalled);
-      if (cell) stuckAlerts(cell, now).forEach((raised) => this.raise(raised));
-    }
+    this.live.check(now, this.log.state().prefs.stallSeconds * 1000).forEach((raised) => this.raise(raised));
     for (const [alias, { since, why }] of this.hostDown) {
       const down = hostDownAlert(alias, since, now, this.timing.hostDownMs ?? 60_000, why);
       if (down) this.raise(down);

@@ -1,6 +1,6 @@
 // npm run bench:fleet: 50 SSH hosts (50 private sshd on loopback ports, aliases in a temporary
 // ~/.ssh/config, a stand-in nvidia-smi on each) of 200 coding-agent cells each. Prints the time until
-// all 10,000 remote cells are listed, the app's idle CPU after, and its connection count, beside the
+// all 10,000 remote cells are listed, the app's CPU as it settles and idle after, and its connection count, beside the
 // time 50 bare connections take to open in the same run (goals: listed within 15 s, idle under 2 % of
 // a core, exactly 50 connections). Then `cellwatch status` over the first 20 hosts' 100-cell roots,
 // beside `ssh ALIAS true` to each of them one after another and to all of them at once (goal: within
@@ -84,12 +84,17 @@ while ((await count()) < HOSTS * CELLS && performance.now() - started < 120_000)
 const listed = await count();
 const listedMs = performance.now() - started;
 
-await sleep(10_000);
-const cpuBefore = process.cpuUsage();
-const idleStart = performance.now();
-await sleep(IDLE_SECONDS * 1000);
-const cpu = process.cpuUsage(cpuBefore);
-const idlePct = ((cpu.user + cpu.system) / 1000 / (performance.now() - idleStart)) * 100;
+/** The app's CPU (every thread of it) over the next `seconds`, in % of one core. */
+async function cpuOver(seconds: number): Promise<number> {
+  const before = process.cpuUsage();
+  const start = performance.now();
+  await sleep(seconds * 1000);
+  const cpu = process.cpuUsage(before);
+  return ((cpu.user + cpu.system) / 1000 / (performance.now() - start)) * 100;
+}
+// First V8 tidies the listing's garbage (a few collections of the whole heap, seconds after it): apart from the idle after it.
+const settlingPct = await cpuOver(IDLE_SECONDS);
+const idlePct = await cpuOver(IDLE_SECONDS);
 const connections = (await Promise.all(hosts.map((h) => h.connections()))).reduce((a, b) => a + b, 0) - connectionsBefore;
 const listedHosts = await core.listHosts();
 const feeds = listedHosts.map((h) => h.feed?.mode ?? 'none');
@@ -123,7 +128,8 @@ console.log('');
 console.log(`hosts' sessions: ${OWN_SHELL ? "the user's own login shell and .bashrc (BENCH_EMPTY_HOME=1 for none)" : 'an empty HOME (no .bashrc)'}`);
 console.log(`${HOSTS} bare connections opened  ${(bareMs / 1000).toFixed(2).padStart(6)} s   (baseline)`);
 console.log(`${listed} of ${HOSTS * CELLS} cells listed    ${(listedMs / 1000).toFixed(2).padStart(6)} s   (goal: within 15 s)`);
-console.log(`idle CPU of the app          ${idlePct.toFixed(2).padStart(6)} %   of one core over ${IDLE_SECONDS} s (goal: under 2 %)`);
+console.log(`CPU of the app as it settles  ${settlingPct.toFixed(2).padStart(6)} %   of one core over the ${IDLE_SECONDS} s after the listing`);
+console.log(`idle CPU of the app          ${idlePct.toFixed(2).padStart(6)} %   of one core over the next ${IDLE_SECONDS} s (goal: under 2 %)`);
 console.log(`\`ssh ALIAS true\` x ${CLI_HOSTS}, in turn   ${(sshMs / 1000).toFixed(2).padStart(6)} s   (baseline, median of 3: ${sshRuns.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s)`);
 console.log(`\`ssh ALIAS true\` x ${CLI_HOSTS}, at once   ${(median(atOnceRuns) / 1000).toFixed(2).padStart(6)} s   (baseline: the logins alone, as the command makes them; median of 3: ${atOnceRuns.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s)`);
 console.log(`status over ${CLI_HOSTS} x ${CLI_CELLS} cells     ${(status.wallMs / 1000).toFixed(2).padStart(6)} s   (${statusRows} rows; goal: within 5 s; median of 3: ${statusRuns.map((r) => (r.wallMs / 1000).toFixed(2)).join(', ')} s)`);

@@ -80,7 +80,7 @@ function StuckLine({ running }: { running: RunningUnit[] }) {
   if (!stuck.length) return null;
   return (
     <span className="stuck-line tone-amber" role="status" aria-label="Stuck or looping">
-      {stuck.map((s) => `${s.unit} ${s.kind} since ${clockTime(s.since)}: ${s.why}`).join('; ')}
+      {stuck.map((s) => `${s.unit} ${s.kind}${s.since === null ? '' : ` since ${clockTime(s.since)}`}: ${s.why}`).join('; ')}
     </span>
   );
 }
