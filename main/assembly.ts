@@ -1,5 +1,5 @@
 // The parts every entry point builds the same way: the places (one registry: this machine and each SSH
-// host on one connection), the read workers, the prices, the nvidia-smi of each place and the launch
+// host on one connection), the read workers (of local roots; of remote cells and open ones), the prices, the nvidia-smi of each place and the launch
 // service on them. The core composes the window's services on an assembly; a CLI command uses one for its
 // one look, then closes it.
 import { dirname } from 'node:path';
@@ -16,6 +16,7 @@ import { shellOn } from './launch/shell';
 import { HostRegistry, type RegistryOptions } from './place/registry';
 import { PriceList, shippedPrices } from './prices';
 import { ReaderPool } from './roots/pool';
+import { OpenCellReader } from './watch/open-reader';
 import { scorerPicksIn } from './settings';
 import type { ScorerPicks } from '../runners';
 
@@ -29,11 +30,14 @@ export interface AssemblyOptions {
   hosts?: RegistryOptions;
   /** Told of every host's status each time one changes. */
   onHosts(statuses: HostStatus[]): void;
+  /** The limits of the workers reading remote and open cells (tests make them small). */
+  openCells?: { heapMb?: number; stallMs?: number };
 }
 
 export class Assembly {
   readonly hosts: HostRegistry;
   private workers: ReaderPool | undefined;
+  private cellReader: OpenCellReader | undefined;
   private priceList: Promise<PriceList> | undefined;
   private launchService: Promise<LaunchService> | undefined;
 
@@ -60,6 +64,11 @@ export class Assembly {
       this.workers.scorers = () => this.scorers;
     }
     return this.workers;
+  }
+
+  /** The workers reading cells on SSH hosts (remote roots' rows) and the cells open in the window, started when first asked. */
+  get cells(): OpenCellReader {
+    return (this.cellReader ??= new OpenCellReader((host) => this.contextOf({ host }).read().fs, { ...this.options.openCells, scorers: () => this.scorers }));
   }
 
   /** The prices of prices.yml over the shipped ones, kept current while the assembly is open. */
@@ -107,6 +116,6 @@ export class Assembly {
     (await this.launchService?.catch(() => undefined))?.close();
     (await this.priceList)?.close();
     this.hosts.close();
-    await this.workers?.close();
+    await Promise.all([this.workers?.close(), this.cellReader?.close()]);
   }
 }

@@ -22,7 +22,6 @@ import { RootsService } from './roots/service';
 import { APP_VERSION } from './version';
 import { readLog } from './watch/logs';
 import { readTranscript } from './watch/transcript';
-import { OpenCellReader } from './watch/open-reader';
 import { WatchService } from './watch/service';
 import { removeStaleTemps } from './state-file';
 import { LOCAL } from '../shared/address';
@@ -90,6 +89,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     remoteNvidiaSmi: options.remoteNvidiaSmi,
     hosts: options.hosts,
     onHosts: (statuses) => events.emit('hostsChanged', statuses),
+    openCells: options.openCells,
   });
   const hosts = new HostsService(parts.hosts);
   const contextOf: ContextOf = parts.contextOf;
@@ -97,7 +97,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   await Promise.all([options.configDir, join(dataDir, 'index')].map(removeStaleTemps));
   const prices = await parts.prices();
   // Local roots keep what they read in the data folder between starts.
-  const roots = await RootsService.create({ ...options, index: { cacheDir: dataDir, ...options.index } }, events, parts.hosts, parts.pool);
+  const roots = await RootsService.create({ ...options, index: { cacheDir: dataDir, ...options.index } }, events, parts);
 
   const recordingsDir = join(dataDir, 'recordings');
   // The GPU view names processes by launched run, and launching picks a GPU from the samples: launch only
@@ -123,8 +123,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     roots.restate(ids);
     watch.restate(ids);
   });
-  // Cells open in the window, and the rollouts opened as transcripts, are read off this thread.
-  const openReader = new OpenCellReader((host) => contextOf({ host }).read().fs, { ...options.openCells, scorers: () => parts.scorers });
+  // Cells open in the window, and the rollouts opened as transcripts, are read off this thread (as remote roots' rows are).
+  const openReader = parts.cells;
   const watch = new WatchService((id) => roots.cell(id), contextOf, (delta) => events.emit('cellChanged', delta), present, openReader);
   launch.onCellStates((cells) => {
     roots.restate(cells);
@@ -237,7 +237,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         gpus.close();
         // The hosts first: a root let go of while its host is open would restart the host's feed.
         parts.hosts.close();
-        await Promise.all([roots.close(), watch.close().then(() => openReader.close())]);
+        await Promise.all([roots.close(), watch.close()]);
         await parts.close();
       })();
       return closing;

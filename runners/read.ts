@@ -21,14 +21,17 @@ export async function logProblems(dir: string, format: FormatName, ctx: ReadCont
   return found;
 }
 
+/** A cell that could not be read, saying why: its folder and format, `message` its problem, off its board. */
+export function unreadableCell(dir: string, format: FormatName, ctx: Pick<ReadContext, 'host'>, message: string): CellRead {
+  const cell = baseCell(dir, format, ctx);
+  cell.problems = [problem(dir, message)];
+  if (ADAPTERS[format].capabilities.board) judgeBoard(cell, [message]);
+  return { cell, labels: NO_LABELS, changedAt: null, units: [] };
+}
+
 /** Reads a cell with its format's adapter; whatever goes wrong becomes a problem on the cell, never a throw. */
 export async function readCell(dir: string, format: FormatName, ctx: ReadContext, options: ReadOptions = {}): Promise<CellRead> {
-  const unreadable = (message: string): CellRead => {
-    const cell = baseCell(dir, format, ctx);
-    cell.problems = [problem(dir, message)];
-    if (ADAPTERS[format].capabilities.board) judgeBoard(cell, [message]);
-    return { cell, labels: NO_LABELS, changedAt: null, units: [] };
-  };
+  const unreadable = (message: string) => unreadableCell(dir, format, ctx, message);
   // A cell that is a file says itself when it is gone: its rollouts may not be written yet.
   if (!ADAPTERS[format].capabilities.fileCell && (await ctx.fs.stat(dir))?.kind !== 'dir') return { ...unreadable('cell folder no longer exists'), gone: true };
   try {

@@ -111,7 +111,7 @@ async function listRoot(places: Assembly, address: string, pricing: ReturnType<A
     if (read) return { cells: [(await pricing).price(summaryOf(read, dirname(target.dir)))], problems: [] };
   }
   const root = target.where;
-  const index = openIndex(root, { pool: places.pool, hosts: places.hosts }, () => undefined, () => undefined, { watch: false, rescanMs: false, logsWithRows: true, cacheDir: defaultDataDir() });
+  const index = openIndex(root, places, () => undefined, () => undefined, { watch: false, rescanMs: false, logsWithRows: true, cacheDir: defaultDataDir() });
   try {
     await index.start();
     const status = index.status('command line');

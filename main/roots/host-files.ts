@@ -14,13 +14,13 @@ export class HostFiles {
 
   constructor(private readonly send: (message: WorkerReply) => void) {}
 
-  /** The files of the SSH host `host`. */
-  of(host: string): CellFs {
+  /** The files of the SSH host `host`, for the job `job` where jobs run at once (else the one running now). */
+  of(host: string, job?: number): CellFs {
     const ask = <T>(call: FsCall): Promise<T> =>
       new Promise<T>((resolve, reject) => {
         const id = this.nextCall++;
         this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-        this.send({ type: 'fs', id: this.job, call: id, host, ...call });
+        this.send({ type: 'fs', id: job ?? this.job, call: id, host, ...call });
       });
     return {
       list: (dir) => ask({ op: 'list', args: [dir] }),

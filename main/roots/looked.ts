@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { JsonReader, type CellFs, type ReadContext } from '../../runners';
+import type { CellFs } from '../../runners';
 import type { Change } from '../changes';
 
 /** What one read of a cell looked at: the files it read or stat'd, the folders it listed. */
@@ -44,13 +44,6 @@ export class LookingFs implements CellFs {
     this.looked.files.add(posix.normalize(path));
     return this.inner.readBytes(path, position, maxBytes, into);
   }
-}
-
-/** A read context of its own for one read, noting what it looks at (reads of many cells at once). */
-export function lookingContext(ctx: ReadContext): { ctx: ReadContext; looked: Looked } {
-  const fs = new LookingFs(ctx.fs);
-  const looked = fs.begin();
-  return { ctx: { ...ctx, fs, json: new JsonReader(fs, { keepLastGood: false }) }, looked };
 }
 
 /**

@@ -5,13 +5,15 @@ import { isLocal, parseAddress } from '../../shared/address';
 import type { IndexOptions } from './index-options';
 import { LocalIndex } from './local-index';
 import type { ReaderPool } from './pool';
-import { RemoteIndex } from './remote-index';
+import { RemoteIndex, type RemoteCellReads } from './remote-index';
 import type { RootIndex } from './root-index';
 
 export interface IndexPlaces {
   /** The read workers local roots share. */
   pool: ReaderPool;
   hosts: HostRegistry;
+  /** The workers that read remote roots' cells (watch/open-reader.ts). */
+  cells: RemoteCellReads;
 }
 
 export interface OpenIndexOptions extends IndexOptions {
@@ -23,5 +25,5 @@ export interface OpenIndexOptions extends IndexOptions {
 export function openIndex(address: string, places: IndexPlaces, onDelta: (delta: CellsDelta) => void, onStatus: () => void, options: OpenIndexOptions = {}): RootIndex {
   const { host, path } = parseAddress(address);
   if (isLocal(host)) return new LocalIndex(address, places.pool, onDelta, onStatus, options);
-  return new RemoteIndex(address, places.hosts.contextOf({ host }), path, onDelta, onStatus, { rescanMs: options.rescanMs, watch: options.watch !== false });
+  return new RemoteIndex(address, places.hosts.contextOf({ host }), places.cells, path, onDelta, onStatus, { rescanMs: options.rescanMs, watch: options.watch !== false });
 }

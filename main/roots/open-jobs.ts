@@ -1,10 +1,11 @@
 // What a read worker does for the cells open in the window (a cell's view, a unit's transcript, a paired
-// test), here or on an SSH host: a host's files are asked of the thread that holds its connection
-// (host-files.ts), and everything else is done here, off the thread that serves the window.
+// test), here or on an SSH host, and for the rows of remote roots: a host's files are asked of the thread
+// that holds its connection (host-files.ts), and everything else is done here, off the thread that serves
+// the window.
 import { JsonReader, syncLocalFs, type CellFs, type ReadContext } from '../../runners';
 import { JsonlCache } from '../../runners/common/jsonl-cache';
 import { LogCache } from '../../runners/common/logs';
-import { readCell } from '../../runners/read';
+import { readCell, summaryOf } from '../../runners/read';
 import { episodeTranscript } from '../../runners/common/episode-transcript';
 import { capTranscript } from '../../runners/common/transcript-cap';
 import { ADAPTERS } from '../../runners';
@@ -13,10 +14,12 @@ import { isLocal } from '../../shared/address';
 import { compareSides, readSide } from '../compare/paired';
 import { collectGarbage } from './garbage';
 import { HostFiles } from './host-files';
+import { rootSnapshot, type RootSnapshot } from '../place/snapshot';
 import { LookingFs } from './looked';
 import type { FsAnswer, PairSide, WorkerJob, WorkerReply } from './worker-jobs';
 
 type OpenJob = Extract<WorkerJob, { type: 'detail' | 'transcript' | 'pair' }>;
+type SummaryJob = Extract<WorkerJob, { type: 'summary' }>;
 type Kept = { fs: LookingFs; json: JsonReader; jsonl: JsonlCache; logs: LogCache };
 
 /** The open cells whose reads' memory is kept (the last good JSON, logs read on from where they were): the newest this many. */
@@ -26,6 +29,10 @@ export class OpenJobs {
   private readonly hosts: HostFiles;
   /** Each open cell, by host and path, with what its reads keep between them. */
   private readonly cells = new Map<string, Kept>();
+  /** Each host's JSONL logs as its cells' rows last read them: read on from there. */
+  private readonly hostLogs = new Map<string, JsonlCache>();
+  /** Each remote root's latest snapshot, by host and the root's path, with its scan's stamp. */
+  private readonly snapshots = new Map<string, { stamp: number; fs: RootSnapshot }>();
 
   constructor(private readonly reply: (message: WorkerReply) => void) {
     this.hosts = new HostFiles(reply);
@@ -51,6 +58,29 @@ export class OpenJobs {
 
   answered(answer: FsAnswer): void {
     this.hosts.answered(answer);
+  }
+
+  /** Keeps (or, with no output, forgets) a remote root's snapshot for its scan's summaries. */
+  snapshot(job: Extract<WorkerJob, { type: 'snapshot' }>): void {
+    const key = `${job.host}\0${job.root}`;
+    if (job.output === null) this.snapshots.delete(key);
+    else this.snapshots.set(key, { stamp: job.stamp, fs: rootSnapshot(job.output, job.root, job.depth, this.hosts.of(job.host)) });
+  }
+
+  /**
+   * A remote cell's row for its root's index, from its scan's snapshot where this worker holds it; its file
+   * calls carry its own id, as several run at once.
+   */
+  async summary(job: SummaryJob): Promise<void> {
+    const host = this.hosts.of(job.host, job.id);
+    const kept = job.snapshot === null ? undefined : [...this.snapshots.values()].find((s) => s.stamp === job.snapshot);
+    const fs = new LookingFs(kept ? kept.fs.over(host) : host);
+    const looked = fs.begin();
+    let jsonl = this.hostLogs.get(job.host);
+    if (!jsonl) this.hostLogs.set(job.host, (jsonl = new JsonlCache()));
+    const ctx: ReadContext = { fs, json: new JsonReader(fs, { keepLastGood: false }), jsonl, now: Date.now(), host: job.host, scorers: job.scorers };
+    const read = await readCell(job.dir, job.format, ctx);
+    this.reply({ type: 'summarized', id: job.id, row: summaryOf(read, job.root), gone: read.gone === true, looked: { files: [...looked.files], dirs: [...looked.dirs] } });
   }
 
   async run(job: OpenJob): Promise<void> {

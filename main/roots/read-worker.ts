@@ -212,13 +212,16 @@ async function handle(job: WorkerJob): Promise<void> {
   }
 }
 
-// One job at a time, in order.
+// One job at a time, in order; but a remote cell's row, whose reads wait on its host, runs beside them.
 let queue = Promise.resolve();
 parentPort?.on('message', (job: WorkerJob) => {
-  // A host's answer to a file call of the job running now: not a job to wait behind it.
+  // A host's answer to a file call of a job: not a job to wait behind it.
   if (job.type === 'fsAnswer') return open.answered(job);
+  if (job.type === 'snapshot') return open.snapshot(job);
+  if (job.type === 'summary') return void open.summary(job).catch((error: Error) => reply({ type: 'failed', id: job.id, message: error.message, name: error.name }));
   queue = queue
     .then(() => handle(job))
     .catch((error: Error) => reply({ type: 'failed', id: 'id' in job ? job.id : -1, message: error.message, name: error.name }))
     .then(collectGarbage);
 });
+reply({ type: 'ready' });

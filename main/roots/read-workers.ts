@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker, type TransferListItem } from 'node:worker_threads';
 import { unpackedFile } from '../paths';
 import { formatAddress } from '../../shared/address';
-import type { WorkerJob, WorkerReply } from './worker-jobs';
+import type { FsAnswer, WorkerJob, WorkerReply } from './worker-jobs';
 
 /** A job without its id (the pool numbers them). */
 export type Asked = Extract<WorkerJob, { id: number }> extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
@@ -35,7 +35,7 @@ const STALL_MS = 30_000;
 function describe(job: Asked): string {
   if (job.type === 'compare') return `comparing the ${job.entries.length} cells on the board`;
   const where = (host: string, dir: string) => formatAddress({ host, path: dir });
-  if (job.type === 'detail') return `reading ${where(job.host, job.dir)}`;
+  if (job.type === 'detail' || job.type === 'summary') return `reading ${where(job.host, job.dir)}`;
   if (job.type === 'transcript') return `reading ${job.unit} of ${where(job.host, job.dir)}`;
   if (job.type === 'pair') return `pairing ${where(job.a.host, job.a.dir)} and ${where(job.b.host, job.b.dir)}`;
   const dirs = 'cells' in job ? job.cells.map((c) => c.dir) : 'dirs' in job ? job.dirs : [];
@@ -46,9 +46,11 @@ function describe(job: Asked): string {
 export class ReadWorkers {
   private readonly workers: Worker[];
   private nextId = 1;
-  private readonly waiting = new Map<number, { worker: number; onReply: (reply: WorkerReply) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<number, { worker: number; onReply: (reply: WorkerReply) => void; reject: (error: Error) => void; answered: () => void }>();
   /** Workers that died: started again by their next job. */
   private readonly dead = new Set<number>();
+  /** Workers whose script is still loading, with the stall clocks of their jobs, started once it has. */
+  private readonly loading = new Map<Worker, (() => void)[]>();
   /** Jobs in flight per worker: a busy worker keeps the process alive, an idle one does not. */
   private readonly busy = new Map<Worker, number>();
 
@@ -76,10 +78,16 @@ export class ReadWorkers {
 
   private spawn(index: number): Worker {
     const worker = startWorker(this.oldMb);
-    worker.on('message', (reply: WorkerReply) => this.waiting.get(reply.id)?.onReply(reply));
+    this.loading.set(worker, []);
+    worker.on('message', (reply: WorkerReply) => {
+      if (reply.type !== 'ready') return this.waiting.get(reply.id)?.onReply(reply);
+      this.loading.get(worker)?.forEach((start) => start());
+      this.loading.delete(worker);
+    });
     // A worker that died (out of its memory) fails its jobs; the next job starts a fresh one (not at once: one
     // that dies as it starts would be started again for ever).
     worker.on('error', (error) => {
+      this.loading.delete(worker);
       this.dead.add(index);
       this.failAll(index, error);
     });
@@ -98,6 +106,7 @@ export class ReadWorkers {
   private replace(index: number, error: Error): void {
     const stuck = this.workers[index] as Worker;
     this.workers[index] = this.spawn(index);
+    this.loading.delete(stuck);
     stuck.removeAllListeners();
     stuck.on('error', () => undefined);
     void stuck.terminate();
@@ -112,6 +121,8 @@ export class ReadWorkers {
     this.busy.set(worker, (this.busy.get(worker) ?? 0) + 1);
     worker.ref();
     let timer: NodeJS.Timeout | undefined;
+    /** The job's file calls this thread is answering (an SSH host's): its clock stops until they are answered. */
+    let asking = 0;
     const stalled = () => this.replace(index, new Error(`${describe(job)} made no progress for ${this.stallMs >= 1000 ? `${this.stallMs / 1000} s` : `${this.stallMs} ms`} (a hung network filesystem?)`));
     const done = () => {
       clearTimeout(timer);
@@ -125,14 +136,23 @@ export class ReadWorkers {
       this.waiting.set(id, {
         worker: index,
         onReply: (reply) => {
-          timer?.refresh();
+          if (reply.type === 'fs') asking++;
+          if (asking > 0) clearTimeout(timer);
+          else timer?.refresh();
           if (reply.type !== 'failed') return onReply(reply, finish);
           done();
           reject(Object.assign(new Error(reply.message), { name: reply.name }));
         },
         reject: (error) => (done(), reject(error)),
+        answered: () => {
+          if (--asking === 0) timer = setTimeout(stalled, this.stallMs);
+        },
       });
-      timer = setTimeout(stalled, this.stallMs);
+      // A worker still loading (a busy machine, a slow disk) is not a read hung on one.
+      const start = () => this.waiting.has(id) && asking === 0 && (timer = setTimeout(stalled, this.stallMs));
+      const loading = this.loading.get(worker);
+      if (loading) loading.push(start);
+      else start();
       worker.postMessage({ ...job, id }, transfer);
     });
   }
@@ -140,6 +160,15 @@ export class ReadWorkers {
   /** A message for worker `index` alone, with no reply (an answer to what its job asked). */
   tell(index: number, job: WorkerJob): void {
     this.workers[index]?.postMessage(job);
+  }
+
+  /**
+   * The answer to a file call of job `id` (asked of an SSH host here): a host slow to answer is its
+   * connection's to judge, so the job's stall clock ran only while the worker itself had the job.
+   */
+  answer(index: number, id: number, answer: FsAnswer): void {
+    this.waiting.get(id)?.answered();
+    this.workers[index]?.postMessage(answer);
   }
 
   /** A job every worker does, with no reply. */

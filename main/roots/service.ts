@@ -5,14 +5,12 @@ import { dirname } from 'node:path';
 import type { CellsDelta, CellSummary, Problem, RootLimit, RootStatus } from '../../shared/model';
 import type { Backend } from '../../shared/contract';
 import type { EventHub } from '../events';
-import type { HostRegistry } from '../place/registry';
 import { SavedSettings } from './saved-settings';
 import { rootAddress } from './address';
 import { isLocal, parseAddress } from '../../shared/address';
 import { LiveDemo } from './demo';
 import { limitedDelta, limitedStatus, listedRows } from './limit';
-import type { ReaderPool } from './pool';
-import { openIndex } from './open-index';
+import { openIndex, type IndexPlaces } from './open-index';
 import type { RootIndex } from './root-index';
 import { readRootSources, type RootsOptions } from './sources';
 import { append } from '../../shared/arrays';
@@ -44,20 +42,19 @@ export class RootsService implements RootCalls {
   /** The first scans of the roots known at start, which run on after the service is up. */
   private firstScans: Promise<unknown> = Promise.resolve();
 
-  /** `pool`: the read workers of the local roots. */
+  /** `places`: the hosts, and the read workers of local roots and of remote cells. */
   private constructor(
     private readonly options: RootsOptions,
     private readonly events: EventHub,
-    private readonly hosts: HostRegistry,
-    private readonly pool: ReaderPool,
+    private readonly places: IndexPlaces,
   ) {
     this.saved = new SavedSettings(options.configDir);
     this.out = new RowsOut(events, () => [...this.roots.values()].map((entry) => [entry.path, this.rowsOf(entry)]));
-    this.rootHosts = new RootHosts(hosts, events, () => [...this.roots.keys()], () => this.changed());
+    this.rootHosts = new RootHosts(places.hosts, events, () => [...this.roots.keys()], () => this.changed());
   }
 
-  static async create(options: RootsOptions, events: EventHub, hosts: HostRegistry, pool: ReaderPool): Promise<RootsService> {
-    const service = new RootsService(options, events, hosts, pool);
+  static async create(options: RootsOptions, events: EventHub, places: IndexPlaces): Promise<RootsService> {
+    const service = new RootsService(options, events, places);
     await service.start();
     return service;
   }
@@ -74,7 +71,7 @@ export class RootsService implements RootCalls {
     if (entry.index) return;
     const emit = (all: CellsDelta) => this.out.send(limitedDelta(all, entry.limit));
     const rescanMs = this.options.rescan === false ? false : undefined;
-    entry.index = openIndex(entry.path, { pool: this.pool, hosts: this.hosts }, emit, () => this.changed(), { ...this.options.index, rescanMs });
+    entry.index = openIndex(entry.path, this.places, emit, () => this.changed(), { ...this.options.index, rescanMs });
     await entry.index.start();
   }
 

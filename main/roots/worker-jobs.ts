@@ -28,7 +28,7 @@ export interface FsAnswer {
   error?: { name: string; message: string };
 }
 import type { BoardEntry, ComparisonTable } from '../../shared/board-comparisons';
-import type { FormatName, Problem } from '../../shared/model';
+import type { CellSummary, FormatName, Problem } from '../../shared/model';
 import type { Found } from '../scan';
 import type { LookedFiles } from './index-cache';
 
@@ -55,6 +55,17 @@ export type WorkerJob =
   | { type: 'transcript'; id: number; host: string; dir: string; format: FormatName; unit: string; scorers: ScorerPicks }
   /** The paired test of two sides (a cell, a policy version `v003`, an agent), read and paired here. */
   | { type: 'pair'; id: number; a: PairSide; b: PairSide; scorers: ScorerPicks }
+  /**
+   * A cell on an SSH host read for its root's index (its row, and what the read looked at), its files asked
+   * of the thread holding the host's connection. Run beside the worker's other jobs, not behind them: a
+   * remote root's reads wait on the network, a few at once.
+   */
+  | { type: 'summary'; id: number; host: string; dir: string; format: FormatName; root: string; scorers: ScorerPicks; snapshot: number | null }
+  /**
+   * A remote root's snapshot (ssh/snapshot.ts) as its scan `stamp` took it, kept here so that the summaries
+   * of that scan read the root's listing and small files here, not by a file call each; null: forget it.
+   */
+  | { type: 'snapshot'; host: string; root: string; depth: number; output: string | null; stamp: number }
   | FsAnswer
   | { type: 'sweep'; id: number; dirs: string[] }
   | { type: 'save'; id: number; dirs: string[]; files: LookedFiles; part: number }
@@ -66,6 +77,8 @@ export type WorkerJob =
 export type UnitsSent = [dir: string, units: string][];
 
 export type WorkerReply =
+  /** The worker's script has loaded: its jobs' stall clocks start. */
+  | { type: 'ready' }
   | { type: 'discovered'; id: number; cells: Found[]; problems: Problem[]; unchanged: string[] }
   | { type: 'restored'; id: number; unchanged: string[] }
   | { type: 'reads'; id: number; reads: CellRead[]; done?: boolean }
@@ -75,6 +88,7 @@ export type WorkerReply =
   | { type: 'comparisonsJson'; id: number; bytes: Uint8Array }
   | { type: 'compared'; id: number; table: ComparisonTable }
   | { type: 'detailed'; id: number; read: CellRead; looked: { files: string[]; dirs: string[] } }
+  | { type: 'summarized'; id: number; row: CellSummary; gone: boolean; looked: { files: string[]; dirs: string[] } }
   | { type: 'transcribed'; id: number; transcript: Transcript | null }
   | { type: 'swept'; id: number; dirty: string[] }
   | { type: 'saved'; id: number }

@@ -83,6 +83,22 @@ describe('remote cells over SSH (a real sshd on 127.0.0.1)', () => {
     }
   });
 
+  it("reads a remote root's cells off the thread that serves the window: a cell whose read worker runs out of its memory is a problem of that cell, listed with the others", async () => {
+    const root = `testhost:${join(tmp.path, 'runs')}`;
+    const here = capture();
+    expect(await runCli(['status', '--json', join(tmp.path, 'runs')], here.io)).toBe(0);
+    const count = JSON.parse(here.out.join('\n')).cells.length;
+    // Workers of 4 MB die on any read: read on this thread, as before, every cell would read whole.
+    const core = await createCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', rescan: false, nvidiaSmi: false, commandLineRoots: [root], onlyCommandLineRoots: true, openCells: { heapMb: 4 } });
+    try {
+      await expect.poll(async () => (await core.listCells(root)).length, { timeout: 20_000 }).toBe(count);
+      for (const cell of await core.listCells(root)) expect(cell.problems).toContainEqual(expect.objectContaining({ message: expect.stringMatching(/^could not read this cell: .*(memory|heap)/i) }));
+      expect((await core.listRoots()).find((r) => r.path === root)).toMatchObject({ state: 'ok', cellCount: count });
+    } finally {
+      await core.close();
+    }
+  });
+
   it('prints the same board for a root over SSH as for the same root here', async () => {
     const here = capture();
     const there = capture();

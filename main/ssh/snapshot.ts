@@ -37,43 +37,63 @@ const unescape = (text: string) => text.replace(/%(25|01|00)/g, (code) => ESCAPE
 
 const KIND: Record<string, Entry['kind']> = { f: 'file', d: 'dir' };
 
-/** The root as the snapshot saw it; below its depth, and for byte ranges, `fallback` (SFTP) answers. */
-export class SnapshotFs implements CellFs {
-  private readonly infos = new Map<string, FileInfo>();
-  private readonly children = new Map<string, Entry[]>();
-  private readonly texts = new Map<string, string>();
+/** What the snapshot's command printed, by path: each entry's size, mtime and kind, each folder's entries, the small JSON files' texts. */
+interface Listing {
+  infos: Map<string, FileInfo>;
+  children: Map<string, Entry[]>;
+  texts: Map<string, string>;
+}
 
-  /**
-   * `ranged`: a byte range of a file the snapshot lists, read with no look at the file first (its size and
-   * kind are the snapshot's): a remote cell's logs are read in three round trips, not four.
-   */
-  constructor(
-    output: string,
-    private readonly root: string,
-    private readonly depth: number,
-    private readonly fallback: CellFs,
-    private readonly ranged?: (path: string, position: number, length: number) => Promise<Buffer | null>,
-  ) {
-    const parts = output.split('\0');
-    const texts = (parts.pop() ?? '').split(SEP);
-    for (let i = 0; i + 1 < texts.length; i += 2) {
-      const file = /^F (\/.*)$/s.exec(texts[i] as string);
-      if (file) this.texts.set(unescape(file[1] as string), unescape(texts[i + 1] as string));
-    }
-    for (const part of parts) {
-      const entry = /^E (\S) (\d+) ([\d.]+) (\/.*)$/s.exec(part);
-      if (entry) {
-        const [, type, size, mtime, path] = entry as unknown as [string, string, string, string, string];
-        const kind = KIND[type] ?? 'other';
-        this.infos.set(path, { size: Number(size), mtimeMs: Number(mtime) * 1000, kind });
-        if (path !== root) {
-          const dir = posix.dirname(path);
-          const siblings = this.children.get(dir) ?? [];
-          siblings.push({ name: posix.basename(path), kind });
-          this.children.set(dir, siblings);
-        }
+function listingOf(output: string, root: string): Listing {
+  const listing: Listing = { infos: new Map(), children: new Map(), texts: new Map() };
+  const parts = output.split('\0');
+  const texts = (parts.pop() ?? '').split(SEP);
+  for (let i = 0; i + 1 < texts.length; i += 2) {
+    const file = /^F (\/.*)$/s.exec(texts[i] as string);
+    if (file) listing.texts.set(unescape(file[1] as string), unescape(texts[i + 1] as string));
+  }
+  for (const part of parts) {
+    const entry = /^E (\S) (\d+) ([\d.]+) (\/.*)$/s.exec(part);
+    if (entry) {
+      const [, type, size, mtime, path] = entry as unknown as [string, string, string, string, string];
+      const kind = KIND[type] ?? 'other';
+      listing.infos.set(path, { size: Number(size), mtimeMs: Number(mtime) * 1000, kind });
+      if (path !== root) {
+        const dir = posix.dirname(path);
+        const siblings = listing.children.get(dir) ?? [];
+        siblings.push({ name: posix.basename(path), kind });
+        listing.children.set(dir, siblings);
       }
     }
+  }
+  return listing;
+}
+
+/** The root as the snapshot saw it; below its depth, and for byte ranges, `fallback` (SFTP) answers. */
+export class SnapshotFs implements CellFs {
+  private readonly infos: Map<string, FileInfo>;
+  private readonly children: Map<string, Entry[]>;
+  private readonly texts: Map<string, string>;
+
+  /**
+   * `output`: what `snapshotCommand` printed. `ranged`: a byte range of a file the snapshot lists, read with
+   * no look at the file first (its size and kind are the snapshot's): a remote cell's logs are read in
+   * three round trips, not four.
+   */
+  constructor(
+    readonly output: string,
+    readonly root: string,
+    readonly depth: number,
+    private readonly fallback: CellFs,
+    private readonly ranged?: (path: string, position: number, length: number) => Promise<Buffer | null>,
+    listing = listingOf(output, root),
+  ) {
+    ({ infos: this.infos, children: this.children, texts: this.texts } = listing);
+  }
+
+  /** The same snapshot (not parsed again), `fallback` answering all it does not hold, byte ranges too. */
+  over(fallback: CellFs): SnapshotFs {
+    return new SnapshotFs(this.output, this.root, this.depth, fallback, undefined, { infos: this.infos, children: this.children, texts: this.texts });
   }
 
   /** How far below the root a path is; -1 outside it. */

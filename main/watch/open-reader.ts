@@ -1,13 +1,15 @@
-// The cells open in the window, here or on SSH hosts, read off the thread that serves it: workers of their
-// own, each with a memory cap and the read workers' stall deadline. A host's files are read over its
-// connection here, at the worker's asking (roots/host-files.ts); parsing them is the worker's. A cell whose
-// read runs past either limit fails alone (a problem of that cell); every other call and cell keeps answering.
+// The cells open in the window, here or on SSH hosts, and the rows of remote roots, read off the thread that
+// serves it: workers of their own, each with a memory cap and the read workers' stall deadline. A host's
+// files are read over its connection here, at the worker's asking (roots/host-files.ts); parsing them is the
+// worker's. A cell whose read runs past either limit fails alone (a problem of that cell); every other call
+// and cell keeps answering.
 import type { Transcript } from '../../shared/cell-detail';
-import type { FormatName } from '../../shared/model';
+import type { CellSummary, FormatName } from '../../shared/model';
 import type { CellFs, CellRead, ScorerPicks } from '../../runners';
 import type { Looked } from '../roots/looked';
 import { ReadWorkers } from '../roots/read-workers';
 import { slot } from '../roots/pool';
+import { asRootSnapshot, type RootSnapshot } from '../place/snapshot';
 import type { FsCall, PairSide, WorkerReply } from '../roots/worker-jobs';
 import type { PairedTest } from '../../shared/mcnemar';
 
@@ -29,6 +31,9 @@ function call(fs: CellFs, request: FsCall): Promise<unknown> {
 
 export class OpenCellReader {
   private threads: ReadWorkers | undefined;
+  /** Each remote root's snapshot the workers were sent, by the stamp they hold it under. */
+  private readonly stamps = new WeakMap<RootSnapshot, number>();
+  private nextStamp = 1;
 
   /** `filesOf`: an SSH host's files, read over its connection. */
   constructor(
@@ -45,13 +50,16 @@ export class OpenCellReader {
     return (this.threads ??= new ReadWorkers(WORKERS, this.options.stallMs, this.options.heapMb ?? HEAP_MB));
   }
 
-  /** Asks worker `index` a job, answering the file calls it makes of hosts; `onReply` hears its other replies. */
-  private ask<T>(index: number, job: Parameters<ReadWorkers['ask']>[1], onReply: (reply: WorkerReply, finish: (value: T) => void) => void): Promise<T> {
+  /**
+   * Asks worker `index` a job, answering the file calls it makes of hosts (from `files` where given, else
+   * from the host's own); `onReply` hears its other replies.
+   */
+  private ask<T>(index: number, job: Parameters<ReadWorkers['ask']>[1], onReply: (reply: WorkerReply, finish: (value: T) => void) => void, files?: CellFs): Promise<T> {
     return this.workers.ask<T>(index, job, (reply, finish) => {
       if (reply.type !== 'fs') return onReply(reply, finish);
-      call(this.filesOf(reply.host), reply).then(
-        (result) => this.workers.tell(index, { type: 'fsAnswer', call: reply.call, result }),
-        (error: Error) => this.workers.tell(index, { type: 'fsAnswer', call: reply.call, error: { name: error.name, message: error.message } }),
+      call(files ?? this.filesOf(reply.host), reply).then(
+        (result) => this.workers.answer(index, reply.id, { type: 'fsAnswer', call: reply.call, result }),
+        (error: Error) => this.workers.answer(index, reply.id, { type: 'fsAnswer', call: reply.call, error: { name: error.name, message: error.message } }),
       );
     });
   }
@@ -61,6 +69,37 @@ export class OpenCellReader {
     return this.ask(workerOf(host, dir), { type: 'detail', host, dir, format, scorers: this.picks() }, (reply, finish) => {
       if (reply.type === 'detailed') finish({ read: reply.read, looked: { files: new Set(reply.looked.files), dirs: new Set(reply.looked.dirs) } });
     });
+  }
+
+  /**
+   * A cell on an SSH host read for its root's index, `files` answering its file calls (the root's snapshot,
+   * or the host's SFTP): its row, whether it is gone, and what the read looked at.
+   */
+  summary(host: string, dir: string, format: FormatName, root: string, files: CellFs): Promise<{ row: CellSummary; gone: boolean; looked: Looked }> {
+    const job = { type: 'summary' as const, host, dir, format, root, scorers: this.picks(), snapshot: this.shared(host, asRootSnapshot(files)) };
+    return this.ask(workerOf(host, dir), job, (reply, finish) => {
+      if (reply.type === 'summarized') finish({ row: reply.row, gone: reply.gone, looked: { files: new Set(reply.looked.files), dirs: new Set(reply.looked.dirs) } });
+    }, files);
+  }
+
+  /**
+   * The stamp under which every worker holds `snapshot` (a remote root's, for its scan's summaries; null
+   * for other files), sent to them the first time it is asked for. A worker started again since holds
+   * none: its summaries ask this thread for each file, which answers from the same snapshot.
+   */
+  private shared(host: string, snapshot: RootSnapshot | null): number | null {
+    if (!snapshot) return null;
+    let stamp = this.stamps.get(snapshot);
+    if (stamp === undefined) {
+      this.stamps.set(snapshot, (stamp = this.nextStamp++));
+      this.workers.tellAll({ type: 'snapshot', host, root: snapshot.root, depth: snapshot.depth, output: snapshot.output, stamp });
+    }
+    return stamp;
+  }
+
+  /** The workers let go of the snapshot of `root` on `host` (a root removed). */
+  forget(host: string, root: string): void {
+    this.threads?.tellAll({ type: 'snapshot', host, root, depth: 0, output: null, stamp: 0 });
   }
 
   /** One unit of the cell read like a transcript; null when it has none such. */

@@ -12,7 +12,7 @@ import { append } from '../../shared/arrays';
 export const NO_LABELS: CellLabels = { harness: null, model: null, condition: null, effort: null };
 
 /** The fields every adapter fills the same way; budget, episodes and state are the adapter's. */
-export function baseCell(dir: string, format: FormatName, ctx: ReadContext, name = basename(dir)): Cell {
+export function baseCell(dir: string, format: FormatName, ctx: Pick<ReadContext, 'host'>, name = basename(dir)): Cell {
   // A run launched from a UI is in a ui_ folder even where its runner names the cell otherwise (bigym: the task).
   const byName = boardByName(basename(dirname(dir)).startsWith('ui_') ? basename(dirname(dir)) : name);
   return {
