@@ -5,7 +5,8 @@ import { isLocal, parseAddress } from '../../shared/address';
 import type { IndexOptions } from './index-options';
 import { LocalIndex } from './local-index';
 import type { ReaderPool } from './pool';
-import { RemoteIndex, type RemoteCellReads } from './remote-index';
+import { RemoteIndex } from './remote-index';
+import type { RemoteCellReads } from './remote-cell';
 import type { RootIndex } from './root-index';
 
 export interface IndexPlaces {

@@ -1,12 +1,11 @@
 // The cells of a runs root on an SSH host, kept up to date by the host's change feed: a change rereads
 // only the cell it concerns, over the host's one connection; a whole rescan happens at the start, when
 // the feed (re)starts, and every few seconds while no feed runs. Changes go out as deltas. Each cell is
-// parsed by a read worker, which asks this thread for its files: a big or hostile cell never holds up
-// the thread that serves the window.
+// read by an open-cell worker (remote-cell.ts), which asks this thread for its files: a big or hostile
+// cell never holds up the thread that serves the window.
 import { posix } from 'node:path';
 import { problem, type Problem, type CellsDelta, type CellSummary, type FormatName, type RootStatus } from '../../shared/model';
 import { DETECT_FILES } from '../../runners/detect';
-import { summaryOf, unreadableCell } from '../../runners/read';
 import type { CellFs } from '../../runners';
 import { ADAPTERS } from '../../runners';
 import type { HostContext } from '../place/context';
@@ -14,7 +13,8 @@ import { mapLimited } from '../concurrency';
 import { findCells, REMOTE_DEPTH, rootTrouble, type ScanResult } from '../scan';
 import type { Change } from '../changes';
 import { QuietTimer } from '../quiet';
-import { kindFor, type Looked } from './looked';
+import { kindFor } from './looked';
+import { readRemoteCell, type Known, type RemoteCellReads } from './remote-cell';
 import { cellHolding } from './root-watcher';
 import type { RootIndex } from './root-index';
 import { OutputTooLarge } from '../../shared/errors';
@@ -25,19 +25,6 @@ const PARALLEL_REMOTE = 8;
 const SETTLE_MS = 30;
 /** How often the root is looked at while its host has no live change feed. */
 const RESCAN_MS = 3000;
-
-/** The workers that read a remote cell (watch/open-reader.ts), `files` answering its file calls. */
-export interface RemoteCellReads {
-  summary(host: string, dir: string, format: FormatName, root: string, files: CellFs): Promise<{ row: CellSummary; gone: boolean; looked: Looked }>;
-  /** Lets go of what the workers keep of the root `root` on `host`. */
-  forget(host: string, root: string): void;
-}
-
-interface Known {
-  row: CellSummary;
-  format: FormatName;
-  looked: Looked;
-}
 
 export class RemoteIndex implements RootIndex {
   private scan: Omit<ScanResult, 'cells'> | undefined;
@@ -165,18 +152,8 @@ export class RemoteIndex implements RootIndex {
     void this.queue(() => this.catchUp());
   }
 
-  private async read(dir: string, format: FormatName, snapshot?: CellFs): Promise<{ known: Known; gone: boolean }> {
-    try {
-      const { row, gone, looked } = await this.reads.summary(this.context.host, dir, format, this.root, snapshot ?? this.context.read().fs);
-      return { known: { row, format, looked }, gone };
-    } catch (error) {
-      // The host went: the cell is read again when it is back. Else its worker died (out of its memory) or
-      // stalled on it: a problem of this cell, read again at a rescan or when a file comes or goes in its
-      // folder (not at each write: each read would take the worker down again); the others read on.
-      if ((error as Error).name === 'HostUnavailableError') throw error;
-      const row = summaryOf(unreadableCell(dir, format, this.context, `could not read this cell: ${(error as Error).message}`), this.root);
-      return { known: { row, format, looked: { files: new Set(), dirs: new Set([dir]) } }, gone: false };
-    }
+  private read(dir: string, format: FormatName, snapshot?: CellFs): Promise<{ known: Known; gone: boolean }> {
+    return readRemoteCell(this.reads, this.context, this.root, dir, format, snapshot ?? this.context.read().fs);
   }
 
   private send(delta: CellsDelta): void {

@@ -3,6 +3,7 @@
 import type { Problem } from '../../shared/model';
 import { settingsFile, updateSettings, type Settings } from '../settings';
 import { StateFile } from '../state-file';
+import { rootAddress } from './address';
 
 export class SavedSettings {
   readonly file: string;
@@ -30,8 +31,18 @@ export class SavedSettings {
     return saved.scorers ?? {};
   }
 
+  /** Saves a root the user added. */
+  addRoot(address: string): Promise<Settings> {
+    return this.change((s) => ({ ...s, roots: [...new Set([...s.roots, address])] }));
+  }
+
+  /** Takes a root the user removed out of the saved ones; the demo's is dismissed for good. */
+  removeRoot(address: string, demo: boolean): Promise<Settings> {
+    return this.change((s) => ({ ...s, roots: s.roots.filter((r) => rootAddress(r) !== address), ...(demo ? { demoDismissed: true } : {}) }));
+  }
+
   /** Saves what `change` makes of the settings on disk; the settings as saved. */
-  async change(change: (settings: Settings) => Settings): Promise<Settings> {
+  private async change(change: (settings: Settings) => Settings): Promise<Settings> {
     this.settings = await updateSettings(this.writer, change);
     this.problem = undefined;
     return this.settings;

@@ -97,10 +97,6 @@ export class RootsService implements RootCalls {
     return listedRows(entry.index?.list() ?? [], entry.limit);
   }
 
-  private cellsOf(entry: RootEntry): CellSummary[] {
-    return this.rowsOf(entry).map(this.out.present);
-  }
-
   /** How a row goes out: its state as the process of a run launched there says (set by the core). */
   presentWith(present: (row: CellSummary) => CellSummary): void {
     this.out.presentWith(present);
@@ -136,7 +132,7 @@ export class RootsService implements RootCalls {
     const source = entry.source;
     entry.source = 'settings';
     try {
-      await this.saved.change((s) => ({ ...s, roots: [...new Set([...s.roots, entry.path])] }));
+      await this.saved.addRoot(entry.path);
     } catch (error) {
       if (known) entry.source = source;
       else this.roots.delete(entry.path);
@@ -163,7 +159,7 @@ export class RootsService implements RootCalls {
 
   /** Every listed cell. */
   cells(): CellSummary[] {
-    return [...this.roots.values()].flatMap((r) => this.cellsOf(r));
+    return this.rows().map(this.out.present);
   }
 
   /** The ids of the cells listed now. */
@@ -236,9 +232,7 @@ export class RootsService implements RootCalls {
     this.out.restate(this.out.reclaim());
     this.rootHosts.prune();
     if (entry.source === 'demo') void this.demo?.stop();
-    if (entry.source === 'settings' || entry.source === 'demo') {
-      await this.saved.change((s) => ({ ...s, roots: s.roots.filter((r) => rootAddress(r) !== address), ...(entry.source === 'demo' ? { demoDismissed: true } : {}) }));
-    }
+    if (entry.source === 'settings' || entry.source === 'demo') await this.saved.removeRoot(address, entry.source === 'demo');
     this.changed();
   }
 
@@ -246,7 +240,7 @@ export class RootsService implements RootCalls {
     if (root === undefined) return this.cells();
     const entry = this.roots.get(rootAddress(root));
     if (!entry) throw new NotFoundError(`${root} is not a runs root`);
-    return this.cellsOf(entry);
+    return this.rowsOf(entry).map(this.out.present);
   }
 
   async close(): Promise<void> {

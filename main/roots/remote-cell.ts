@@ -1,0 +1,37 @@
+// One cell of an SSH root read for the root's index: in the open-cell workers (watch/open-reader.ts), its
+// file calls answered from the root's snapshot or over SFTP. A read its worker could not finish is a
+// problem of that cell; a host gone is the root's.
+import type { CellSummary, FormatName } from '../../shared/model';
+import { summaryOf, unreadableCell } from '../../runners/read';
+import type { CellFs } from '../../runners';
+import type { HostContext } from '../place/context';
+import type { Looked } from './looked';
+
+/** The workers that read a remote cell, `files` answering its file calls. */
+export interface RemoteCellReads {
+  summary(host: string, dir: string, format: FormatName, root: string, files: CellFs): Promise<{ row: CellSummary; gone: boolean; looked: Looked }>;
+  /** Lets go of what the workers keep of the root `root` on `host`. */
+  forget(host: string, root: string): void;
+}
+
+/** A cell as its root's index knows it: its row, and what its last read looked at. */
+export interface Known {
+  row: CellSummary;
+  format: FormatName;
+  looked: Looked;
+}
+
+/** The cell `dir` of the root `root` on the context's host, read over `files`. */
+export async function readRemoteCell(reads: RemoteCellReads, context: HostContext, root: string, dir: string, format: FormatName, files: CellFs): Promise<{ known: Known; gone: boolean }> {
+  try {
+    const { row, gone, looked } = await reads.summary(context.host, dir, format, root, files);
+    return { known: { row, format, looked }, gone };
+  } catch (error) {
+    // The host went: the cell is read again when it is back. Else its worker died (out of its memory) or
+    // stalled on it: a problem of this cell, read again at a rescan or when a file comes or goes in its
+    // folder (not at each write: each read would take the worker down again); the others read on.
+    if ((error as Error).name === 'HostUnavailableError') throw error;
+    const row = summaryOf(unreadableCell(dir, format, context, `could not read this cell: ${(error as Error).message}`), root);
+    return { known: { row, format, looked: { files: new Set(), dirs: new Set([dir]) } }, gone: false };
+  }
+}
