@@ -13,6 +13,7 @@ import { mapLimited } from '../concurrency';
 import { findCells, REMOTE_DEPTH, rootTrouble, type ScanResult } from '../scan';
 import type { Change } from '../changes';
 import { QuietTimer } from '../quiet';
+import { quietCells } from './aging';
 import { kindFor } from './looked';
 import { readRemoteCell, type Known, type RemoteCellReads } from './remote-cell';
 import { cellHolding } from './root-watcher';
@@ -222,10 +223,15 @@ export class RemoteIndex implements RootIndex {
 
   /**
    * The periodic look: a whole rescan while the host's feed is down (a feed that starts rescans itself),
-   * and the root's state said again while the host is not connected (no request is sent then).
+   * and the root's state said again while the host is not connected (no request is sent then). While the
+   * feed runs, the cells that time alone changed (gone quiet, a throttle pause run out) are read again.
    */
   private async sweep(): Promise<void> {
-    if (!this.context.live() || this.context.connection().presence !== 'live') await this.refresh();
+    if (!this.context.live() || this.context.connection().presence !== 'live') return this.refresh();
+    const quiet = quietCells(this.list(), Date.now());
+    if (quiet.length === 0) return;
+    quiet.forEach((dir) => this.dirty.add(dir));
+    await this.queue(() => this.catchUp());
   }
 
   async close(): Promise<void> {

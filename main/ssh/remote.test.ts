@@ -3,7 +3,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runDemo } from '../../runners/demo';
-import { inspectLog, jsonl, restoreEnv, tempDir, writeTree } from '../../runners/testing';
+import { age, inspectLog, jsonl, restoreEnv, tempDir, writeTree } from '../../runners/testing';
 import { runCli } from '../cli/run';
 import { startSshd, type TestSshd } from './testing';
 import { capture } from '../cli/testing';
@@ -98,6 +98,27 @@ describe('remote cells over SSH (a real sshd on 127.0.0.1)', () => {
       await core.close();
     }
   });
+
+  it('a running cell on a host whose change feed runs turns stale once its files go quiet for the stale time, though no file changed', async () => {
+    const dir = join(tmp.path, 'aging');
+    writeTree(dir, {
+      'std_quiet/run.json': { runner: 'coding-agent', run: 'std_quiet', protocol: { episodes: [0, 1] } },
+      'std_quiet/summary.json': { run: 'std_quiet', planned: [0, 1], episodes: {} },
+    });
+    // Ten minutes less eight seconds ago: running when first listed, stale soon after.
+    age(join(dir, 'std_quiet'), ['run.json', 'summary.json', '.'], 10 * 60_000 - 8000);
+    const root = `testhost:${dir}`;
+    const core = await createCore({ configDir: join(tmp.path, 'config-aging'), dataDir: join(tmp.path, 'data-aging'), transport: 'serve', nvidiaSmi: false, commandLineRoots: [root], onlyCommandLineRoots: true });
+    try {
+      const state = async () => (await core.listCells(root))[0]?.state;
+      await expect.poll(state, { timeout: 10_000 }).toBeDefined();
+      expect(await state()).toBe('running');
+      await expect.poll(async () => (await core.listHosts())[0]?.feed?.state, { timeout: 10_000 }).toBe('live');
+      await expect.poll(state, { timeout: 30_000 }).toBe('stale');
+    } finally {
+      await core.close();
+    }
+  }, 60_000);
 
   it('prints the same board for a root over SSH as for the same root here', async () => {
     const here = capture();
