@@ -11,3 +11,13 @@ export const asRootSnapshot = (fs: CellFs): RootSnapshot | null => (fs instanceo
 
 /** The snapshot a host printed as `output`, read again; `files` answer what it does not hold. */
 export const rootSnapshot = (output: string, root: string, depth: number, files: CellFs): RootSnapshot => new SnapshotFs(output, root, depth, files);
+
+/**
+ * Whether a cell's last read still holds at the later snapshot `after`: `before` and `after` say the same of
+ * every file and folder it looked at.
+ */
+export function unchangedBetween(before: RootSnapshot, after: RootSnapshot, looked: { files: ReadonlySet<string>; dirs: ReadonlySet<string> }): boolean {
+  if (!(before instanceof SnapshotFs) || !(after instanceof SnapshotFs)) return false;
+  for (const paths of [looked.files, looked.dirs]) for (const path of paths) if (!before.sameAs(after, path)) return false;
+  return true;
+}

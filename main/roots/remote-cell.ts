@@ -19,6 +19,8 @@ export interface Known {
   row: CellSummary;
   format: FormatName;
   looked: Looked;
+  /** Its read did not finish (its worker ran out of memory or stalled): read again at every rescan. */
+  unread?: true;
 }
 
 /** The cell `dir` of the root `root` on the context's host, read over `files`. */
@@ -32,6 +34,6 @@ export async function readRemoteCell(reads: RemoteCellReads, context: HostContex
     // folder (not at each write: each read would take the worker down again); the others read on.
     if ((error as Error).name === 'HostUnavailableError') throw error;
     const row = summaryOf(unreadableCell(dir, format, context, `could not read this cell: ${(error as Error).message}`), root);
-    return { known: { row, format, looked: { files: new Set(), dirs: new Set([dir]) } }, gone: false };
+    return { known: { row, format, looked: { files: new Set(), dirs: new Set([dir]) }, unread: true }, gone: false };
   }
 }

@@ -14,6 +14,7 @@ import { findCells, REMOTE_DEPTH, rootTrouble, type ScanResult } from '../scan';
 import type { Change } from '../changes';
 import { QuietTimer } from '../quiet';
 import { quietCells } from './aging';
+import { asRootSnapshot, unchangedBetween, type RootSnapshot } from '../place/snapshot';
 import { kindFor } from './looked';
 import { readRemoteCell, type Known, type RemoteCellReads } from './remote-cell';
 import { cellHolding } from './root-watcher';
@@ -40,6 +41,8 @@ export class RemoteIndex implements RootIndex {
   private readonly rescanMs: number | false;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** The last scan's snapshot of the root. */
+  private snapshot: RootSnapshot | null = null;
 
   /** `watch`: the host's feed tells of changes below the root (false: the CLI's one look). */
   constructor(
@@ -179,7 +182,17 @@ export class RemoteIndex implements RootIndex {
       const problems: Problem[] = [];
       const known = new Map([...this.cells].map(([dir, { format }]) => [dir, format]));
       const found = snapshot ? await findCells(snapshot, this.path, problems, 0, known) : [];
-      const reads = await mapLimited(found, PARALLEL_REMOTE, ({ dir, format }) => this.read(dir, format, snapshot ?? undefined));
+      // A cell whose files the last scan's snapshot and this one say the same of is not read again (the
+      // rescan as a feed starts: most of them), unless time alone changed what it is or its read failed.
+      const [last, current] = [this.snapshot, snapshot && asRootSnapshot(snapshot)];
+      const aged = new Set(quietCells(this.list(), Date.now()));
+      const held = (dir: string, format: FormatName, known = this.cells.get(dir)) =>
+        known && known.format === format && !known.unread && last && current && !aged.has(dir) && unchangedBetween(last, current, known.looked) ? known : undefined;
+      const reads = await mapLimited(found, PARALLEL_REMOTE, async ({ dir, format }) => {
+        const known = held(dir, format);
+        return known ? { known, gone: false } : this.read(dir, format, snapshot ?? undefined);
+      });
+      this.snapshot = current;
       const delta: CellsDelta = { root: this.root, added: [], changed: [], removed: [] };
       const next = new Map(reads.filter((r) => !r.gone).map((r) => [r.known.row.path, r.known]));
       for (const [dir, known] of next) {

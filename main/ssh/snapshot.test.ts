@@ -75,6 +75,25 @@ describe('a remote root in one command', () => {
     expect((await fs.read(join(root, 'a', 'run.json'), 1 << 20))?.text).toBe(`{"x": "\u0001\u0001F ${join(root, 'b', 'summary.json')}\u0001{"n": 37}\u0001", "y": "100%01 %25 \u0000"}`);
   });
 
+  it('tells whether a later snapshot says the same of a path: kind, size and mtime, a folder by its entries too; never below its depth', () => {
+    const listing = (...entries: string[]) => new SnapshotFs(entries.map((e) => `E ${e}\0`).join(''), '/r', 3, localFs);
+    const cell = ['d 4096 1 /r', 'd 4096 5 /r/c', 'f 10 2 /r/c/run.json', 'd 4096 3 /r/c/episodes', 'd 4096 3 /r/c/episodes/0000'];
+    const before = listing(...cell);
+    // An episode added within the folder's clock tick: its size and mtime as they were, its entries not.
+    const added = listing(...cell, 'd 4096 7 /r/c/episodes/0001');
+    expect(before.sameAs(added, '/r/c/run.json')).toBe(true);
+    expect(before.sameAs(added, '/r/c/missing.json')).toBe(true);
+    expect(before.sameAs(added, '/r/c/episodes')).toBe(false);
+    expect(before.sameAs(listing(...cell), '/r/c/episodes')).toBe(true);
+    expect(before.sameAs(listing(...cell.slice(0, 2), 'f 11 2 /r/c/run.json', ...cell.slice(3)), '/r/c/run.json')).toBe(false);
+    expect(before.sameAs(listing(...cell.slice(0, 2), 'f 10 2.5 /r/c/run.json', ...cell.slice(3)), '/r/c/run.json')).toBe(false);
+    expect(before.sameAs(listing(...cell.slice(0, 2), ...cell.slice(3)), '/r/c/run.json')).toBe(false);
+    // At its depth a folder's entries are not listed, below it nothing is, outside the root nothing is.
+    expect(before.sameAs(listing(...cell), '/r/c/episodes/0000')).toBe(false);
+    expect(before.sameAs(listing(...cell), '/r/c/episodes/0000/trajectory.jsonl')).toBe(false);
+    expect(before.sameAs(listing(...cell), '/elsewhere/run.json')).toBe(false);
+  });
+
   it('does not follow a link below the root: a cell holding a link to /usr lists the link, not /usr', async () => {
     const root = join(tmp.path, 'runs');
     writeTree(root, { 'cell/run.json': { runner: 'coding-agent' } });

@@ -117,6 +117,23 @@ export class SnapshotFs implements CellFs {
     return levels < 0 || levels > this.depth ? undefined : (this.infos.get(normal) ?? null);
   }
 
+  /**
+   * Whether `later`, a later snapshot of the same root, says the same of `path`: the same kind, size and
+   * mtime (a folder: the same entries), or not there in both. False where either cannot tell (below its
+   * depth, outside its root).
+   */
+  sameAs(later: SnapshotFs, path: string): boolean {
+    const [was, is] = [this.infoOf(path), later.infoOf(path)];
+    if (was === undefined || is === undefined) return false;
+    if (was === null || is === null) return was === is;
+    if (was.kind !== is.kind || was.size !== is.size || was.mtimeMs !== is.mtimeMs) return false;
+    if (was.kind !== 'dir') return true;
+    const normal = posix.normalize(path);
+    if (this.levels(normal) >= Math.min(this.depth, later.depth)) return false;
+    const [before, after] = [this.children.get(normal) ?? [], later.children.get(normal) ?? []];
+    return before.length === after.length && before.every((entry, i) => entry.name === after[i]?.name && entry.kind === after[i]?.kind);
+  }
+
   async stat(path: string) {
     const info = this.infoOf(path);
     return info === undefined ? this.fallback.stat(path) : info;
