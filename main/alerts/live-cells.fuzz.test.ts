@@ -2,6 +2,7 @@
 // plain way looks at every live cell at every check. Random rows, changes, removals, checks and thresholds
 // through both: each alert must first come at the same check, with the same words.
 import { describe, expect, it } from 'vitest';
+import { prng } from '../../runners/demo/prng';
 import { isLive, type CellState, type CellSummary } from '../../shared/model';
 import type { RunningUnit } from '../../shared/stuck';
 import { LiveCells } from './live-cells';
@@ -28,15 +29,9 @@ class EveryCheck {
   }
 }
 
-/** A small deterministic generator (mulberry32): a failing seed can be run again. */
+/** Seeded picks (the demo's generator): a failing seed can be run again. */
 function random(seed: number) {
-  let a = seed;
-  const next = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = prng(seed);
   return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)] as T };
 }
 

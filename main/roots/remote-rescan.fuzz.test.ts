@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prng } from '../../runners/demo/prng';
 import { JsonReader, localFs, type CellFs } from '../../runners';
 import { runDemo } from '../../runners/demo';
 import { readCell, summaryOf } from '../../runners/read';
@@ -39,15 +40,9 @@ async function readOver(fs: CellFs, cell: Found, root: string): Promise<{ row: s
   return { row: JSON.stringify(summaryOf(read, root)), looked };
 }
 
-/** A small deterministic generator (mulberry32). */
+/** Seeded picks (the demo's generator). */
 function random(seed: number) {
-  let a = seed;
-  const next = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = prng(seed);
   return { next, pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)] as T };
 }
 
