@@ -1,7 +1,7 @@
 // The parts every entry point builds the same way: the places (one registry: this machine and each SSH
-// host on one connection), the read workers (of local roots; of remote cells and open ones), the prices, the nvidia-smi of each place and the launch
-// service on them. The core composes the window's services on an assembly; a CLI command uses one for its
-// one look, then closes it.
+// host on one connection), the read workers (of local roots; of remote cells and open ones), the prices,
+// the nvidia-smi of each place and the launch service on them. The core composes the window's services on
+// an assembly; a CLI command uses one for its one look, then closes it.
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HostStatus } from '../shared/contract';

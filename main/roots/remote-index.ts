@@ -14,9 +14,9 @@ import { findCells, REMOTE_DEPTH, rootTrouble, type ScanResult } from '../scan';
 import type { Change } from '../changes';
 import { QuietTimer } from '../quiet';
 import { quietCells } from './aging';
-import { asRootSnapshot, unchangedBetween, type RootSnapshot } from '../place/snapshot';
+import { asRootSnapshot, type RootSnapshot } from '../place/snapshot';
 import { kindFor } from './looked';
-import { readRemoteCell, type Known, type RemoteCellReads } from './remote-cell';
+import { readRemoteCell, replaceCells, stillHolds, type Known, type RemoteCellReads } from './remote-cell';
 import { cellHolding } from './root-watcher';
 import type { RootIndex } from './root-index';
 import { OutputTooLarge } from '../../shared/errors';
@@ -168,6 +168,8 @@ export class RemoteIndex implements RootIndex {
   /** Finds the root's cells with one command and reads each; true when anything the user sees changed. */
   private async scanNow(): Promise<boolean> {
     this.rescanWanted = false;
+    // Cells asked to be read again (a change, a scorer picked, gone quiet) are, whatever the snapshots say.
+    const asked = new Set([...this.dirty, ...quietCells(this.list(), Date.now())]);
     this.dirty.clear();
     const alias = this.context.host;
     const before = JSON.stringify(this.scan);
@@ -182,27 +184,14 @@ export class RemoteIndex implements RootIndex {
       const problems: Problem[] = [];
       const known = new Map([...this.cells].map(([dir, { format }]) => [dir, format]));
       const found = snapshot ? await findCells(snapshot, this.path, problems, 0, known) : [];
-      // A cell whose files the last scan's snapshot and this one say the same of is not read again (the
-      // rescan as a feed starts: most of them), unless time alone changed what it is or its read failed.
+      // The rescan as a feed starts finds most cells as the last scan did: those are not read again.
       const [last, current] = [this.snapshot, snapshot && asRootSnapshot(snapshot)];
-      const aged = new Set(quietCells(this.list(), Date.now()));
-      const held = (dir: string, format: FormatName, known = this.cells.get(dir)) =>
-        known && known.format === format && !known.unread && last && current && !aged.has(dir) && unchangedBetween(last, current, known.looked) ? known : undefined;
       const reads = await mapLimited(found, PARALLEL_REMOTE, async ({ dir, format }) => {
-        const known = held(dir, format);
-        return known ? { known, gone: false } : this.read(dir, format, snapshot ?? undefined);
+        const held = asked.has(dir) ? undefined : stillHolds(this.cells.get(dir), format, last, current);
+        return held ? { known: held, gone: false } : this.read(dir, format, snapshot ?? undefined);
       });
       this.snapshot = current;
-      const delta: CellsDelta = { root: this.root, added: [], changed: [], removed: [] };
-      const next = new Map(reads.filter((r) => !r.gone).map((r) => [r.known.row.path, r.known]));
-      for (const [dir, known] of next) {
-        const was = this.cells.get(dir);
-        if (!was) delta.added.push(known.row);
-        else if (JSON.stringify(was.row) !== JSON.stringify(known.row)) delta.changed.push(known.row);
-      }
-      delta.removed = [...this.cells.keys()].filter((dir) => !next.has(dir)).map((dir) => (this.cells.get(dir) as Known).row.id);
-      this.cells.clear();
-      next.forEach((known, dir) => this.cells.set(dir, known));
+      const delta = replaceCells(this.root, this.cells, reads);
       this.scan = trouble ?? { state: 'ok', problems };
       this.send(delta);
       return delta.added.length + delta.changed.length + delta.removed.length > 0 || before !== JSON.stringify(this.scan);
@@ -242,9 +231,8 @@ export class RemoteIndex implements RootIndex {
   private async sweep(): Promise<void> {
     if (!this.context.live() || this.context.connection().presence !== 'live') return this.refresh();
     const quiet = quietCells(this.list(), Date.now());
-    if (quiet.length === 0) return;
     quiet.forEach((dir) => this.dirty.add(dir));
-    await this.queue(() => this.catchUp());
+    if (quiet.length) await this.queue(() => this.catchUp());
   }
 
   async close(): Promise<void> {
