@@ -4,6 +4,7 @@ import { Profiler } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GpuStatus } from '../../../shared/machine';
 import type { ProfileInfo, RunInfo } from '../../../shared/launch';
+import type { HostStatus } from '../../../shared/contract';
 import { problem } from '../../../shared/model';
 import { AppProvider, useApp } from '../context';
 import { fakeTransport } from '../testing';
@@ -29,6 +30,9 @@ function open(gpu: GpuStatus) {
 }
 
 afterEach(cleanup);
+
+/** A host of the Hosts list, its connection still opening. */
+const host = (alias: string): HostStatus => ({ alias, state: 'connecting', problem: null, retryAt: null, unknownKey: null, lockedKey: null, latencyMs: null, via: null });
 
 /** The view the window shows, as text. */
 function ShownView() {
@@ -57,13 +61,59 @@ describe('the Launch dialog', () => {
         <LaunchDialog onClose={() => undefined} />
       </AppProvider>,
     );
-    await act(async () => transport.emit('hostsChanged', [{ alias: 'gpu1', state: 'connecting', problem: null, retryAt: null, unknownKey: null, lockedKey: null, latencyMs: null, via: null }]));
+    await act(async () => transport.emit('hostsChanged', [host('gpu1')]));
     await screen.findByRole('option', { name: /demo/, hidden: true });
     expect(screen.queryByRole('status', { hidden: true })).toBeNull();
     fireEvent.change(screen.getByLabelText('Target'), { target: { value: 'gpu1' } });
     expect((await screen.findByRole('status', { hidden: true })).textContent).toBe("Asking gpu1 for its home and the profiles' defaults…");
     expect((screen.getByRole('button', { name: 'Dry run', hidden: true }) as HTMLButtonElement).disabled).toBe(true);
   });
+  it("keeps the host's answer when this machine's, asked first, arrives after it", async () => {
+    let answerHere: (list: ProfileInfo[]) => void = () => undefined;
+    const onHost: ProfileInfo = { ...demo, knobs: [{ key: 'out', label: 'Out', default: '/home/u/.local/share/cellwatch' }] };
+    const transport = fakeTransport({
+      gpuStatus: async () => ({ available: false, problems: [], history: [] }),
+      listProfiles: (target) => (target === 'gpu1' ? Promise.resolve([onHost]) : new Promise((resolve) => (answerHere = resolve))),
+    });
+    render(
+      <AppProvider transport={transport}>
+        <LaunchDialog onClose={() => undefined} />
+      </AppProvider>,
+    );
+    await act(async () => transport.emit('hostsChanged', [{ ...host('gpu1'), state: 'connected' }]));
+    fireEvent.change(screen.getByLabelText('Target'), { target: { value: 'gpu1' } });
+    expect(((await screen.findByLabelText('Out')) as HTMLInputElement).value).toBe('/home/u/.local/share/cellwatch');
+    await act(async () => answerHere([demo]));
+    expect((screen.getByLabelText('Out') as HTMLInputElement).value).toBe('/home/u/.local/share/cellwatch');
+    expect((screen.getByRole('button', { name: 'Dry run', hidden: true }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('asks a host again once it is connected, when it was asked while its connection failed', async () => {
+    let asked = 0;
+    const transport = fakeTransport({
+      gpuStatus: async () => ({ available: false, problems: [], history: [] }),
+      listProfiles: async (target) => {
+        if (target !== 'gpu1') return [demo];
+        if (++asked === 1) throw new Error('gpu1 did not connect in 20 s (connection refused)');
+        return [demo];
+      },
+    });
+    render(
+      <AppProvider transport={transport}>
+        <LaunchDialog onClose={() => undefined} />
+      </AppProvider>,
+    );
+    await act(async () => transport.emit('hostsChanged', [{ ...host('gpu1'), state: 'reconnecting' }]));
+    await screen.findByRole('option', { name: /demo/, hidden: true });
+    fireEvent.change(screen.getByLabelText('Target'), { target: { value: 'gpu1' } });
+    expect((await screen.findByRole('alert', { hidden: true })).textContent).toContain('gpu1 did not connect in 20 s');
+    expect((screen.getByRole('button', { name: 'Dry run', hidden: true }) as HTMLButtonElement).disabled).toBe(true);
+    await act(async () => transport.emit('hostsChanged', [{ ...host('gpu1'), state: 'connected' }]));
+    expect(asked).toBe(2);
+    expect(screen.queryByRole('alert', { hidden: true })).toBeNull();
+    expect((screen.getByRole('button', { name: 'Dry run', hidden: true }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it('shows Runs after a launch whose run has no cell yet: a Slurm job waiting in its queue', async () => {
     const pending: RunInfo = {
       id: 'r1', name: 'ui_demo_coding-agent', profile: 'demo', target: 'slurm', host: 'local', cell: '/runs/ui_demo_coding-agent', cellId: 'local:/runs/ui_demo_coding-agent',

@@ -38,14 +38,24 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
 
   useEffect(() => dialog.current?.showModal(), []);
-  // Knob defaults as the target fills them (a host's own home and data folder).
+  useEffect(() => setPlan(null), [target]);
+  // A host asked before its connection came up (or while it dropped) is asked again once it is connected.
+  const targetConnected = useApp((s) => {
+    const at = targetHost(parseTarget(target));
+    return isLocal(at) || s.hosts.some((h) => h.alias === at && h.state === 'connected');
+  });
+  // Knob defaults as the target fills them (a host's own home and data folder). Only the answer for the
+  // target shown now counts: one for the target picked before, arriving late, is dropped.
   useEffect(() => {
-    setPlan(null);
+    let current = true;
     calls.listProfiles(target).then(
-      (list) => (setProfiles(list), setProfilesFor(target), setError(null)),
-      (e: unknown) => setError(asError(e)),
+      (list) => current && (setProfiles(list), setProfilesFor(target), setError(null)),
+      (e: unknown) => current && setError(asError(e)),
     );
-  }, [calls, target]);
+    return () => {
+      current = false;
+    };
+  }, [calls, target, targetConnected]);
   const profile = profiles.find((p) => p.name === profileName);
   // Refetched per target: the knobs start over only when what they hold changed.
   const profileKey = profile ? JSON.stringify(profile) : '';
