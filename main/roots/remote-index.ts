@@ -167,6 +167,9 @@ export class RemoteIndex implements RootIndex {
 
   /** Finds the root's cells with one command and reads each; true when anything the user sees changed. */
   private async scanNow(): Promise<boolean> {
+    // Not connected: the root says why from the host's own status (hostDown), read when it is asked; the
+    // cells asked to be read again stay asked until a scan can read them.
+    if (this.context.connection().presence !== 'live') return false;
     this.rescanWanted = false;
     // Cells asked to be read again (a change, a scorer picked, gone quiet) are, whatever the snapshots say.
     const asked = new Set([...this.dirty, ...quietCells(this.list(), Date.now())]);
@@ -174,8 +177,6 @@ export class RemoteIndex implements RootIndex {
     const alias = this.context.host;
     const before = JSON.stringify(this.scan);
     const waiting = (message: string) => (this.scan = this.scan?.state === 'ok' ? this.scan : { state: 'unreadable', problems: [problem(this.root, message)] });
-    // Not connected: the root says why from the host's own status (hostDown), read when it is asked.
-    if (this.context.connection().presence !== 'live') return false;
     try {
       const ctx = this.context.read();
       const trouble = await rootTrouble(ctx.fs, this.path, this.root);
