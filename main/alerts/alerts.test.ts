@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALERT_KINDS, type Alert, type AlertKind } from '../../shared/alerts';
 import { cellId } from '../../shared/address';
-import { jsonl, tempDir, writeTree } from '../../runners/testing';
+import { age, jsonl, tempDir, writeTree } from '../../runners/testing';
 import { runCli } from '../cli/run';
 import { capture } from '../cli/testing';
 import { createCore, type Core } from '../core';
@@ -70,17 +70,23 @@ describe('alerts', () => {
 
   it('says a running cell stalled after the threshold, never during a throttle countdown', async () => {
     const now = Date.now() / 1000;
+    const throttled = (t: number, waitS: number) => ({ 'episodes/0001/trajectory.jsonl': jsonl([{ seq: 1, t, ev: 'throttle', attempt: 1, wait_s: waitS }]) });
     writeCell('std_quiet');
-    writeCell('std_throttled', {}, { 'episodes/0001/trajectory.jsonl': jsonl([{ seq: 1, t: now, ev: 'throttle', attempt: 1, wait_s: 3 }]) });
+    // Written as the quiet one, its countdown an hour: however long the start takes, it is still counting down.
+    writeCell('std_throttled', {}, throttled(now, 3600));
+    // Last written 20 s ago, its 10 s pause over 10 s ago: quiet since its pause ended.
+    age(writeCell('std_resumed', {}, throttled(now - 20, 10)), ['run.json', 'summary.json', 'episodes/0001/trajectory.jsonl', 'episodes/0001', 'episodes', '.'], 20_000);
     const { core, raised } = await start();
     await core.setAlertPrefs({ ...(await core.listAlerts()).prefs, stallSeconds: 1 });
-    await until(() => raised.length > 0);
-    await sleep(1000);
-    // 2 s in: the quiet cell has stalled once; the throttled one is still inside its countdown.
-    expect(raised.map((a) => [a.kind, a.subject])).toEqual([['stalled', 'std_quiet']]);
-    expect(raised[0]?.message).toMatch(/^stalled: no new bytes for \d+ s$/);
     await until(() => raised.length > 1);
-    expect(raised[1]).toMatchObject({ kind: 'stalled', subject: 'std_throttled', message: expect.stringMatching(/, after its throttle pause ended$/) });
+    await sleep(1000);
+    // The quiet cell and the one whose pause ended have stalled once each; the one counting down has not.
+    expect(raised.map((a) => [a.kind, a.subject]).sort()).toEqual([
+      ['stalled', 'std_quiet'],
+      ['stalled', 'std_resumed'],
+    ]);
+    expect(raised.find((a) => a.subject === 'std_quiet')?.message).toMatch(/^stalled: no new bytes for \d+ s$/);
+    expect(raised.find((a) => a.subject === 'std_resumed')?.message).toMatch(/^stalled: no new bytes for \d+ s, after its throttle pause ended$/);
   });
 
   it('says a launched run failed, with its last stderr line', async () => {
