@@ -45,8 +45,9 @@ test.describe('watch a live cell', () => {
     // A frame: the image loads and is not blank.
     const frame = page.getByRole('img', { name: /observation frame/ });
     await expect(frame).toBeVisible({ timeout: 20_000 });
-    await expect.poll(() => frame.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 10_000 }).toBe(84);
-    const colours = await frame.evaluate((img: HTMLImageElement) => {
+    // Read in one go, once loaded: the viewer follows the newest frame, so the image may be another one, still loading, a moment later.
+    const colours = () => frame.evaluate((img: HTMLImageElement) => {
+      if (!img.complete || img.naturalWidth !== 84) return null;
       const canvas = document.createElement('canvas');
       canvas.width = img.naturalWidth;
       canvas.height = img.naturalHeight;
@@ -57,7 +58,7 @@ test.describe('watch a live cell', () => {
       for (let i = 0; i < data.length; i += 4) seen.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
       return seen.size;
     });
-    expect(colours).toBeGreaterThan(3);
+    await expect.poll(colours, { timeout: 10_000 }).toBeGreaterThan(3);
 
     // Episode 0 has ended; open it, then append a malformed line and a good one to its trajectory.
     await rows.filter({ hasText: /^0/ }).first().click();

@@ -65,11 +65,10 @@ export async function runDemo(root: string, options: DemoOptions): Promise<'fini
         // A live demo shows what a person watching must catch: a stuck unit and a looping one (the instant one, for specs, keeps to the rest).
         ...(options.instant ? [] : [writeStuckCells(root, Date.now() / 1000)]),
       ];
-  try {
-    await Promise.all(writers);
-    return 'finished';
-  } catch (error) {
-    if (error instanceof DemoStopped) return 'stopped';
-    throw error;
-  }
+  // Every writer settled, not the first to stop: stopped, the others' writes under way end before this
+  // resolves (a summary.json half rewritten, a folder removed and written into again).
+  const settled = await Promise.allSettled(writers);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected' && !(s.reason instanceof DemoStopped));
+  if (failed) throw failed.reason;
+  return settled.some((s) => s.status === 'rejected') ? 'stopped' : 'finished';
 }
