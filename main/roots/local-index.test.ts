@@ -106,7 +106,7 @@ describe('the index of a local runs root', () => {
     ]);
     writeTree(tmp.path, cell('a', { '0': ok }));
     await expect.poll(() => row('a')?.episodes.ended, { timeout: 15_000 }).toBe(1);
-  }, 20_000);
+  });
 
   it('a running cell whose files go quiet for the stale time turns stale, though no file changed', async () => {
     writeTree(tmp.path, cell('std_quiet'));
