@@ -110,7 +110,8 @@ export function scratchHome(): { home: string; env: NodeJS.ProcessEnv; remove():
     env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), DISPLAY: '' },
     remove: () => {
       scratchHomes.delete(home);
-      rmSync(home, { recursive: true, force: true });
+      // Retried: a demo the server ran may still be writing its last file as the folder goes.
+      rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
 }
