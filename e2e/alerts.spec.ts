@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, scratchHome, startProcess, startServing, type Served } from './processes';
+import { ROOT, scratchHome, startProcess, startServing, stopProcess, type Served } from './processes';
 
 const cli = join(ROOT, 'out', 'cli.mjs');
 const CELL = 'std_sdk_demo-model_bare_default';
@@ -18,7 +18,7 @@ test.describe('alerts', () => {
     served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
   });
   test.afterAll(async () => {
-    demo?.kill();
+    await stopProcess(demo);
     await served?.stop();
     home.remove();
   });

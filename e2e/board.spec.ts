@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { instantDemoForSpecs, ROOT, scratchHome, startProcess, startServing, type Served } from './processes';
+import { instantDemoForSpecs, ROOT, scratchHome, startProcess, startServing, stopProcess, type Served } from './processes';
 
 const BARE = 'std_sdk_demo-model_bare_default';
 const FULL = 'std_sdk_demo-model_full_default';
@@ -92,8 +92,7 @@ test.describe('the board, live', () => {
     served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
   });
   test.afterAll(async () => {
-    // The demo writes until it has exited: only then can its folder go.
-    if (demo && demo.exitCode === null) await new Promise((resolve) => (demo.once('exit', resolve), demo.kill()));
+    await stopProcess(demo);
     await served?.stop();
     home.remove();
   });

@@ -44,6 +44,12 @@ export function startProcess(command: string, args: string[], options: SpawnOpti
   return child;
 }
 
+/** Ends a process `startProcess` started; resolves once it has exited (a demo writes until then, so only then can its folder go). */
+export function stopProcess(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => (child.once('exit', () => resolve()), child.kill()));
+}
+
 export interface Served {
   url: string;
   origin: string;
@@ -110,8 +116,7 @@ export function scratchHome(): { home: string; env: NodeJS.ProcessEnv; remove():
     env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), DISPLAY: '' },
     remove: () => {
       scratchHomes.delete(home);
-      // Retried: a demo the server ran may still be writing its last file as the folder goes.
-      rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+      rmSync(home, { recursive: true, force: true });
     },
   };
 }
