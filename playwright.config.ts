@@ -10,6 +10,9 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   globalTeardown: './e2e/global-teardown.ts',
   timeout: 60_000,
+  // An assertion waits for what a user would see, not for a time: on a busy machine a cell's view can take
+  // several seconds to open (CI's run at 1a804e5 gave up on one after Playwright's default 5 s).
+  expect: { timeout: 15_000 },
   // Three spec files at a time (each file's tests in order, its servers its own): every spec starts its
   // own server on a free port, and waits for what it sees, not for a time. On 2 cores two at a time left
   // half the cores idle (164 s); three take 138 s, and pass with both cores busy with other work.

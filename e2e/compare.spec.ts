@@ -59,7 +59,7 @@ test.describe('compare policy versions on one seed, and record it', () => {
     await expect(head('v004')).toHaveAttribute('src', /000001\.png$/);
     await view.getByLabel('Speed').selectOption('4');
     await view.getByRole('button', { name: 'Play' }).click();
-    await expect.poll(async () => Number(/(\d{6})\.png$/.exec((await head('v004').getAttribute('src')) ?? '')?.[1]), { timeout: 10_000 }).toBeGreaterThan(20);
+    await expect.poll(async () => Number(/(\d{6})\.png$/.exec((await head('v004').getAttribute('src')) ?? '')?.[1])).toBeGreaterThan(20);
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'compare.png') });
 
     // Every value the progress bar takes, from the first render on, and whether the button was ever busy
@@ -93,14 +93,14 @@ test.describe('compare policy versions on one seed, and record it', () => {
     expect((await response.body()).subarray(4, 8).toString()).toBe('ftyp');
     // It plays inline, where it was made: its length is known, 2 s.
     const video = view.locator('video.recording');
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
     expect(await video.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(2);
     // And on its own, at its URL: no CORS refusal of its own video.
     const alone = await page.context().newPage();
     const refused: string[] = [];
     alone.on('console', (message) => message.type() === 'error' && refused.push(message.text()));
     await alone.goto(new URL((await link.getAttribute('href')) as string, page.url()).toString());
-    await expect.poll(() => alone.evaluate(() => document.querySelector('video')?.readyState ?? -1), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => alone.evaluate(() => document.querySelector('video')?.readyState ?? -1)).toBeGreaterThanOrEqual(1);
     expect(refused).toEqual([]);
     await alone.close();
     // Another seed is another comparison: the link to this one's recording goes.

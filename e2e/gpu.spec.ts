@@ -33,9 +33,9 @@ test.describe('GPU memory from nvidia-smi', () => {
     // Polled every 5 s: from the second sample on, a chart with axes, a line for CPU, memory and each disk.
     const machine = page.getByRole('figure', { name: 'Machine over time' });
     // A line for each figure; one with no value yet (the CPU's first sample on a busy machine) is drawn empty.
-    await expect.poll(() => machine.locator('.recharts-line').count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => machine.locator('.recharts-line').count()).toBeGreaterThanOrEqual(3);
     const drawn = () => machine.locator('.recharts-line-curve').evaluateAll((curves) => curves.filter((c) => c.getBoundingClientRect().width > 0).length);
-    await expect.poll(drawn, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(drawn).toBeGreaterThanOrEqual(2);
     await expect(machine.locator('.recharts-legend-wrapper')).toContainText('cpu');
     await expect(machine.locator('.recharts-legend-wrapper')).toContainText('memory');
     await expect(machine.getByText('100%', { exact: true })).toBeVisible();

@@ -96,7 +96,7 @@ test.describe('launch a UI run', () => {
     await expect(page.locator('.cell-header .pill').first()).toHaveText('running');
     await page.locator('.run-controls').getByRole('button', { name: 'Stop' }).click();
     await page.getByRole('group', { name: 'Confirm stop' }).getByRole('button', { name: 'Stop run' }).click();
-    await expect(page.locator('.run-controls')).toContainText('stopped', { timeout: 15_000 });
+    await expect(page.locator('.run-controls')).toContainText('stopped');
     // What the process says beats fresh files: stopped in the header and the list, and no end projected.
     await expect(page.locator('.cell-header .pill').first()).toHaveText('stopped');
     await expect(page.getByLabel('Budgets')).not.toContainText('ends about');
@@ -126,7 +126,7 @@ test.describe('launch a UI run', () => {
     await dialog.getByLabel(/launch below 6000 MiB free/).check();
     await dialog.getByRole('button', { name: 'Launch', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'ui_custom_oom' })).toBeVisible({ timeout: 20_000 });
-    await expect(page.locator('.cell-header .pill').first()).toHaveText('crashed', { timeout: 15_000 });
+    await expect(page.locator('.cell-header .pill').first()).toHaveText('crashed');
     // The stderr box sits on its own line under the header, inside the window, over nothing.
     const stderr = page.getByRole('region', { name: 'Last lines of stderr' });
     await expect(stderr).toContainText('CUDA out of memory');
@@ -163,12 +163,12 @@ test.describe('launch a UI run', () => {
     await page.getByRole('group', { name: 'Logs' }).getByRole('button', { name: 'driver.log' }).click();
     const lines = async () => Number(/(\d+) lines/.exec((await page.getByRole('region', { name: 'driver.log' }).textContent()) ?? '')?.[1] ?? 0);
     const before = await lines();
-    await expect.poll(lines, { timeout: 5000 }).toBeGreaterThan(before + 2);
+    await expect.poll(lines).toBeGreaterThan(before + 2);
     await page.locator('.run-controls').getByRole('button', { name: 'Drain' }).click();
     const said = page.getByRole('region', { name: 'Runner said' });
     await expect(said).toContainText('resume: stdrun.py run ui_drainable_drain-me --episodes 7,8');
     await expect(said.getByRole('button', { name: 'Copy' })).toBeVisible();
-    await expect(page.locator('.cell-header .pill').first()).toHaveText('stopped', { timeout: 15_000 });
+    await expect(page.locator('.cell-header .pill').first()).toHaveText('stopped');
 
     // Resume: the episodes the drain printed, filled in.
     const resume = page.getByRole('form', { name: 'Resume' });
@@ -190,14 +190,14 @@ test.describe('launch a UI run', () => {
     await resume.getByRole('button', { name: 'Dry run' }).click();
     await expect(resume.getByLabel('Resume dry run')).toContainText('episodes=[3,5]');
     await resume.getByRole('button', { name: 'Resume' }).click();
-    await expect(page.locator('.cell-header .pill').first()).toHaveText('running', { timeout: 15_000 });
+    await expect(page.locator('.cell-header .pill').first()).toHaveText('running');
     await expect(page.getByRole('heading', { name: 'ui_drainable_drain-me' })).toBeVisible();
     await page.getByRole('tab', { name: 'Logs' }).click();
     await page.getByRole('group', { name: 'Logs' }).getByRole('button', { name: 'stdout.log' }).click();
     await expect(page.getByRole('log', { name: 'Lines of stdout.log' })).toContainText('episodes=[3,5]');
     await page.locator('.run-controls').getByRole('button', { name: 'Stop' }).click();
     await page.getByRole('group', { name: 'Confirm stop' }).getByRole('button', { name: 'Stop run' }).click();
-    await expect(page.locator('.cell-header .pill').first()).toHaveText('stopped', { timeout: 15_000 });
+    await expect(page.locator('.cell-header .pill').first()).toHaveText('stopped');
     await page.keyboard.press('Escape');
     await expect(page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: /ui_drainable_drain-me/ })).toContainText('stopped');
   });

@@ -36,7 +36,7 @@ for (const [width, height] of [
         const names = await list.locator('span.name').allTextContents();
         expect(names.length).toBeGreaterThan(5);
         expect(new Set(names).size, names.join(' | ')).toBe(names.length);
-      }).toPass({ timeout: 10_000 });
+      }).toPass({ timeout: 15_000 });
 
       // A cell of each format: its header's parts apart; its Episodes tab, a row open, the table beside
       // what the row holds (events, frames, facts), not under it, each panel in the window with one scrollbar.

@@ -109,7 +109,7 @@ test.describe('runs roots in serve mode', () => {
     await page.getByRole('status', { name: 'Root removed' }).getByRole('button', { name: 'Undo' }).click();
     await expect(row).toContainText('unreadable');
     await page.getByRole('button', { name: `Remove runs root ${root}` }).click();
-    await expect(page.getByRole('status', { name: 'Root removed' })).toHaveCount(0, { timeout: 15_000 });
+    await expect(page.getByRole('status', { name: 'Root removed' })).toHaveCount(0);
     await page.reload();
     await expect(page.locator('body[data-ready="true"]')).toBeAttached();
     await expect(row).toHaveCount(0);

@@ -2,10 +2,11 @@
 // rules included), build, unit tests, e2e in Chromium. Ends with one summary line counting the tests of
 // Vitest and Playwright.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { basename, delimiter, dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { electronBinary, ensureDependencies, ROOT, run } from './deps.mjs';
 import { ensureSystemTools, freshPath } from './system-tools.mjs';
+import { failedPages } from './page-snapshots.mjs';
 
 // Electron's binary is only known after npm's install; the check runs again then for xvfb-run.
 ensureSystemTools({ electron: electronBinary() !== null });
@@ -69,17 +70,10 @@ for (const [name, [command, ...args]] of stages) {
   if (run(command, args) !== 0) failedStages.push(name);
   if (name === 'build' && failedStages.includes('build')) break;
 }
-if (failedStages.includes('e2e')) printPageSnapshots(join(results, 'e2e'));
-
-/** What each failed spec's page showed when it failed (Playwright's error-context.md), for a log that is all one gets of a run elsewhere. */
-function printPageSnapshots(dir) {
-  const files = existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => basename(f) === 'error-context.md') : [];
-  for (const file of files) {
-    const snapshot = /# Page snapshot\n+```yaml\n([\s\S]*?)```/.exec(readFileSync(join(dir, file), 'utf8'))?.[1];
-    if (!snapshot) continue;
-    const lines = snapshot.trimEnd().split('\n');
-    console.log(`\n=== the page when ${dirname(file)} failed${lines.length > 150 ? ' (its first 150 lines)' : ''}`);
-    console.log(lines.slice(0, 150).join('\n'));
+if (failedStages.includes('e2e')) {
+  for (const { spec, lines, cut } of failedPages(join(results, 'e2e'))) {
+    console.log(`\n=== the page when ${spec} failed${cut ? ` (its first ${lines.length} lines)` : ''}`);
+    console.log(lines.join('\n'));
   }
 }
 
