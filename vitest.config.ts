@@ -11,6 +11,9 @@ export default defineConfig({
     // clusters and cores, which can take far longer than Vitest's 10 s there too.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // The same for a poll: it waits for what a test is to see (a line read, a row changed, a process gone),
+    // which on a busy machine comes seconds later than on an idle one; Vitest's default gives it 1 s.
+    expect: { poll: { timeout: 15_000 } },
     // Node 25 on has a localStorage of its own (undefined without --localstorage-file), which hides happy-dom's
     // from the window's tests: off, where Node knows the flag (22.4 on).
     execArgv: Number(process.versions.node.split('.')[0]) >= 23 ? ['--no-experimental-webstorage'] : [],

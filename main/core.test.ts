@@ -189,7 +189,7 @@ describe("core: a hosts file's limits", () => {
     const deltas: CellsDelta[] = [];
     core.events.on('cellsChanged', (delta) => deltas.push(delta));
     writeTree(runs, { 'acro/run.json': evo('cartpole'), 'cart/run.json': evo('mountaincar') });
-    await expect.poll(async () => (await core.listCells()).map((c) => c.name), { timeout: 10_000 }).toEqual(['acro']);
+    await expect.poll(async () => (await core.listCells()).map((c) => c.name)).toEqual(['acro']);
     expect(deltas.flatMap((d) => d.removed)).toContain(`local:${join(runs, 'cart')}`);
     expect(deltas.flatMap((d) => [...d.added, ...d.changed]).map((c) => c.name)).not.toContain('cart');
   });
@@ -227,7 +227,7 @@ describe('core: the demo and rescans', () => {
       const seen: number[] = [];
       core.events.on('rootsChanged', (roots) => seen.push(roots[0]?.cellCount ?? 0));
       writeTree(runs, { 'ui_c/run.json': { runner: 'coding-agent' } });
-      await expect.poll(() => seen.at(-1), { timeout: 10_000 }).toBe(3);
+      await expect.poll(() => seen.at(-1)).toBe(3);
       expect((await core.listCells()).map((c) => c.name)).toContain('ui_c');
     } finally {
       await core.close();

@@ -41,7 +41,7 @@ describe('the scorer an Inspect log is read by', () => {
 
     const cellChanged = new Promise<void>((resolve) => core.events.on('cellChanged', (delta) => delta.summary?.reward?.of === 'strict' && resolve()));
     await core.setScorer(id, 'strict');
-    await expect.poll(async () => (await row())?.success_rate, { timeout: 10_000 }).toBe(0.25);
+    await expect.poll(async () => (await row())?.success_rate).toBe(0.25);
     expect((await row())?.reward?.of).toBe('strict');
     await cellChanged;
     expect(JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8')).scorers).toEqual({ [id]: 'strict' });
@@ -58,7 +58,7 @@ describe('the scorer an Inspect log is read by', () => {
 
     // Back to its first.
     await core.setScorer(id, null);
-    await expect.poll(async () => (await row())?.success_rate, { timeout: 10_000 }).toBe(0.75);
+    await expect.poll(async () => (await row())?.success_rate).toBe(0.75);
     expect(JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8')).scorers).toEqual({});
   });
 

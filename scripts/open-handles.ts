@@ -24,8 +24,8 @@ beforeAll(() => {
 
 afterAll(async () => {
   const left = () => [...counts()].filter(([kind, n]) => n > (before.get(kind) ?? 0));
-  // Closing ends some of them a moment later (a child's exit, a socket's close).
-  for (let waited = 0; left().length && waited < 3000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  // Closing ends some of them a moment later (a child's exit, a socket's close): seconds on a busy machine.
+  for (let waited = 0; left().length && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
   const open = left();
   if (open.length) throw new Error(`left open after this file's tests: ${open.map(([kind, n]) => `${n - (before.get(kind) ?? 0)} ${kind}, ${KINDS[kind]}`).join('; ')}`);
 });

@@ -61,7 +61,7 @@ describe('cellwatch launch', () => {
     const [run] = await runs.list();
     expect([run?.name, run?.state]).toEqual(['ui_my_try', 'running']);
     const { existsSync } = await import('node:fs');
-    await expect.poll(() => existsSync(join(cell, 'summary.json')), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => existsSync(join(cell, 'summary.json'))).toBe(true);
     await runs.stop(run?.id as string, 1000);
   });
 
@@ -95,7 +95,7 @@ describe('cellwatch launch', () => {
     const runs = new RunManager(join(tmp.path, 'config', 'cellwatch', 'launched.json'));
     const [run] = await runs.list();
     expect(run?.listed).toBe(cell);
-    await expect.poll(() => readFileSync(cell, 'utf8').split('\n').length, { timeout: 10_000 }).toBe(6);
+    await expect.poll(() => readFileSync(cell, 'utf8').split('\n').length).toBe(6);
     const listed = capture();
     expect(await runCli(['status', '--json', root], listed.io)).toBe(0);
     expect(JSON.parse(listed.out.join('\n')).cells.map((c: { path: string; board: string; budget: object }) => [c.path, c.board, c.budget])).toEqual([[cell, 'ui', { unit: 'rollouts', used: 5, total: 5 }]]);

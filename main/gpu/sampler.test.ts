@@ -44,11 +44,11 @@ afterEach(() => {
 describe('GPU sampler against a fake nvidia-smi replaying real output', () => {
   it('turns each round of lines into one sample of every GPU, with per-process memory', async () => {
     start('steady-0');
-    await expect.poll(() => samples.length, { timeout: 5000 }).toBeGreaterThan(3);
+    await expect.poll(() => samples.length).toBeGreaterThan(3);
     const last = samples.at(-1)!;
     expect(last.gpus.map((g) => [g.index, g.totalMib])).toEqual([[0, 143771], [1, 143771]]);
     expect(last.gpus[0]!.usedMib).toBeGreaterThan(0);
-    await expect.poll(() => samples.at(-1)!.processes, { timeout: 5000 }).toEqual([{ pid: 4242, gpuUuid: '00000000-GPU', usedMib: 23150 }]);
+    await expect.poll(() => samples.at(-1)!.processes).toEqual([{ pid: 4242, gpuUuid: '00000000-GPU', usedMib: 23150 }]);
     const starts = readFileSync(join(tmp.path, 'starts.log'), 'utf8').split('\n').filter((l) => l.includes('-lms'));
     expect(starts).toEqual(['--query-gpu=index,name,memory.total,memory.used,memory.free,utilization.gpu --format=csv,noheader,nounits -lms 100']);
     expect(problems).toEqual([]);
@@ -56,32 +56,32 @@ describe('GPU sampler against a fake nvidia-smi replaying real output', () => {
 
   it('takes a new pace: the running nvidia-smi replaced by one at it, the samples going on, nothing said', async () => {
     const s = start('steady-0');
-    await expect.poll(() => samples.length, { timeout: 5000 }).toBeGreaterThan(1);
+    await expect.poll(() => samples.length).toBeGreaterThan(1);
     s.pace(200);
     const paces = () => readFileSync(join(tmp.path, 'starts.log'), 'utf8').split('\n').filter((l) => l.includes('-lms')).map((l) => l.split(' ').at(-1));
-    await expect.poll(paces, { timeout: 5000 }).toEqual(['100', '200']);
+    await expect.poll(paces).toEqual(['100', '200']);
     const before = samples.length;
-    await expect.poll(() => samples.length, { timeout: 5000 }).toBeGreaterThan(before + 1);
+    await expect.poll(() => samples.length).toBeGreaterThan(before + 1);
     expect([s.starts, problems]).toEqual([2, []]);
   });
 
   it('restarts nvidia-smi when it dies, and says so', async () => {
     const s = start('die-after-2');
-    await expect.poll(() => s.starts, { timeout: 8000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => s.starts).toBeGreaterThanOrEqual(2);
     expect(problems[0]?.message).toMatch(/exited with code 3; restarting in 1 s/);
     const before = samples.length;
-    await expect.poll(() => samples.length, { timeout: 5000 }).toBeGreaterThan(before);
+    await expect.poll(() => samples.length).toBeGreaterThan(before);
   });
 
   it('kills and restarts an nvidia-smi that falls silent', async () => {
     const s = start('silent-after-1', { silentMs: 500 });
-    await expect.poll(() => problems.map((p) => p.message).join('\n'), { timeout: 8000 }).toMatch(/fell silent for 0.5 s/);
-    await expect.poll(() => s.starts, { timeout: 8000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => problems.map((p) => p.message).join('\n')).toMatch(/fell silent for 0.5 s/);
+    await expect.poll(() => s.starts).toBeGreaterThanOrEqual(2);
   });
 
   it('says plainly when there is no nvidia-smi', async () => {
     sampler = new GpuSampler({ command: join(tmp.path, 'no-such-nvidia-smi'), onSample: (s) => samples.push(s), onProblem: (p) => problems.push(p) });
     sampler.start();
-    await expect.poll(() => problems[0]?.message, { timeout: 5000 }).toMatch(/not found: this machine has no NVIDIA GPU sampler/);
+    await expect.poll(() => problems[0]?.message).toMatch(/not found: this machine has no NVIDIA GPU sampler/);
   });
 });

@@ -69,10 +69,10 @@ describe('the inspect launch profile', () => {
     expect((await core.listRuns())[0]?.cellId).toBe(`local:${root}/ui_cli/*.eval`);
     writeFileSync(go, '');
     const id = `local:${root}/ui_cli/${INSPECT_LOG_NAME}`;
-    await expect.poll(async () => (await core.listRuns())[0]?.cellId, { timeout: 15_000 }).toBe(id);
+    await expect.poll(async () => (await core.listRuns())[0]?.cellId).toBe(id);
     // Kept in the registry, for the CLI and the next start (the file is written as the app settles it).
     const saved = async () => (await new RunManager(join(tmp.path, 'config', 'cellwatch', 'launched.json')).list())[0]?.listed;
-    await expect.poll(saved, { timeout: 15_000 }).toBe(join(root, 'ui_cli', INSPECT_LOG_NAME));
+    await expect.poll(saved).toBe(join(root, 'ui_cli', INSPECT_LOG_NAME));
     await core.stopRun(run?.id as string);
   });
 });

@@ -82,7 +82,7 @@ describe('runner profiles', () => {
 describe('launched processes', () => {
   it('stops a whole tree of child processes: nothing outlives the group', async () => {
     const run = await launch('sleep 300 & sleep 300 & (sleep 300 & sleep 300 & wait) & wait');
-    await expect.poll(() => group(run.pid as number).length, { timeout: 5000 }).toBeGreaterThanOrEqual(5);
+    await expect.poll(() => group(run.pid as number).length).toBeGreaterThanOrEqual(5);
     const stopped = await manager.stop(run.id, 2000);
     expect(stopped.state).toBe('stopped');
     expect(group(run.pid as number)).toEqual([]);
@@ -90,7 +90,7 @@ describe('launched processes', () => {
 
   it('kills a group that ignores SIGTERM once the grace period ends', async () => {
     const run = await launch("trap '' TERM; sleep 300 & trap '' TERM; wait");
-    await expect.poll(() => group(run.pid as number).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => group(run.pid as number).length).toBeGreaterThanOrEqual(2);
     const started = Date.now();
     await manager.stop(run.id, 500);
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);
@@ -101,7 +101,7 @@ describe('launched processes', () => {
   it('lets a run that cleans up on SIGTERM finish within the grace period: no SIGKILL before it ends', async () => {
     const cleaned = join(tmp.path, 'cleaned');
     const run = await launch(`trap 'sleep 1; echo done > ${cleaned}; exit 0' TERM; sleep 300 & wait`);
-    await expect.poll(() => group(run.pid as number).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => group(run.pid as number).length).toBeGreaterThanOrEqual(2);
     const started = Date.now();
     const stopped = await manager.stop(run.id, 10_000);
     // It ended when its cleanup did, well before the grace period ran out.
@@ -113,7 +113,7 @@ describe('launched processes', () => {
 
   it('drains: DRAIN in the cell, SIGUSR1 to the group, and the resume spec it prints', async () => {
     const run = await launch("trap 'echo \"resume: --episodes 7,8\"; exit 0' USR1; echo started; while true; do sleep 0.1; done");
-    await expect.poll(() => existsSync(join(run.cell, 'stdout.log')) && readFileSync(join(run.cell, 'stdout.log'), 'utf8'), { timeout: 5000 }).toContain('started');
+    await expect.poll(() => existsSync(join(run.cell, 'stdout.log')) && readFileSync(join(run.cell, 'stdout.log'), 'utf8')).toContain('started');
     expect(await manager.drain(run.id, 800)).toEqual(['resume: --episodes 7,8']);
     expect(existsSync(join(run.cell, 'DRAIN'))).toBe(true);
     await manager.stop(run.id, 500);
@@ -142,7 +142,7 @@ describe('launched processes', () => {
 
   it('shows a run that exits non-zero as crashed, with its exit code and the end of its stderr', async () => {
     const run = await launch('for i in $(seq 1 60); do echo "line $i" >&2; done; exit 3');
-    await expect.poll(async () => (await manager.list()).find((r) => r.name === run.name)?.state, { timeout: 5000 }).toBe('crashed');
+    await expect.poll(async () => (await manager.list()).find((r) => r.name === run.name)?.state).toBe('crashed');
     const view = (await manager.list()).find((r) => r.name === run.name)!;
     expect(view.exit?.code).toBe(3);
     expect(view.stderrTail).toHaveLength(50);
@@ -151,7 +151,7 @@ describe('launched processes', () => {
 
   it('saves its registry one write at a time: runs that exit at once leave it whole', async () => {
     const runs = await Promise.all(Array.from({ length: 8 }, (_, i) => manager.launch('local', start(renderRun(custom, { command: 'exit 0', root: join(tmp.path, 'runs') }, ctx(), `at-once-${i}`)), null, { canDrain: true })));
-    await expect.poll(async () => (await manager.list()).filter((r) => r.state === 'exited').length, { timeout: 5000 }).toBe(8);
+    await expect.poll(async () => (await manager.list()).filter((r) => r.state === 'exited').length).toBe(8);
     await new Promise((r) => setTimeout(r, 200));
     const saved = JSON.parse(readFileSync(join(tmp.path, 'config', 'launched.json'), 'utf8')) as { id: string }[];
     expect(saved.map((r) => r.id).sort()).toEqual(runs.map((r) => r.id).sort());

@@ -103,22 +103,22 @@ describe('launching on a one-node Slurm cluster', () => {
     expect(run).toMatchObject({ target: 'slurm', host: 'local', pid: null, job: { id: expect.stringMatching(/^\d+$/) } });
     expect(queue()).toContain(`${run.job?.id} ui_demo_coding-agent_slurm`);
     expect(cellId).toBe(`local:${run.cell}`);
-    await expect.poll(async () => (await core.listCells()).find((c) => c.id === cellId)?.state, { timeout: 15_000 }).toBe('running');
-    await expect.poll(async () => (await runOf(run.id))?.job?.state, { timeout: 10_000 }).toBe('RUNNING');
+    await expect.poll(async () => (await core.listCells()).find((c) => c.id === cellId)?.state).toBe('running');
+    await expect.poll(async () => (await runOf(run.id))?.job?.state).toBe('RUNNING');
     expect((await runOf(run.id))?.job?.node).toBeTruthy();
 
     const stopped = await core.stopRun(run.id);
     expect(queue()).not.toContain(run.job?.id as string);
     expect(stopped).toMatchObject({ state: 'stopped', job: { state: 'CANCELLED' } });
     // The cell says so too: never running after Stop.
-    await expect.poll(async () => (await core.listCells()).find((c) => c.id === cellId)?.state, { timeout: 5000 }).toBe('stopped');
+    await expect.poll(async () => (await core.listCells()).find((c) => c.id === cellId)?.state).toBe('stopped');
   }, 60_000);
 
   it('shows a job that fails as FAILED with its exit code and the end of its stderr', async () => {
     const { run } = await core.launchRun({ profile: 'script', values: { script: 'echo starting; echo "no such checkpoint" >&2; exit 3' }, target: 'slurm' });
-    await expect.poll(async () => (await runOf(run.id))?.state, { timeout: 15_000 }).toBe('crashed');
+    await expect.poll(async () => (await runOf(run.id))?.state).toBe('crashed');
     expect(await runOf(run.id)).toMatchObject({ exitCode: 3, job: { state: 'FAILED', exitCode: 3 }, stderrTail: ['no such checkpoint'] });
-    await expect.poll(async () => (await core.listAlerts()).alerts.find((a) => a.subject === run.name)?.message, { timeout: 5000 }).toBe(
+    await expect.poll(async () => (await core.listAlerts()).alerts.find((a) => a.subject === run.name)?.message).toBe(
       `Slurm job ${run.job?.id} FAILED, exited with code 3: no such checkpoint`,
     );
   }, 30_000);
@@ -128,7 +128,7 @@ describe('launching on a one-node Slurm cluster', () => {
     const launcher = await LaunchService.create({
       ...serviceOptions(),
       watchCell: async (_address, _listed, starting) => {
-        await expect.poll(starting, { timeout: 15_000 }).toBe(false);
+        await expect.poll(starting).toBe(false);
         return null;
       },
     });
@@ -144,16 +144,16 @@ describe('launching on a one-node Slurm cluster', () => {
   it('drains a job: DRAIN in its cell, SIGUSR1 to its batch step, and what it printed', async () => {
     const script = 'trap \'echo "resume: --episodes 4,5"; exit 0\' USR1; echo started; while true; do sleep 0.1; done';
     const { run } = await core.launchRun({ profile: 'script', values: { script }, target: 'slurm' });
-    await expect.poll(() => existsSync(join(run.cell, 'stdout.log')) && readFileSync(join(run.cell, 'stdout.log'), 'utf8'), { timeout: 15_000 }).toContain('started');
+    await expect.poll(() => existsSync(join(run.cell, 'stdout.log')) && readFileSync(join(run.cell, 'stdout.log'), 'utf8')).toContain('started');
     expect(await core.drainRun(run.id)).toEqual(['resume: --episodes 4,5']);
     expect(existsSync(join(run.cell, 'DRAIN'))).toBe(true);
-    await expect.poll(async () => (await runOf(run.id))?.job?.state, { timeout: 10_000 }).toBe('COMPLETED');
+    await expect.poll(async () => (await runOf(run.id))?.job?.state).toBe('COMPLETED');
   }, 30_000);
 
   it('finds its jobs again after a restart, and stops them', async () => {
     const { run } = await core.launchRun({ profile: 'script', values: { script: 'sleep 120' }, target: 'slurm' });
     const again = await LaunchService.create(serviceOptions(), false);
-    await expect.poll(async () => (await again.listRuns()).find((r) => r.id === run.id)?.job?.state, { timeout: 10_000 }).toBe('RUNNING');
+    await expect.poll(async () => (await again.listRuns()).find((r) => r.id === run.id)?.job?.state).toBe('RUNNING');
     expect((await again.stopRun(run.id)).state).toBe('stopped');
     again.close();
   }, 30_000);
@@ -187,7 +187,7 @@ describe('Slurm through an SSH host (slurm@ALIAS)', () => {
     expect(run).toMatchObject({ target: 'slurm@testhost', host: 'testhost', job: { id: expect.stringMatching(/^\d+$/) } });
     expect(slurm.run('squeue', ['-h', '-o', '%j'])).toContain(run.name);
     expect(cellId).toBe(`testhost:${run.cell}`);
-    await expect.poll(async () => (await core.listRuns()).find((r) => r.id === run.id)?.job?.state, { timeout: 10_000 }).toBe('RUNNING');
+    await expect.poll(async () => (await core.listRuns()).find((r) => r.id === run.id)?.job?.state).toBe('RUNNING');
     expect((await core.stopRun(run.id)).job?.state).toBe('CANCELLED');
     expect(execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })).not.toContain(run.name);
   }, 60_000);

@@ -68,25 +68,25 @@ describe('launching on an SSH host', () => {
     expect(readFileSync(join(run.cell, 'launch.pid'), 'utf8')).toMatch(new RegExp(`^${pid} \\d+\\n$`));
     expect(execFileSync('ps', ['-o', 'sid=', '-p', String(pid)], { encoding: 'utf8' }).trim()).toBe(String(pid));
     expect(cellId).toBe(`testhost:${run.cell}`);
-    await expect.poll(async () => (await core.listCells()).find((c) => c.id === cellId)?.state, { timeout: 15_000 }).toBe('running');
+    await expect.poll(async () => (await core.listCells()).find((c) => c.id === cellId)?.state).toBe('running');
 
     // The connection drops (as a network would): the run goes on, and is still running once reconnected.
     let dropped = false;
     core.events.on('hostsChanged', (hosts: { alias: string; state: string }[]) => (dropped ||= hosts.find((h) => h.alias === 'testhost')?.state !== 'connected'));
     sshd.cutSessions();
     // Reconnected at once: the drop is seen as it happens, not by asking later.
-    await expect.poll(() => dropped, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => dropped).toBe(true);
     expect(liveGroup(pid).length).toBeGreaterThan(0);
-    await expect.poll(async () => (await core.listHosts()).find((h) => h.alias === 'testhost')?.state, { timeout: 15_000 }).toBe('connected');
+    await expect.poll(async () => (await core.listHosts()).find((h) => h.alias === 'testhost')?.state).toBe('connected');
     expect((await runOf(run.id))?.state).toBe('running');
 
     // The app restarts: the run is found again, over a new connection, and is still stoppable.
     await core.close();
     core = await open();
-    await expect.poll(async () => (await runOf(run.id))?.state, { timeout: 15_000 }).toBe('running');
+    await expect.poll(async () => (await runOf(run.id))?.state).toBe('running');
     expect((await core.stopRun(run.id)).state).toBe('stopped');
     expect(liveGroup(pid)).toEqual([]);
-    await expect.poll(async () => (await core.listCells()).find((c) => c.id === cellId)?.state, { timeout: 15_000 }).toBe('stopped');
+    await expect.poll(async () => (await core.listCells()).find((c) => c.id === cellId)?.state).toBe('stopped');
   }, 90_000);
 
   it('writes nothing through a link the run planted in its cell: DRAIN, its exit code; launches into no cell that exists, and a resume goes on in its own', async () => {
@@ -95,16 +95,16 @@ describe('launching on an SSH host', () => {
     // The run plants its links, then waits for the drain's signal.
     const script = `ln -s ${victims[0]} DRAIN; ln -s ${victims[1]} launch.exit; trap 'echo drained; exit 0' USR1; while true; do sleep 0.1; done`;
     const { run } = await core.launchRun({ profile: 'trainer', values: { script }, target: 'testhost', label: 'planted' });
-    await expect.poll(() => existsSync(join(run.cell, 'launch.exit')), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => existsSync(join(run.cell, 'launch.exit'))).toBe(true);
     expect(await core.drainRun(run.id)).toEqual(['drained']);
-    await expect.poll(async () => (await runOf(run.id))?.state, { timeout: 15_000 }).toBe('exited');
+    await expect.poll(async () => (await runOf(run.id))?.state).toBe('exited');
     victims.forEach((file) => expect(readFileSync(file, 'utf8')).toBe('precious'));
     await expect(core.launchRun({ profile: 'trainer', values: { script: 'true' }, target: 'testhost', label: 'planted' })).rejects.toThrow(`${run.cell} exists already`);
 
     // Resumed: the same name into the same cell over the host's connection, its stdout appended to; the planted exit link goes, its target stays.
     const resumed = (await core.resumeRun(run.id, 'resume: --episodes 3')).run;
     expect(resumed).toMatchObject({ name: run.name, cell: run.cell, target: 'testhost', state: 'running' });
-    await expect.poll(() => readFileSync(join(run.cell, 'stdout.log'), 'utf8'), { timeout: 10_000 }).toBe('episodes=[]\ndrained\nepisodes=[3]\n');
+    await expect.poll(() => readFileSync(join(run.cell, 'stdout.log'), 'utf8')).toBe('episodes=[]\ndrained\nepisodes=[3]\n');
     expect((await core.stopRun(resumed.id)).state).toBe('stopped');
     victims.forEach((file) => expect(readFileSync(file, 'utf8')).toBe('precious'));
 
@@ -128,7 +128,7 @@ describe('launching on an SSH host', () => {
 
   it('shows a run that exits non-zero as crashed, with its exit code and the end of its stderr', async () => {
     const { run } = await core.launchRun({ profile: 'trainer', values: { script: 'echo "CUDA out of memory" >&2; exit 4' }, target: 'testhost' });
-    await expect.poll(async () => (await runOf(run.id))?.state, { timeout: 15_000 }).toBe('crashed');
+    await expect.poll(async () => (await runOf(run.id))?.state).toBe('crashed');
     expect(await runOf(run.id)).toMatchObject({ exitCode: 4, gpu: 0, stderrTail: ['CUDA out of memory'] });
   }, 30_000);
 
@@ -139,7 +139,7 @@ describe('launching on an SSH host', () => {
     const runs = JSON.parse(readFileSync(registry, 'utf8')) as { id: string; pidStart: string }[];
     writeFileSync(registry, JSON.stringify(runs.map((r) => (r.id === run.id ? { ...r, pidStart: '1' } : r))));
     core = await open();
-    await expect.poll(async () => (await runOf(run.id))?.state, { timeout: 15_000 }).toBe('ended');
+    await expect.poll(async () => (await runOf(run.id))?.state).toBe('ended');
     await core.stopRun(run.id);
     expect(liveGroup(run.pid as number).length).toBeGreaterThan(0);
     process.kill(-(run.pid as number), 'SIGKILL');

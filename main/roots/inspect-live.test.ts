@@ -53,18 +53,18 @@ describe('an Inspect log, live', () => {
     const stop = new AbortController();
     const { io, out } = capture();
     const running = runCli(['tail', '--json', path], io, stop.signal);
-    await expect.poll(() => out.length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => out.length).toBe(1);
     rewrite(path, spec(3));
-    await expect.poll(() => index?.list()[0]?.budget.used, { timeout: 5000, interval: 10 }).toBe(3);
-    await expect.poll(() => out.length, { timeout: 5000 }).toBe(3);
+    await expect.poll(() => index?.list()[0]?.budget.used, { interval: 10 }).toBe(3);
+    await expect.poll(() => out.length).toBe(3);
     rewrite(path, spec(4), true);
-    await expect.poll(() => index?.list()[0]?.problems.map((p) => p.message), { timeout: 5000 }).toContainEqual(expect.stringMatching(/^being written/));
+    await expect.poll(() => index?.list()[0]?.problems.map((p) => p.message)).toContainEqual(expect.stringMatching(/^being written/));
     expect(index.list()[0]?.budget.used).toBe(3);
     // The same samples written again, then the end: each sample told once, whatever the rewrites.
     rewrite(path, spec(3));
     rewrite(path, spec(4, 'success'));
-    await expect.poll(() => index?.list()[0]?.state, { timeout: 5000 }).toBe('finished');
-    await expect.poll(() => out.length, { timeout: 5000 }).toBe(4);
+    await expect.poll(() => index?.list()[0]?.state).toBe('finished');
+    await expect.poll(() => out.length).toBe(4);
     stop.abort();
     expect(await running).toBe(0);
     const lines = out.map((l) => JSON.parse(l));

@@ -83,12 +83,12 @@ describe('the index of a local runs root', () => {
     await open({ sweepMs: 3_600_000 });
     deltas = [];
     writeTree(tmp.path, cell('a', { '0': ok, '1': ok }));
-    await expect.poll(() => row('a')?.episodes.ended, { timeout: 5000 }).toBe(2);
+    await expect.poll(() => row('a')?.episodes.ended).toBe(2);
     expect(deltas.flatMap((d) => d.changed.map((c) => c.name))).toEqual(['a']);
     writeTree(tmp.path, cell('c'));
-    await expect.poll(names, { timeout: 5000 }).toEqual(['a', 'b', 'c']);
+    await expect.poll(names).toEqual(['a', 'b', 'c']);
     rmSync(join(tmp.path, 'b'), { recursive: true });
-    await expect.poll(names, { timeout: 5000 }).toEqual(['a', 'c']);
+    await expect.poll(names).toEqual(['a', 'c']);
     expect(deltas.flatMap((d) => d.removed)).toEqual([`local:${join(tmp.path, 'b')}`]);
   });
 
@@ -105,7 +105,7 @@ describe('the index of a local runs root', () => {
       expect.objectContaining({ file: tmp.path, severity: 'warning', message: expect.stringContaining('fs.inotify.max_user_watches'), tip: expect.stringContaining('sysctl') }),
     ]);
     writeTree(tmp.path, cell('a', { '0': ok }));
-    await expect.poll(() => row('a')?.episodes.ended, { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => row('a')?.episodes.ended).toBe(1);
   });
 
   it('a running cell whose files go quiet for the stale time turns stale, though no file changed', async () => {
@@ -114,7 +114,7 @@ describe('the index of a local runs root', () => {
     age(join(tmp.path, 'std_quiet'), ['run.json', 'summary.json', '.'], 10 * 60_000 - 1500);
     await open({ watch: false, sweepMs: 3_600_000, ageCheckMs: 200 });
     expect(row('std_quiet')?.state).toBe('running');
-    await expect.poll(() => row('std_quiet')?.state, { timeout: 5000 }).toBe('stale');
+    await expect.poll(() => row('std_quiet')?.state).toBe('stale');
     expect(deltas.at(-1)?.changed.map((c) => [c.name, c.state])).toEqual([['std_quiet', 'stale']]);
   });
 
@@ -123,7 +123,7 @@ describe('the index of a local runs root', () => {
     await open({ watch: false, sweepMs: 100 });
     expect(index.status('settings').state).toBe('missing');
     writeTree(tmp.path, cell('late'));
-    await expect.poll(names, { timeout: 5000 }).toEqual(['late']);
+    await expect.poll(names).toEqual(['late']);
     expect(index.status('settings').state).toBe('ok');
   });
 });

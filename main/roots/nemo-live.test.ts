@@ -38,14 +38,14 @@ describe('a NeMo Gym collection, live', () => {
     expect(index.list().map((c) => [c.path, c.state, c.budget.used, c.budget.total])).toEqual([[path, 'running', 0, 5]]);
     for (const [i, line] of rows.entries()) {
       appendFileSync(path, `${line}\n`);
-      await expect.poll(() => index?.list()[0]?.budget.used, { timeout: 5000, interval: 10 }).toBe(i + 1);
+      await expect.poll(() => index?.list()[0]?.budget.used, { interval: 10 }).toBe(i + 1);
     }
     expect(index.list()[0]).toMatchObject({ state: 'finished', success_rate: 0.2, reward: { mean: 0.2, n: 5 } });
     // The failures sidecar is the cell's too: a row there changes the cell, not the root.
     writeFileSync(join(runs, 'claude_failures.jsonl'), 'not json\n');
-    await expect.poll(() => index?.list()[0]?.problems.map((p) => `${p.file}:${p.line}`), { timeout: 5000 }).toEqual(['claude_failures.jsonl:1']);
+    await expect.poll(() => index?.list()[0]?.problems.map((p) => `${p.file}:${p.line}`)).toEqual(['claude_failures.jsonl:1']);
     rmSync(runs, { recursive: true });
-    await expect.poll(() => index?.list().length, { timeout: 5000 }).toBe(0);
+    await expect.poll(() => index?.list().length).toBe(0);
   });
 
   it('tails one line per rollout and per failure, each file in its order, never the conversation', async () => {
@@ -54,12 +54,12 @@ describe('a NeMo Gym collection, live', () => {
     const stop = new AbortController();
     const { io, out } = capture();
     const running = runCli(['tail', '--json', path], io, stop.signal);
-    await expect.poll(() => out.length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => out.length).toBe(1);
     appendFileSync(path, `${rows.slice(1, 3).join('\n')}\n`);
     // Two files are two streams, each in its own order: the failure is written once the rollouts are out.
-    await expect.poll(() => out.length, { timeout: 5000 }).toBe(3);
+    await expect.poll(() => out.length).toBe(3);
     appendFileSync(join(tmp.path, 'c_failures.jsonl'), `${JSON.stringify({ _ng_task_index: 9, _ng_rollout_index: 0, _ng_failure_class: 'model_error', _ng_failure_terminal: true })}\n`);
-    await expect.poll(() => out.length, { timeout: 5000 }).toBe(4);
+    await expect.poll(() => out.length).toBe(4);
     stop.abort();
     expect(await running).toBe(0);
     const lines = out.map((l) => JSON.parse(l));

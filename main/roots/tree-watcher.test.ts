@@ -29,7 +29,7 @@ async function start(options: { depth?: number; ignored?: (path: string) => bool
     recursive: options.recursive ?? false,
   });
 }
-const hears = (path: string) => expect.poll(() => told.includes(path), { timeout: 5000 }).toBe(true);
+const hears = (path: string) => expect.poll(() => told.includes(path)).toBe(true);
 
 describe('the watch of a folder tree', () => {
   it('tells a line appended deep below the root, and a file in a folder made after the watch began', async () => {

@@ -100,7 +100,7 @@ describe('serve mode media', () => {
       req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
       req.end();
     });
-    await expect.poll(openOn, { timeout: 5000 }).toBe(0);
+    await expect.poll(openOn).toBe(0);
   });
 
   it('survives a frame it cannot read (mode 000, read as an unprivileged user)', async () => {

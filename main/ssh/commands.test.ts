@@ -62,7 +62,7 @@ describe.each([
     for (let i = 0; i < 20; i++) expect(await host.exec(`echo ${i}`)).toEqual({ stdout: `${i}\n`, stderr: '', code: 0 });
     const streams = [host.spawn('sh', ['-c', 'echo first; sleep 30']), host.stream('echo second; sleep 30')];
     const said = streams.map((s) => linesOf(s.stdout));
-    await expect.poll(() => said, { timeout: 5000 }).toEqual([['first'], ['second']]);
+    await expect.poll(() => said).toEqual([['first'], ['second']]);
     expect(shellsRun()).toBe(python ? before : before + 2);
     // The Fleet view says how: one python3 process, or a login shell a stream.
     expect(host.status.commands).toBe(python ? 'python3' : 'sh');
@@ -121,11 +121,11 @@ describe.each([
     const stream = host.spawn('sh', ['-c', 'sleep 60 & echo $!; wait']);
     const said = linesOf(stream.stdout);
     const ended = new Promise<[number | null, string | null]>((resolve) => stream.on('exit', (code, signal) => resolve([code, signal])));
-    await expect.poll(() => said.length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => said.length).toBe(1);
     const sleeper = Number(said[0]);
     expect(alive(sleeper)).toBe(true);
     stream.kill();
-    await expect.poll(() => alive(sleeper), { timeout: 5000 }).toBe(false);
+    await expect.poll(() => alive(sleeper)).toBe(false);
     await ended;
     const done = host.stream('echo done; exit 4');
     expect(await new Promise((resolve) => done.on('exit', (code) => resolve(code)))).toBe(4);
@@ -136,12 +136,12 @@ describe.each([
     const stream = host.spawn('sh', ['-c', 'sleep 60 & echo $!; wait']);
     const said = linesOf(stream.stdout);
     const streamEnded = new Promise((resolve) => stream.on('exit', resolve));
-    await expect.poll(() => said.length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => said.length).toBe(1);
     sshd.cutSessions();
     await expect(cut).rejects.toMatchObject({ name: 'HostUnavailableError' });
     await streamEnded;
-    await expect.poll(() => alive(Number(said[0])), { timeout: 5000 }).toBe(false);
-    await expect.poll(() => host.status.state, { timeout: 10_000 }).toBe('connected');
+    await expect.poll(() => alive(Number(said[0]))).toBe(false);
+    await expect.poll(() => host.status.state).toBe('connected');
     expect((await host.exec('echo back')).stdout).toBe('back\n');
   });
 });

@@ -49,17 +49,17 @@ describe('a remote runs root in the app', () => {
     const [host] = await core.listHosts();
     expect(host).toMatchObject({ alias: 'testhost', state: 'failed', unknownKey: expect.stringMatching(/^SHA256:/) });
     await core.acceptHostKey('testhost');
-    await expect.poll(async () => (await core.listCells()).map((c) => c.id), { timeout: 10_000 }).toEqual([`testhost:${join(tmp.path, 'runs', 'std_sdk_m_bare_default')}`]);
+    await expect.poll(async () => (await core.listCells()).map((c) => c.id)).toEqual([`testhost:${join(tmp.path, 'runs', 'std_sdk_m_bare_default')}`]);
     expect((await core.listRoots())[0]).toMatchObject({ path: root, state: 'ok', cellCount: 1 });
   });
 
   it("samples the host's GPUs with nvidia-smi over the same connection, every 10 s until a window asks for them, every 2 s then", async () => {
     const paces = () => readFileSync(join(tmp.path, 'nvidia-smi.log'), 'utf8').split('\n').filter((line) => line.includes('-lms')).map((line) => line.split(' ').at(-1));
-    await expect.poll(paces, { timeout: 10_000 }).toEqual(['10000']);
-    await expect.poll(async () => (await core.gpuStatus('testhost')).history.at(-1)?.gpus, { timeout: 10_000 }).toEqual([
+    await expect.poll(paces).toEqual(['10000']);
+    await expect.poll(async () => (await core.gpuStatus('testhost')).history.at(-1)?.gpus).toEqual([
       { index: 0, name: 'NVIDIA H200', totalMib: 143771, usedMib: 32362, freeMib: 110796, utilizationPct: 100 },
     ]);
-    await expect.poll(paces, { timeout: 10_000 }).toEqual(['10000', '2000']);
+    await expect.poll(paces).toEqual(['10000', '2000']);
   });
 
   it('streams a remote episode, serves its frames, and resumes after the connection drops', async () => {
@@ -75,11 +75,11 @@ describe('a remote runs root in the app', () => {
     const trajectory = join(tmp.path, 'runs', 'std_sdk_m_bare_default', 'episodes', '0000', 'trajectory.jsonl');
     const events = () => deltas.flatMap((d) => d.events ?? []).map((e) => e.seq);
     appendFileSync(trajectory, jsonl([1, 2, 3].map((seq) => ({ seq, ev: 'tool_call' }))));
-    await expect.poll(events, { timeout: 10_000 }).toEqual([1, 2, 3]);
+    await expect.poll(events).toEqual([1, 2, 3]);
     sshd.cutSessions();
     appendFileSync(trajectory, jsonl([4, 5].map((seq) => ({ seq, ev: 'tool_call' }))));
-    await expect.poll(() => hostStates.join(' '), { timeout: 10_000 }).toMatch(/testhost:reconnecting.*testhost:connected/);
-    await expect.poll(events, { timeout: 15_000 }).toEqual([1, 2, 3, 4, 5]);
+    await expect.poll(() => hostStates.join(' ')).toMatch(/testhost:reconnecting.*testhost:connected/);
+    await expect.poll(events).toEqual([1, 2, 3, 4, 5]);
     await core.closeCell(id);
   }, 40_000);
 
@@ -102,7 +102,7 @@ describe('a remote runs root in the app', () => {
   it('raises one alert when the host has been unreachable for the set time, naming why', async () => {
     expect(alerts).toEqual([]);
     await sshd.down();
-    await expect.poll(() => alerts.map((a) => [a.kind, a.subject]), { timeout: 15_000 }).toEqual([['host_down', 'testhost']]);
+    await expect.poll(() => alerts.map((a) => [a.kind, a.subject])).toEqual([['host_down', 'testhost']]);
     expect(alerts[0]?.message).toMatch(/^unreachable for \d+ s: .+/);
     await new Promise((r) => setTimeout(r, 1000));
     expect(alerts).toHaveLength(1);

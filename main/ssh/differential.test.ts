@@ -101,7 +101,7 @@ describe('~/.ssh/config, form by form, against OpenSSH', () => {
     writeFileSync(join(sshd.home, '.ssh', 'config'), `Host t\n  HostName 127.0.0.1\n  Port ${sshd.port}\n  ProxyCommand sh -c 'echo no route to %h >&2; exit 255'\n`);
     const host = new RemoteHost('t', { home: sshd.home, timeoutMs: 5000 });
     try {
-      await expect.poll(() => host.status.problem?.message, { timeout: 10_000 }).toMatch(/^t: ProxyCommand `sh -c 'echo no route to 127\.0\.0\.1 >&2; exit 255'` exited 255: no route to 127\.0\.0\.1/);
+      await expect.poll(() => host.status.problem?.message).toMatch(/^t: ProxyCommand `sh -c 'echo no route to 127\.0\.0\.1 >&2; exit 255'` exited 255: no route to 127\.0\.0\.1/);
       expect(host.status.problem?.message).toMatch(/\(ProxyCommand sh -c .*: ~\/\.ssh\/config line 4\)$/);
     } finally {
       host.close();
@@ -115,8 +115,8 @@ describe('~/.ssh/config, form by form, against OpenSSH', () => {
     const unreachable = new RemoteHost('t', { home: sshd.home, timeoutMs: 5000 });
     const refused = new RemoteHost('u', { home: sshd.home, timeoutMs: 5000 });
     try {
-      await expect.poll(() => unreachable.status.problem?.message, { timeout: 10_000 }).toMatch(/^cannot reach t \(127\.0\.0\.1:1\).*\(HostName 127\.0\.0\.1: ~\/\.ssh\/conf\.d\/lab\.conf line 2; Port 1: ~\/\.ssh\/conf\.d\/lab\.conf line 4\)$/);
-      await expect.poll(() => refused.status.problem?.message, { timeout: 10_000 }).toMatch(new RegExp(`authentication failed .*\\(IdentityFile ${join(sshd.home, '.ssh', `${user}_wrong`).replace(/[.]/g, '\\.')}: ~/\\.ssh/config line 5\\)$`));
+      await expect.poll(() => unreachable.status.problem?.message).toMatch(/^cannot reach t \(127\.0\.0\.1:1\).*\(HostName 127\.0\.0\.1: ~\/\.ssh\/conf\.d\/lab\.conf line 2; Port 1: ~\/\.ssh\/conf\.d\/lab\.conf line 4\)$/);
+      await expect.poll(() => refused.status.problem?.message).toMatch(new RegExp(`authentication failed .*\\(IdentityFile ${join(sshd.home, '.ssh', `${user}_wrong`).replace(/[.]/g, '\\.')}: ~/\\.ssh/config line 5\\)$`));
     } finally {
       unreachable.close();
       refused.close();

@@ -39,7 +39,7 @@ async function watched(env: Record<string, string> = {}): Promise<{ core: Core; 
   codingCell(cell);
   core = await createCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', commandLineRoots: [`testhost:${runs}`], rescan: false, nvidiaSmi: false, remoteNvidiaSmi: '/bin/false' });
   const id = `testhost:${cell}`;
-  await expect.poll(async () => (await core?.listCells())?.map((c) => c.id), { timeout: 10_000 }).toEqual([id]);
+  await expect.poll(async () => (await core?.listCells())?.map((c) => c.id)).toEqual([id]);
   return { core, runs, cell, id };
 }
 
@@ -59,18 +59,18 @@ const line = (n: number) => jsonl([{ seq: n, ev: 'tool_call', n }]);
 describe("a host's change feed", () => {
   it('with inotifywait: an appended line, a changed file and a new cell reach the window through the feed, no poll, no rescan', async () => {
     const { core: c, runs, cell, id } = await watched();
-    await expect.poll(() => feedOf(c), { timeout: 10_000 }).toMatchObject({ mode: 'inotify', state: 'live' });
+    await expect.poll(() => feedOf(c)).toMatchObject({ mode: 'inotify', state: 'live' });
     const got = await streamed(c, id);
     appendFileSync(join(cell, 'episodes', '0000', 'trajectory.jsonl'), line(1));
-    await expect.poll(() => got, { timeout: 5000 }).toEqual([1]);
+    await expect.poll(() => got).toEqual([1]);
 
     const rows: CellsDelta[] = [];
     c.events.on('cellsChanged', (delta: CellsDelta) => rows.push(delta));
     writeFileSync(join(cell, 'summary.json'), JSON.stringify({ finished: true }));
     // The newest row: the line appended above may still bump the row's last change (state running) after this listener is on.
-    await expect.poll(() => rows.flatMap((d) => d.changed).findLast((row) => row.id === id)?.state, { timeout: 5000 }).toBe('finished');
+    await expect.poll(() => rows.flatMap((d) => d.changed).findLast((row) => row.id === id)?.state).toBe('finished');
     codingCell(join(runs, 'std_new_cell_x_y'));
-    await expect.poll(() => rows.flatMap((d) => d.added).map((row) => row.name), { timeout: 5000 }).toContain('std_new_cell_x_y');
+    await expect.poll(() => rows.flatMap((d) => d.added).map((row) => row.name)).toContain('std_new_cell_x_y');
     expect(await feedOf(c)).toMatchObject({ state: 'live' });
   }, 30_000);
 
@@ -78,17 +78,17 @@ describe("a host's change feed", () => {
     const bin = binWithout(['inotifywait']);
     try {
       const { core: c, runs, cell, id } = await watched({ PATH: bin.path });
-      await expect.poll(() => feedOf(c), { timeout: 10_000 }).toMatchObject({ mode: 'python', state: 'live' });
+      await expect.poll(() => feedOf(c)).toMatchObject({ mode: 'python', state: 'live' });
       const got = await streamed(c, id);
       appendFileSync(join(cell, 'episodes', '0000', 'trajectory.jsonl'), line(1));
-      await expect.poll(() => got, { timeout: 5000 }).toEqual([1]);
+      await expect.poll(() => got).toEqual([1]);
       // A folder made after the start is watched as it appears: a file written in it at once is told too.
       const rows: CellsDelta[] = [];
       c.events.on('cellsChanged', (delta: CellsDelta) => rows.push(delta));
       writeTree(join(cell, 'episodes', '0001'), { 'trajectory.jsonl': line(2) });
-      await expect.poll(() => rows.flatMap((d) => d.changed).findLast((row) => row.id === id)?.episodes.ended, { timeout: 5000 }).toBeDefined();
+      await expect.poll(() => rows.flatMap((d) => d.changed).findLast((row) => row.id === id)?.episodes.ended).toBeDefined();
       codingCell(join(runs, 'std_new_cell_x_y'));
-      await expect.poll(() => rows.flatMap((d) => d.added).map((row) => row.name), { timeout: 5000 }).toContain('std_new_cell_x_y');
+      await expect.poll(() => rows.flatMap((d) => d.added).map((row) => row.name)).toContain('std_new_cell_x_y');
     } finally {
       bin.remove();
     }
@@ -99,10 +99,10 @@ describe("a host's change feed", () => {
     try {
       // A login shell may put a python3 of its own on the PATH (pyenv): one that cannot start stands for none.
       const { core: c, cell, id } = await watched({ PATH: bin.path, PYTHONHOME: '/nonexistent' });
-      await expect.poll(() => feedOf(c), { timeout: 10_000 }).toMatchObject({ mode: 'find', state: 'live' });
+      await expect.poll(() => feedOf(c)).toMatchObject({ mode: 'find', state: 'live' });
       const got = await streamed(c, id);
       appendFileSync(join(cell, 'episodes', '0000', 'trajectory.jsonl'), line(1) + line(2));
-      await expect.poll(() => got, { timeout: 5000 }).toEqual([1, 2]);
+      await expect.poll(() => got).toEqual([1, 2]);
     } finally {
       bin.remove();
     }
@@ -122,12 +122,12 @@ describe("a host's change feed", () => {
     let n = 0;
     // Forty: each drop is one more reconnect, one more resume from the offset read; a hundred took 28 s of the suite.
     for (let cut = 0; cut < 40; cut++) {
-      await expect.poll(async () => (await c.listHosts())[0]?.state, { timeout: 10_000, interval: 10 }).toBe('connected');
+      await expect.poll(async () => (await c.listHosts())[0]?.state, { interval: 10 }).toBe('connected');
       appendFileSync(trajectory, line(n++) + line(n++));
       sshd?.cutSessions();
       appendFileSync(trajectory, line(n++));
       // The drop is seen before the next round: each round is one more lost connection.
-      await expect.poll(() => drops, { timeout: 10_000, interval: 5 }).toBe(cut + 1);
+      await expect.poll(() => drops, { interval: 5 }).toBe(cut + 1);
     }
     await expect.poll(() => got.length, { timeout: 20_000 }).toBe(n);
     expect(got).toEqual(Array.from({ length: n }, (_, i) => i));
@@ -155,7 +155,7 @@ describe('hosts connect in parallel', () => {
     codingCell(join(runs, 'std_a_b_c_d'));
     const started = Date.now();
     core = await createCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', commandLineRoots: ['silent:/srv/runs', `testhost:${runs}`], rescan: false, nvidiaSmi: false, remoteNvidiaSmi: '/bin/false' });
-    await expect.poll(async () => (await core?.listCells())?.length, { timeout: 8000 }).toBe(1);
+    await expect.poll(async () => (await core?.listCells())?.length).toBe(1);
     // Listed while the silent host's handshake still waits for its 10 s timeout.
     expect(Date.now() - started).toBeLessThan(8000);
     expect((await core.listHosts()).find((h) => h.alias === 'silent')?.state).toBe('connecting');

@@ -74,7 +74,7 @@ describe('remote cells over SSH (a real sshd on 127.0.0.1)', () => {
       const cells = JSON.parse(cli.out.join('\n')).cells;
       expect(cells.length).toBeGreaterThan(3);
       // The window lists the root once the host is connected and its feed has said it is watching.
-      await expect.poll(async () => (await core.listCells(root)).length, { timeout: 10_000 }).toBe(cells.length);
+      await expect.poll(async () => (await core.listCells(root)).length).toBe(cells.length);
       const window = (await core.listCells(root)).sort((a, b) => a.path.localeCompare(b.path));
       const fields = (c: Record<string, unknown>) => [c.id, c.state, c.budget, c.episodes, c.success_rate, c.tokens, c.cost_usd_estimate, c.board];
       expect(cells.map(fields)).toEqual(window.map((c) => fields(c as unknown as Record<string, unknown>)));
@@ -111,9 +111,9 @@ describe('remote cells over SSH (a real sshd on 127.0.0.1)', () => {
     const core = await createCore({ configDir: join(tmp.path, 'config-aging'), dataDir: join(tmp.path, 'data-aging'), transport: 'serve', nvidiaSmi: false, commandLineRoots: [root], onlyCommandLineRoots: true });
     try {
       const state = async () => (await core.listCells(root))[0]?.state;
-      await expect.poll(state, { timeout: 10_000 }).toBeDefined();
+      await expect.poll(state).toBeDefined();
       expect(await state()).toBe('running');
-      await expect.poll(async () => (await core.listHosts())[0]?.feed?.state, { timeout: 10_000 }).toBe('live');
+      await expect.poll(async () => (await core.listHosts())[0]?.feed?.state).toBe('live');
       await expect.poll(state, { timeout: 30_000 }).toBe('stale');
     } finally {
       await core.close();
@@ -189,7 +189,7 @@ describe('a remote tail', () => {
     writeTree(cell, { 'run.json': { runner: 'coding-agent', run: 'std_sdk_m_bare_default', protocol: { episodes: [0] } }, 'episodes/0000/trajectory.jsonl': jsonl([{ seq: 0, ev: 'episode_start' }]) });
     const { io, out, err } = capture();
     const running = runCli(['tail', '--json', `testhost:${cell}`], io, stop.signal);
-    await expect.poll(() => out.length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => out.length).toBe(1);
 
     let seq = 1;
     const write = (n: number, partialLast = false) => {
@@ -197,7 +197,7 @@ describe('a remote tail', () => {
       if (partialLast) appendFileSync(trajectory, `{"seq": ${seq++}, "ev": "tool_`);
     };
     write(40, true);
-    await expect.poll(() => out.length, { timeout: 10_000 }).toBe(41);
+    await expect.poll(() => out.length).toBe(41);
     sshd.cutSessions();
     appendFileSync(trajectory, 'call"}\n');
     write(30);
@@ -223,9 +223,9 @@ describe('a remote tail', () => {
     const { io, out } = capture();
     const ours = new AbortController();
     const running = runCli(['tail', '--json', `testhost:${path}`], io, ours.signal);
-    await expect.poll(() => out.length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => out.length).toBe(1);
     appendFileSync(path, `${rows[1]}\n${(rows[2] as string).slice(0, 100)}`);
-    await expect.poll(() => out.length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => out.length).toBe(2);
     sshd.cutSessions();
     appendFileSync(path, `${(rows[2] as string).slice(100)}\n${rows.slice(3).join('\n')}\n`);
     await expect.poll(() => out.length, { timeout: 20_000 }).toBe(5);
@@ -256,9 +256,9 @@ describe('a remote tail', () => {
     const { io, out } = capture();
     const ours = new AbortController();
     const running = runCli(['tail', '--json', `testhost:${path}`], io, ours.signal);
-    await expect.poll(() => out.length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => out.length).toBe(1);
     rewrite(spec(2));
-    await expect.poll(() => out.length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => out.length).toBe(2);
     sshd.cutSessions();
     rewrite(spec(4));
     rewrite(spec(5, 'success'));

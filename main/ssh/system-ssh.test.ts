@@ -18,7 +18,7 @@ const pub = (name: string) => readFileSync(file(name), 'utf8').trim().split(' ')
 
 async function connected(): Promise<RemoteHost> {
   const host = new RemoteHost('testhost', { home: sshd.home, timeoutMs: 5000 });
-  await expect.poll(() => host.status.state, { timeout: 15_000 }).not.toBe('connecting');
+  await expect.poll(() => host.status.state).not.toBe('connecting');
   return host;
 }
 
@@ -65,8 +65,8 @@ describe('a host that takes only a user certificate', () => {
     try {
       expect(host.status.state).toBe('connected');
       sshd.cutSessions();
-      await expect.poll(() => host.status.state, { timeout: 5000 }).not.toBe('connected');
-      await expect.poll(() => host.status.state, { timeout: 15_000 }).toBe('connected');
+      await expect.poll(() => host.status.state).not.toBe('connected');
+      await expect.poll(() => host.status.state).toBe('connected');
       expect((await host.exec('echo again')).stdout).toBe('again\n');
     } finally {
       host.close();
@@ -102,7 +102,7 @@ describe('a host that shows a host certificate', () => {
       expect(host.status.problem?.message).toMatch(/is not a known host; its ssh-ed25519 key is SHA256:.*ssh: Certificate invalid: name is not a listed principal/);
       // Accepted by the fingerprint shown, the plain key is added and the host reached.
       host.reconnect(host.status.unknownKey as string);
-      await expect.poll(() => host.status.state, { timeout: 15_000 }).toBe('connected');
+      await expect.poll(() => host.status.state).toBe('connected');
       expect(readFileSync(knownHosts(), 'utf8')).toContain(`[127.0.0.1]:${sshd.port} ssh-ed25519`);
     } finally {
       host.close();
@@ -132,7 +132,7 @@ describe('a ControlMaster the user keeps open', () => {
     // The user's master, as one opened with a second factor would be: in the foreground, kept open.
     const master = spawn('ssh', ['-F', config, '-o', 'BatchMode=yes', '-M', '-N', 'testhost'], { stdio: 'ignore' });
     try {
-      await expect.poll(masterUp, { timeout: 10_000 }).toBe(true);
+      await expect.poll(masterUp).toBe(true);
       const before = await sshd.connections();
       const host = await connected();
       try {

@@ -53,7 +53,7 @@ describe('an open cell', () => {
     const trajectory = join(cell, 'episodes/0000/trajectory.jsonl');
     appendFileSync(trajectory, `${JSON.stringify(ev(2, 'tool_call', { name: 'observe' }))}\n{"seq": 3, "ev": tool\n`);
     appendFileSync(trajectory, `${JSON.stringify(ev(4, 'throttle', { attempt: 1, wait_s: 30 }))}\n`);
-    await expect.poll(() => all('events').map((e) => e.seq), { timeout: 5000 }).toEqual([2, 4]);
+    await expect.poll(() => all('events').map((e) => e.seq)).toEqual([2, 4]);
     expect(all('events')[1]).toMatchObject({ ev: 'throttle', fields: { attempt: 1, wait_s: 30 } });
     expect(all('problems')).toContainEqual({ file: 'episodes/0000/trajectory.jsonl', line: 4, message: expect.stringContaining('malformed JSON'), severity: 'error' });
   });
@@ -74,7 +74,7 @@ describe('an open cell', () => {
     expect(resumed.events.map((e) => [e.seq, e.line])).toEqual([[2, 3], [3, 4]]);
     expect(resumed.startedMidFile).toBe(false);
     appendFileSync(trajectory, jsonl([ev(4, 'agent_message')]));
-    await expect.poll(() => all('events').map((e) => e.seq), { timeout: 5000 }).toEqual([4]);
+    await expect.poll(() => all('events').map((e) => e.seq)).toEqual([4]);
     await again.dispose();
   });
 
@@ -85,7 +85,7 @@ describe('an open cell', () => {
       JSON.stringify({ run: run.run, planned: [0, 1, 2], episodes: { '0': { status: 'evaluated', success: true, engaged: true, tool_calls: 3 } }, aggregate: {} }),
     );
     writeTree(cell, { 'episodes/0001/trajectory.jsonl': jsonl([ev(0, 'episode_start')]) });
-    await expect.poll(() => all('episodes').map((e) => `${e.id}:${e.status}`), { timeout: 5000 }).toEqual(expect.arrayContaining(['0:evaluated', '1:running']));
+    await expect.poll(() => all('episodes').map((e) => `${e.id}:${e.status}`)).toEqual(expect.arrayContaining(['0:evaluated', '1:running']));
     const summaries = deltas.flatMap((d) => (d.summary ? [d.summary] : []));
     expect(summaries.at(-1)).toMatchObject({ budget: { unit: 'episodes', used: 1, total: 3 }, success_rate: 1 });
     expect(Object.keys(summaries.at(-1) ?? {})).not.toContain('name');
@@ -94,7 +94,7 @@ describe('an open cell', () => {
   it('appends vram samples as they are written', async () => {
     await core.openCell(id);
     appendFileSync(join(cell, 'vram.jsonl'), `${JSON.stringify({ t: 1764403260, gpu: 0, used_mib: 2000, total_mib: 80000 })}\n`);
-    await expect.poll(() => all('vram').map((s) => s.usedMib), { timeout: 5000 }).toEqual([2000]);
+    await expect.poll(() => all('vram').map((s) => s.usedMib)).toEqual([2000]);
   });
 
   it('is shared by clients and released when the last one goes', async () => {
@@ -104,7 +104,7 @@ describe('an open cell', () => {
     await b.openCell(id);
     await a.dispose();
     appendFileSync(join(cell, 'vram.jsonl'), `${JSON.stringify({ t: 1764403270, gpu: 0, used_mib: 3000 })}\n`);
-    await expect.poll(() => all('vram').length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => all('vram').length).toBe(1);
     await b.dispose();
     appendFileSync(join(cell, 'vram.jsonl'), `${JSON.stringify({ t: 1764403280, gpu: 0, used_mib: 4000 })}\n`);
     await new Promise((r) => setTimeout(r, 300));
@@ -119,7 +119,7 @@ describe('an open cell', () => {
     b.events.on('cellChanged', (d) => heard.b.push(d));
     await a.openCell(id);
     appendFileSync(join(cell, 'vram.jsonl'), `${JSON.stringify({ t: 1764403290, gpu: 0, used_mib: 5000 })}\n`);
-    await expect.poll(() => heard.a.flatMap((d) => d.vram ?? []).map((s) => s.usedMib), { timeout: 5000 }).toEqual([5000]);
+    await expect.poll(() => heard.a.flatMap((d) => d.vram ?? []).map((s) => s.usedMib)).toEqual([5000]);
     expect(all('vram').map((s) => s.usedMib)).toEqual([5000]);
     expect(heard.b).toEqual([]);
     await a.dispose();
@@ -143,7 +143,7 @@ describe('an open cell', () => {
     await a.closeStream(id, '0');
     await a.closeStream(id, '0');
     appendFileSync(trajectory, jsonl([ev(2, 'tool_call')]));
-    await expect.poll(() => all('events').map((e) => e.seq), { timeout: 5000 }).toEqual([2]);
+    await expect.poll(() => all('events').map((e) => e.seq)).toEqual([2]);
     await b.dispose();
     await a.dispose();
     appendFileSync(trajectory, jsonl([ev(3, 'tool_call')]));

@@ -136,11 +136,11 @@ describe('demo runner, live', () => {
     const run = runDemo(root, { speed: 40, instant: false, signal: stop.signal });
     const ledger = join(root, BIGYM_TASK, 'ledger.jsonl');
     const size = () => statSync(ledger, { throwIfNoEntry: false })?.size ?? 0;
-    await expect.poll(size, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(size).toBeGreaterThan(0);
     const first = size();
-    await expect.poll(size, { timeout: 10_000 }).toBeGreaterThan(first);
+    await expect.poll(size).toBeGreaterThan(first);
     const summaryFile = join(root, runName('bare'), 'summary.json');
-    await expect.poll(() => statSync(summaryFile, { throwIfNoEntry: false }) !== undefined, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => statSync(summaryFile, { throwIfNoEntry: false }) !== undefined).toBe(true);
     stop.abort();
     expect(await run).toBe('stopped');
     const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
