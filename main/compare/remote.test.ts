@@ -25,7 +25,7 @@ beforeAll(async () => {
   runs = join(tmp.path, 'runs');
   process.env.HOME = sshd.home;
   await runDemo(runs, { speed: 1, instant: true, startEpochS: 1_764_403_200 });
-}, 60_000);
+});
 afterAll(async () => {
   restoreEnv(saved);
   await sshd?.stop();
@@ -55,7 +55,7 @@ describe('cellwatch on cells of an SSH host', () => {
       expect(JSON.parse(remote.out).pairs).toBeGreaterThan(0);
       expect([local.connections, remote.connections]).toEqual([0, 1]);
     }
-  }, 60_000);
+  });
 
   it('record: the same frames, fetched over one connection', async () => {
     const args = (root: string, out: string) => ['record', '--compare', 'cartpole_balance:v001,cartpole_balance:v004', '--seed', '900001', '--seconds', '1', '-o', out, root];
@@ -66,7 +66,7 @@ describe('cellwatch on cells of an SSH host', () => {
     const decoded = (file: string) => execFileSync(findFfmpeg(), ['-v', 'error', '-i', file, '-f', 'framemd5', '-'], { encoding: 'utf8' }).split('\n').filter((l) => !l.startsWith('#'));
     expect(decoded(join(tmp.path, 'remote.mp4'))).toEqual(decoded(join(tmp.path, 'local.mp4')));
     expect(readFileSync(join(tmp.path, 'remote.mp4')).length).toBeGreaterThan(1000);
-  }, 60_000);
+  });
 });
 
 describe('the app on cells of an SSH host', () => {
@@ -80,9 +80,9 @@ describe('the app on cells of an SSH host', () => {
     remote = await createCore({ ...options, configDir: join(tmp.path, 'remote-config'), commandLineRoots: [`testhost:${runs}`] });
     await remote.scanned();
     const want = (await local.listCells()).length;
-    for (let i = 0; i < 150 && (await remote.listCells()).length < want; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 500 && (await remote.listCells()).length < want; i++) await new Promise((r) => setTimeout(r, 100));
     expect((await sshd.connections()) - before).toBe(1);
-  }, 30_000);
+  });
   afterAll(async () => {
     await local?.close();
     await remote?.close();
@@ -112,7 +112,7 @@ describe('the app on cells of an SSH host', () => {
       expect(await test(remote)).toEqual(await test(local));
     }
     expect((await sshd.connections()) - before).toBe(0);
-  }, 60_000);
+  });
 
   it('a recording of remote slots matches the local one', async () => {
     const done = (core: Core) =>
@@ -129,5 +129,5 @@ describe('the app on cells of an SSH host', () => {
     const [localFile, remoteFile] = await Promise.all([done(local), done(remote), local.record(slots, '900001', 1, 25), remote.record(slots, '900001', 1, 25)]);
     const decoded = (file: string) => execFileSync(findFfmpeg(), ['-v', 'error', '-i', file, '-f', 'framemd5', '-'], { encoding: 'utf8' }).split('\n').filter((l) => !l.startsWith('#'));
     expect(decoded(remoteFile)).toEqual(decoded(localFile));
-  }, 60_000);
+  });
 });

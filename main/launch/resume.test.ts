@@ -35,8 +35,9 @@ afterEach(() => {
 const startCore = closedAfterEach();
 
 const read = (file: string) => readFileSync(file, 'utf8');
+/** Waits for `check`; the limit ends a hang, not a busy machine's slow run. */
 async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25));
+  for (const end = Date.now() + 60_000; !(await check()); await new Promise((r) => setTimeout(r, 25))) if (Date.now() > end) throw new Error('timed out');
 }
 /** Until the launched run is seen to have ended. */
 const ended = (core: Core, id: string) => until(async () => !['running', 'pending'].includes((await core.listRuns()).find((r) => r.id === id)?.state ?? 'running'));

@@ -80,7 +80,7 @@ describe('launching on a one-node Slurm cluster', () => {
     };
     writeTree(join(tmp.path, 'config', 'profiles'), { 'script.yaml': JSON.stringify(script) });
     core = await createCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', nvidiaSmi: false });
-  }, 60_000);
+  });
   afterAll(async () => {
     await core?.close();
     delete process.env.SLURM_CONF;
@@ -112,7 +112,7 @@ describe('launching on a one-node Slurm cluster', () => {
     expect(stopped).toMatchObject({ state: 'stopped', job: { state: 'CANCELLED' } });
     // The cell says so too: never running after Stop.
     await expect.poll(async () => (await core.listCells()).find((c) => c.id === cellId)?.state).toBe('stopped');
-  }, 60_000);
+  });
 
   it('shows a job that fails as FAILED with its exit code and the end of its stderr', async () => {
     const { run } = await core.launchRun({ profile: 'script', values: { script: 'echo starting; echo "no such checkpoint" >&2; exit 3' }, target: 'slurm' });
@@ -121,7 +121,7 @@ describe('launching on a one-node Slurm cluster', () => {
     await expect.poll(async () => (await core.listAlerts()).alerts.find((a) => a.subject === run.name)?.message).toBe(
       `Slurm job ${run.job?.id} FAILED, exited with code 3: no such checkpoint`,
     );
-  }, 30_000);
+  });
 
   it('shows a job that cannot start yet as PENDING with its reason; its launch stops waiting for its cell', async () => {
     // As the window's launch waits for a cell: while the run is starting, not while Slurm holds it in its queue.
@@ -139,7 +139,7 @@ describe('launching on a one-node Slurm cluster', () => {
     } finally {
       launcher.close();
     }
-  }, 30_000);
+  });
 
   it('drains a job: DRAIN in its cell, SIGUSR1 to its batch step, and what it printed', async () => {
     const script = 'trap \'echo "resume: --episodes 4,5"; exit 0\' USR1; echo started; while true; do sleep 0.1; done';
@@ -148,7 +148,7 @@ describe('launching on a one-node Slurm cluster', () => {
     expect(await core.drainRun(run.id)).toEqual(['resume: --episodes 4,5']);
     expect(existsSync(join(run.cell, 'DRAIN'))).toBe(true);
     await expect.poll(async () => (await runOf(run.id))?.job?.state).toBe('COMPLETED');
-  }, 30_000);
+  });
 
   it('finds its jobs again after a restart, and stops them', async () => {
     const { run } = await core.launchRun({ profile: 'script', values: { script: 'sleep 120' }, target: 'slurm' });
@@ -156,7 +156,7 @@ describe('launching on a one-node Slurm cluster', () => {
     await expect.poll(async () => (await again.listRuns()).find((r) => r.id === run.id)?.job?.state).toBe('RUNNING');
     expect((await again.stopRun(run.id)).state).toBe('stopped');
     again.close();
-  }, 30_000);
+  });
 });
 
 describe('Slurm through an SSH host (slurm@ALIAS)', () => {
@@ -173,7 +173,7 @@ describe('Slurm through an SSH host (slurm@ALIAS)', () => {
     sshd = await startSshd({ env: { SLURM_CONF: slurm.conf, HOME: join(tmp.path, 'host-home') }, trusted: true });
     process.env.HOME = sshd.home;
     core = await createCore({ configDir: join(tmp.path, 'config'), dataDir: join(tmp.path, 'data'), transport: 'serve', nvidiaSmi: false, remoteNvidiaSmi: 'false' });
-  }, 60_000);
+  });
   afterAll(async () => {
     await core?.close();
     process.env.HOME = saved.HOME;
@@ -190,5 +190,5 @@ describe('Slurm through an SSH host (slurm@ALIAS)', () => {
     await expect.poll(async () => (await core.listRuns()).find((r) => r.id === run.id)?.job?.state).toBe('RUNNING');
     expect((await core.stopRun(run.id)).job?.state).toBe('CANCELLED');
     expect(execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })).not.toContain(run.name);
-  }, 60_000);
+  });
 });

@@ -38,7 +38,7 @@ beforeAll(async () => {
   };
   writeTree(join(tmp.path, 'config', 'profiles'), { 'trainer.yaml': JSON.stringify(trainer) });
   core = await open();
-}, 30_000);
+});
 afterAll(async () => {
   await core?.close();
   restoreEnv(saved);
@@ -114,7 +114,7 @@ describe('launching on an SSH host', () => {
     renameSync(moved, join(run.cell, 'stdout.log'));
     await expect(core.resumeRun(resumed.id, 'resume: --episodes 4')).rejects.toThrow(`${join(run.cell, 'stdout.log')} is not the file the launch made`);
     expect(readFileSync(join(run.cell, 'stdout.log'), 'utf8')).toBe('moved\n');
-  }, 30_000);
+  });
 
   it('runs `inspect eval` on the host: the log Inspect names itself in the run\'s ui_ folder there is the run\'s cell', async () => {
     const root = join(tmp.path, 'host-home', 'inspect-runs');
@@ -124,13 +124,13 @@ describe('launching on an SSH host', () => {
     expect([cellId, run.cellId]).toEqual([id, id]);
     expect((await core.listCells()).find((c) => c.id === id)).toMatchObject({ format: 'inspect', board: 'ui', budget: { used: 4, total: 4 } });
     expect((await core.stopRun(run.id)).state).toBe('stopped');
-  }, 30_000);
+  });
 
   it('shows a run that exits non-zero as crashed, with its exit code and the end of its stderr', async () => {
     const { run } = await core.launchRun({ profile: 'trainer', values: { script: 'echo "CUDA out of memory" >&2; exit 4' }, target: 'testhost' });
     await expect.poll(async () => (await runOf(run.id))?.state).toBe('crashed');
     expect(await runOf(run.id)).toMatchObject({ exitCode: 4, gpu: 0, stderrTail: ['CUDA out of memory'] });
-  }, 30_000);
+  });
 
   it('refuses to signal a pid that now belongs to another process', async () => {
     const { run } = await core.launchRun({ profile: 'trainer', values: { script: 'sleep 60' }, target: 'testhost' });
@@ -144,5 +144,5 @@ describe('launching on an SSH host', () => {
     expect(liveGroup(run.pid as number).length).toBeGreaterThan(0);
     process.kill(-(run.pid as number), 'SIGKILL');
     expect(existsSync(join(run.cell, 'launch.pid'))).toBe(true);
-  }, 60_000);
+  });
 });

@@ -36,7 +36,7 @@ beforeAll(async () => {
   runs = join(tmp.path, 'runs');
   await runDemo(runs, { speed: 1, instant: true, startEpochS: 1_764_403_200 });
   cpSync(join(runs, 'cartpole_balance'), join(runs, 'copies', 'cartpole_balance_b'), { recursive: true });
-}, 60_000);
+});
 afterAll(() => {
   restoreEnv(saved);
   tmp.remove();
@@ -67,7 +67,7 @@ describe('cellwatch record', () => {
       const { io } = capture();
       expect(await runCli(['record', '--compare', 'cartpole_balance:v001,cartpole_balance:v004', '--seed', '900001', '--seconds', '1.3', '-o', out, runs], io)).toBe(0);
       frames = [10, 30].map((n) => execFileSync(findFfmpeg(), ['-v', 'error', '-i', out, '-vf', `select=eq(n\\,${n})`, '-vframes', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { maxBuffer: 16 << 20 }));
-    }, 30_000);
+    });
     const pixel = (frame: Buffer, x: number, y: number) => [0, 1, 2].map((c) => frame[(y * width + x) * 3 + c] as number);
     /** How many pixels of a box are within `tolerance` of a colour. */
     const near = (frame: Buffer, [x0, y0, x1, y1]: number[], colour: number[], tolerance = 60) => {
@@ -166,7 +166,7 @@ describe('cellwatch record', () => {
     expect(probe.trim()).toBe('25');
     expect([...printed, ...err].join('\n')).not.toContain('labels left out');
     rmSync(join(runs, '100%d'), { recursive: true });
-  }, 30_000);
+  });
 
   it("records with labels in a temporary folder whose path holds a filter's syntax (Windows' C:\\...\\Temp holds `:` and `\\`)", async () => {
     const odd = join(tmp.path, "temp: a,b;c [d] 'e' \\f");
@@ -183,7 +183,7 @@ describe('cellwatch record', () => {
       if (saved.TMPDIR === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved.TMPDIR;
     }
-  }, 30_000);
+  });
 
   it('kills an ffmpeg that outlasts its deadline, SIGTERM or not', async () => {
     const stuck = join(tmp.path, 'stuck-ffmpeg');

@@ -58,7 +58,7 @@ beforeAll(async () => {
   core = await createCore({ configDir: join(tmp.path, 'config'), transport: 'serve', commandLineRoots: [join(tmp.path, 'runs')], rescan: false, nvidiaSmi: false });
   await core.scanned();
   server = await startServer({ host: '127.0.0.1', port: 0, rendererDir: join(tmp.path, 'renderer'), core });
-}, 30_000);
+});
 afterAll(async () => {
   await server?.close();
   await core?.close();

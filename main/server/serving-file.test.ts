@@ -41,12 +41,12 @@ describe('cellwatch serve, started again while it runs', () => {
     const third = await serve(port).line;
     expect(third).toMatch(new RegExp(`^Cellwatch serving http://127\\.0\\.0\\.1:${port}/[\\w-]{32}/$`));
     expect(third).not.toBe(`Cellwatch serving ${url}`);
-  }, 30_000);
+  });
 
   it('believes no URL that does not answer: a file left by a server that died is passed over', async () => {
     const port = await freePort();
     mkdirSync(join(tmp.path, 'data', 'cellwatch'), { recursive: true });
     writeFileSync(join(tmp.path, 'data', 'cellwatch', 'serving.json'), JSON.stringify({ pid: 1, url: `http://127.0.0.1:${port}/${'x'.repeat(32)}/` }));
     expect(await serve(port).line).toMatch(new RegExp(`^Cellwatch serving http://127\\.0\\.0\\.1:${port}/[\\w-]{32}/$`));
-  }, 30_000);
+  });
 });

@@ -26,7 +26,7 @@ beforeAll(async () => {
   writeFileSync(join(ssh, 'empty_known_hosts'), '');
   writeFileSync(join(ssh, 'second_known_hosts'), `[127.0.0.2]:${sshd.port} ${type} ${blob}\n`);
   mkdirSync(join(ssh, 'conf.d'), { recursive: true });
-}, 30_000);
+});
 afterAll(async () => {
   process.env.HOME = saved.HOME;
   if (saved.SSH_AUTH_SOCK !== undefined) process.env.SSH_AUTH_SOCK = saved.SSH_AUTH_SOCK;
@@ -76,7 +76,7 @@ async function cellwatch(home: string): Promise<boolean> {
   const host = new RemoteHost('t', { home, timeoutMs: 5000 });
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([host.ready().then(() => true, () => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2500)))]);
+    return await Promise.race([host.ready().then(() => true, () => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 10_000)))]);
   } finally {
     clearTimeout(timer);
     host.close();

@@ -72,7 +72,7 @@ describe("a host's change feed", () => {
     codingCell(join(runs, 'std_new_cell_x_y'));
     await expect.poll(() => rows.flatMap((d) => d.added).map((row) => row.name)).toContain('std_new_cell_x_y');
     expect(await feedOf(c)).toMatchObject({ state: 'live' });
-  }, 30_000);
+  });
 
   it("without inotifywait, python3's inotify through ctypes: a line, a new episode's folder and a new cell, pushed", async () => {
     const bin = binWithout(['inotifywait']);
@@ -92,7 +92,7 @@ describe("a host's change feed", () => {
     } finally {
       bin.remove();
     }
-  }, 30_000);
+  });
 
   it('without inotifywait or a working python3 on the host: a find loop that sends only differences', async () => {
     const bin = binWithout(['inotifywait', 'python3']);
@@ -106,7 +106,7 @@ describe("a host's change feed", () => {
     } finally {
       bin.remove();
     }
-  }, 30_000);
+  });
 
   it('delivers every line once and in order across 40 dropped connections while the file grows', async () => {
     const { core: c, cell, id } = await watched();
@@ -159,5 +159,5 @@ describe('hosts connect in parallel', () => {
     // Listed while the silent host's handshake still waits for its 10 s timeout.
     expect(Date.now() - started).toBeLessThan(8000);
     expect((await core.listHosts()).find((h) => h.alias === 'silent')?.state).toBe('connecting');
-  }, 30_000);
+  });
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   realm = await startRealm();
   sshd = await startSshd({ trusted: true, config: ['GSSAPIAuthentication yes', 'GSSAPIStrictAcceptorCheck no', 'AuthenticationMethods gssapi-with-mic'] });
   appendFileSync(join(sshd.home, '.ssh', 'config'), 'Host testhost\n  GSSAPIAuthentication yes\n');
-}, 30_000);
+});
 afterAll(async () => {
   await sshd?.stop();
   await realm?.stop();

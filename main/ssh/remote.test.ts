@@ -43,7 +43,7 @@ beforeAll(async () => {
   tmp = tempDir();
   process.env.HOME = sshd.home;
   await runDemo(join(tmp.path, 'runs'), { speed: 1, instant: true, startEpochS: 1_764_403_200 });
-}, 60_000);
+});
 afterAll(async () => {
   restoreEnv(saved);
   await sshd?.stop();
@@ -118,7 +118,7 @@ describe('remote cells over SSH (a real sshd on 127.0.0.1)', () => {
     } finally {
       await core.close();
     }
-  }, 60_000);
+  });
 
   it('prints the same board for a root over SSH as for the same root here', async () => {
     const here = capture();
@@ -208,7 +208,7 @@ describe('a remote tail', () => {
     expect(delivered).toEqual(written);
     stop.abort();
     expect(await running).toBe(0);
-  }, 40_000);
+  });
 
   it('finds a NeMo Gym collection on the host, and tails its rollouts exactly once across a cut', async () => {
     const real = join(import.meta.dirname, '../../runners/nemo-gym/fixtures/responses_api_agents/hermes_agent/data/example_math_rollouts');
@@ -232,7 +232,7 @@ describe('a remote tail', () => {
     expect(out.map((l) => JSON.parse(l).episode)).toEqual(rows.map((r) => `${JSON.parse(r)._ng_task_index}#0`));
     ours.abort();
     expect(await running).toBe(0);
-  }, 40_000);
+  });
 
   it('finds an Inspect log on the host, and tails its samples exactly once across rewrites and a cut', async () => {
     const path = join(tmp.path, 'inspect', '2026-12-01T10-00-00+00-00_arith_x.eval');
@@ -266,5 +266,5 @@ describe('a remote tail', () => {
     expect(out.map((l) => JSON.parse(l).episode)).toEqual(['1#1', '2#1', '3#1', '4#1', '5#1']);
     ours.abort();
     expect(await running).toBe(0);
-  }, 40_000);
+  });
 });

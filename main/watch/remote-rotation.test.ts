@@ -15,7 +15,7 @@ beforeAll(async () => {
   sshd = await startSshd({ trusted: true });
   tmp = tempDir();
   process.env.HOME = sshd.home;
-}, 30_000);
+});
 afterAll(async () => {
   await core?.close();
   process.env.HOME = saved;
@@ -57,4 +57,4 @@ it('follows a remote log across rotations and dropped connections, every line on
     await expect.poll(() => got.length, { timeout: 40_000 }).toBe(base + 10);
   }
   expect(got).toEqual(Array.from({ length: 56 }, (_, i) => i));
-}, 60_000);
+});

@@ -38,7 +38,7 @@ beforeAll(async () => {
   tmp = tempDir();
   await runDemo(join(tmp.path, 'a'), { speed: 1, instant: true, startEpochS: 1_764_403_200 });
   await runDemo(join(tmp.path, 'b'), { speed: 1, instant: true, startEpochS: 1_764_403_200 });
-}, 60_000);
+});
 afterAll(() => tmp.remove());
 
 describe('demo runner, instant', () => {

@@ -187,5 +187,5 @@ describe('an Inspect log as Inspect writes it', () => {
     const read = await readCell(writeLog('wide.eval', spec(samples, { sampleIds: samples.map((s) => s.id), epochs: 1, status: 'success' })), 'inspect', context());
     expect(read.cell).toMatchObject({ state: 'finished', problems: [], budget: { used: 70_000, total: 70_000 }, episodes: { scored: 70_000, successes: 52_500 } });
     // 70,000 members written and read: seconds on a busy machine.
-  }, 60_000);
+  });
 });
