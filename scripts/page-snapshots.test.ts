@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../runners/testing';
 import { failedPages } from './page-snapshots.mjs';
 
-// The two shapes of error-context.md that Playwright 1.65 writes, as it wrote them for a spec failing each way.
+// The two shapes of error-context.md that Playwright 1.65 writes, as it wrote them for a spec failing each way
+// (its instructions to a reader and most of its test info left out).
 const locatorFailed = `# Test info
 
 - Name: x.spec.ts >> x
