@@ -9,7 +9,9 @@ export default defineConfig({
   testIgnore: 'failing/**',
   globalSetup: './e2e/global-setup.ts',
   globalTeardown: './e2e/global-teardown.ts',
-  timeout: 60_000,
+  // A spec's limit ends a hang; it does not race the machine: with both cores busy layout.spec took 39 s
+  // here (10 s free), and CI ran one spec at a third of this machine's speed.
+  timeout: 120_000,
   // An assertion waits for what a user would see, not for a time: on a busy machine a cell's view can take
   // several seconds to open (CI's run at 1a804e5 gave up on one after Playwright's default 5 s).
   expect: { timeout: 15_000 },

@@ -24,7 +24,6 @@ test.describe('alerts', () => {
   });
 
   test('a demo cell finishing raises one finished notification and centre entry (a throttle on the way one more each), whose click opens the cell', async ({ page, context }) => {
-    test.setTimeout(120_000);
     await context.grantPermissions(['notifications'], { origin: served.origin });
     // Every system notification the page shows, kept where the test can read it; the real one is still shown.
     await page.addInitScript(() => {

@@ -21,7 +21,6 @@ function marked(mark: string): number[] {
 test.skip(process.platform !== 'linux', 'reads process environments from /proc');
 
 test('no process a spec started outlives a run whose specs fail', async () => {
-  test.setTimeout(120_000);
   const mark = `leak-${process.pid}-${Date.now()}`;
   const run = spawnSync(process.execPath, [join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', join(ROOT, 'e2e', 'failing', 'playwright.config.ts')], {
     cwd: ROOT,
