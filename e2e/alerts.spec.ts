@@ -18,7 +18,7 @@ test.describe('alerts', () => {
     served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
   });
   test.afterAll(async () => {
-    await stopProcess(demo);
+    await stopProcess(demo, 'the demo');
     await served?.stop();
     home.remove();
   });

@@ -44,10 +44,21 @@ export function startProcess(command: string, args: string[], options: SpawnOpti
   return child;
 }
 
-/** Ends a process `startProcess` started; resolves once it has exited (a demo writes until then, so only then can its folder go). */
-export function stopProcess(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => (child.once('exit', () => resolve()), child.kill()));
+/**
+ * Ends a process `startProcess` started with SIGTERM, as a user's Ctrl+C, and resolves once it has exited (a
+ * demo writes until then, so only then can its folder go). One that has not gone after a few seconds is
+ * killed, and the spec says so.
+ */
+export async function stopProcess(child: ChildProcess | undefined, name: string): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  killGroup(child.pid as number, 'SIGTERM');
+  const late = await Promise.race([exited.then(() => false), new Promise((r) => setTimeout(() => r(true), 10_000))]);
+  if (late) {
+    killGroup(child.pid as number);
+    await exited;
+    throw new Error(`${name} did not exit within 10 s of SIGTERM`);
+  }
 }
 
 export interface Served {
@@ -65,18 +76,7 @@ export function startServing(command: string, args: string[], env: NodeJS.Proces
   test.setTimeout(timeoutMs + 15_000);
   const child = startProcess(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  // SIGTERM, as a user's Ctrl+C; a process that has not gone after a few seconds is killed, and the spec says so.
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    killGroup(child.pid as number, 'SIGTERM');
-    const late = await Promise.race([exited.then(() => false), new Promise((r) => setTimeout(() => r(true), 10_000))]);
-    if (late) {
-      killGroup(child.pid as number);
-      await exited;
-      throw new Error(`${command} did not exit within 10 s of SIGTERM`);
-    }
-  };
+  const stop = () => stopProcess(child, command);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       void stop();
