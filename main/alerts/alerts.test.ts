@@ -45,13 +45,7 @@ async function start(nvidiaSmi: string | false = false): Promise<{ core: Core; r
 }
 
 /** Waits for `condition`; the limit is there to end a hang, not to race a busy machine (a pinned test is paired in a worker that starts first). */
-async function until(condition: () => boolean, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (condition: () => boolean, ms = 60_000) => expect.poll(condition, { timeout: ms }).toBe(true);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

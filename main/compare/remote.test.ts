@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runDemo } from '../../runners/demo';
 import { restoreEnv, tempDir } from '../../runners/testing';
 import { runCli } from '../cli/run';
@@ -80,7 +80,8 @@ describe('the app on cells of an SSH host', () => {
     remote = await createCore({ ...options, configDir: join(tmp.path, 'remote-config'), commandLineRoots: [`testhost:${runs}`] });
     await remote.scanned();
     const want = (await local.listCells()).length;
-    for (let i = 0; i < 500 && (await remote.listCells()).length < want; i++) await new Promise((r) => setTimeout(r, 100));
+    // A hook's wait (expect.poll is for tests): every cell listed, or the hook fails.
+    await vi.waitUntil(async () => (await remote.listCells()).length >= want, { timeout: 50_000, interval: 100 });
     expect((await sshd.connections()) - before).toBe(1);
   });
   afterAll(async () => {

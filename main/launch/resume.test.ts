@@ -36,9 +36,7 @@ const startCore = closedAfterEach();
 
 const read = (file: string) => readFileSync(file, 'utf8');
 /** Waits for `check`; the limit ends a hang, not a busy machine's slow run. */
-async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  for (const end = Date.now() + 60_000; !(await check()); await new Promise((r) => setTimeout(r, 25))) if (Date.now() > end) throw new Error('timed out');
-}
+const until = (check: () => boolean | Promise<boolean>) => expect.poll(check, { timeout: 60_000, interval: 25 }).toBe(true);
 /** Until the launched run is seen to have ended. */
 const ended = (core: Core, id: string) => until(async () => !['running', 'pending'].includes((await core.listRuns()).find((r) => r.id === id)?.state ?? 'running'));
 
