@@ -17,9 +17,9 @@ export default defineConfig({
     // Node 25 on has a localStorage of its own (undefined without --localstorage-file), which hides happy-dom's
     // from the window's tests: off, where Node knows the flag (22.4 on).
     execArgv: Number(process.versions.node.split('.')[0]) >= 23 ? ['--no-experimental-webstorage'] : [],
-    // Three files at a time: most files mostly wait (on an sshd, a cluster, a child process), so on 2 cores
-    // two at a time left a third of the cores idle (167 s), three use them (131 s; four, 121 s, but more
-    // sshds and clusters at once for 10 s). The suite passes with both cores busy with other work too.
+    // Three files at a time: many files mostly wait (on an sshd, a cluster, a child process), so on 2 cores
+    // two at a time left a third of the cores idle; three use them (196-219 s for the stage here), and four
+    // only add more at once (233 s). The suite passes with both cores busy with other work too.
     maxWorkers: 3,
     // After each file: whatever its tests opened is closed (scripts/open-handles.ts).
     setupFiles: ['scripts/open-handles.ts'],
