@@ -1,8 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { instantDemoForSpecs, ROOT, scratchHome, startServing, type Served } from './processes';
-import { execFileSync } from 'node:child_process';
+import { instantDemoForSpecs, ROOT, scratchHome, startServing, writeInstantDemo, type Served } from './processes';
 
 const cli = join(ROOT, 'out', 'cli.mjs');
 
@@ -13,7 +12,7 @@ test.describe('finding your way', () => {
     // Two roots whose last folder is the same name: the demo's runs, and another project's.
     const first = join(home.home, 'alpha', 'runs');
     const second = join(home.home, 'beta', 'runs');
-    execFileSync(process.execPath, [cli, 'demo', first, '--instant'], { env: { ...process.env, ...home.env } });
+    writeInstantDemo(first, home);
     mkdirSync(join(second, 'std_sdk_other_bare_default'), { recursive: true });
     writeFileSync(join(second, 'std_sdk_other_bare_default', 'run.json'), JSON.stringify({ runner: 'coding-agent' }));
     served = await startServing(process.execPath, [cli, 'serve', '--port', '0', first, second], home.env);

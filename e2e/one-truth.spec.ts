@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_ENV, ROOT, scratchHome, startServing, type Served } from './processes';
+import { ROOT, scratchHome, startServing, writeInstantDemo, type Served } from './processes';
 
 // One truth: what the list, the header, the board square, the Tables tab and the paired view show of each
 // cell is what `status --json`, `board --json` and `mcnemar --json` say of it, for the demo beside the red
@@ -51,9 +51,7 @@ test.describe('one truth', () => {
   let served: Served;
   const cli = (args: string[]) => JSON.parse(execFileSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...home.env } }).toString());
   test.beforeAll(async () => {
-    const written = process.env[DEMO_ENV];
-    if (written) cpSync(written, runs, { recursive: true });
-    else execFileSync(process.execPath, [CLI, 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
+    writeInstantDemo(runs, home);
     cpSync(join(runs, COPIED), join(runs, 'backup', COPIED), { recursive: true });
     repeatSeeds(runs);
     judgeRows(runs);

@@ -123,6 +123,16 @@ export function scratchHome(): { home: string; env: NodeJS.ProcessEnv; remove():
 
 
 /**
+ * The demo as written at once, into `runs` (a folder of a scratch home): a copy of the one the global setup
+ * wrote (5 s, its PNG frames), or, where no global setup ran, written there.
+ */
+export function writeInstantDemo(runs: string, home: ReturnType<typeof scratchHome>): void {
+  const written = process.env[DEMO_ENV];
+  if (written) cpSync(written, runs, { recursive: true });
+  else execFileSync(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
+}
+
+/**
  * The demo written at once into a scratch home's runs root and served, for the tests of one describe
  * block (the setup of specs that need finished cells): started before them, stopped and removed after.
  * `prepare` adjusts the home first (its PATH, say).
@@ -133,12 +143,8 @@ export function instantDemoForSpecs(prepare: (home: ReturnType<typeof scratchHom
   test.beforeAll(async () => {
     prepare(home);
     const runs = join(home.home, 'runs');
-    const cli = join(ROOT, 'out', 'cli.mjs');
-    // Written once a run by the global setup (5 s, its PNG frames): each spec copies it.
-    const written = process.env[DEMO_ENV];
-    if (written) cpSync(written, runs, { recursive: true });
-    else execFileSync(process.execPath, [cli, 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
-    served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
+    writeInstantDemo(runs, home);
+    served = await startServing(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'serve', '--port', '0', runs], home.env);
   });
   test.afterAll(async () => {
     await served?.stop();
