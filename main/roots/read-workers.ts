@@ -30,7 +30,9 @@ function bundledSource(): URL {
     const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
     const entry = fileURLToPath(new URL('./read-worker.ts', import.meta.url));
     const [bundle] = buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, logLevel: 'error' }).outputFiles;
-    sourceBundle = new URL(`data:text/javascript;base64,${Buffer.from(bundle?.contents ?? []).toString('base64')}`);
+    // An empty script would never say it is ready, and every job would wait on it.
+    if (!bundle) throw new Error(`esbuild bundled nothing of ${entry}`);
+    sourceBundle = new URL(`data:text/javascript;base64,${Buffer.from(bundle.contents).toString('base64')}`);
   }
   return sourceBundle;
 }
