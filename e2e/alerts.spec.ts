@@ -2,9 +2,8 @@ import { expect, test } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, scratchHome, startProcess, startServing, stopProcess, type Served } from './processes';
+import { CLI, ROOT, scratchHome, startProcess, startServing, stopProcess, type Served } from './processes';
 
-const cli = join(ROOT, 'out', 'cli.mjs');
 const CELL = 'std_sdk_demo-model_bare_default';
 
 test.describe('alerts', () => {
@@ -15,7 +14,7 @@ test.describe('alerts', () => {
 
   test.beforeAll(async () => {
     mkdirSync(runs, { recursive: true });
-    served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
+    served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', runs], home.env);
   });
   test.afterAll(async () => {
     await stopProcess(demo, 'the demo');
@@ -43,7 +42,7 @@ test.describe('alerts', () => {
     const bell = page.getByRole('button', { name: /^Alerts, \d+ unread$/ });
     await expect(bell).toHaveAccessibleName('Alerts, 0 unread');
 
-    demo = startProcess(process.execPath, [cli, 'demo', runs, '--only', 'coding-agent', '--name', CELL, '--speed', '75']);
+    demo = startProcess(process.execPath, [CLI, 'demo', runs, '--only', 'coding-agent', '--name', CELL, '--speed', '75']);
     await expect(page.getByRole('button', { name: CELL })).toBeVisible({ timeout: 20_000 });
     const shownNow = () => page.evaluate(() => (window as unknown as { shown: { title: string; body: string }[] }).shown);
     // Finishing is said once; the demo's model service may throttle the run on the way, which is said too.

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { instantDemoForSpecs, ROOT, scratchHome, startProcess, startServing, stopProcess, type Served } from './processes';
+import { CLI, instantDemoForSpecs, scratchHome, startProcess, startServing, stopProcess, type Served } from './processes';
 
 const BARE = 'std_sdk_demo-model_bare_default';
 const FULL = 'std_sdk_demo-model_full_default';
@@ -86,10 +86,9 @@ test.describe('the board, live', () => {
   let served: Served;
   test.beforeAll(async () => {
     const runs = join(home.home, 'runs');
-    const cli = join(ROOT, 'out', 'cli.mjs');
-    demo = startProcess(process.execPath, [cli, 'demo', runs, '--speed', '3']);
+    demo = startProcess(process.execPath, [CLI, 'demo', runs, '--speed', '3']);
     await new Promise((r) => setTimeout(r, 1500));
-    served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
+    served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', runs], home.env);
   });
   test.afterAll(async () => {
     await stopProcess(demo, 'the demo');

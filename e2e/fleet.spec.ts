@@ -3,7 +3,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runDemo } from '../runners/demo';
 import { startSshd, type TestSshd } from '../main/ssh/testing';
-import { ROOT, scratchHome, startServing, type Served } from './processes';
+import { CLI, ROOT, scratchHome, startServing, type Served } from './processes';
 
 test.describe('the Fleet view', () => {
   const home = scratchHome();
@@ -20,7 +20,7 @@ test.describe('the Fleet view', () => {
       `Host second\n  HostName 127.0.0.1\n  Port ${second.port}\n  IdentityFile ${join(second.home, '.ssh', 'id_ed25519')}\nHost gone\n  HostName 127.0.0.1\n  Port 9\n`,
     );
     const runs = join(home.home, 'runs');
-    served = await startServing(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'serve', '--port', '0', '--no-demo', `testhost:${runs}`, `second:${runs}`, 'gone:/srv/runs'], {
+    served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', '--no-demo', `testhost:${runs}`, `second:${runs}`, 'gone:/srv/runs'], {
       ...home.env,
       HOME: first.home,
     });

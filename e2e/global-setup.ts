@@ -4,14 +4,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_ENV, GROUPS_ENV, ROOT } from './processes';
+import { CLI, DEMO_ENV, GROUPS_ENV } from './processes';
 
 export default function globalSetup(): void {
   // Workers inherit the runner's environment.
   process.env[GROUPS_ENV] = mkdtempSync(join(tmpdir(), 'cellwatch-e2e-groups-'));
   const demo = join(mkdtempSync(join(tmpdir(), 'cellwatch-e2e-demo-')), 'runs');
   const home = mkdtempSync(join(tmpdir(), 'cellwatch-e2e-demo-home-'));
-  execFileSync(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'demo', demo, '--instant'], { env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share') } });
+  execFileSync(process.execPath, [CLI, 'demo', demo, '--instant'], { env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share') } });
   rmSync(home, { recursive: true, force: true });
   process.env[DEMO_ENV] = demo;
 }

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
-import { ROOT, scratchHome, startServing, type Served } from './processes';
+import { CLI, ROOT, scratchHome, startServing, type Served } from './processes';
 
 const GPU = join(ROOT, 'main', 'gpu');
 
@@ -8,7 +8,7 @@ test.describe('GPU memory from nvidia-smi', () => {
   const home = scratchHome();
   let served: Served;
   test.beforeAll(async () => {
-    served = await startServing(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'serve', '--port', '0', '--no-demo'], {
+    served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', '--no-demo'], {
       ...home.env,
       CELLWATCH_NVIDIA_SMI: join(GPU, 'fake', 'nvidia-smi'),
       FAKE_SMI_GPUS: join(GPU, 'fixtures', 'noheader-nounits', 'linux-x86_64__nvidia-h200__590.48.01__load.csv'),

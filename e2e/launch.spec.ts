@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, scratchHome, startServing, type Served } from './processes';
+import { CLI, ROOT, scratchHome, startServing, type Served } from './processes';
 import { nemoStandIn } from '../runners/testing';
 
 test.describe('launch a UI run', () => {
@@ -33,7 +33,7 @@ test.describe('launch a UI run', () => {
     );
     // NeMo Gym's collector, a stand-in that is cut short after 3 of its 5 rollouts and resumes from its cache.
     nemoStandIn(join(home.home, 'bin'));
-    served = await startServing(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'serve', '--port', '0', '--no-demo'], {
+    served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', '--no-demo'], {
       ...home.env,
       PATH: `${join(home.home, 'bin')}:${process.env.PATH}`,
       CELLWATCH_NVIDIA_SMI: join(ROOT, 'main', 'gpu', 'fake', 'nvidia-smi'),

@@ -2,9 +2,8 @@ import { expect, test } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, scratchHome, startProcess, startServing, stopProcess, type Served } from './processes';
+import { CLI, ROOT, scratchHome, startProcess, startServing, stopProcess, type Served } from './processes';
 
-const cli = join(ROOT, 'out', 'cli.mjs');
 const CELL = 'std_sdk_demo-model_bare_default';
 
 test.describe('watch a live cell', () => {
@@ -14,9 +13,9 @@ test.describe('watch a live cell', () => {
   let served: Served;
 
   test.beforeAll(async () => {
-    demo = startProcess(process.execPath, [cli, 'demo', runs, '--speed', '3']);
+    demo = startProcess(process.execPath, [CLI, 'demo', runs, '--speed', '3']);
     await new Promise((r) => setTimeout(r, 1500));
-    served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
+    served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', runs], home.env);
   });
   test.afterAll(async () => {
     await stopProcess(demo, 'the demo');

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, scratchHome, startServing, type Served } from './processes';
+import { CLI, scratchHome, startServing, type Served } from './processes';
 
 const CELLS = 10_000;
 
@@ -17,7 +17,7 @@ test.describe('a runs root of 10,000 cells', () => {
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'run.json'), JSON.stringify({ runner: 'coding-agent', run: name, protocol: { episodes: [0, 1, 2, 3] } }));
     }
-    served = await startServing(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'serve', '--port', '0', runs], home.env, 180_000);
+    served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', runs], home.env, 180_000);
   });
   test.afterAll(async () => {
     await served?.stop();

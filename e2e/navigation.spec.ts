@@ -1,9 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { instantDemoForSpecs, ROOT, scratchHome, startServing, writeInstantDemo, type Served } from './processes';
-
-const cli = join(ROOT, 'out', 'cli.mjs');
+import { CLI, instantDemoForSpecs, ROOT, scratchHome, startServing, writeInstantDemo, type Served } from './processes';
 
 test.describe('finding your way', () => {
   const home = scratchHome();
@@ -15,7 +13,7 @@ test.describe('finding your way', () => {
     writeInstantDemo(first, home);
     mkdirSync(join(second, 'std_sdk_other_bare_default'), { recursive: true });
     writeFileSync(join(second, 'std_sdk_other_bare_default', 'run.json'), JSON.stringify({ runner: 'coding-agent' }));
-    served = await startServing(process.execPath, [cli, 'serve', '--port', '0', first, second], home.env);
+    served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', first, second], home.env);
   });
   test.afterAll(async () => {
     await served?.stop();

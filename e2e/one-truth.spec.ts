@@ -2,14 +2,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, scratchHome, startServing, writeInstantDemo, type Served } from './processes';
+import { CLI, scratchHome, startServing, writeInstantDemo, type Served } from './processes';
 
 // One truth: what the list, the header, the board square, the Tables tab and the paired view show of each
 // cell is what `status --json`, `board --json` and `mcnemar --json` say of it, for the demo beside the red
 // team's traps: a copy of one of its runs (a backup in the root: both claim one board crossing, so neither
 // is on the board), a bigym evaluation listing each seed twice (a success, then a failure), and NeMo Gym
 // rows with an LLM judge's usage after their reward (the response's usage is the rollout's).
-const CLI = join(ROOT, 'out', 'cli.mjs');
 const COPIED = 'std_sdk_demo-model_full_default';
 
 interface Row {

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 export const ROOT = join(dirname(new URL(import.meta.url).pathname), '..');
+/** The built command line, which the specs serve and write demos with. */
+export const CLI = join(ROOT, 'out', 'cli.mjs');
 
 /** The folder where this run records the process groups its specs start (set by global-setup.ts). */
 export const GROUPS_ENV = 'CELLWATCH_E2E_GROUPS';
@@ -121,7 +123,6 @@ export function scratchHome(): { home: string; env: NodeJS.ProcessEnv; remove():
   };
 }
 
-
 /**
  * The demo as written at once, into `runs` (a folder of a scratch home): a copy of the one the global setup
  * wrote (5 s, its PNG frames), or, where no global setup ran, written there.
@@ -129,7 +130,7 @@ export function scratchHome(): { home: string; env: NodeJS.ProcessEnv; remove():
 export function writeInstantDemo(runs: string, home: ReturnType<typeof scratchHome>): void {
   const written = process.env[DEMO_ENV];
   if (written) cpSync(written, runs, { recursive: true });
-  else execFileSync(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
+  else execFileSync(process.execPath, [CLI, 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
 }
 
 /**
@@ -144,7 +145,7 @@ export function instantDemoForSpecs(prepare: (home: ReturnType<typeof scratchHom
     prepare(home);
     const runs = join(home.home, 'runs');
     writeInstantDemo(runs, home);
-    served = await startServing(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'serve', '--port', '0', runs], home.env);
+    served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', runs], home.env);
   });
   test.afterAll(async () => {
     await served?.stop();

@@ -2,9 +2,8 @@ import { expect, test, type WebSocketRoute } from '@playwright/test';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonl, writeTree } from '../runners/testing';
-import { ROOT, scratchHome, startServing, type Served } from './processes';
+import { CLI, scratchHome, startServing, type Served } from './processes';
 
-const cli = join(ROOT, 'out', 'cli.mjs');
 const CELL = 'std_sdk_m_bare_default';
 const message = (seq: number, text: string) => ({ seq, t: 1764403200 + seq, ev: 'agent_message', text });
 
@@ -21,7 +20,7 @@ test.describe('the window after its connection drops', () => {
       'episodes/0000/trajectory.jsonl': jsonl([{ seq: 0, t: 1764403200, ev: 'episode_start', episode: 0 }, message(1, 'before the drop')]),
       'episodes/0001/trajectory.jsonl': jsonl([{ seq: 0, t: 1764403200, ev: 'episode_start', episode: 1 }, message(1, 'in the other episode')]),
     });
-    served = await startServing(process.execPath, [cli, 'serve', '--port', '0', runs], home.env);
+    served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', runs], home.env);
   });
   test.afterAll(async () => {
     await served?.stop();

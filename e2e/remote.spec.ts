@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
 import { runDemo } from '../runners/demo';
 import { startSshd, type TestSshd } from '../main/ssh/testing';
-import { ROOT, scratchHome, startServing, type Served } from './processes';
+import { CLI, ROOT, scratchHome, startServing, type Served } from './processes';
 
 test.describe('a runs root on an SSH host', () => {
   const home = scratchHome();
@@ -11,7 +11,7 @@ test.describe('a runs root on an SSH host', () => {
   test.beforeAll(async () => {
     sshd = await startSshd();
     await runDemo(join(home.home, 'runs'), { speed: 1, instant: true });
-    served = await startServing(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'serve', '--port', '0', '--no-demo'], { ...home.env, HOME: sshd.home });
+    served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', '--no-demo'], { ...home.env, HOME: sshd.home });
   });
   test.afterAll(async () => {
     await served?.stop();

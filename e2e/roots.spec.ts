@@ -1,9 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
 import { writeTree } from '../runners/testing';
-import { ROOT, scratchHome, startServing, type Served } from './processes';
-
-const cli = join(ROOT, 'out', 'cli.mjs');
+import { CLI, ROOT, scratchHome, startServing, type Served } from './processes';
 
 test.describe('runs roots in serve mode', () => {
   const home = scratchHome();
@@ -19,7 +17,7 @@ test.describe('runs roots in serve mode', () => {
     });
     // An SSH alias whose host name does not resolve (a typo, a VPN that is down).
     writeTree(join(home.home, '.ssh'), { config: 'Host gpu1\n  HostName nonexistent-host.invalid\n' });
-    served = await startServing(process.execPath, [cli, 'serve', '--port', '0', missing], home.env);
+    served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', missing], home.env);
   });
   test.afterAll(async () => {
     await served?.stop();

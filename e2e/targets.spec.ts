@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSlurm, type TestSlurm } from '../main/launch/slurm-testing';
 import { startSshd, type TestSshd } from '../main/ssh/testing';
-import { ROOT, scratchHome, startServing, type Served } from './processes';
+import { CLI, ROOT, scratchHome, startServing, type Served } from './processes';
 
 test.describe('launch targets: this machine, an SSH host, Slurm', () => {
   const home = scratchHome();
@@ -16,7 +16,7 @@ test.describe('launch targets: this machine, an SSH host, Slurm', () => {
     const remote = join(home.home, 'remote-runs');
     mkdirSync(remote);
     // A root on the host makes it one of the Hosts the dialog offers.
-    served = await startServing(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'serve', '--port', '0', '--no-demo', `testhost:${remote}`], {
+    served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', '--no-demo', `testhost:${remote}`], {
       ...home.env,
       HOME: sshd.home,
       SLURM_CONF: slurm.conf,

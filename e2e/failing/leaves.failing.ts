@@ -1,15 +1,14 @@
 // Each spec here fails while processes it started are running: a serve that is up, and a command whose hook
 // times out before it prints a URL. teardown.spec.ts checks that none of them outlives the run.
 import { expect, test } from '@playwright/test';
-import { join } from 'node:path';
-import { ROOT, startServing, type Served } from '../processes';
+import { CLI, startServing, type Served } from '../processes';
 
 const marked = { CELLWATCH_LEAK_MARK: process.env.CELLWATCH_LEAK_MARK };
 
 test.describe('a test that fails while serve runs', () => {
   let served: Served;
   test.beforeAll(async () => {
-    served = await startServing(process.execPath, [join(ROOT, 'out', 'cli.mjs'), 'serve', '--port', '0', '--no-demo'], marked);
+    served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', '--no-demo'], marked);
   });
   test('fails', () => {
     expect(served.url).toBe('a failure on purpose');
