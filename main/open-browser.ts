@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { accessSync, chmodSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,11 +27,20 @@ export function browserOpener(platform: NodeJS.Platform = process.platform, env:
 const LAUNCH_PAGE_MS = 60_000;
 
 /**
+ * Removes the folder after `ms` in a process of its own: this one may be gone by then (a second start exits
+ * at once, having handed the browser the page of the server already running).
+ */
+function removeLater(dir: string, ms: number): void {
+  const script = `setTimeout(() => require('node:fs').rmSync(process.argv[1], { recursive: true, force: true }), ${ms})`;
+  spawn(process.execPath, ['-e', script, dir], { stdio: 'ignore', detached: true }).on('error', () => undefined).unref();
+}
+
+/**
  * Opens the URL in a browser; false when this machine has none to open. The URL carries the token, and a
  * command line can be read by every local user (`ps`), so the browser is handed a file instead: a page
- * only this user can read, which sends it on to the URL, removed a minute later.
+ * only this user can read, which sends it on to the URL, removed `pageMs` later.
  */
-export function openBrowser(url: string): boolean {
+export function openBrowser(url: string, pageMs = LAUNCH_PAGE_MS): boolean {
   const opener = browserOpener();
   if (!opener) return false;
   const dir = mkdtempSync(join(tmpdir(), 'cellwatch-open-'));
@@ -39,7 +48,7 @@ export function openBrowser(url: string): boolean {
   const page = join(dir, 'open.html');
   const escaped = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   writeFileSync(page, `<!doctype html><meta http-equiv="refresh" content="0;url=${escaped}"><title>Cellwatch</title>\n`, { mode: 0o600 });
-  setTimeout(() => rmSync(dir, { recursive: true, force: true }), LAUNCH_PAGE_MS).unref();
+  removeLater(dir, pageMs);
   const [command, ...args] = opener;
   spawn(command, [...args, pathToFileURL(page).href], { stdio: 'ignore', detached: true }).on('error', () => undefined).unref();
   return true;

@@ -1,10 +1,10 @@
 // What a run directory, a local process or a malformed request can send serve mode: none of it may crash
 // the server, leak a file from outside the cell or run active content in the app's origin.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { tempDir, writeTree } from '../../runners/testing';
 import { createCore, type Core } from '../core';
@@ -152,23 +152,27 @@ describe('serve mode requests', () => {
 });
 
 describe('serve --open', () => {
-  it('hands the browser a page only this user can read, never the token on a command line', async () => {
+  it('hands the browser a page only this user can read, never the token on a command line, and removes it even when this process cannot', async () => {
     const bin = join(tmp.path, 'bin');
     const args = join(tmp.path, 'opener-args');
     mkdirSync(bin);
     writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\necho "$@" > ${args}\n`, { mode: 0o755 });
     const saved = { PATH: process.env.PATH, DISPLAY: process.env.DISPLAY };
     Object.assign(process.env, { PATH: `${bin}:${process.env.PATH}`, DISPLAY: ':0' });
+    // This process's timers never fire here, as a second start's would not: it exits at once.
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
     try {
-      expect(openBrowser(server.url)).toBe(true);
+      expect(openBrowser(server.url, 3000)).toBe(true);
+      await expect.poll(() => { try { return readFileSync(args, 'utf8'); } catch { return ''; } }).toMatch(/^file:\/\//);
+      const opened = readFileSync(args, 'utf8').trim();
+      expect(opened).not.toContain(server.token);
+      const page = new URL(opened).pathname;
+      expect(readFileSync(page, 'utf8')).toContain(server.url);
+      expect((execFileSync('stat', ['-c', '%a', page], { encoding: 'utf8' })).trim()).toBe('600');
+      await expect.poll(() => existsSync(dirname(page))).toBe(false);
     } finally {
+      vi.useRealTimers();
       Object.assign(process.env, saved);
     }
-    await expect.poll(() => { try { return readFileSync(args, 'utf8'); } catch { return ''; } }).toMatch(/^file:\/\//);
-    const opened = readFileSync(args, 'utf8').trim();
-    expect(opened).not.toContain(server.token);
-    const page = new URL(opened).pathname;
-    expect(readFileSync(page, 'utf8')).toContain(server.url);
-    expect((execFileSync('stat', ['-c', '%a', page], { encoding: 'utf8' })).trim()).toBe('600');
   });
 });

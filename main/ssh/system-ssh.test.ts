@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveAlias } from './openssh';
@@ -96,10 +97,16 @@ describe('a host that shows a host certificate', () => {
     signHost('other.example');
     writeFileSync(knownHosts(), authority());
     expect(() => ssh('testhost', 'true')).toThrow();
-    const host = await connected();
+    // The master's socket folder of a try that failed goes with it: a host refused is tried again and again.
+    const sockets = mkdtempSync(join(tmpdir(), 'cellwatch-sockets-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = sockets;
+    const host = await connected().finally(() => (process.env.TMPDIR = saved));
     try {
       expect(host.status).toMatchObject({ state: 'failed', unknownKey: expect.stringMatching(/^SHA256:/) });
       expect(host.status.problem?.message).toMatch(/is not a known host; its ssh-ed25519 key is SHA256:.*ssh: Certificate invalid: name is not a listed principal/);
+      await expect.poll(() => readdirSync(sockets)).toEqual([]);
+      rmSync(sockets, { recursive: true });
       // Accepted by the fingerprint shown, the plain key is added and the host reached.
       host.reconnect(host.status.unknownKey as string);
       await expect.poll(() => host.status.state).toBe('connected');

@@ -132,11 +132,20 @@ export async function openSystemSsh(host: HostConfig, why: string, options: Syst
   const dir = theirs ? null : await mkdtemp(join(tmpdir(), 'cw-ssh-'));
   const socket = dir ? join(dir, 'master') : null;
   const mux = ['-o', 'ControlMaster=no', ...(socket ? ['-o', `ControlPath=${socket}`] : [])];
-  const master = socket ? await startMaster(host, common, socket, options.timeoutMs ?? 10_000) : null;
+  const removeDir = () => {
+    if (dir) void rm(dir, { recursive: true, force: true });
+  };
+  // A host that does not resolve or refuses us is tried again and again: each try's folder goes with it.
+  const master = socket
+    ? await startMaster(host, common, socket, options.timeoutMs ?? 10_000).catch((error: unknown) => {
+        removeDir();
+        throw error;
+      })
+    : null;
   const session = (args: string[]) => spawn('ssh', [...common, ...mux, ...args], { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
   const cleanUp = () => {
     master?.kill();
-    if (dir) void rm(dir, { recursive: true, force: true });
+    removeDir();
   };
   let sftpChild: ChildProcess;
   let sftp: SFTPWrapper;
