@@ -1,5 +1,10 @@
 // Set up before every unit test file: after its tests, nothing they opened may still be open. A core, an
-// sshd, a server or a watcher a test started and never closed fails the file, naming what was left.
+// sshd, a server or a watcher a test started and never closed fails the file, naming what was left; so
+// does a temporary folder of Cellwatch's own (an SSH master's socket folder, a page handed a browser)
+// left behind: each file gets a temporary folder of its own, removed after it.
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 
 /** What a test leaves open when it forgets to close what it started, and what that usually is. */
@@ -28,4 +33,21 @@ afterAll(async () => {
   for (let waited = 0; left().length && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
   const open = left();
   if (open.length) throw new Error(`left open after this file's tests: ${open.map(([kind, n]) => `${n - (before.get(kind) ?? 0)} ${kind}, ${KINDS[kind]}`).join('; ')}`);
+});
+
+/** Names Cellwatch and its tests give their temporary folders; tools the tests run (krb5, jiti) use others. */
+const OURS = /^(cellwatch-|cw-)/;
+// Short: an SSH master's socket lies two folders below it, and a socket's path is at most 107 bytes.
+const temporary = mkdtempSync(join(tmpdir(), 'cwt-'));
+// As /tmp: a test runs commands as another user (nobody), who writes here too.
+chmodSync(temporary, 0o1777);
+process.env.TMPDIR = temporary;
+
+afterAll(async () => {
+  const left = () => readdirSync(temporary).filter((name) => OURS.test(name));
+  // Removing is asynchronous in places (a connection's close): a moment later on a busy machine.
+  for (let waited = 0; left().length && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  const names = left();
+  rmSync(temporary, { recursive: true, force: true });
+  if (names.length) throw new Error(`left in the temporary folder after this file's tests: ${names.join(', ')}`);
 });
