@@ -3,51 +3,42 @@
 // Without a GPU here it runs a tiny shell stand-in that replays a real H200 capture (a shell script
 // costs about what the C nvidia-smi does to start; the Node fake of the tests would cost ten times more).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shellNvidiaSmi } from '../../main/gpu/fake/shell';
 import { GpuSampler, gpuQueryArgs } from '../../main/gpu/sampler';
-import { ROOT } from './measure';
+import { cpuSeconds, ROOT } from './measure';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const real = process.env.CELLWATCH_NVIDIA_SMI ?? (existsSync('/usr/bin/nvidia-smi') ? '/usr/bin/nvidia-smi' : null);
 const capture = join(ROOT, 'main/gpu/fixtures/noheader-nounits/linux-x86_64__nvidia-h200__590.48.01__load.csv');
 const command = real ?? shellNvidiaSmi(mkdtempSync(join(tmpdir(), 'cellwatch-bench-gpu-')), capture);
 
-const TICK = 100; // clock ticks a second on Linux
-/** CPU seconds of a process from /proc (utime + stime, and its waited-for children's with `children`). */
-function procCpu(pid: number | 'self', children = false): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ').map(Number);
-  // After the command name: utime is field 14, stime 15, cutime 16, cstime 17 (1-based, counting pid as 1).
-  const [utime, stime, cutime, cstime] = fields.slice(11, 15) as [number, number, number, number];
-  return (utime + stime + (children ? cutime + cstime : 0)) / TICK;
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function longLived(): Promise<{ cpu: number; samples: number }> {
   let samples = 0;
-  const before = procCpu('self', true);
+  const before = cpuSeconds('self', true);
   const sampler = new GpuSampler({ command, intervalMs: 1000, onSample: () => samples++, onProblem: (p) => console.error(p.message) });
   sampler.start();
   await sleep(SECONDS * 1000);
-  const child = sampler.pid ? procCpu(sampler.pid, true) : 0;
+  const child = sampler.pid ? cpuSeconds(sampler.pid, true) : 0;
   sampler.stop();
   await sleep(200);
-  return { cpu: procCpu('self', true) - before + child, samples };
+  return { cpu: cpuSeconds('self', true) - before + child, samples };
 }
 
 async function spawnEverySecond(): Promise<{ cpu: number; samples: number }> {
   let samples = 0;
-  const before = procCpu('self', true);
+  const before = cpuSeconds('self', true);
   const started = Date.now();
   while (Date.now() - started < SECONDS * 1000) {
     const tick = Date.now();
     await new Promise<void>((resolve) => execFile(command, gpuQueryArgs(), { timeout: 5000 }, () => (samples++, resolve())));
     await sleep(Math.max(0, 1000 - (Date.now() - tick)));
   }
-  return { cpu: procCpu('self', true) - before, samples };
+  return { cpu: cpuSeconds('self', true) - before, samples };
 }
 
 console.log(`Sampling ${real ? 'the real nvidia-smi' : 'a shell stand-in for nvidia-smi (no GPU here)'} for ${SECONDS} s each way...`);

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -47,4 +48,18 @@ export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Ma
 
 export function row(label: string, value: string, note = ''): string {
   return `${label.padEnd(34)} ${value.padStart(12)}  ${note}`;
+}
+
+/** Clock ticks a second in /proc's times on Linux. */
+const TICK = 100;
+
+/**
+ * CPU seconds (user + system, every thread) a process has used, from /proc; with `children`, those of its
+ * children it has waited for too (and theirs, as each waited for its own).
+ */
+export function cpuSeconds(pid: number | 'self', children = false): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ').map(Number);
+  // After the command name: utime is field 14, stime 15, cutime 16, cstime 17 (1-based, counting pid as 1).
+  const [utime, stime, cutime, cstime] = fields.slice(11, 15) as [number, number, number, number];
+  return (utime + stime + (children ? cutime + cstime : 0)) / TICK;
 }

@@ -4,14 +4,14 @@
 // against `tail -F` idling on one file; and the time from appending a line to one cell's trajectory to its
 // changed row reaching a connected client, against the same line reaching `tail -F`.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import type { CellsDelta, RootStatus } from '../../shared/model';
 import { served } from './long-tasks';
-import { measure, median, ROOT, row, type Measured } from './measure';
+import { cpuSeconds, measure, median, ROOT, row, type Measured } from './measure';
 
 /** `status --json` with the index cache, at most this many times the Python reader's time (issue #48). */
 const CACHED_GOAL = 0.25;
@@ -129,12 +129,6 @@ def visit(d, depth):
 visit(sys.argv[1], 0)
 print(cells)`;
 import { largest } from '../../shared/arrays';
-
-/** CPU seconds (user + system, every thread) a process has used, from /proc. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const home = join(tmpdir(), `cellwatch-bench-scan-${process.pid}`);

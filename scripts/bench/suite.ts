@@ -1,0 +1,99 @@
+// npm run bench:suite: `npm test` on a fresh clone of this checkout's HEAD (BENCH_RUNS times, 3), its wall
+// time beside the floor of the work it does on this machine: the CPU time all its processes spend, over the
+// cores there are. Each stage apart: installing, the checks (typechecks and lint), build, unit, e2e, each
+// with its wall and its CPU. A suite whose wall is near that floor is CPU-bound: only doing less work (or
+// more cores) makes it faster. A process that leaves the suite's tree (a daemon that forks away) is not counted.
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { cpuSeconds, median, ROOT, row } from './measure';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const GOAL_S = 6 * 60;
+const CORES = availableParallelism();
+
+interface Stage {
+  name: string;
+  wallS: number;
+  cpuS: number;
+}
+
+interface Mark {
+  name: string;
+  at: number;
+  cpuS: number;
+}
+
+interface Run {
+  wallS: number;
+  cpuS: number;
+  stages: Stage[];
+  tests: string;
+  code: number;
+}
+
+/**
+ * The stage a line of the suite's output starts, as scripts/test.mjs and npm print them: the checks run
+ * together and print when all have ended, so they end where the build's heading comes.
+ */
+function stageStartedBy(line: string): string | null {
+  if (line.startsWith('Installing dependencies')) return 'install (npm ci)';
+  if (/^added \d+ packages/.test(line)) return 'checks (typechecks, lint)';
+  return /^=== (build|unit|e2e)$/.exec(line)?.[1] ?? null;
+}
+
+/** One `npm test` (its script, scripts/test.mjs, run as npm runs it) in a fresh clone, its output in `log`. */
+async function suiteRun(log: string): Promise<Run> {
+  const clone = mkdtempSync(join(tmpdir(), 'cellwatch-bench-suite-'));
+  try {
+    await new Promise<void>((resolve, reject) => spawn('git', ['clone', '-q', ROOT, clone], { stdio: 'inherit' }).on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git clone exited ${code}`)))));
+    const out = createWriteStream(log);
+    const started = performance.now();
+    const cpuBefore = cpuSeconds('self', true);
+    const child = spawn(process.execPath, [join(clone, 'scripts', 'test.mjs')], { cwd: clone, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stderr.pipe(out, { end: false });
+    // Each stage from its first line on: when it began, and the CPU the suite had spent by then.
+    const marks = [{ name: 'system tools', at: started, cpuS: 0 }];
+    let tests = '';
+    for await (const line of createInterface({ input: child.stdout })) {
+      out.write(`${line}\n`);
+      const name = stageStartedBy(line);
+      if (name) marks.push({ name, at: performance.now(), cpuS: cpuSeconds(child.pid as number, true) });
+      if (line.startsWith('tests: ')) tests = line.slice('tests: '.length);
+    }
+    const code = await new Promise<number>((resolve) => (child.exitCode === null ? child.once('exit', (c) => resolve(c ?? 1)) : resolve(child.exitCode)));
+    const ended = performance.now();
+    const wallS = (ended - started) / 1000;
+    // The suite's processes, each waited for by its parent, add up in this one's children's times.
+    const cpuS = cpuSeconds('self', true) - cpuBefore;
+    out.end();
+    const bounds = [...marks, { name: 'end', at: ended, cpuS }];
+    const stages = marks.map((mark, i) => {
+      const next = bounds[i + 1] as Mark;
+      return { name: mark.name, wallS: (next.at - mark.at) / 1000, cpuS: next.cpuS - mark.cpuS };
+    });
+    return { wallS, cpuS, stages, tests, code };
+  } finally {
+    rmSync(clone, { recursive: true, force: true });
+  }
+}
+
+const minutes = (s: number) => `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+const logs = mkdtempSync(join(tmpdir(), 'cellwatch-bench-suite-logs-'));
+const runs: Run[] = [];
+for (let i = 1; i <= RUNS; i++) {
+  const log = join(logs, `run-${i}.log`);
+  console.log(`npm test on a fresh clone, run ${i} of ${RUNS} (its output in ${log})...`);
+  const run = await suiteRun(log);
+  runs.push(run);
+  for (const stage of run.stages) console.log(row(`  ${stage.name}`, `${stage.wallS.toFixed(0)} s`, `CPU ${stage.cpuS.toFixed(0)} s (${(stage.cpuS / stage.wallS).toFixed(2)} cores busy)`));
+  console.log(row(`  run ${i}`, minutes(run.wallS), `CPU ${run.cpuS.toFixed(0)} s; its floor here ${minutes(run.cpuS / CORES)}; ${run.tests}${run.code ? `; exit ${run.code}` : ''}`));
+}
+const wall = median(runs.map((r) => r.wallS));
+const floor = median(runs.map((r) => r.cpuS / CORES));
+console.log('');
+console.log(row(`npm test, median of ${RUNS}`, minutes(wall), `goal ${minutes(GOAL_S)}`));
+console.log(row(`its floor: CPU over ${CORES} cores`, minutes(floor), `the suite takes ${(wall / floor).toFixed(2)}x it; the goal is ${(GOAL_S / floor).toFixed(2)}x it`));
+if (runs.some((r) => r.code)) process.exitCode = 1;
