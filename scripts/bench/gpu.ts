@@ -3,7 +3,7 @@
 // Without a GPU here it runs a tiny shell stand-in that replays a real H200 capture (a shell script
 // costs about what the C nvidia-smi does to start; the Node fake of the tests would cost ten times more).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shellNvidiaSmi } from '../../main/gpu/fake/shell';
@@ -13,7 +13,8 @@ import { cpuSeconds, ROOT } from './measure';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const real = process.env.CELLWATCH_NVIDIA_SMI ?? (existsSync('/usr/bin/nvidia-smi') ? '/usr/bin/nvidia-smi' : null);
 const capture = join(ROOT, 'main/gpu/fixtures/noheader-nounits/linux-x86_64__nvidia-h200__590.48.01__load.csv');
-const command = real ?? shellNvidiaSmi(mkdtempSync(join(tmpdir(), 'cellwatch-bench-gpu-')), capture);
+const standIn = real ? null : mkdtempSync(join(tmpdir(), 'cellwatch-bench-gpu-'));
+const command = real ?? shellNvidiaSmi(standIn as string, capture);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -44,6 +45,7 @@ async function spawnEverySecond(): Promise<{ cpu: number; samples: number }> {
 console.log(`Sampling ${real ? 'the real nvidia-smi' : 'a shell stand-in for nvidia-smi (no GPU here)'} for ${SECONDS} s each way...`);
 const a = await longLived();
 const b = await spawnEverySecond();
+if (standIn) rmSync(standIn, { recursive: true, force: true });
 const pct = (cpu: number) => `${((cpu / SECONDS) * 100).toFixed(2)}% of a core`;
 console.log('');
 console.log(`${'spawn nvidia-smi once a second'.padEnd(40)} ${b.cpu.toFixed(2).padStart(6)} CPU s  ${pct(b.cpu)}  (${b.samples} samples) baseline`);
