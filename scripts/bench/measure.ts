@@ -63,3 +63,10 @@ export function cpuSeconds(pid: number | 'self', children = false): number {
   const [utime, stime, cutime, cstime] = fields.slice(11, 15) as [number, number, number, number];
   return (utime + stime + (children ? cutime + cstime : 0)) / TICK;
 }
+
+/** CPU seconds the whole machine's cores have been busy since it started (every process's), from /proc/stat. */
+export function machineBusySeconds(): number {
+  // user nice system idle iowait irq softirq steal (guest time is counted in user already)
+  const [user, nice, system, , , irq, softirq, steal] = (readFileSync('/proc/stat', 'utf8').split('\n')[0] as string).trim().split(/\s+/).slice(1).map(Number) as number[];
+  return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) / TICK;
+}
