@@ -5,7 +5,8 @@
 // (or more cores) makes it faster. The CPU is the whole machine's (/proc/stat), as the suite's processes do
 // not all stay in its tree (Chromium's renderers, daemons that fork away): run it on a machine otherwise
 // idle, whose own background the bench measures first and prints.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,15 +47,36 @@ function stageStartedBy(line: string): string | null {
   return /^=== (build|unit|e2e)$/.exec(line)?.[1] ?? null;
 }
 
+/** The run under way: its clone (a whole install) and its suite, stopped and removed with the bench (Ctrl+C). */
+let working: { clone: string; suite?: ChildProcess } | null = null;
+let stopping = false;
+async function stop(): Promise<void> {
+  // Ctrl+C reaches this process twice (from the terminal, and relayed by npm): the second waits for the first.
+  if (stopping) return;
+  stopping = true;
+  const suite = working?.suite;
+  if (suite?.pid && suite.exitCode === null) {
+    const gone = once(suite, 'exit');
+    process.kill(-suite.pid, 'SIGTERM');
+    await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  }
+  if (working) rmSync(working.clone, { recursive: true, force: true, maxRetries: 5 });
+  process.exit(130);
+}
+process.on('SIGINT', stop).on('SIGTERM', stop);
+
 /** One `npm test` (its script, scripts/test.mjs, run as npm runs it) in a fresh clone, its output in `log`. */
 async function suiteRun(log: string): Promise<Run> {
   const clone = mkdtempSync(join(tmpdir(), 'cellwatch-bench-suite-'));
+  working = { clone };
   try {
     await new Promise<void>((resolve, reject) => spawn('git', ['clone', '-q', ROOT, clone], { stdio: 'inherit' }).on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git clone exited ${code}`)))));
     const out = createWriteStream(log);
     const started = performance.now();
     const cpuBefore = machineBusySeconds();
-    const child = spawn(process.execPath, [join(clone, 'scripts', 'test.mjs')], { cwd: clone, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A process group of its own, so that stopping the bench stops all of it.
+    const child = spawn(process.execPath, [join(clone, 'scripts', 'test.mjs')], { cwd: clone, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    working.suite = child;
     child.stderr.pipe(out, { end: false });
     // Each stage from its first line on: when it began, and the CPU the suite had spent by then.
     const marks = [{ name: 'system tools', at: started, cpuS: 0 }];
@@ -78,6 +100,7 @@ async function suiteRun(log: string): Promise<Run> {
     return { wallS, cpuS, stages, tests, code };
   } finally {
     rmSync(clone, { recursive: true, force: true });
+    working = null;
   }
 }
 
