@@ -51,7 +51,7 @@ function stageStartedBy(line: string): string | null {
 let working: { clone: string; suite?: ChildProcess } | null = null;
 let stopping = false;
 async function stop(): Promise<void> {
-  // Ctrl+C reaches this process twice (from the terminal, and relayed by npm): the second waits for the first.
+  // Ctrl+C reaches this process twice (from the terminal, and relayed by npm): the second is let be.
   if (stopping) return;
   stopping = true;
   const suite = working?.suite;
