@@ -22,6 +22,11 @@ const counts = () => {
   return found;
 };
 
+/** Waits while `left()` finds something, 10 s at most: closing and removing end a moment later on a busy machine. */
+async function settle(left: () => unknown[]): Promise<void> {
+  for (let waited = 0; left().length && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
 let before = new Map<string, number>();
 beforeAll(() => {
   before = counts();
@@ -29,8 +34,8 @@ beforeAll(() => {
 
 afterAll(async () => {
   const left = () => [...counts()].filter(([kind, n]) => n > (before.get(kind) ?? 0));
-  // Closing ends some of them a moment later (a child's exit, a socket's close): seconds on a busy machine.
-  for (let waited = 0; left().length && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  // Closing ends some of them a moment later (a child's exit, a socket's close).
+  await settle(left);
   const open = left();
   if (open.length) throw new Error(`left open after this file's tests: ${open.map(([kind, n]) => `${n - (before.get(kind) ?? 0)} ${kind}, ${KINDS[kind]}`).join('; ')}`);
 });
@@ -45,8 +50,8 @@ process.env.TMPDIR = temporary;
 
 afterAll(async () => {
   const left = () => readdirSync(temporary).filter((name) => OURS.test(name));
-  // Removing is asynchronous in places (a connection's close): a moment later on a busy machine.
-  for (let waited = 0; left().length && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  // Removing is asynchronous in places (a connection's close).
+  await settle(left);
   const names = left();
   rmSync(temporary, { recursive: true, force: true });
   if (names.length) throw new Error(`left in the temporary folder after this file's tests: ${names.join(', ')}`);
