@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { tempDir, writeTree } from '../../runners/testing';
+import { restoreEnv, tempDir, writeTree } from '../../runners/testing';
 import { createCore, type Core } from '../core';
 import { openBrowser } from '../open-browser';
 import { startServer, type RunningServer } from './server';
@@ -157,7 +157,7 @@ describe('serve --open', () => {
     const args = join(tmp.path, 'opener-args');
     mkdirSync(bin);
     writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\necho "$@" > ${args}\n`, { mode: 0o755 });
-    const saved = { PATH: process.env.PATH, DISPLAY: process.env.DISPLAY };
+    const saved = { ...process.env };
     Object.assign(process.env, { PATH: `${bin}:${process.env.PATH}`, DISPLAY: ':0' });
     // This process's timers never fire here, as a second start's would not: it exits at once.
     vi.useFakeTimers({ toFake: ['setTimeout'] });
@@ -172,7 +172,7 @@ describe('serve --open', () => {
       await expect.poll(() => existsSync(dirname(page))).toBe(false);
     } finally {
       vi.useRealTimers();
-      Object.assign(process.env, saved);
+      restoreEnv(saved);
     }
   });
 });

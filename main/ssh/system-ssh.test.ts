@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveAlias } from './openssh';
 import { openConnection } from './connection';
 import { RemoteHost } from './host';
+import { restoreEnv } from '../../runners/testing';
 import { startSshd, type TestSshd } from './testing';
 
 // Hosts ssh2 cannot reach by itself, each made with OpenSSH's own tools: a user certificate, a host
@@ -99,9 +100,9 @@ describe('a host that shows a host certificate', () => {
     expect(() => ssh('testhost', 'true')).toThrow();
     // The master's socket folder of a try that failed goes with it: a host refused is tried again and again.
     const sockets = mkdtempSync(join(tmpdir(), 'cellwatch-sockets-'));
-    const saved = process.env.TMPDIR;
+    const saved = { ...process.env };
     process.env.TMPDIR = sockets;
-    const host = await connected().finally(() => (process.env.TMPDIR = saved));
+    const host = await connected().finally(() => restoreEnv(saved));
     try {
       expect(host.status).toMatchObject({ state: 'failed', unknownKey: expect.stringMatching(/^SHA256:/) });
       expect(host.status.problem?.message).toMatch(/is not a known host; its ssh-ed25519 key is SHA256:.*ssh: Certificate invalid: name is not a listed principal/);
