@@ -23,6 +23,8 @@ export default defineConfig({
     maxWorkers: 3,
     // After each file: whatever its tests opened is closed (scripts/open-handles.ts).
     setupFiles: ['scripts/open-handles.ts'],
+    // Once for the run: the instant demo the files that read it copy.
+    globalSetup: ['scripts/unit-setup.ts'],
     // The stylesheet as text, for the test that measures its colours' contrast (others import no CSS).
     css: { include: [/styles\.css/] },
     // A core a test starts without its own data folder (alerts, recordings) writes here, never in the user's.

@@ -1,9 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runDemo } from '../runners/demo';
 import { startSshd, type TestSshd } from '../main/ssh/testing';
-import { CLI, ROOT, scratchHome, startServing, type Served } from './processes';
+import { CLI, ROOT, scratchHome, startServing, writeInstantDemo, type Served } from './processes';
 
 test.describe('the Fleet view', () => {
   const home = scratchHome();
@@ -12,7 +11,7 @@ test.describe('the Fleet view', () => {
   let served: Served;
   test.beforeAll(async () => {
     [first, second] = await Promise.all([startSshd(), startSshd()]);
-    await runDemo(join(home.home, 'runs'), { speed: 1, instant: true });
+    writeInstantDemo(join(home.home, 'runs'), home);
     // One client home for both: the second host by its own alias and key, and a host nobody answers on.
     writeFileSync(join(first.home, '.ssh', 'known_hosts'), `${first.hostKeyLine}\n${second.hostKeyLine}\n`);
     appendFileSync(

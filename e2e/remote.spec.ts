@@ -1,8 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
-import { runDemo } from '../runners/demo';
 import { startSshd, type TestSshd } from '../main/ssh/testing';
-import { CLI, ROOT, scratchHome, startServing, type Served } from './processes';
+import { CLI, ROOT, scratchHome, startServing, writeInstantDemo, type Served } from './processes';
 
 test.describe('a runs root on an SSH host', () => {
   const home = scratchHome();
@@ -10,7 +9,7 @@ test.describe('a runs root on an SSH host', () => {
   let served: Served;
   test.beforeAll(async () => {
     sshd = await startSshd();
-    await runDemo(join(home.home, 'runs'), { speed: 1, instant: true });
+    writeInstantDemo(join(home.home, 'runs'), home);
     served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', '--no-demo'], { ...home.env, HOME: sshd.home });
   });
   test.afterAll(async () => {

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runDemo } from '../../runners/demo';
+import { copyInstantDemo } from '../../runners/demo/testing';
 import { restoreEnv, tempDir } from '../../runners/testing';
 import { runCli } from '../cli/run';
 import { capture } from '../cli/testing';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   tmp = tempDir();
   runs = join(tmp.path, 'runs');
   process.env.HOME = sshd.home;
-  await runDemo(runs, { speed: 1, instant: true, startEpochS: 1_764_403_200 });
+  copyInstantDemo(runs);
 });
 afterAll(async () => {
   restoreEnv(saved);

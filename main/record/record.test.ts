@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDemo } from '../../runners/demo';
+import { copyInstantDemo } from '../../runners/demo/testing';
 import { restoreEnv, tempDir } from '../../runners/testing';
 import { runCli } from '../cli/run';
 import { capture } from '../cli/testing';
@@ -34,7 +34,7 @@ function png(file: string): Buffer {
 beforeAll(async () => {
   tmp = tempDir();
   runs = join(tmp.path, 'runs');
-  await runDemo(runs, { speed: 1, instant: true, startEpochS: 1_764_403_200 });
+  copyInstantDemo(runs);
   cpSync(join(runs, 'cartpole_balance'), join(runs, 'copies', 'cartpole_balance_b'), { recursive: true });
 });
 afterAll(() => {

@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prng } from '../../runners/demo/prng';
 import { JsonReader, localFs, type CellFs } from '../../runners';
-import { runDemo } from '../../runners/demo';
+import { copyInstantDemo, DEMO_EPOCH_S } from '../../runners/demo/testing';
 import { readCell, summaryOf } from '../../runners/read';
 import { tempDir } from '../../runners/testing';
 import { findCells, REMOTE_DEPTH, type Found } from '../scan';
@@ -21,7 +21,7 @@ let tmp: ReturnType<typeof tempDir>;
 const demo = () => join(tmp.path, 'demo');
 beforeAll(async () => {
   tmp = tempDir();
-  await runDemo(demo(), { speed: 1, instant: true, startEpochS: 1_764_403_200 });
+  copyInstantDemo(demo());
   // Its frames but one episode's: a row reads none of them, and 6,000 files snapshotted forty times take most of the test's time.
   const frames = execFileSync('find', [demo(), '-name', '*.png'], { encoding: 'utf8' }).trim().split('\n');
   const kept = dirname(frames[0] as string);
@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.remove());
 
-const NOW = 1_764_403_200_000 + 3_600_000;
+const NOW = (DEMO_EPOCH_S + 3600) * 1000;
 const snapshot = (root: string) => new SnapshotFs(execFileSync('sh', ['-c', snapshotCommand(root, REMOTE_DEPTH)], { encoding: 'utf8', maxBuffer: 1 << 28 }), root, REMOTE_DEPTH, localFs);
 
 /** A cell read over `fs` as the index reads it: its row, and what the read looked at. */
@@ -104,7 +104,7 @@ describe("a remote root's rescan against reading every cell again", () => {
         const file = r.next() < 0.7 && looked.length ? r.pick(looked) : r.pick(files.filter((f) => !f.endsWith('.png') || r.next() < 0.1));
         if (!statSafe(file)) continue;
         touched.push(file);
-        change(r, file, 1_764_403_200 + 7200 + round * 10 + i);
+        change(r, file, DEMO_EPOCH_S + 7200 + round * 10 + i);
       }
       const after = snapshot(root);
       for (const cell of await findCells(after, root, [])) {

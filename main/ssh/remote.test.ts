@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } fr
 import { connect, createServer, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runDemo } from '../../runners/demo';
+import { copyInstantDemo } from '../../runners/demo/testing';
 import { age, inspectLog, jsonl, restoreEnv, tempDir, writeTree } from '../../runners/testing';
 import { runCli } from '../cli/run';
 import { startSshd, type TestSshd } from './testing';
@@ -42,7 +42,7 @@ beforeAll(async () => {
   sshd = await startSshd({ trusted: true });
   tmp = tempDir();
   process.env.HOME = sshd.home;
-  await runDemo(join(tmp.path, 'runs'), { speed: 1, instant: true, startEpochS: 1_764_403_200 });
+  copyInstantDemo(join(tmp.path, 'runs'));
 });
 afterAll(async () => {
   restoreEnv(saved);

@@ -6,7 +6,7 @@ import { firstDivergence } from '../../shared/divergence';
 import { ADAPTERS } from '../index';
 import { readCell } from '../read';
 import { context, tempDir } from '../testing';
-import { runDemo } from '../demo';
+import { copyInstantDemo } from '../demo/testing';
 import { episodeTranscript } from './episode-transcript';
 
 const BARE = 'std_sdk_demo-model_bare_default';
@@ -14,7 +14,7 @@ const FULL = 'std_sdk_demo-model_full_default';
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(async () => {
   tmp = tempDir();
-  await runDemo(tmp.path, { speed: 1, instant: true, startEpochS: 1_764_403_200 });
+  copyInstantDemo(tmp.path);
 });
 afterAll(() => tmp.remove());
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { FPS, runEpisode, type Episode } from './cartpole';
-import { appendLine, appendText, writeBytes, writeJson, type Pace } from './pace';
+import type { Pace } from './pace';
 import { policySource, VERSIONS } from './policies';
 import { CAMERAS, renderFrame } from './render';
 
@@ -15,10 +15,10 @@ export const EVAL_SEEDS = Array.from({ length: 20 }, (_, i) => 900001 + i);
 /** Evaluation seeds whose episodes are replayed to frames for every version. */
 export const REPLAY_SEEDS = EVAL_SEEDS.slice(0, 2);
 
-async function writeFrames(dir: string, episode: Episode): Promise<void> {
+async function writeFrames(dir: string, episode: Episode, pace: Pace): Promise<void> {
   for (const camera of CAMERAS) {
     for (const [index, state] of episode.states.entries()) {
-      await writeBytes(join(dir, camera, `${String(index).padStart(6, '0')}.png`), renderFrame(state, camera));
+      await pace.writeBytes(join(dir, camera, `${String(index).padStart(6, '0')}.png`), renderFrame(state, camera));
     }
   }
 }
@@ -36,16 +36,16 @@ export async function writeBigymCell(root: string, pace: Pace, name = BIGYM_TASK
     started_at: pace.iso(), ended_at: null as string | null, pid: process.pid, auth: 'none', tokens,
     cost: { estimate_usd: 0, billed_usd: null },
   };
-  const saveRun = () => writeJson(join(cell, 'run.json'), run);
+  const saveRun = () => pace.writeJson(join(cell, 'run.json'), run);
   await saveRun();
-  await writeJson(join(cell, 'sandbox_config.json'), { interface: 'strict', image_cap: '84x84', slew: false, tier: 'standard', allow_external_cameras: false });
-  await writeBytes(join(cell, 'allowed_seeds.json'), JSON.stringify(DEV_SEEDS));
-  await appendText(join(cell, 'transcript.md'), `# ${name}\n\nTask: keep the pole upright for ${EPISODE_STEPS / FPS} s.\n`);
+  await pace.writeJson(join(cell, 'sandbox_config.json'), { interface: 'strict', image_cap: '84x84', slew: false, tier: 'standard', allow_external_cameras: false });
+  await pace.writeBytes(join(cell, 'allowed_seeds.json'), JSON.stringify(DEV_SEEDS));
+  await pace.appendText(join(cell, 'transcript.md'), `# ${name}\n\nTask: keep the pole upright for ${EPISODE_STEPS / FPS} s.\n`);
 
   for (const { version, gains, note } of VERSIONS) {
     await pace.wait(2);
-    await writeBytes(join(cell, 'policies', `${version}.py`), policySource(version, gains, note));
-    await appendText(join(cell, 'transcript.md'), `\n## ${version}\n\n${note}. Running the development seeds.\n`);
+    await pace.writeBytes(join(cell, 'policies', `${version}.py`), policySource(version, gains, note));
+    await pace.appendText(join(cell, 'transcript.md'), `\n## ${version}\n\n${note}. Running the development seeds.\n`);
     tokens.input += 180_000;
     tokens.cached_input += 120_000;
     tokens.output += 9_000;
@@ -56,15 +56,15 @@ export async function writeBigymCell(root: string, pace: Pace, name = BIGYM_TASK
     for (const seed of DEV_SEEDS) {
       const episode = runEpisode(gains, seed, EPISODE_STEPS);
       await pace.wait(episode.steps / FPS / 4);
-      await appendLine(join(cell, 'ledger.jsonl'), { t: pace.now(), seed, version, steps: episode.steps, success: episode.success, fell: episode.fell });
+      await pace.appendLine(join(cell, 'ledger.jsonl'), { t: pace.now(), seed, version, steps: episode.steps, success: episode.success, fell: episode.fell });
       run.steps_used += RESET_STEPS + episode.steps;
       run.resets += 1;
       await saveRun();
       last = episode;
     }
-    if (last) await writeFrames(join(cell, 'dev', version, String(last.seed)), last);
+    if (last) await writeFrames(join(cell, 'dev', version, String(last.seed)), last, pace);
     if (interrupted) {
-      await appendText(join(cell, 'transcript.md'), 'Session interrupted (SIGINT) before an evaluation.\n');
+      await pace.appendText(join(cell, 'transcript.md'), 'Session interrupted (SIGINT) before an evaluation.\n');
       run.status = 'interrupted';
       run.ended_at = pace.iso();
       await saveRun();
@@ -76,16 +76,16 @@ export async function writeBigymCell(root: string, pace: Pace, name = BIGYM_TASK
       const episode = runEpisode(gains, seed, EPISODE_STEPS);
       await pace.wait(0.25);
       evaluated.push({ seed, success: episode.success });
-      await appendLine(join(cell, 'eval', version, 'progress.jsonl'), { t: pace.now(), index, seed, success: episode.success });
-      if (REPLAY_SEEDS.includes(seed)) await writeFrames(join(cell, 'replays', version, String(seed)), episode);
+      await pace.appendLine(join(cell, 'eval', version, 'progress.jsonl'), { t: pace.now(), index, seed, success: episode.success });
+      if (REPLAY_SEEDS.includes(seed)) await writeFrames(join(cell, 'replays', version, String(seed)), episode, pace);
     }
     const successes = evaluated.filter((e) => e.success).length;
-    await writeJson(join(cell, 'eval', version, 'summary.json'), {
+    await pace.writeJson(join(cell, 'eval', version, 'summary.json'), {
       version, success_rate: successes / evaluated.length, n_episodes: evaluated.length, episodes: evaluated,
       interface: 'strict', image_cap: '84x84', substrate_fingerprint: 'de30c0de', protocol_violations: [], rejected: [],
       spot_check: { n: 5, identical: true },
     });
-    await appendText(join(cell, 'transcript.md'), `Evaluation of ${version}: ${successes}/${evaluated.length} on the hidden seeds.\n`);
+    await pace.appendText(join(cell, 'transcript.md'), `Evaluation of ${version}: ${successes}/${evaluated.length} on the hidden seeds.\n`);
   }
   run.status = 'finished';
   run.verdict = 'scored';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { scoreEpisode } from '../coding-agent/score';
 import { FPS, runEpisode, type Gains } from './cartpole';
-import { appendLine, appendText, writeBytes, writeJson, type Pace } from './pace';
+import type { Pace } from './pace';
 import { prng } from './prng';
 import { renderFrame } from './render';
 
@@ -40,14 +40,14 @@ const THROTTLED = new Set([5, 20]);
 export async function writeCodingAgentCell(root: string, { harness, condition, gains }: (typeof CELLS)[number], pace: Pace, name = runName(condition, harness)): Promise<void> {
   const cell = join(root, name);
   const planned = Array.from({ length: EPISODE_COUNT }, (_, i) => i);
-  await writeJson(join(cell, 'run.json'), {
+  await pace.writeJson(join(cell, 'run.json'), {
     runner: 'coding-agent', run: name,
     cell: { harness, model: 'demo-model', condition, effort: 'default' },
     protocol: { name: 'std-v2', episodes: planned, max_turns: 200, rgb_resolution: 512, max_actions: 500, timeout_s: 2400 },
     workers: 1, host: 'local', pid: process.pid, started_at: pace.iso(),
     argv: ['python', 'coding-agent/stdrun.py', 'run', name], inherent: { harness_version: 'demo' },
   });
-  const log = (line: string) => appendText(join(cell, 'driver.log'), `${pace.iso()} ${line}\n`);
+  const log = (line: string) => pace.appendText(join(cell, 'driver.log'), `${pace.iso()} ${line}\n`);
   await log(`run ${name}: ${EPISODE_COUNT} episodes, 1 worker`);
 
   const episodes: Record<string, object> = {};
@@ -57,7 +57,7 @@ export async function writeCodingAgentCell(root: string, { harness, condition, g
     const dir = join(cell, 'episodes', String(index).padStart(4, '0'));
     const trajectory = join(dir, 'trajectory.jsonl');
     let seq = 0;
-    const event = async (ev: string, fields: object = {}) => appendLine(trajectory, { seq: seq++, t: pace.now(), ev, ...fields });
+    const event = async (ev: string, fields: object = {}) => pace.appendLine(trajectory, { seq: seq++, t: pace.now(), ev, ...fields });
     const started = pace.now();
     await log(`episode ${index}: start`);
     await event('episode_start', { episode: index, instruction: 'Keep the pole upright until the episode ends.', budget: { turns: 200, actions: 500, timeout_s: 2400 } });
@@ -76,7 +76,7 @@ export async function writeCodingAgentCell(root: string, { harness, condition, g
           const call = `c${++toolCalls}`;
           await event('tool_call', { call_id: call, name: 'observe_egocentric', args: {} });
           const frame = `frames/${String(++frames).padStart(6, '0')}.png`;
-          await writeBytes(join(dir, frame), renderFrame(simulated.states[s] ?? simulated.states[0]!, 'head'));
+          await pace.writeBytes(join(dir, frame), renderFrame(simulated.states[s] ?? simulated.states[0]!, 'head'));
           await event('tool_result', { call_id: call, name: 'observe_egocentric', ok: true, frame });
         }
         const state = simulated.states[s]!;
@@ -109,12 +109,12 @@ export async function writeCodingAgentCell(root: string, { harness, condition, g
 
     const used = 18000 + Math.round(random() * 6000);
     vramPeak = Math.max(vramPeak, used);
-    await appendLine(join(cell, 'vram.jsonl'), { t: pace.now(), gpu: 0, used_mib: used, total_mib: 143771 });
+    await pace.appendLine(join(cell, 'vram.jsonl'), { t: pace.now(), gpu: 0, used_mib: used, total_mib: 143771 });
 
     episodes[String(index)] = { status, ...(success === undefined ? {} : { success }), engaged: end?.engaged ?? true, tool_calls: toolCalls, actions, wall_s: wall };
     const units = Object.values(episodes).map((e) => scoreEpisode(e as { status: string; success: boolean | null; engaged: boolean | null }));
     const scored = units.filter((u) => u.scored);
-    await writeJson(join(cell, 'summary.json'), {
+    await pace.writeJson(join(cell, 'summary.json'), {
       run: name, updated_at: pace.iso(), finished: index === planned.at(-1), planned, episodes,
       aggregate: { success_rate: scored.length ? scored.filter((u) => u.success).length / scored.length : null, scored: scored.length, excluded: units.length - scored.length },
       vram_peak_mib: vramPeak,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { runEpisode, type Gains } from './cartpole';
-import { appendLine, writeBytes, writeJson, type Pace } from './pace';
+import type { Pace } from './pace';
 import { policySource } from './policies';
 
 export const EVO_RECORD = 'cartpole_evo';
@@ -26,9 +26,9 @@ export async function writeEvopolicygymRecord(root: string, pace: Pace, name = E
     runner: 'evopolicygym', benchmark: 'cartpole', agent: { provider: 'scripted', model: 'demo-agent', effort: 'high' }, config,
     terminal_reason: null as string | null, selected_program: null as string | null, handed_off: [] as string[], validation: null, assessment: null as object | null,
   };
-  await writeJson(join(record, 'run.json'), run);
-  const event = (type: string, fields: object = {}) => appendLine(join(record, 'events.jsonl'), { t: pace.now(), type, ...fields });
-  const say = (text: string) => appendLine(join(record, 'agent', 'stdout.jsonl'), { type: 'item.completed', item: { type: 'agent_message', text } });
+  await pace.writeJson(join(record, 'run.json'), run);
+  const event = (type: string, fields: object = {}) => pace.appendLine(join(record, 'events.jsonl'), { t: pace.now(), type, ...fields });
+  const say = (text: string) => pace.appendLine(join(record, 'agent', 'stdout.jsonl'), { type: 'item.completed', item: { type: 'agent_message', text } });
   await event('run_started');
 
   let best: { id: string; gains: Gains; rate: number } | undefined;
@@ -42,15 +42,15 @@ export async function writeEvopolicygymRecord(root: string, pace: Pace, name = E
       await event('submission_failed', { submission: id, reason: 'program capture failed: policy.py missing act()', charged: 0 });
       continue;
     }
-    await writeBytes(join(record, 'programs', id, 'policy.py'), policySource(id, submission.gains, 'evolved controller'));
-    if (best) await writeBytes(join(record, 'programs', id, 'NOTES.md'), `# ${id}\n\nAfter ${best.id} (${Math.round(best.rate * 100)} % of its episodes): gains ${JSON.stringify(submission.gains)}.\n`);
+    await pace.writeBytes(join(record, 'programs', id, 'policy.py'), policySource(id, submission.gains, 'evolved controller'));
+    if (best) await pace.writeBytes(join(record, 'programs', id, 'NOTES.md'), `# ${id}\n\nAfter ${best.id} (${Math.round(best.rate * 100)} % of its episodes): gains ${JSON.stringify(submission.gains)}.\n`);
     const episodes = [];
     for (const index of submission.episodes) {
       const episode = runEpisode(submission.gains, POOL_SEED + index, EPISODE_STEPS);
       await pace.wait(0.4);
       episodes.push({ index, return: episode.return, success: episode.success, steps: episode.steps });
     }
-    await writeJson(join(record, 'feedback', `${id}.json`), { submission: id, charged: episodes.length, episodes });
+    await pace.writeJson(join(record, 'feedback', `${id}.json`), { submission: id, charged: episodes.length, episodes });
     await event('submission_completed', { submission: id, charged: episodes.length });
     const rate = episodes.filter((e) => e.success).length / episodes.length;
     if (!best || rate >= best.rate) best = { id, gains: submission.gains, rate };
@@ -70,5 +70,5 @@ export async function writeEvopolicygymRecord(root: string, pace: Pace, name = E
   }
   run.terminal_reason = 'finished';
   await event('run_finished', { terminal_reason: 'finished' });
-  await writeJson(join(record, 'run.json'), run);
+  await pace.writeJson(join(record, 'run.json'), run);
 }

@@ -3,7 +3,7 @@
 // so the two pair and share a board.
 import { join } from 'node:path';
 import { evalMembers, zipOf, type LogSample, type LogSpec } from '../inspect/write';
-import { writeBytes, type Pace } from './pace';
+import type { Pace } from './pace';
 import { prng } from './prng';
 
 export const INSPECT_FOLDER = 'inspect_logs';
@@ -63,16 +63,16 @@ async function writeLog(folder: string, model: (typeof INSPECT_MODELS)[number], 
   const random = prng(seed);
   const file = join(folder, `2026-12-01T10-00-00+00-00_demo-arith_${model.split('/')[1]}.eval`);
   const spec: LogSpec = { task: 'demo_arith', model, sampleIds: Array.from({ length: SAMPLES }, (_, i) => i + 1), epochs: EPOCHS, scorer: 'match', samples: [] };
-  await writeBytes(file, zipOf(evalMembers(spec)));
+  await pace.writeBytes(file, zipOf(evalMembers(spec)));
   for (let epoch = 1; epoch <= EPOCHS; epoch++) {
     for (let id = 1; id <= SAMPLES; id++) {
       await pace.wait(2);
       spec.samples.push(sample(id, epoch, model, random));
-      if (spec.samples.length % FLUSH_EVERY === 0) await writeBytes(file, zipOf(evalMembers(spec)));
+      if (spec.samples.length % FLUSH_EVERY === 0) await pace.writeBytes(file, zipOf(evalMembers(spec)));
     }
   }
   await pace.wait(1);
-  await writeBytes(file, zipOf(evalMembers({ ...spec, status: 'success' })));
+  await pace.writeBytes(file, zipOf(evalMembers({ ...spec, status: 'success' })));
 }
 
 export async function writeInspectLogs(root: string, pace: Pace, name = INSPECT_FOLDER): Promise<void> {

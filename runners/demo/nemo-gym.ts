@@ -2,7 +2,7 @@
 // inputs first, rollouts appended as each finishes (not in task order), failed attempts in a sidecar,
 // the aggregate metrics at the end. Two agents on the same arithmetic tasks, so they pair.
 import { join } from 'node:path';
-import { appendLine, writeBytes, writeJson, type Pace } from './pace';
+import type { Pace } from './pace';
 import { prng } from './prng';
 
 export const NEMO_FOLDER = 'nemo_math';
@@ -19,7 +19,8 @@ const question = (task: number) => {
   return { text: `What is ${a} * ${b}? Answer with the number only.`, answer: a * b };
 };
 
-function rollout(task: number, repeat: number, agent: (typeof NEMO_AGENTS)[number], random: () => number) {
+/** `endS`: when the rollout ended, on the demo's clock. */
+function rollout(task: number, repeat: number, agent: (typeof NEMO_AGENTS)[number], random: () => number, endS: number) {
   const { text, answer } = question(task);
   const right = random() < SKILL[agent];
   const given = right ? answer : answer + 1 + Math.floor(random() * 9);
@@ -49,7 +50,7 @@ function rollout(task: number, repeat: number, agent: (typeof NEMO_AGENTS)[numbe
     _ng_task_index: task,
     _ng_rollout_index: repeat,
     agent_ref: { type: 'responses_api_agents', name: agent },
-    ...(agent === 'demo_claude_code_agent' ? observations(task, repeat, call, inputTokens, outputTokens, right ? answer : given) : {}),
+    ...(agent === 'demo_claude_code_agent' ? observations(task, repeat, call, inputTokens, outputTokens, right ? answer : given, endS) : {}),
   };
 }
 
@@ -58,9 +59,9 @@ function rollout(task: number, repeat: number, agent: (typeof NEMO_AGENTS)[numbe
  * invocation, two model calls with their token stats, the tool call with its timing) and the bundle's
  * sandbox; turns it cannot observe (NeMo Gym's capability matrix), and one response id it could not see.
  */
-function observations(task: number, repeat: number, call: string, inputTokens: number, outputTokens: number, output: number) {
+function observations(task: number, repeat: number, call: string, inputTokens: number, outputTokens: number, output: number, endS: number) {
   const invocation = `session-${task}-${repeat}`;
-  const start = Date.now() / 1000 - 4;
+  const start = endS - 4;
   const modelCall = (n: number, at: number, ms: number, prompt: number, completion: number, finish: string) => ({
     model_call_id: `mc-${task}-${repeat}-${n}`,
     started_at: start + at,
@@ -98,7 +99,7 @@ export async function writeNemoCollection(root: string, pace: Pace, name = NEMO_
   const file = (suffix: string) => join(folder, `${NEMO_STEM}${suffix}`);
   const random = prng(4004);
   const units = NEMO_AGENTS.flatMap((agent) => Array.from({ length: TASKS * REPEATS }, (_, i) => ({ agent, task: Math.floor(i / REPEATS), repeat: i % REPEATS })));
-  await writeBytes(
+  await pace.writeBytes(
     file('_materialized_inputs.jsonl'),
     units.map((u) => `${JSON.stringify({ responses_create_params: { input: [{ role: 'user', content: question(u.task).text }] }, expected_answer: String(question(u.task).answer), agent_ref: { type: 'responses_api_agents', name: u.agent }, _ng_task_index: u.task, _ng_rollout_index: u.repeat })}\n`).join(''),
   );
@@ -113,16 +114,16 @@ export async function writeNemoCollection(root: string, pace: Pace, name = NEMO_
     await pace.wait(1.5);
     if (i % 9 === 4) {
       // A model error retried once: a failure row, then the rollout.
-      await appendLine(file('_failures.jsonl'), { _ng_task_index: unit.task, _ng_rollout_index: unit.repeat, _ng_attempt_index: 0, agent_ref: { name: unit.agent }, _ng_failure_class: 'model_error', _ng_failure_message: 'upstream 503' });
+      await pace.appendLine(file('_failures.jsonl'), { _ng_task_index: unit.task, _ng_rollout_index: unit.repeat, _ng_attempt_index: 0, agent_ref: { name: unit.agent }, _ng_failure_class: 'model_error', _ng_failure_message: 'upstream 503' });
       await pace.wait(1);
     }
     if (i === order.length - 3) {
-      await appendLine(file('_failures.jsonl'), { _ng_task_index: unit.task, _ng_rollout_index: unit.repeat, _ng_attempt_index: 1, agent_ref: { name: unit.agent }, _ng_failure_class: 'sandbox_timeout', _ng_failure_terminal: true });
+      await pace.appendLine(file('_failures.jsonl'), { _ng_task_index: unit.task, _ng_rollout_index: unit.repeat, _ng_attempt_index: 1, agent_ref: { name: unit.agent }, _ng_failure_class: 'sandbox_timeout', _ng_failure_terminal: true });
       continue;
     }
-    const row = rollout(unit.task, unit.repeat, unit.agent, random);
+    const row = rollout(unit.task, unit.repeat, unit.agent, random, pace.now());
     rows.push(row);
-    await appendLine(file('.jsonl'), row);
+    await pace.appendLine(file('.jsonl'), row);
   }
   await pace.wait(1);
   const aggregate = NEMO_AGENTS.map((agent) => {
@@ -136,5 +137,5 @@ export async function writeNemoCollection(root: string, pace: Pace, name = NEMO_
       },
     };
   });
-  await writeJson(file('_aggregate_metrics.json'), aggregate);
+  await pace.writeJson(file('_aggregate_metrics.json'), aggregate);
 }

@@ -3,7 +3,7 @@
 // written as they stand when the demo starts, then left alone, as a hung run leaves its files.
 import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import { appendLine, writeJson } from './pace';
+import { Pace } from './pace';
 
 export const STUCK_CELL = 'ui_demo_stuck';
 export const LOOPING_CELL = 'ui_demo_looping';
@@ -11,16 +11,18 @@ const PLANNED = [0, 1, 2, 3, 4, 5, 6, 7];
 
 async function runningCell(root: string, name: string, events: (seq: number) => object[], nowS: number): Promise<string> {
   const cell = join(root, name);
-  await writeJson(join(cell, 'run.json'), {
+  // Only its files: the cell is written as it stands, its clock never advanced.
+  const pace = new Pace(nowS, 1, false);
+  await pace.writeJson(join(cell, 'run.json'), {
     runner: 'coding-agent', run: name, cell: { harness: 'sdk', model: 'demo-model', condition: name.replace('ui_demo_', ''), effort: 'default' },
     protocol: { name: 'std-v2', episodes: PLANNED, max_turns: 200, rgb_resolution: 512, max_actions: 500, timeout_s: 2400 },
     workers: 1, host: 'local', started_at: new Date((nowS - 1800) * 1000).toISOString(), argv: ['python', 'coding-agent/stdrun.py', 'run', name],
   });
   const ended = Object.fromEntries([0, 1, 2].map((e) => [String(e), { status: 'evaluated', success: e !== 1, engaged: true }]));
-  await writeJson(join(cell, 'summary.json'), { run: name, finished: false, planned: PLANNED, episodes: ended });
-  for (const e of [0, 1, 2]) await appendLine(join(cell, 'episodes', String(e).padStart(4, '0'), 'trajectory.jsonl'), { seq: 0, t: nowS - 1800 + e * 300, ev: 'episode_start', episode: e });
+  await pace.writeJson(join(cell, 'summary.json'), { run: name, finished: false, planned: PLANNED, episodes: ended });
+  for (const e of [0, 1, 2]) await pace.appendLine(join(cell, 'episodes', String(e).padStart(4, '0'), 'trajectory.jsonl'), { seq: 0, t: nowS - 1800 + e * 300, ev: 'episode_start', episode: e });
   const trajectory = join(cell, 'episodes', '0003', 'trajectory.jsonl');
-  for (const event of [{ seq: 0, t: nowS - 1000, ev: 'episode_start', episode: 3, instruction: 'Keep the pole upright until the episode ends.' }, ...events(1)]) await appendLine(trajectory, event);
+  for (const event of [{ seq: 0, t: nowS - 1000, ev: 'episode_start', episode: 3, instruction: 'Keep the pole upright until the episode ends.' }, ...events(1)]) await pace.appendLine(trajectory, event);
   return trajectory;
 }
 
