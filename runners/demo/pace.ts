@@ -45,12 +45,18 @@ export class Pace {
     });
   }
 
+  /** The file calls this demo writes with. */
+  private get files(): FileCalls {
+    return this.instant ? SYNC_CALLS : PROMISED_CALLS;
+  }
+
   appendLine(file: string, record: object): Promise<void> {
     return this.appendText(file, `${JSON.stringify(record)}\n`);
   }
 
   appendText(file: string, text: string): Promise<void> {
-    return this.instant ? intoFolderSync(file, () => appendFileSync(file, text)) : intoFolder(file, () => appendFile(file, text));
+    const { append, makeFolder } = this.files;
+    return intoFolder(file, () => append(file, text), makeFolder);
   }
 
   writeJson(file: string, value: object): Promise<void> {
@@ -58,7 +64,8 @@ export class Pace {
   }
 
   writeBytes(file: string, bytes: Uint8Array | string): Promise<void> {
-    return this.instant ? intoFolderSync(file, () => writeFileSync(file, bytes)) : intoFolder(file, () => writeFile(file, bytes));
+    const { write, makeFolder } = this.files;
+    return intoFolder(file, () => write(file, bytes), makeFolder);
   }
 }
 
@@ -66,26 +73,21 @@ export class DemoStopped extends Error {
   override name = 'DemoStopped';
 }
 
-const missingFolder = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+interface FileCalls {
+  append(file: string, text: string): unknown;
+  write(file: string, bytes: Uint8Array | string): unknown;
+  makeFolder(dir: string, options: { recursive: true }): unknown;
+}
+const PROMISED_CALLS: FileCalls = { append: appendFile, write: writeFile, makeFolder: mkdir };
+const SYNC_CALLS: FileCalls = { append: appendFileSync, write: writeFileSync, makeFolder: mkdirSync };
 
 /** Writes, making the file's folder first only when it is not there yet (most writes go to a folder that is). */
-async function intoFolder(file: string, write: () => Promise<void>): Promise<void> {
+async function intoFolder(file: string, write: () => unknown, makeFolder: FileCalls['makeFolder']): Promise<void> {
   try {
     await write();
   } catch (error) {
-    if (!missingFolder(error)) throw error;
-    await mkdir(dirname(file), { recursive: true });
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await makeFolder(dirname(file), { recursive: true });
     await write();
-  }
-}
-
-/** The same with synchronous calls, for an instant demo. */
-async function intoFolderSync(file: string, write: () => void): Promise<void> {
-  try {
-    write();
-  } catch (error) {
-    if (!missingFolder(error)) throw error;
-    mkdirSync(dirname(file), { recursive: true });
-    write();
   }
 }
