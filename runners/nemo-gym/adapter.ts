@@ -22,9 +22,9 @@ export const nemoGym: FormatAdapter = {
   async read(path, ctx, options) {
     const { r, files, collection: c, collector, aggregateFile, checked } = await readCollection(path, ctx);
     const cell = baseCell(path, 'nemo-gym', ctx, files.stem);
-    const total = c.planned?.size ?? null;
-    cell.budget = { unit: 'rollouts', used: c.done.size, total };
-    cell.episodes = { planned: total, ended: c.done.size, scored: c.all.n, excluded: c.done.size - c.all.n, successes: c.all.successes };
+    const total = c.planned;
+    cell.budget = { unit: 'rollouts', used: c.done, total };
+    cell.episodes = { planned: total, ended: c.done, scored: c.all.n, excluded: c.done - c.all.n, successes: c.all.successes };
     cell.success_rate = c.all.n ? c.all.successes / c.all.n : null;
     cell.reward = { mean: meanOf(c.all), n: c.all.n };
     cell.tokens = { input: c.tokens.input, cached_input: c.tokens.cached, output: c.tokens.output, reasoning: c.tokens.reasoning };

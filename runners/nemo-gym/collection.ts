@@ -30,10 +30,10 @@ export interface FailureClass {
 export interface Collection {
   /** Each unit's rollout, once, in file order. */
   rollouts: NemoRow[];
-  /** Distinct units (by keyOf) the materialized inputs plan; null when there are none. */
-  planned: Set<UnitKey> | null;
-  /** Units (by keyOf) with a rollout or a terminal failure. */
-  done: Set<UnitKey>;
+  /** Distinct units the materialized inputs plan; null when there are none. */
+  planned: number | null;
+  /** Units with a rollout or a terminal failure. */
+  done: number;
   /** Planned units with no rollout or terminal failure yet. */
   missing: number;
   /** Units (by keyOf) whose failure row is terminal and that have no rollout. */
@@ -47,7 +47,48 @@ export interface Collection {
   problems: Problem[];
 }
 
-const TOKEN_FIELDS: (keyof RowUsage)[] = ['input', 'cached', 'output', 'reasoning'];
+/**
+ * The rows' token counts summed, each null until a row gives it. Sums kept as numbers from the start: a
+ * field that held null first holds each new sum as an object of its own.
+ */
+class TokenSums {
+  private readonly sums = { input: 0, cached: 0, output: 0, reasoning: 0 };
+  private readonly given = { input: false, cached: false, output: false, reasoning: false };
+
+  add(usage: RowUsage): void {
+    const { sums, given } = this;
+    if (usage.input !== null) {
+      sums.input += usage.input;
+      given.input = true;
+    }
+    if (usage.cached !== null) {
+      sums.cached += usage.cached;
+      given.cached = true;
+    }
+    if (usage.output !== null) {
+      sums.output += usage.output;
+      given.output = true;
+    }
+    if (usage.reasoning !== null) {
+      sums.reasoning += usage.reasoning;
+      given.reasoning = true;
+    }
+  }
+
+  get total(): RowUsage {
+    const { sums, given } = this;
+    return { input: given.input ? sums.input : null, cached: given.cached ? sums.cached : null, output: given.output ? sums.output : null, reasoning: given.reasoning ? sums.reasoning : null };
+  }
+}
+
+/**
+ * What is known of a unit, as one number: the line of its first rollout (lines count from 1) times 8, 0
+ * while it has none, plus these flags. One map of these is looked up once for each row, where a map of
+ * each fact was looked up in turn.
+ */
+const PLANNED = 1;
+const DONE = 2;
+const ROLLOUT_LINE = 8;
 
 /**
  * A collection counted as its files grow: each read hands it the rows of the three files as they are now,
@@ -59,8 +100,12 @@ export class Collector {
   /** The first record of each file as counted: the cache hands the same objects while a file only grows. */
   private firsts: (NemoRow | PlannedUnit | undefined)[] = [];
   private c!: Collection;
-  private plannedAgent!: Map<UnitKey, string | null>;
-  private firstLine!: Map<UnitKey, number>;
+  /** Each unit of an agent (keyOf) met so far: what is known of it (PLANNED, DONE, its rollout's line). */
+  private unitStates!: Map<UnitKey, number>;
+  /** The materialized inputs counted, for the agent they name (agentOf). */
+  private inputs: readonly PlannedUnit[] = [];
+  /** Each unit's agent as its first materialized input names it, made when a row names none. */
+  private plannedAgents: Map<UnitKey, string | null> | null = null;
   /** Each agent's number, in the order met (keyOf). */
   private agents!: Map<string | null, number>;
   private taskStats!: Map<number, TaskStats>;
@@ -70,6 +115,7 @@ export class Collector {
   /** Changes to the failed units: a unit list from before one is made again. */
   private failedChanges = 0;
   private lists!: UnitLists;
+  private tokens!: TokenSums;
 
   constructor(private readonly files: { rollouts: string; failures: string }) {
     this.reset();
@@ -78,15 +124,16 @@ export class Collector {
   private reset(): void {
     this.seen = { inputs: 0, rows: 0, failures: 0 };
     this.firsts = [];
-    this.plannedAgent = new Map();
-    this.firstLine = new Map();
+    this.unitStates = new Map();
+    this.plannedAgents = null;
     this.agents = new Map();
     this.taskStats = new Map();
     this.newTasks = [];
     this.classes = new Map();
     this.lists = new UnitLists();
+    this.tokens = new TokenSums();
     this.c = {
-      rollouts: [], planned: null, done: new Set(), missing: 0, failedUnits: new Map(), all: emptyStats(), byAgent: new Map(), tasks: [], failures: [],
+      rollouts: [], planned: null, done: 0, missing: 0, failedUnits: new Map(), all: emptyStats(), byAgent: new Map(), tasks: [], failures: [],
       tokens: { input: null, cached: null, output: null, reasoning: null }, models: new Set(), problems: [],
     };
   }
@@ -109,33 +156,41 @@ export class Collector {
 
   /** A rollout row without agent_ref is the agent its materialized input names. */
   private agentOf(row: NemoRow): string | null {
-    return row.agent ?? this.plannedAgent.get(unitNumber(row.task as number, row.repeat)) ?? null;
+    if (row.agent !== null) return row.agent;
+    if (!this.plannedAgents) {
+      this.plannedAgents = new Map();
+      for (const input of this.inputs) {
+        const unit = unitNumber(input.task as number, input.repeat);
+        if (!this.plannedAgents.has(unit)) this.plannedAgents.set(unit, input.agent);
+      }
+    }
+    return this.plannedAgents.get(unitNumber(row.task as number, row.repeat)) ?? null;
   }
 
   private task(task: number): TaskStats {
     let stats = this.taskStats.get(task);
     if (!stats) {
-      this.taskStats.set(task, (stats = { task, planned: null, rewards: [], stats: emptyStats() }));
+      this.taskStats.set(task, (stats = { task, planned: null, rewards: [], n: 0, successes: 0, sum: 0 }));
       this.newTasks.push(stats);
     }
     return stats;
   }
 
-  /** A unit has its rollout or its terminal failure. */
-  private finish(key: UnitKey): void {
-    if (this.c.done.has(key)) return;
-    this.c.done.add(key);
-    if (this.c.planned?.has(key)) this.c.missing--;
+  /** A unit has its rollout or its terminal failure: its state from now on. */
+  private finish(state: number): number {
+    if (state & DONE) return state;
+    this.c.done++;
+    if (state & PLANNED) this.c.missing--;
+    return state | DONE;
   }
 
   private addInput(input: PlannedUnit): void {
-    const planned = (this.c.planned ??= new Set());
     const key = this.unitKey(input);
-    if (planned.has(key)) return;
-    planned.add(key);
-    if (!this.c.done.has(key)) this.c.missing++;
-    const unit = unitNumber(input.task as number, input.repeat);
-    if (!this.plannedAgent.has(unit)) this.plannedAgent.set(unit, input.agent);
+    const state = this.unitStates.get(key) ?? 0;
+    if (state & PLANNED) return;
+    this.unitStates.set(key, state | PLANNED);
+    this.c.planned = (this.c.planned ?? 0) + 1;
+    if (!(state & DONE)) this.c.missing++;
     const stats = this.task(input.task as number);
     stats.planned = (stats.planned ?? 0) + 1;
   }
@@ -145,27 +200,26 @@ export class Collector {
     // Several agents in one collection run the same tasks: a unit is one agent's.
     const row = raw.agent === null ? { ...raw, agent: this.agentOf(raw) } : raw;
     const key = this.unitKey(row);
-    const first = this.firstLine.get(key);
-    if (first !== undefined) {
-      c.problems.push(problem(this.files.rollouts, `repeats rollout ${unitOf(row)}${row.agent ? ` of ${row.agent}` : ''} (first at line ${first}); not counted`, { line: row.line }));
+    const state = this.unitStates.get(key) ?? 0;
+    if (state >= ROLLOUT_LINE) {
+      c.problems.push(problem(this.files.rollouts, `repeats rollout ${unitOf(row)}${row.agent ? ` of ${row.agent}` : ''} (first at line ${Math.floor(state / ROLLOUT_LINE)}); not counted`, { line: row.line }));
       return;
     }
-    this.firstLine.set(key, row.line);
-    if (c.failedUnits.delete(key)) this.failedChanges++;
-    this.finish(key);
+    this.unitStates.set(key, this.finish(state) + row.line * ROLLOUT_LINE);
+    if (c.failedUnits.size && c.failedUnits.delete(key)) this.failedChanges++;
     c.rollouts.push(row);
     const reward = scoredReward(row);
     addReward(c.all, reward);
     const agent = row.agent ?? '';
-    if (!c.byAgent.has(agent)) c.byAgent.set(agent, emptyStats());
-    addReward(c.byAgent.get(agent) as RewardStats, reward);
+    let byAgent = c.byAgent.get(agent);
+    if (!byAgent) c.byAgent.set(agent, (byAgent = emptyStats()));
+    addReward(byAgent, reward);
     const task = this.task(row.task as number);
-    task.rewards.push(row.reward);
-    addReward(task.stats, reward);
-    for (const field of TOKEN_FIELDS) {
-      const v = row.usage?.[field];
-      if (typeof v === 'number') c.tokens[field] = (c.tokens[field] ?? 0) + v;
-    }
+    // A list made empty and pushed to takes room for 17: for 100,000 tasks of one rollout, 13 MB more to collect.
+    if (task.rewards.length) task.rewards.push(row.reward);
+    else task.rewards = [row.reward];
+    addReward(task, reward);
+    if (row.usage) this.tokens.add(row.usage);
     if (row.model) c.models.add(row.model);
   }
 
@@ -178,9 +232,10 @@ export class Collector {
     this.classes.set(name, entry);
     const failed = { ...row, agent: this.agentOf(row), failureClass: name };
     const key = this.unitKey(failed);
-    if (!row.terminal || this.firstLine.has(key)) return;
+    const state = this.unitStates.get(key) ?? 0;
+    if (!row.terminal || state >= ROLLOUT_LINE) return;
+    this.unitStates.set(key, this.finish(state));
     this.c.failedUnits.set(key, failed);
-    this.finish(key);
     this.failedChanges++;
   }
 
@@ -191,11 +246,14 @@ export class Collector {
     const rewritten = this.firsts.some((first, i) => first !== undefined && first !== firsts[i]);
     if (rewritten || (inputs?.length ?? 0) < this.seen.inputs || rows.length < this.seen.rows || failures.length < this.seen.failures || (grewInputs && this.seen.rows + this.seen.failures > 0)) this.reset();
     this.firsts = firsts;
+    if (grewInputs) this.plannedAgents = null;
+    this.inputs = inputs ?? [];
     for (let i = this.seen.inputs; i < (inputs?.length ?? 0); i++) this.addInput((inputs as PlannedUnit[])[i] as PlannedUnit);
     for (let i = this.seen.rows; i < rows.length; i++) this.addRollout(rows[i] as NemoRow);
     for (let i = this.seen.failures; i < failures.length; i++) this.addFailure(failures[i] as NemoRow);
     this.seen = { inputs: inputs?.length ?? 0, rows: rows.length, failures: failures.length };
     if (this.newTasks.length) this.c.tasks = addSorted(this.c.tasks, this.newTasks.splice(0), (a, b) => a.task - b.task).sorted;
+    this.c.tokens = this.tokens.total;
     this.c.failures = [...this.classes.values()].sort((a, b) => b.rows - a.rows || byText(a.name, b.name));
     if (inputs === null) this.c.planned = null;
     return this.c;

@@ -46,7 +46,7 @@ function rolloutsTable(c: Collection, names: CollectionNames): DetailTable {
     columns: ['rollout', 'agent', 'reward', 'input', 'cached', 'output', 'reasoning', 'observations', ...fields],
     rows: shown.map((r) => [unitNamer(c)(r), r.agent, shownReward(r), r.usage?.input ?? null, r.usage?.cached ?? null, r.usage?.output ?? null, r.usage?.reasoning ?? null, r.observed ? 'yes' : null, ...fields.map((f) => shownField(r, f))]),
     note: notes.join('; ') || null,
-    counted: `${counted(c.rollouts.length, 'rollout')}${c.failedUnits.size ? ` + ${whole(c.failedUnits.size)} failed` : ''}${c.planned ? ` of ${whole(c.planned.size)} planned` : ''}`,
+    counted: `${counted(c.rollouts.length, 'rollout')}${c.failedUnits.size ? ` + ${whole(c.failedUnits.size)} failed` : ''}${c.planned ? ` of ${whole(c.planned)} planned` : ''}`,
     from: `${names.rollouts}: one row per unit (task, repeat, agent), a unit written twice a problem; failed: terminal rows of ${names.failures} with no rollout; planned: the units ${names.inputs} lists; tokens: the response's usage`,
     opens: 'transcript',
   };
@@ -61,7 +61,7 @@ function tasksTable(c: Collection, names: CollectionNames): DetailTable {
     columns: ['task', 'repeats done', 'of planned', 'rewards', 'mean reward', 'pass@k'],
     rows: shown.map((t) => {
       const pass = passAtK(t);
-      return [t.task, t.rewards.length, t.planned, t.rewards.map((r) => JSON.stringify(r)).join(' '), meanOf(t.stats), pass === null ? null : pass ? 'pass' : 'fail'];
+      return [t.task, t.rewards.length, t.planned, t.rewards.map((r) => JSON.stringify(r)).join(' '), meanOf(t), pass === null ? null : pass ? 'pass' : 'fail'];
     }),
     note: `${more}pass@k: any of the task's k repeats reached reward >= 1`,
     counted: counted(c.tasks.length, 'task'),

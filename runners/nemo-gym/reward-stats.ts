@@ -31,13 +31,13 @@ export function addReward(stats: RewardStats, reward: number | null): void {
 
 export const meanOf = (stats: RewardStats) => (stats.n ? stats.sum / stats.n : null);
 
-export interface TaskStats {
+/** A task's rollouts: its scored rewards counted, one object a task (100,000 tasks are read). */
+export interface TaskStats extends RewardStats {
   task: number;
   /** Repeats the materialized inputs plan for it (k); null without them. */
   planned: number | null;
   rewards: unknown[];
-  stats: RewardStats;
 }
 
 /** A task passes at k (k its repeats) when any of its repeats succeeded; null while none is scored. */
-export const passAtK = (task: TaskStats): boolean | null => (task.stats.n ? task.stats.successes > 0 : null);
+export const passAtK = (task: TaskStats): boolean | null => (task.n ? task.successes > 0 : null);

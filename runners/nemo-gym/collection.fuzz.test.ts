@@ -1,0 +1,140 @@
+// The collector's count against a plain one written from formats.md section 5: units kept as text keys
+// in a set per fact, every file counted whole at once. The collector keeps each unit's facts as one
+// number and counts appended rows only; both must give the same collection for any rows, fed in any steps.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Collector, type Collection } from './collection';
+import type { NemoRow, PlannedUnit, RowUsage } from './rows';
+
+const files = { rollouts: 'c.jsonl', failures: 'c_failures.jsonl' };
+
+/** What a collection says, as a user sees it: its figures, its rollouts and failed units, its problems. */
+function shown(c: Collection) {
+  return {
+    planned: c.planned,
+    done: c.done,
+    missing: c.missing,
+    rollouts: c.rollouts.map((r) => `${r.line}:${r.agent}`),
+    failed: [...c.failedUnits.values()].map((r) => `${r.line}:${r.agent}:${r.failureClass}`),
+    all: c.all,
+    byAgent: [...c.byAgent],
+    tasks: c.tasks.map((t) => ({ task: t.task, planned: t.planned, rewards: t.rewards, n: t.n, successes: t.successes, sum: t.sum })),
+    failures: c.failures,
+    tokens: c.tokens,
+    models: [...c.models].sort(),
+    problems: c.problems.map((p) => `${p.file}:${p.line} ${p.message}`),
+  };
+}
+
+/** The count as the format states it, each file whole, nothing kept from an earlier count. */
+function plainCount(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: NemoRow[]): ReturnType<typeof shown> {
+  const unit = (r: { task: number | null; repeat: number | null }) => `${r.task}#${r.repeat ?? 0}`;
+  const key = (agent: string | null, r: { task: number | null; repeat: number | null }) => `${agent}\u0000${unit(r)}`;
+  const plannedAgent = new Map<string, string | null>();
+  const planned = new Set<string>();
+  const taskPlanned = new Map<number, number>();
+  for (const input of inputs ?? []) {
+    if (!plannedAgent.has(unit(input))) plannedAgent.set(unit(input), input.agent);
+    if (planned.has(key(input.agent, input))) continue;
+    planned.add(key(input.agent, input));
+    taskPlanned.set(input.task as number, (taskPlanned.get(input.task as number) ?? 0) + 1);
+  }
+  const agentOf = (r: NemoRow) => r.agent ?? plannedAgent.get(unit(r)) ?? null;
+  const first = new Map<string, number>();
+  const rollouts: NemoRow[] = [];
+  const problems: string[] = [];
+  for (const raw of rows) {
+    const row = { ...raw, agent: agentOf(raw) };
+    const at = first.get(key(row.agent, row));
+    if (at !== undefined) problems.push(`c.jsonl:${row.line} repeats rollout ${unit(row)}${row.agent ? ` of ${row.agent}` : ''} (first at line ${at}); not counted`);
+    else {
+      first.set(key(row.agent, row), row.line);
+      rollouts.push(row);
+    }
+  }
+  const failed = new Map<string, NemoRow>();
+  const classes = new Map<string, { name: string; rows: number; terminal: number; attempts: number | null }>();
+  for (const row of failures) {
+    const name = row.failureClass ?? 'unclassified';
+    const entry = classes.get(name) ?? { name, rows: 0, terminal: 0, attempts: null };
+    classes.set(name, { ...entry, rows: entry.rows + 1, terminal: entry.terminal + (row.terminal ? 1 : 0), attempts: row.attempt === null ? entry.attempts : Math.max(entry.attempts ?? 0, row.attempt) });
+    if (row.terminal && !first.has(key(agentOf(row), row))) failed.set(key(agentOf(row), row), { ...row, agent: agentOf(row), failureClass: name });
+  }
+  const done = new Set([...first.keys(), ...failed.keys()]);
+  const scored = (r: NemoRow) => (typeof r.reward === 'number' && Number.isFinite(r.reward) ? r.reward : null);
+  const stats = (of: NemoRow[]) => {
+    const rewards = of.map(scored).filter((r): r is number => r !== null);
+    return { n: rewards.length, successes: rewards.filter((r) => r >= 1).length, sum: rewards.reduce((a, b) => a + b, 0) };
+  };
+  const agents = [...new Set(rollouts.map((r) => r.agent ?? ''))];
+  const tasks = [...new Set([...taskPlanned.keys(), ...rollouts.map((r) => r.task as number)])].sort((a, b) => a - b);
+  const tokenSum = (field: keyof RowUsage) => {
+    const given = rollouts.map((r) => r.usage?.[field] ?? null).filter((v): v is number => v !== null);
+    return given.length ? given.reduce((a, b) => a + b, 0) : null;
+  };
+  return {
+    planned: inputs === null || planned.size === 0 ? null : planned.size,
+    done: done.size,
+    missing: [...planned].filter((k) => !done.has(k)).length,
+    rollouts: rollouts.map((r) => `${r.line}:${r.agent}`),
+    failed: [...failed.values()].map((r) => `${r.line}:${r.agent}:${r.failureClass}`),
+    all: stats(rollouts),
+    byAgent: agents.map((a) => [a, stats(rollouts.filter((r) => (r.agent ?? '') === a))]),
+    tasks: tasks.map((task) => {
+      const of = rollouts.filter((r) => r.task === task);
+      return { task, planned: taskPlanned.get(task) ?? null, rewards: of.map((r) => r.reward), ...stats(of) };
+    }),
+    failures: [...classes.values()].sort((a, b) => b.rows - a.rows || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    tokens: { input: tokenSum('input'), cached: tokenSum('cached'), output: tokenSum('output'), reasoning: tokenSum('reasoning') },
+    models: [...new Set(rollouts.map((r) => r.model).filter((m): m is string => Boolean(m)))].sort(),
+    problems,
+  } as ReturnType<typeof shown>;
+}
+
+// Few agents, tasks and repeats, so units repeat and collide; tasks and repeats past what fits in a number key.
+const agent = fc.constantFrom(null, 'claude', 'hermes', 'codex');
+const task = fc.oneof({ weight: 8, arbitrary: fc.nat(12) }, { weight: 1, arbitrary: fc.constantFrom(-1, 2 ** 31, 2 ** 40, 4096) });
+const repeat = fc.oneof({ weight: 8, arbitrary: fc.nat(3) }, { weight: 1, arbitrary: fc.constantFrom(null, -1, 4096, 4095) });
+const count = fc.option(fc.nat(50_000), { freq: 3 });
+const usage = fc.option(fc.record({ input: count, cached: count, output: count, reasoning: count }), { freq: 4 });
+const reward = fc.oneof(fc.constantFrom(0, 1, 0.5, 2, -1, true, 'n/a', null, undefined), fc.double({ noNaN: true, min: -2, max: 2 }));
+const row = fc.record({
+  task,
+  repeat,
+  agent,
+  reward,
+  usage,
+  model: fc.constantFrom(null, 'qwen', 'gpt'),
+  failureClass: fc.constantFrom(null, 'timeout', 'crash'),
+  terminal: fc.boolean(),
+  attempt: fc.option(fc.nat(3)),
+});
+const input = fc.record({ task, repeat, agent });
+
+const numbered = <T extends object>(items: T[]) => items.map((item, i) => ({ ...item, line: i + 1 }));
+const asRow = (r: Omit<NemoRow, 'line' | 'offset' | 'fields' | 'largeFields' | 'observed'> & { line: number }): NemoRow => ({ ...r, offset: r.line * 10, fields: {}, largeFields: {}, observed: false });
+
+describe('the collector, against a plain count of the same files', () => {
+  it('gives the plain count for any inputs, rollouts and failures, counted at once or as the files grow in any steps', () => {
+    fc.assert(
+      fc.property(
+        fc.option(fc.array(input, { maxLength: 40 }), { freq: 3 }),
+        fc.array(row, { maxLength: 60 }),
+        fc.array(row, { maxLength: 20 }),
+        fc.array(fc.tuple(fc.nat(60), fc.nat(20)), { maxLength: 5 }),
+        (inputList, rowList, failureList, steps) => {
+          const inputs = inputList && numbered(inputList);
+          const rows = numbered(rowList).map(asRow);
+          const failures = numbered(failureList).map(asRow);
+          const want = plainCount(inputs, rows, failures);
+          expect(shown(new Collector(files).update(inputs, rows, failures))).toEqual(want);
+          // The same files read as they grew: inputs first (as a collection writes them), then rollouts and failures in steps.
+          const growing = new Collector(files);
+          for (const [r, f] of [...steps].sort((a, b) => a[0] - b[0] || a[1] - b[1])) growing.update(inputs, rows.slice(0, r), failures.slice(0, f));
+          expect(shown(growing.update(inputs, rows, failures))).toEqual(want);
+        },
+      ),
+      { seed: 48, numRuns: 2000 },
+    );
+  });
+});
