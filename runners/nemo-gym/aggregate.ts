@@ -4,13 +4,13 @@ import { problem, type Problem } from '../../shared/model';
 import { isObject } from '../common/json';
 import { arr, num, obj, str } from '../common/values';
 import type { Collection } from './collection';
-import type { NemoRow } from './rows';
+import type { RowList } from './row-list';
 
-/** The metrics the rows can give again, and how. */
-const CHECKED: Record<string, (rows: NemoRow[]) => number | null> = {
-  'mean/reward': (rows) => mean(rows.map((r) => (typeof r.reward === 'number' ? r.reward : null))),
-  'mean/input_tokens': (rows) => mean(rows.map((r) => r.usage?.input ?? null)),
-  'mean/output_tokens': (rows) => mean(rows.map((r) => r.usage?.output ?? null)),
+/** The metrics the rows (those of `of`, by their place) can give again, and how. */
+const CHECKED: Record<string, (rows: RowList, of: number[]) => number | null> = {
+  'mean/reward': (rows, of) => mean(of.map((k) => rows.reward(k)).map((r) => (typeof r === 'number' ? r : null))),
+  'mean/input_tokens': (rows, of) => mean(of.map((k) => rows.tokenCount(k, 0))),
+  'mean/output_tokens': (rows, of) => mean(of.map((k) => rows.tokenCount(k, 2))),
 };
 
 function mean(values: (number | null)[]): number | null {
@@ -39,19 +39,21 @@ export function checkAggregate(value: unknown, file: string, collection: Collect
   const problems: Problem[] = [];
   const entries = Array.isArray(value) ? value : isObject(value) ? [value] : null;
   if (!entries) return { lines, problems: [problem(file, 'not a list of per-agent metrics; not checked')] };
-  const agents = new Set(collection.rollouts.map((r) => r.agent));
+  const { rollouts } = collection;
+  const places = Array.from({ length: rollouts.length }, (_, k) => k);
+  const agents = new Set(places.map((k) => rollouts.agent(k)));
   for (const entry of arr(entries)) {
     const metrics = obj(obj(entry).agent_metrics ?? entry);
     const agent = str(obj(obj(entry).agent_ref).name);
     // An aggregate of one agent speaks for every row when the rows do not name their agent.
-    const rows = collection.rollouts.filter((r) => r.agent === agent || (agents.size === 1 && !agents.has(agent)));
+    const rows = places.filter((k) => rollouts.agent(k) === agent || (agents.size === 1 && !agents.has(agent)));
     for (const [metric, give] of Object.entries(CHECKED)) {
       const said = num(metrics[metric]);
       if (said === null) continue;
-      const given = give(rows);
-      lines.push({ agent, metric, said, rows: given });
-      if (given !== null && Math.abs(said - given) > TOLERANCE * Math.max(1, Math.abs(said))) {
-        problems.push(problem(file, `${metric} ${said}${agent ? ` for ${agent}` : ''}, but the ${rows.length} rows give ${given}`));
+      const found = give(rollouts, rows);
+      lines.push({ agent, metric, said, rows: found });
+      if (found !== null && Math.abs(said - found) > TOLERANCE * Math.max(1, Math.abs(said))) {
+        problems.push(problem(file, `${metric} ${said}${agent ? ` for ${agent}` : ''}, but the ${rows.length} rows give ${found}`));
       }
     }
   }

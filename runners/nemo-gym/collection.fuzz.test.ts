@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Collector, type Collection } from './collection';
-import type { NemoRow, PlannedUnit, RowUsage } from './rows';
+import type { NemoRow, PlannedUnit, RowBlock, RowUsage } from './row-block';
+import { blockOf, rowsIn } from './testing';
 
 const files = { rollouts: 'c.jsonl', failures: 'c_failures.jsonl' };
 
@@ -14,7 +15,7 @@ function shown(c: Collection) {
     planned: c.planned,
     done: c.done,
     missing: c.missing,
-    rollouts: c.rollouts.map((r) => `${r.line}:${r.agent}`),
+    rollouts: Array.from({ length: c.rollouts.length }, (_, k) => c.rollouts.row(k)).map((r) => `${r.line}:${r.agent}`),
     failed: [...c.failedUnits.values()].map((r) => `${r.line}:${r.agent}:${r.failureClass}`),
     all: c.all,
     byAgent: [...c.byAgent],
@@ -112,7 +113,21 @@ const row = fc.record({
 const input = fc.record({ task, repeat, agent });
 
 const numbered = <T extends object>(items: T[]) => items.map((item, i) => ({ ...item, line: i + 1 }));
-const asRow = (r: Omit<NemoRow, 'line' | 'offset' | 'fields' | 'largeFields' | 'observed'> & { line: number }): NemoRow => ({ ...r, offset: r.line * 10, fields: {}, largeFields: {}, observed: false });
+const asRow = (r: Omit<NemoRow, 'line' | 'offset' | 'fields' | 'largeFields' | 'observed'> & { line: number }) => ({ ...r, fields: {} });
+
+/** The rows cut into blocks at each of `cuts` (as reads of a growing file cut them), each read back as the reader reads it. */
+function blocksAt(rows: ReturnType<typeof asRow>[], cuts: number[]): RowBlock[] {
+  const bounds = [...new Set([0, ...cuts.filter((cut) => cut < rows.length), rows.length])].sort((a, b) => a - b);
+  return bounds.slice(1).flatMap((end, i) => blockOf(rows.slice(bounds[i], end)));
+}
+
+/** The blocks that hold the first `count` rows (`count` one of the cuts). */
+const upTo = (blocks: RowBlock[], count: number) => {
+  let rows = 0;
+  let taken = 0;
+  while (taken < blocks.length && rows + (blocks[taken] as RowBlock).length <= count) rows += (blocks[taken++] as RowBlock).length;
+  return blocks.slice(0, taken);
+};
 
 describe('the collector, against a plain count of the same files', () => {
   it('gives the plain count for any inputs, rollouts and failures, counted at once or as the files grow in any steps', () => {
@@ -122,15 +137,17 @@ describe('the collector, against a plain count of the same files', () => {
         fc.array(row, { maxLength: 60 }),
         fc.array(row, { maxLength: 20 }),
         fc.array(fc.tuple(fc.nat(60), fc.nat(20)), { maxLength: 5 }),
-        (inputList, rowList, failureList, steps) => {
+        fc.array(fc.nat(60), { maxLength: 4 }),
+        (inputList, rowList, failureList, steps, moreCuts) => {
           const inputs = inputList && numbered(inputList);
-          const rows = numbered(rowList).map(asRow);
-          const failures = numbered(failureList).map(asRow);
-          const want = plainCount(inputs, rows, failures);
+          // Cut where the steps read, and elsewhere: a block of many rows, as a read of a long file makes.
+          const rows = blocksAt(numbered(rowList).map(asRow), [...steps.map(([r]) => r), ...moreCuts]);
+          const failures = blocksAt(numbered(failureList).map(asRow), steps.map(([, f]) => f));
+          const want = plainCount(inputs, rowsIn(rows), rowsIn(failures));
           expect(shown(new Collector(files).update(inputs, rows, failures))).toEqual(want);
           // The same files read as they grew: inputs first (as a collection writes them), then rollouts and failures in steps.
           const growing = new Collector(files);
-          for (const [r, f] of [...steps].sort((a, b) => a[0] - b[0] || a[1] - b[1])) growing.update(inputs, rows.slice(0, r), failures.slice(0, f));
+          for (const [r, f] of [...steps].sort((a, b) => a[0] - b[0] || a[1] - b[1])) growing.update(inputs, upTo(rows, r), upTo(failures, f));
           expect(shown(growing.update(inputs, rows, failures))).toEqual(want);
         },
       ),

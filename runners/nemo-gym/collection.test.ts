@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { append } from '../../shared/arrays';
 import { Collector } from './collection';
-import type { NemoRow } from './rows';
+import type { NemoRow } from './row-block';
+import { blockOf } from './testing';
 
 const files = { rollouts: 'c.jsonl', failures: 'c_failures.jsonl' };
 let line = 0;
@@ -19,20 +21,25 @@ describe('a collection counted as its files grow', () => {
     const next = random(7);
     const rollouts: NemoRow[] = [];
     const failures: NemoRow[] = [];
+    // The files' blocks as the reader's cache hands them: one more each read, for the rows appended since.
+    const [rolloutBlocks, failureBlocks] = [[] as ReturnType<typeof blockOf>, [] as ReturnType<typeof blockOf>];
     const kept = new Collector(files);
     for (let step = 0; step < 40; step++) {
       // Appends of 1 to 150 rows (a few go in place, many are merged), tasks in any order, a second agent from step 10,
       // failures now and then, some later given their rollout.
       const count = step % 7 === 0 ? 150 : 1 + Math.floor(next() * 5);
+      const [rolloutsBefore, failuresBefore] = [rollouts.length, failures.length];
       for (let i = 0; i < count; i++) {
         const agent = step >= 10 && next() < 0.5 ? 'hermes' : 'claude';
         const task = Math.floor(next() * 400);
         if (next() < 0.1) failures.push(row(agent, task, 0, null, 'timeout'));
         else rollouts.push(row(agent, task, Math.floor(next() * 3), next() < 0.5 ? 1 : 0));
       }
-      kept.update(null, [...rollouts], [...failures]);
+      append(rolloutBlocks, blockOf(rollouts.slice(rolloutsBefore)));
+      append(failureBlocks, blockOf(failures.slice(failuresBefore)));
+      kept.update(null, rolloutBlocks, failureBlocks);
       const fresh = new Collector(files);
-      const counted = fresh.update(null, [...rollouts], [...failures]);
+      const counted = fresh.update(null, blockOf(rollouts), blockOf(failures));
       for (const agent of [undefined, 'claude', 'hermes']) expect(kept.units(agent)).toEqual(fresh.units(agent));
       expect(kept.units().map((u) => u.id)).toEqual([...kept.units().map((u) => u.id)].sort((a, b) => {
         const [aa, at, ar] = /^(?:(\w+)\/)?(\d+)#(\d+)$/.exec(a)?.slice(1) ?? [];
@@ -47,13 +54,13 @@ describe('a collection counted as its files grow', () => {
     const inputs = [row('a', 0, 0, null), row('a', 0, 1, null), row('a', 1, 0, null)];
     const collector = new Collector(files);
     expect(collector.update(inputs, [], []).missing).toBe(3);
-    const rollouts = [row('a', 0, 0, 1)];
+    const rollouts = blockOf([row('a', 0, 0, 1)]);
     expect(collector.update(inputs, rollouts, []).missing).toBe(2);
     // A repeated rollout and a unit's second terminal failure count once.
-    rollouts.push(row('a', 0, 0, 1));
-    const failures = [row('a', 1, 0, null, 'crash'), row('a', 1, 0, null, 'crash')];
+    append(rollouts, blockOf([row('a', 0, 0, 1)]));
+    const failures = blockOf([row('a', 1, 0, null, 'crash'), row('a', 1, 0, null, 'crash')]);
     expect(collector.update(inputs, rollouts, failures).missing).toBe(1);
-    rollouts.push(row('a', 0, 1, 0));
+    append(rollouts, blockOf([row('a', 0, 1, 0)]));
     expect(collector.update(inputs, rollouts, failures).missing).toBe(0);
   });
 
@@ -64,7 +71,7 @@ describe('a collection counted as its files grow', () => {
       ['b', 0, 4096], ['b', 1, 0], [null, 1, 0], ['a', 1, 0],
     ];
     const second = line + 2;
-    const counted = new Collector(files).update(null, units.map(([agent, task, repeat]) => row(agent, task, repeat, 1)), []);
+    const counted = new Collector(files).update(null, blockOf(units.map(([agent, task, repeat]) => row(agent, task, repeat, 1))), []);
     expect(counted.done).toBe(10);
     expect(counted.problems.map((p) => p.message)).toEqual([`repeats rollout 1#0 of a (first at line ${second}); not counted`]);
   });

@@ -2,8 +2,9 @@
 // the adapter reads the rows, this counts them (formats.md section 5).
 import { problem, type EpisodeUnit, type Problem } from '../../shared/model';
 import { addSorted } from '../../shared/arrays';
-import { addReward, emptyStats, scoredReward, type RewardStats, type TaskStats } from './reward-stats';
-import { unitOf, type NemoRow, type PlannedUnit, type RowUsage } from './rows';
+import { addReward, emptyStats, type RewardStats, type TaskStats } from './reward-stats';
+import { RowList } from './row-list';
+import { unitOf, type CountedValues, type NemoRow, type PlannedUnit, type RowBlock, type RowUsage } from './row-block';
 import { byText, UnitLists } from './unit-lists';
 
 /** A unit as a key: a number where it fits (unitNumber, a Collector's keyOf), else text. */
@@ -29,7 +30,7 @@ export interface FailureClass {
 
 export interface Collection {
   /** Each unit's rollout, once, in file order. */
-  rollouts: NemoRow[];
+  rollouts: RowList;
   /** Distinct units the materialized inputs plan; null when there are none. */
   planned: number | null;
   /** Units with a rollout or a terminal failure. */
@@ -47,37 +48,23 @@ export interface Collection {
   problems: Problem[];
 }
 
-/**
- * The rows' token counts summed, each null until a row gives it. Sums kept as numbers from the start: a
- * field that held null first holds each new sum as an object of its own.
- */
+/** The rows' token counts summed (input, cached, output, reasoning), each null until a row gives it. */
 class TokenSums {
-  private readonly sums = { input: 0, cached: 0, output: 0, reasoning: 0 };
-  private readonly given = { input: false, cached: false, output: false, reasoning: false };
+  private readonly sums = new Float64Array(4);
+  private given = 0;
 
-  add(usage: RowUsage): void {
-    const { sums, given } = this;
-    if (usage.input !== null) {
-      sums.input += usage.input;
-      given.input = true;
-    }
-    if (usage.cached !== null) {
-      sums.cached += usage.cached;
-      given.cached = true;
-    }
-    if (usage.output !== null) {
-      sums.output += usage.output;
-      given.output = true;
-    }
-    if (usage.reasoning !== null) {
-      sums.reasoning += usage.reasoning;
-      given.reasoning = true;
+  add(counts: readonly (number | null)[]): void {
+    for (let which = 0; which < 4; which++) {
+      const count = counts[which] as number | null;
+      if (count === null) continue;
+      this.sums[which] = (this.sums[which] as number) + count;
+      this.given |= 1 << which;
     }
   }
 
   get total(): RowUsage {
-    const { sums, given } = this;
-    return { input: given.input ? sums.input : null, cached: given.cached ? sums.cached : null, output: given.output ? sums.output : null, reasoning: given.reasoning ? sums.reasoning : null };
+    const sum = (which: number) => (this.given & (1 << which) ? (this.sums[which] as number) : null);
+    return { input: sum(0), cached: sum(1), output: sum(2), reasoning: sum(3) };
   }
 }
 
@@ -98,7 +85,7 @@ const ROLLOUT_LINE = 8;
 export class Collector {
   private seen = { inputs: 0, rows: 0, failures: 0 };
   /** The first record of each file as counted: the cache hands the same objects while a file only grows. */
-  private firsts: (NemoRow | PlannedUnit | undefined)[] = [];
+  private firsts: (RowBlock | PlannedUnit | undefined)[] = [];
   private c!: Collection;
   /** Each unit of an agent (keyOf) met so far: what is known of it (PLANNED, DONE, its rollout's line). */
   private unitStates!: Map<UnitKey, number>;
@@ -116,6 +103,8 @@ export class Collector {
   private failedChanges = 0;
   private lists!: UnitLists;
   private tokens!: TokenSums;
+  /** The row being counted, read into one object (RowBlock.readCounted). */
+  private readonly row: CountedValues = { line: 0, task: 0, repeat: null, scored: null, agent: null, model: null, tokens: [null, null, null, null] };
 
   constructor(private readonly files: { rollouts: string; failures: string }) {
     this.reset();
@@ -133,7 +122,7 @@ export class Collector {
     this.lists = new UnitLists();
     this.tokens = new TokenSums();
     this.c = {
-      rollouts: [], planned: null, done: 0, missing: 0, failedUnits: new Map(), all: emptyStats(), byAgent: new Map(), tasks: [], failures: [],
+      rollouts: new RowList(), planned: null, done: 0, missing: 0, failedUnits: new Map(), all: emptyStats(), byAgent: new Map(), tasks: [], failures: [],
       tokens: { input: null, cached: null, output: null, reasoning: null }, models: new Set(), problems: [],
     };
   }
@@ -154,9 +143,8 @@ export class Collector {
     return this.keyOf(row.agent, row.task as number, row.repeat);
   }
 
-  /** A rollout row without agent_ref is the agent its materialized input names. */
-  private agentOf(row: NemoRow): string | null {
-    if (row.agent !== null) return row.agent;
+  /** A row without agent_ref is the agent its unit's materialized input names. */
+  private plannedAgent(task: number, repeat: number | null): string | null {
     if (!this.plannedAgents) {
       this.plannedAgents = new Map();
       for (const input of this.inputs) {
@@ -164,7 +152,7 @@ export class Collector {
         if (!this.plannedAgents.has(unit)) this.plannedAgents.set(unit, input.agent);
       }
     }
-    return this.plannedAgents.get(unitNumber(row.task as number, row.repeat)) ?? null;
+    return this.plannedAgents.get(unitNumber(task, repeat)) ?? null;
   }
 
   private task(task: number): TaskStats {
@@ -195,52 +183,58 @@ export class Collector {
     stats.planned = (stats.planned ?? 0) + 1;
   }
 
-  private addRollout(raw: NemoRow): void {
+  private addRollout(block: RowBlock, i: number): void {
     const c = this.c;
+    const row = this.row;
+    block.readCounted(i, row);
+    const { task, repeat, line } = row;
     // Several agents in one collection run the same tasks: a unit is one agent's.
-    const row = raw.agent === null ? { ...raw, agent: this.agentOf(raw) } : raw;
-    const key = this.unitKey(row);
+    const agent = row.agent ?? this.plannedAgent(task, repeat);
+    const key = this.keyOf(agent, task, repeat);
     const state = this.unitStates.get(key) ?? 0;
     if (state >= ROLLOUT_LINE) {
-      c.problems.push(problem(this.files.rollouts, `repeats rollout ${unitOf(row)}${row.agent ? ` of ${row.agent}` : ''} (first at line ${Math.floor(state / ROLLOUT_LINE)}); not counted`, { line: row.line }));
+      c.problems.push(problem(this.files.rollouts, `repeats rollout ${unitOf(row)}${agent ? ` of ${agent}` : ''} (first at line ${Math.floor(state / ROLLOUT_LINE)}); not counted`, { line }));
       return;
     }
-    this.unitStates.set(key, this.finish(state) + row.line * ROLLOUT_LINE);
+    this.unitStates.set(key, this.finish(state) + line * ROLLOUT_LINE);
     if (c.failedUnits.size && c.failedUnits.delete(key)) this.failedChanges++;
-    c.rollouts.push(row);
-    const reward = scoredReward(row);
+    c.rollouts.push(block, i, agent);
+    const reward = row.scored;
     addReward(c.all, reward);
-    const agent = row.agent ?? '';
-    let byAgent = c.byAgent.get(agent);
-    if (!byAgent) c.byAgent.set(agent, (byAgent = emptyStats()));
+    let byAgent = c.byAgent.get(agent ?? '');
+    if (!byAgent) c.byAgent.set(agent ?? '', (byAgent = emptyStats()));
     addReward(byAgent, reward);
-    const task = this.task(row.task as number);
+    const stats = this.task(task);
+    const given = reward ?? block.reward(i);
     // A list made empty and pushed to takes room for 17: for 100,000 tasks of one rollout, 13 MB more to collect.
-    if (task.rewards.length) task.rewards.push(row.reward);
-    else task.rewards = [row.reward];
-    addReward(task, reward);
-    if (row.usage) this.tokens.add(row.usage);
+    if (stats.rewards.length) stats.rewards.push(given);
+    else stats.rewards = [given];
+    addReward(stats, reward);
+    this.tokens.add(row.tokens);
     if (row.model) c.models.add(row.model);
   }
 
-  private addFailure(row: NemoRow): void {
-    const name = row.failureClass ?? 'unclassified';
+  private addFailure(block: RowBlock, i: number): void {
+    const name = block.failureClass(i) ?? 'unclassified';
     const entry = this.classes.get(name) ?? { name, rows: 0, terminal: 0, attempts: null };
     entry.rows++;
-    if (row.terminal) entry.terminal++;
-    if (row.attempt !== null) entry.attempts = Math.max(entry.attempts ?? 0, row.attempt);
+    const terminal = block.terminal(i);
+    const attempt = block.attempt(i);
+    if (terminal) entry.terminal++;
+    if (attempt !== null) entry.attempts = Math.max(entry.attempts ?? 0, attempt);
     this.classes.set(name, entry);
-    const failed = { ...row, agent: this.agentOf(row), failureClass: name };
-    const key = this.unitKey(failed);
+    if (!terminal) return;
+    const agent = block.agent(i) ?? this.plannedAgent(block.task(i), block.repeat(i));
+    const key = this.keyOf(agent, block.task(i), block.repeat(i));
     const state = this.unitStates.get(key) ?? 0;
-    if (!row.terminal || state >= ROLLOUT_LINE) return;
+    if (state >= ROLLOUT_LINE) return;
     this.unitStates.set(key, this.finish(state));
-    this.c.failedUnits.set(key, failed);
+    this.c.failedUnits.set(key, { ...block.row(i), agent, failureClass: name });
     this.failedChanges++;
   }
 
   /** The collection as of these rows (each file's, whole, as read now). */
-  update(inputs: readonly PlannedUnit[] | null, rows: readonly NemoRow[], failures: readonly NemoRow[]): Collection {
+  update(inputs: readonly PlannedUnit[] | null, rows: readonly RowBlock[], failures: readonly RowBlock[]): Collection {
     const grewInputs = (inputs?.length ?? 0) > this.seen.inputs;
     const firsts = [inputs?.[0], rows[0], failures[0]];
     const rewritten = this.firsts.some((first, i) => first !== undefined && first !== firsts[i]);
@@ -249,8 +243,8 @@ export class Collector {
     if (grewInputs) this.plannedAgents = null;
     this.inputs = inputs ?? [];
     for (let i = this.seen.inputs; i < (inputs?.length ?? 0); i++) this.addInput((inputs as PlannedUnit[])[i] as PlannedUnit);
-    for (let i = this.seen.rows; i < rows.length; i++) this.addRollout(rows[i] as NemoRow);
-    for (let i = this.seen.failures; i < failures.length; i++) this.addFailure(failures[i] as NemoRow);
+    for (const block of rows.slice(this.seen.rows)) for (let i = 0; i < block.length; i++) this.addRollout(block, i);
+    for (const block of failures.slice(this.seen.failures)) for (let i = 0; i < block.length; i++) this.addFailure(block, i);
     this.seen = { inputs: inputs?.length ?? 0, rows: rows.length, failures: failures.length };
     if (this.newTasks.length) this.c.tasks = addSorted(this.c.tasks, this.newTasks.splice(0), (a, b) => a.task - b.task).sorted;
     this.c.tokens = this.tokens.total;

@@ -3,7 +3,7 @@ import type { Collection } from './collection';
 import { meanOf, passAtK, scoredReward, successOf } from './reward-stats';
 import { namesAgents, unitNamer } from './unit-lists';
 import type { AggregateLine } from './aggregate';
-import type { NemoRow } from './rows';
+import type { NemoRow } from './row-block';
 import type { DetailRead } from '../types';
 import { counted, whole } from '../../shared/counts';
 
@@ -32,8 +32,14 @@ export interface CollectionNames {
   inputs: string;
 }
 
+/** The collection's rollouts from place `from` on (0 where it is below), whole: their fields parsed now. */
+function rolloutRows(c: Collection, from: number): NemoRow[] {
+  const start = Math.max(0, from);
+  return Array.from({ length: Math.max(0, c.rollouts.length - start) }, (_, k) => c.rollouts.row(start + k));
+}
+
 function rolloutsTable(c: Collection, names: CollectionNames): DetailTable {
-  const shown = c.rollouts.slice(-SHOWN_ROWS);
+  const shown = rolloutRows(c, c.rollouts.length - SHOWN_ROWS);
   // Every environment field any row has, in the order first met: unknown ones are kept and shown.
   const fields = [...new Set(shown.flatMap((r) => Object.keys(r.fields)))];
   const notes = [
@@ -110,9 +116,11 @@ function aggregateTable(lines: AggregateLine[], file: string): DetailTable {
  * `failed: sandbox_timeout` was the widest thing of a narrow table); the note names the agent where the id
  * does not (one agent).
  */
-function episodeRow(row: NemoRow, id: string, named: boolean): EpisodeRow {
-  const success = successOf(row);
-  const runTime = row.fields.agent_run_time;
+/** What an Episodes row shows of a rollout or a failure: its row but its fields, of which only the run time. */
+type EpisodeSource = Pick<NemoRow, 'agent' | 'task' | 'repeat' | 'reward' | 'usage' | 'failureClass'> & { runTime: unknown };
+
+function episodeRow(row: EpisodeSource, id: string, named: boolean): EpisodeRow {
+  const success = successOf(scoredReward(row));
   return {
     id,
     status: row.failureClass ? 'failed' : 'rollout',
@@ -120,13 +128,27 @@ function episodeRow(row: NemoRow, id: string, named: boolean): EpisodeRow {
     scored: success !== null,
     toolCalls: null,
     actions: null,
-    wallS: typeof runTime === 'number' ? runTime : null,
+    wallS: typeof row.runTime === 'number' ? row.runTime : null,
     t: null,
     usage: row.usage && (row.usage.input !== null || row.usage.output !== null) ? { input: row.usage.input, cached: row.usage.cached, output: row.usage.output } : null,
     note: [named ? null : row.agent, row.failureClass ?? `reward ${JSON.stringify(row.reward ?? null)}`].filter(Boolean).join(' · '),
     hasEvents: false,
     group: row.agent || '(unnamed)',
   };
+}
+
+/**
+ * The collection's rollouts from place `from` on and then its failed units, as the Episodes tab shows them:
+ * a rollout's fields are not parsed for it (a tab of 10,000 took a read of the collection 20 ms more).
+ */
+function episodeSources(c: Collection, from: number): EpisodeSource[] {
+  const { rollouts } = c;
+  const shown: EpisodeSource[] = [];
+  for (let k = Math.max(0, from); k < rollouts.length; k++) {
+    shown.push({ agent: rollouts.agent(k), task: rollouts.task(k), repeat: rollouts.repeat(k), reward: rollouts.reward(k), usage: rollouts.usage(k), failureClass: rollouts.failureClass(k), runTime: rollouts.field(k, 'agent_run_time') });
+  }
+  for (const row of [...c.failedUnits.values()].slice(Math.max(0, from - rollouts.length))) shown.push({ ...row, runTime: row.fields.agent_run_time });
+  return shown;
 }
 
 /** The Episodes tab holds the latest this-many rollouts and failures: all of 123,800 took the page 0.7 s at each look. */
@@ -137,12 +159,12 @@ export function nemoDetail(c: Collection, names: CollectionNames, aggregate: Agg
   const tables = [agentsTable(c, names), tasksTable(c, names), rolloutsTable(c, names)];
   if (c.failures.length) tables.push(failuresTable(c, names));
   if (aggregateFile) tables.push(aggregateTable(aggregate, aggregateFile));
-  const all = [...c.rollouts, ...c.failedUnits.values()];
-  const shown = all.slice(-SHOWN_EPISODES);
+  const all = c.rollouts.length + c.failedUnits.size;
+  const from = Math.max(0, all - SHOWN_EPISODES);
   const [idOf, named] = [unitNamer(c), namesAgents(c)];
   return {
-    episodes: shown.map((row) => episodeRow(row, idOf(row), named)),
-    ...(all.length > shown.length ? { episodesLeftOut: all.length - shown.length } : {}),
+    episodes: episodeSources(c, from).map((row) => episodeRow(row, idOf(row), named)),
+    ...(from > 0 ? { episodesLeftOut: from } : {}),
     versions: [],
     vram: [],
     startedAt: null,

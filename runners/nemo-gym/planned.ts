@@ -6,7 +6,8 @@ import { isObject, type JsonObject } from '../common/json';
 import { isWholeObject } from '../common/json-bytes';
 import type { LineChunk } from '../common/jsonl';
 import { ParsedMembers } from './row-members';
-import { eachRow, plannedOf, type PlannedUnit } from './rows';
+import type { PlannedUnit } from './row-block';
+import { eachRow, plannedOf } from './rows';
 
 /** The keys of the unit a row names, as their bytes (each quoted). */
 const UNIT_KEYS = ['_ng_task_index', '_ng_rollout_index', 'agent_ref'].map((key) => Buffer.from(`"${key}"`));

@@ -11,13 +11,14 @@ import { checkAggregate } from './aggregate';
 import { Collector } from './collection';
 import { collectionFiles } from './files';
 import { plannedLines } from './planned';
-import { summarizeLines, type NemoRow, type PlannedUnit } from './rows';
+import type { PlannedUnit, RowBlock } from './row-block';
+import { summarizeLines } from './rows';
 
 /**
- * Rows are summarised, never kept whole, so a collection of any size is read (from where it was, as it
- * grows); as bytes, only the values a summary keeps are decoded.
+ * Rows are summarised into blocks, never kept whole, so a collection of any size is read (from where it
+ * was, as it grows); as bytes, only the values a summary keeps are decoded.
  */
-export const NEMO_ROWS: LineReader<NemoRow> = {
+export const NEMO_ROWS: LineReader<RowBlock> = {
   name: 'nemo-gym',
   parse: summarizeLines,
   maxBytes: Number.MAX_SAFE_INTEGER,

@@ -1,9 +1,9 @@
 // A collection's rewards as counted: a rollout scores when its reward is a number, succeeds at 1 or more
 // (formats.md section 5).
-import type { NemoRow } from './rows';
+import type { NemoRow } from './row-block';
 
 /** A rollout succeeds when its reward is at least 1; a reward that is no number is not scored. */
-export const scoredReward = (row: NemoRow): number | null => (typeof row.reward === 'number' && Number.isFinite(row.reward) ? row.reward : null);
+export const scoredReward = (row: Pick<NemoRow, 'reward'>): number | null => (typeof row.reward === 'number' && Number.isFinite(row.reward) ? row.reward : null);
 
 export interface RewardStats {
   /** Rollouts with a numeric reward. */
@@ -16,11 +16,8 @@ export const emptyStats = (): RewardStats => ({ n: 0, successes: 0, sum: 0 });
 
 const succeeds = (reward: number) => reward >= 1;
 
-/** Whether a row's rollout succeeded (reward >= 1); null when its reward is not scored. */
-export function successOf(row: NemoRow): boolean | null {
-  const reward = scoredReward(row);
-  return reward === null ? null : succeeds(reward);
-}
+/** Whether a rollout of this reward (scoredReward) succeeded (reward >= 1); null when it is not scored. */
+export const successOf = (reward: number | null): boolean | null => (reward === null ? null : succeeds(reward));
 
 export function addReward(stats: RewardStats, reward: number | null): void {
   if (reward === null) return;

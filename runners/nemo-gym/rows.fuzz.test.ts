@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { summarizeLines } from './rows';
-import { expected, type Row } from './testing';
+import { expected, rowsIn, type Row } from './testing';
 
 /** JSON as a writer may space it: a run of spaces and tabs between tokens, never a line break. */
 function spaced(value: unknown, gap: string): string {
@@ -25,7 +25,7 @@ const text = fc.oneof(
 );
 const key = fc.oneof(fc.constantFrom('usage', 'reward', 'response', 'model', 'input_tokens', '_ng_task_index', 'agent_ref', 'resolved', 'judge', 'metadata', 'é-key', 'a"b', 'back\\slash', '0', '17'), fc.string({ maxLength: 6 }));
 const usage = fc.record(
-  { input_tokens: fc.oneof(fc.nat(), fc.constant(null), fc.integer({ min: -5, max: -1 })), output_tokens: fc.nat(), input_tokens_details: fc.record({ cached_tokens: fc.nat() }), output_tokens_details: fc.record({ reasoning_tokens: fc.nat() }) },
+  { input_tokens: fc.oneof(fc.nat(), fc.constant(null), fc.integer({ min: -5, max: -1 }), fc.constantFrom(2 ** 31, -(2 ** 31), 2 ** 40, 2 ** 53 - 1, 1.5)), output_tokens: fc.nat(), input_tokens_details: fc.record({ cached_tokens: fc.nat() }), output_tokens_details: fc.record({ reasoning_tokens: fc.nat() }) },
   { requiredKeys: [] },
 );
 // Values nest the keys the reader looks for at other depths: a judge's usage, a metadata's response.
@@ -52,7 +52,8 @@ const row: fc.Arbitrary<Row> = fc
       responses_create_params: fc.record({ input: fc.array(fc.record({ role: fc.constant('user'), content: text }), { maxLength: 3 }) }),
       response: fc.oneof({ weight: 5, arbitrary: response }, { weight: 1, arbitrary: value }),
       reward: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 1 }), fc.constantFrom(0, 1, true, 'n/a', null)),
-      _ng_task_index: fc.oneof({ weight: 20, arbitrary: fc.nat(500) }, { weight: 1, arbitrary: value }),
+      // Whole numbers past what 32 bits hold, which the reader keeps apart.
+      _ng_task_index: fc.oneof({ weight: 20, arbitrary: fc.nat(500) }, { weight: 1, arbitrary: value }, { weight: 1, arbitrary: fc.constantFrom(2 ** 30, 2 ** 31, -(2 ** 31), 2 ** 40, -(2 ** 53) + 1) }),
       _ng_rollout_index: fc.oneof(fc.nat(8), value),
       _ng_attempt_index: fc.nat(3),
       _ng_failure_class: fc.constantFrom('sandbox_timeout', 'rate_limited'),
@@ -96,14 +97,17 @@ describe('the NeMo Gym row reader, against JSON.parse of each row', () => {
         const skipped = truth.filter((t) => !Number.isInteger(t.row._ng_task_index));
         expect(chunk.problems.map((p) => p.line)).toEqual(skipped.map((t) => t.line));
         const kept = truth.filter((t) => Number.isInteger(t.row._ng_task_index));
-        expect(chunk.records).toHaveLength(kept.length);
-        chunk.records.forEach((read, i) => {
+        const read = rowsIn(chunk.records);
+        expect(read).toHaveLength(kept.length);
+        read.forEach((row, i) => {
           const want = kept[i] as (typeof kept)[number];
           const { fields, largeFields, ...rest } = expected(JSON.parse(JSON.stringify(want.row)) as Row, (v) => Buffer.byteLength(spaced(v, want.gap)));
-          expect({ line: read.line, offset: read.offset }).toEqual({ line: want.line, offset: want.offset });
-          for (const [name, v] of Object.entries(rest)) expect([name, read[name as keyof typeof read]]).toEqual([name, v]);
-          expect(read.largeFields).toEqual(largeFields);
-          expect(read.fields).toEqual(fields);
+          expect({ line: row.line, offset: row.offset }).toEqual({ line: want.line, offset: want.offset });
+          for (const [name, v] of Object.entries(rest)) expect([name, row[name as keyof typeof row]]).toEqual([name, v]);
+          expect(row.largeFields).toEqual(largeFields);
+          expect(row.fields).toEqual(fields);
+          // One field asked for alone (as the Episodes tab asks for a run time) is the same as read with the rest.
+          for (const name of [...Object.keys(fields), 'not a field']) expect([name, chunk.records[0]?.field(i, name)]).toEqual([name, fields[name]]);
         });
         rows += lines.length;
       }),

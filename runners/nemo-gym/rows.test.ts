@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plannedLines } from './planned';
 import { summarizeLines } from './rows';
-import { expected, type Row } from './testing';
+import { expected, rowsIn, type Row } from './testing';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 const REAL = ['responses_api_agents/claude_code_agent/data/example_math_rollouts.jsonl', 'resources_servers/workplace_assistant/data/example_rollouts.jsonl', 'resources_servers/circle_click/data/example_rollouts.jsonl'].flatMap((file) =>
@@ -16,7 +16,7 @@ const summarised = (rows: Row[]) => {
   const chunk = summarizeLines(bytes, 'c.jsonl', 1, 0);
   expect(chunk.problems).toEqual([]);
   expect(chunk.consumed).toBe(bytes.length);
-  return chunk.records;
+  return rowsIn(chunk.records);
 };
 
 describe('a NeMo Gym row read from its bytes around its conversation', () => {
@@ -61,7 +61,7 @@ describe('a NeMo Gym row read from its bytes around its conversation', () => {
     const line = (task: number) => `${JSON.stringify({ ...REAL[0], _ng_task_index: task })}\n`;
     const text = `${line(0)}\n  \t\n${line(1)}{"partial":`;
     const chunk = summarizeLines(Buffer.from(text), 'c.jsonl', 10, 100);
-    expect(chunk.records.map((r) => [r.line, r.offset, r.task])).toEqual([
+    expect(rowsIn(chunk.records).map((r) => [r.line, r.offset, r.task])).toEqual([
       [10, 100, 0],
       [13, 100 + Buffer.byteLength(`${line(0)}\n  \t\n`), 1],
     ]);

@@ -5,7 +5,7 @@ import { arr, obj, str } from '../common/values';
 import type { ReadContext } from '../types';
 import { observedOf } from './observed';
 import { readCollection } from './read';
-import { unitOf, type NemoRow } from './rows';
+import { unitOf, type NemoRow } from './row-block';
 
 /** Message content as text: a string, or the text of its parts. */
 function textOf(content: unknown): string {
@@ -74,11 +74,17 @@ export async function readTranscript(path: string, unit: string, ctx: ReadContex
   const { collection } = await readCollection(path, ctx);
   const slash = unit.lastIndexOf('/');
   const [agent, id] = slash < 0 ? [null, unit] : [unit.slice(0, slash), unit.slice(slash + 1)];
-  const row = collection.rollouts.find((r: NemoRow) => unitOf(r) === id && (agent === null || r.agent === agent));
-  if (!row) return null;
+  const { rollouts } = collection;
+  let k = 0;
+  while (k < rollouts.length && (unitOf({ task: rollouts.task(k), repeat: rollouts.repeat(k) }) !== id || (agent !== null && rollouts.agent(k) !== agent))) k++;
+  if (k === rollouts.length) return null;
+  const row = rollouts.row(k);
   // The row ends where the next one starts (or the file does): its size is known before a byte of it is read.
   let end = (await ctx.fs.stat(path))?.size ?? row.offset;
-  for (const other of collection.rollouts) if (other.offset > row.offset && other.offset < end) end = other.offset;
+  for (let other = 0; other < rollouts.length; other++) {
+    const offset = rollouts.offset(other);
+    if (offset > row.offset && offset < end) end = offset;
+  }
   if (end - row.offset > MAX_ROW_BYTES) return tooLarge(row, unit, end - row.offset);
   const read = await ctx.fs.readFrom(path, row.offset, MAX_ROW_BYTES);
   const line = read?.text.split('\n', 1)[0];
