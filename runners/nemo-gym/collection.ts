@@ -89,7 +89,7 @@ export class Collector {
   private c!: Collection;
   /** Each unit of an agent (keyOf) met so far: what is known of it (PLANNED, DONE, its rollout's line). */
   private unitStates!: Map<UnitKey, number>;
-  /** The materialized inputs counted, for the agent they name (agentOf). */
+  /** The materialized inputs counted, for the agent they name (plannedAgent). */
   private inputs: readonly PlannedUnit[] = [];
   /** Each unit's agent as its first materialized input names it, made when a row names none. */
   private plannedAgents: Map<UnitKey, string | null> | null = null;
@@ -224,8 +224,10 @@ export class Collector {
     if (attempt !== null) entry.attempts = Math.max(entry.attempts ?? 0, attempt);
     this.classes.set(name, entry);
     if (!terminal) return;
-    const agent = block.agent(i) ?? this.plannedAgent(block.task(i), block.repeat(i));
-    const key = this.keyOf(agent, block.task(i), block.repeat(i));
+    const task = block.task(i);
+    const repeat = block.repeat(i);
+    const agent = block.agent(i) ?? this.plannedAgent(task, repeat);
+    const key = this.keyOf(agent, task, repeat);
     const state = this.unitStates.get(key) ?? 0;
     if (state >= ROLLOUT_LINE) return;
     this.unitStates.set(key, this.finish(state));

@@ -346,7 +346,7 @@ export class BlockWriter {
     members.eachField(NOT_FIELDS, (key, bytes, start, end) => this.field(key, bytes, start, end));
     const c = room.codes;
     const k = i * CODES;
-    c[k + AGENT] = this.code(str(obj(members.value('agent_ref')).name));
+    c[k + AGENT] = this.code(unit.agent);
     c[k + MODEL] = this.code(str(members.model()));
     c[k + CLASS] = this.code(str(members.value('_ng_failure_class')));
     c[k + FLAGS] = (hasUsage ? HAS_USAGE : 0) | (members.value('_ng_failure_terminal') === true ? TERMINAL : 0) | (members.has('ng_trajectory') || members.has('ng_agent_observations') ? OBSERVED : 0);
@@ -360,4 +360,3 @@ export class BlockWriter {
     return new RowBlock(this.count, room.wholes.slice(0, this.count * WHOLES), this.otherWholes, room.floats.slice(0, this.count * FLOATS), room.codes.slice(0, this.count * CODES), this.names, this.otherRewards, room.spans.slice(0, this.spanCount), fieldBytes, this.keys);
   }
 }
-
