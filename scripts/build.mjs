@@ -49,8 +49,8 @@ for (const dir of ['app', 'cli']) rmSync(join(out, dir), { recursive: true, forc
 await Promise.all([
   // Split: a command loads its own modules only (status starts without the server's, SSH's or zod's).
   build({ ...node, entryPoints: { cli: join(ROOT, 'main/cli/index.ts') }, outdir: out, chunkNames: 'cli/[name]-[hash]', outExtension: { '.js': '.mjs' }, splitting: true, format: 'esm' }),
-  // The read workers' script, loaded by main/roots/pool.ts from beside the bundles.
-  build({ ...node, entryPoints: [join(ROOT, 'main/roots/read-worker.ts')], outfile: join(out, 'read-worker.mjs'), format: 'esm' }),
+  // The worker threads' script (read workers and the parts of long reads), loaded from beside the bundles.
+  build({ ...node, entryPoints: [join(ROOT, 'main/roots/worker-main.ts')], outfile: join(out, 'read-worker.mjs'), format: 'esm' }),
   build({ ...node, entryPoints: [join(ROOT, 'app/main.ts')], outfile: join(out, 'app/main.mjs'), format: 'esm' }),
   // Sandboxed preloads cannot be ES modules.
   build({ ...node, entryPoints: [join(ROOT, 'app/preload.ts')], outfile: join(out, 'app/preload.cjs'), format: 'cjs' }),

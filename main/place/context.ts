@@ -4,7 +4,8 @@
 // a local one does. This module and the registry are where a place is told apart from another.
 import type { EventName } from 'chokidar/handler.js';
 import type { Change } from '../changes';
-import { JsonlCache } from '../../runners/common/jsonl-cache';
+import { JsonlCache, KEPT_LOGS } from '../../runners/common/jsonl-cache';
+import { lineThreads } from '../roots/line-threads';
 import { JsonReader, localFs, type CellFs, type ReadContext } from '../../runners';
 import { resolveStatic } from '../static';
 import { localSource, type ByteSource } from '../tail/source';
@@ -87,7 +88,7 @@ export interface CellContext {
 }
 
 export function localHostContext(json = new JsonReader(localFs)): HostContext {
-  const jsonl = new JsonlCache();
+  const jsonl = new JsonlCache(KEPT_LOGS, lineThreads());
   return {
     host: LOCAL,
     connection: () => ({ presence: 'live', problem: null }),

@@ -3,7 +3,8 @@
 // that holds its connection (host-files.ts), and everything else is done here, off the thread that serves
 // the window.
 import { JsonReader, syncLocalFs, type CellFs, type ReadContext } from '../../runners';
-import { JsonlCache } from '../../runners/common/jsonl-cache';
+import { JsonlCache, KEPT_LOGS } from '../../runners/common/jsonl-cache';
+import type { LineSplitter } from '../../runners/common/split-lines';
 import { LogCache } from '../../runners/common/logs';
 import { readCell, summaryOf } from '../../runners/read';
 import { episodeTranscript } from '../../runners/common/episode-transcript';
@@ -34,7 +35,11 @@ export class OpenJobs {
   /** Each remote root's latest snapshot, by host and the root's path, with its scan's stamp. */
   private readonly snapshots = new Map<string, { stamp: number; fs: RootSnapshot }>();
 
-  constructor(private readonly reply: (message: WorkerReply) => void) {
+  /** `split`: the threads a long read of a local cell's log is split among. */
+  constructor(
+    private readonly reply: (message: WorkerReply) => void,
+    private readonly split?: LineSplitter,
+  ) {
     this.hosts = new HostFiles(reply);
   }
 
@@ -49,7 +54,7 @@ export class OpenJobs {
     else {
       const files = this.filesOf(host);
       const fs = new LookingFs(files);
-      cell = { fs, json: new JsonReader(fs), jsonl: new JsonlCache(), logs: new LogCache(files) };
+      cell = { fs, json: new JsonReader(fs), jsonl: new JsonlCache(KEPT_LOGS, isLocal(host) ? this.split : undefined), logs: new LogCache(files) };
     }
     this.cells.set(key, cell);
     if (this.cells.size > OPEN_KEPT) this.cells.delete(this.cells.keys().next().value as string);

@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { JsonReader, syncLocalFs, type CellFs, type CellRead, type Entry, type ReadContext, type ScorerPicks } from '../../runners';
 import { kindOf } from '../../runners/common/fs';
-import { JsonlCache } from '../../runners/common/jsonl-cache';
+import { JsonlCache, KEPT_LOGS } from '../../runners/common/jsonl-cache';
 import { LogCache } from '../../runners/common/logs';
 import { logProblems, readCell } from '../../runners/read';
 import type { FormatName, Problem } from '../../shared/model';
@@ -14,6 +14,7 @@ import { findCells, type Found } from '../scan';
 import type { LookedFiles, SavedLooked } from './index-cache';
 import { savedLooked, WorkerLooked, type SavedCell } from './worker-looked';
 import type { UnitsSent, WorkerJob, WorkerReply } from './worker-jobs';
+import { lineThreads } from './line-threads';
 import { WorkerUnits } from './worker-units';
 import { compareTable, tableBuffers } from '../../shared/board-comparisons';
 import { JsonBytes, writeComparisons } from '../comparisons-json';
@@ -72,14 +73,16 @@ const tracking: CellFs = {
   readBytes: (path, position, maxBytes, into) => base.readBytes(path, position, maxBytes, into),
 };
 const json = new JsonReader(tracking, { keepLastGood: false });
-const jsonl = new JsonlCache();
+// Parts of long logs go to threads of this worker's own script (worker-main.ts).
+const split = lineThreads();
+const jsonl = new JsonlCache(KEPT_LOGS, split);
 const logs = new LogCache(tracking);
 /** Results go back in batches, so the first rows arrive while the rest are read. */
 const BATCH = 200;
 
 const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []) => parentPort?.postMessage(message, transfer);
 /** The cells open in the window, here or on hosts, and the paired tests. */
-const open = new OpenJobs(reply);
+const open = new OpenJobs(reply, split);
 
 /**
  * Runs `each` on every cell with fresh per-cell memos, remembers what it looked at (replacing, or with

@@ -1,10 +1,7 @@
 // The read workers' threads (read-worker.ts): started, asked one job at a time each, and replaced when
 // one stops answering.
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker, type TransferListItem } from 'node:worker_threads';
-import { unpackedFile } from '../paths';
+import { startThread, workersScript } from './worker-script';
 import { formatAddress } from '../../shared/address';
 import type { FsAnswer, WorkerJob, WorkerReply } from './worker-jobs';
 
@@ -18,30 +15,10 @@ export type Asked = Extract<WorkerJob, { id: number }> extends infer J ? (J exte
  */
 const YOUNG_MB = 16;
 
-/**
- * The worker's script bundled from its TypeScript source, once a process, where the source runs (a checkout's
- * tests and scripts), as the build bundles it (a module of Node's own imports alone), handed over as a data:
- * URL. Loaded through tsx instead, each worker took 0.6 s of a core to start, and the unit tests start 400.
- */
-let sourceBundle: URL | undefined;
-function bundledSource(): URL {
-  if (!sourceBundle) {
-    // esbuild is a dev dependency, there wherever the source runs; out/ never loads it.
-    const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
-    const entry = fileURLToPath(new URL('./read-worker.ts', import.meta.url));
-    const [bundle] = buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, logLevel: 'error' }).outputFiles;
-    // An empty script would never say it is ready, and every job would wait on it.
-    if (!bundle) throw new Error(`esbuild bundled nothing of ${entry}`);
-    sourceBundle = new URL(`data:text/javascript;base64,${Buffer.from(bundle.contents).toString('base64')}`);
-  }
-  return sourceBundle;
-}
-
-/** The worker's script: the built one beside the bundle, or one bundled from the source in a checkout. */
+/** A read worker, its heap kept to its limits. */
 function startWorker(oldMb: number | undefined): Worker {
   const limits = { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB, ...(oldMb ? { maxOldGenerationSizeMb: oldMb } : {}) } };
-  const here = fileURLToPath(import.meta.url);
-  return new Worker(here.endsWith('.ts') ? bundledSource() : unpackedFile(dirname(here), 'out', 'read-worker.mjs'), limits);
+  return startThread(workersScript(), 'read', limits);
 }
 
 /** A job that hears nothing from its worker for this long is given up: a read hung on a dead network disk. */

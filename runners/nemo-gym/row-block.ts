@@ -110,6 +110,20 @@ export interface CountedValues {
   tokens: (number | null)[];
 }
 
+/** A RowBlock's parts, as one crosses threads (RowBlock.pack): each typed array holds a buffer of its own. */
+export interface PackedBlock {
+  length: number;
+  wholes: Int32Array;
+  otherWholes: ReadonlyMap<number, number>;
+  floats: Float64Array;
+  codes: Int32Array;
+  names: readonly string[];
+  otherRewards: ReadonlyMap<number, unknown>;
+  spans: Int32Array;
+  fieldBytes: Uint8Array;
+  keys: readonly string[];
+}
+
 /**
  * A chunk's rows as the reader keeps them: their numbers and names in typed arrays, their small
  * environment fields as the bytes of their JSON, parsed when a table asks for a row. A gigabyte's 100,000
@@ -243,6 +257,25 @@ export class RowBlock {
     return found;
   }
 
+  /** The block as it crosses to another thread: its arrays to be moved there (`transfer`), the rest copied. */
+  pack(): { packed: PackedBlock; transfer: ArrayBuffer[] } {
+    const { length, wholes, otherWholes, floats, codes, names, otherRewards, spans, fieldBytes, keys } = this;
+    const packed: PackedBlock = { length, wholes, otherWholes, floats, codes, names, otherRewards, spans, fieldBytes, keys };
+    return { packed, transfer: [packed.wholes, packed.floats, packed.codes, packed.spans, packed.fieldBytes].map((array) => array.buffer as ArrayBuffer) };
+  }
+
+  /** A block that crossed from another thread, each line number `shift` further on. */
+  static unpack(packed: PackedBlock, shift: number): RowBlock {
+    const { length, wholes, floats, codes, names, otherRewards, spans, fieldBytes, keys } = packed;
+    const otherWholes = new Map(packed.otherWholes);
+    for (let at = LINE; at < length * WHOLES; at += WHOLES) {
+      const line = (wholes[at] === OTHER ? (otherWholes.get(at) as number) : (wholes[at] as number)) + shift;
+      wholes[at] = line < SMALL ? line : OTHER;
+      if (line >= SMALL) otherWholes.set(at, line);
+    }
+    return new RowBlock(length, wholes, otherWholes, floats, codes, names, otherRewards, spans, Buffer.from(fieldBytes.buffer, fieldBytes.byteOffset, fieldBytes.length), keys);
+  }
+
   row(i: number): NemoRow {
     const fields = this.fields(i);
     return {
@@ -356,7 +389,8 @@ export class BlockWriter {
   /** The block of the rows written in, copied out of the room; null when none was. */
   done(): RowBlock | null {
     if (this.count === 0) return null;
-    const fieldBytes = Buffer.from(room.fieldBytes.subarray(0, this.byteCount));
+    // A buffer of its own (a small Buffer.from shares Node's pool), so a block can be moved to another thread.
+    const fieldBytes = Buffer.from(room.fieldBytes.buffer.slice(room.fieldBytes.byteOffset, room.fieldBytes.byteOffset + this.byteCount));
     return new RowBlock(this.count, room.wholes.slice(0, this.count * WHOLES), this.otherWholes, room.floats.slice(0, this.count * FLOATS), room.codes.slice(0, this.count * CODES), this.names, this.otherRewards, room.spans.slice(0, this.spanCount), fieldBytes, this.keys);
   }
 }

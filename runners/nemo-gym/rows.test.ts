@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plannedLines } from './planned';
+import { RowBlock } from './row-block';
 import { summarizeLines } from './rows';
 import { expected, rowsIn, type Row } from './testing';
 
@@ -67,6 +68,17 @@ describe('a NeMo Gym row read from its bytes around its conversation', () => {
     ]);
     expect(chunk.consumed).toBe(Buffer.byteLength(text) - '{"partial":'.length);
     expect(chunk.lines).toBe(4);
+  });
+
+  it('keeps a block whole across threads, its line numbers moved on by the lines before its part, past 2^30 too', () => {
+    const text = [0, 1].map((task) => `${JSON.stringify({ ...REAL[0], _ng_task_index: task, resolved: task === 1 })}\n`).join('');
+    const [block] = summarizeLines(Buffer.from(text), 'c.jsonl', 1, 500).records;
+    const before = rowsIn([block as RowBlock]);
+    const { packed, transfer } = (block as RowBlock).pack();
+    for (const shift of [0, 41, 2 ** 30 - 1, 2 ** 40]) {
+      const crossed = RowBlock.unpack(structuredClone(packed, { transfer: shift === 2 ** 40 ? transfer : [] }), shift);
+      expect(rowsIn([crossed])).toEqual(before.map((row) => ({ ...row, line: row.line + shift })));
+    }
   });
 });
 

@@ -6,7 +6,9 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADAPTERS, JsonReader, syncLocalFs } from '../../runners';
-import { JsonlCache } from '../../runners/common/jsonl-cache';
+import { JsonlCache, KEPT_LOGS } from '../../runners/common/jsonl-cache';
+import { lineThreads } from '../../main/roots/line-threads';
+import { workersScript } from '../../main/roots/worker-script';
 import { LocalIndex } from '../../main/roots/local-index';
 import { ReaderPool } from '../../main/roots/pool';
 
@@ -14,7 +16,11 @@ const [file, rowsText] = process.argv.slice(2) as [string, string];
 let rows = Number(rowsText);
 // Read as the read workers read a local cell: with synchronous file calls.
 const fs = syncLocalFs();
-const ctx = { fs, json: new JsonReader(fs), now: Date.now(), host: 'local', jsonl: new JsonlCache() };
+// With threads for the parts of a long read, as a read worker has (--one-thread: without them). The
+// threads' script is bundled here first: the built app loads it from out/.
+const split = process.argv.includes('--one-thread') ? undefined : lineThreads(() => script);
+const script = workersScript();
+const ctx = { fs, json: new JsonReader(fs), now: Date.now(), host: 'local', jsonl: new JsonlCache(KEPT_LOGS, split) };
 const adapter = ADAPTERS['nemo-gym'];
 const started = performance.now();
 const cold = await adapter.read(file, ctx);
