@@ -264,7 +264,7 @@ export class RowBlock {
     return { packed, transfer: [packed.wholes, packed.floats, packed.codes, packed.spans, packed.fieldBytes].map((array) => array.buffer as ArrayBuffer) };
   }
 
-  /** A block that crossed from another thread, each line number `shift` further on. */
+  /** A block that crossed from another thread, each line number `shift` further on (its arrays taken over). */
   static unpack(packed: PackedBlock, shift: number): RowBlock {
     const { length, wholes, floats, codes, names, otherRewards, spans, fieldBytes, keys } = packed;
     const otherWholes = new Map(packed.otherWholes);
