@@ -4,7 +4,7 @@
 import { basename, posix } from 'node:path';
 import { counted } from '../../shared/counts';
 import type { DetailTable } from '../../shared/cell-detail';
-import type { LineReader } from '../common/jsonl-cache';
+import type { LineReader } from '../common/line-steps';
 import type { AuditFinding } from '../types';
 import { eachLine, type LineChunk } from '../common/jsonl';
 

@@ -5,7 +5,8 @@ import { boardByName } from '../../shared/names';
 import { isRecent, type ReadContext } from '../types';
 import { shapeProblems, type JsonObject, type Shape } from './json';
 import type { JsonlRecord } from './jsonl';
-import { JsonlCache, type LineReader } from './jsonl-cache';
+import { JsonlCache } from './jsonl-cache';
+import type { LineReader } from './line-steps';
 import { entryProblems, MORE_ENTRIES } from './fs';
 import { append } from '../../shared/arrays';
 

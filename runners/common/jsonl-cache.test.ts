@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing';
 import { localFs, syncLocalFs, type CellFs } from './fs';
-import { JsonlCache, type LineReader } from './jsonl-cache';
+import { JsonlCache } from './jsonl-cache';
+import type { LineReader } from './line-steps';
 import { eachLine } from './jsonl';
 
 let tmp: ReturnType<typeof tempDir>;

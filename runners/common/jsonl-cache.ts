@@ -4,8 +4,6 @@ import { parseJsonl, type JsonlRecord } from './jsonl';
 import { readSteps, type LineReader, type LogRead } from './line-steps';
 import { readSplit, type LineSplitter } from './split-lines';
 
-export type { LineReader } from './line-steps';
-
 /** A JSONL log is read to at most this many bytes. */
 export const MAX_LOG_BYTES = 64 * 1024 * 1024;
 /** The logs a cache keeps read, the most recently read first. */

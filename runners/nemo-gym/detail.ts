@@ -111,14 +111,14 @@ function aggregateTable(lines: AggregateLine[], file: string): DetailTable {
   };
 }
 
+/** What an Episodes row shows of a rollout or a failure: its row but its fields, of which only the run time. */
+type EpisodeSource = Pick<NemoRow, 'agent' | 'task' | 'repeat' | 'reward' | 'usage' | 'failureClass'> & { runTime: unknown };
+
 /**
  * A rollout or terminal failure as an Episodes row: `failed`, its class in the note (a pill of
  * `failed: sandbox_timeout` was the widest thing of a narrow table); the note names the agent where the id
  * does not (one agent).
  */
-/** What an Episodes row shows of a rollout or a failure: its row but its fields, of which only the run time. */
-type EpisodeSource = Pick<NemoRow, 'agent' | 'task' | 'repeat' | 'reward' | 'usage' | 'failureClass'> & { runTime: unknown };
-
 function episodeRow(row: EpisodeSource, id: string, named: boolean): EpisodeRow {
   const success = successOf(scoredReward(row));
   return {
