@@ -69,8 +69,8 @@ function withIntegrity(read: CellRead): CellRead {
 /**
  * A cell's row: every field written out, in one literal of one shape. Built as the cell spread with the
  * row's fields added, each row took a hidden class of its own on Node 20 (V8 11): 45 us a row, 0.45 s of
- * the thread listing 10,000 cells, and as long again collecting those classes. The type names every field
- * (optional ones too), so a field added to Cell is added here.
+ * the thread listing 10,000 cells, and as long again collecting those classes. Its type names every field
+ * of a row (optional ones too), so one added to Cell or CellSummary fails to compile until it is added here.
  */
 export function summaryOf(read: CellRead, root: string): CellSummary {
   const c = read.cell;
