@@ -142,6 +142,11 @@ export interface FormatAdapter {
   /** The cell's event logs, as they are now. */
   eventLogs(dir: string, ctx: ReadContext): Promise<EventLog[]>;
   capabilities: FormatCapabilities;
+  /**
+   * What a paired test pairs of its cells, in words (the help of `cellwatch episodes` and `mcnemar`):
+   * `units`, and `side` where a side of a test can be part of a cell.
+   */
+  pairing: { units: string; side?: string };
 }
 
 /** The capabilities as the window sees them. */

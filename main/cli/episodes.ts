@@ -2,14 +2,11 @@ import { parseArgs } from 'node:util';
 import { readSideAt, withPlaces } from './places';
 import { UsageError, type Io } from './io';
 import { table } from './table';
+import { CELL_SIDES, PAIRED_UNITS, wrapped } from './pairing';
 
 export const EPISODES_HELP = `cellwatch episodes [--json] [--accept-new-host-key] CELL
 
-The cell's units that a paired test pairs: coding-agent episodes, the bigym submission's evaluation
-seeds, the evopolicygym assessment's episodes, Harbor tasks (task#k for the k-th attempt), a NeMo Gym
-collection's rollouts (<task>#<rollout>; <agent>/<task>#<rollout> when it runs several agents).
-CELL is named as mcnemar names a side: CELL@vNNN a bigym policy version's evaluation, FILE@AGENT one
-agent of a NeMo Gym collection.
+${wrapped(`The cell's units that a paired test pairs: ${PAIRED_UNITS}. CELL is named as mcnemar names a side: ${CELL_SIDES}.`)}
   --json   {"cell": id, "episodes": [{"id", "status", "success", "scored"}]}`;
 
 export async function episodes(argv: string[], io: Io): Promise<number> {

@@ -4,14 +4,12 @@ import { readSideAt, withPlaces } from './places';
 import { compareSides, type Side } from '../compare/paired';
 import { UsageError, type Io } from './io';
 import { printable } from './printable';
+import { CELL_SIDES, wrapped } from './pairing';
 import { percent, table } from './table';
 
 export const MCNEMAR_HELP = `cellwatch mcnemar [--json] CELL_A CELL_B
 
-The exact paired McNemar test over the episodes both cells scored. CELL@vNNN names a policy version's
-evaluation inside a bigym-agent cell, FILE@AGENT one agent of a NeMo Gym collection. Exits 2, listing
-the ids on each side alone, when the cells did not run the same episodes, and when A and B are the
-same run.
+${wrapped(`The exact paired McNemar test over the episodes both cells scored. A side inside a cell is named ${CELL_SIDES}. Exits 2, listing the ids on each side alone, when the cells did not run the same episodes, and when A and B are the same run.`)}
   --json   {"a", "b", "pairs", "both", "only_a", "only_b", "neither", "statistic", "p_value", "excluded"}`;
 
 export async function mcnemar(argv: string[], io: Io): Promise<number> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { ADAPTERS } from '../../runners';
 import { runCli } from './run';
 import { capture } from './testing';
 
@@ -26,6 +27,23 @@ describe('cellwatch CLI', () => {
     for (const command of ['serve', 'status', 'episodes', 'audit', 'tail', 'alerts', 'mcnemar', 'gpu', 'launch', 'runs', 'record', 'demo']) {
       expect(text.match(new RegExp(`^cellwatch ${command} `, 'gm'))?.length, command).toBe(1);
     }
+  });
+
+  it("names, in episodes' and mcnemar's help, what every format pairs and each way to name a side inside a cell, in lines of at most 100", async () => {
+    const helpOf = async (command: string) => {
+      const { io, out } = capture();
+      expect(await runCli([command, '--help'], io)).toBe(0);
+      return out.join('\n');
+    };
+    const [episodes, mcnemar] = [await helpOf('episodes'), await helpOf('mcnemar')];
+    const words = (text: string) => text.replace(/\s+/g, ' ');
+    for (const { format, pairing } of Object.values(ADAPTERS)) {
+      expect(words(episodes), format).toContain(pairing.units);
+      if (pairing.side) for (const help of [episodes, mcnemar]) expect(words(help), format).toContain(pairing.side);
+    }
+    expect(words(episodes)).toContain("an Inspect AI log's samples");
+    expect(words(mcnemar)).toMatch(/CELL@vNNN .*, FILE@AGENT /);
+    for (const line of [...episodes.split('\n'), ...mcnemar.split('\n')].filter((l) => !l.startsWith('  --json'))) expect(line.length, line).toBeLessThanOrEqual(100);
   });
 
   it('exits 2 naming an unknown command', async () => {

@@ -24,6 +24,7 @@ export function budgetOf(events: readonly JsonlRecord[]): { charged: number; res
 
 export const evopolicygym: FormatAdapter = {
   format: 'evopolicygym',
+  pairing: { units: "the evopolicygym assessment's episodes" },
   eventLogs: evopolicygymEventLogs,
   capabilities: {},
   async read(dir, ctx, options) {
