@@ -1,10 +1,9 @@
 // npm run bench:nemo: a 1 GB NeMo Gym collection made from the fixtures' real rows (and each unit's
 // materialized input), summarised (count, mean reward, tokens) cold and after appends, beside `wc -l` and
 // a plain Python JSON-lines reader of the rollouts, the least a Node reader does (nemo-floor.ts) and the
-// least one that keeps the contract does (--checked), that one on threads, and the same summary with its rollouts read on one
-// thread; `cellwatch status` of its root, then with the index
-// cache; the window's longest task as it opens the collection;
-// then how soon an appended rollout reaches the index's row.
+// least one that keeps the contract does (--checked), that one on threads, and the same summary with its
+// rollouts read on one thread; `cellwatch status` of its root, then with the index cache; the window's
+// longest task as it opens the collection; then how soon an appended rollout reaches the index's row.
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { availableParallelism, tmpdir } from 'node:os';
