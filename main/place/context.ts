@@ -2,10 +2,10 @@
 // there. Every operation (reading, following, frames, media, recordings, compare, paired tests, GPU
 // sampling, launch scripts, a remote root's listing) goes through a HostContext, so a remote cell does all
 // a local one does. This module and the registry are where a place is told apart from another.
-import type { EventName } from 'chokidar/handler.js';
 import type { Change } from '../changes';
 import { JsonlCache, KEPT_LOGS } from '../../runners/common/jsonl-cache';
 import { lineThreads } from '../roots/line-threads';
+import { watchTree } from '../roots/tree-watcher';
 import { JsonReader, localFs, type CellFs, type ReadContext } from '../../runners';
 import { resolveStatic } from '../static';
 import { localSource, type ByteSource } from '../tail/source';
@@ -13,9 +13,7 @@ import { execLocal, outputOf, spawnLocal, type ProgramResult, type Spawned } fro
 import { hostWords, LOCAL } from '../../shared/address';
 import type { Presence } from '../../shared/presence';
 
-const KINDS: Record<EventName, Change['kind']> = { add: 'created', addDir: 'created', change: 'modified', unlink: 'gone', unlinkDir: 'gone', all: 'changed', raw: 'changed', error: 'changed', ready: 'changed' };
-
-/** Frames and videos are listed when a viewer asks; watching each one would flood the events. */
+/** Frames and videos are listed when a viewer asks; telling each one would flood the events. */
 const MEDIA = /\.(png|jpe?g|mp4)$/i;
 
 /** A file to serve: on this machine, or its bytes read from an SSH host. */
@@ -96,18 +94,13 @@ export function localHostContext(json = new JsonReader(localFs)): HostContext {
     read: () => ({ fs: localFs, json, jsonl, now: Date.now(), host: LOCAL }),
     source: localSource,
     async watch(dir, onChange, onError) {
-      // Loaded when something is watched: `status` never does.
-      const { watch: chokidar } = await import('chokidar');
-      const watcher = chokidar(dir, {
-        ignoreInitial: true,
+      const watcher = await watchTree(dir, {
         depth: 5,
-        // Frames are listed when a viewer asks; watching each one would flood the events.
-        ignored: (path: string) => MEDIA.test(path),
+        ignored: (path) => MEDIA.test(path),
+        onChange: (path, kind) => onChange({ path, kind }),
+        onFailure: onError,
       });
-      watcher.on('all', (event, path) => onChange({ path, kind: KINDS[event] }));
-      watcher.on('error', (error) => onError(error as Error));
-      await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-      return () => watcher.close();
+      return async () => watcher.close();
     },
     live: () => true,
     async media(dir, relative) {

@@ -3,14 +3,17 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../runners/testing';
 import { watchTree, type TreeWatcher } from './tree-watcher';
+import type { Change } from '../changes';
 
 let tmp: ReturnType<typeof tempDir>;
 let watcher: TreeWatcher | undefined;
 let told: string[];
+let kinds: Map<string, Change['kind'][]>;
 let failures: NodeJS.ErrnoException[];
 beforeEach(() => {
   tmp = tempDir();
   told = [];
+  kinds = new Map();
   failures = [];
 });
 afterEach(() => {
@@ -23,7 +26,10 @@ async function start(options: { depth?: number; ignored?: (path: string) => bool
   watcher = await watchTree(tmp.path, {
     depth: options.depth ?? 4,
     ignored: options.ignored ?? (() => false),
-    onChange: (path) => told.push(path),
+    onChange: (path, kind) => {
+      told.push(path);
+      kinds.set(path, [...(kinds.get(path) ?? []), kind]);
+    },
     onFailure: (error) => failures.push(error),
     watch: options.watch,
     recursive: options.recursive ?? false,
@@ -43,6 +49,23 @@ describe('the watch of a folder tree', () => {
     await new Promise((r) => setTimeout(r, 200));
     writeFileSync(join(tmp.path, 'batch/cell/episodes/0001/trajectory.jsonl'), '{}\n');
     await hears(join(tmp.path, 'batch/cell/episodes/0001/trajectory.jsonl'));
+  });
+
+  // What a cell's view makes of them: a log it follows written to needs no reread, a file made beside it does.
+  it.each([
+    ['one watch a folder (Linux)', false],
+    ['one recursive watch (macOS, Windows)', true],
+  ])('with %s, tells a file written to as modified, one made or removed as changed', async (_kind, recursive) => {
+    writeTree(tmp.path, { 'cell/log.jsonl': '' });
+    await start({ recursive });
+    appendFileSync(join(tmp.path, 'cell/log.jsonl'), '{}\n');
+    await hears(join(tmp.path, 'cell/log.jsonl'));
+    writeFileSync(join(tmp.path, 'cell/summary.json'), '{}');
+    await hears(join(tmp.path, 'cell/summary.json'));
+    rmSync(join(tmp.path, 'cell/log.jsonl'));
+    await expect.poll(() => kinds.get(join(tmp.path, 'cell/log.jsonl'))?.at(-1)).toBe('changed');
+    expect(kinds.get(join(tmp.path, 'cell/log.jsonl'))?.[0]).toBe('modified');
+    expect(kinds.get(join(tmp.path, 'cell/summary.json'))?.[0]).toBe('changed');
   });
 
   it('a folder removed and made again is watched again', async () => {

@@ -1,6 +1,7 @@
-// npm run bench:latency: append events to a trajectory at a steady rate; for each, the time from its
-// write to its arrival in `tail -F`, in `cellwatch tail --json`, at the page's socket and on its screen
-// (serve mode, Chromium).
+// npm run bench:latency: append events to a trajectory at a steady rate, and frames to its episode's
+// folder of thousands, as a recording episode does; for each event, the time from its write to its arrival
+// in `tail -F`, in `cellwatch tail --json`, at the page's socket and on its screen (serve mode, Chromium);
+// and the CPU serve and `cellwatch tail` take meanwhile, beside theirs over as long before, nothing written.
 import { chromium } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,11 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { served } from './long-tasks';
-import { measure, ROOT } from './measure';
+import { cpuSeconds, measure, ROOT } from './measure';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const FIRST_SEQ = 1;
+/** Frames already in the episode's folder, and one more written every this many events. */
+const FRAMES = Number(process.env.BENCH_FRAMES ?? 5000);
+const FRAME_EVERY = 2;
+/** A 1x1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -29,12 +35,15 @@ const home = mkdtempSync(join(tmpdir(), 'cellwatch-bench-latency-'));
 const runs = join(home, 'runs');
 const cell = join(runs, 'std_sdk_bench_bare_default');
 const trajectory = join(cell, 'episodes', '0000', 'trajectory.jsonl');
+const frames = join(cell, 'episodes', '0000', 'frames');
+const frameFile = (k: number) => join(frames, `${String(k).padStart(6, '0')}.png`);
 const children: ChildProcess[] = [];
 const written = new Map<number, number>();
 const arrivals: Record<string, Map<number, number>> = { 'tail -F': new Map(), 'cellwatch tail --json': new Map(), 'page: socket': new Map(), page: new Map() };
 
 try {
-  mkdirSync(join(cell, 'episodes', '0000'), { recursive: true });
+  mkdirSync(frames, { recursive: true });
+  for (let k = 0; k < FRAMES; k++) writeFileSync(frameFile(k), PNG);
   writeFileSync(join(cell, 'run.json'), JSON.stringify({ runner: 'coding-agent', run: 'std_sdk_bench_bare_default', protocol: { episodes: [0] } }));
   writeFileSync(trajectory, `${JSON.stringify({ seq: 0, t: Date.now() / 1000, ev: 'episode_start', episode: 0 })}\n`);
   await measure(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet']);
@@ -94,12 +103,25 @@ try {
   });
   await new Promise((r) => setTimeout(r, 1000));
 
-  console.log(`Appending ${EVENTS} events at ${RATE}/s to ${trajectory}...`);
-  for (let seq = FIRST_SEQ; seq < FIRST_SEQ + EVENTS; seq++) {
-    written.set(seq, now());
-    appendFileSync(trajectory, `${JSON.stringify({ seq, t: Date.now() / 1000, ev: 'tool_call', name: 'step_discrete', args: { action: 'forward' } })}\n`);
-    await new Promise((r) => setTimeout(r, 1000 / RATE));
-  }
+  // The CPU seconds of serve and of `cellwatch tail` (every thread of each) over a window, as % of a core.
+  const cpuOf = async (during: () => Promise<void>) => {
+    const before = [cpuSeconds(server.pid as number), cpuSeconds(ours.pid as number)];
+    const started = performance.now();
+    await during();
+    const seconds = (performance.now() - started) / 1000;
+    return [cpuSeconds(server.pid as number), cpuSeconds(ours.pid as number)].map((after, k) => ((after - (before[k] as number)) / seconds) * 100) as [number, number];
+  };
+  const quiet = await cpuOf(() => new Promise((r) => setTimeout(r, EVENTS * (1000 / RATE))));
+
+  console.log(`Appending ${EVENTS} events at ${RATE}/s to ${trajectory}, and a frame every ${FRAME_EVERY} events to its ${FRAMES.toLocaleString('en-US')}...`);
+  const busy = await cpuOf(async () => {
+    for (let seq = FIRST_SEQ; seq < FIRST_SEQ + EVENTS; seq++) {
+      written.set(seq, now());
+      appendFileSync(trajectory, `${JSON.stringify({ seq, t: Date.now() / 1000, ev: 'tool_call', name: 'step_discrete', args: { action: 'forward' } })}\n`);
+      if (seq % FRAME_EVERY === 0) writeFileSync(frameFile(FRAMES + seq), PNG);
+      await new Promise((r) => setTimeout(r, 1000 / RATE));
+    }
+  });
   await new Promise((r) => setTimeout(r, 1500));
   const seen = await page.evaluate(() => (window as unknown as { latency: { received: [number, number][]; arrived: [number, number][] } }).latency);
   // The first time each event is seen counts.
@@ -117,6 +139,7 @@ try {
   }
   const baseline = p95['tail -F'] as number;
   console.log(`\np95 beyond tail -F: cellwatch tail ${(p95['cellwatch tail --json']! - baseline).toFixed(1)} ms, page ${(p95.page! - baseline).toFixed(1)} ms (goal: within one frame, 17 ms)`);
+  console.log(`CPU while written to: serve ${busy[0].toFixed(1)} % of a core, cellwatch tail ${busy[1].toFixed(1)} %; the same time before, nothing written: ${quiet[0].toFixed(1)} %, ${quiet[1].toFixed(1)} %`);
 } finally {
   // The server writes its index cache into the folder until it has gone: removing it sooner fails (ENOTEMPTY).
   await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve(null) : (c.once('exit', resolve), c.kill())))));
