@@ -31,3 +31,65 @@ export class QuietTimer {
     this.since = null;
   }
 }
+
+/**
+ * A read asked for again and again as files change (an open cell, a root's changed cells): one at a time,
+ * and the changes made during one ask for one more after it, never a queue. The next starts no sooner than
+ * `settleMs` after it is asked for (the changes of a burst gather) and three times as long after the last
+ * ended as that one took: a read costs what the cells' size does (a cell of thousands of episodes: tens of
+ * milliseconds), so one written to without a pause is read with a quarter of a core at most.
+ */
+export class Rereads {
+  private running: Promise<void> | null = null;
+  private asked = false;
+  private closed = false;
+  private nextAt = 0;
+  /** Ends the wait for the next read (at close). */
+  private endWait: (() => void) | undefined;
+
+  constructor(
+    private readonly read: () => Promise<void>,
+    private readonly settleMs: number,
+  ) {}
+
+  ask(): void {
+    this.asked = true;
+    this.running ??= this.readWhileAsked().finally(() => (this.running = null));
+  }
+
+  private async readWhileAsked(): Promise<void> {
+    while (this.asked && !this.closed) {
+      await this.waited(Math.max(this.settleMs, this.nextAt - performance.now()));
+      if (this.closed) return;
+      this.asked = false;
+      const started = performance.now();
+      try {
+        await this.read();
+      } finally {
+        const ended = performance.now();
+        this.nextAt = ended + Math.min(MAX_PAUSE_MS, 3 * (ended - started));
+      }
+    }
+  }
+
+  private waited(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.endWait?.(), ms);
+      this.endWait = () => {
+        clearTimeout(timer);
+        this.endWait = undefined;
+        resolve();
+      };
+    });
+  }
+
+  /** No more reads: the one running, if any, is waited for. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.endWait?.();
+    await this.running;
+  }
+}
+
+/** However long a read took, the next waits no longer than this. */
+const MAX_PAUSE_MS = 30_000;

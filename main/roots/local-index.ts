@@ -8,6 +8,7 @@ import { CellTable } from './cell-table';
 import { firstScan } from './first-scan';
 import { IndexCache, picksKey } from './index-cache';
 import { AGE_CHECK_MS, MISSING_RETRY_MS, SETTLE_MS, SWEEP_MS, SWEEP_UNWATCHED_MS, type IndexOptions } from './index-options';
+import { Rereads } from '../quiet';
 import type { Found } from '../scan';
 import type { ReaderPool } from './pool';
 import { cellHolding, watchRoot, watchProblem, type RootWatcher } from './root-watcher';
@@ -21,9 +22,10 @@ export class LocalIndex implements RootIndex {
   private watcher: RootWatcher | undefined;
   private readonly dirty = new Set<string>();
   private rediscover = false;
-  private settle: NodeJS.Timeout | undefined;
   private sweeper: NodeJS.Timeout | undefined;
   private working: Promise<void> = Promise.resolve();
+  /** The cells the watcher says changed, read at the pace of what a read costs. */
+  private readonly changes = new Rereads(() => this.update(), SETTLE_MS);
   private closed = false;
   private watchProblem: Problem | undefined;
   private cache: IndexCache | null = null;
@@ -139,8 +141,7 @@ export class LocalIndex implements RootIndex {
     if (cell) this.dirty.add(cell.dir);
     // Outside any known cell: a new cell (or a removed one) somewhere above.
     else this.rediscover = true;
-    clearTimeout(this.settle);
-    this.settle = setTimeout(() => void this.update(), SETTLE_MS);
+    this.changes.ask();
   }
 
   reread(cellPath: string): void {
@@ -234,10 +235,10 @@ export class LocalIndex implements RootIndex {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.settle);
     clearInterval(this.sweeper);
     this.watcher?.close();
     this.watcher = undefined;
+    await this.changes.close();
     await this.working;
     await this.saveCache();
   }

@@ -4,6 +4,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CellDelta } from '../../shared/cell-detail';
 import { jsonl, tempDir, writeTree } from '../../runners/testing';
 import { createCore, type Core } from '../core';
+import { readCell, summaryOf } from '../../runners/read';
+import { context } from '../../runners/testing';
+import { localHostContext } from '../place/context';
+import type { FormatName } from '../../shared/model';
+import { OpenCellReader } from './open-reader';
+import { CellSession } from './session';
 
 let tmp: ReturnType<typeof tempDir>;
 let core: Core;
@@ -158,5 +164,55 @@ describe('an open cell', () => {
     expect(await core.media(`/${frames.cameras[0]?.urls[0]}`)).toEqual({ file: join(cell, 'episodes/0000/frames/000001.png') });
     expect(await core.media(`/media/${encodeURIComponent(id)}/../../../etc/passwd`)).toBeNull();
     expect(await core.media(`/media/${encodeURIComponent('local:/etc')}/passwd`)).toBeNull();
+  });
+});
+
+describe("an open cell's rereads", () => {
+  /** A reader that counts its reads, each waiting while the gate is shut. */
+  class GatedReader extends OpenCellReader {
+    reads = 0;
+    private gate: Promise<void> = Promise.resolve();
+    private openGate: () => void = () => undefined;
+    shut(): void {
+      this.gate = new Promise((resolve) => (this.openGate = resolve));
+    }
+    open(): void {
+      this.openGate();
+    }
+    override async detail(host: string, dir: string, format: FormatName) {
+      this.reads++;
+      await this.gate;
+      return super.detail(host, dir, format);
+    }
+  }
+
+  // A read of a cell of thousands of episodes takes longer than its log takes to grow by a line: each
+  // change asked for a read of its own, queued behind the others, and the view fell ever further behind.
+  it('one at a time: the changes made during a read ask for one read after it, not one each', async () => {
+    const reader = new GatedReader(() => {
+      throw new Error('no host but this machine');
+    });
+    const summary = summaryOf(await readCell(cell, 'coding-agent', context()), join(tmp.path, 'runs'));
+    const session = new CellSession(summary, localHostContext(), (delta) => deltas.push(delta), (row) => row, reader);
+    try {
+      await session.open();
+      expect(reader.reads).toBe(1);
+      reader.shut();
+      session.reread();
+      await expect.poll(() => reader.reads).toBe(2);
+      // Each change well apart from the last, as lines written one by one are.
+      for (let i = 0; i < 5; i++) {
+        session.reread();
+        await new Promise((r) => setTimeout(r, 60));
+      }
+      expect(reader.reads).toBe(2);
+      reader.open();
+      await expect.poll(() => reader.reads, { timeout: 15_000 }).toBe(3);
+    } finally {
+      reader.open();
+      await session.close();
+      await reader.close();
+    }
+    expect(reader.reads).toBe(3);
   });
 });

@@ -2,7 +2,7 @@ import type { CellDelta, CellDetail, StreamEvent, StreamResume } from '../../sha
 import { isLive, mergeProblems, problem, problemKey, type CellSummary, type Problem } from '../../shared/model';
 import { ADAPTERS, cellFolder } from '../../runners';
 import type { Change } from '../changes';
-import { QuietTimer } from '../quiet';
+import { QuietTimer, Rereads } from '../quiet';
 import { kindFor, type Looked } from '../roots/looked';
 import type { CellRead, DetailRead, EventLog } from '../../runners/types';
 import type { OpenCellReader } from './open-reader';
@@ -47,12 +47,12 @@ export class CellSession {
   private readonly streams = new Map<string, EventLog>();
   private vramFile: string | undefined;
   private readonly seenProblems = new Set<string>();
-  private settleTimer: NodeJS.Timeout | undefined;
-  private refreshing: Promise<void> = Promise.resolve();
+  /** Rereads as files change, at the pace of what one costs. */
+  private readonly rereads = new Rereads(() => this.refresh().catch((error: Error) => this.refreshFailed(error)), SETTLE_MS);
   private timers: NodeJS.Timeout[] = [];
   /** What the last read looked at. */
   private looked: Looked | undefined;
-  private readonly quiet = new QuietTimer(() => this.scheduleRefresh());
+  private readonly quiet = new QuietTimer(() => this.rereads.ask());
   /** Where the cell's files are: its folder, or the folder of a cell that is a file. */
   private readonly folder: string;
 
@@ -108,8 +108,8 @@ export class CellSession {
     // Open logs are polled too: a watcher can miss a change, and a host's feed can be down.
     this.follows.startPolling();
     // While a host's feed is down, the rest of the cell is read every few seconds.
-    if (!isLocal(this.context.host)) this.timers.push(setInterval(() => this.context.live() || this.scheduleRefresh(), REMOTE_REFRESH_MS));
-    this.timers.push(setInterval(() => this.scheduleRefresh(), REFRESH_MS));
+    if (!isLocal(this.context.host)) this.timers.push(setInterval(() => this.context.live() || this.rereads.ask(), REMOTE_REFRESH_MS));
+    this.timers.push(setInterval(() => this.rereads.ask(), REFRESH_MS));
     this.timers.forEach((t) => t.unref());
     return this.detail;
   }
@@ -132,27 +132,20 @@ export class CellSession {
     if (file === null) {
       // The cell itself, or a folder above it (a host's feed that started again): anything may have changed.
       this.follows.pollAll();
-      this.scheduleRefresh();
+      this.rereads.ask();
       return;
     }
     if (this.follows.route(file) && file === this.vramFile) return;
     // A log being followed, or a frame written, need no reread: only what the last read looked at does;
     // over SSH a log it looked at that grows is read again once quiet, not once a line.
     const how = this.looked ? kindFor(this.looked, change) : 'changed';
-    if (how === 'changed' || (how === 'appended' && isLocal(this.context.host))) this.scheduleRefresh();
+    if (how === 'changed' || (how === 'appended' && isLocal(this.context.host))) this.rereads.ask();
     else if (how === 'appended') this.quiet.poke();
   }
 
   /** Reads the cell again now, as a change in its files would. */
   reread(): void {
-    this.scheduleRefresh();
-  }
-
-  private scheduleRefresh(): void {
-    clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => {
-      this.refreshing = this.refreshing.then(() => this.refresh()).catch((error: Error) => this.refreshFailed(error));
-    }, SETTLE_MS);
+    this.rereads.ask();
   }
 
   /** A reread that failed: a host reconnecting is tried again at the next tick; anything else is said, once. */
@@ -217,11 +210,10 @@ export class CellSession {
 
   async close(): Promise<void> {
     this.timers.forEach(clearInterval);
-    clearTimeout(this.settleTimer);
     this.quiet.cancel();
     this.follows.close();
     this.streams.clear();
     await this.unwatch?.();
-    await this.refreshing;
+    await this.rereads.close();
   }
 }

@@ -1,7 +1,8 @@
-// npm run bench:latency: append events to a trajectory at a steady rate, and frames to its episode's
-// folder of thousands, as a recording episode does; for each event, the time from its write to its arrival
-// in `tail -F`, in `cellwatch tail --json`, at the page's socket and on its screen (serve mode, Chromium);
-// and the CPU serve and `cellwatch tail` take meanwhile, beside theirs over as long before, nothing written.
+// npm run bench:latency: append events to the trajectory of a long run's live episode (thousands ended
+// before it) at a steady rate, and frames to its folder of thousands, as a recording episode does; for
+// each event, the time from its write to its arrival in `tail -F`, in `cellwatch tail --json`, at the
+// page's socket and on its screen (serve mode, Chromium); and the CPU serve and `cellwatch tail` take
+// meanwhile, beside theirs over as long before, nothing written.
 import { chromium } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,9 @@ import { cpuSeconds, measure, ROOT } from './measure';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const FIRST_SEQ = 1;
-/** Frames already in the episode's folder, and one more written every this many events. */
+/** Episodes ended before the live one, each with its trajectory. */
+const ENDED = Number(process.env.BENCH_EPISODES ?? 3000);
+/** Frames already in the live episode's folder, and one more written every this many events. */
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 5000);
 const FRAME_EVERY = 2;
 /** A 1x1 PNG. */
@@ -34,18 +37,27 @@ function follow(child: ChildProcess, onLine: (line: string) => void): void {
 const home = mkdtempSync(join(tmpdir(), 'cellwatch-bench-latency-'));
 const runs = join(home, 'runs');
 const cell = join(runs, 'std_sdk_bench_bare_default');
-const trajectory = join(cell, 'episodes', '0000', 'trajectory.jsonl');
-const frames = join(cell, 'episodes', '0000', 'frames');
+const episode = (k: number) => join(cell, 'episodes', String(k).padStart(4, '0'));
+const trajectory = join(episode(ENDED), 'trajectory.jsonl');
+const frames = join(episode(ENDED), 'frames');
 const frameFile = (k: number) => join(frames, `${String(k).padStart(6, '0')}.png`);
 const children: ChildProcess[] = [];
 const written = new Map<number, number>();
 const arrivals: Record<string, Map<number, number>> = { 'tail -F': new Map(), 'cellwatch tail --json': new Map(), 'page: socket': new Map(), page: new Map() };
 
 try {
+  const ended: Record<string, unknown> = {};
+  for (let k = 0; k < ENDED; k++) {
+    mkdirSync(episode(k), { recursive: true });
+    writeFileSync(join(episode(k), 'trajectory.jsonl'), `${JSON.stringify({ seq: 0, ev: 'episode_start', episode: k })}\n${JSON.stringify({ seq: 1, ev: 'episode_end', episode: k })}\n`);
+    ended[k] = { status: 'evaluated', success: k % 2 === 0 };
+  }
   mkdirSync(frames, { recursive: true });
   for (let k = 0; k < FRAMES; k++) writeFileSync(frameFile(k), PNG);
-  writeFileSync(join(cell, 'run.json'), JSON.stringify({ runner: 'coding-agent', run: 'std_sdk_bench_bare_default', protocol: { episodes: [0] } }));
-  writeFileSync(trajectory, `${JSON.stringify({ seq: 0, t: Date.now() / 1000, ev: 'episode_start', episode: 0 })}\n`);
+  const planned = Array.from({ length: ENDED + 1 }, (_, k) => k);
+  writeFileSync(join(cell, 'run.json'), JSON.stringify({ runner: 'coding-agent', run: 'std_sdk_bench_bare_default', protocol: { episodes: planned } }));
+  writeFileSync(join(cell, 'summary.json'), JSON.stringify({ run: 'std_sdk_bench_bare_default', finished: false, planned, episodes: ended }));
+  writeFileSync(trajectory, `${JSON.stringify({ seq: 0, t: Date.now() / 1000, ev: 'episode_start', episode: ENDED })}\n`);
   await measure(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet']);
   const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data') };
 
@@ -113,7 +125,7 @@ try {
   };
   const quiet = await cpuOf(() => new Promise((r) => setTimeout(r, EVENTS * (1000 / RATE))));
 
-  console.log(`Appending ${EVENTS} events at ${RATE}/s to ${trajectory}, and a frame every ${FRAME_EVERY} events to its ${FRAMES.toLocaleString('en-US')}...`);
+  console.log(`Appending ${EVENTS} events at ${RATE}/s to ${trajectory} (${ENDED.toLocaleString('en-US')} episodes ended before it), and a frame every ${FRAME_EVERY} events to its ${FRAMES.toLocaleString('en-US')}...`);
   const busy = await cpuOf(async () => {
     for (let seq = FIRST_SEQ; seq < FIRST_SEQ + EVENTS; seq++) {
       written.set(seq, now());
