@@ -1,18 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { Rereads } from './quiet';
 
-/** A read that counts itself and waits while its gate is shut. */
-function gatedRead() {
-  const read = { count: 0, open: () => undefined as void, gate: Promise.resolve() };
-  const shut = () => (read.gate = new Promise((resolve) => (read.open = resolve)));
-  return { read, shut, run: async () => (read.count++, await read.gate) };
+/** A read that counts itself and, once shut, waits until opened. */
+class GatedRead {
+  count = 0;
+  private gate = Promise.resolve();
+  open = () => undefined as void;
+  shut(): void {
+    this.gate = new Promise((resolve) => (this.open = resolve));
+  }
+  run = async () => {
+    this.count++;
+    await this.gate;
+  };
 }
 
 describe('rereads', () => {
   it('one at a time: asked for again and again during a read, one more read after it', async () => {
-    const { read, shut, run } = gatedRead();
-    shut();
-    const rereads = new Rereads(run, 1);
+    const read = new GatedRead();
+    read.shut();
+    const rereads = new Rereads(read.run, 1);
     rereads.ask();
     await expect.poll(() => read.count).toBe(1);
     // Each ask well apart from the last, as changes written one by one are.
@@ -28,8 +35,8 @@ describe('rereads', () => {
   });
 
   it('closed while it waits for the next read, reads no more', async () => {
-    const { read, run } = gatedRead();
-    const rereads = new Rereads(run, 1);
+    const read = new GatedRead();
+    const rereads = new Rereads(read.run, 1);
     rereads.ask();
     await expect.poll(() => read.count).toBe(1);
     rereads.ask();
