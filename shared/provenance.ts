@@ -13,11 +13,11 @@ export interface Provenance {
 
 type Explained = Pick<CellSummary, 'format' | 'episodes' | 'excludedBy' | 'success_rate' | 'budget' | 'board' | 'board_reasons' | 'boardName' | 'tokens' | 'cost_usd_estimate' | 'cost_source' | 'runnerCostUsd' | 'cost_usd_billed'>;
 
-/** "17/38 · 44.7% · 95% CI 30.1–60.3%": successes of scored, the rate, its Wilson interval, as every view and the CLI say it. */
+/** "17/38 · 44.7% · 95% CI 30.1–60.3%" (1,500/3,000 …): successes of scored, the rate, its Wilson interval, as every view and the CLI say it. */
 export function successText(successes: number, scored: number): string {
   const interval = wilson95(successes, scored);
   if (!interval) return 'nothing scored yet';
-  return `${successes}/${scored} · ${share(successes / scored)} · 95% CI ${(interval[0] * 100).toFixed(1)}–${share(interval[1])}`;
+  return `${whole(successes)}/${whole(scored)} · ${share(successes / scored)} · 95% CI ${(interval[0] * 100).toFixed(1)}–${share(interval[1])}`;
 }
 
 /** Each figure the cell shows, with where it comes from; `rule`: its format's board rule, when it keeps one. */

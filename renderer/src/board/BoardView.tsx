@@ -66,7 +66,7 @@ function Square({ cell, verdicts, standing, names, focused, onFocus }: SquarePro
     >
       <span className="square-head">
         <span className={`dot tone-${STATE_LOOK[cell.state].tone}`} aria-hidden />
-        <span className="square-rate">{scored ? `${successes}/${scored}` : '–'}</span>
+        <span className="square-rate">{scored ? `${whole(successes)}/${whole(scored)}` : '–'}</span>
         <span className="muted">{percent(cell.success_rate, 0)}</span>
         {won > 0 && (
           <span className="board-win" aria-label={`${counted(won, 'real difference')} won`}>
