@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rereads } from './quiet';
-
-/** A read that counts itself and, once shut, waits until opened. */
-class GatedRead {
-  count = 0;
-  private gate = Promise.resolve();
-  open = () => undefined as void;
-  shut(): void {
-    this.gate = new Promise((resolve) => (this.open = resolve));
-  }
-  run = async () => {
-    this.count++;
-    await this.gate;
-  };
-}
+import { GatedRead } from './testing';
 
 describe('rereads', () => {
   it('one at a time: asked for again and again during a read, one more read after it', async () => {

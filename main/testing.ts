@@ -1,4 +1,4 @@
-// For tests: cores that are closed after each test, whatever the test did.
+// For tests: cores that are closed after each test, whatever the test did, and a read held on cue.
 import { afterEach } from 'vitest';
 import { createCore, type Core, type CoreOptions } from './core';
 
@@ -12,5 +12,22 @@ export function closedAfterEach(): (options: CoreOptions) => Promise<Core> {
     const core = await createCore(options);
     started.push(core);
     return core;
+  };
+}
+
+/** A read that counts its runs and, once shut, holds each until opened: what a slow read looks like, on cue. */
+export class GatedRead {
+  count = 0;
+  private gate = Promise.resolve();
+  private release: () => void = () => undefined;
+  shut(): void {
+    this.gate = new Promise((resolve) => (this.release = resolve));
+  }
+  open(): void {
+    this.release();
+  }
+  run = async (): Promise<void> => {
+    this.count++;
+    await this.gate;
   };
 }

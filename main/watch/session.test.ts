@@ -9,6 +9,7 @@ import { localHostContext } from '../place/context';
 import type { FormatName } from '../../shared/model';
 import { OpenCellReader } from './open-reader';
 import { CellSession } from './session';
+import { GatedRead } from '../testing';
 
 let tmp: ReturnType<typeof tempDir>;
 let core: Core;
@@ -167,20 +168,11 @@ describe('an open cell', () => {
 });
 
 describe("an open cell's rereads", () => {
-  /** A reader that counts its reads, each waiting while the gate is shut. */
+  /** A reader whose reads are held while its gate is shut. */
   class GatedReader extends OpenCellReader {
-    reads = 0;
-    private gate: Promise<void> = Promise.resolve();
-    private openGate: () => void = () => undefined;
-    shut(): void {
-      this.gate = new Promise((resolve) => (this.openGate = resolve));
-    }
-    open(): void {
-      this.openGate();
-    }
+    readonly gate = new GatedRead();
     override async detail(host: string, dir: string, format: FormatName) {
-      this.reads++;
-      await this.gate;
+      await this.gate.run();
       return super.detail(host, dir, format);
     }
   }
@@ -195,23 +187,23 @@ describe("an open cell's rereads", () => {
     const session = new CellSession(summary, localHostContext(), (delta) => deltas.push(delta), (row) => row, reader);
     try {
       await session.open();
-      expect(reader.reads).toBe(1);
-      reader.shut();
+      expect(reader.gate.count).toBe(1);
+      reader.gate.shut();
       session.reread();
-      await expect.poll(() => reader.reads).toBe(2);
+      await expect.poll(() => reader.gate.count).toBe(2);
       // Each change well apart from the last, as lines written one by one are.
       for (let i = 0; i < 5; i++) {
         session.reread();
         await new Promise((r) => setTimeout(r, 60));
       }
-      expect(reader.reads).toBe(2);
-      reader.open();
-      await expect.poll(() => reader.reads, { timeout: 15_000 }).toBe(3);
+      expect(reader.gate.count).toBe(2);
+      reader.gate.open();
+      await expect.poll(() => reader.gate.count, { timeout: 15_000 }).toBe(3);
     } finally {
-      reader.open();
+      reader.gate.open();
       await session.close();
       await reader.close();
     }
-    expect(reader.reads).toBe(3);
+    expect(reader.gate.count).toBe(3);
   });
 });
