@@ -1,8 +1,9 @@
 // The logs of one folder followed as they grow, for an open cell (its streams, its GPU samples) and for
 // `cellwatch tail`: one Follower a file, over the place's byte source; a change in the folder goes to the
-// follower of its file; and every follower is polled too, since a watcher can miss a change (a network
+// follower of its file; and the followers are polled too, since a watcher can miss a change (a network
 // disk, a file made as it starts) and a host's feed can be down: often while the place tells no changes
-// as they happen, once a second while it does.
+// as they happen, once a second while it does. A log that has not grown for a minute is polled at every
+// fifteenth poll only: `cellwatch tail` of a long run follows thousands of ended episodes' logs.
 import { join, relative, sep } from 'node:path';
 import type { HostContext } from '../place/context';
 import { Follower, type FollowStart } from './follower';
@@ -12,10 +13,16 @@ import type { TailChunk } from './lines';
 const POLL_DOWN_MS = 250;
 /** ...and, in ticks of that, while it does. */
 const LIVE_EVERY = 4;
+/** A log that grew within this many polls is polled at each; the others at every QUIET_EVERY-th. */
+export const ACTIVE_POLLS = 60;
+export const QUIET_EVERY = 15;
 
 export class FollowSet {
   private readonly followers = new Map<string, Follower>();
   private timer: NodeJS.Timeout | undefined;
+  private polls = 0;
+  /** Each follower's offset as the last poll found it, and the poll it last grew by. */
+  private readonly grown = new WeakMap<Follower, { offset: number; poll: number }>();
 
   constructor(
     private readonly context: HostContext,
@@ -65,13 +72,26 @@ export class FollowSet {
     this.followers.forEach((f) => void f.poll());
   }
 
-  /** Polls every follower as the place's presence says (see above); `tick` hears each poll, by its count. */
+  /** One poll: the followers of logs that grew lately, and at every QUIET_EVERY-th all of them. */
+  async pollDue(): Promise<void> {
+    this.polls++;
+    const due: Promise<void>[] = [];
+    for (const follower of this.followers.values()) {
+      const last = this.grown.get(follower);
+      // A log first met here has not grown yet: an ended episode's stays quiet.
+      if (last?.offset !== follower.offset) this.grown.set(follower, { offset: follower.offset, poll: last ? this.polls : -Infinity });
+      if (this.polls % QUIET_EVERY === 0 || this.polls - (this.grown.get(follower)?.poll ?? 0) <= ACTIVE_POLLS) due.push(follower.poll());
+    }
+    await Promise.all(due);
+  }
+
+  /** Polls the followers as the place's presence says (see above); `tick` hears each poll, by its count. */
   startPolling(tick: (count: number) => void = () => undefined): void {
     let count = 0;
     this.timer = setInterval(() => {
       count++;
       if (this.context.live() && count % LIVE_EVERY !== 0) return;
-      this.pollAll();
+      void this.pollDue();
       tick(count);
     }, POLL_DOWN_MS);
   }
