@@ -2,8 +2,9 @@
 // `cellwatch tail`: one Follower a file, over the place's byte source; a change in the folder goes to the
 // follower of its file; and the followers are polled too, since a watcher can miss a change (a network
 // disk, a file made as it starts) and a host's feed can be down: often while the place tells no changes
-// as they happen, once a second while it does. A log that has not grown for a minute is polled at every
-// fifteenth poll only: `cellwatch tail` of a long run follows thousands of ended episodes' logs.
+// as they happen, once a second while it does. A log that has not grown for 60 polls (a minute while the
+// place tells changes) is polled at every fifteenth only: `cellwatch tail` of a long run follows the logs
+// of thousands of ended episodes.
 import { join, relative, sep } from 'node:path';
 import type { HostContext } from '../place/context';
 import { Follower, type FollowStart } from './follower';
@@ -77,10 +78,13 @@ export class FollowSet {
     this.polls++;
     const due: Promise<void>[] = [];
     for (const follower of this.followers.values()) {
-      const last = this.grown.get(follower);
-      // A log first met here has not grown yet: an ended episode's stays quiet.
-      if (last?.offset !== follower.offset) this.grown.set(follower, { offset: follower.offset, poll: last ? this.polls : -Infinity });
-      if (this.polls % QUIET_EVERY === 0 || this.polls - (this.grown.get(follower)?.poll ?? 0) <= ACTIVE_POLLS) due.push(follower.poll());
+      let grown = this.grown.get(follower);
+      if (grown?.offset !== follower.offset) {
+        // A log first met here has not grown yet: an ended episode's stays quiet.
+        grown = { offset: follower.offset, poll: grown ? this.polls : -Infinity };
+        this.grown.set(follower, grown);
+      }
+      if (this.polls % QUIET_EVERY === 0 || this.polls - grown.poll <= ACTIVE_POLLS) due.push(follower.poll());
     }
     await Promise.all(due);
   }
