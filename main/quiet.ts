@@ -47,8 +47,9 @@ export class Rereads {
   /** Ends the wait for the next read (at close). */
   private endWait: (() => void) | undefined;
 
+  /** `read` may resolve to what its own part took (ms), when it first waits for other work. */
   constructor(
-    private readonly read: () => Promise<void>,
+    private readonly read: () => Promise<number | void>,
     private readonly settleMs: number,
   ) {}
 
@@ -63,11 +64,12 @@ export class Rereads {
       if (this.closed) return;
       this.asked = false;
       const started = performance.now();
+      let took: number | void = undefined;
       try {
-        await this.read();
+        took = await this.read();
       } finally {
         const ended = performance.now();
-        this.nextAt = ended + Math.min(MAX_PAUSE_MS, 3 * (ended - started));
+        this.nextAt = ended + Math.min(MAX_PAUSE_MS, 3 * (took ?? ended - started));
       }
     }
   }
