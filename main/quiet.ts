@@ -47,7 +47,10 @@ export class Rereads {
   /** Ends the wait for the next read (at close). */
   private endWait: (() => void) | undefined;
 
-  /** `read` may resolve to what its own part took (ms), when it first waits for other work. */
+  /**
+   * `read` says its own failures (it never rejects), and may resolve to what its own part took (ms) when it
+   * first waits for other work.
+   */
   constructor(
     private readonly read: () => Promise<number | void>,
     private readonly settleMs: number,
