@@ -34,27 +34,35 @@ describe('rereads', () => {
 
   describe('on a clock of its own', () => {
     afterEach(() => vi.useRealTimers());
-    /** Reads that each take a second, and say they took `says` ms (undefined: nothing); when the second read started after the first ended. */
-    async function gapAfter(says: number | undefined): Promise<number> {
+    /** Two reads of `readMs`, each first waiting `beforeMs` for other work: how long after the first ended the second began waiting. */
+    async function gapAfter(readMs: number, beforeMs: number): Promise<number> {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-      const starts: number[] = [];
-      const rereads = new Rereads(async () => {
-        starts.push(performance.now());
-        await new Promise((r) => setTimeout(r, 1000));
-        return says;
-      }, 10);
+      const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      const begins: number[] = [];
+      const ends: number[] = [];
+      const rereads = new Rereads(
+        async () => {
+          await sleep(readMs);
+          ends.push(performance.now());
+        },
+        10,
+        async () => {
+          begins.push(performance.now());
+          await sleep(beforeMs);
+        },
+      );
       rereads.ask();
-      await vi.advanceTimersByTimeAsync(1010);
+      await vi.advanceTimersByTimeAsync(10 + beforeMs + readMs);
       rereads.ask();
       await vi.advanceTimersByTimeAsync(10_000);
       await rereads.close();
-      return (starts[1] as number) - ((starts[0] as number) + 1000);
+      return (begins[1] as number) - (ends[0] as number);
     }
 
-    it('waits three times what a read took after it, or what the read says it took (a wait for other work left out)', async () => {
-      expect(await gapAfter(undefined)).toBe(3000);
-      expect(await gapAfter(100)).toBe(300);
-      expect(await gapAfter(0)).toBe(10);
+    it('waits three times what the last read took after it, not counting what it waited for first', async () => {
+      expect(await gapAfter(1000, 0)).toBe(3000);
+      expect(await gapAfter(100, 2000)).toBe(300);
+      expect(await gapAfter(0, 2000)).toBe(10);
     });
   });
 });

@@ -48,12 +48,13 @@ export class Rereads {
   private endWait: (() => void) | undefined;
 
   /**
-   * `read` says its own failures (it never rejects), and may resolve to what its own part took (ms) when it
-   * first waits for other work.
+   * `read` says its own failures (it never rejects); `before`, other work each read waits for first (a
+   * sweep of the root), is not counted in what the read took.
    */
   constructor(
-    private readonly read: () => Promise<number | void>,
+    private readonly read: () => Promise<void>,
     private readonly settleMs: number,
+    private readonly before: () => Promise<void> = async () => undefined,
   ) {}
 
   ask(): void {
@@ -66,13 +67,13 @@ export class Rereads {
       await this.waited(Math.max(this.settleMs, this.nextAt - performance.now()));
       if (this.closed) return;
       this.asked = false;
+      await this.before();
       const started = performance.now();
-      let took: number | void = undefined;
       try {
-        took = await this.read();
+        await this.read();
       } finally {
         const ended = performance.now();
-        this.nextAt = ended + Math.min(MAX_PAUSE_MS, 3 * (took ?? ended - started));
+        this.nextAt = ended + Math.min(MAX_PAUSE_MS, 3 * (ended - started));
       }
     }
   }

@@ -24,8 +24,8 @@ export class LocalIndex implements RootIndex {
   private rediscover = false;
   private sweeper: NodeJS.Timeout | undefined;
   private working: Promise<void> = Promise.resolve();
-  /** The cells the watcher says changed, read at the pace of what a read costs. */
-  private readonly changes = new Rereads(() => this.update(), SETTLE_MS);
+  /** The cells the watcher says changed, read at the pace of what a read costs (a sweep it waits for not counted). */
+  private readonly changes = new Rereads(() => this.update(), SETTLE_MS, () => this.working);
   private closed = false;
   private watchProblem: Problem | undefined;
   private cache: IndexCache | null = null;
@@ -183,21 +183,10 @@ export class LocalIndex implements RootIndex {
     }
   }
 
-  /**
-   * Reads what is dirty, finds new and removed cells, and sends the rows that changed. One update at a time:
-   * resolves to the milliseconds its own read took, not counting its wait for the one before (a sweep).
-   */
-  update(): Promise<number> {
-    const timed = this.working.then(async () => {
-      const started = performance.now();
-      await this.apply();
-      return performance.now() - started;
-    });
-    this.working = timed.then(
-      () => undefined,
-      (error: Error) => this.failed(error),
-    );
-    return timed.catch(() => 0);
+  /** Reads what is dirty, finds new and removed cells, and sends the rows that changed. One update at a time. */
+  update(): Promise<void> {
+    this.working = this.working.then(() => this.apply()).catch((error: Error) => this.failed(error));
+    return this.working;
   }
 
   private async apply(): Promise<void> {
