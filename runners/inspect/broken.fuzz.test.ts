@@ -61,9 +61,12 @@ describe('an Inspect log, fuzzed', () => {
         } catch {
           parses = false;
         }
-        if (!parses && read.has(name)) expect(cell.problems).toContainEqual(expect.objectContaining({ file: name, message: expect.stringMatching(/^not (JSON|a list of sample summaries)/) }));
+        // Named by the member, or by the place in it of a summary that is not JSON (`summaries.json [0]`).
+        const place = new RegExp(`^${name.replace(/[.[\]]/g, '\\$&')}( \\[\\d+\\])?$`);
+        if (!parses && read.has(name)) expect(cell.problems).toContainEqual(expect.objectContaining({ file: expect.stringMatching(place), message: expect.stringMatching(/^not (JSON|a list of sample summaries)/) }));
       }),
-      { numRuns: 150 },
+      // A list whose first summary is not JSON (found on Node 24 by a random run).
+      { numRuns: 150, examples: [[members.findIndex((m) => m.name === 'summaries.json'), '[#]']] },
     );
   });
 
