@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { mergeProblems, problem, type CellSummary, type FormatName, type Problem } from '../shared/model';
 import { baseCell, judgeBoard, NO_LABELS } from './common/cell';
 import type { LogCache } from './common/logs';
@@ -12,12 +12,29 @@ export interface ReadOptions {
   detail?: boolean;
   /** Check every event log of the cell for malformed lines, on from where this cache left each. */
   logs?: LogCache;
+  /**
+   * The paths a watch saw change since `logs` last checked this cell's logs: a log checked before that is
+   * not among them, nor a folder above it, is not looked at again. Absent: every log is.
+   */
+  changed?: ReadonlySet<string>;
 }
 
-/** The malformed lines of every event log of a cell, on from where `logs` left each log. */
-export async function logProblems(dir: string, format: FormatName, ctx: ReadContext, logs: LogCache): Promise<Problem[]> {
+/** Whether `path`, or a folder above it, is among `changed`. */
+function touchedBy(changed: ReadonlySet<string>): (path: string) => boolean {
+  const folders = [...changed].map((path) => `${path}${sep}`);
+  return (path) => changed.has(path) || folders.some((folder) => path.startsWith(folder));
+}
+
+/** The malformed lines of every event log of a cell, on from where `logs` left each log (see ReadOptions.changed). */
+export async function logProblems(dir: string, format: FormatName, ctx: ReadContext, logs: LogCache, changed?: ReadonlySet<string>): Promise<Problem[]> {
   const found: Problem[] = [];
-  for (const log of await ADAPTERS[format].eventLogs(dir, ctx)) if (!log.checked) append(found, await logs.problems(join(cellFolder(dir, format), log.file), log.file));
+  const folder = cellFolder(dir, format);
+  const touched = changed && touchedBy(changed);
+  for (const log of await ADAPTERS[format].eventLogs(dir, ctx)) {
+    if (log.checked) continue;
+    const path = join(folder, log.file);
+    append(found, await logs.problems(path, log.file, touched !== undefined && !touched(path)));
+  }
   return found;
 }
 
@@ -36,7 +53,7 @@ export async function readCell(dir: string, format: FormatName, ctx: ReadContext
   if (!ADAPTERS[format].capabilities.fileCell && (await ctx.fs.stat(dir))?.kind !== 'dir') return { ...unreadable('cell folder no longer exists'), gone: true };
   try {
     const read = withIntegrity(await ADAPTERS[format].read(dir, ctx, { detail: options.detail }));
-    if (options.logs) read.cell.problems = mergeProblems(read.cell.problems, await logProblems(dir, format, ctx, options.logs));
+    if (options.logs) read.cell.problems = mergeProblems(read.cell.problems, await logProblems(dir, format, ctx, options.logs, options.changed));
     return read;
   } catch (error) {
     return unreadable(`could not read this cell: ${(error as Error).message}`);

@@ -92,6 +92,22 @@ describe('the index of a local runs root', () => {
     expect(deltas.flatMap((d) => d.removed)).toEqual([`local:${join(tmp.path, 'b')}`]);
   });
 
+  it('a watched change to a log looks again at that log; one the watch missed, at the next sweep', async () => {
+    writeTree(tmp.path, { ...cell('a'), 'a/episodes/0000/trajectory.jsonl': '{"seq": 0}\n', 'a/episodes/0001/trajectory.jsonl': '{"seq": 0}\n' });
+    // A watch that misses what is written in episode 0000's folder, as a network file system's may.
+    const osWatch = ((path: string, listener: (event: string, name: string | null) => void) =>
+      watch(path, (event, name) => path.endsWith('0000') || listener(event, name))) as unknown as typeof watch;
+    await open({ sweepMs: 3_600_000, osWatch });
+    const lines = () => (row('a')?.problems ?? []).map((p) => `${p.file}:${p.line}`);
+    appendFileSync(join(tmp.path, 'a', 'episodes', '0001', 'trajectory.jsonl'), 'not json\n');
+    await expect.poll(lines).toEqual(['episodes/0001/trajectory.jsonl:2']);
+    appendFileSync(join(tmp.path, 'a', 'episodes', '0000', 'trajectory.jsonl'), 'not json\n');
+    appendFileSync(join(tmp.path, 'a', 'episodes', '0001', 'trajectory.jsonl'), 'not json\n');
+    await expect.poll(lines).toContain('episodes/0001/trajectory.jsonl:3');
+    await index.sweep();
+    expect(lines()).toEqual(['episodes/0000/trajectory.jsonl:2', 'episodes/0001/trajectory.jsonl:2', 'episodes/0001/trajectory.jsonl:3']);
+  });
+
   it('when the OS cannot watch more folders, says so once with the limit\'s name and lets the sweep find changes', async () => {
     writeTree(tmp.path, { ...cell('a'), 'a/episodes/0000/trajectory.jsonl': '' });
     // An OS that allows two watches, failing the third as Linux does when fs.inotify.max_user_watches is reached.

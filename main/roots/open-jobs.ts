@@ -94,7 +94,7 @@ export class OpenJobs {
     if (job.type === 'detail') {
       const kept = this.opened(job.host, job.dir);
       const looked = kept.fs.begin();
-      const read = await readCell(job.dir, job.format, context(job.host, kept), { detail: true, logs: kept.logs });
+      const read = await readCell(job.dir, job.format, context(job.host, kept), { detail: true, logs: kept.logs, changed: job.changed ? new Set(job.changed) : undefined });
       this.reply({ type: 'detailed', id: job.id, read, looked: { files: [...looked.files], dirs: [...looked.dirs] } });
     } else if (job.type === 'transcript') {
       const transcripts = ADAPTERS[job.format].capabilities.transcripts;

@@ -10,7 +10,7 @@ import type { BoardEntry, ComparisonTable } from '../../shared/board-comparisons
 import type { HeldBytes } from '../comparisons-json';
 import type { LookedFiles } from './index-cache';
 import { ReadWorkers, type Asked } from './read-workers';
-import type { WorkerReply } from './worker-jobs';
+import type { Reread, WorkerReply } from './worker-jobs';
 
 /** The cells below a root, the folders that could not be listed, and the cells the cache holds unchanged. */
 export interface Discovered {
@@ -105,22 +105,23 @@ export class ReaderPool {
   }
 
   /** These cells by the worker that reads them. */
-  private byOwner(cells: Found[]): Found[][] {
-    const parts = Array.from({ length: this.threads.size }, () => [] as Found[]);
+  private byOwner<C extends Found>(cells: C[]): C[][] {
+    const parts = Array.from({ length: this.threads.size }, () => [] as C[]);
     for (const cell of cells) parts[this.ownerOf(cell.dir)]?.push(cell);
     return parts;
   }
 
   /** Sends each worker the cells it owns, as one job; `onReply` hears every reply until it calls `finish`. */
-  private async toOwners(cells: Found[], job: (part: Found[]) => Asked, onReply: (reply: WorkerReply, finish: () => void) => void): Promise<void> {
+  private async toOwners<C extends Found>(cells: C[], job: (part: C[]) => Asked, onReply: (reply: WorkerReply, finish: () => void) => void): Promise<void> {
     await Promise.all(this.byOwner(cells).map((part, i) => (part.length === 0 ? undefined : this.threads.ask<void>(i, job(part), (reply, finish) => onReply(reply, () => finish())))));
   }
 
   /**
    * Reads the cells, handing over the results in batches as they come; with `logs` (the default), every
-   * event log of each cell is checked for malformed lines too, on from where the last check ended.
+   * event log of each cell is checked for malformed lines too, on from where the last check ended (but
+   * those a watch saw no change to, where a cell says what changed).
    */
-  read(cells: Found[], onBatch: (reads: CellRead[]) => void, { logs = true }: { logs?: boolean } = {}): Promise<void> {
+  read(cells: Reread[], onBatch: (reads: CellRead[]) => void, { logs = true }: { logs?: boolean } = {}): Promise<void> {
     return this.toOwners(cells, (part) => ({ type: 'read', cells: part, logs, scorers: this.scorers() }), (reply, finish) => {
       if (reply.type !== 'reads') return;
       if (reply.reads.length) onBatch(reply.reads);

@@ -13,7 +13,7 @@ import type { FormatName, Problem } from '../../shared/model';
 import { findCells, type Found } from '../scan';
 import type { LookedFiles, SavedLooked } from './index-cache';
 import { savedLooked, WorkerLooked, type SavedCell } from './worker-looked';
-import type { UnitsSent, WorkerJob, WorkerReply } from './worker-jobs';
+import type { Reread, UnitsSent, WorkerJob, WorkerReply } from './worker-jobs';
 import { lineThreads } from './line-threads';
 import { WorkerUnits } from './worker-units';
 import { compareTable, tableBuffers } from '../../shared/board-comparisons';
@@ -88,13 +88,14 @@ const open = new OpenJobs(reply, split);
  * Runs `each` on every cell with fresh per-cell memos, remembers what it looked at (replacing, or with
  * `merge` adding to, what the cell's reads looked at before), and sends the results in batches.
  */
-async function eachCell<T>(cells: Found[], merge: boolean, each: (cell: Found, ctx: ReadContext) => Promise<T>, send: (batch: T[], done: boolean) => void, scorers: ScorerPicks = {}): Promise<void> {
+async function eachCell<C extends Reread, T>(cells: C[], merge: boolean, each: (cell: C, ctx: ReadContext) => Promise<T>, send: (batch: T[], done: boolean) => void, scorers: ScorerPicks = {}): Promise<void> {
   let batch: T[] = [];
   for (const cell of cells) {
     seen = new Map();
     listed = new Map();
     batch.push(await each(cell, { fs: tracking, json, jsonl, now: Date.now(), host: LOCAL, scorers }));
-    cellsLooked.record(cell.dir, cell.format, seen, merge);
+    // A cell read for what a watch saw change keeps what its logs not looked at again had when last looked at.
+    cellsLooked.record(cell.dir, cell.format, seen, merge ? 'add' : cell.changed ? 'overlay' : 'replace');
     if (batch.length >= BATCH) {
       send(batch, false);
       batch = [];
@@ -170,7 +171,7 @@ async function handle(job: WorkerJob): Promise<void> {
     await eachCell(
       job.cells,
       false,
-      async ({ dir, format }, ctx) => keepUnits(dir, await readCell(dir, format, ctx, job.logs ? { logs } : {})),
+      async ({ dir, format, changed }, ctx) => keepUnits(dir, await readCell(dir, format, ctx, job.logs ? { logs, changed: changed && new Set(changed) } : {})),
       (reads, done) => reply({ type: 'reads', id: job.id, reads, done }),
       job.scorers,
     );

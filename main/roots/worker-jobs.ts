@@ -32,11 +32,15 @@ import type { CellSummary, FormatName, Problem } from '../../shared/model';
 import type { Found } from '../scan';
 import type { LookedFiles } from './index-cache';
 
+/** A cell to read, with the paths a watch saw change in it since its last read; absent where anything may have. */
+export type Reread = Found & { changed?: string[] };
+
 export type WorkerJob =
   | { type: 'discover'; id: number; dirs: string[]; depth: number; known: [string, FormatName][]; cache: LookedFiles | null; part: number }
   /** Which of these cells (found on the main thread: a collection file in the root itself) the cache holds unchanged. */
   | { type: 'restore'; id: number; cells: Found[]; cache: LookedFiles; part: number }
-  | { type: 'read'; id: number; cells: Found[]; logs: boolean; scorers: ScorerPicks }
+  /** With `logs`, each cell's event logs checked too, but for those a watch saw no change to since (ReadOptions.changed). */
+  | { type: 'read'; id: number; cells: Reread[]; logs: boolean; scorers: ScorerPicks }
   /**
    * The units of these cells as their last read (or the cache) found them, a cell with none known read, sent
    * over `port` to the worker comparing them (UnitsSent): they never cross the thread that asks.
@@ -50,7 +54,7 @@ export type WorkerJob =
    */
   | { type: 'compare'; id: number; entries: BoardEntry[]; held: MessagePort[]; json: boolean }
   /** A cell (here or on a host) and what its view shows, read whole (a cell opened in the window), and what the read looked at. */
-  | { type: 'detail'; id: number; host: string; dir: string; format: FormatName; scorers: ScorerPicks }
+  | { type: 'detail'; id: number; host: string; dir: string; format: FormatName; scorers: ScorerPicks; changed: string[] | null }
   /** One unit of a cell read like a transcript (a rollout the user opens). */
   | { type: 'transcript'; id: number; host: string; dir: string; format: FormatName; unit: string; scorers: ScorerPicks }
   /** The paired test of two sides (a cell, a policy version `v003`, an agent), read and paired here. */

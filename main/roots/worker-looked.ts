@@ -71,10 +71,14 @@ export class WorkerLooked {
   /** The format of each cell in `looked`, for the cache. */
   private readonly formats = new Map<string, FormatName>();
 
-  /** What a read of a cell looked at: replacing what its reads looked at before, or with `merge` adding to it. */
-  record(dir: string, format: FormatName, seen: ReadonlyMap<string, Stats | null>, merge: boolean): void {
-    const was = merge ? (this.looked.get(dir) ?? new Map<string, string>()) : new Map<string, string>();
-    for (const [path, info] of seen) if (!was.has(path)) was.set(path, signature(info));
+  /**
+   * What a read of a cell looked at: replacing what its reads looked at before; added to it (what was
+   * looked at before kept as it was then: a later change is still news to the sweep); or laid over it (what
+   * was looked at before and not now kept: files a watch said had not changed, not looked at again).
+   */
+  record(dir: string, format: FormatName, seen: ReadonlyMap<string, Stats | null>, how: 'replace' | 'add' | 'overlay'): void {
+    const was = how === 'replace' ? new Map<string, string>() : (this.looked.get(dir) ?? new Map<string, string>());
+    for (const [path, info] of seen) if (how !== 'add' || !was.has(path)) was.set(path, signature(info));
     this.looked.set(dir, was);
     this.formats.set(dir, format);
   }

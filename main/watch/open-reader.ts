@@ -64,9 +64,12 @@ export class OpenCellReader {
     });
   }
 
-  /** The cell and what its view shows, from one read, and what that read looked at. */
-  detail(host: string, dir: string, format: FormatName): Promise<{ read: CellRead; looked: Looked }> {
-    return this.ask(workerOf(host, dir), { type: 'detail', host, dir, format, scorers: this.picks() }, (reply, finish) => {
+  /**
+   * The cell and what its view shows, from one read, and what that read looked at; `changed`: the paths a
+   * watch saw change since the last read (null: anything may have), whose event logs alone are checked again.
+   */
+  detail(host: string, dir: string, format: FormatName, changed: string[] | null = null): Promise<{ read: CellRead; looked: Looked }> {
+    return this.ask(workerOf(host, dir), { type: 'detail', host, dir, format, scorers: this.picks(), changed }, (reply, finish) => {
       if (reply.type === 'detailed') finish({ read: reply.read, looked: { files: new Set(reply.looked.files), dirs: new Set(reply.looked.dirs) } });
     });
   }

@@ -138,6 +138,14 @@ describe('an open cell', () => {
     expect(detail.summary.problems).toContainEqual({ file: 'episodes/0001/trajectory.jsonl', line: 2, message: expect.stringContaining('malformed JSON'), severity: 'error' });
   });
 
+  it('a log no one follows, written to while the cell is open, has its malformed lines shown at the next reread', async () => {
+    writeTree(cell, { 'episodes/0001/trajectory.jsonl': '{"seq": 0}\n' });
+    await core.openCell(id);
+    appendFileSync(join(cell, 'episodes', '0001', 'trajectory.jsonl'), '{"seq": 1}\n{broken\n');
+    writeTree(cell, { 'summary.json': { run: run.run, planned: [0, 1, 2], episodes: { '0': { status: 'evaluated', success: true } }, aggregate: {} } });
+    await expect.poll(() => all('problems')).toContainEqual({ file: 'episodes/0001/trajectory.jsonl', line: 3, message: expect.stringContaining('malformed JSON'), severity: 'error' });
+  });
+
   it('follows a stream while any client holds it: one leaving keeps it flowing for the other', async () => {
     const a = core.client();
     const b = core.client();

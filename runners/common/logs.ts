@@ -19,16 +19,21 @@ export interface LogState {
 
 /**
  * The malformed lines of every event log of a cell, checked once each: a log is read on from the byte
- * it had reached, so an unchanged log costs one stat and a grown one only its new bytes. A log that
- * shrank is checked again from its start.
+ * it had reached, so an unchanged log costs one stat (none where a watch says it is unchanged) and a grown
+ * one only its new bytes. A log that shrank is checked again from its start.
  */
 export class LogCache {
   private readonly logs = new Map<string, LogState>();
 
   constructor(private readonly fs: CellFs) {}
 
-  /** The problems of the log at `path`, named `label`, as of now. */
-  async problems(path: string, label: string): Promise<Problem[]> {
+  /**
+   * The problems of the log at `path`, named `label`, as of now; with `unchanged` (a watch saw nothing
+   * happen to it since its last check), as of its last check, without looking at it.
+   */
+  async problems(path: string, label: string, unchanged = false): Promise<Problem[]> {
+    const known = unchanged ? this.logs.get(path) : undefined;
+    if (known) return known.problems;
     const info = await this.fs.stat(path);
     if (!info || info.kind !== 'file') {
       this.logs.delete(path);
