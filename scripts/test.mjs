@@ -1,10 +1,11 @@
-// `npm test`: the system tools the suite needs, npm's packages, a PATH of those tools alone, then typecheck each runtime, lint (layer
-// rules included), build, unit tests, e2e in Chromium. Ends with one summary line counting the tests of
+// `npm test`: the system tools the suite needs, npm's packages, a PATH of those tools alone, then typecheck each runtime and lint
+// (layer rules included) beside the build and unit tests, then e2e in Chromium. Ends with one summary line counting the tests of
 // Vitest and Playwright.
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { electronBinary, ensureDependencies, ROOT, run } from './deps.mjs';
+import { electronBinary, ensureDependencies, ROOT } from './deps.mjs';
 import { ensureSystemTools, freshPath } from './system-tools.mjs';
 import { failedPages } from './page-snapshots.mjs';
 
@@ -22,7 +23,11 @@ const results = join(ROOT, 'out', 'test-results');
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 
-/** Checks that only read the sources: run two at a time, each one's output printed whole when it ends. */
+/**
+ * Checks that only read the sources: run two at a time beside the build and the unit tests, at a lower
+ * priority (the unit tests, waiting on sshds and child processes, leave a fifth of the cores' time idle,
+ * which these take up), each one's output printed whole once the unit tests end.
+ */
 const checks = [
   ['typecheck node', [...bin('typescript', 'bin/tsc'), '-p', 'tsconfig.node.json']],
   ['typecheck web', [...bin('typescript', 'bin/tsc'), '-p', 'tsconfig.web.json']],
@@ -38,9 +43,20 @@ const stages = [
   ['e2e', [...(electron && !process.env.DISPLAY ? ['xvfb-run', '-a'] : []), ...bin('@playwright/test', 'cli.js'), 'test']],
 ];
 
+/** Runs a stage, its output shown as it comes: its exit code (not spawnSync: this thread reads the checks' output meanwhile). */
+function stage(command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit' });
+    child.on('error', () => resolve(1));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+/** Runs a check at a lower priority: its exit code and output. */
 function captured(command, args) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid) setPriority(child.pid, 10);
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -59,17 +75,23 @@ const worker = async () => {
     pending[index] = await captured(command, args);
   }
 };
-await Promise.all(Array.from({ length: CHECKS_AT_ONCE }, worker));
-checks.forEach(([name], i) => {
-  console.log(`\n=== ${name}`);
-  process.stdout.write(pending[i].output);
-  if (pending[i].code !== 0) failedStages.push(name);
-});
+const checking = Promise.all(Array.from({ length: CHECKS_AT_ONCE }, worker));
+/** The checks' outputs, once they end, printed after the unit tests': e2e, which keeps both cores busy, runs alone. */
+const checked = async () => {
+  await checking;
+  checks.forEach(([name], i) => {
+    console.log(`\n=== ${name}`);
+    process.stdout.write(pending[i].output);
+    if (pending[i].code !== 0) failedStages.push(name);
+  });
+};
 for (const [name, [command, ...args]] of stages) {
+  if (name === 'e2e') await checked();
   console.log(`\n=== ${name}`);
-  if (run(command, args) !== 0) failedStages.push(name);
+  if ((await stage(command, args)) !== 0) failedStages.push(name);
   if (name === 'build' && failedStages.includes('build')) break;
 }
+if (failedStages.includes('build')) await checked();
 if (failedStages.includes('e2e')) {
   for (const { spec, lines, cut } of failedPages(join(results, 'e2e'))) {
     console.log(`\n=== the page when ${spec} failed${cut ? ` (its first ${lines.length} lines)` : ''}`);

@@ -1,7 +1,7 @@
 // npm run bench:suite: `npm test` on a fresh clone of this checkout's HEAD (BENCH_RUNS times, 3), its wall
 // time beside the floor of the work it does on this machine: the CPU time it keeps the machine's cores busy,
-// over the cores there are. Each stage apart: installing, the checks (typechecks and lint), build, unit, e2e,
-// each with its wall and its CPU. A suite whose wall is near that floor is CPU-bound: only doing less work
+// over the cores there are. Each stage apart: installing, build, unit (the typechecks and lint run beside
+// those two, and count in them), e2e, each with its wall and its CPU. A suite whose wall is near that floor is CPU-bound: only doing less work
 // (or more cores) makes it faster. The CPU is the whole machine's (/proc/stat), as the suite's processes do
 // not all stay in its tree (Chromium's renderers, daemons that fork away): run it on a machine otherwise
 // idle, whose own background the bench measures first and prints.
@@ -39,12 +39,13 @@ interface Run {
 
 /**
  * The stage a line of the suite's output starts, as scripts/test.mjs and npm print them: the checks run
- * together and print when all have ended, so they end where the build's heading comes.
+ * beside the build and the unit tests, and print once those end, before e2e's heading.
  */
 function stageStartedBy(line: string): string | null {
   if (line.startsWith('Installing dependencies')) return 'install (npm ci)';
-  if (/^added \d+ packages/.test(line)) return 'checks (typechecks, lint)';
-  return /^=== (build|unit|e2e)$/.exec(line)?.[1] ?? null;
+  if (/^added \d+ packages/.test(line)) return 'the PATH';
+  const stage = /^=== (build|unit|e2e)$/.exec(line)?.[1];
+  return stage === 'build' || stage === 'unit' ? `${stage}, checks beside it` : (stage ?? null);
 }
 
 /** The run under way: its clone (a whole install) and its suite, stopped and removed with the bench (Ctrl+C). */
