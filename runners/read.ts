@@ -19,7 +19,7 @@ export interface ReadOptions {
   changed?: ReadonlySet<string>;
 }
 
-/** Whether `path`, or a folder above it, is among `changed`. */
+/** Says whether a path, or a folder above it, is among `changed`. */
 function touchedBy(changed: ReadonlySet<string>): (path: string) => boolean {
   const folders = [...changed].map((path) => `${path}${sep}`);
   return (path) => changed.has(path) || folders.some((folder) => path.startsWith(folder));
