@@ -27,9 +27,9 @@ const hostFiles = (host: string): CellFs => {
   const count = <T>(value: T) => (asked.set(host, (asked.get(host) ?? 0) + 1), value);
   const gone = () => Promise.reject(Object.assign(new Error('gone is reconnecting'), { name: 'HostUnavailableError' }));
   if (host === 'gone') return { list: gone, stat: gone, read: gone, readFrom: gone, readBytes: gone };
-  // A host on a slow link: each answer comes 300 ms after it is asked.
-  const later = <T>(value: Promise<T>) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 300));
-  if (host === 'slow') return { list: (d) => later(localFs.list(d)), stat: (p) => later(localFs.stat(p)), read: (p, m) => later(localFs.read(p, m)), readFrom: (p, at, m) => later(localFs.readFrom(p, at, m)), readBytes: (p, at, m) => later(localFs.readBytes(p, at, m)) };
+  // A host slow to answer: a JSON file comes 1.5 s after it is asked, longer than the read's stall limit.
+  const later = <T>(value: Promise<T>) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 1500));
+  if (host === 'slow') return { ...localFs, read: (p, m) => later(localFs.read(p, m)) };
   return { list: (d) => count(localFs.list(d)), stat: (p) => count(localFs.stat(p)), read: (p, m) => count(localFs.read(p, m)), readFrom: (p, at, m) => count(localFs.readFrom(p, at, m)), readBytes: (p, at, m) => count(localFs.readBytes(p, at, m)) };
 };
 const reader = (options?: ConstructorParameters<typeof OpenCellReader>[1]) => {
@@ -64,7 +64,8 @@ describe('cells open in the window, read off its thread', () => {
 
   it('a host slow to answer is no stalled read: the stall clock runs only while the worker has the job', async () => {
     const dir = join(tmp.path, 'runs', 'std_a_m_full_default');
-    const { read } = await reader({ stallMs: 100 }).detail('slow', dir, 'coding-agent');
+    // Long enough for the worker's own part of the read on a busy machine; shorter than one answer.
+    const { read } = await reader({ stallMs: 1000 }).detail('slow', dir, 'coding-agent');
     expect(read.cell.episodes).toEqual((await readCell(dir, 'coding-agent', context())).cell.episodes);
     expect(read.cell.problems).toEqual([]);
   });
