@@ -35,10 +35,10 @@ export class QuietTimer {
 /**
  * A read asked for again and again as files change (an open cell, a root's changed cells): one at a time,
  * and the changes made during one ask for one more after it, never a queue. The next starts no sooner than
- * `settleMs` after it is asked for (the changes of a burst gather), MIN_PERIOD_MS after the last began, and
- * three times as long after the last ended as that one took: a read costs what the cells' size does (a cell
- * of thousands of episodes: tens of milliseconds), so one written to without a pause is read five times a
- * second at most, with a quarter of a core at most.
+ * `settleMs` after it is asked for (the changes of a burst gather) and PAUSE_PER_READ times as long after
+ * the last ended as that one took: a read costs what the cells' size does (a cell of thousands of episodes:
+ * tens of milliseconds), so one written to without a pause is read with a tenth of a core at most, and a
+ * small one as soon as its changes settle.
  */
 export class Rereads {
   private running: Promise<void> | null = null;
@@ -74,7 +74,7 @@ export class Rereads {
         await this.read();
       } finally {
         const ended = performance.now();
-        this.nextAt = Math.max(started + MIN_PERIOD_MS, ended + Math.min(MAX_PAUSE_MS, 3 * (ended - started)));
+        this.nextAt = ended + Math.min(MAX_PAUSE_MS, PAUSE_PER_READ * (ended - started));
       }
     }
   }
@@ -98,7 +98,7 @@ export class Rereads {
   }
 }
 
+/** After a read, a pause this many times as long as it took: nine, a tenth of a core at most. */
+const PAUSE_PER_READ = 9;
 /** However long a read took, the next waits no longer than this. */
 const MAX_PAUSE_MS = 30_000;
-/** Reads begin at least this far apart: what they update (a row, a cell's view) needs no more. */
-const MIN_PERIOD_MS = 200;
