@@ -6,7 +6,7 @@ describe('rereads', () => {
   it('one at a time: asked for again and again during a read, one more read after it', async () => {
     const read = new GatedRead();
     read.shut();
-    const rereads = new Rereads(read.run, 1);
+    const rereads = new Rereads(read.run, 1, 3);
     rereads.ask();
     await expect.poll(() => read.count).toBe(1);
     // Each ask well apart from the last, as changes written one by one are.
@@ -23,7 +23,7 @@ describe('rereads', () => {
 
   it('closed while it waits for the next read, reads no more', async () => {
     const read = new GatedRead();
-    const rereads = new Rereads(read.run, 1);
+    const rereads = new Rereads(read.run, 1, 3);
     rereads.ask();
     await expect.poll(() => read.count).toBe(1);
     rereads.ask();
@@ -46,6 +46,7 @@ describe('rereads', () => {
           ends.push(performance.now());
         },
         10,
+        9,
         async () => {
           begins.push(performance.now());
           await sleep(beforeMs);

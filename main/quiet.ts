@@ -35,10 +35,10 @@ export class QuietTimer {
 /**
  * A read asked for again and again as files change (an open cell, a root's changed cells): one at a time,
  * and the changes made during one ask for one more after it, never a queue. The next starts no sooner than
- * `settleMs` after it is asked for (the changes of a burst gather) and PAUSE_PER_READ times as long after
+ * `settleMs` after it is asked for (the changes of a burst gather) and `pausePerRead` times as long after
  * the last ended as that one took: a read costs what the cells' size does (a cell of thousands of episodes:
- * tens of milliseconds), so one written to without a pause is read with a tenth of a core at most, and a
- * small one as soon as its changes settle.
+ * tens of milliseconds), so one written to without a pause is read with 1 / (pausePerRead + 1) of a core at
+ * most, and a small one as soon as its changes settle.
  */
 export class Rereads {
   private running: Promise<void> | null = null;
@@ -55,6 +55,7 @@ export class Rereads {
   constructor(
     private readonly read: () => Promise<void>,
     private readonly settleMs: number,
+    private readonly pausePerRead: number,
     private readonly before: () => Promise<void> = async () => undefined,
   ) {}
 
@@ -74,7 +75,7 @@ export class Rereads {
         await this.read();
       } finally {
         const ended = performance.now();
-        this.nextAt = ended + Math.min(MAX_PAUSE_MS, PAUSE_PER_READ * (ended - started));
+        this.nextAt = ended + Math.min(MAX_PAUSE_MS, this.pausePerRead * (ended - started));
       }
     }
   }
@@ -98,7 +99,11 @@ export class Rereads {
   }
 }
 
-/** After a read, a pause this many times as long as it took: nine, a tenth of a core at most. */
-const PAUSE_PER_READ = 9;
+/**
+ * After a read of files here, a pause nine times as long as it took: a tenth of a core at most. A read
+ * over SSH is mostly waiting on the link, not working: three times, as the link's time is not this machine's.
+ */
+export const PAUSE_PER_LOCAL_READ = 9;
+export const PAUSE_PER_REMOTE_READ = 3;
 /** However long a read took, the next waits no longer than this. */
 const MAX_PAUSE_MS = 30_000;

@@ -8,7 +8,7 @@ import { CellTable } from './cell-table';
 import { firstScan } from './first-scan';
 import { IndexCache, picksKey } from './index-cache';
 import { AGE_CHECK_MS, MISSING_RETRY_MS, SETTLE_MS, SWEEP_MS, SWEEP_UNWATCHED_MS, type IndexOptions } from './index-options';
-import { Rereads } from '../quiet';
+import { PAUSE_PER_LOCAL_READ, Rereads } from '../quiet';
 import { addChanged } from '../changes';
 import type { Found } from '../scan';
 import type { ReaderPool } from './pool';
@@ -27,7 +27,7 @@ export class LocalIndex implements RootIndex {
   private sweeper: NodeJS.Timeout | undefined;
   private working: Promise<void> = Promise.resolve();
   /** The cells the watcher says changed, read at the pace of what a read costs (a sweep it waits for not counted). */
-  private readonly changes = new Rereads(() => this.update(), SETTLE_MS, () => this.working);
+  private readonly changes = new Rereads(() => this.update(), SETTLE_MS, PAUSE_PER_LOCAL_READ, () => this.working);
   private closed = false;
   private watchProblem: Problem | undefined;
   private cache: IndexCache | null = null;

@@ -2,7 +2,7 @@ import type { CellDelta, CellDetail, StreamEvent, StreamResume } from '../../sha
 import { isLive, mergeProblems, problem, problemKey, type CellSummary, type Problem } from '../../shared/model';
 import { ADAPTERS, cellFolder } from '../../runners';
 import { addChanged, type Change } from '../changes';
-import { QuietTimer, Rereads } from '../quiet';
+import { PAUSE_PER_LOCAL_READ, PAUSE_PER_REMOTE_READ, QuietTimer, Rereads } from '../quiet';
 import { kindFor, type Looked } from '../roots/looked';
 import type { CellRead, DetailRead, EventLog } from '../../runners/types';
 import type { OpenCellReader } from './open-reader';
@@ -48,7 +48,7 @@ export class CellSession {
   private vramFile: string | undefined;
   private readonly seenProblems = new Set<string>();
   /** Rereads as files change, at the pace of what one costs. */
-  private readonly rereads = new Rereads(() => this.refresh().catch((error: Error) => this.refreshFailed(error)), SETTLE_MS);
+  private readonly rereads: Rereads;
   private timers: NodeJS.Timeout[] = [];
   /** What the last read looked at. */
   private looked: Looked | undefined;
@@ -68,6 +68,8 @@ export class CellSession {
   ) {
     this.folder = cellFolder(summary.path, summary.format);
     this.follows = new FollowSet(context, this.folder);
+    const pause = isLocal(context.host) ? PAUSE_PER_LOCAL_READ : PAUSE_PER_REMOTE_READ;
+    this.rereads = new Rereads(() => this.refresh().catch((error: Error) => this.refreshFailed(error)), SETTLE_MS, pause);
   }
 
   /** The cell's read with its detail, in an open-cell worker (a host's files read over its connection), and what it looked at. */
