@@ -9,7 +9,7 @@ import { firstScan } from './first-scan';
 import { IndexCache, picksKey } from './index-cache';
 import { AGE_CHECK_MS, MISSING_RETRY_MS, SETTLE_MS, SWEEP_MS, SWEEP_UNWATCHED_MS, type IndexOptions } from './index-options';
 import { PAUSE_PER_LOCAL_READ, Rereads } from '../quiet';
-import { addChanged } from '../changes';
+import { ChangedCells } from '../changes';
 import type { Found } from '../scan';
 import type { ReaderPool } from './pool';
 import { cellHolding, watchRoot, watchProblem, type RootWatcher } from './root-watcher';
@@ -21,8 +21,8 @@ export class LocalIndex implements RootIndex {
   private progress: RootStatus['progress'] = null;
   private readonly table: CellTable;
   private watcher: RootWatcher | undefined;
-  /** The cells to read again, each with the paths the watcher saw change in it (null: anything may have). */
-  private readonly dirty = new Map<string, Set<string> | null>();
+  /** The cells to read again, each with what the watcher saw change in it. */
+  private readonly dirty = new ChangedCells();
   private rediscover = false;
   private sweeper: NodeJS.Timeout | undefined;
   private working: Promise<void> = Promise.resolve();
@@ -140,19 +140,15 @@ export class LocalIndex implements RootIndex {
 
   private changed(path: string): void {
     const cell = cellHolding(this.table.cells, this.root, path);
-    if (cell) this.changedIn(cell.dir, path);
+    if (cell) this.dirty.mark(cell.dir, path);
     // Outside any known cell: a new cell (or a removed one) somewhere above.
     else this.rediscover = true;
     this.changes.ask();
   }
 
-  private changedIn(dir: string, path: string): void {
-    this.dirty.set(dir, addChanged(this.dirty.has(dir) ? (this.dirty.get(dir) ?? null) : new Set(), path));
-  }
-
   reread(cellPath: string): void {
     if (!this.table.cells.has(cellPath)) return;
-    this.dirty.set(cellPath, null);
+    this.dirty.mark(cellPath);
     void this.update();
   }
 
@@ -164,7 +160,7 @@ export class LocalIndex implements RootIndex {
     this.sweeper = setInterval(() => {
       const sweep = Date.now() - swept >= every;
       if (sweep) swept = Date.now();
-      else quietCells(this.table.cells.values(), Date.now()).forEach((dir) => this.dirty.set(dir, null));
+      else quietCells(this.table.cells.values(), Date.now()).forEach((dir) => this.dirty.mark(dir));
       void (sweep ? this.sweep() : this.dirty.size ? this.update() : Promise.resolve()).catch((error: Error) => this.failed(error));
     }, Math.min(every, this.options.ageCheckMs ?? AGE_CHECK_MS));
     this.sweeper.unref();
@@ -176,7 +172,7 @@ export class LocalIndex implements RootIndex {
       await this.restart();
       return;
     }
-    for (const dir of await this.pool.sweep([...this.table.cells.keys()])) this.dirty.set(dir, null);
+    for (const dir of await this.pool.sweep([...this.table.cells.keys()])) this.dirty.mark(dir);
     this.rediscover = true;
     await this.update();
   }
@@ -208,11 +204,10 @@ export class LocalIndex implements RootIndex {
       const fresh = cells.filter((c) => !this.table.cells.has(c.dir));
       await this.pool.read(fresh, (reads) => reads.forEach((read) => this.keep(read, delta)));
     }
-    const dirty = [...this.dirty].flatMap(([dir, changed]) => {
+    const dirty = this.dirty.take().flatMap(([dir, changed]) => {
       const cell = this.table.cells.get(dir);
-      return cell ? [{ dir, format: cell.format, ...(changed ? { changed: [...changed] } : {}) }] : [];
+      return cell ? [{ dir, format: cell.format, ...(changed ? { changed } : {}) }] : [];
     });
-    this.dirty.clear();
     await this.pool.read(dirty, (reads) => reads.forEach((read) => this.keep(read, delta)));
     if (delta.added.length || delta.changed.length || delta.removed.length) {
       this.onDelta(delta);

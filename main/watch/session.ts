@@ -1,7 +1,7 @@
 import type { CellDelta, CellDetail, StreamEvent, StreamResume } from '../../shared/cell-detail';
 import { isLive, mergeProblems, problem, problemKey, type CellSummary, type Problem } from '../../shared/model';
 import { ADAPTERS, cellFolder } from '../../runners';
-import { addChanged, type Change } from '../changes';
+import { ChangedPaths, type Change } from '../changes';
 import { PAUSE_PER_LOCAL_READ, PAUSE_PER_REMOTE_READ, QuietTimer, Rereads } from '../quiet';
 import { kindFor, type Looked } from '../roots/looked';
 import type { CellRead, DetailRead, EventLog } from '../../runners/types';
@@ -52,8 +52,8 @@ export class CellSession {
   private timers: NodeJS.Timeout[] = [];
   /** What the last read looked at. */
   private looked: Looked | undefined;
-  /** The paths the watch saw change since the last read began; null when anything may have (each log is checked). */
-  private changedSince: Set<string> | null = null;
+  /** What the watch saw change since the last read began: its logs alone are checked again. */
+  private readonly changedSince = new ChangedPaths(true);
   private readonly quiet = new QuietTimer(() => this.rereads.ask());
   /** Where the cell's files are: its folder, or the folder of a cell that is a file. */
   private readonly folder: string;
@@ -74,12 +74,11 @@ export class CellSession {
 
   /** The cell's read with its detail, in an open-cell worker (a host's files read over its connection), and what it looked at. */
   private readFiles(): Promise<{ read: CellRead; looked: Looked }> {
-    const changed = this.changedSince;
-    this.changedSince = new Set();
+    const changed = this.changedSince.take();
     // A worker that stalls or runs out of memory fails this cell alone: a problem of the cell, read again
     // later. A host that dropped is tried again at the next tick.
-    return this.reader.detail(this.context.host, this.summary.path, this.summary.format, changed && [...changed]).catch((error: Error) => {
-      this.changedSince = null;
+    return this.reader.detail(this.context.host, this.summary.path, this.summary.format, changed).catch((error: Error) => {
+      this.changedSince.anything();
       if (error.name === 'HostUnavailableError') throw error;
       return { read: unreadRead(this.summary, error), looked: this.looked ?? { files: new Set(), dirs: new Set() } };
     });
@@ -113,7 +112,7 @@ export class CellSession {
       (error) => this.emit({ cellId: this.summary.id, problems: [problem(this.summary.path, `watching stopped: ${error.message}`, { tip: 'close the cell and open it again' })] }),
     );
     // What was written while the watch was being set up was seen by no one: the next read checks every log.
-    this.changedSince = null;
+    this.changedSince.anything();
     // Open logs are polled too: a watcher can miss a change, and a host's feed can be down.
     this.follows.startPolling();
     // While a host's feed is down, the rest of the cell is read every few seconds.
@@ -145,7 +144,7 @@ export class CellSession {
       this.reread();
       return;
     }
-    this.changedSince = addChanged(this.changedSince, change.path);
+    this.changedSince.add(change.path);
     if (this.follows.route(file) && file === this.vramFile) return;
     // A log being followed, or a frame written, need no reread: only what the last read looked at does;
     // over SSH a log it looked at that grows is read again once quiet, not once a line.
@@ -156,7 +155,7 @@ export class CellSession {
 
   /** Reads the cell again now, every log checked: anything may have changed. */
   reread(): void {
-    this.changedSince = null;
+    this.changedSince.anything();
     this.rereads.ask();
   }
 
