@@ -4,9 +4,7 @@
 // longer than the comparing.
 import { BOARD_FIELDS } from '../shared/board';
 import { decideAt, holmLevels, unitsLeft, type ComparisonTable } from '../shared/board-comparisons';
-
-/** JSON that escapes every control character in its strings (JSON.stringify leaves U+007F-U+009F as they are): printable as it is. */
-export const terminalJson = (value: unknown): string => JSON.stringify(value).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+import { terminalJson } from './cli/printable';
 
 const BUFFER_BYTES = 1 << 20;
 

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Alert } from '../../shared/alerts';
 import { createCore } from '../core';
 import { defaultConfigDir } from '../paths';
-import type { Io } from './io';
+import { outJson, type Io } from './io';
 import { printable, problemLine } from './printable';
 import { counted } from '../../shared/counts';
 import { commandLineRoot } from '../roots/address';
@@ -17,9 +17,10 @@ kinds turned off in the app, everywhere or per cell, are honoured; nothing is wr
 the runs roots the app has saved.
   --json   one object a line: {"key", "kind", "at", "cell", "subject", "message"}`;
 
-function line(alert: Alert, json: boolean): string {
-  if (json) return JSON.stringify(alert);
-  return `${new Date(alert.at).toISOString().slice(0, 19).replace('T', ' ')}  ${printable(alert.kind.padEnd(11))} ${printable(alert.subject)}: ${printable(alert.message)}`;
+/** An alert on a line of its own: an object (--json), else its time, kind, subject and message in words. */
+function print(io: Io, alert: Alert, json: boolean): void {
+  if (json) return outJson(io, alert);
+  io.out(`${new Date(alert.at).toISOString().slice(0, 19).replace('T', ' ')}  ${printable(alert.kind.padEnd(11))} ${printable(alert.subject)}: ${printable(alert.message)}`);
 }
 
 export async function alerts(argv: string[], io: Io, stop?: AbortSignal): Promise<number> {
@@ -32,7 +33,7 @@ export async function alerts(argv: string[], io: Io, stop?: AbortSignal): Promis
     nvidiaSmi: process.env.CELLWATCH_NVIDIA_SMI ?? 'nvidia-smi',
     alerts: { readOnly: true },
   });
-  core.events.on('alertRaised', (alert) => io.out(line(alert, values.json)));
+  core.events.on('alertRaised', (alert) => print(io, alert, values.json));
   // What could not be used (a hosts file's entry, the settings) is said with its file and line, as the window says it.
   const problems = [...(await core.getInfo()).problems, ...(await core.listRoots()).flatMap((root) => root.problems)];
   for (const p of problems) io.err(problemLine(p));

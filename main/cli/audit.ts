@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ADAPTERS } from '../../runners';
 import type { AuditFinding } from '../../runners/types';
 import { listCellsAt, withPlaces } from './places';
-import { UsageError, type Io } from './io';
+import { outJson, UsageError, type Io } from './io';
 import { printable, problemLine } from './printable';
 import { counted } from '../../shared/counts';
 
@@ -31,7 +31,7 @@ export async function audit(argv: string[], io: Io): Promise<number> {
     return found;
   });
   if (values.json) {
-    io.out(JSON.stringify({ cells: audited.map(({ cell, findings }) => ({ cell: cell.id, findings })) }, null, 2));
+    outJson(io, { cells: audited.map(({ cell, findings }) => ({ cell: cell.id, findings })) }, 2);
     return 0;
   }
   if (audited.length === 0) io.out(`No cell of ${positionals.join(', ')} keeps a transcript to audit.`);

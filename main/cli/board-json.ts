@@ -4,10 +4,11 @@
 import { frontierPoint, paretoByPath } from '../../shared/frontier';
 import { wilson95 } from '../../shared/stats';
 import type { CellSummary } from '../../shared/model';
-import { JsonBytes, terminalJson } from '../comparisons-json';
+import { JsonBytes } from '../comparisons-json';
 import type { ComparedJson } from '../board';
 import { cellJson } from './cell-json';
 import type { Io } from './io';
+import { terminalJson } from './printable';
 
 /** A cell as board --json prints it: as in status, with its labels, counts and interval (assigned: spreading 10,000 rows took 0.25 s). */
 function boardCell(cell: CellSummary, pareto: boolean | null) {

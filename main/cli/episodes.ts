@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { readSideAt, withPlaces } from './places';
-import { UsageError, type Io } from './io';
+import { outJson, UsageError, type Io } from './io';
 import { table } from './table';
 import { CELL_SIDES, PAIRED_UNITS, wrapped } from './pairing';
 
@@ -18,7 +18,7 @@ export async function episodes(argv: string[], io: Io): Promise<number> {
   if (positionals.length !== 1) throw new UsageError(`name exactly one cell\n\n${EPISODES_HELP}`);
   const side = await withPlaces({ acceptNewHostKey: values['accept-new-host-key'] }, (places) => readSideAt(places, positionals[0] as string));
   if (values.json) {
-    io.out(JSON.stringify({ cell: side.id, episodes: side.units }, null, 2));
+    outJson(io, { cell: side.id, episodes: side.units }, 2);
     return 0;
   }
   const success = (s: boolean | null) => (s === null ? '-' : s ? 'yes' : 'no');

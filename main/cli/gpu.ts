@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { sampleMachine } from '../gpu/system';
-import type { Io } from './io';
+import { outJson, type Io } from './io';
 import { table } from './table';
 
 export const GPU_HELP = `cellwatch gpu [--json]
@@ -13,7 +13,7 @@ export async function gpu(argv: string[], io: Io): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false } } });
   const sample = await sampleMachine(process.env.CELLWATCH_NVIDIA_SMI ?? 'nvidia-smi');
   if (values.json) {
-    io.out(JSON.stringify(sample, null, 2));
+    outJson(io, sample, 2);
     return 0;
   }
   if (sample.gpus.length) {

@@ -1,4 +1,4 @@
-import { printableLines } from './printable';
+import { printableLines, terminalJson } from './printable';
 
 export interface Io {
   out(line: string): void;
@@ -13,6 +13,11 @@ export const processIo: Io = {
   err: (line) => process.stderr.write(`${printableLines(line)}\n`),
   write: (bytes) => process.stdout.write(bytes),
 };
+
+/** A value as JSON and a newline: valid JSON that a terminal shows as it is (terminalJson), written as it is. */
+export function outJson(io: Io, value: unknown, space?: number): void {
+  io.write(Buffer.from(`${terminalJson(value, space)}\n`));
+}
 
 /** A mistake in how the command was called: printed with the usage hint, exit code 2. */
 export class UsageError extends Error {

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { formatP, verdict } from '../../shared/mcnemar';
 import { readSideAt, withPlaces } from './places';
 import { compareSides, type Side } from '../compare/paired';
-import { UsageError, type Io } from './io';
+import { outJson, UsageError, type Io } from './io';
 import { printable } from './printable';
 import { CELL_SIDES, wrapped } from './pairing';
 import { percent, table } from './table';
@@ -29,20 +29,20 @@ export async function mcnemar(argv: string[], io: Io): Promise<number> {
   // As the window says it: a run paired with itself agrees on every episode, which tests nothing.
   if (a === b) {
     const message = `${result.a.name} is both A and B: every episode agrees with itself, so there is nothing to test`;
-    if (values.json) io.out(JSON.stringify({ a, b, error: message }, null, 2));
+    if (values.json) outJson(io, { a, b, error: message }, 2);
     io.err(`cellwatch mcnemar: ${message}. Name another run for B.`);
     return 2;
   }
   if (!result.ok) {
     const message = `${result.a.name} and ${result.b.name} did not run the same episodes; refusing to pair them`;
-    if (values.json) io.out(JSON.stringify({ a, b, error: message, only_a: result.only_a, only_b: result.only_b }, null, 2));
+    if (values.json) outJson(io, { a, b, error: message, only_a: result.only_a, only_b: result.only_b }, 2);
     io.err(`cellwatch mcnemar: ${message}.\n  only in A (${result.only_a.length}): ${result.only_a.join(' ') || '-'}\n  only in B (${result.only_b.length}): ${result.only_b.join(' ') || '-'}`);
     return 2;
   }
   const t = result.table;
   if (values.json) {
     const { pairs, both, only_a, only_b, neither, statistic, p_value, excluded } = t;
-    io.out(JSON.stringify({ a, b, pairs, both, only_a, only_b, neither, statistic, p_value, excluded }, null, 2));
+    outJson(io, { a, b, pairs, both, only_a, only_b, neither, statistic, p_value, excluded }, 2);
     return 0;
   }
   io.out(`A  ${printable(result.a.name)}  ${percent(t.success_rate_a)} of ${t.pairs} paired`);

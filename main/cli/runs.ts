@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { jobText, runElapsed, runStateText } from '../../shared/launch';
-import { UsageError, type Io } from './io';
+import { outJson, UsageError, type Io } from './io';
 import { withPlaces } from './places';
 import { table } from './table';
 
@@ -22,7 +22,7 @@ export async function runs(argv: string[], io: Io): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false } } });
   const list = await withPlaces({}, async (places) => (await places.launcher()).listRuns());
   if (values.json) {
-    list.forEach((run) => io.out(JSON.stringify(run)));
+    list.forEach((run) => outJson(io, run));
     return 0;
   }
   if (list.length === 0) {

@@ -7,7 +7,7 @@ import { stateText, type Cell } from '../../shared/model';
 import { cellJson } from './cell-json';
 import { stuckJson, stuckUnits } from '../../shared/stuck';
 import { listCellsAt, withPlaces } from './places';
-import { UsageError, type Io } from './io';
+import { outJson, UsageError, type Io } from './io';
 import { printable, problemLine } from './printable';
 import { percent, success, table } from './table';
 import { whole } from '../../shared/counts';
@@ -45,7 +45,7 @@ export async function status(argv: string[], io: Io): Promise<number> {
   const cells = listed.cells.map((row) => (isLocal(row.host) ? { ...row, state: truthOf(row.state, runs.get(row.path)) } : row));
   if (values.json) {
     const now = Date.now();
-    io.out(JSON.stringify({ cells: cells.map((c) => ({ ...cellJson(c), stuck: stuckJson(c.running, now) })) }, null, 2));
+    outJson(io, { cells: cells.map((c) => ({ ...cellJson(c), stuck: stuckJson(c.running, now) })) }, 2);
     return 0;
   }
   if (cells.length === 0) {

@@ -6,7 +6,7 @@ import { commandPlaces, openAt, readCellAt } from './places';
 import { FinishedUnits } from '../tail/finished-units';
 import { FollowSet } from '../tail/follow-set';
 import { streamEvent } from '../../runners/common/stream-event';
-import { UsageError, type Io } from './io';
+import { outJson, UsageError, type Io } from './io';
 import { problemLine } from './printable';
 
 export const TAIL_HELP = `cellwatch tail [--json] [--from-end] [--accept-new-host-key] CELL
@@ -20,13 +20,14 @@ SFTP and, when the connection drops, resumes from the byte it had reached.
   --json       one object a line: {"cell", "episode", "seq", "t", "ev", ...the event's own fields}
   --from-end   only events written from now on`;
 
-function line(cellId: string, event: StreamEvent, json: boolean): string {
+/** An event on a line of its own: an object (--json), else its time, stream, kind and fields in words. */
+function print(io: Io, cellId: string, event: StreamEvent, json: boolean): void {
   // The trajectory's own `episode` (a number) says the same as ours; ours is the stream's name.
   const { episode: _episode, ...fields } = event.fields;
-  if (json) return JSON.stringify({ cell: cellId, episode: event.episode, seq: event.seq, t: event.t, ev: event.ev, ...fields });
+  if (json) return outJson(io, { cell: cellId, episode: event.episode, seq: event.seq, t: event.t, ev: event.ev, ...fields });
   const when = event.t === null ? '' : new Date(event.t * 1000).toISOString().slice(11, 23);
   const detail = Object.entries(fields).filter(([key]) => key !== 'ev' && key !== 'type').map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(' ');
-  return `${when} ${event.episode.padStart(5)} ${event.ev.padEnd(14)} ${detail}`.trimStart();
+  io.out(`${when} ${event.episode.padStart(5)} ${event.ev.padEnd(14)} ${detail}`.trimStart());
 }
 
 export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<number> {
@@ -65,7 +66,7 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
     await follows.follow(
       log.file,
       (chunk) => {
-        for (const record of chunk.records) io.out(line(cell.id, streamEvent(log, record), values.json));
+        for (const record of chunk.records) print(io, cell.id, streamEvent(log, record), values.json);
         for (const p of chunk.problems) io.err(problemLine(p));
       },
       fromEnd ? { from: 'end', bytes: 0 } : { from: 'start' },
@@ -79,7 +80,7 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
   // A cell written over whole (an Inspect log): each finished unit once, as the file is rewritten.
   const finished = adapter.capabilities.finishedUnits;
   const units = finished
-    ? new FinishedUnits(target.context, cell.path, finished, ({ unit, fields }) => io.out(line(cell.id, { episode: unit, seq: null, t: null, ev: finished.ev, fields, line: null, end: 0 }, values.json)))
+    ? new FinishedUnits(target.context, cell.path, finished, ({ unit, fields }) => print(io, cell.id, { episode: unit, seq: null, t: null, ev: finished.ev, fields, line: null, end: 0 }, values.json))
     : null;
   const lookAgain = () => void units?.look().catch((error: Error) => io.err(`${target.where}: ${error.message}`));
   await units?.look(values['from-end']);
