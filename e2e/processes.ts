@@ -1,8 +1,9 @@
 import { test } from '@playwright/test';
 import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { copyDemo } from '../runners/demo/copy';
 
 export const ROOT = join(dirname(new URL(import.meta.url).pathname), '..');
 /** The built command line, which the specs serve and write demos with. */
@@ -125,11 +126,11 @@ export function scratchHome(): { home: string; env: NodeJS.ProcessEnv; remove():
 
 /**
  * The demo as written at once, into `runs` (a folder of a scratch home): a copy of the one the global setup
- * wrote (3 s here, its 6,000 PNG frames), or, where no global setup ran, written there.
+ * wrote (copyDemo), or, where no global setup ran, written there.
  */
 export function writeInstantDemo(runs: string, home: ReturnType<typeof scratchHome>): void {
   const written = process.env[DEMO_ENV];
-  if (written) cpSync(written, runs, { recursive: true });
+  if (written) copyDemo(written, runs);
   else execFileSync(process.execPath, [CLI, 'demo', runs, '--instant'], { env: { ...process.env, ...home.env } });
 }
 

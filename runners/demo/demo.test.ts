@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { INSPECT_FOLDER, INSPECT_MODELS } from './inspect';
 import { NEMO_AGENTS, NEMO_FOLDER } from './nemo-gym';
 import { runDemo } from './index';
 import { copyInstantDemo, DEMO_EPOCH_S } from './testing';
+import { copyDemo } from './copy';
 import { LOOPING_CELL, STUCK_CELL } from './stuck';
 import { stuckUnits } from '../../shared/stuck';
 import { readCell } from '../read';
@@ -95,6 +96,19 @@ describe('demo runner, instant', () => {
     const differ = files(a).filter((f) => (f.endsWith('run.json') ? withoutPid(join(a, f)) !== withoutPid(join(b, f)) : !readFileSync(join(a, f)).equals(readFileSync(join(b, f)))));
     expect(differ).toEqual([]);
     expect(readFileSync(join(a, BIGYM_TASK, 'run.json'), 'utf8')).toContain(`"pid": ${process.pid}`);
+  });
+
+  it("is copied for a test with its frames shared and every other file its own: a log appended to in a copy is not in the demo", () => {
+    const copy = join(tmp.path, 'c');
+    copyDemo(join(tmp.path, 'b'), copy);
+    const files = readdirSync(copy, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(copy, f)).isFile());
+    const [frames, others] = [files.filter((f) => f.endsWith('.png')), files.filter((f) => !f.endsWith('.png'))];
+    expect(frames.every((f) => statSync(join(copy, f)).ino === statSync(join(tmp.path, 'b', f)).ino)).toBe(true);
+    expect(others.filter((f) => statSync(join(copy, f)).ino === statSync(join(tmp.path, 'b', f)).ino)).toEqual([]);
+    const log = others.find((f) => f.endsWith('.jsonl')) as string;
+    const before = readFileSync(join(tmp.path, 'b', log), 'utf8');
+    appendFileSync(join(copy, log), '{"written": "in the copy"}\n');
+    expect(readFileSync(join(tmp.path, 'b', log), 'utf8')).toBe(before);
   });
 
   it('ends coding-agent episodes in all five statuses, with throttle pauses, and the two conditions differ', async () => {
