@@ -20,12 +20,27 @@ function group(pgid: number): number[] {
   return out.split('\n').map((l) => l.trim().split(/\s+/)).filter(([, g, stat]) => Number(g) === pgid && !stat?.startsWith('Z')).map(([p]) => Number(p));
 }
 
+/** The managers of a test (the app's, a second Cellwatch's), each closed before its folder goes. */
+let managers: RunManager[] = [];
+/** A manager of the registry at `path`, as another Cellwatch on the same config folder has it. */
+const another = (path: string) => {
+  const made = new RunManager(path);
+  managers.push(made);
+  return made;
+};
+
 beforeEach(async () => {
   tmp = tempDir();
-  manager = new RunManager(join(tmp.path, 'config', 'launched.json'));
+  manager = another(join(tmp.path, 'config', 'launched.json'));
   custom = (await loadProfiles([SHIPPED])).profiles.find((p) => p.name === 'custom') as Profile;
 });
-afterEach(() => tmp.remove());
+// A run stopped by a test may be heard exiting after it, and that exit saved: into a folder gone by then,
+// which the save made again.
+afterEach(async () => {
+  await Promise.all(managers.map((m) => m.close()));
+  managers = [];
+  tmp.remove();
+});
 
 const start = (run: ReturnType<typeof renderRun>) => ({ run, env: {}, submit: null });
 const launch = (command: string) => manager.launch('local', start(renderRun(custom, { command, root: join(tmp.path, 'runs') }, ctx())), null, { canDrain: true });
@@ -158,7 +173,7 @@ describe('launched processes', () => {
   });
 
   it('keeps the runs another Cellwatch on the same config folder launched: serve launches A, the CLI B, serve C; B can be stopped from serve', async () => {
-    const cli = new RunManager(join(tmp.path, 'config', 'launched.json'));
+    const cli = another(join(tmp.path, 'config', 'launched.json'));
     const named = (label: string) => start(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'runs') }, ctx(), label));
     const a = await manager.launch('local', named('a'), null, { canDrain: true });
     const b = await cli.launch('local', named('b'), null, { canDrain: true });
@@ -187,7 +202,7 @@ describe('launched processes', () => {
     const saved = JSON.parse(readFileSync(registry, 'utf8')) as { pidStart: string }[];
     // As after a reboot: the pid lives, but it started at another time than the run did.
     writeFileSync(registry, JSON.stringify(saved.map((r) => ({ ...r, pidStart: '1' }))));
-    const again = new RunManager(registry);
+    const again = another(registry);
     const stopped = await again.stop(run.id, 200);
     expect(stopped.state).not.toBe('running');
     expect(group(run.pid as number).length).toBeGreaterThan(0);
@@ -196,7 +211,7 @@ describe('launched processes', () => {
 
   it('finds a run left running at the next start, by pid', async () => {
     const run = await launch('sleep 300');
-    const again = new RunManager(join(tmp.path, 'config', 'launched.json'));
+    const again = another(join(tmp.path, 'config', 'launched.json'));
     expect((await again.list()).map((r) => [r.name, r.state])).toEqual([[run.name, 'running']]);
     await again.stop(run.id, 500);
   });

@@ -45,6 +45,8 @@ export class RunManager {
   private readonly tails = new Map<string, Promise<string[]>>();
   private looking: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
+  /** Closing: an exit heard from now on is not recorded (the next start finds that run ended). */
+  private closed = false;
 
   /**
    * `placeOf`: the place of a target other than this machine. `onEnded`: hears each run seen to end while
@@ -59,6 +61,7 @@ export class RunManager {
   ) {
     this.registry = new RunRegistry(registryPath);
     this.local = new LocalPlace((id, exit) => {
+      if (this.closed) return;
       const run = this.registry.runs.find((r) => r.id === id);
       if (!run) return void this.earlyExits.set(id, exit);
       run.exit = exit;
@@ -100,6 +103,15 @@ export class RunManager {
     await this.refresh().catch(() => undefined);
     const view = await this.view(launched);
     return unsaved ? { ...view, problem: unsaved } : view;
+  }
+
+  /**
+   * The app is closing: exits heard from now on are not recorded, so nothing is written after the look
+   * under way, which this waits for.
+   */
+  close(): Promise<void> {
+    this.closed = true;
+    return (this.queued ?? this.looking ?? Promise.resolve()).catch(() => undefined);
   }
 
   /** Asks each place about its runs that may still change; one look at a time, a request meanwhile gets the next. */

@@ -132,6 +132,7 @@ export class LaunchService implements LaunchCalls {
 
   close(): void {
     clearInterval(this.stateTimer);
+    void this.runs.close();
   }
 
   /** Hears each launched run that ends while this app watches it: crashed, exited, stopped. */
