@@ -22,8 +22,8 @@ function group(pgid: number): number[] {
 
 /** The managers of a test (the app's, a second Cellwatch's), each closed before its folder goes. */
 let managers: RunManager[] = [];
-/** A manager of the registry at `path`, as another Cellwatch on the same config folder has it. */
-const another = (path: string) => {
+/** A manager of the registry at `path`: the test's own, or another Cellwatch's on the same config folder. */
+const managerAt = (path: string) => {
   const made = new RunManager(path);
   managers.push(made);
   return made;
@@ -31,7 +31,7 @@ const another = (path: string) => {
 
 beforeEach(async () => {
   tmp = tempDir();
-  manager = another(join(tmp.path, 'config', 'launched.json'));
+  manager = managerAt(join(tmp.path, 'config', 'launched.json'));
   custom = (await loadProfiles([SHIPPED])).profiles.find((p) => p.name === 'custom') as Profile;
 });
 // A run stopped by a test may be heard exiting after it, and that exit saved: into a folder gone by then,
@@ -173,7 +173,7 @@ describe('launched processes', () => {
   });
 
   it('keeps the runs another Cellwatch on the same config folder launched: serve launches A, the CLI B, serve C; B can be stopped from serve', async () => {
-    const cli = another(join(tmp.path, 'config', 'launched.json'));
+    const cli = managerAt(join(tmp.path, 'config', 'launched.json'));
     const named = (label: string) => start(renderRun(custom, { command: 'sleep 300', root: join(tmp.path, 'runs') }, ctx(), label));
     const a = await manager.launch('local', named('a'), null, { canDrain: true });
     const b = await cli.launch('local', named('b'), null, { canDrain: true });
@@ -202,7 +202,7 @@ describe('launched processes', () => {
     const saved = JSON.parse(readFileSync(registry, 'utf8')) as { pidStart: string }[];
     // As after a reboot: the pid lives, but it started at another time than the run did.
     writeFileSync(registry, JSON.stringify(saved.map((r) => ({ ...r, pidStart: '1' }))));
-    const again = another(registry);
+    const again = managerAt(registry);
     const stopped = await again.stop(run.id, 200);
     expect(stopped.state).not.toBe('running');
     expect(group(run.pid as number).length).toBeGreaterThan(0);
@@ -211,7 +211,7 @@ describe('launched processes', () => {
 
   it('finds a run left running at the next start, by pid', async () => {
     const run = await launch('sleep 300');
-    const again = another(join(tmp.path, 'config', 'launched.json'));
+    const again = managerAt(join(tmp.path, 'config', 'launched.json'));
     expect((await again.list()).map((r) => [r.name, r.state])).toEqual([[run.name, 'running']]);
     await again.stop(run.id, 500);
   });

@@ -2,9 +2,9 @@
 // time beside the floor of the work it does on this machine: the CPU time it keeps the machine's cores busy,
 // over the cores there are. Each stage apart: installing, build, unit (the typechecks and lint run beside
 // those two, and count in them), e2e, each with its wall and its CPU. A suite whose wall is near that floor
-// is CPU-bound: only doing less work (or more cores) makes it faster. The CPU is the whole machine's (/proc/stat), as the suite's processes do
-// not all stay in its tree (Chromium's renderers, daemons that fork away): run it on a machine otherwise
-// idle, whose own background the bench measures first and prints.
+// is CPU-bound: only doing less work (or more cores) makes it faster. The CPU is the whole machine's
+// (/proc/stat), as the suite's processes do not all stay in its tree (Chromium's renderers, daemons that
+// fork away): run it on a machine otherwise idle, whose own background the bench measures first and prints.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
