@@ -23,7 +23,10 @@ test.describe("the demo's Inspect AI logs", () => {
     // Its Overview charts each sample's tokens, in and out, a bar each.
     await expect(page.getByRole('figure', { name: 'Tokens per unit, in and out' }).locator('.recharts-bar-rectangle')).toHaveCount(20);
     // And its estimated spend per hour: each sample's tokens at the model's list price, by the hour it completed (one every 9 minutes from 10:09).
-    await expect(page.getByRole('figure', { name: 'Est. spend per hour at list prices ($), by when units ended' }).locator('.recharts-bar-rectangle')).toHaveCount(4);
+    const spend = page.getByRole('figure', { name: 'Est. spend per hour at list prices ($), by when units ended' });
+    await expect(spend.locator('.recharts-bar-rectangle')).toHaveCount(4);
+    // Its axis in steps a reader can add up, each amount to the digits it needs (about half a cent an hour here).
+    await expect(spend.locator('.recharts-yAxis-tick-labels text')).toHaveText(['$0', '$0.002', '$0.004', '$0.006', '$0.008']);
     await expect(page.locator('.cell-header')).toContainText('anthropic/demo-sonnet');
 
     // Each sample a row of the Episodes tab; one opens as its transcript: the question, the call with its result, the score.

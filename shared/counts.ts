@@ -10,3 +10,23 @@ export const counted = (value: number, one: string, many = `${one}s`) => `${whol
 
 /** A share as a percentage: 0.4471 is "44.7%". */
 export const share = (value: number, digits = 1) => `${(value * 100).toFixed(digits)}%`;
+
+const CENTS = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+const SMALL = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumSignificantDigits: 2 });
+/**
+ * An amount in US dollars, in cents ("$1,234.57"); one under a cent that is not nothing to its first two
+ * significant digits ("$0.00083"), never "$0.00": a small model's run costs that little, and is not free.
+ */
+export const dollars = (value: number) => (value !== 0 && Math.abs(value) < 0.005 ? SMALL : CENTS).format(value);
+
+const FINE = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumSignificantDigits: 3 });
+/**
+ * An amount set beside others like it (a unit's cost, a chart's axis): "$0", cents from a dollar on, and under
+ * a dollar three significant digits, so $0.0123 and $0.0149 (or an axis's $0.0125 and $0.015) stay apart.
+ */
+export function fineDollars(value: number): string {
+  if (value === 0) return '$0';
+  if (Math.abs(value) >= 1) return CENTS.format(value);
+  // Significant digits drop a trailing zero: $0.5 reads as cents, $0.50.
+  return FINE.format(value).replace(/\.(\d)$/, (_, digit: string) => `.${digit}0`);
+}

@@ -1,6 +1,6 @@
 // Where each figure of a cell comes from, in words: the window's tooltips and `cellwatch status --explain`
 // say the same, from the same row.
-import { counted, share, whole } from './counts';
+import { counted, dollars, share, whole } from './counts';
 import type { CellSummary } from './model';
 import { wilson95 } from './stats';
 
@@ -50,9 +50,9 @@ export function provenanceOf(cell: Explained, rule: string | null = null): Prove
     lines.push({ figure: 'tokens', value, from: 'summed as the files count them; a negative count is a problem, left out' });
   } else lines.push({ figure: 'tokens', value: '–', from: `the ${cell.format} files record no token counts` });
   const estimated = cell.cost_usd_estimate !== null;
-  lines.push({ figure: 'estimate', value: estimated ? `est. $${(cell.cost_usd_estimate as number).toFixed(2)}` : 'no estimate', from: estimated ? `tokens at list price, ${cell.cost_source ?? ''}` : (cell.cost_source ?? 'not priced') });
-  if (cell.runnerCostUsd !== null) lines.push({ figure: 'runner', value: `$${cell.runnerCostUsd.toFixed(2)}`, from: "the runner's own figure, shown apart: not used for the estimate" });
-  if (cell.cost_usd_billed !== null) lines.push({ figure: 'billed', value: `$${cell.cost_usd_billed.toFixed(2)}`, from: 'what the provider charged, summed' });
+  lines.push({ figure: 'estimate', value: estimated ? `est. ${dollars(cell.cost_usd_estimate as number)}` : 'no estimate', from: estimated ? `tokens at list price, ${cell.cost_source ?? ''}` : (cell.cost_source ?? 'not priced') });
+  if (cell.runnerCostUsd !== null) lines.push({ figure: 'runner', value: dollars(cell.runnerCostUsd), from: "the runner's own figure, shown apart: not used for the estimate" });
+  if (cell.cost_usd_billed !== null) lines.push({ figure: 'billed', value: dollars(cell.cost_usd_billed), from: 'what the provider charged, summed' });
   return lines;
 }
 

@@ -106,5 +106,10 @@ describe('every figure says where it comes from', () => {
     const other = capture();
     expect(await runCli(['status', '--explain', b], other.io)).toBe(0);
     expect(other.out.join('\n')).toMatch(/^tokens +– +the bigym-agent files record no token counts$/m);
+    // A fraction of a cent is that fraction, not "$0.00": a small model's run is cheap, not free.
+    const c = bigym('c/move_plate', 'codex', seeds(() => true), { cost: { estimate_usd: 0.00042, billed_usd: null } });
+    const cheap = capture();
+    expect(await runCli(['status', '--explain', c], cheap.io)).toBe(0);
+    expect(cheap.out.join('\n')).toMatch(/^runner +\$0\.00042 +the runner's own figure/m);
   });
 });

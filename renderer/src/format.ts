@@ -2,7 +2,7 @@ import { provenanceOf, provenanceText } from '../../shared/provenance';
 import { share } from '../../shared/counts';
 import type { CellSummary } from '../../shared/model';
 
-export { counted, whole } from '../../shared/counts';
+export { counted, dollars, fineDollars, whole } from '../../shared/counts';
 
 /** The last segment of a path, for labels; the full path goes in the title. */
 export function baseName(path: string): string {

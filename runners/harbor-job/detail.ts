@@ -3,7 +3,7 @@ import type { JsonObject } from '../common/json';
 import { num, obj, str, timestampMs } from '../common/values';
 import type { DetailRead, EventLog } from '../types';
 import { trialSucceeded, type Trial } from './trials';
-import { whole } from '../../shared/counts';
+import { fineDollars, whole } from '../../shared/counts';
 
 /** A trial as its result.json says it, in words: task, agent, outcome, times, tokens, the runner's cost, the exception. */
 function trialFacts(result: JsonObject, started: number | null, finished: number | null): { label: string; value: string }[] {
@@ -26,7 +26,7 @@ function trialFacts(result: JsonObject, started: number | null, finished: number
     ['cached input tokens', num(agent.n_cache_tokens)],
     ['output tokens', num(agent.n_output_tokens)],
     ['agent turns', num(obj(agent.metadata).n_episodes)],
-    ['runner said cost', num(agent.cost_usd) === null ? null : `$${(num(agent.cost_usd) as number).toFixed(4)} (LiteLLM list price, not the estimate)`],
+    ['runner said cost', num(agent.cost_usd) === null ? null : `${fineDollars(num(agent.cost_usd) as number)} (LiteLLM list price, not the estimate)`],
     ['exception', str(exception.exception_type) ? `${str(exception.exception_type)}: ${str(exception.exception_message) ?? ''}`.trim() : null],
   ];
   return facts.flatMap(([label, value]) => (value === null || value === undefined || value === '' ? [] : [{ label, value: typeof value === 'number' ? whole(value) : value }]));

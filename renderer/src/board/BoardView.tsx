@@ -4,7 +4,7 @@ import { formatP } from '../../../shared/mcnemar';
 import type { CellSummary } from '../../../shared/model';
 import { CallFailed } from '../CallFailed';
 import { useApp, useFeed } from '../context';
-import { counted, percent, successTitle, whole } from '../format';
+import { counted, dollars, percent, successTitle, whole } from '../format';
 import { successText } from '../../../shared/provenance';
 import { decideText } from './decideText';
 import { CostFrontier } from './CostFrontier';
@@ -80,7 +80,7 @@ function Square({ cell, verdicts, standing, names, focused, onFocus }: SquarePro
       </span>
       <span className="square-foot muted">
         {planned !== null ? `${scored} of ${planned}` : `${scored} scored`}
-        {cell.cost_usd_estimate !== null && ` · est. $${cell.cost_usd_estimate.toFixed(2)}`}
+        {cell.cost_usd_estimate !== null && ` · est. ${dollars(cell.cost_usd_estimate)}`}
         {cell.board !== 'on' && ` · ${cell.rivals.length ? 'claimed twice' : cell.board}`}
       </span>
     </button>

@@ -5,6 +5,7 @@ import { frontierPoint, paretoBest } from '../../../shared/frontier';
 import { successText } from '../../../shared/provenance';
 import { wilson95 } from '../../../shared/stats';
 import { AXIS, GRID, TOOLTIP } from '../chart-style';
+import { fineDollars } from '../format';
 
 interface Dot {
   name: string;
@@ -22,14 +23,11 @@ function DotTip({ dot }: { dot: Dot | undefined }) {
     <div style={TOOLTIP.contentStyle}>
       <strong>{dot.name}</strong>
       <div>
-        {dot.counts} · {usd(dot.cost)} a unit{dot.best ? ' · Pareto-best' : ''}
+        {dot.counts} · {fineDollars(dot.cost)} a unit{dot.best ? ' · Pareto-best' : ''}
       </div>
     </div>
   );
 }
-
-/** Dollars to the cent, a fraction of a cent to three significant digits ($0.0000466). */
-const usd = (value: number) => `$${value >= 1 ? value.toFixed(2) : value.toLocaleString('en-US', { maximumSignificantDigits: 3 })}`;
 
 /**
  * Success rate (Wilson interval) against est. cost per unit for the board's cells whose cost is known, the
@@ -63,7 +61,7 @@ export function CostFrontier({ cells }: { cells: CellSummary[] }) {
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart margin={{ top: 6, right: 16, bottom: 4, left: -12 }}>
             <CartesianGrid {...GRID} />
-            <XAxis type="number" dataKey="cost" name="est. cost per unit" tick={AXIS} tickFormatter={usd} domain={['auto', 'auto']} />
+            <XAxis type="number" dataKey="cost" name="est. cost per unit" tick={AXIS} tickFormatter={fineDollars} domain={['auto', 'auto']} />
             <YAxis type="number" dataKey="rate" name="success" unit="%" tick={AXIS} domain={[0, 100]} />
             <Tooltip {...TOOLTIP} content={({ payload }) => <DotTip dot={payload?.[0]?.payload as Dot | undefined} />} />
             <Line data={best} dataKey="rate" type="stepAfter" stroke="var(--ok)" dot={false} isAnimationActive={false} legendType="none" />
@@ -85,7 +83,7 @@ export function CostFrontier({ cells }: { cells: CellSummary[] }) {
             <tr key={d.name}>
               <td>{d.name}</td>
               <td className="num">{d.counts}</td>
-              <td className="num">{usd(d.cost)}</td>
+              <td className="num">{fineDollars(d.cost)}</td>
             </tr>
           ))}
         </tbody>

@@ -1,6 +1,7 @@
 import { useMemo, useRef } from 'react';
 import { isLive, type CellState, type CellSummary } from '../../../shared/model';
 import { useNow } from '../useNow';
+import { dollars } from '../format';
 
 /** How far back the spend rate looks, of what this window has seen. */
 const RATE_WINDOW_MS = 10 * 60_000;
@@ -52,9 +53,9 @@ export function NowStrip({ cells }: { cells: CellSummary[] }) {
       <span>{counts.stale} stale</span>
       <span className={counts.failed ? 'tone-fail' : undefined} title="crashed, evaluation failed, or interrupted">{counts.failed} crashed or interrupted</span>
       <span>{counts.ended} ended</span>
-      <span title="Tokens at list prices (prices.yml), summed over the cells listed: an estimate, never a bill">est. ${counts.usd.toFixed(2)} in all</span>
+      <span title="Tokens at list prices (prices.yml), summed over the cells listed: an estimate, never a bill">est. {dollars(counts.usd)} in all</span>
       <span title="How the estimated total grew over the last minutes this window watched it">
-        {rate ? `est. $${rate.perHour.toFixed(2)}/h over the last ${Math.round(rate.overMs / 60_000)} min` : 'spend per hour: watching…'}
+        {rate ? `est. ${dollars(rate.perHour)}/h over the last ${Math.round(rate.overMs / 60_000)} min` : 'spend per hour: watching…'}
       </span>
     </div>
   );

@@ -1,5 +1,5 @@
 import type { CellSummary } from '../../../shared/model';
-import { ago, compact, costTitle, episodesTitle, percent, successTitle, whole } from '../format';
+import { ago, compact, costTitle, dollars, episodesTitle, percent, successTitle, whole } from '../format';
 import type { SizedColumn } from '../table-layout';
 import { BoardBadge } from './BoardBadge';
 import { STATE_LOOK, StatePill, stateWord } from './states';
@@ -33,8 +33,8 @@ function tokensText(cell: CellSummary, count: (n: number) => string = compact): 
   const parts = [];
   if (cell.tokens.input !== null) parts.push(`${count(cell.tokens.input)} in`);
   if (cell.tokens.output !== null) parts.push(`${count(cell.tokens.output)} out`);
-  if (cell.cost_usd_estimate !== null) parts.push(`est. $${cell.cost_usd_estimate.toFixed(2)}`);
-  if (cell.cost_usd_billed !== null) parts.push(`billed $${cell.cost_usd_billed.toFixed(2)}`);
+  if (cell.cost_usd_estimate !== null) parts.push(`est. ${dollars(cell.cost_usd_estimate)}`);
+  if (cell.cost_usd_billed !== null) parts.push(`billed ${dollars(cell.cost_usd_billed)}`);
   return parts.join(' · ') || '–';
 }
 
@@ -78,7 +78,7 @@ export function cellsTable(cells: readonly CellSummary[]): { header: string[]; r
     header: ['name', 'path', 'host', 'format', 'board', 'state', 'budget used', 'budget total', 'budget unit', 'ended', 'planned', 'scored', 'successes', 'success %', 'tokens in', 'tokens out', 'est. USD', 'problems'],
     rows: cells.map((c) => [
       c.name, c.path, c.host, c.format, c.board ?? '', STATE_LOOK[c.state].label, n(c.budget.used), n(c.budget.total), c.budget.unit, n(c.episodes.ended), n(c.episodes.planned), n(c.episodes.scored), n(c.episodes.successes),
-      c.success_rate === null ? '' : (c.success_rate * 100).toFixed(1), n(c.tokens.input), n(c.tokens.output), c.cost_usd_estimate === null ? '' : c.cost_usd_estimate.toFixed(2), String(c.problems.length),
+      c.success_rate === null ? '' : (c.success_rate * 100).toFixed(1), n(c.tokens.input), n(c.tokens.output), n(c.cost_usd_estimate), String(c.problems.length),
     ]),
   };
 }

@@ -6,7 +6,7 @@ import { projectedEnd } from './projection';
 import { useApp, useData } from '../context';
 import { useState } from 'react';
 import { asError } from '../../../shared/errors';
-import { costTitle, successTitle, whole } from '../format';
+import { costTitle, dollars, successTitle, whole } from '../format';
 import { successText } from '../../../shared/provenance';
 import { BoardBadge } from '../cell-list/BoardBadge';
 import { useKey } from '../keys';
@@ -117,9 +117,9 @@ function Header() {
         {summary.tokens.cached_input !== null && ` (${whole(summary.tokens.cached_input)} cached)`}
         {summary.tokens.output !== null && ` · ${whole(summary.tokens.output)} out`}
         {summary.tokens.reasoning !== null && ` (${whole(summary.tokens.reasoning)} reasoning)`}
-        {summary.cost_usd_estimate !== null && ` · est. $${summary.cost_usd_estimate.toFixed(2)} at list price`}
-        {summary.cost_usd_billed !== null && ` · billed $${summary.cost_usd_billed.toFixed(2)}`}
-        {summary.runnerCostUsd !== null && ` · runner said $${summary.runnerCostUsd.toFixed(2)}`}
+        {summary.cost_usd_estimate !== null && ` · est. ${dollars(summary.cost_usd_estimate)} at list price`}
+        {summary.cost_usd_billed !== null && ` · billed ${dollars(summary.cost_usd_billed)}`}
+        {summary.runnerCostUsd !== null && ` · runner said ${dollars(summary.runnerCostUsd)}`}
       </span>
     </header>
   );

@@ -6,8 +6,8 @@ import type { EpisodeRow, VersionRow } from '../../../shared/cell-detail';
 import { useCell } from './context';
 import { bucketMax, thin } from './decimate';
 import { groupsOf, percentOf, spendByHour, successSoFar, type HourSpend, type SuccessPoint } from './chartPoints';
-import { counted } from '../format';
-import { AXIS, GRID, LEGEND, SERIES, TOOLTIP } from '../chart-style';
+import { counted, dollars, fineDollars } from '../format';
+import { AXIS, GRID, LEGEND, niceTicks, SERIES, TOOLTIP } from '../chart-style';
 import { useRoom, type Room } from '../table-layout';
 
 /** At most this many points a line and bars a chart: about one each 2 px of a chart's width. */
@@ -138,6 +138,7 @@ const hourTick = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { ho
 
 /** The estimated spend per hour, at list prices, by the hour its units ended in: a bar an hour. */
 function SpendPerHour({ hours }: { hours: HourSpend[] }) {
+  const ticks = niceTicks(hours.reduce((most, h) => Math.max(most, h.usd), 0));
   return (
     <Panel title="Est. spend per hour at list prices ($), by when units ended">
       {() => (
@@ -145,8 +146,8 @@ function SpendPerHour({ hours }: { hours: HourSpend[] }) {
           <BarChart data={hours} margin={{ top: 4, right: 8, bottom: 0, left: -4 }}>
             <CartesianGrid {...GRID} />
             <XAxis dataKey="hour" tick={AXIS} tickFormatter={hourTick} minTickGap={24} />
-            <YAxis tick={AXIS} tickFormatter={(usd: number) => `$${usd < 1 ? usd.toFixed(3) : usd.toFixed(2)}`} width={64} />
-            <Tooltip {...TOOLTIP} labelFormatter={(ms) => `the hour from ${hourOf(Number(ms))}`} formatter={(usd, _name, item) => [`$${Number(usd).toFixed(4)} for ${counted((item.payload as HourSpend).units, 'unit')}`, 'est. spend']} />
+            <YAxis tick={AXIS} tickFormatter={fineDollars} width={64} domain={[0, ticks.at(-1) as number]} ticks={ticks} />
+            <Tooltip {...TOOLTIP} labelFormatter={(ms) => `the hour from ${hourOf(Number(ms))}`} formatter={(usd, _name, item) => [`${dollars(Number(usd))} for ${counted((item.payload as HourSpend).units, 'unit')}`, 'est. spend']} />
             <Bar dataKey="usd" fill="var(--ok)" isAnimationActive={false} />
           </BarChart>
         </ResponsiveContainer>
