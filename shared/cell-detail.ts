@@ -111,8 +111,8 @@ export interface DetailTable {
   columns: string[];
   rows: TableValue[][];
   note: string | null;
-  /** Its rows counted in words, when the bare count would not say what they are ("47 rollouts · 1 failed · 48 planned"). */
-  counted?: string;
+  /** Its rows counted in words, beside its title ("6 fields", "47 rollouts + 1 failed of 48 planned"): a bare "Run 6" reads as a run's number. */
+  counted: string;
   /** The files and the rule that made its figures (said on hover of its title). */
   from?: string;
   /** Its columns of fractions, shown as percentages as every other rate of the window is. */

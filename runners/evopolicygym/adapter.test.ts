@@ -93,6 +93,8 @@ describe('evopolicygym budgets and ending', () => {
       ['submission-000001', 2, 0.9, true],
     ]);
     expect(tables.assessment).toEqual([['submission-000001', 0.8, 1]]);
+    // Each says what its rows are beside its title: "Run 6" read as a run's number.
+    expect((detail?.tables ?? []).map((t) => `${t.title} ${t.counted}`)).toEqual(['Run 6 fields', 'Validation 2 candidates', 'Assessment (test) 1 program']);
   });
 });
 

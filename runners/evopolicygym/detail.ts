@@ -1,4 +1,4 @@
-import type { DetailTable, EpisodeRow, ProgramSnapshot } from '../../shared/cell-detail';
+import type { DetailTable, EpisodeRow, ProgramSnapshot, TableValue } from '../../shared/cell-detail';
 import type { CellReading } from '../common/cell';
 import type { JsonObject } from '../common/json';
 import type { JsonlRecord } from '../common/jsonl';
@@ -126,20 +126,22 @@ function runTables(run: JsonObject, reserved: number): DetailTable[] {
   const config = obj(run.config);
   const assessment = obj(run.assessment);
   const selected = str(run.selected_program);
+  const fields: TableValue[][] = [
+    ['terminal reason', str(run.terminal_reason) ?? '(running)'],
+    ['episode budget', num(config.episode_budget)],
+    ['reserved by a submission in flight', reserved],
+    ['episode pool', num(config.episode_pool_size)],
+    ['episodes per submission, at most', num(config.max_episodes_per_submission)],
+    ['selected program', selected],
+  ];
   const tables: DetailTable[] = [
     {
       id: 'run',
       title: 'Run',
       columns: ['field', 'value'],
-      rows: [
-        ['terminal reason', str(run.terminal_reason) ?? '(running)'],
-        ['episode budget', num(config.episode_budget)],
-        ['reserved by a submission in flight', reserved],
-        ['episode pool', num(config.episode_pool_size)],
-        ['episodes per submission, at most', num(config.max_episodes_per_submission)],
-        ['selected program', selected],
-      ],
+      rows: fields,
       note: null,
+      counted: counted(fields.length, 'field'),
       from: 'run.json: its terminal reason and config as written; reserved: the episodes of submissions started in events.jsonl and not yet completed or failed',
     },
   ];
@@ -164,6 +166,7 @@ function runTables(run: JsonObject, reserved: number): DetailTable[] {
       columns: ['program', 'success rate', 'episodes'],
       rows: [[str(assessment.program), num(assessment.success_rate), arr(assessment.episodes).length]],
       note: 'an assessment never changes the selection',
+      counted: counted(1, 'program'),
       from: "run.json: the assessment's program, success_rate and episodes as the host wrote them",
       shares: ['success rate'],
     });

@@ -1,7 +1,7 @@
 // What the cell view shows of an Inspect log: a row per sample (its outcome, its error or limit, its
 // scorers' values, its time and tokens), and the eval's scorers as a table.
 import type { EpisodeRow } from '../../shared/cell-detail';
-import { whole } from '../../shared/counts';
+import { counted, whole } from '../../shared/counts';
 import { obj, timestampMs } from '../common/values';
 import { summedUsage } from './facts';
 import type { DetailRead } from '../types';
@@ -51,6 +51,7 @@ export function inspectDetail(log: InspectLog, outcomes: Map<string, Outcome>, s
             return [name === scorer ? `${name} (the outcome)` : name, byName.filter((o) => o.unit.scored).length, mean === null ? null : Number(mean.toFixed(4)), statedMetric(log.header, name)?.value ?? null];
           }),
           note: 'A sample scores 1 for C, 0.5 for P, 0 for I and N; the outcome is the first scorer\'s.',
+          counted: counted(scorers.length, 'scorer'),
         },
       ]
     : [];

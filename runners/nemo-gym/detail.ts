@@ -107,6 +107,7 @@ function aggregateTable(lines: AggregateLine[], file: string): DetailTable {
     columns: ['agent', 'metric', 'file says', 'rows give'],
     rows: lines.map((l) => [l.agent, l.metric, l.said, l.rows]),
     note: null,
+    counted: counted(lines.length, 'metric'),
     from: `${file}: each metric the collector wrote, beside what the rollouts give; a mismatch is a problem`,
   };
 }

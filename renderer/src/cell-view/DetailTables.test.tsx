@@ -10,6 +10,7 @@ const ROLLOUTS: DetailTable = {
   columns: ['rollout', 'agent', 'reward', 'input'],
   rows: Array.from({ length: 1000 }, (_, i) => [`${i}#0`, 'bench_agent', i % 2, 39_998 + i]),
   note: null,
+  counted: '1,000 rollouts',
   opens: 'transcript',
 };
 
@@ -57,6 +58,7 @@ describe('a detail table of many rows', () => {
         [2, 1, null, 3],
       ],
       note: null,
+      counted: '3 tasks',
     };
     render(<DetailTableView table={tasks} onOpen={() => undefined} />);
     const cells = screen.getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));

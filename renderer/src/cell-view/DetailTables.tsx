@@ -89,7 +89,7 @@ export function DetailTableView({ table, onOpen }: { table: DetailTable; onOpen:
   return (
     <section className="detail-table" aria-label={table.title}>
       <h2 title={table.from}>
-        {table.title} <span className="muted">{table.counted ?? whole(table.rows.length)}</span>
+        {table.title} <span className="muted">{table.counted}</span>
         {table.rows.length > 0 && <TableExport name={table.id} data={() => ({ header: table.columns, rows: table.rows.map((row) => row.map((v, i) => textOf(v, i))) })} />}
         {table.rows.length > 0 && table.columns.length > 2 && menu}
       </h2>
