@@ -104,10 +104,11 @@ describe('evopolicygym detail', () => {
     const { detail } = await evopolicygym.read(cell, context(), { detail: true });
     if (!detail) throw new Error('no detail');
     expect(detail.otherBudgets).toEqual([{ label: 'submissions', used: 2, total: 3 }]);
-    expect(detail.episodes.map((e) => [e.id, e.status, e.note])).toEqual([
-      ['submission-000001', 'completed', 'charged 10 · 1/2 succeeded'],
-      ['submission-000002', 'failed', 'charged 0 · capture failed'],
-      ['submission-000003', 'completed', 'charged 6'],
+    // Each with its wall time, from its start to its end, and its time its end's.
+    expect(detail.episodes.map((e) => [e.id, e.status, e.note, e.wallS, e.t])).toEqual([
+      ['submission-000001', 'completed', 'charged 10 · 1/2 succeeded', 1, 3000],
+      ['submission-000002', 'failed', 'charged 0 · capture failed', 1, 5000],
+      ['submission-000003', 'completed', 'charged 6', 1, 7000],
     ]);
   });
 

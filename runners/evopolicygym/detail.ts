@@ -25,9 +25,10 @@ export async function evopolicygymDetail(r: CellReading, run: JsonObject, events
       const row = rows.get(id);
       if (!row) continue;
       const failed = value.type === 'submission_failed';
-      Object.assign(row, { status: failed ? 'failed' : 'completed', t, note: `charged ${num(value.charged) ?? 0}${failed ? ` · ${str(value.reason) ?? ''}` : ''}` });
+      // From its start to its end; its time is then its end's, as an ended unit's is.
+      const wallS = row.t !== null && t !== null ? (t - row.t) / 1000 : null;
+      Object.assign(row, { status: failed ? 'failed' : 'completed', t, wallS, note: `charged ${num(value.charged) ?? 0}${failed ? ` · ${str(value.reason) ?? ''}` : ''}` });
       row.facts = [...(row.facts ?? []), { label: 'charged', value: String(num(value.charged) ?? 0) }, ...(failed ? [{ label: 'failed', value: str(value.reason) ?? 'no reason given' }] : [])];
-      if (row.t !== null && t !== null) row.wallS = (t - row.t) / 1000;
     }
   }
   for (const row of rows.values()) {
