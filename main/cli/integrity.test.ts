@@ -89,6 +89,20 @@ describe('amounts are not negative', () => {
     expect(row.cost_usd_billed).toBe(7);
     expect(row.problems).toContainEqual(expect.objectContaining({ file: 't2/agent/openrouter_costs.json', message: '[1].total_cost is -7: an amount cannot be negative; left out of every sum' }));
   });
+
+  it("a coding-agent episode's negative wall time (a clock stepped back) is a problem naming the episode's field, and takes the run off the board", async () => {
+    const cell = join(tmp.path, 'std_sdk_m1_bare_default');
+    const protocol = { name: 'std-v2', episodes: [0, 1], max_turns: 200, rgb_resolution: 512, max_actions: 500, timeout_s: 2400 };
+    const episodes = { '0': { status: 'evaluated', success: true, engaged: true, tool_calls: 12, actions: 9, wall_s: 30.5 }, '1': { status: 'evaluated', success: false, engaged: true, tool_calls: 4, actions: 3, wall_s: -12 } };
+    writeTree(cell, {
+      'run.json': { runner: 'coding-agent', run: 'std_sdk_m1_bare_default', cell: { harness: 'sdk', model: 'm1', condition: 'bare', effort: 'default' }, protocol },
+      'summary.json': { run: 'std_sdk_m1_bare_default', finished: true, planned: [0, 1], episodes, aggregate: {} },
+    });
+    const row = (await json(['status', cell])).value.cells[0];
+    expect(row.episodes).toMatchObject({ ended: 2, scored: 2, successes: 1 });
+    expect(row.board).toBe('off');
+    expect(row.problems).toEqual([expect.objectContaining({ file: 'summary.json', message: 'episodes.1.wall_s is -12: an amount cannot be negative; left out of every sum' })]);
+  });
 });
 
 describe('every figure says where it comes from', () => {

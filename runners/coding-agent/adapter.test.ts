@@ -66,6 +66,26 @@ describe('coding-agent: board scoring', () => {
     expect(c.problems[0]?.message).toContain('scored 4 (board scoring gives 5)');
   });
 
+  it("shows each ended episode's tool calls, actions and wall time as written; a negative one as none, the problem its integrity's", async () => {
+    const withAmounts = { ...episodes, '0': { ...episodes['0'], tool_calls: 12, actions: 9, wall_s: 30.5 }, '1': { ...episodes['1'], tool_calls: -1, actions: 3, wall_s: -12 } };
+    writeTree(cell, { 'run.json': run, 'summary.json': summary({}, { episodes: withAmounts }), 'episodes/0007/trajectory.jsonl': '' });
+    const { detail, integrity } = await codingAgent.read(cell, context(), { detail: true });
+    expect(detail?.episodes.map((e) => [e.id, e.status, e.toolCalls, e.actions, e.wallS, e.note])).toEqual([
+      ['0', 'evaluated', 12, 9, 30.5, null],
+      ['1', 'evaluated', null, 3, null, null],
+      ['2', 'timeout', null, null, null, null],
+      ['3', 'rate_limited', null, null, null, null],
+      ['4', 'infra_error', null, null, null, null],
+      ['5', 'infra_error', null, null, null, null],
+      ['6', 'error', null, null, null, 'adapter crashed'],
+      ['7', 'running', null, null, null, null],
+    ]);
+    expect(integrity?.map((p) => `${p.file}: ${p.message}`)).toEqual([
+      'summary.json: episodes.1.tool_calls is -1: an amount cannot be negative; left out of every sum',
+      'summary.json: episodes.1.wall_s is -12: an amount cannot be negative; left out of every sum',
+    ]);
+  });
+
   it("carries the runner's VRAM peak", async () => {
     writeTree(cell, { 'run.json': run, 'summary.json': summary({}, { vram_peak_mib: 23150 }) });
     expect((await read(codingAgent, cell)).vramPeakMib).toBe(23150);

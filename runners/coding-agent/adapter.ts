@@ -1,10 +1,10 @@
 import { codingAgentDetail, codingAgentEventLogs } from './detail';
-import { obj, arr, bool, num, str } from '../common/values';
+import { obj, arr, num, str } from '../common/values';
 import { baseCell, CellReading, judgeBoard } from '../common/cell';
 import { CODING_AGENT_BOARD, codingAgentDepartures, STD_V2 } from './board';
-import { type EpisodeUnit, problem } from '../../shared/model';
+import { type Problem, problem } from '../../shared/model';
 import type { FormatAdapter } from '../types';
-import { unitOf } from './score';
+import { endedUnits } from './score';
 import { RUN_JSON, SUMMARY_JSON } from './files';
 import { episodeEnd } from './episode-end';
 
@@ -45,12 +45,8 @@ export const codingAgent: FormatAdapter = {
     const trajectory = newest ? `episodes/${newest}/trajectory.jsonl` : null;
     const last = trajectory ? await r.stat(trajectory) : null;
 
-    const units: EpisodeUnit[] = Object.entries(obj(summary?.episodes))
-      .map(([id, raw]) => {
-        const e = obj(raw);
-        return unitOf(id, { status: str(e.status) ?? 'unknown', success: bool(e.success), engaged: bool(e.engaged) });
-      })
-      .sort((a, b) => Number(a.id) - Number(b.id));
+    const integrity: Problem[] = [];
+    const units = endedUnits(summary, integrity);
 
     const scored = units.filter((u) => u.scored);
     const successes = scored.filter((u) => u.success).length;
@@ -80,7 +76,7 @@ export const codingAgent: FormatAdapter = {
     const end = trajectory && last?.kind === 'file' && summary?.finished !== true ? await episodeEnd(r, trajectory, last.size, runningId ?? String(Number(newest)), last.mtimeMs) : null;
     const paused = end?.pausedUntil ?? null;
     cell.state = summary?.finished === true ? 'finished' : drain ? 'draining' : paused !== null && paused > r.ctx.now ? 'throttled' : r.recent() ? 'running' : 'stale';
-    const detail = options?.detail ? await codingAgentDetail(r, run, summary ?? {}, episodeDirs) : undefined;
+    const detail = options?.detail ? await codingAgentDetail(r, run, summary ?? {}, units, episodeDirs) : undefined;
     cell.problems = r.problems;
     return {
       ...(detail ? { detail } : {}),
@@ -88,6 +84,7 @@ export const codingAgent: FormatAdapter = {
       labels: { harness: str(labels.harness), model: str(labels.model), condition: str(labels.condition), effort: str(labels.effort) },
       changedAt: r.changedAt,
       units,
+      integrity,
       vramPeakMib: num(summary?.vram_peak_mib),
       pausedUntil: paused,
       running: end && runningId !== null ? [end.running] : [],

@@ -1,21 +1,21 @@
 import type { EpisodeRow } from '../../shared/cell-detail';
 import type { CellReading } from '../common/cell';
 import type { JsonObject } from '../common/json';
-import { bool, num, obj, str, timestampMs } from '../common/values';
+import { num, obj, str, timestampMs } from '../common/values';
 import { vramSample } from '../common/vram';
 import type { DetailRead, EventLog, ReadContext } from '../types';
-import { unitOf } from './score';
+import { nonNegative } from '../common/integrity';
+import type { EpisodeUnit } from '../../shared/model';
 
 /** What the cell view shows, from the files the summary read already parsed. */
-export async function codingAgentDetail(r: CellReading, run: JsonObject, summary: JsonObject, episodeDirs: string[]): Promise<DetailRead> {
+export async function codingAgentDetail(r: CellReading, run: JsonObject, summary: JsonObject, units: readonly EpisodeUnit[], episodeDirs: string[]): Promise<DetailRead> {
   const protocol = obj(run.protocol);
   const ended = obj(summary.episodes);
-  const rows: EpisodeRow[] = Object.entries(ended).map(([id, raw]) => {
-    const e = obj(raw);
-    const unit = unitOf(id, { status: str(e.status) ?? 'unknown', success: bool(e.success), engaged: bool(e.engaged) });
+  const rows: EpisodeRow[] = units.map((unit) => {
+    const e = obj(ended[unit.id]);
     return {
-      id, status: unit.status, success: unit.success, scored: unit.scored, toolCalls: num(e.tool_calls), actions: num(e.actions),
-      wallS: num(e.wall_s), t: null, note: str(e.error), hasEvents: true,
+      id: unit.id, status: unit.status, success: unit.success, scored: unit.scored, toolCalls: nonNegative(e.tool_calls), actions: nonNegative(e.actions),
+      wallS: nonNegative(e.wall_s), t: null, note: str(e.error), hasEvents: true,
     };
   });
   for (const name of episodeDirs) {

@@ -69,3 +69,9 @@ export function amount(value: unknown, file: string, field: string, problems: Pr
   problems.push(problem(file, `${field} is ${n}: an amount cannot be negative; left out of every sum`));
   return null;
 }
+
+/** An amount as every view shows it, where its problem was said when the cell was read: a negative one is absent. */
+export function nonNegative(value: unknown): number | null {
+  const n = num(value);
+  return n !== null && n >= 0 ? n : null;
+}
