@@ -5,6 +5,7 @@ import { tempDir, writeTree } from '../../runners/testing';
 import { mcnemarExactP } from '../../shared/mcnemar';
 import { runCli } from './run';
 import { capture } from './testing';
+import { copyInstantDemo } from '../../runners/demo/testing';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => (tmp = tempDir()));
@@ -171,5 +172,15 @@ describe('cellwatch board', () => {
     expect(text).toContain(`condition full beats bare (${join(tmp.path, 'std_sdk_m1_full_default')} vs ${join(tmp.path, 'std_sdk_m1_bare_default')}): 14 to 0 discordant`);
     expect(text).toContain('std_sdk_m1_short_default (off): 50 turns; std-v2 has 200 turns');
     expect(text).toContain('ui_sdk_m1_bare_default (ui): launched from a UI (ui_): never on the board');
+  });
+});
+
+describe('cellwatch board on the demo', () => {
+  it('counts what it compared in words, one or many: the Inspect board of two models is one comparison', async () => {
+    copyInstantDemo(join(tmp.path, 'runs'));
+    const { io, out } = capture();
+    expect(await runCli(['board', join(tmp.path, 'runs')], io)).toBe(0);
+    const text = out.join('\n');
+    expect(text).toMatch(/^inspect demo_arith\n(.*\n){2} {2}no difference survives Holm's correction \(1 one-field comparison\)$/m);
   });
 });

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { downOf, gridOf } from '../../shared/board';
 import { comparisonsOf, SIGNIFICANT, type BoardComparison } from '../../shared/board-comparisons';
 import { formatP } from '../../shared/mcnemar';
+import { counted } from '../../shared/counts';
 import type { CellSummary } from '../../shared/model';
 import { append } from '../../shared/arrays';
 import { BoardReader } from '../board';
@@ -40,9 +41,9 @@ function printBoard(name: string, cells: CellSummary[], comparisons: BoardCompar
   for (const c of real) {
     const [better, worse] = c.only_a > c.only_b ? [c.a, c.b] : [c.b, c.a];
     const label = (path: string) => (byPath.get(path) as CellSummary).labels[c.field] ?? '?';
-    io.out(printable(`  ${c.field} ${label(better)} beats ${label(worse)} (${better} vs ${worse}): ${Math.max(c.only_a, c.only_b)} to ${Math.min(c.only_a, c.only_b)} discordant, p = ${formatP(c.p_value)}, Holm-adjusted ${formatP(c.p_adjusted)}${c.left_out ? `, ${c.left_out} episodes on one side only left out` : ''}`));
+    io.out(printable(`  ${c.field} ${label(better)} beats ${label(worse)} (${better} vs ${worse}): ${Math.max(c.only_a, c.only_b)} to ${Math.min(c.only_a, c.only_b)} discordant, p = ${formatP(c.p_value)}, Holm-adjusted ${formatP(c.p_adjusted)}${c.left_out ? `, ${counted(c.left_out, 'episode')} on one side only left out` : ''}`));
   }
-  if (!real.length) io.out(`  no difference survives Holm's correction (${comparisons.filter((c) => byPath.has(c.a)).length} one-field comparisons)`);
+  if (!real.length) io.out(`  no difference survives Holm's correction (${counted(comparisons.filter((c) => byPath.has(c.a)).length, 'one-field comparison')})`);
   io.out('');
 }
 

@@ -3,6 +3,7 @@
 import { problem, type Problem } from '../../shared/model';
 import { isObject } from '../common/json';
 import { arr, num, obj, str } from '../common/values';
+import { whole } from '../../shared/counts';
 import type { Collection } from './collection';
 import type { RowList } from './row-list';
 
@@ -53,7 +54,7 @@ export function checkAggregate(value: unknown, file: string, collection: Collect
       const found = give(rollouts, rows);
       lines.push({ agent, metric, said, rows: found });
       if (found !== null && Math.abs(said - found) > TOLERANCE * Math.max(1, Math.abs(said))) {
-        problems.push(problem(file, `${metric} ${said}${agent ? ` for ${agent}` : ''}, but the ${rows.length} rows give ${found}`));
+        problems.push(problem(file, `${metric} ${said}${agent ? ` for ${agent}` : ''}, but ${rows.length === 1 ? 'the row gives' : `the ${whole(rows.length)} rows give`} ${found}`));
       }
     }
   }

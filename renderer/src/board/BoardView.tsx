@@ -222,7 +222,7 @@ export function BoardView() {
       )}
       <CostFrontier cells={shown.filter((c) => c.board === 'on')} />
       <h2 className="section-title">
-        Real differences <span className="muted">({whole(board.real)} of {whole(board.compared)} one-field comparisons survive Holm's correction at 0.05)</span>
+        Real differences <span className="muted">({whole(board.real)} of {counted(board.compared, 'one-field comparison')} {board.real === 1 ? 'survives' : 'survive'} Holm's correction at 0.05)</span>
       </h2>
       {board.compared > comparisons.length && (
         <p className="muted">
@@ -262,7 +262,7 @@ export function BoardView() {
                 <td className="num">{c.only_a}</td>
                 <td className="num">{c.only_b}</td>
                 <td className="num">{formatP(c.p_value)}</td>
-                <td className="num" title={c.left_out ? `${c.left_out} episodes ended on one side only, left out` : undefined}>
+                <td className="num" title={c.left_out ? `${counted(c.left_out, 'episode')} ended on one side only, left out` : undefined}>
                   {formatP(c.p_adjusted)}
                   {c.p_adjusted < SIGNIFICANT ? ' ▲' : ''}
                 </td>

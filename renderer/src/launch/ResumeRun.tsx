@@ -65,7 +65,7 @@ export function ResumeRun({ run, said, failed = [], lacks = null }: { run: RunIn
         </label>
       )}
       {!byItself && failed.length > 0 && (
-        <button type="button" onClick={() => setTyped(failed.join(','))} title={`Fills in the ${failed.length} units that failed or were left out of the score: ${failed.join(', ')}`}>
+        <button type="button" onClick={() => setTyped(failed.join(','))} title={`Fills in the ${counted(failed.length, 'unit that', 'units that')} failed or were left out of the score: ${failed.join(', ')}`}>
           Failed units ({failed.length})
         </button>
       )}
