@@ -132,7 +132,14 @@ export interface FormatCapabilities {
    * A cell rewritten rather than appended (an Inspect log written over whole every few samples): its finished
    * units as events, read again on each change; a follower prints each once (`ev` is their event's name).
    */
-  finishedUnits?: { ev: string; read(path: string, ctx: ReadContext): Promise<{ unit: string; fields: Record<string, unknown> }[]> };
+  finishedUnits?: { ev: string; read(path: string, ctx: ReadContext): Promise<FinishedUnit[]> };
+}
+
+/** A unit of a cell written over whole, as `tail` tells it: when it ended (epoch seconds), and its outcome's fields. */
+export interface FinishedUnit {
+  unit: string;
+  t: number | null;
+  fields: Record<string, unknown>;
 }
 
 export interface FormatAdapter {

@@ -80,7 +80,7 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
   // A cell written over whole (an Inspect log): each finished unit once, as the file is rewritten.
   const finished = adapter.capabilities.finishedUnits;
   const units = finished
-    ? new FinishedUnits(target.context, cell.path, finished, ({ unit, fields }) => print(io, cell.id, { episode: unit, seq: null, t: null, ev: finished.ev, fields, line: null, end: 0 }, values.json))
+    ? new FinishedUnits(target.context, cell.path, finished, ({ unit, t, fields }) => print(io, cell.id, { episode: unit, seq: null, t, ev: finished.ev, fields, line: null, end: 0 }, values.json))
     : null;
   const lookAgain = () => void units?.look().catch((error: Error) => io.err(`${target.where}: ${error.message}`));
   await units?.look(values['from-end']);

@@ -29,7 +29,7 @@ const spec = (done: number, status?: LogSpec['status']): LogSpec => ({
   sampleIds: [1, 2, 3, 4],
   epochs: 1,
   scorer: 'match',
-  samples: Array.from({ length: done }, (_, i) => ({ id: i + 1, epoch: 1, scores: { match: i % 2 ? 'I' : 'C' } })),
+  samples: Array.from({ length: done }, (_, i) => ({ id: i + 1, epoch: 1, scores: { match: i % 2 ? 'I' : 'C' }, completed: `2026-12-01T10:0${i + 1}:00+00:00` })),
   ...(status ? { status } : {}),
 });
 
@@ -68,11 +68,13 @@ describe('an Inspect log, live', () => {
     stop.abort();
     expect(await running).toBe(0);
     const lines = out.map((l) => JSON.parse(l));
-    expect(lines.map((l) => [l.ev, l.episode, l.value, l.success])).toEqual([
-      ['sample', '1#1', 'C', true],
-      ['sample', '2#1', 'I', false],
-      ['sample', '3#1', 'C', true],
-      ['sample', '4#1', 'I', false],
+    // Each at the time it completed, in epoch seconds as every event's `t`.
+    const at = (minute: number) => Date.parse(`2026-12-01T10:0${minute}:00Z`) / 1000;
+    expect(lines.map((l) => [l.ev, l.episode, l.t, l.value, l.success])).toEqual([
+      ['sample', '1#1', at(1), 'C', true],
+      ['sample', '2#1', at(2), 'I', false],
+      ['sample', '3#1', at(3), 'C', true],
+      ['sample', '4#1', at(4), 'I', false],
     ]);
     expect(index.list()[0]).toMatchObject({ problems: [], success_rate: 0.5, episodes: { ended: 4, scored: 4 } });
   });

@@ -1,10 +1,8 @@
 // A cell that is rewritten rather than appended (an Inspect log copied over whole every few samples) is
 // followed by its finished units: read again on each change, each unit told once, however often the file
 // is rewritten, replaced, or read again after a dropped connection.
-import type { FormatCapabilities } from '../../runners/types';
+import type { FinishedUnit, FormatCapabilities } from '../../runners/types';
 import type { HostContext } from '../place/context';
-
-export type FinishedUnit = { unit: string; fields: Record<string, unknown> };
 
 export class FinishedUnits {
   private readonly told = new Set<string>();

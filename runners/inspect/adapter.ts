@@ -3,7 +3,7 @@ import { problem, type CellState, type EpisodeUnit, type Problem } from '../../s
 import { counted } from '../../shared/counts';
 import { baseCell, judgeBoard } from '../common/cell';
 import { num, obj, str } from '../common/values';
-import { isRecent, type FormatAdapter, type ReadContext } from '../types';
+import { isRecent, type FinishedUnit, type FormatAdapter, type ReadContext } from '../types';
 import { inspectDetail } from './detail';
 import { inspectLogsIn } from './files';
 import { EvalMemory, readInspectLog, type InspectLog } from './log';
@@ -49,13 +49,13 @@ const settings = (value: unknown, leave: readonly string[] = []) => {
 const memoryOf = (path: string, ctx: ReadContext) => ctx.jsonl?.kept(`inspect:${path}`, () => new EvalMemory()) ?? new EvalMemory();
 
 /** Each finished sample of the log as `tail` prints it: its unit, its value and outcome, its error or limit. */
-async function finishedSamples(path: string, ctx: ReadContext): Promise<{ unit: string; fields: Record<string, unknown> }[]> {
+async function finishedSamples(path: string, ctx: ReadContext): Promise<FinishedUnit[]> {
   const log = await readInspectLog(path, ctx, memoryOf(path, ctx));
   if (!log) return [];
   const scorer = pickedScorer(log, ctx, path, []);
   return log.samples.map((s) => {
     const { unit, value } = outcomeOf(s, scorer);
-    return { unit: s.unit, fields: { value: scorer === null ? null : (s.scores[scorer] ?? null), success: unit.success, ...(value === null ? { scored: false } : {}), ...(s.error ? { error: s.error } : {}), ...(s.limit ? { limit: s.limit } : {}) } };
+    return { unit: s.unit, t: s.completedAt === null ? null : s.completedAt / 1000, fields: { value: scorer === null ? null : (s.scores[scorer] ?? null), success: unit.success, ...(value === null ? { scored: false } : {}), ...(s.error ? { error: s.error } : {}), ...(s.limit ? { limit: s.limit } : {}) } };
   });
 }
 
