@@ -99,6 +99,17 @@ describe('the cell list while cells change', () => {
   });
 });
 
+describe('the strip above the list', () => {
+  it('counts the cells by what they do now, and sums the estimates of those priced; with none priced it says so, never "$0.00"', async () => {
+    await show(transport);
+    const now = screen.getByRole('status', { name: 'Now' });
+    expect(now.textContent).toBe('1 running1 stale0 crashed or interrupted1 endedest. $9.36 in allspend per hour: watching…');
+    const unpriced = (c: CellSummary) => ({ ...c, cost_usd_estimate: null });
+    act(() => transport.emit('cellsChanged', { root: ROOT, added: [], changed: [unpriced(cell('alpha', 'running')), unpriced(cell('bravo', 'finished')), unpriced(cell('charlie_with_a_rather_long_name_that_goes_on', 'stale', 'evopolicygym'))], removed: [] }));
+    await waitFor(() => expect(now.textContent).toBe('1 running1 stale0 crashed or interrupted1 endedno est. cost'));
+  });
+});
+
 describe('the cell list grouped', () => {
   it('heads each group with its cells counted, one or many, its running ones and its pooled rate', async () => {
     await show(transport);

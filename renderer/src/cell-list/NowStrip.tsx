@@ -1,7 +1,7 @@
 import { useMemo, useRef } from 'react';
 import { isLive, type CellState, type CellSummary } from '../../../shared/model';
 import { useNow } from '../useNow';
-import { dollars } from '../format';
+import { counted, dollars, whole } from '../format';
 
 /** How far back the spend rate looks, of what this window has seen. */
 const RATE_WINDOW_MS = 10 * 60_000;
@@ -37,26 +37,36 @@ export function NowStrip({ cells }: { cells: CellSummary[] }) {
     let stale = 0;
     let failed = 0;
     let usd = 0;
+    let priced = 0;
     for (const c of cells) {
       if (isLive(c.state)) live++;
       else if (c.state === 'stale') stale++;
       else if (FAILED.has(c.state)) failed++;
-      usd += c.cost_usd_estimate ?? 0;
+      if (c.cost_usd_estimate !== null) {
+        usd += c.cost_usd_estimate;
+        priced++;
+      }
     }
-    return { live, stale, failed, ended: cells.length - live - stale - failed, usd };
+    return { live, stale, failed, ended: cells.length - live - stale - failed, usd, priced };
   }, [cells]);
   const samples = useRef<SpendSample[]>([]);
   const rate = spendRate(samples.current, counts.usd, now);
   return (
     <div className="now-strip" role="status" aria-label="Now">
-      <span className="tone-running">{counts.live} running</span>
-      <span>{counts.stale} stale</span>
-      <span className={counts.failed ? 'tone-fail' : undefined} title="crashed, evaluation failed, or interrupted">{counts.failed} crashed or interrupted</span>
-      <span>{counts.ended} ended</span>
-      <span title="Tokens at list prices (prices.yml), summed over the cells listed: an estimate, never a bill">est. {dollars(counts.usd)} in all</span>
-      <span title="How the estimated total grew over the last minutes this window watched it">
-        {rate ? `est. ${dollars(rate.perHour)}/h over the last ${Math.round(rate.overMs / 60_000)} min` : 'spend per hour: watching…'}
-      </span>
+      <span className="tone-running">{whole(counts.live)} running</span>
+      <span>{whole(counts.stale)} stale</span>
+      <span className={counts.failed ? 'tone-fail' : undefined} title="crashed, evaluation failed, or interrupted">{whole(counts.failed)} crashed or interrupted</span>
+      <span>{whole(counts.ended)} ended</span>
+      {counts.priced > 0 ? (
+        <>
+          <span title={`Tokens at list prices (prices.yml), summed over the ${counted(counts.priced, 'cell')} listed that have a price: an estimate, never a bill`}>est. {dollars(counts.usd)} in all</span>
+          <span title="How the estimated total grew over the last minutes this window watched it">
+            {rate ? `est. ${dollars(rate.perHour)}/h over the last ${Math.round(rate.overMs / 60_000)} min` : 'spend per hour: watching…'}
+          </span>
+        </>
+      ) : (
+        <span title="No cell listed gives tokens of a model prices.yml lists">no est. cost</span>
+      )}
     </div>
   );
 }
