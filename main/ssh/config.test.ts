@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../runners/testing';
 import { loadSshConfig, parseSshConfig, resolveHost } from './config';
+import { resolveAlias } from './openssh';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -39,5 +40,14 @@ describe('~/.ssh/config as ssh reads it', () => {
     expect(agent('named')).toBe('/run/agent.sock');
     expect(agent('other')).toBe('/run/agent.sock');
     expect(resolveHost('other', blocks, tmp.path, 'me', {}).agent).toBeNull();
+  });
+});
+
+describe('ssh -G on a HOME that is not the passwd entry\'s', () => {
+  it('resolves an alias where that home has no ~/.ssh/config, and by its config once it has one', async () => {
+    // ssh -F names the only file ssh reads, and fails on one that does not exist ("Can't open user config file").
+    expect(await resolveAlias('gpu-node.example', tmp.path)).toMatchObject({ hostName: 'gpu-node.example', port: 22 });
+    writeFileSync(join(tmp.path, '.ssh', 'config'), 'Host gpu\n  HostName 10.1.2.3\n  Port 2222\n');
+    expect(await resolveAlias('gpu', tmp.path)).toMatchObject({ hostName: '10.1.2.3', port: 2222 });
   });
 });

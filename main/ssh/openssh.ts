@@ -3,6 +3,7 @@
 // prints. Paths it leaves as written (`~/.ssh/%u_key`, `${HOME}/key`) are expanded at use as
 // ssh_config(5)'s TOKENS section says (config.ts's expandPath, which the built-in parser uses too).
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { agentSocket, expandPath, loadSshConfig, resolveHost, type HostConfig, type Tokens } from './config';
@@ -34,9 +35,19 @@ export async function resolveAlias(alias: string, home = homedir(), env: NodeJS.
   return (await resolveWithOpenSsh(alias, home, parsed.compression, env)) ?? parsed;
 }
 
-/** ssh reads the passwd entry's ~/.ssh/config (and /etc/ssh/ssh_config); another home (a test's) is named. */
+/** The system-wide config ssh reads beside a user's. */
+const SYSTEM_CONFIG = '/etc/ssh/ssh_config';
+
+/**
+ * ssh reads the passwd entry's ~/.ssh/config (and /etc/ssh/ssh_config); another home (HOME set elsewhere: a
+ * test's, a container's) is named with -F, which then is the only file ssh reads, and which must exist: where
+ * that home has no config, ssh as it reads no user config (the system's, or none), never "Can't open user
+ * config file".
+ */
 export function configFileArgs(home: string): string[] {
-  return home === userInfo().homedir ? [] : ['-F', join(home, '.ssh', 'config')];
+  if (home === userInfo().homedir) return [];
+  const own = join(home, '.ssh', 'config');
+  return ['-F', existsSync(own) ? own : existsSync(SYSTEM_CONFIG) ? SYSTEM_CONFIG : '/dev/null'];
 }
 
 /** The alias as `ssh -G` prints it; null where no `ssh` client exists. */
