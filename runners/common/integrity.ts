@@ -2,7 +2,7 @@
 // plan; a stated rate the units give; no negative amounts. What breaks them is a problem naming its file,
 // and (returned as the read's `integrity`) takes the cell off its board until the files are mended.
 import { problem, type Cell, type EpisodeUnit, type Problem } from '../../shared/model';
-import { counted } from '../../shared/counts';
+import { counted, whole } from '../../shared/counts';
 import { num } from './values';
 
 const outcomeOf = (u: EpisodeUnit) => (u.scored ? (u.success ? 'success' : 'failure') : u.status);
@@ -49,7 +49,7 @@ export function oneOutcome(list: readonly unknown[], unitOf: (entry: unknown) =>
 export function pastPlan(cell: Pick<Cell, 'episodes' | 'path'>): Problem[] {
   const { ended, planned } = cell.episodes;
   if (planned === null || ended <= planned) return [];
-  return [problem(cell.path, `${ended} units ended, past the ${planned} planned: a count cannot exceed its plan`)];
+  return [problem(cell.path, `${counted(ended, 'unit')} ended, past the ${whole(planned)} planned: a count cannot exceed its plan`)];
 }
 
 /** A rate a file states, checked against its units: a mismatch is a problem; the units' own rate is the figure. */

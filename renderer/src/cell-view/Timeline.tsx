@@ -1,5 +1,6 @@
 import { largest } from '../../../shared/arrays';
 import type { TranscriptItem } from '../../../shared/cell-detail';
+import { counted } from '../format';
 
 type Lane = 'tools' | 'model' | 'pauses';
 
@@ -37,7 +38,7 @@ export function Timeline({ items, current, onPick }: { items: TranscriptItem[]; 
   return (
     <figure className="timeline" aria-label="Timeline">
       <figcaption className="muted">
-        Timeline: {drawn.length} calls and pauses over {seconds(span)}
+        Timeline: {counted(drawn.length, 'call or pause', 'calls and pauses')} over {seconds(span)}
         {timed.length > 0 && `; tools ran ${seconds(busy)} of it`}
       </figcaption>
       {LANES.map(({ lane, label }) => (
