@@ -2,6 +2,7 @@
 // Gym collection, found by typing.
 import { useMemo, useState } from 'react';
 import type { CellSummary } from '../../../shared/model';
+import { whole } from '../format';
 
 export interface Choice {
   id: string;
@@ -46,7 +47,7 @@ export function SidePicker({ label, value, choices, onChange }: { label: string;
           aria-label={`Run ${label}`}
           aria-expanded={matches.length > 0}
           aria-controls={listId}
-          placeholder={`type a cell or version (${choices.length} to choose from)`}
+          placeholder={`type a cell or version (${whole(choices.length)} to choose from)`}
           value={text}
           onFocus={(e) => e.target.select()}
           onChange={(e) => (setQuery(e.target.value), setCursor(0))}
