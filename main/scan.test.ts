@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { buildSync } from 'esbuild';
-import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LocalIndex } from './roots/local-index';
@@ -83,6 +83,28 @@ describe('the first scan of a runs root', () => {
     const result = await scanRoot(join(tmp.path, 'file.txt'));
     expect(result.state).toBe('missing');
     expect(result.problems[0]?.message).toContain('not a folder');
+  });
+
+  it('says which run.json is no JSON or too large to read, and lists the cells beside it; a config.json of any other tool is nobody\'s problem', async () => {
+    writeTree(tmp.path, {
+      'ok/run.json': { runner: 'coding-agent' },
+      'cut/run.json': '{"runner": "coding-ag',
+      'other/run.json': { runner: 'some-other-runner' },
+      'tool/config.json': 'not json, and not ours',
+    });
+    mkdirSync(join(tmp.path, 'huge'));
+    writeFileSync(join(tmp.path, 'huge', 'run.json'), `{"runner": "coding-agent", "pad": "${'x'.repeat(17 << 20)}"}`);
+    const result = await scanRoot(tmp.path);
+    expect(result.cells.map((c) => c.path)).toEqual([join(tmp.path, 'ok')]);
+    expect(result.problems.map((p) => `${p.file}: ${p.message}`).sort()).toEqual([
+      `${join(tmp.path, 'cut', 'run.json')}: not valid JSON: the folder is not listed as a cell until it is (a runner may be writing it)`,
+      `${join(tmp.path, 'huge', 'run.json')}: over 16 MB: too large to read; the folder is not listed as a cell`,
+    ]);
+    // Mended, it is a cell, and the problem is gone.
+    writeTree(tmp.path, { 'cut/run.json': { runner: 'coding-agent' } });
+    const again = await scanRoot(tmp.path);
+    expect(again.cells.map((c) => c.path)).toEqual([join(tmp.path, 'cut'), join(tmp.path, 'ok')]);
+    expect(again.problems.filter((p) => p.file.endsWith(join('cut', 'run.json')))).toEqual([]);
   });
 
   // Root reads every folder, so as root (how CI runs) the scan runs as an unprivileged user.

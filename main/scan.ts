@@ -55,7 +55,7 @@ export async function findCells(fs: CellFs, root: string, problems: Problem[], d
     }
     append(problems, entryProblems(dir, entries));
     const files = fileNames(entries);
-    const format = await detectFormat(fs, dir, files);
+    const format = await detectFormat(fs, dir, files, problems);
     if (format) {
       found.push(cell(format));
       return;

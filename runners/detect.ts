@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { FormatName } from '../shared/model';
+import { problem, type FormatName, type Problem } from '../shared/model';
 import type { CellFs } from './common/fs';
 import { isObject, MAX_JSON_BYTES } from './common/json';
 import { parseJson } from '../shared/json';
@@ -14,36 +14,46 @@ const RUNNER_FORMATS: Record<string, FormatName> = {
 /** The files whose contents say a folder is a cell. */
 export const DETECT_FILES = ['run.json', 'config.json'] as const;
 
-function parseObject(text: string): Record<string, unknown> | null {
+/** A file's JSON object; null when it holds other JSON, and undefined when it holds no JSON at all. */
+function parseObject(text: string): Record<string, unknown> | null | undefined {
   try {
     const value: unknown = parseJson(text);
     return isObject(value) ? value : null;
   } catch {
-    return null;
+    return undefined;
   }
 }
 
 /**
  * The format a cell file's contents declare: run.json names its runner; a Harbor job's config.json names
- * the job (a trial's names the trial and is not a cell of its own). Null when it declares none.
+ * the job (a trial's names the trial and is not a cell of its own). Null when it declares none, and
+ * undefined when the file is no JSON.
  */
-export function formatOf(file: (typeof DETECT_FILES)[number], text: string): FormatName | null {
+export function formatOf(file: (typeof DETECT_FILES)[number], text: string): FormatName | null | undefined {
   const value = parseObject(text);
-  if (!value) return null;
+  if (!value) return value;
   if (file === 'run.json') return typeof value.runner === 'string' ? (RUNNER_FORMATS[value.runner] ?? null) : null;
   return typeof value.job_name === 'string' && value.trial_name === undefined ? 'harbor-job' : null;
 }
 
 /**
  * Which run-directory format a directory holds, from its own files, or null when it is not a cell.
- * `files` are the names of the directory's files, so nothing is opened that is not there.
+ * `files` are the names of the directory's files, so nothing is opened that is not there. A run.json that
+ * is no JSON, or too large to read, is a problem of `problems`: a run whose run.json was cut short (a disk
+ * full as the runner started) would otherwise be missing from the list without a word. (A config.json is
+ * any tool's: only a Harbor job's says anything.)
  */
-export async function detectFormat(fs: CellFs, dir: string, files: ReadonlySet<string>): Promise<FormatName | null> {
+export async function detectFormat(fs: CellFs, dir: string, files: ReadonlySet<string>, problems: Problem[] = []): Promise<FormatName | null> {
   for (const file of DETECT_FILES) {
     if (!files.has(file)) continue;
-    const read = await fs.read(join(dir, file), MAX_JSON_BYTES);
-    const format = read && !read.truncated ? formatOf(file, read.text) : null;
+    const path = join(dir, file);
+    const read = await fs.read(path, MAX_JSON_BYTES);
+    if (!read) continue;
+    const format = read.truncated ? undefined : formatOf(file, read.text);
     if (format) return format;
+    if (format === undefined && file === 'run.json') {
+      problems.push(problem(path, read.truncated ? `over ${MAX_JSON_BYTES / (1 << 20)} MB: too large to read; the folder is not listed as a cell` : 'not valid JSON: the folder is not listed as a cell until it is (a runner may be writing it)'));
+    }
   }
   return null;
 }

@@ -57,7 +57,8 @@ export class ReaderPool {
   ): Promise<Discovered> {
     const entries = await localFs.list(root);
     const files = new Set((entries ?? []).filter((e) => e.kind === 'file').map((e) => e.name));
-    const format = entries ? (known.get(root) ?? (await detectFormat(localFs, root, files))) : null;
+    const rootProblems: Problem[] = [];
+    const format = entries ? (known.get(root) ?? (await detectFormat(localFs, root, files, rootProblems))) : null;
     if (!entries || (format && !cache)) {
       return format ? { cells: [{ dir: root, format }], problems: [], unchanged: new Set() } : { cells: [], problems: [problem(root, 'cannot list folder (permission denied?)')], unchanged: new Set() };
     }
@@ -91,7 +92,7 @@ export class ReaderPool {
     const direct: Found[] = format ? [] : await fileCellsIn(localFs, root, files, (path) => known.has(path));
     return {
       cells: (await withoutTwins(root, [...direct, ...replies.flatMap((f) => f.cells)])).sort((a, b) => a.dir.localeCompare(b.dir)),
-      problems: [...entryProblems(root, entries), ...replies.flatMap((f) => f.problems)],
+      problems: [...entryProblems(root, entries), ...rootProblems, ...replies.flatMap((f) => f.problems)],
       unchanged: new Set([...replies.flatMap((f) => f.unchanged), ...(cache ? await this.restore(direct, cache) : [])]),
     };
   }
