@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { buildSync } from 'esbuild';
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LocalIndex } from './roots/local-index';
@@ -91,14 +91,22 @@ describe('the first scan of a runs root', () => {
       'cut/run.json': '{"runner": "coding-ag',
       'other/run.json': { runner: 'some-other-runner' },
       'tool/config.json': 'not json, and not ours',
+      // Empty: a runner that has just made it, about to write it; one left empty is said below.
+      'starting/run.json': '',
+      'left-empty/run.json': '',
     });
+    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+    utimesSync(join(tmp.path, 'left-empty', 'run.json'), minutesAgo(1), minutesAgo(1));
+    // Fresh however long a busy machine takes to get to it.
+    utimesSync(join(tmp.path, 'starting', 'run.json'), minutesAgo(-60), minutesAgo(-60));
     mkdirSync(join(tmp.path, 'huge'));
     writeFileSync(join(tmp.path, 'huge', 'run.json'), `{"runner": "coding-agent", "pad": "${'x'.repeat(17 << 20)}"}`);
     const result = await scanRoot(tmp.path);
     expect(result.cells.map((c) => c.path)).toEqual([join(tmp.path, 'ok')]);
     expect(result.problems.map((p) => `${p.file}: ${p.message}`).sort()).toEqual([
-      `${join(tmp.path, 'cut', 'run.json')}: not valid JSON: the folder is not listed as a cell until it is (a runner may be writing it)`,
+      `${join(tmp.path, 'cut', 'run.json')}: not valid JSON: the folder is not listed as a cell until it is`,
       `${join(tmp.path, 'huge', 'run.json')}: over 16 MB: too large to read; the folder is not listed as a cell`,
+      `${join(tmp.path, 'left-empty', 'run.json')}: not valid JSON: the folder is not listed as a cell until it is`,
     ]);
     // Mended, it is a cell, and the problem is gone.
     writeTree(tmp.path, { 'cut/run.json': { runner: 'coding-agent' } });

@@ -36,23 +36,32 @@ export function formatOf(file: (typeof DETECT_FILES)[number], text: string): For
   return typeof value.job_name === 'string' && value.trial_name === undefined ? 'harbor-job' : null;
 }
 
+/** An empty file this recent is one its writer has opened and not yet written (the moment a run starts). */
+const FRESH_MS = 10_000;
+
+async function beingWritten(fs: CellFs, path: string, text: string): Promise<boolean> {
+  if (text.trim() !== '') return false;
+  const info = await fs.stat(path);
+  return info !== null && Date.now() - info.mtimeMs < FRESH_MS;
+}
+
 /**
  * Which run-directory format a directory holds, from its own files, or null when it is not a cell.
  * `files` are the names of the directory's files, so nothing is opened that is not there. A run.json that
  * is no JSON, or too large to read, is a problem of `problems`: a run whose run.json was cut short (a disk
- * full as the runner started) would otherwise be missing from the list without a word. (A config.json is
- * any tool's: only a Harbor job's says anything.)
+ * full as the runner started) would otherwise be missing from the list without a word. One just made and still
+ * empty is not one yet: the change that ends its write looks again. (A config.json is any tool's: only a
+ * Harbor job's says anything.)
  */
 export async function detectFormat(fs: CellFs, dir: string, files: ReadonlySet<string>, problems: Problem[] = []): Promise<FormatName | null> {
   for (const file of DETECT_FILES) {
     if (!files.has(file)) continue;
     const path = join(dir, file);
     const read = await fs.read(path, MAX_JSON_BYTES);
-    if (!read) continue;
-    const format = read.truncated ? undefined : formatOf(file, read.text);
+    const format = read && !read.truncated ? formatOf(file, read.text) : undefined;
     if (format) return format;
-    if (format === undefined && file === 'run.json') {
-      problems.push(problem(path, read.truncated ? `over ${MAX_JSON_BYTES / (1 << 20)} MB: too large to read; the folder is not listed as a cell` : 'not valid JSON: the folder is not listed as a cell until it is (a runner may be writing it)'));
+    if (read && format === undefined && file === 'run.json' && !(await beingWritten(fs, path, read.text))) {
+      problems.push(problem(path, read.truncated ? `over ${MAX_JSON_BYTES / (1 << 20)} MB: too large to read; the folder is not listed as a cell` : 'not valid JSON: the folder is not listed as a cell until it is'));
     }
   }
   return null;
