@@ -4,7 +4,7 @@
 // longer than the comparing.
 import { BOARD_FIELDS } from '../shared/board';
 import { decideAt, holmLevels, unitsLeft, type ComparisonTable } from '../shared/board-comparisons';
-import { terminalJson } from './cli/printable';
+import { terminalJson } from '../shared/json';
 
 const BUFFER_BYTES = 1 << 20;
 

@@ -40,3 +40,12 @@ export function parseJson(text: string): unknown {
   if (text.length > 2 * MAX_JSON_DEPTH && opensMoreThan(text, MAX_JSON_DEPTH) && deeperThan(text, MAX_JSON_DEPTH)) throw new TooDeepError();
   return JSON.parse(text);
 }
+
+/**
+ * JSON for a terminal: JSON.stringify escapes U+0000-U+001F in strings but leaves DEL and the C1 controls
+ * (U+007F-U+009F) as they are, which a terminal reads as escape sequences; they are escaped here as JSON
+ * escapes them (made visible the way the CLI's `printable` does, the text would no longer parse). `space`
+ * indents as JSON.stringify's does.
+ */
+export const terminalJson = (value: unknown, space?: number): string =>
+  JSON.stringify(value, null, space).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -8,7 +8,7 @@ import { JsonBytes } from '../comparisons-json';
 import type { ComparedJson } from '../board';
 import { cellJson } from './cell-json';
 import type { Io } from './io';
-import { terminalJson } from './printable';
+import { terminalJson } from '../../shared/json';
 
 /** A cell as board --json prints it: as in status, with its labels, counts and interval (assigned: spreading 10,000 rows took 0.25 s). */
 function boardCell(cell: CellSummary, pareto: boolean | null) {

@@ -1,4 +1,5 @@
-import { printableLines, terminalJson } from './printable';
+import { terminalJson } from '../../shared/json';
+import { printableLines } from './printable';
 
 export interface Io {
   out(line: string): void;

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jsonl, tempDir, writeTree } from '../../runners/testing';
-import { terminalJson } from './printable';
+import { terminalJson } from '../../shared/json';
 import { runCli } from './run';
 import { capture } from './testing';
 

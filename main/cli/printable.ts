@@ -18,15 +18,6 @@ export function printableLines(text: string): string {
   return text.replace(CONTROL_BUT_LINES, escape);
 }
 
-/**
- * JSON for a terminal: JSON.stringify escapes U+0000-U+001F in strings but leaves DEL and the C1 controls
- * (U+007F-U+009F) as they are, which a terminal reads as escape sequences; they are escaped here as JSON
- * escapes them (made visible the way `printable` does, the text would no longer parse). `space` indents as
- * JSON.stringify's does.
- */
-export const terminalJson = (value: unknown, space?: number): string =>
-  JSON.stringify(value, null, space).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
 /** A problem as one line: `file:line: message`, made printable. */
 export function problemLine(p: Pick<Problem, 'file' | 'line' | 'message'>, prefix = ''): string {
   return printable(`${prefix}${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
