@@ -1,7 +1,7 @@
 import type { EpisodeUnit, Problem } from '../../shared/model';
 import type { JsonObject } from '../common/json';
 import { amount } from '../common/integrity';
-import { bool, num, obj, str } from '../common/values';
+import { bool, obj, str } from '../common/values';
 
 export interface EpisodeEnd {
   status: string;
@@ -36,9 +36,9 @@ export function endedUnits(summary: JsonObject | null, integrity: Problem[]): Ep
   return Object.entries(obj(summary?.episodes))
     .map(([id, raw]) => {
       const e = obj(raw);
-      // A cold status reads a million episodes: one comparison each first, then, for one below 0, the field as a number.
+      // A cold status reads a million episodes: one comparison each first, the names built only for one below 0.
       if ((e.tool_calls as number) < 0 || (e.actions as number) < 0 || (e.wall_s as number) < 0) {
-        for (const field of AMOUNTS) if ((num(e[field]) ?? 0) < 0) amount(e[field], 'summary.json', `episodes.${id}.${field}`, integrity);
+        for (const field of AMOUNTS) amount(e[field], 'summary.json', `episodes.${id}.${field}`, integrity);
       }
       return unitOf(id, { status: str(e.status) ?? 'unknown', success: bool(e.success), engaged: bool(e.engaged) });
     })
