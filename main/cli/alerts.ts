@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Alert } from '../../shared/alerts';
 import { createCore } from '../core';
 import { defaultConfigDir } from '../paths';
-import { outJson, type Io } from './io';
+import { outJson, untilStopped, type Io } from './io';
 import { printable, problemLine } from './printable';
 import { counted } from '../../shared/counts';
 import { commandLineRoot } from '../roots/address';
@@ -40,11 +40,7 @@ export async function alerts(argv: string[], io: Io, stop?: AbortSignal): Promis
   await core.scanned();
   const cells = (await core.listCells()).length;
   io.err(`watching ${counted(cells, 'cell')}; alerts print here as they happen (Ctrl+C ends)`);
-  await new Promise<void>((done) => {
-    stop?.addEventListener('abort', () => done(), { once: true });
-    process.once('SIGINT', () => done());
-    process.once('SIGTERM', () => done());
-  });
+  await untilStopped(stop);
   await core.close();
   return 0;
 }

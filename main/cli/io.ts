@@ -24,3 +24,22 @@ export function outJson(io: Io, value: unknown, space?: number): void {
 export class UsageError extends Error {
   override name = 'UsageError';
 }
+
+/**
+ * Until a command that runs on is asked to stop: `stop` aborted (before this was called, too: a caller may stop
+ * it while it still starts), Ctrl+C or SIGTERM.
+ */
+export function untilStopped(stop?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stop?.removeEventListener('abort', done);
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    if (stop?.aborted) return done();
+    stop?.addEventListener('abort', done, { once: true });
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+}

@@ -6,7 +6,7 @@ import { commandPlaces, openAt, readCellAt } from './places';
 import { FinishedUnits } from '../tail/finished-units';
 import { FollowSet } from '../tail/follow-set';
 import { streamEvent } from '../../runners/common/stream-event';
-import { outJson, UsageError, type Io } from './io';
+import { outJson, untilStopped, UsageError, type Io } from './io';
 import { problemLine } from './printable';
 
 export const TAIL_HELP = `cellwatch tail [--json] [--from-end] [--accept-new-host-key] CELL
@@ -108,12 +108,7 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
     lookAgain();
     if (count % 8 === 0) void followNew(false);
   });
-  await new Promise<void>((resolve) => {
-    const done = () => resolve();
-    stop?.addEventListener('abort', done, { once: true });
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-  });
+  await untilStopped(stop);
   await stopWatching();
   follows.close();
   await places.close();
