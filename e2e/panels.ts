@@ -25,6 +25,7 @@ export async function episodePanelsFit(page: Page, what: string): Promise<void> 
   await expect(side).toBeVisible();
   expect(overlap((await table.boundingBox()) as Box, (await side.boundingBox()) as Box), `${what}: the table and the side panel overlap`).toBe(false);
   await inWindow(page, page.locator('.episode-side, .episode-table, .episodes [role="columnheader"]'));
+  expect(await side.evaluate((panel) => panel.scrollWidth - panel.clientWidth), `${what}: the side panel is cut at its edge`).toBeLessThanOrEqual(1);
   const height = page.viewportSize()?.height ?? 0;
   for (const panel of [table, side]) {
     const box = (await panel.boundingBox()) as Box;

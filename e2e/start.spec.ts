@@ -38,6 +38,15 @@ test.describe('npm start without an Electron binary', () => {
     await page.getByRole('tab', { name: 'Episodes' }).click();
     await expect(page.getByRole('table', { name: 'Episodes' }).getByRole('row', { name: '3', exact: true })).toContainText('stuck');
     await expect(page.getByLabel('Episode status').getByRole('option', { name: 'stuck' })).toHaveCount(1);
+    // It is still running: no outcome yet (not excluded), its time still counting, its events followed.
+    await expect(page.getByRole('table', { name: 'Episodes' }).getByRole('row', { name: '3', exact: true })).not.toContainText('excluded');
+    const side = page.locator('.episode-side');
+    await expect(side.locator('.budget-row', { hasText: 'time' })).toContainText(/ left$/);
+    await expect(side.locator('.follow')).toBeVisible();
+    // Its budgets whole in a narrow window too, nothing cut at the panel's edge.
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await expect.poll(() => side.evaluate((panel) => panel.scrollWidth - panel.clientWidth)).toBeLessThanOrEqual(1);
+    await page.setViewportSize({ width: 1280, height: 720 });
     await page.keyboard.press('Escape');
     await page.getByLabel('Filter cells').fill('');
     const bigymBudget = table.getByRole('row', { name: /cartpole_balance/ }).getByRole('meter');

@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import type { EpisodeRow, StreamEvent } from '../../../shared/cell-detail';
 import { clockMinutes, isLive } from '../../../shared/model';
 import { percent, whole } from '../format';
@@ -23,14 +24,22 @@ interface BarProps {
 export function Bar({ label, name = label, used, total, unit, note, tone = 'running', left = true, share = false }: BarProps) {
   const fraction = total ? Math.min(1, used / total) : 0;
   const of = total === null ? '?' : whole(total);
-  const figure = share ? `${whole(used)} ${label} of ${of} ${unit}` : `${whole(used)} / ${of} ${unit}${total ? ` · ${percent(fraction, 0)}` : ''}${total && left ? ` · ${whole(total - used)} left` : ''}`;
+  const figure = share ? [`${whole(used)} ${label} of ${of} ${unit}`] : [`${whole(used)} / ${of} ${unit}`, ...(total ? [percent(fraction, 0)] : []), ...(total && left ? [`${whole(total - used)} left`] : [])];
   return (
     <div className="budget-row">
       <span className="budget-label">{label}</span>
       <span className="bar wide" role="meter" aria-label={name} aria-valuemin={0} aria-valuemax={total ?? 0} aria-valuenow={used}>
         <span className={`fill tone-fill-${tone}`} style={{ width: `${fraction * 100}%` }} />
       </span>
-      <span className="budget-figure">{figure}</span>
+      {/* Short of room, it breaks between its parts, each whole. */}
+      <span className="budget-figure">
+        {figure.map((part, i) => (
+          <Fragment key={part}>
+            {i > 0 && ' · '}
+            <span>{part}</span>
+          </Fragment>
+        ))}
+      </span>
       <span className="budget-note">{note}</span>
     </div>
   );

@@ -11,7 +11,7 @@ import { naturalOrder } from '../../../shared/order';
 import { useApp } from '../context';
 import { useCell } from './context';
 import { useNow } from '../useNow';
-import { stuckUnits } from '../../../shared/stuck';
+import { stuckUnits, type StuckUnit } from '../../../shared/stuck';
 import { EventStream } from './EventStream';
 import { EpisodeFacts } from './EpisodeFacts';
 import { FramesViewer } from './FramesViewer';
@@ -30,6 +30,15 @@ const STATUS_TONE: Record<string, string> = {
   infra_error: 'error', error: 'error', failed: 'error',
 };
 
+/**
+ * A row as the table shows it: a running unit stuck or looping now (shared/stuck.ts) says so in place of
+ * `running`, its why in place of its note, and filters by it; it is still running (its outcome, its budget
+ * and its stream are a running unit's).
+ */
+type ShownRow = EpisodeRow & { stuck?: StuckUnit };
+const statusWord = (row: ShownRow) => row.stuck?.kind ?? row.status;
+const noteOf = (row: ShownRow) => row.stuck?.why ?? row.note;
+
 function Outcome({ row }: { row: EpisodeRow }) {
   if (!row.scored && row.status !== 'running') return <span className="tone-grey">excluded</span>;
   if (row.success === null) return <span className="muted">–</span>;
@@ -40,49 +49,50 @@ type SortKey = 'id' | 'status' | 'outcome' | 'toolCalls' | 'actions' | 'wallS';
 const OUTCOME_TEXT = '✓ success';
 const idOf = (row: EpisodeRow) => row.id;
 const wall = (row: EpisodeRow) => (row.wallS === null ? '–' : duration(row.wallS));
-interface EpisodeColumn extends HeaderColumn<SortKey>, SizedColumn<EpisodeRow> {
+interface EpisodeColumn extends HeaderColumn<SortKey>, SizedColumn<ShownRow> {
   /** `cut`: an id as the column holds it now (told apart from its alikes where it is cut). */
-  render(row: EpisodeRow, cut: (id: string) => string): React.ReactNode;
+  render(row: ShownRow, cut: (id: string) => string): React.ReactNode;
   /** A written column's own class (a numeric one is `num`). */
   className?: string;
   /** Whether a row has no value here: a column no episode of the cell has a value for is left out (NeMo Gym's rollouts count no tools). */
-  blank?: (row: EpisodeRow) => boolean;
+  blank?: (row: ShownRow) => boolean;
 }
 const COLUMNS: EpisodeColumn[] = [
   // Ids are what tells two episodes apart: whole where there is room, else cut as the cell list's names
   // are, each still told apart from its alikes (`…000002` of evopolicygym's submissions), whole on hover.
   { key: 'id', title: '#', always: true, minPx: ID_MIN_PX, fit: (r) => r.id, render: (r, cut) => <span title={r.id}>{cut(r.id)}</span> },
-  { key: 'status', title: 'Status', whole: true, fit: (r) => `${r.status}  `, render: (r) => <span className={`pill tone-${STATUS_TONE[r.status] ?? 'grey'}`}>{r.status}</span> },
+  { key: 'status', title: 'Status', whole: true, fit: (r) => `${statusWord(r)}  `, render: (r) => <span className={`pill tone-${STATUS_TONE[statusWord(r)] ?? 'grey'}`}>{statusWord(r)}</span> },
   // Left out where no row has a verdict or an exclusion (an evopolicygym cell's submissions show only –).
   { key: 'outcome', title: 'Outcome', fit: () => OUTCOME_TEXT, render: (r) => <Outcome row={r} />, blank: (r) => outcomeOf(r) === 'open' },
   { key: 'toolCalls', title: 'Tools', numeric: true, fit: (r) => String(r.toolCalls ?? '–'), render: (r) => r.toolCalls ?? '–', blank: (r) => r.toolCalls === null },
   { key: 'actions', title: 'Actions', numeric: true, fit: (r) => String(r.actions ?? '–'), render: (r) => r.actions ?? '–', blank: (r) => r.actions === null },
   { key: 'wallS', title: 'Wall', numeric: true, fit: wall, render: wall, blank: (r) => r.wallS === null },
   // A note gives way before the ids: an id cut while a note has room left two rows looking alike.
-  { key: 'note', title: 'Note', sortable: false, grow: true, yieldsFirst: true, minPx: 0, dropBelowPx: NOTE_LEAST_PX, className: 'muted', fit: (r) => r.note ?? '', render: (r) => <span title={r.note ?? ''}>{r.note}</span>, blank: (r) => !r.note },
+  { key: 'note', title: 'Note', sortable: false, grow: true, yieldsFirst: true, minPx: 0, dropBelowPx: NOTE_LEAST_PX, className: 'muted', fit: (r) => noteOf(r) ?? '', render: (r) => <span title={noteOf(r) ?? ''}>{noteOf(r)}</span>, blank: (r) => !noteOf(r) },
 ];
 type OutcomeFilter = 'all' | 'success' | 'failure' | 'excluded';
 
 const outcomeOf = (row: EpisodeRow): Exclude<OutcomeFilter, 'all'> | 'open' =>
   !row.scored && row.status !== 'running' ? 'excluded' : row.success === null ? 'open' : row.success ? 'success' : 'failure';
 
-function sortValue(row: EpisodeRow, key: SortKey): number | string {
+function sortValue(row: ShownRow, key: SortKey): number | string {
   if (key === 'id') return Number.isNaN(Number(row.id)) ? row.id : Number(row.id);
   if (key === 'outcome') return outcomeOf(row);
+  if (key === 'status') return statusWord(row);
   return row[key] ?? -1;
 }
 
 // Memoized: the pane renders again for each event of the stream it follows, the table only when its rows do.
-const EpisodeTable = memo(function EpisodeTable({ rows, leftOut, selected, onSelect }: { rows: EpisodeRow[]; leftOut: number; selected: string | null; onSelect: (id: string) => void }) {
+const EpisodeTable = memo(function EpisodeTable({ rows, leftOut, selected, onSelect }: { rows: ShownRow[]; leftOut: number; selected: string | null; onSelect: (id: string) => void }) {
   const [sort, toggleSort] = useSort<SortKey>('id');
   const [status, setStatus] = useState('all');
   const [outcome, setOutcome] = useState<OutcomeFilter>('all');
   const [text, setText] = useState('');
-  const statuses = useMemo(() => [...new Set(rows.map((r) => r.status))].sort(), [rows]);
+  const statuses = useMemo(() => [...new Set(rows.map(statusWord))].sort(), [rows]);
   const shown = useMemo(() => {
     const needle = text.trim().toLowerCase();
     const kept = rows.filter(
-      (r) => (status === 'all' || r.status === status) && (outcome === 'all' || outcomeOf(r) === outcome) && (!needle || `${r.id} ${r.status} ${r.note ?? ''}`.toLowerCase().includes(needle)),
+      (r) => (status === 'all' || statusWord(r) === status) && (outcome === 'all' || outcomeOf(r) === outcome) && (!needle || `${r.id} ${statusWord(r)} ${noteOf(r) ?? ''}`.toLowerCase().includes(needle)),
     );
     const sign = sort.descending ? -1 : 1;
     return kept.sort((a, b) => {
@@ -135,7 +145,7 @@ const EpisodeTable = memo(function EpisodeTable({ rows, leftOut, selected, onSel
         <span className="muted" title={leftOut ? '`cellwatch episodes` lists them all' : undefined}>
           {shown.length === rows.length ? `${leftOut ? `the latest ${whole(rows.length)} of ${whole(rows.length + leftOut)}` : whole(rows.length)} episodes` : `${whole(shown.length)} of ${whole(rows.length)}`}
         </span>
-        <TableExport name="episodes" data={() => ({ header: ['episode', 'status', 'outcome', 'tools', 'actions', 'wall s', 'note'], rows: shown.map((r) => [r.id, r.status, outcomeOf(r), String(r.toolCalls ?? ''), String(r.actions ?? ''), r.wallS === null ? '' : String(r.wallS), r.note ?? '']) })} />
+        <TableExport name="episodes" data={() => ({ header: ['episode', 'status', 'outcome', 'tools', 'actions', 'wall s', 'note'], rows: shown.map((r) => [r.id, statusWord(r), outcomeOf(r), String(r.toolCalls ?? ''), String(r.actions ?? ''), r.wallS === null ? '' : String(r.wallS), noteOf(r) ?? '']) })} />
         <ColumnsMenu table="episodes" columns={offered} prefs={prefs} onToggle={toggle} />
       </div>
       <div className="grid-table episodes" role="table" aria-label="Episodes" aria-rowcount={shown.length + 1}>
@@ -181,12 +191,11 @@ export function EpisodesPane() {
   // A new object each time, so picking the same frame twice seeks twice.
   const [seek, setSeek] = useState<{ frame: string } | null>(null);
   const now = useNow(10_000);
-  // A running unit stuck or looping now says so in place of `running` (shared/stuck.ts), and filters by it.
-  const rows = useMemo(() => {
+  const rows: ShownRow[] = useMemo(() => {
     const stuck = new Map(stuckUnits(detail?.summary.running ?? [], now).map((s) => [s.unit, s]));
     // None: the rows as they came (a new list every tick would lay a table of 10,000 rows out again).
     if (!stuck.size) return detail?.episodes ?? [];
-    return (detail?.episodes ?? []).map((r) => (r.status === 'running' && stuck.has(r.id) ? { ...r, status: stuck.get(r.id)?.kind as string, note: stuck.get(r.id)?.why ?? r.note } : r));
+    return (detail?.episodes ?? []).map((r) => (r.status === 'running' && stuck.has(r.id) ? { ...r, stuck: stuck.get(r.id) } : r));
   }, [detail?.episodes, detail?.summary.running, now]);
   const cellLive = detail ? isLive(detail.summary.state) : false;
   const cellId = detail?.summary.id ?? '';
