@@ -18,7 +18,7 @@ afterEach(cleanup);
 
 describe('a detail table of many rows', () => {
   it('renders the rows in its box, keeps the whole height, and shows later rows as it is scrolled', async () => {
-    render(<DetailTableView table={ROLLOUTS} onOpen={() => undefined} />);
+    render(<DetailTableView table={ROLLOUTS} onOpen={() => undefined} live={false} />);
     const region = screen.getByRole('region', { name: 'Rollouts' });
     const rows = () => within(region).getAllByRole('row').slice(1);
     expect(rows().length).toBeLessThan(60);
@@ -39,7 +39,7 @@ describe('a detail table of many rows', () => {
   });
 
   it('gives each column a width from its values, the numbers tabular and right-aligned', () => {
-    render(<DetailTableView table={ROLLOUTS} onOpen={() => undefined} />);
+    render(<DetailTableView table={ROLLOUTS} onOpen={() => undefined} live={false} />);
     const cols = [...screen.getByRole('table').querySelectorAll('col')].map((col) => Number.parseInt((col as HTMLElement).style.width, 10));
     expect(cols).toHaveLength(4);
     // Without a canvas to measure with, a character is taken as 8 px: "bench_agent" and its padding.
@@ -60,7 +60,7 @@ describe('a detail table of many rows', () => {
       note: null,
       counted: '3 tasks',
     };
-    render(<DetailTableView table={tasks} onOpen={() => undefined} />);
+    render(<DetailTableView table={tasks} onOpen={() => undefined} live={false} />);
     const cells = screen.getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
     expect(cells).toEqual([
       ['0', '0.7500', '1,234.5', 'x'],
@@ -83,9 +83,17 @@ describe('a detail table of many rows', () => {
       from: 'rollouts.jsonl: each agent\'s scored rollouts',
       shares: ['success rate'],
     };
-    render(<DetailTableView table={agents} onOpen={() => undefined} />);
+    render(<DetailTableView table={agents} onOpen={() => undefined} live={false} />);
     const heading = screen.getByRole('heading', { name: /^Agents 2 agents/ });
     expect(heading.getAttribute('title')).toBe("rollouts.jsonl: each agent's scored rollouts");
     expect(screen.getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[3]?.textContent)).toEqual(['83.3%', '52.2%']);
+  });
+
+  it('says an empty table has none yet while its cell runs, and none once it has ended', () => {
+    const audit: DetailTable = { id: 'audit', title: 'Audit', columns: ['line', 'path'], rows: [], note: null, counted: '0 lines', from: 'transcript.jsonl' };
+    const { rerender } = render(<DetailTableView table={audit} onOpen={() => undefined} live />);
+    expect(screen.getByText('None yet.')).toBeTruthy();
+    rerender(<DetailTableView table={audit} onOpen={() => undefined} live={false} />);
+    expect(screen.getByText('None.')).toBeTruthy();
   });
 });

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, type TdHTMLAttributes } from 'react';
 import { whole } from '../format';
 import { share } from '../../../shared/counts';
+import { isLive } from '../../../shared/model';
 import type { DetailTable, TableValue } from '../../../shared/cell-detail';
 import { useCell } from './context';
 import { useApp } from '../context';
@@ -44,7 +45,8 @@ function asText(value: TableValue, places?: number): string {
  * One table, its columns as wide as their content (measured, not left to the browser's table layout) and
  * only the rows in its box rendered: a collection's 200 rollouts of 14 columns took 260 ms of layout whole.
  */
-export function DetailTableView({ table, onOpen }: { table: DetailTable; onOpen: (unit: string) => void }) {
+/** `live`: its cell may still add rows (an empty table says "None yet."). */
+export function DetailTableView({ table, onOpen, live }: { table: DetailTable; onOpen: (unit: string) => void; live: boolean }) {
   const places = useMemo(
     () => table.columns.map((_, i) => (table.rows.length > 0 && table.rows.every((row) => row[i] === null || typeof row[i] === 'number') ? placesOf(table.rows, i) : undefined)),
     [table],
@@ -94,7 +96,7 @@ export function DetailTableView({ table, onOpen }: { table: DetailTable; onOpen:
         {table.rows.length > 0 && table.columns.length > 2 && menu}
       </h2>
       {table.rows.length === 0 ? (
-        <p className="empty-note">None yet.</p>
+        <p className="empty-note">{live ? 'None yet.' : 'None.'}</p>
       ) : (
         <div className="detail-table-scroll" ref={ref} onScroll={onScroll}>
           <table className="plain-table" aria-rowcount={table.rows.length + 1}>
@@ -126,12 +128,13 @@ export function DetailTableView({ table, onOpen }: { table: DetailTable; onOpen:
 /** The tables a cell's format adds to its view (a collection's agents, tasks, rollouts, failures, aggregate); a rollout opens in the Transcript tab. */
 export function DetailTables() {
   const tables = useCell((s) => s.detail?.tables ?? []);
+  const live = useCell((s) => (s.detail ? isLive(s.detail.summary.state) : false));
   const setCellPlace = useApp((s) => s.setCellPlace);
   const open = useCallback((unit: string) => setCellPlace({ tab: 'transcript', episode: unit }), [setCellPlace]);
   return (
     <div className="detail-tables">
       {tables.map((t) => (
-        <DetailTableView key={t.id} table={t} onOpen={open} />
+        <DetailTableView key={t.id} table={t} onOpen={open} live={live} />
       ))}
     </div>
   );
