@@ -68,9 +68,9 @@ for (const [width, height] of [
         // The note, which gives way whole, is drawn at 64 px or more, or not at all: never a letter a row.
         const note = edges.columns.find((box) => box.title === 'Note');
         if (note) expect(note.width, `${String(name)}: the note column is a sliver`).toBeGreaterThanOrEqual(64);
-        // Each event's type whole: its column as wide as the stream's longest (these are all under 20 characters).
-        const cutTypes = await page.getByRole('log', { name: 'Events' }).locator('.event-type').evaluateAll((types) => types.filter((t) => t.scrollWidth > t.clientWidth).map((t) => t.textContent));
-        expect(cutTypes, `${String(name)}: event types cut`).toEqual([]);
+        // Each event's number, time and type whole: the type's column as wide as the stream's longest (these are all under 20 characters).
+        const cutTypes = await page.getByRole('log', { name: 'Events' }).locator('.event-seq, .event-time, .event-type').evaluateAll((types) => types.filter((t) => t.scrollWidth > t.clientWidth).map((t) => t.textContent));
+        expect(cutTypes, `${String(name)}: event numbers, times or types cut`).toEqual([]);
         // The stream shows its newest event, whatever loaded around it after.
         await expect(page.getByRole('log', { name: 'Events' }).getByRole('button').last()).toBeInViewport();
         if (name.source !== 'cartpole_balance') await page.keyboard.press('Escape');

@@ -41,14 +41,22 @@ interface RowLook {
 /** An event type's column, in characters of the list's monospace: wide enough for `assessment_completed`, no wider. */
 const TYPE_CH = { least: 8, most: 20 };
 
+/** A time's width in characters as this machine's locale writes it ("22:58:58", "10:58:58 PM"). */
+const clockChars = () => clockTime(new Date(2000, 0, 1, 22, 58, 58).getTime()).length;
+
 function rowLook(events: readonly StreamEvent[]): RowLook {
   const named = events.some((e) => e.episode !== events[0]?.episode);
-  const numbered = events.some((e) => e.seq !== null);
-  const timed = events.some((e) => e.t !== null);
+  let numbered = false;
+  let mostSeq = 0;
+  let timed = false;
   let longest = TYPE_CH.least;
-  for (const e of events) longest = Math.max(longest, Math.min(TYPE_CH.most, e.ev.length));
-  // Half a character more: a name of exactly `longest` measured a fraction of a pixel over.
-  const columns = [numbered && '32px', timed && '60px', `${longest + 0.5}ch`, 'minmax(0, 1fr)'].filter(Boolean).join(' ');
+  for (const e of events) {
+    if (e.seq !== null) [numbered, mostSeq] = [true, Math.max(mostSeq, e.seq)];
+    timed ||= e.t !== null;
+    longest = Math.max(longest, Math.min(TYPE_CH.most, e.ev.length));
+  }
+  // Half a character more each: a name of exactly `longest` measured a fraction of a pixel over.
+  const columns = [numbered && `${Math.max(3, String(mostSeq).length) + 0.5}ch`, timed && `${clockChars() + 0.5}ch`, `${longest + 0.5}ch`, 'minmax(0, 1fr)'].filter(Boolean).join(' ');
   return { named, numbered, timed, columns };
 }
 
