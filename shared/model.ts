@@ -77,11 +77,15 @@ export const isLive = (state: CellState) => LIVE.has(state);
  */
 let clock: Intl.DateTimeFormat | undefined;
 let minutes: Intl.DateTimeFormat | undefined;
+let dayMinutes: Intl.DateTimeFormat | undefined;
 
 /** A time of day in the user's locale, to the second (an event's time, when a throttled run resumes): the one clock format. */
 export const clockTime = (ms: number) => (clock ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })).format(ms);
 /** The same clock to the minute, for times that are estimates (when a budget runs out). */
 export const clockMinutes = (ms: number) => (minutes ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' })).format(ms);
+/** The same to the minute, its day said too where it is not today's (a budget that runs out in days: "Jan 7, 05:55 AM"). */
+export const dayClockMinutes = (ms: number, now: number) =>
+  new Date(ms).toDateString() === new Date(now).toDateString() ? clockMinutes(ms) : (dayMinutes ??= new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })).format(ms);
 
 /** A cell's state as a person reads it: a throttled one says when it resumes. */
 export function stateText(cell: Pick<CellSummary, 'state' | 'pausedUntil'>): string {

@@ -11,6 +11,22 @@ describe('niceTicks', () => {
     expect(niceTicks(12_345)).toEqual([0, 5000, 10_000, 15_000]);
   });
 
+  it('steps by whole numbers on an axis of counts', () => {
+    expect(niceTicks(3, { whole: true })).toEqual([0, 1, 2, 3]);
+    expect(niceTicks(9, { whole: true })).toEqual([0, 5, 10]);
+    expect(niceTicks(260, { whole: true })).toEqual([0, 100, 200, 300]);
+    expect(niceTicks(90, { whole: true })).toEqual([0, 25, 50, 75, 100]);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1e9 }), (max) => {
+        const ticks = niceTicks(max, { whole: true });
+        expect(ticks.every(Number.isInteger)).toBe(true);
+        expect(ticks.at(-1)).toBeGreaterThanOrEqual(max);
+        expect(ticks.length - 1).toBeLessThanOrEqual(5);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('draws an axis for nothing at all', () => {
     expect(niceTicks(0)).toEqual([0, 1]);
     expect(niceTicks(Number.NaN)).toEqual([0, 1]);

@@ -21,14 +21,18 @@ export const SERIES = ['var(--amber)', 'var(--running)', 'var(--ok)', 'var(--err
 /** A legend's text: the axes' size, the page's colour. */
 export const LEGEND = { fontSize: 11, color: 'var(--muted)' };
 
+/** About how many steps an axis takes. */
+const AXIS_STEPS = 4;
+
 /**
- * An axis from 0 past `max` in about `count` steps of 1, 2, 2.5 or 5 times a power of ten. recharts' own steps
- * are any twentieth of a power of ten (0.000085, 65): readable as counts, not as amounts such as dollars.
+ * An axis from 0 past `max` in about four steps of 1, 2, 2.5 or 5 times a power of ten; `whole`: each step a
+ * whole number (an axis of counts). recharts' own steps are any twentieth of a power of ten (0.000085, 65).
  */
-export function niceTicks(max: number, count = 4): number[] {
+export function niceTicks(max: number, { whole = false } = {}): number[] {
   if (!(max > 0) || !Number.isFinite(max)) return [0, 1];
-  const power = 10 ** Math.floor(Math.log10(max / count));
-  const step = ([1, 2, 2.5, 5, 10].find((m) => m * power * count >= max) ?? 10) * power;
+  const power = 10 ** Math.floor(Math.log10(max / AXIS_STEPS));
+  const steps = [1, 2, 2.5, 5, 10].map((m) => m * power).filter((step) => !whole || Number.isInteger(step));
+  const step = steps.find((s) => s * AXIS_STEPS >= max) ?? (whole ? Math.max(1, 10 * power) : 10 * power);
   // Rounded to the step's own digits: 3 x 0.0001 is 0.00030000000000000003 in floating point.
   return Array.from({ length: Math.ceil(max / step) + 1 }, (_, k) => Number((k * step).toPrecision(12)));
 }

@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
 import type { EpisodeRow, StreamEvent } from '../../../shared/cell-detail';
-import { clockMinutes, isLive } from '../../../shared/model';
+import { dayClockMinutes, isLive } from '../../../shared/model';
 import { percent, whole } from '../format';
 import { useNow } from '../useNow';
 import { useCell } from './context';
@@ -91,7 +91,7 @@ export function BudgetBars() {
   const { scored, ended, excluded } = detail.summary.episodes;
   return (
     <div className="budgets" aria-label="Budgets">
-      <Bar label="budget" name={`${budget.unit} budget`} used={budget.used} total={budget.total} unit={budget.unit} left={live} note={end ? `ends about ${clockMinutes(end)}` : undefined} />
+      <Bar label="budget" name={`${budget.unit} budget`} used={budget.used} total={budget.total} unit={budget.unit} left={live} note={end ? `ends about ${dayClockMinutes(end, now)}` : undefined} />
       {(detail.summary.capabilities.exclusions || excluded > 0) && <Bar label="scored" used={scored} total={ended || null} unit="ended" tone="ok" share note={`${whole(excluded)} excluded`} />}
       {detail.otherBudgets.map((b) => (
         <Bar key={b.label} label={b.label} used={b.used} total={b.total} unit="accepted" />

@@ -1,6 +1,6 @@
 import { stuckUnits, type RunningUnit } from '../../../shared/stuck';
 import { StatePill } from '../cell-list/states';
-import { clockMinutes, clockTime, isLive } from '../../../shared/model';
+import { clockTime, dayClockMinutes, isLive } from '../../../shared/model';
 import { useNow } from '../useNow';
 import { projectedEnd } from './projection';
 import { useApp, useData } from '../context';
@@ -37,7 +37,7 @@ function ProjectedEnd() {
   if (end === null) return null;
   return (
     <span className="muted" title={`the ${summary.budget.unit} budget (${whole(summary.budget.used)} of ${summary.budget.total === null ? '?' : whole(summary.budget.total)}) runs out at its pace so far`}>
-      ends about {clockMinutes(end)}
+      ends about {dayClockMinutes(end, now)}
     </span>
   );
 }

@@ -86,6 +86,7 @@ function perUnit(episodes: readonly EpisodeRow[], value: (e: EpisodeRow) => numb
 /** A per-unit figure's bars (tool calls, tokens), titled as each bar is: a unit's, or the most of a group of them. */
 function UnitBars({ bars, title, unit, label, fill }: { bars: Bars; title: string; unit: 'episode' | 'unit'; label: string; fill: string }) {
   const bucketed = bars.some((b) => b.count > 1);
+  const ticks = niceTicks(bars.reduce((most, b) => Math.max(most, b.value), 0), { whole: true });
   return (
     <Panel title={bucketed ? `${title} (most in each group of ${unit}s)` : title}>
       {(room) => (
@@ -93,7 +94,7 @@ function UnitBars({ bars, title, unit, label, fill }: { bars: Bars; title: strin
           <BarChart data={bars} margin={{ top: 4, right: 8, bottom: 0, left: -4 }}>
             <CartesianGrid {...GRID} />
             <XAxis dataKey="episode" tick={EpisodeTick} interval={everyNth(bars.map((b) => b.episode), room)} />
-            <YAxis tick={AXIS} allowDecimals={false} tickFormatter={(n: number) => n.toLocaleString('en-US')} />
+            <YAxis tick={AXIS} domain={[0, ticks.at(-1) as number]} ticks={ticks} tickFormatter={(n: number) => n.toLocaleString('en-US')} />
             <Tooltip {...TOOLTIP} labelFormatter={(id) => `${unit} ${String(id)}`} formatter={(n) => [Number(n).toLocaleString('en-US'), bucketed ? `${label} (most)` : label]} />
             <Bar dataKey="value" fill={fill} isAnimationActive={false} />
           </BarChart>
