@@ -5,8 +5,15 @@ export function projectedEnd(used: number, total: number | null, startedAt: numb
   return now + (total - used) / rate;
 }
 
+/**
+ * A span as a person reads it: to a tenth of a second under 10 s (a sample of 1.5 s is not "2 s"), then whole
+ * seconds, minutes and seconds, hours and minutes; rounded before it is split (119.6 s is 2 min 0 s, not 1 min 60 s).
+ */
 export function duration(seconds: number): string {
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
-  return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
+  if (seconds < 9.95) return `${Number(seconds.toFixed(1))} s`;
+  const whole = Math.round(seconds);
+  if (whole < 60) return `${whole} s`;
+  if (whole < 3600) return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+  const minutes = Math.round(seconds / 60);
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
