@@ -57,6 +57,9 @@ test.describe('alerts', () => {
     const panel = page.getByRole('dialog', { name: 'Alerts' });
     const entry = panel.getByRole('button', { name: new RegExp(`${CELL}.*finished: `) });
     await expect(entry).toHaveCount(1);
+    // Its time on one line, before its dot (a time as an en-US machine writes it, 10:38 PM, was broken in two).
+    const [time, dot, subject] = await Promise.all(['time', '.dot', '.alert-subject'].map((part) => entry.locator(part).boundingBox()));
+    expect(time && dot && subject && time.height <= subject.height + 1 && time.x + time.width <= dot.x, `the time at ${JSON.stringify(time)}, its dot at ${JSON.stringify(dot)}`).toBe(true);
     await page.screenshot({ path: join(ROOT, 'out', 'test-results', 'alerts.png') });
     await expect(bell).toHaveAccessibleName('Alerts, 0 unread');
     await entry.click();

@@ -10,11 +10,15 @@ const TONE: Record<AlertKind, string> = {
   finished: 'ok', evaluated: 'running', interrupted: 'fail', crashed: 'fail', eval_failed: 'fail', void: 'grey', budget: 'amber', throttled: 'amber', stalled: 'amber', stuck: 'amber', host_down: 'fail', gpu_low: 'amber', paired: 'running',
 };
 
+const dayOf = (at: number) => new Date(at).toLocaleDateString([], { month: 'short', day: 'numeric' });
+
 function when(at: number): string {
-  const date = new Date(at);
-  const today = new Date().toDateString() === date.toDateString();
-  return today ? clockMinutes(at) : date.toLocaleDateString([], { month: 'short', day: 'numeric' });
+  const today = new Date().toDateString() === new Date(at).toDateString();
+  return today ? clockMinutes(at) : dayOf(at);
 }
+
+/** The time column's width: the longest this locale writes a time or a day ("10:38 PM", "Dec 28"), and a little. */
+const whenWidth = () => `${Math.max(clockMinutes(new Date(2000, 11, 28, 22, 58).getTime()).length, dayOf(new Date(2000, 11, 28).getTime()).length) + 1}ch`;
 
 function BellIcon() {
   return (
@@ -136,7 +140,7 @@ export function AlertsBell() {
           {!alerts || alerts.alerts.length === 0 ? (
             <p className="empty-note">No alerts yet. Cellwatch says here when a run finishes, fails, stalls or becomes significant.</p>
           ) : (
-            <ul className="alert-list">
+            <ul className="alert-list" style={{ '--when': whenWidth() } as React.CSSProperties}>
               {[...alerts.alerts].reverse().map((alert) => (
                 <AlertRow key={alert.key} alert={alert} unread={alert.at > readBefore} onOpen={onOpen} />
               ))}
