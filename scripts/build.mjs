@@ -32,6 +32,17 @@ function inputsStamp() {
   return hash.digest('hex');
 }
 
+/**
+ * A hash of the code that reads run directories into the index's rows: a cache of rows that other code made
+ * is not used (one built from a later commit of the same version reads its files again).
+ */
+function readersHash() {
+  const hash = createHash('sha256');
+  const sources = ['main', 'runners', 'shared'].flatMap((dir) => [...files(join(ROOT, dir))]).filter((path) => path.endsWith('.ts') && !path.endsWith('.test.ts'));
+  for (const path of sources.sort()) hash.update(`${relative(ROOT, path)}\0`).update(readFileSync(path));
+  return hash.digest('hex').slice(0, 16);
+}
+
 const stamp = inputsStamp();
 if (process.argv.includes('--if-changed') && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === stamp) process.exit(0);
 
@@ -43,7 +54,8 @@ const { dependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'ut
 const external = Object.keys(dependencies).filter((name) => !bundled.has(name)).flatMap((name) => [name, `${name}/*`]);
 // The YAML parser's Node build is CommonJS; its ES module build (the same parser) bundles as one.
 const alias = { yaml: join(ROOT, 'node_modules', 'yaml', 'browser', 'index.js') };
-const node = { bundle: true, platform: 'node', target: 'node20', external: [...external, 'electron'], alias, sourcemap: true, logLevel: quiet ? 'error' : 'warning' };
+const define = { __CELLWATCH_READERS__: JSON.stringify(readersHash()) };
+const node = { bundle: true, platform: 'node', target: 'node20', external: [...external, 'electron'], alias, define, sourcemap: true, logLevel: quiet ? 'error' : 'warning' };
 
 for (const dir of ['app', 'cli']) rmSync(join(out, dir), { recursive: true, force: true });
 await Promise.all([

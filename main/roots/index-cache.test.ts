@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -125,16 +126,25 @@ describe('the index cache in the data folder', () => {
     await again.close();
   });
 
-  it('a cache of another app version, or whose rows are not JSON, is not used', async () => {
+  it('a cache that other reading code saved (another build or version), or whose rows are not JSON, is not used', async () => {
     const file = (suffix: string) => join(cacheDir, 'index', readdirSync(join(cacheDir, 'index')).find((f) => f.endsWith(suffix)) as string);
     await scan();
     forge(join(root, 'std_a', 'summary.json'), sameLengthZero());
     const head = JSON.parse(readFileSync(file('.head.json'), 'utf8')) as Record<string, unknown>;
-    writeFileSync(file('.head.json'), JSON.stringify({ ...head, app: '0.0.0-other' }));
+    writeFileSync(file('.head.json'), JSON.stringify({ ...head, readers: 'other code' }));
     expect((await scan()).get('std_a')).toBe(0);
     forge(join(root, 'std_b', 'summary.json'), sameLengthZero());
     writeFileSync(file('.rows.json'), '{"stamp": "x", "rows": [');
     expect((await scan()).get('std_b')).toBe(0);
+  });
+
+  it('the built app keeps its cache for the code it reads with, not for its version alone', () => {
+    // A build from a later commit of the same version reads the cells again, with its own rules.
+    const data = join(tmp.path, 'built');
+    execFileSync(process.execPath, [join(import.meta.dirname, '..', '..', 'out', 'cli.mjs'), 'status', '--json', root], { env: { ...process.env, XDG_DATA_HOME: data } });
+    const index = join(data, 'cellwatch', 'index');
+    const head = JSON.parse(readFileSync(join(index, readdirSync(index).find((f) => f.endsWith('.head.json')) as string), 'utf8')) as { readers: string };
+    expect(head.readers).toMatch(/^[0-9a-f]{16}$/);
   });
 
   it('`status --json` reads through the same cache, and says what changed', async () => {

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CellSummary, FormatName } from '../../shared/model';
 import { StateFile } from '../state-file';
-import { APP_VERSION } from '../version';
+import { READERS } from '../version';
 import type { LogState } from '../../runners/common/logs';
 
 /** Raised when what a cache holds changes shape; a cache of another version or app version is not used. */
@@ -67,7 +67,7 @@ export class IndexCache {
   static async open(dataDir: string, root: string, picks = ''): Promise<IndexCache> {
     const base = join(dataDir, 'index', createHash('sha256').update(root).digest('hex').slice(0, 24));
     const head = await readJson(`${base}.head.json`);
-    const usable = head?.format === FORMAT && head.app === APP_VERSION && head.root === root && (head.picks ?? '') === picks && typeof head.stamp === 'string' && typeof head.parts === 'number';
+    const usable = head?.format === FORMAT && head.readers === READERS && head.root === root && (head.picks ?? '') === picks && typeof head.stamp === 'string' && typeof head.parts === 'number';
     if (!usable) return new IndexCache(root, base, Promise.resolve(new Map()), null);
     const rows = readJson(`${base}.rows.json`).then((saved) => {
       const all = saved?.stamp === head.stamp && Array.isArray(saved?.rows) ? (saved.rows as CellSummary[]) : [];
@@ -89,6 +89,6 @@ export class IndexCache {
     const files = { base: `${this.base}.looked`, parts: 0, stamp: randomUUID() };
     files.parts = await saveLooked(files);
     await this.rowsFile.write(JSON.stringify({ stamp: files.stamp, rows: [...rows] }));
-    await this.headFile.write(JSON.stringify({ format: FORMAT, app: APP_VERSION, root: this.root, picks, stamp: files.stamp, parts: files.parts }));
+    await this.headFile.write(JSON.stringify({ format: FORMAT, readers: READERS, root: this.root, picks, stamp: files.stamp, parts: files.parts }));
   }
 }
