@@ -86,6 +86,37 @@ describe('coding-agent: board scoring', () => {
     ]);
   });
 
+  it('leaves an evaluated episode whose success is not true or false unscored, the problem its integrity\'s', async () => {
+    const unjudged = { ...episodes, '0': { status: 'evaluated', success: 'yes', engaged: true }, '1': { status: 'evaluated', engaged: true } };
+    writeTree(cell, { 'run.json': run, 'summary.json': summary({}, { episodes: unjudged }) });
+    const { cell: c, units, integrity } = await read(codingAgent, cell);
+    expect(units.slice(0, 2).map((u) => [u.id, u.status, u.scored, u.success])).toEqual([
+      ['0', 'evaluated', false, null],
+      ['1', 'evaluated', false, null],
+    ]);
+    expect(c.episodes).toEqual({ planned: 8, ended: 7, scored: 3, excluded: 4, successes: 0 });
+    expect(integrity?.map((p) => `${p.file}: ${p.message}`)).toEqual(['summary.json: 2 evaluated episodes (0: "yes", 1: none) with a success that is not true or false: left unscored']);
+  });
+
+  it('names the ended episodes its plan does not hold, and a plan that lists one twice or holds no episode number', async () => {
+    const outside = { ...episodes, '-1': { status: 'evaluated', success: true }, '8': { status: 'evaluated', success: true }, '07': { status: 'evaluated', success: true } };
+    writeTree(cell, { 'run.json': run, 'summary.json': summary({}, { episodes: outside, planned: [0, 1, 2, 2, 3, 'four', 4, 5, 6, 7, 1.5] }) });
+    const { cell: c, integrity } = await read(codingAgent, cell);
+    expect(c.episodes.planned).toBe(8);
+    expect(integrity?.map((p) => `${p.file}: ${p.message}`)).toEqual([
+      'summary.json: planned holds 2 entries ("four", 1.5) that are no episode number: not planned',
+      'summary.json: planned lists 1 episode (2) more than once: planned once',
+      'summary.json: 3 ended episodes (-1, 07, 8) not in the plan (summary.json planned)',
+    ]);
+  });
+
+  it("says a plan in run.json that is no list, and takes none from it", async () => {
+    writeTree(cell, { 'run.json': { ...run, protocol: { ...run.protocol, episodes: 1_000_000_000 } }, 'summary.json': { run: run.run, finished: false, episodes } });
+    const { cell: c } = await read(codingAgent, cell);
+    expect(c.budget).toEqual({ unit: 'episodes', used: 7, total: null });
+    expect(c.problems.map((p) => `${p.file}: ${p.message}`)).toContain('run.json: "protocol.episodes" is a number, expected an array; ignored');
+  });
+
   it("carries the runner's VRAM peak", async () => {
     writeTree(cell, { 'run.json': run, 'summary.json': summary({}, { vram_peak_mib: 23150 }) });
     expect((await read(codingAgent, cell)).vramPeakMib).toBe(23150);

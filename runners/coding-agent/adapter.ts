@@ -4,7 +4,7 @@ import { baseCell, CellReading, judgeBoard } from '../common/cell';
 import { CODING_AGENT_BOARD, codingAgentDepartures, STD_V2 } from './board';
 import { type Problem, problem } from '../../shared/model';
 import type { FormatAdapter } from '../types';
-import { endedUnits } from './score';
+import { endedUnits, plannedEpisodes, unplanned } from './score';
 import { RUN_JSON, SUMMARY_JSON } from './files';
 import { episodeEnd } from './episode-end';
 
@@ -37,7 +37,6 @@ export const codingAgent: FormatAdapter = {
     const cell = baseCell(dir, 'coding-agent', ctx, name);
     judgeBoard(cell, codingAgentDepartures(cell.name, runJson));
     const labels = obj(run.cell);
-    const planned = arr(summary?.planned ?? obj(run.protocol).episodes).filter((e) => typeof e === 'number');
 
     // The newest episode's trajectory is where a live run writes; its mtime says whether the run moves.
     const episodeDirs = (await r.list('episodes')).filter((e) => e.kind === 'dir').map((e) => e.name).sort();
@@ -47,17 +46,21 @@ export const codingAgent: FormatAdapter = {
 
     const integrity: Problem[] = [];
     const units = endedUnits(summary, integrity);
+    // The plan summary.json states, else run.json's.
+    const planFrom = Array.isArray(summary?.planned) ? { file: 'summary.json', field: 'planned', list: summary.planned } : { file: 'run.json', field: 'protocol.episodes', list: arr(obj(run.protocol).episodes) };
+    const plan = plannedEpisodes(planFrom.list, planFrom.file, planFrom.field, integrity);
+    unplanned(units, plan, `${planFrom.file} ${planFrom.field}`, integrity);
 
     const scored = units.filter((u) => u.scored);
     const successes = scored.filter((u) => u.success).length;
     cell.episodes = {
-      planned: planned.length || null,
+      planned: plan.size || null,
       ended: units.length,
       scored: scored.length,
       excluded: units.length - scored.length,
       successes,
     };
-    cell.budget = { unit: 'episodes', used: units.length, total: planned.length || null };
+    cell.budget = { unit: 'episodes', used: units.length, total: plan.size || null };
     cell.success_rate = scored.length ? successes / scored.length : null;
 
     const aggregate = obj(summary?.aggregate);

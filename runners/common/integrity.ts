@@ -45,6 +45,12 @@ export function oneOutcome(list: readonly unknown[], unitOf: (entry: unknown) =>
   return { units: kept, problems: [problem(file, `${counted(repeats.size, noun)} given more than once: ${named.join('; ')}${more}${left}`)] };
 }
 
+/** Some of `items` counted, the first few named: "3 episodes (4, 9, 12)", "5 episodes (4, 9, 12 and 2 more)". */
+export function namedSome(items: readonly string[], noun: string, plural?: string): string {
+  const more = items.length > NAMED ? ` and ${whole(items.length - NAMED)} more` : '';
+  return `${counted(items.length, noun, plural)} (${items.slice(0, NAMED).join(', ')}${more})`;
+}
+
 /** A count past its plan (`200/100`): a problem, never a figure. */
 export function pastPlan(cell: Pick<Cell, 'episodes' | 'path'>): Problem[] {
   const { ended, planned } = cell.episodes;

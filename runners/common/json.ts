@@ -23,9 +23,9 @@ export function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** The type a format expects of a top-level field; `timestamp` is epoch seconds or an ISO 8601 string. */
+/** The type a format expects of a field; `timestamp` is epoch seconds or an ISO 8601 string. */
 export type FieldType = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'timestamp';
-/** The fields of a JSON file that a format reads, with their types. */
+/** The fields of a JSON file that a format reads, with their types; a field inside an object by its path (`protocol.episodes`). */
 export type Shape = Record<string, FieldType>;
 
 function typeOf(value: unknown): string {
@@ -44,9 +44,9 @@ function fits(value: unknown, type: FieldType): boolean {
 /** A problem for each field of `shape` that `value` holds with another type (absent and null are fine). */
 export function shapeProblems(value: JsonObject, shape: Shape, label: string): Problem[] {
   return Object.entries(shape).flatMap(([field, type]) => {
-    const found = value[field];
+    const found = field.includes('.') ? field.split('.').reduce<unknown>((inside, key) => (isObject(inside) ? inside[key] : undefined), value) : value[field];
     if (found === undefined || found === null || fits(found, type)) return [];
-    return [problem(label, `${label}: "${field}" is ${typeOf(found)}, expected ${type === 'array' || type === 'object' ? 'an' : 'a'} ${type}; ignored`)];
+    return [problem(label, `"${field}" is ${typeOf(found)}, expected ${type === 'array' || type === 'object' ? 'an' : 'a'} ${type}; ignored`)];
   });
 }
 
