@@ -133,6 +133,23 @@ describe('bigym-agent: states', () => {
     expect(c.problems[0]?.message).toContain('v001 rejected, scores 0: the policy imported the simulator (import mujoco)');
   });
 
+  it('holds the submission to what its summary states: each entry a seed, each success true or false, as many as n_episodes', async () => {
+    const episodes = [{ seed: 900001, success: true }, { seed: 900002, success: 'yes' }, { success: true }, { seed: 900004, success: false }];
+    writeTree(cell, { ...base, 'policies/v001.py': '', 'eval/v001/summary.json': evalSummary('v001', { n_episodes: 100, success_rate: 0.5, episodes }) });
+    const { cell: c, units, integrity } = await read(bigymAgent, cell);
+    expect(units.map((u) => [u.id, u.scored, u.success])).toEqual([
+      ['900001', true, true],
+      ['900002', false, null],
+      ['900004', true, false],
+    ]);
+    expect(c.success_rate).toBe(0.5);
+    expect(integrity?.map((p) => `${p.file}: ${p.message}`)).toEqual([
+      'eval/v001/summary.json: 1 entry (episodes[2]) without a whole-number seed: not counted',
+      'eval/v001/summary.json: 1 seed (900002) with a success that is not true or false: left unscored',
+      'eval/v001/summary.json: n_episodes 100, but it lists 4 episodes',
+    ]);
+  });
+
   it('shows a failed spot check and a non-benchmark sandbox', async () => {
     writeTree(cell, {
       ...base,

@@ -1,8 +1,9 @@
-import type { EpisodeUnit, Problem } from '../../shared/model';
-import { oneOutcome, statedRate } from '../common/integrity';
+import { problem, type EpisodeUnit, type Problem } from '../../shared/model';
+import { counted } from '../../shared/counts';
+import { namedSome, oneOutcome, statedRate } from '../common/integrity';
 import { CellReading } from '../common/cell';
 import type { JsonObject } from '../common/json';
-import { arr, bool, num, obj } from '../common/values';
+import { arr, num, obj } from '../common/values';
 import type { ReadContext } from '../types';
 import { EVAL_SUMMARY_JSON } from './files';
 import { append } from '../../shared/arrays';
@@ -49,20 +50,36 @@ export async function readEvaluation(version: string, r: CellReading): Promise<E
 /** A version's evaluation summary, relative to the cell. */
 export const summaryFile = (version: string) => `eval/${version}/summary.json`;
 
+const seedOf = (entry: unknown) => {
+  const seed = num(obj(entry).seed);
+  return seed !== null && Number.isInteger(seed) ? seed : null;
+};
+
 /**
  * The evaluation episodes of a version, as McNemar units, each seed once (a seed given twice is a problem);
- * a rejected policy scores 0 on every one. The problems say where the summary breaks the integrity rules,
- * its stated success_rate checked against the units among them; the rate is the units' own.
+ * a rejected policy scores 0 on every one. The problems say where the summary breaks the integrity rules:
+ * an entry with no seed, a success that is not true or false (left unscored), a stated n_episodes or
+ * success_rate its units do not give; the rate is the units' own.
  */
 export function evaluationUnits(summary: JsonObject, version: string): Scored {
   const rejected = arr(summary.rejected).length > 0;
   const unitOf = (raw: unknown): EpisodeUnit | null => {
-    const e = obj(raw);
-    const seed = num(e.seed);
-    return seed === null ? null : { id: String(seed), status: rejected ? 'rejected' : 'scored', success: rejected ? false : bool(e.success) === true, scored: true };
+    const seed = seedOf(raw);
+    if (seed === null) return null;
+    const success = obj(raw).success;
+    if (rejected) return { id: String(seed), status: 'rejected', success: false, scored: true };
+    return typeof success === 'boolean' ? { id: String(seed), status: 'scored', success, scored: true } : { id: String(seed), status: 'unjudged', success: null, scored: false };
   };
   const file = summaryFile(version);
-  const { units, problems } = oneOutcome(arr(summary.episodes), unitOf, (i) => `episodes[${i}]`, file, 'seed');
+  const entries = arr(summary.episodes);
+  const { units, problems } = oneOutcome(entries, unitOf, (i) => `episodes[${i}]`, file, 'seed');
+  const noSeed = entries.flatMap((entry, i) => (seedOf(entry) === null ? [`episodes[${i}]`] : []));
+  if (noSeed.length) problems.push(problem(file, `${namedSome(noSeed, 'entry', 'entries')} without a whole-number seed: not counted`));
+  const unjudged = units.filter((u) => u.status === 'unjudged').map((u) => u.id);
+  if (unjudged.length) problems.push(problem(file, `${namedSome(unjudged, 'seed')} with a success that is not true or false: left unscored`));
+  // A rejected policy runs no episode: it scores 0 on every one its n_episodes plans.
+  const stated = num(summary.n_episodes);
+  if (!rejected && stated !== null && stated !== entries.length) problems.push(problem(file, `n_episodes ${stated}, but it lists ${counted(entries.length, 'episode')}`));
   const scored = units.filter((u) => u.scored);
   const rate = rejected ? 0 : scored.length ? scored.filter((u) => u.success).length / scored.length : null;
   return { units, problems: rejected ? problems : [...problems, ...statedRate(summary.success_rate, units, file, 'success_rate')], rate };
