@@ -138,15 +138,27 @@ const row = (task: number, reward: unknown, more: object = {}) => ({ responses_c
 const inputs = (n: number) => jsonl(Array.from({ length: n }, (_, i) => ({ responses_create_params: { input: [] }, agent_ref: { name: 'pi' }, _ng_task_index: i, _ng_rollout_index: 0 })));
 
 describe('nemo-gym on bad and partial input', () => {
+  it('names the rollouts of units its materialized inputs do not plan, which take it off its board', async () => {
+    const path = join(tmp.path, 'c.jsonl');
+    writeFileSync(join(tmp.path, 'c_materialized_inputs.jsonl'), inputs(2));
+    writeFileSync(path, jsonl([row(0, 1), row(7, 1), row(1, 0), row(9, 0)]));
+    const { integrity } = await readFull(path);
+    expect(integrity?.map((p) => `${p.file}: ${p.message}`)).toEqual(['c.jsonl: 2 rollouts (pi/7#0 at line 2, pi/9#0 at line 4) of units c_materialized_inputs.jsonl does not plan']);
+  });
+
   it('names each bad row by file and line and reads the rest; a half-written last line waits', async () => {
     const path = join(tmp.path, 'c.jsonl');
     writeFileSync(join(tmp.path, 'c_materialized_inputs.jsonl'), inputs(6));
     writeFileSync(path, `${JSON.stringify(row(0, 1))}\nnot json\n${JSON.stringify({ reward: 1, response: {} })}\n${JSON.stringify(row(0, 0))}\n${JSON.stringify(row(1, 'n/a'))}\n${JSON.stringify(row(2, 0.5)).slice(0, 40)}`);
-    const { cell, detail } = await readFull(path);
+    const { cell, detail, integrity } = await readFull(path);
     expect(cell.problems.map((p) => [p.file, p.line, p.message])).toEqual([
       ['c.jsonl', 2, 'not a JSON object; skipped'],
       ['c.jsonl', 3, 'no _ng_task_index; skipped'],
+    ]);
+    // A unit given twice, and a rollout with no reward to score, break the integrity rules: the cell leaves its board.
+    expect(integrity?.map((p) => [p.file, p.line, p.message])).toEqual([
       ['c.jsonl', 4, 'repeats rollout 0#0 of pi (first at line 1); not counted'],
+      ['c.jsonl', undefined, '1 rollout (pi/1#0 at line 5) without a numeric reward: not scored'],
     ]);
     // 0#0 scored, 1#0 ended with a reward that is no number: shown as given, not scored.
     expect(cell.budget).toEqual({ unit: 'rollouts', used: 2, total: 6 });

@@ -7,6 +7,8 @@ import { nemoDetail } from './detail';
 import { nemoEventLogs } from './events';
 import { collectionsIn, rolloutsOfSidecar } from './files';
 import { readCollection } from './read';
+import type { Noted } from './collection';
+import { counted, whole } from '../../shared/counts';
 import { readTranscript } from './transcript';
 
 export const NEMO_BOARD = 'a collection of one agent on its environment (the collection\'s folder): its agent and model make its place';
@@ -37,6 +39,9 @@ export const nemoGym: FormatAdapter = {
       r.problems.push(problem(basename(files.inputs), `stopped with ${missing} of ${total} rollouts missing; a resume (resume_from_cache) would run them`, { severity: 'warning' }));
     }
     cell.problems = r.problems;
+    const rollouts = basename(files.rollouts);
+    const noted = (rows: Noted, what: string) => (rows.rows ? [problem(rollouts, `${counted(rows.rows, 'rollout')} (${rows.first.join(', ')}${rows.rows > rows.first.length ? ` and ${whole(rows.rows - rows.first.length)} more` : ''}) ${what}`)] : []);
+    const integrity = [...c.integrity, ...noted(c.unscored, 'without a numeric reward: not scored'), ...noted(c.unplanned, `of units ${basename(files.inputs)} does not plan`)];
 
     const agents = [...c.byAgent.keys()].filter((a) => a !== '');
     // One square per agent: a collection of several is paired agent by agent (FILE@AGENT), not as one.
@@ -49,6 +54,7 @@ export const nemoGym: FormatAdapter = {
       labels: { harness: agents.join(', ') || null, model: [...c.models].join(', ') || null, condition: null, effort: null },
       changedAt: r.changedAt,
       units: collector.units(),
+      integrity,
       boardName: `nemo-gym ${basename(dirname(path))}`,
       ...(agents.length > 1 ? { agentUnits } : {}),
       ...(r.changedAt === null ? { gone: true as const } : {}),

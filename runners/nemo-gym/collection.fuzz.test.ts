@@ -23,7 +23,9 @@ function shown(c: Collection) {
     failures: c.failures,
     tokens: c.tokens,
     models: [...c.models].sort(),
-    problems: c.problems.map((p) => `${p.file}:${p.line} ${p.message}`),
+    problems: [...c.problems, ...c.integrity].map((p) => `${p.file}:${p.line} ${p.message}`),
+    unscored: c.unscored,
+    unplanned: c.unplanned,
   };
 }
 
@@ -63,6 +65,7 @@ function plainCount(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: Nem
   }
   const done = new Set([...first.keys(), ...failed.keys()]);
   const scored = (r: NemoRow) => (typeof r.reward === 'number' && Number.isFinite(r.reward) ? r.reward : null);
+  const noted = (of: NemoRow[]) => ({ rows: of.length, first: of.slice(0, 3).map((r) => `${r.agent ? `${r.agent}/` : ''}${unit(r)} at line ${r.line}`) });
   const stats = (of: NemoRow[]) => {
     const rewards = of.map(scored).filter((r): r is number => r !== null);
     return { n: rewards.length, successes: rewards.filter((r) => r >= 1).length, sum: rewards.reduce((a, b) => a + b, 0) };
@@ -89,6 +92,8 @@ function plainCount(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: Nem
     tokens: { input: tokenSum('input'), cached: tokenSum('cached'), output: tokenSum('output'), reasoning: tokenSum('reasoning') },
     models: [...new Set(rollouts.map((r) => r.model).filter((m): m is string => Boolean(m)))].sort(),
     problems,
+    unscored: noted(rollouts.filter((r) => scored(r) === null)),
+    unplanned: noted(inputs !== null && planned.size > 0 ? rollouts.filter((r) => !planned.has(key(r.agent, r))) : []),
   } as ReturnType<typeof shown>;
 }
 

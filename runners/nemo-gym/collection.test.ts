@@ -73,6 +73,6 @@ describe('a collection counted as its files grow', () => {
     const second = line + 2;
     const counted = new Collector(files).update(null, blockOf(units.map(([agent, task, repeat]) => row(agent, task, repeat, 1))), []);
     expect(counted.done).toBe(10);
-    expect(counted.problems.map((p) => p.message)).toEqual([`repeats rollout 1#0 of a (first at line ${second}); not counted`]);
+    expect(counted.integrity.map((p) => p.message)).toEqual([`repeats rollout 1#0 of a (first at line ${second}); not counted`]);
   });
 });

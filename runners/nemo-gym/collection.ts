@@ -46,6 +46,24 @@ export interface Collection {
   tokens: RowUsage;
   models: Set<string>;
   problems: Problem[];
+  /** What breaks the integrity rules: a unit's rollout given again (each a problem naming its line). */
+  integrity: Problem[];
+  /** Rollouts without a numeric reward (not scored), and those of a unit the materialized inputs do not plan: how many, the first few named. */
+  unscored: Noted;
+  unplanned: Noted;
+}
+
+/** Rows of a kind: how many, and the first few as `unit (line n)`. */
+export interface Noted {
+  rows: number;
+  first: string[];
+}
+
+/** Rows a Noted names. */
+const NAMED_ROWS = 3;
+
+function note(noted: Noted, row: Pick<NemoRow, 'task' | 'repeat' | 'line' | 'agent'>): void {
+  if (noted.rows++ < NAMED_ROWS) noted.first.push(`${row.agent ? `${row.agent}/` : ''}${unitOf(row)} at line ${row.line}`);
 }
 
 /** The rows' token counts summed (input, cached, output, reasoning), each null until a row gives it. */
@@ -123,7 +141,8 @@ export class Collector {
     this.tokens = new TokenSums();
     this.c = {
       rollouts: new RowList(), planned: null, done: 0, missing: 0, failedUnits: new Map(), all: emptyStats(), byAgent: new Map(), tasks: [], failures: [],
-      tokens: { input: null, cached: null, output: null, reasoning: null }, models: new Set(), problems: [],
+      tokens: { input: null, cached: null, output: null, reasoning: null }, models: new Set(), problems: [], integrity: [],
+      unscored: { rows: 0, first: [] }, unplanned: { rows: 0, first: [] },
     };
   }
 
@@ -193,13 +212,15 @@ export class Collector {
     const key = this.keyOf(agent, task, repeat);
     const state = this.unitStates.get(key) ?? 0;
     if (state >= ROLLOUT_LINE) {
-      c.problems.push(problem(this.files.rollouts, `repeats rollout ${unitOf(row)}${agent ? ` of ${agent}` : ''} (first at line ${Math.floor(state / ROLLOUT_LINE)}); not counted`, { line }));
+      c.integrity.push(problem(this.files.rollouts, `repeats rollout ${unitOf(row)}${agent ? ` of ${agent}` : ''} (first at line ${Math.floor(state / ROLLOUT_LINE)}); not counted`, { line }));
       return;
     }
+    if (c.planned !== null && !(state & PLANNED)) note(c.unplanned, { task, repeat, line, agent });
     this.unitStates.set(key, this.finish(state) + line * ROLLOUT_LINE);
     if (c.failedUnits.size && c.failedUnits.delete(key)) this.failedChanges++;
     c.rollouts.push(block, i, agent);
     const reward = row.scored;
+    if (reward === null) note(c.unscored, { task, repeat, line, agent });
     addReward(c.all, reward);
     let byAgent = c.byAgent.get(agent ?? '');
     if (!byAgent) c.byAgent.set(agent ?? '', (byAgent = emptyStats()));
