@@ -74,7 +74,7 @@ export function evaluationUnits(summary: JsonObject, version: string): Scored {
   const entries = arr(summary.episodes);
   const { units, problems } = oneOutcome(entries, unitOf, (i) => `episodes[${i}]`, file, 'seed');
   const noSeed = entries.flatMap((entry, i) => (seedOf(entry) === null ? [`episodes[${i}]`] : []));
-  if (noSeed.length) problems.push(problem(file, `${namedSome(noSeed, 'entry', 'entries')} without a whole-number seed: not counted`));
+  if (noSeed.length) problems.push(problem(file, `${namedSome(noSeed, 'entry', { plural: 'entries' })} without a whole-number seed: not counted`));
   const unjudged = units.filter((u) => u.status === 'unjudged').map((u) => u.id);
   if (unjudged.length) problems.push(problem(file, `${namedSome(unjudged, 'seed')} with a success that is not true or false: left unscored`));
   // A rejected policy runs no episode: it scores 0 on every one its n_episodes plans.

@@ -74,7 +74,7 @@ export function plannedEpisodes(list: readonly unknown[], file: string, field: s
     else if (plan.has(entry)) twice.push(String(entry));
     else plan.add(entry);
   }
-  if (odd.length) integrity.push(problem(file, `${field} holds ${namedSome(odd, 'entry', 'entries')} that ${odd.length === 1 ? 'is' : 'are'} no episode number: not planned`));
+  if (odd.length) integrity.push(problem(file, `${field} holds ${namedSome(odd, 'entry', { plural: 'entries' })} that ${odd.length === 1 ? 'is' : 'are'} no episode number: not planned`));
   if (twice.length) integrity.push(problem(file, `${field} lists ${namedSome(twice, 'episode')} more than once: planned once`));
   return plan;
 }

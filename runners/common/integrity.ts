@@ -45,10 +45,14 @@ export function oneOutcome(list: readonly unknown[], unitOf: (entry: unknown) =>
   return { units: kept, problems: [problem(file, `${counted(repeats.size, noun)} given more than once: ${named.join('; ')}${more}${left}`)] };
 }
 
-/** Some of `items` counted, the first few named: "3 episodes (4, 9, 12)", "5 episodes (4, 9, 12 and 2 more)". */
-export function namedSome(items: readonly string[], noun: string, plural?: string): string {
-  const more = items.length > NAMED ? ` and ${whole(items.length - NAMED)} more` : '';
-  return `${counted(items.length, noun, plural)} (${items.slice(0, NAMED).join(', ')}${more})`;
+/**
+ * Some of `items` counted, the first few named: "3 episodes (4, 9, 12)", "5 episodes (4, 9, 12 and 2 more)";
+ * `total` where only the first few were kept.
+ */
+export function namedSome(items: readonly string[], noun: string, { plural = `${noun}s`, total = items.length } = {}): string {
+  const named = items.slice(0, NAMED);
+  const more = total > named.length ? ` and ${whole(total - named.length)} more` : '';
+  return `${counted(total, noun, plural)} (${named.join(', ')}${more})`;
 }
 
 /** A count past its plan (`200/100`): a problem, never a figure. */

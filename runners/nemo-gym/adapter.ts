@@ -8,7 +8,7 @@ import { nemoEventLogs } from './events';
 import { collectionsIn, rolloutsOfSidecar } from './files';
 import { readCollection } from './read';
 import type { Noted } from './collection';
-import { counted, whole } from '../../shared/counts';
+import { namedSome } from '../common/integrity';
 import { readTranscript } from './transcript';
 
 export const NEMO_BOARD = 'a collection of one agent on its environment (the collection\'s folder): its agent and model make its place';
@@ -40,7 +40,7 @@ export const nemoGym: FormatAdapter = {
     }
     cell.problems = r.problems;
     const rollouts = basename(files.rollouts);
-    const noted = (rows: Noted, what: string) => (rows.rows ? [problem(rollouts, `${counted(rows.rows, 'rollout')} (${rows.first.join(', ')}${rows.rows > rows.first.length ? ` and ${whole(rows.rows - rows.first.length)} more` : ''}) ${what}`)] : []);
+    const noted = (rows: Noted, what: string) => (rows.rows ? [problem(rollouts, `${namedSome(rows.first, 'rollout', { total: rows.rows })} ${what}`)] : []);
     const integrity = [...c.integrity, ...noted(c.unscored, 'without a numeric reward: not scored'), ...noted(c.unplanned, `of units ${basename(files.inputs)} does not plan`)];
 
     const agents = [...c.byAgent.keys()].filter((a) => a !== '');

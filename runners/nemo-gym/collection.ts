@@ -53,7 +53,7 @@ export interface Collection {
   unplanned: Noted;
 }
 
-/** Rows of a kind: how many, and the first few as `unit (line n)`. */
+/** Rows of a kind: how many, and the first few as `agent/unit at line n`. */
 export interface Noted {
   rows: number;
   first: string[];
