@@ -111,6 +111,8 @@ describe('an Inspect log as Inspect writes it', () => {
     expect(read.cell).toMatchObject({ state: 'finished', episodes: { scored: 5, excluded: 2, successes: 3 }, success_rate: 0.6 });
     expect(read.cell.reward?.mean).toBeCloseTo((1 + 0.5 + 0 + 1 + 1) / 5);
     expect(read.cell.problems).toContainEqual(expect.objectContaining({ file: 'scores.eval', message: expect.stringContaining('4#1 (the sandbox went away)') }));
+    // The value it cannot read is said, not only left out.
+    expect(read.cell.problems).toContainEqual(expect.objectContaining({ file: 'scores.eval', message: '1 sample (3#2: "maybe") with a match value that is none of C, P, I, N, a number, true or false: not scored', severity: 'warning' }));
     expect(read.detail?.tables[0]?.rows[0]).toEqual(['match (the outcome)', 5, 0.75, 0.75]);
     // A sample with no usage has no token count (not 0).
     expect(read.detail?.episodes.map((e) => e.usage)).toEqual(Array(7).fill(null));

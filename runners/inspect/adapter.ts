@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { problem, type CellState, type EpisodeUnit, type Problem } from '../../shared/model';
 import { counted } from '../../shared/counts';
+import { namedSome } from '../common/integrity';
 import { baseCell, judgeBoard } from '../common/cell';
 import { num, obj, str } from '../common/values';
 import { isRecent, type FinishedUnit, type FormatAdapter, type ReadContext } from '../types';
@@ -97,6 +98,12 @@ export const inspect: FormatAdapter = {
     const failed = log.samples.filter((s) => s.error !== null);
     if (failed.length) problems.push(problem(basename(path), `${counted(failed.length, 'sample')} ended in error, not scored: ${failed.slice(0, 3).map((s) => `${s.unit} (${s.error})`).join('; ')}`, { severity: 'warning' }));
     if (scorer === null && units.length) problems.push(problem(basename(path), 'the log names no scorer: its samples are not scored', { severity: 'warning' }));
+    // A value given but read as none of formats.md's (a dict of several metrics, "yes"): not scored, and said.
+    const unread = scorer === null ? [] : log.samples.filter((s) => s.error === null && s.scores[scorer] !== undefined && s.scores[scorer] !== null && (outcomes.get(s.unit) as Outcome).value === null);
+    if (unread.length) {
+      const named = unread.map((s) => `${s.unit}: ${JSON.stringify(s.scores[scorer as string]).slice(0, 40)}`);
+      problems.push(problem(basename(path), `${namedSome(named, 'sample')} with a ${scorer} value that is none of C, P, I, N, a number, true or false: not scored`, { severity: 'warning' }));
+    }
     const integrity = [...log.repeats, ...(scorer ? headerCheck(log, scorer, outcomes, basename(path)) : [])];
     cell.problems = problems;
 
