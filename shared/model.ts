@@ -83,9 +83,11 @@ let dayMinutes: Intl.DateTimeFormat | undefined;
 export const clockTime = (ms: number) => (clock ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })).format(ms);
 /** The same clock to the minute, for times that are estimates (when a budget runs out). */
 export const clockMinutes = (ms: number) => (minutes ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' })).format(ms);
+/** Whether two times fall on one day of the user's calendar. */
+export const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Date(b).toDateString();
 /** The same to the minute, its day said too where it is not today's (a budget that runs out in days: "Jan 7, 05:55 AM"). */
 export const dayClockMinutes = (ms: number, now: number) =>
-  new Date(ms).toDateString() === new Date(now).toDateString() ? clockMinutes(ms) : (dayMinutes ??= new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })).format(ms);
+  sameDay(ms, now) ? clockMinutes(ms) : (dayMinutes ??= new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })).format(ms);
 
 /** A cell's state as a person reads it: a throttled one says when it resumes. */
 export function stateText(cell: Pick<CellSummary, 'state' | 'pausedUntil'>): string {

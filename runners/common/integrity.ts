@@ -7,8 +7,8 @@ import { num } from './values';
 
 const outcomeOf = (u: EpisodeUnit) => (u.scored ? (u.success ? 'success' : 'failure') : u.status);
 
-/** How many repeated units one problem names before it counts the rest. */
-const NAMED = 3;
+/** How many units (repeated, unplanned, ...) one problem names before it counts the rest. */
+export const NAMED = 3;
 
 /**
  * Each unit of a file's list once. `unitOf` reads the unit of an entry (null: none), `placeOf(i)` says where

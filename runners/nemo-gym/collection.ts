@@ -2,6 +2,7 @@
 // the adapter reads the rows, this counts them (formats.md section 5).
 import { problem, type EpisodeUnit, type Problem } from '../../shared/model';
 import { addSorted } from '../../shared/arrays';
+import { NAMED } from '../common/integrity';
 import { addReward, emptyStats, type RewardStats, type TaskStats } from './reward-stats';
 import { RowList } from './row-list';
 import { unitOf, type CountedValues, type NemoRow, type PlannedUnit, type RowBlock, type RowUsage } from './row-block';
@@ -59,11 +60,8 @@ export interface Noted {
   first: string[];
 }
 
-/** Rows a Noted names. */
-const NAMED_ROWS = 3;
-
 function note(noted: Noted, row: Pick<NemoRow, 'task' | 'repeat' | 'line' | 'agent'>): void {
-  if (noted.rows++ < NAMED_ROWS) noted.first.push(`${row.agent ? `${row.agent}/` : ''}${unitOf(row)} at line ${row.line}`);
+  if (noted.rows++ < NAMED) noted.first.push(`${row.agent ? `${row.agent}/` : ''}${unitOf(row)} at line ${row.line}`);
 }
 
 /** The rows' token counts summed (input, cached, output, reasoning), each null until a row gives it. */

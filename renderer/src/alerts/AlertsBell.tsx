@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ALERT_KINDS, type Alert, type AlertKind } from '../../../shared/alerts';
 import { useApp } from '../context';
-import { clockMinutes } from '../../../shared/model';
+import { clockMinutes, sameDay } from '../../../shared/model';
 import { counted } from '../format';
 import { useEscape } from '../keys';
 import { notificationPermission } from './notify';
@@ -12,10 +12,7 @@ const TONE: Record<AlertKind, string> = {
 
 const dayOf = (at: number) => new Date(at).toLocaleDateString([], { month: 'short', day: 'numeric' });
 
-function when(at: number): string {
-  const today = new Date().toDateString() === new Date(at).toDateString();
-  return today ? clockMinutes(at) : dayOf(at);
-}
+const when = (at: number) => (sameDay(at, Date.now()) ? clockMinutes(at) : dayOf(at));
 
 /** The time column's width: the longest this locale writes a time or a day ("10:38 PM", "Dec 28"), and a little. */
 const whenWidth = () => `${Math.max(clockMinutes(new Date(2000, 11, 28, 22, 58).getTime()).length, dayOf(new Date(2000, 11, 28).getTime()).length) + 1}ch`;
