@@ -72,11 +72,11 @@ export function statedRate(stated: unknown, units: readonly EpisodeUnit[], file:
   return Math.abs(said - rate) > 1e-9 ? [problem(file, `${field} ${said}, but its units give ${successes}/${scored.length} = ${rate}`)] : [];
 }
 
-/** An amount (tokens, a charge, a duration): a negative one is a problem of its file and field, and reads as absent. */
-export function amount(value: unknown, file: string, field: string, problems: Problem[]): number | null {
+/** An amount (tokens, a charge, a duration): a negative one is a problem of its file and field (and line), and reads as absent. */
+export function amount(value: unknown, file: string, field: string, problems: Problem[], line?: number): number | null {
   const n = num(value);
   if (n === null || n >= 0) return n;
-  problems.push(problem(file, `${field} is ${n}: an amount cannot be negative; left out of every sum`));
+  problems.push(problem(file, `${field} is ${n}: an amount cannot be negative; left out of every sum`, { line }));
   return null;
 }
 

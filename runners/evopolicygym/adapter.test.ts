@@ -98,6 +98,59 @@ describe('evopolicygym budgets and ending', () => {
   });
 });
 
+describe('evopolicygym integrity', () => {
+  it('charges a submission once, at its first end, and leaves a negative charge out, each said with its lines', async () => {
+    const log = [
+      ...events,
+      // The log gives submission 1 again: a second start, and a second end that would charge it twice.
+      { t: 8, type: 'submission_started', submission: 'submission-000001', episodes: [0, 1, 2] },
+      { t: 9, type: 'submission_completed', submission: 'submission-000001', charged: 10 },
+      { t: 10, type: 'submission_started', submission: 'submission-000004', episodes: [5] },
+      { t: 11, type: 'submission_completed', submission: 'submission-000004', charged: -4 },
+    ];
+    writeTree(cell, { 'run.json': run, 'events.jsonl': jsonl(log) });
+    const { cell: c, detail, integrity } = await evopolicygym.read(cell, context(), { detail: true });
+    // 10 + 0 + 6 as before: neither the second charge of submission 1 nor the negative one is counted.
+    expect(c.budget.used).toBe(16);
+    expect(integrity?.map((p) => [p.file, p.line, p.message])).toEqual([['events.jsonl', 11, 'charged is -4: an amount cannot be negative; left out of every sum']]);
+    expect(c.problems.map((p) => [p.file, p.line, p.message])).toEqual([
+      ['events.jsonl', undefined, '1 submission (submission-000001 (lines 2 and 8)) started more than once: only the first start counts'],
+      ['events.jsonl', undefined, '1 submission (submission-000001 (lines 3 and 9)) ended more than once: only the first end counts, and charges the budget'],
+    ]);
+    expect(detail?.episodes.map((e) => [e.id, e.note, e.t])).toEqual([
+      ['submission-000001', 'charged 10', 3000],
+      ['submission-000002', 'charged 0 · capture failed', 5000],
+      ['submission-000003', 'charged 6', 7000],
+      ['submission-000004', 'charged -4, not counted', 11000],
+    ]);
+    expect(detail?.otherBudgets).toEqual([{ label: 'submissions', used: 3, total: 3 }]);
+  });
+
+  it('takes the cell off its board for an assessment that gives an episode twice, none, or no verdict, each said', async () => {
+    const assessment = {
+      split: 'test', program: 'submission-000003', success_rate: 0.5,
+      episodes: [
+        { index: 0, success: true }, { index: 1, success: false }, { index: 1, success: true },
+        { index: 2, success: 'yes' }, { index: -1, success: true }, { index: 1.5, success: true }, { success: false },
+      ],
+    };
+    writeTree(cell, { 'run.json': { ...run, terminal_reason: 'finished', assessment }, 'events.jsonl': jsonl(events) });
+    const { cell: c, units, integrity } = await read(evopolicygym, cell);
+    expect(units).toEqual([
+      { id: '0', status: 'scored', success: true, scored: true },
+      { id: '1', status: 'repeated', success: null, scored: false },
+      { id: '2', status: 'unjudged', success: null, scored: false },
+    ]);
+    expect(c.episodes).toEqual({ planned: 3, ended: 3, scored: 1, excluded: 2, successes: 1 });
+    expect(integrity?.map((p) => `${p.file}: ${p.message}`)).toEqual([
+      'run.json: 1 episode given more than once: episode 1 at assessment.episodes[1] and assessment.episodes[2] (failure, then success); 1 episode with two outcomes left unscored',
+      'run.json: 3 entries (assessment.episodes[4], assessment.episodes[5], assessment.episodes[6]) without an episode index (a whole number): not counted',
+      'run.json: 1 episode (2) of the assessment with a success that is not true or false: left unscored',
+      'run.json: assessment.success_rate 0.5, but its units give 1/1 = 1',
+    ]);
+  });
+});
+
 describe('evopolicygym detail', () => {
   it('shows accepted submissions of max_submissions beside the episode budget, and each submission as a row', async () => {
     writeTree(cell, { 'run.json': run, 'events.jsonl': jsonl(events), 'feedback/submission-000001.json': { episodes: [{ index: 0, success: true }, { index: 1, success: false }] } });

@@ -1,25 +1,42 @@
 import { evopolicygymDetail, evopolicygymEventLogs } from './detail';
-import { problem, type EpisodeUnit } from '../../shared/model';
+import { problem, type EpisodeUnit, type Problem } from '../../shared/model';
+import { append } from '../../shared/arrays';
 import { baseCell, CellReading } from '../common/cell';
-import { arr, bool, num, obj, str } from '../common/values';
-import type { JsonlRecord } from '../common/jsonl';
+import { arr, num, obj, str, timestampMs } from '../common/values';
+import type { JsonObject } from '../common/json';
 import type { FormatAdapter } from '../types';
-import { oneOutcome, statedRate } from '../common/integrity';
+import { namedSome, oneOutcome, statedRate } from '../common/integrity';
+import { budgetOf, submissionsOf } from './submissions';
 import { RUN_JSON } from './files';
 
-/** Episodes charged by ended submissions, and reserved by those in flight (started, not yet completed or failed). */
-export function budgetOf(events: readonly JsonlRecord[]): { charged: number; reserved: number } {
-  let charged = 0;
-  const inFlight = new Map<string, number>();
-  for (const { value } of events) {
-    const id = str(value.submission);
-    if (value.type === 'submission_started' && id) inFlight.set(id, arr(value.episodes).length);
-    else if (value.type === 'submission_completed' || value.type === 'submission_failed') {
-      charged += num(value.charged) ?? 0;
-      if (id) inFlight.delete(id);
-    }
-  }
-  return { charged, reserved: [...inFlight.values()].reduce((a, b) => a + b, 0) };
+const RUN = 'run.json';
+
+/** An assessment entry's episode index: a whole number, not negative; null for anything else. */
+const indexOf = (entry: unknown) => {
+  const index = num(obj(entry).index);
+  return index !== null && Number.isInteger(index) && index >= 0 ? index : null;
+};
+
+/**
+ * The assessment's episodes as McNemar units, each index once (oneOutcome), and what breaks the integrity
+ * rules in it: an entry with no episode index (not counted), a success that is not true or false (left
+ * unscored), a stated success_rate its episodes do not give.
+ */
+function assessed(assessment: JsonObject): { units: EpisodeUnit[]; integrity: Problem[] } {
+  const entries = arr(assessment.episodes);
+  const unitOf = (raw: unknown): EpisodeUnit | null => {
+    const index = indexOf(raw);
+    if (index === null) return null;
+    const success = obj(raw).success;
+    return typeof success === 'boolean' ? { id: String(index), status: 'scored', success, scored: true } : { id: String(index), status: 'unjudged', success: null, scored: false };
+  };
+  const place = (i: number) => `assessment.episodes[${i}]`;
+  const { units, problems } = oneOutcome(entries, unitOf, place, RUN, 'episode');
+  const unindexed = entries.flatMap((entry, i) => (indexOf(entry) === null ? [place(i)] : []));
+  if (unindexed.length) problems.push(problem(RUN, `${namedSome(unindexed, 'entry', { plural: 'entries' })} without an episode index (a whole number): not counted`));
+  const unjudged = units.filter((u) => u.status === 'unjudged').map((u) => u.id);
+  if (unjudged.length) problems.push(problem(RUN, `${namedSome(unjudged, 'episode')} of the assessment with a success that is not true or false: left unscored`));
+  return { units, integrity: [...problems, ...statedRate(assessment.success_rate, units, RUN, 'assessment.success_rate')] };
 }
 
 export const evopolicygym: FormatAdapter = {
@@ -29,26 +46,22 @@ export const evopolicygym: FormatAdapter = {
   capabilities: {},
   async read(dir, ctx, options) {
     const r = new CellReading(dir, ctx);
-    const run = (await r.json('run.json', RUN_JSON)) ?? {};
+    const run = (await r.json(RUN, RUN_JSON)) ?? {};
     const events = await r.jsonl('events.jsonl');
     await r.stat('agent/stdout.jsonl');
     const config = obj(run.config);
     const agent = obj(run.agent);
 
-    const { charged, reserved } = budgetOf(events);
+    const { submissions, problems: logProblems, integrity: charges } = submissionsOf(events);
+    append(r.problems, logProblems);
+    const { charged, reserved } = budgetOf(submissions);
     const cell = baseCell(dir, 'evopolicygym', ctx);
     // A submission in flight holds its episodes: the host reserved them, and does not refund them once it evaluates.
     cell.budget = { unit: 'episodes', used: charged + reserved, total: num(config.episode_budget) };
 
-    const assessment = obj(run.assessment);
-    const unitOf = (raw: unknown): EpisodeUnit | null => {
-      const e = obj(raw);
-      const index = num(e.index);
-      const success = bool(e.success);
-      return index === null ? null : { id: String(index), status: success === null ? 'unscored' : 'scored', success, scored: success !== null };
-    };
-    const { units, problems: repeats } = oneOutcome(arr(assessment.episodes), unitOf, (i) => `assessment.episodes[${i}]`, 'run.json', 'episode');
-    const integrity = [...repeats, ...statedRate(assessment.success_rate, units, 'run.json', 'assessment.success_rate')];
+    const assessment = assessed(obj(run.assessment));
+    const { units } = assessment;
+    const integrity = [...charges, ...assessment.integrity];
     const scored = units.filter((u) => u.scored);
     cell.episodes = {
       planned: units.length || null,
@@ -60,9 +73,9 @@ export const evopolicygym: FormatAdapter = {
     cell.success_rate = scored.length ? cell.episodes.successes / scored.length : null;
 
     const terminal = str(run.terminal_reason);
-    if (terminal === 'error') r.problems.push(problem('run.json', 'run ended with terminal_reason error'));
+    if (terminal === 'error') r.problems.push(problem(RUN, 'run ended with terminal_reason error'));
     cell.state = terminal ? 'finished' : r.recent() ? 'running' : 'stale';
-    const detail = options?.detail ? await evopolicygymDetail(r, run, events) : undefined;
+    const detail = options?.detail ? await evopolicygymDetail(r, run, submissions, timestampMs(events[0]?.value.t) ?? timestampMs(run.started_at)) : undefined;
     cell.problems = r.problems;
     return {
       ...(detail ? { detail } : {}),

@@ -1,35 +1,33 @@
 import type { DetailTable, EpisodeRow, ProgramSnapshot, TableValue } from '../../shared/cell-detail';
 import type { CellReading } from '../common/cell';
 import type { JsonObject } from '../common/json';
-import type { JsonlRecord } from '../common/jsonl';
 import { arr, num, obj, str, timestampMs } from '../common/values';
 import type { DetailRead, EventLog } from '../types';
 import { problem } from '../../shared/model';
 import { counted } from '../../shared/counts';
+import type { Submission } from './submissions';
 
 /** What the cell view shows, from the files the summary read already parsed, and each submission's feedback. */
-export async function evopolicygymDetail(r: CellReading, run: JsonObject, events: readonly JsonlRecord[]): Promise<DetailRead> {
+export async function evopolicygymDetail(r: CellReading, run: JsonObject, submissions: ReadonlyMap<string, Submission>, startedAt: number | null): Promise<DetailRead> {
   const rows = new Map<string, EpisodeRow>();
-  for (const { value } of events) {
-    const id = str(value.submission);
-    if (!id) continue;
-    const t = timestampMs(value.t);
-    if (value.type === 'submission_started') {
-      const selected = arr(value.episodes).map(String);
-      rows.set(id, {
-        id, status: 'running', success: null, scored: false, toolCalls: null, actions: selected.length, wallS: null, t, note: null, hasEvents: false,
-        facts: [{ label: 'episodes', value: `${selected.length}: ${selected.join(', ')}` }],
-        files: [`feedback/${id}.json`],
-      });
-    } else if (value.type === 'submission_completed' || value.type === 'submission_failed') {
-      const row = rows.get(id);
-      if (!row) continue;
-      const failed = value.type === 'submission_failed';
-      // From its start to its end; its time is then its end's, as an ended unit's is.
-      const wallS = row.t !== null && t !== null ? (t - row.t) / 1000 : null;
-      Object.assign(row, { status: failed ? 'failed' : 'completed', t, wallS, note: `charged ${num(value.charged) ?? 0}${failed ? ` · ${str(value.reason) ?? ''}` : ''}` });
-      row.facts = [...(row.facts ?? []), { label: 'charged', value: String(num(value.charged) ?? 0) }, ...(failed ? [{ label: 'failed', value: str(value.reason) ?? 'no reason given' }] : [])];
-    }
+  for (const { id, start, end, charged } of submissions.values()) {
+    if (!start) continue;
+    const selected = arr(start.value.episodes).map(String);
+    const row: EpisodeRow = {
+      id, status: 'running', success: null, scored: false, toolCalls: null, actions: selected.length, wallS: null, t: timestampMs(start.value.t), note: null, hasEvents: false,
+      facts: [{ label: 'episodes', value: `${selected.length}: ${selected.join(', ')}` }],
+      files: [`feedback/${id}.json`],
+    };
+    rows.set(id, row);
+    if (!end) continue;
+    const failed = end.value.type === 'submission_failed';
+    const t = timestampMs(end.value.t);
+    // A negative charge is shown as written, and said to be left out (the log's problem names its line).
+    const shown = charged ?? `${num(end.value.charged)}, not counted`;
+    // From its start to its end; its time is then its end's, as an ended unit's is.
+    const wallS = row.t !== null && t !== null ? (t - row.t) / 1000 : null;
+    Object.assign(row, { status: failed ? 'failed' : 'completed', t, wallS, note: `charged ${shown}${failed ? ` · ${str(end.value.reason) ?? ''}` : ''}` });
+    row.facts = [...(row.facts ?? []), { label: 'charged', value: String(shown) }, ...(failed ? [{ label: 'failed', value: str(end.value.reason) ?? 'no reason given' }] : [])];
   }
   for (const row of rows.values()) {
     if (row.status !== 'completed') continue;
@@ -52,7 +50,7 @@ export async function evopolicygymDetail(r: CellReading, run: JsonObject, events
     episodes: [...rows.values()],
     versions: [],
     vram: [],
-    startedAt: timestampMs(events[0]?.value.t) ?? timestampMs(run.started_at),
+    startedAt,
     episodeBudget: null,
     frameSources: [],
     logStream: 'events',

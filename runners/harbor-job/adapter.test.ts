@@ -154,3 +154,38 @@ describe('harbor-job pairing units', () => {
     ]);
   });
 });
+
+describe('harbor-job integrity', () => {
+  it('counts a trial folder copied beside its original once, unscored when the copy says otherwise, and says so', async () => {
+    const dir = realJob(tmp.path, 'example', 'example_output', { n_total_trials: 3, stats: {} });
+    const [first, second] = readdirSync(dir).filter((name) => name.includes('__')).sort() as [string, string];
+    const copy = (from: string, to: string, reward: number) => {
+      const result = JSON.parse(readFileSync(join(dir, from, 'result.json'), 'utf8'));
+      writeTree(dir, { [`${to}/config.json`]: result.config, [`${to}/result.json`]: { ...result, verifier_result: { rewards: { reward } } } });
+      return result;
+    };
+    // The first as it was (it failed), the second said to have failed where it succeeded.
+    copy(first, `${first} copy`, 0);
+    copy(second, `${second}.bak`, 0);
+    const { cell, units, integrity } = await read(harborJob, dir);
+    expect(cell.budget).toEqual({ unit: 'trials', used: 3, total: 3 });
+    expect(cell.episodes).toEqual({ planned: 3, ended: 3, scored: 2, excluded: 1, successes: 0 });
+    expect(units.find((u) => second.startsWith(u.id))).toMatchObject({ status: 'repeated', scored: false });
+    // Tokens as the three trials give them, each once (as in the test of the real results above).
+    expect(cell.tokens.input).toBe(176436 + 190127 + 344857);
+    expect(integrity?.map((p) => `${p.file}: ${p.message}`)).toEqual([
+      `example: 2 trials given more than once: trial ${first} at ${first} and ${first} copy; trial ${second} at ${second} and ${second}.bak (success, then failure); 1 trial with two outcomes left unscored`,
+    ]);
+  });
+
+  it('leaves a negative token count out of the sum, which breaks the integrity rules', async () => {
+    const dir = realJob(tmp.path, 'example', 'example_output', { n_total_trials: 3, stats: {} });
+    const [first] = readdirSync(dir).filter((name) => name.includes('__')).sort() as [string];
+    const result = JSON.parse(readFileSync(join(dir, first, 'result.json'), 'utf8'));
+    const input = result.agent_result.n_input_tokens;
+    writeTree(dir, { [`${first}/result.json`]: { ...result, agent_result: { ...result.agent_result, n_input_tokens: -input } } });
+    const { cell, integrity } = await read(harborJob, dir);
+    expect(cell.tokens.input).toBe(176436 + 190127 + 344857 - input);
+    expect(integrity?.map((p) => `${p.file}: ${p.message}`)).toEqual([`${first}/result.json: agent_result.n_input_tokens is ${-input}: an amount cannot be negative; left out of every sum`]);
+  });
+});

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { readAtifTranscript } from './atif';
 import { amount } from '../common/integrity';
 import { openRouterBilled } from './billing';
@@ -7,7 +8,7 @@ import { baseCell, CellReading } from '../common/cell';
 import { num, obj, str, sumOrNull } from '../common/values';
 import type { FormatAdapter } from '../types';
 import { CONFIG_JSON, JOB_RESULT_JSON, TRIAL_RESULT_JSON } from './files';
-import { trialUnits, type Trial } from './trials';
+import { oneTrialEach, trialUnits, type Trial } from './trials';
 import { runningTrial } from './running';
 import { counted } from '../../shared/counts';
 
@@ -50,19 +51,23 @@ export const harborJob: FormatAdapter = {
     // Legacy job files count errors as n_errors.
     const errored = num(stats.n_errored_trials) ?? num(stats.n_errors);
     if (errored) r.problems.push(problem('result.json', `${counted(errored, 'trial')} errored (runner said)`));
-    const ended = trials.flatMap(({ dir, result }) => (result ? [{ dir, result }] : []));
+    const { ended, integrity } = oneTrialEach(trials, basename(dir));
     cell.budget = { unit: 'trials', used: ended.length, total };
     const units = trialUnits(ended);
-    const successes = units.filter((u) => u.success).length;
-    cell.episodes = { planned: total, ended: units.length, scored: units.length, excluded: 0, successes };
-    cell.success_rate = units.length ? successes / units.length : null;
-    const rewards = ended.flatMap((t) => num(obj(obj(t.result.verifier_result).rewards).reward) ?? []);
+    const scored = units.filter((u) => u.scored);
+    const successes = scored.filter((u) => u.success).length;
+    cell.episodes = { planned: total, ended: units.length, scored: scored.length, excluded: units.length - scored.length, successes };
+    cell.success_rate = scored.length ? successes / scored.length : null;
+    const rewards = ended.flatMap((t) => (t.repeated ? [] : (num(obj(obj(t.result.verifier_result).rewards).reward) ?? [])));
     cell.reward = { mean: rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : null, n: rewards.length };
 
-    // A sum over the trials of an amount of agent_result: a negative one is a problem of its result.json, left out.
-    const summed = (field: string) => sumOrNull(ended.map((t) => amount(obj(t.result.agent_result)[field], `${t.dir}/result.json`, `agent_result.${field}`, r.problems)));
+    // A sum over the trials of an amount of agent_result: a negative one breaks the integrity rules, left out.
+    const summed = (field: string) => sumOrNull(ended.map((t) => amount(obj(t.result.agent_result)[field], `${t.dir}/result.json`, `agent_result.${field}`, integrity)));
     cell.tokens = { input: summed('n_input_tokens'), cached_input: summed('n_cache_tokens'), output: summed('n_output_tokens'), reasoning: null };
-    cell.cost_usd_billed = await openRouterBilled(r, trials.map((t) => t.dir));
+    const runnerCostUsd = summed('cost_usd');
+    // A copied trial's charges are its original's: each trial's counted once.
+    const once = new Set(ended.map((t) => t.dir));
+    cell.cost_usd_billed = await openRouterBilled(r, trials.filter((t) => !t.result || once.has(t.dir)).map((t) => t.dir), integrity);
 
     const finished = job?.finished_at !== undefined && job?.finished_at !== null;
     // Trials without a result while the job has not finished are running: each may be stuck or looping.
@@ -78,7 +83,8 @@ export const harborJob: FormatAdapter = {
       running,
       benchmarks: [...benchmarks].sort(),
       // Harbor's agent_result.cost_usd is LiteLLM's list-price guess (seed 001): what the runner said, nothing more.
-      runnerCostUsd: summed('cost_usd'),
+      runnerCostUsd,
+      integrity,
     };
   },
 };

@@ -22,30 +22,34 @@ function charge(generation: unknown): { value: number; field: string } | null {
   return null;
 }
 
-/** The charges in one trial's file: a JSON array of generations, or an object holding them as `generations`. */
-export function openRouterBill(text: string, file: string): { usd: number | null; problems: Problem[] } {
+/**
+ * The charges in one trial's file: a JSON array of generations, or an object holding them as `generations`.
+ * A negative charge breaks the integrity rules (`integrity`), left out of the sum.
+ */
+export function openRouterBill(text: string, file: string): { usd: number | null; problems: Problem[]; integrity: Problem[] } {
   let value: unknown;
   try {
     value = parseJson(text);
   } catch (error) {
-    return { usd: null, problems: [problem(file, `${file} is not valid JSON (${(error as Error).message}); its charges are not counted`)] };
+    return { usd: null, problems: [problem(file, `${file} is not valid JSON (${(error as Error).message}); its charges are not counted`)], integrity: [] };
   }
   const generations = Array.isArray(value) ? value : isObject(value) && Array.isArray(value.generations) ? value.generations : null;
-  if (!generations) return { usd: null, problems: [problem(file, `${file} holds no list of generations; its charges are not counted`)] };
+  if (!generations) return { usd: null, problems: [problem(file, `${file} holds no list of generations; its charges are not counted`)], integrity: [] };
   let usd = 0;
   const uncharged: number[] = [];
   const problems: Problem[] = [];
+  const integrity: Problem[] = [];
   generations.forEach((generation, index) => {
     const found = charge(generation);
     if (found === null) uncharged.push(index);
-    else usd += amount(found.value, file, `[${index}].${found.field}`, problems) ?? 0;
+    else usd += amount(found.value, file, `[${index}].${found.field}`, integrity) ?? 0;
   });
   if (uncharged.length) problems.push(problem(file, `${file}: ${counted(uncharged.length, 'generation')} without a charge (first at index ${uncharged[0]}); counted as nothing`));
-  return { usd, problems };
+  return { usd, problems, integrity };
 }
 
 /** The sum of what OpenRouter charged over the trials that kept their charges; null when none did. */
-export async function openRouterBilled(r: CellReading, trialDirs: string[]): Promise<number | null> {
+export async function openRouterBilled(r: CellReading, trialDirs: string[], integrity: Problem[]): Promise<number | null> {
   let total: number | null = null;
   for (const dir of trialDirs) {
     const file = `${dir}/${OPENROUTER_COSTS}`;
@@ -53,6 +57,7 @@ export async function openRouterBilled(r: CellReading, trialDirs: string[]): Pro
     if (text === null) continue;
     const bill = openRouterBill(text, file);
     append(r.problems, bill.problems);
+    append(integrity, bill.integrity);
     if (bill.usd !== null) total = (total ?? 0) + bill.usd;
   }
   return total;

@@ -142,6 +142,20 @@ describe('an Inspect log as Inspect writes it', () => {
     expect((await readCell(writeLog('cancelled.eval', spec([], { status: 'cancelled' })), 'inspect', context())).cell.state).toBe('cancelled');
   });
 
+  it('leaves a negative token count out of every sum and takes the log off its board, naming the sample and the header', async () => {
+    const usage = (input: number) => ({ 'openai/gpt-4o': { input_tokens: input, output_tokens: 5 } });
+    const samples = [{ id: 1, epoch: 1, scores: { match: 'C' }, usage: usage(100) }, { id: 2, epoch: 1, scores: { match: 'C' }, usage: usage(-5000) }];
+    const running = await readCell(writeLog('running.eval', spec(samples, { sampleIds: [1, 2], epochs: 1 })), 'inspect', context());
+    expect(running.cell.tokens).toMatchObject({ input: 100, output: 10 });
+    expect(running.cell.board).toBe('off');
+    const named = 'model_usage.openai/gpt-4o.input_tokens';
+    expect(running.integrity?.map((p) => `${p.file}: ${p.message}`)).toEqual([`_journal/summaries/1.json [1]: ${named} is -5000: an amount cannot be negative; left out of every sum`]);
+    // Ended, the header's sum over the samples (-4900) is said too, and left out: no input count at all.
+    const ended = await readCell(writeLog('ended.eval', spec(samples, { sampleIds: [1, 2], epochs: 1, status: 'success' })), 'inspect', context());
+    expect(ended.cell.tokens).toMatchObject({ input: null, output: 10 });
+    expect(ended.integrity?.map((p) => p.file)).toEqual(['summaries.json [1]', 'header.json']);
+  });
+
   it('keeps its last good reading while a new zip is copied over it, and says so', async () => {
     const log = spec([{ id: 1, epoch: 1, scores: { match: 'C' } }]);
     const path = writeLog('live.eval', log);

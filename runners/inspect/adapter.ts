@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { problem, type CellState, type EpisodeUnit, type Problem } from '../../shared/model';
 import { counted } from '../../shared/counts';
+import { append } from '../../shared/arrays';
 import { namedSome } from '../common/integrity';
 import { baseCell, judgeBoard } from '../common/cell';
 import { num, obj, str } from '../common/values';
@@ -35,10 +36,10 @@ function plannedOf(header: Record<string, unknown>): number | null {
   return samples === null ? null : samples * epochs;
 }
 
-/** Tokens over the models: the header's once it says them, else the samples'. */
-function tokensOf(log: InspectLog, problems: Problem[]): Usage {
+/** Tokens over the models: the header's once it says them, else the samples'. A negative count is an `integrity` problem. */
+function tokensOf(log: InspectLog, integrity: Problem[]): Usage {
   const stats = obj(log.header.stats);
-  return summedUsage(log.ended && stats.model_usage !== undefined ? Object.values(usageOf(stats.model_usage, 'header.json', problems)) : log.samples.flatMap((s) => Object.values(s.usage ?? {})));
+  return summedUsage(log.ended && stats.model_usage !== undefined ? Object.values(usageOf(stats.model_usage, 'header.json', integrity)) : log.samples.flatMap((s) => Object.values(s.usage ?? {})));
 }
 
 /** A setting of the run as a board label: `k=v` pairs, null where there are none. */
@@ -89,7 +90,8 @@ export const inspect: FormatAdapter = {
     cell.episodes = { planned, ended: units.length, scored: scored.length, excluded: units.length - scored.length, successes };
     cell.success_rate = scored.length ? successes / scored.length : null;
     cell.reward = { mean: values.length ? values.reduce((a, b) => a + b, 0) / values.length : null, n: values.length, ...(scorer ? { of: scorer } : {}) };
-    const tokens = tokensOf(log, problems);
+    const integrity = [...log.repeats, ...log.samples.flatMap((s) => s.negative ?? [])];
+    const tokens = tokensOf(log, integrity);
     cell.tokens = { input: tokens.input, cached_input: tokens.cachedInput, output: tokens.output, reasoning: tokens.reasoning };
     cell.state = stateOf(log, ctx.now);
 
@@ -104,7 +106,7 @@ export const inspect: FormatAdapter = {
       const named = unread.map((s) => `${s.unit}: ${JSON.stringify(s.scores[scorer as string]).slice(0, 40)}`);
       problems.push(problem(basename(path), `${namedSome(named, 'sample')} with a ${scorer} value that is none of C, P, I, N, a number, true or false: not scored`, { severity: 'warning' }));
     }
-    const integrity = [...log.repeats, ...(scorer ? headerCheck(log, scorer, outcomes, basename(path)) : [])];
+    if (scorer) append(integrity, headerCheck(log, scorer, outcomes, basename(path)));
     cell.problems = problems;
 
     const generate = obj(e.model_generate_config);

@@ -29,6 +29,8 @@ export interface SampleFacts {
   /** Where it was read, for problems (`placeOf`): a member, or a list (`summaries.json`) and its index there. */
   from: string;
   index: number | null;
+  /** Its negative amounts (tokens, time), each a problem that breaks the integrity rules; absent with none. */
+  negative?: Problem[];
 }
 
 /** Where a sample's facts were read, in words: `samples/1_epoch_1.json`, `summaries.json [3]`. */
@@ -73,5 +75,9 @@ export function factsOf(value: unknown, from: string, index: number | null, prob
   for (const [scorer, score] of Object.entries(obj(v.scores))) scores[scorer] = obj(score).value;
   const error = v.error === undefined || v.error === null ? null : (str(obj(v.error).message) ?? str(v.error) ?? 'error');
   const limit = v.limit === undefined || v.limit === null ? null : [str(obj(v.limit).type) ?? 'a', 'limit', num(obj(v.limit).limit) === null ? '' : `of ${num(obj(v.limit).limit)}`].join(' ').trim();
-  return { unit, scores, error, limit, usage: 'model_usage' in v ? usageOf(v.model_usage, where, problems) : null, totalTimeS: amount(v.total_time, where, 'total_time', problems), completedAt: timestampMs(v.completed), from, index };
+  const negative: Problem[] = [];
+  const usage = 'model_usage' in v ? usageOf(v.model_usage, where, negative) : null;
+  const facts: SampleFacts = { unit, scores, error, limit, usage, totalTimeS: amount(v.total_time, where, 'total_time', negative), completedAt: timestampMs(v.completed), from, index };
+  if (negative.length) facts.negative = negative;
+  return facts;
 }

@@ -146,6 +146,20 @@ describe('nemo-gym on bad and partial input', () => {
     expect(integrity?.map((p) => `${p.file}: ${p.message}`)).toEqual(['c.jsonl: 2 rollouts (pi/7#0 at line 2, pi/9#0 at line 4) of units c_materialized_inputs.jsonl does not plan']);
   });
 
+  it('leaves a negative token count out of every sum and names its rollout and field, which takes it off its board', async () => {
+    const path = join(tmp.path, 'c.jsonl');
+    writeFileSync(join(tmp.path, 'c_materialized_inputs.jsonl'), inputs(3));
+    const negative = row(1, 1);
+    negative.response.usage.output_tokens = -3000;
+    writeFileSync(path, jsonl([row(0, 1), negative, row(2, 0)]));
+    const { cell, integrity } = await readFull(path);
+    // Three rows of 10 input, 4 cached, 3 output and 1 reasoning token, the second's output count -3000.
+    expect(cell.tokens).toEqual({ input: 30, cached_input: 12, output: 6, reasoning: 3 });
+    expect(integrity?.map((p) => `${p.file}: ${p.message}`)).toEqual([
+      'c.jsonl: 1 rollout (pi/1#0 at line 2 (usage.output_tokens -3000)) with a negative token count: an amount cannot be negative; left out of every sum',
+    ]);
+  });
+
   it('names each bad row by file and line and reads the rest; a half-written last line waits', async () => {
     const path = join(tmp.path, 'c.jsonl');
     writeFileSync(join(tmp.path, 'c_materialized_inputs.jsonl'), inputs(6));

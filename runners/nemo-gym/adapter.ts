@@ -41,7 +41,7 @@ export const nemoGym: FormatAdapter = {
     cell.problems = r.problems;
     const rollouts = basename(files.rollouts);
     const noted = (rows: Noted, what: string) => (rows.rows ? [problem(rollouts, `${namedSome(rows.first, 'rollout', { total: rows.rows })} ${what}`)] : []);
-    const integrity = [...c.integrity, ...noted(c.unscored, 'without a numeric reward: not scored'), ...noted(c.unplanned, `of units ${basename(files.inputs)} does not plan`)];
+    const integrity = [...c.integrity, ...noted(c.unscored, 'without a numeric reward: not scored'), ...noted(c.unplanned, `of units ${basename(files.inputs)} does not plan`), ...noted(c.negative, 'with a negative token count: an amount cannot be negative; left out of every sum')];
 
     const agents = [...c.byAgent.keys()].filter((a) => a !== '');
     // One square per agent: a collection of several is paired agent by agent (FILE@AGENT), not as one.

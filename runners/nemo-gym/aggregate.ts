@@ -4,14 +4,16 @@ import { problem, type Problem } from '../../shared/model';
 import { isObject } from '../common/json';
 import { arr, num, obj, str } from '../common/values';
 import { whole } from '../../shared/counts';
+import { nonNegative } from '../common/integrity';
 import type { Collection } from './collection';
 import type { RowList } from './row-list';
 
 /** The metrics the rows (those of `of`, by their place) can give again, and how. */
 const CHECKED: Record<string, (rows: RowList, of: number[]) => number | null> = {
   'mean/reward': (rows, of) => mean(of.map((k) => rows.reward(k)).map((r) => (typeof r === 'number' ? r : null))),
-  'mean/input_tokens': (rows, of) => mean(of.map((k) => rows.tokenCount(k, 0))),
-  'mean/output_tokens': (rows, of) => mean(of.map((k) => rows.tokenCount(k, 2))),
+  // A negative count is left out, as from every sum (its problem names it).
+  'mean/input_tokens': (rows, of) => mean(of.map((k) => nonNegative(rows.tokenCount(k, 0)))),
+  'mean/output_tokens': (rows, of) => mean(of.map((k) => nonNegative(rows.tokenCount(k, 2)))),
 };
 
 function mean(values: (number | null)[]): number | null {

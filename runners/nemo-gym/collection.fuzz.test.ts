@@ -26,6 +26,7 @@ function shown(c: Collection) {
     problems: [...c.problems, ...c.integrity].map((p) => `${p.file}:${p.line} ${p.message}`),
     unscored: c.unscored,
     unplanned: c.unplanned,
+    negative: c.negative,
   };
 }
 
@@ -65,7 +66,14 @@ function plainCount(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: Nem
   }
   const done = new Set([...first.keys(), ...failed.keys()]);
   const scored = (r: NemoRow) => (typeof r.reward === 'number' && Number.isFinite(r.reward) ? r.reward : null);
-  const noted = (of: NemoRow[]) => ({ rows: of.length, first: of.slice(0, 3).map((r) => `${r.agent ? `${r.agent}/` : ''}${unit(r)} at line ${r.line}`) });
+  const named = (r: NemoRow) => `${r.agent ? `${r.agent}/` : ''}${unit(r)} at line ${r.line}`;
+  const noted = (of: NemoRow[]) => ({ rows: of.length, first: of.slice(0, 3).map(named) });
+  const negativeCounts = (of: NemoRow[]) => {
+    const fields: [keyof RowUsage, string][] = [['input', 'usage.input_tokens'], ['cached', 'usage.input_tokens_details.cached_tokens'], ['output', 'usage.output_tokens'], ['reasoning', 'usage.output_tokens_details.reasoning_tokens']];
+    const firstNegative = (r: NemoRow) => fields.find(([field]) => (r.usage?.[field] ?? 0) < 0);
+    const negative = of.filter(firstNegative);
+    return { rows: negative.length, first: negative.slice(0, 3).map((r) => { const [field, name] = firstNegative(r) as [keyof RowUsage, string]; return `${named(r)} (${name} ${r.usage?.[field]})`; }) };
+  };
   const stats = (of: NemoRow[]) => {
     const rewards = of.map(scored).filter((r): r is number => r !== null);
     return { n: rewards.length, successes: rewards.filter((r) => r >= 1).length, sum: rewards.reduce((a, b) => a + b, 0) };
@@ -73,7 +81,7 @@ function plainCount(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: Nem
   const agents = [...new Set(rollouts.map((r) => r.agent ?? ''))];
   const tasks = [...new Set([...taskPlanned.keys(), ...rollouts.map((r) => r.task as number)])].sort((a, b) => a - b);
   const tokenSum = (field: keyof RowUsage) => {
-    const given = rollouts.map((r) => r.usage?.[field] ?? null).filter((v): v is number => v !== null);
+    const given = rollouts.map((r) => r.usage?.[field] ?? null).filter((v): v is number => v !== null && v >= 0);
     return given.length ? given.reduce((a, b) => a + b, 0) : null;
   };
   return {
@@ -94,6 +102,7 @@ function plainCount(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: Nem
     problems,
     unscored: noted(rollouts.filter((r) => scored(r) === null)),
     unplanned: noted(inputs !== null && planned.size > 0 ? rollouts.filter((r) => !planned.has(key(r.agent, r))) : []),
+    negative: negativeCounts(rollouts),
   } as ReturnType<typeof shown>;
 }
 
@@ -101,7 +110,8 @@ function plainCount(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: Nem
 const agent = fc.constantFrom(null, 'claude', 'hermes', 'codex');
 const task = fc.oneof({ weight: 8, arbitrary: fc.nat(12) }, { weight: 1, arbitrary: fc.constantFrom(-1, 2 ** 31, 2 ** 40, 4096) });
 const repeat = fc.oneof({ weight: 8, arbitrary: fc.nat(3) }, { weight: 1, arbitrary: fc.constantFrom(null, -1, 4096, 4095) });
-const count = fc.option(fc.nat(50_000), { freq: 3 });
+// Now and then a negative count, which no sum holds.
+const count = fc.option(fc.oneof({ weight: 9, arbitrary: fc.nat(50_000) }, { weight: 1, arbitrary: fc.constantFrom(-1, -50_000) }), { freq: 3 });
 const usage = fc.option(fc.record({ input: count, cached: count, output: count, reasoning: count }), { freq: 4 });
 const reward = fc.oneof(fc.constantFrom(0, 1, 0.5, 2, -1, true, 'n/a', null, undefined), fc.double({ noNaN: true, min: -2, max: 2 }));
 const row = fc.record({

@@ -52,6 +52,8 @@ export interface Collection {
   /** Rollouts without a numeric reward (not scored), and those of a unit the materialized inputs do not plan: how many, the first few named. */
   unscored: Noted;
   unplanned: Noted;
+  /** Rollouts with a negative token count (left out of the sums), each named with its first such field. */
+  negative: Noted;
 }
 
 /** Rows of a kind: how many, and the first few as `agent/unit at line n`. */
@@ -60,22 +62,32 @@ export interface Noted {
   first: string[];
 }
 
-function note(noted: Noted, row: Pick<NemoRow, 'task' | 'repeat' | 'line' | 'agent'>): void {
-  if (noted.rows++ < NAMED) noted.first.push(`${row.agent ? `${row.agent}/` : ''}${unitOf(row)} at line ${row.line}`);
+function note(noted: Noted, row: Pick<NemoRow, 'task' | 'repeat' | 'line' | 'agent'>, detail = ''): void {
+  if (noted.rows++ < NAMED) noted.first.push(`${row.agent ? `${row.agent}/` : ''}${unitOf(row)} at line ${row.line}${detail}`);
 }
+
+/** The response's usage fields the token counts come from, in RowUsage's order. */
+export const TOKEN_FIELDS = ['usage.input_tokens', 'usage.input_tokens_details.cached_tokens', 'usage.output_tokens', 'usage.output_tokens_details.reasoning_tokens'];
 
 /** The rows' token counts summed (input, cached, output, reasoning), each null until a row gives it. */
 class TokenSums {
   private readonly sums = new Float64Array(4);
   private given = 0;
 
-  add(counts: readonly (number | null)[]): void {
+  /** Adds a row's counts; a negative one is left out. Returns the first negative one's place, -1 for none. */
+  add(counts: readonly (number | null)[]): number {
+    let negative = -1;
     for (let which = 0; which < 4; which++) {
       const count = counts[which] as number | null;
       if (count === null) continue;
+      if (count < 0) {
+        if (negative < 0) negative = which;
+        continue;
+      }
       this.sums[which] = (this.sums[which] as number) + count;
       this.given |= 1 << which;
     }
+    return negative;
   }
 
   get total(): RowUsage {
@@ -140,7 +152,7 @@ export class Collector {
     this.c = {
       rollouts: new RowList(), planned: null, done: 0, missing: 0, failedUnits: new Map(), all: emptyStats(), byAgent: new Map(), tasks: [], failures: [],
       tokens: { input: null, cached: null, output: null, reasoning: null }, models: new Set(), problems: [], integrity: [],
-      unscored: { rows: 0, first: [] }, unplanned: { rows: 0, first: [] },
+      unscored: { rows: 0, first: [] }, unplanned: { rows: 0, first: [] }, negative: { rows: 0, first: [] },
     };
   }
 
@@ -229,7 +241,8 @@ export class Collector {
     if (stats.rewards.length) stats.rewards.push(given);
     else stats.rewards = [given];
     addReward(stats, reward);
-    this.tokens.add(row.tokens);
+    const negative = this.tokens.add(row.tokens);
+    if (negative >= 0) note(c.negative, { task, repeat, line, agent }, ` (${TOKEN_FIELDS[negative]} ${row.tokens[negative]})`);
     if (row.model) c.models.add(row.model);
   }
 
