@@ -67,10 +67,11 @@ test.describe('paired McNemar view', () => {
     await pick(page, 'B', 'v004', 'cartpole_balance @ v004');
     // 15 seeds that v004 solves and v001 fails, none the other way: p = 2 * 0.5^15.
     await expect(page.getByLabel('p-value')).toHaveText('6.1e-5');
-    await expect(page.getByLabel('Discordant episodes').getByRole('listitem')).toHaveCount(15);
-    await expect(page.getByLabel('Verdict')).toContainText('a real difference');
+    // Each side's units are its evaluation's seeds, and the view says so.
+    await expect(page.getByLabel('Discordant seeds').getByRole('listitem')).toHaveCount(15);
+    await expect(page.getByLabel('Verdict')).toHaveText(/^B wins 15 seeds that A fails and loses 0; p = 6\.1e-5: a real difference/);
     // A policy version's side of a discordant seed is its replay, when the seed was replayed.
-    await page.getByLabel('Discordant episodes').getByRole('button', { name: /^900001 / }).click();
+    await page.getByLabel('Discordant seeds').getByRole('button', { name: /^900001 / }).click();
     await expect(page.getByRole('region', { name: 'A: cartpole_balance@v001, episode 900001' }).getByRole('img', { name: 'head frame 1' })).toBeVisible();
   });
 
@@ -85,6 +86,8 @@ test.describe('paired McNemar view', () => {
     await expect(outcomes.getByRole('row').nth(1).getByRole('cell')).toHaveText(['9', '3']);
     await expect(outcomes.getByRole('row').nth(2).getByRole('cell')).toHaveText(['10', '1']);
     await expect(page.getByLabel('p-value')).toHaveText('0.092');
-    await expect(page.getByLabel('Excluded episodes').getByRole('listitem')).toHaveText(['3#1 A failed: sandbox_timeout']);
+    await expect(page.getByLabel('Excluded rollouts').getByRole('listitem')).toHaveText(['3#1 A failed: sandbox_timeout']);
+    await expect(page.getByLabel('Verdict')).toHaveText('B wins 10 rollouts that A fails and loses 3; p = 0.092: no evidence of a difference at the 5% level.');
+    await expect(page.getByRole('heading', { name: /^Discordant rollouts \(13\)/ })).toBeVisible();
   });
 });

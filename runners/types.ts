@@ -151,9 +151,9 @@ export interface FormatAdapter {
   capabilities: FormatCapabilities;
   /**
    * What a paired test pairs of its cells, in words (the help of `cellwatch episodes` and `mcnemar`):
-   * `units`, and `side` where a side of a test can be part of a cell.
+   * `units`, and `side` where a side of a test can be part of a cell; `unit`, what one is called ("rollout").
    */
-  pairing: { units: string; side?: string };
+  pairing: { units: string; side?: string; unit: string };
 }
 
 /** The capabilities as the window sees them. */

@@ -132,12 +132,12 @@ describe('pairing units', () => {
       Array.from({ length: 20 }, (_, i) => unit(String(i), i >= 3 && i < 15)),
     );
     if (!result.ok) throw new Error('expected pairs');
-    expect(verdict(result.table, 'A', 'B')).toBe('B wins 12 episodes that A fails and loses 3; p = 0.035: a real difference at the 5% level.');
+    expect(verdict(result.table, 'A', 'B', 'episode')).toBe('B wins 12 episodes that A fails and loses 3; p = 0.035: a real difference at the 5% level.');
   });
 });
 
 describe('a paired test as the window gets it', () => {
-  const side = (id: string) => ({ id, name: id, format: 'bigym-agent', live: false });
+  const side = (id: string) => ({ id, name: id, format: 'bigym-agent', unit: 'seed', live: false });
   it('carries the first of each long list and its whole length; its counts and p stay those of every unit', () => {
     const n = 2500;
     const a = Array.from({ length: n }, (_, i) => unit(String(i), i % 2 === 0));

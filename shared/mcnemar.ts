@@ -156,10 +156,10 @@ export function formatP(p: number): string {
   return String(Number(p.toPrecision(2)));
 }
 
-/** One plain sentence: "B wins 12 episodes that A fails and loses 3; p = 0.035". */
-export function verdict(table: McNemarTable, nameA: string, nameB: string): string {
-  if (table.pairs === 0) return `No episode is scored on both sides yet.`;
-  const head = `${nameB} wins ${counted(table.only_b, 'episode')} that ${nameA} fails and loses ${table.only_a}; p = ${formatP(table.p_value)}`;
+/** One plain sentence: "B wins 12 episodes that A fails and loses 3; p = 0.035", in the format's `unit`. */
+export function verdict(table: McNemarTable, nameA: string, nameB: string, unit: string): string {
+  if (table.pairs === 0) return `No ${unit} is scored on both sides yet.`;
+  const head = `${nameB} wins ${counted(table.only_b, unit)} that ${nameA} fails and loses ${table.only_a}; p = ${formatP(table.p_value)}`;
   const meaning = table.p_value < 0.05 ? 'a real difference at the 5% level' : 'no evidence of a difference at the 5% level';
   return `${head}: ${meaning}.`;
 }
@@ -170,6 +170,8 @@ export interface PairedSide {
   id: string;
   name: string;
   format: string;
+  /** What one of its units is called: "episode", "seed", "rollout", "sample", "trial". */
+  unit: string;
   live: boolean;
 }
 

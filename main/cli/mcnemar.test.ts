@@ -102,6 +102,10 @@ describe('cellwatch mcnemar', () => {
     const both = join(tmp.path, 'both.jsonl');
     expect(await runCli(['mcnemar', '--json', `${both}@math_with_judge_claude_code_agent`, `${both}@math_with_judge_hermes_agent`], agents.io)).toBe(0);
     expect(JSON.parse(agents.out.join('\n'))).toMatchObject({ a: `local:${both}@math_with_judge_claude_code_agent`, pairs: 5, both: 1, neither: 4 });
+    // In words, the units are the collection's: rollouts.
+    const said = capture();
+    expect(await runCli(['mcnemar', `${both}@math_with_judge_claude_code_agent`, `${both}@math_with_judge_hermes_agent`], said.io)).toBe(0);
+    expect(said.out.join('\n')).toContain('B wins 0 rollouts that A fails and loses 0; p = 1: no evidence of a difference at the 5% level.');
     // `episodes` names a side as mcnemar does: one agent's units, as they pair.
     const units = capture();
     expect(await runCli(['episodes', '--json', `${both}@math_with_judge_hermes_agent`], units.io)).toBe(0);

@@ -9,7 +9,7 @@ import { percent, table } from './table';
 
 export const MCNEMAR_HELP = `cellwatch mcnemar [--json] CELL_A CELL_B
 
-${wrapped(`The exact paired McNemar test over the episodes both cells scored. A side inside a cell is named ${CELL_SIDES}. Exits 2, listing the ids on each side alone, when the cells did not run the same episodes, and when A and B are the same run.`)}
+${wrapped(`The exact paired McNemar test over the units (episodes, seeds, rollouts, samples, trials) both cells scored. A side inside a cell is named ${CELL_SIDES}. Exits 2, listing the ids on each side alone, when the cells did not run the same units, and when A and B are the same run.`)}
   --json   {"a", "b", "pairs", "both", "only_a", "only_b", "neither", "statistic", "p_value", "excluded"}`;
 
 export async function mcnemar(argv: string[], io: Io): Promise<number> {
@@ -26,15 +26,16 @@ export async function mcnemar(argv: string[], io: Io): Promise<number> {
   });
   const a = result.a.id;
   const b = result.b.id;
+  const { unit } = result.a;
   // As the window says it: a run paired with itself agrees on every episode, which tests nothing.
   if (a === b) {
-    const message = `${result.a.name} is both A and B: every episode agrees with itself, so there is nothing to test`;
+    const message = `${result.a.name} is both A and B: every ${unit} agrees with itself, so there is nothing to test`;
     if (values.json) outJson(io, { a, b, error: message }, 2);
     io.err(`cellwatch mcnemar: ${message}. Name another run for B.`);
     return 2;
   }
   if (!result.ok) {
-    const message = `${result.a.name} and ${result.b.name} did not run the same episodes; refusing to pair them`;
+    const message = `${result.a.name} and ${result.b.name} did not run the same ${unit}s; refusing to pair them`;
     if (values.json) outJson(io, { a, b, error: message, only_a: result.only_a, only_b: result.only_b }, 2);
     io.err(`cellwatch mcnemar: ${message}.\n  only in A (${result.only_a.length}): ${result.only_a.join(' ') || '-'}\n  only in B (${result.only_b.length}): ${result.only_b.join(' ') || '-'}`);
     return 2;
@@ -49,7 +50,7 @@ export async function mcnemar(argv: string[], io: Io): Promise<number> {
   io.out(`B  ${printable(result.b.name)}  ${percent(t.success_rate_b)} of ${t.pairs} paired\n`);
   io.out(table(['', 'B succeeds', 'B fails'], [['A succeeds', String(t.both), String(t.only_a)], ['A fails', String(t.only_b), String(t.neither)]], [false, true, true]));
   io.out(`\nstatistic min(b, c) = ${t.statistic}, exact two-sided p = ${formatP(t.p_value)}`);
-  io.out(verdict(t, 'A', 'B'));
+  io.out(verdict(t, 'A', 'B', unit));
   if (t.excluded.length) io.out(`excluded (${t.excluded.length}): ${t.excluded.map((e) => `${e.id} (${e.a ?? e.b})`).join(', ')}`);
   if (t.undecided.length) io.out(`undecided while running (${t.undecided.length}): ${t.undecided.join(' ')}`);
   return 0;

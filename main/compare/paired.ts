@@ -4,7 +4,7 @@ import { ADAPTERS, type CellRead, type ReadContext } from '../../runners';
 import { readCell } from '../../runners/read';
 import { CompareError } from '../../shared/errors';
 
-export interface Side extends PairedSide {
+export interface Side extends Omit<PairedSide, 'unit'> {
   format: FormatName;
   units: EpisodeUnit[];
 }
@@ -42,7 +42,7 @@ export async function readSide(dir: string, format: FormatName, version: string 
   return sideOf(await readCell(dir, format, ctx), version, ctx);
 }
 
-const shown = ({ id, name, format, live }: Side): PairedSide => ({ id, name, format, live });
+const shown = ({ id, name, format, live }: Side): PairedSide => ({ id, name, format, unit: ADAPTERS[format].pairing.unit, live });
 
 /** The paired test of two sides already read: two cells of one format, or two policy versions. */
 export function compareSides(a: Side, b: Side): PairedTest {

@@ -16,7 +16,7 @@ export const RESET_STEPS = 200;
 
 export const bigymAgent: FormatAdapter = {
   format: 'bigym-agent',
-  pairing: { units: "the bigym submission's evaluation seeds", side: "CELL@vNNN a bigym policy version's evaluation" },
+  pairing: { unit: 'seed', units: "the bigym submission's evaluation seeds", side: "CELL@vNNN a bigym policy version's evaluation" },
   eventLogs: bigymEventLogs,
   capabilities: {
     versions: bigymVersions,

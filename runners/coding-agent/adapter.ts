@@ -16,7 +16,7 @@ function sameRate(a: number, b: number): boolean {
 
 export const codingAgent: FormatAdapter = {
   format: 'coding-agent',
-  pairing: { units: 'coding-agent episodes' },
+  pairing: { unit: 'episode', units: 'coding-agent episodes' },
   eventLogs: codingAgentEventLogs,
   capabilities: {
     episodeStreams: { framesFolder: (episode) => `episodes/${episode.padStart(4, '0')}/frames` },

@@ -41,7 +41,7 @@ function assessed(assessment: JsonObject): { units: EpisodeUnit[]; integrity: Pr
 
 export const evopolicygym: FormatAdapter = {
   format: 'evopolicygym',
-  pairing: { units: "the evopolicygym assessment's episodes" },
+  pairing: { unit: 'episode', units: "the evopolicygym assessment's episodes" },
   eventLogs: evopolicygymEventLogs,
   capabilities: {},
   async read(dir, ctx, options) {

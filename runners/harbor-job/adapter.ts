@@ -14,7 +14,7 @@ import { counted } from '../../shared/counts';
 
 export const harborJob: FormatAdapter = {
   format: 'harbor-job',
-  pairing: { units: 'Harbor tasks (task#k for the k-th attempt)' },
+  pairing: { unit: 'trial', units: 'Harbor tasks (task#k for the k-th attempt)' },
   eventLogs: harborEventLogs,
   // A trial opens as a transcript: its ATIF trajectory (agent/trajectory.json).
   capabilities: { transcripts: { read: readAtifTranscript } },

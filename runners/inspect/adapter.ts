@@ -63,7 +63,7 @@ async function finishedSamples(path: string, ctx: ReadContext): Promise<Finished
 
 export const inspect: FormatAdapter = {
   format: 'inspect',
-  pairing: { units: "an Inspect AI log's samples, each epoch apart (<sample>#<epoch>)" },
+  pairing: { unit: 'sample', units: "an Inspect AI log's samples, each epoch apart (<sample>#<epoch>)" },
   eventLogs: async () => [],
   capabilities: {
     fileCell: { cellsIn: inspectLogsIn, ownerOf: () => null },

@@ -15,7 +15,7 @@ export const NEMO_BOARD = 'a collection of one agent on its environment (the col
 
 export const nemoGym: FormatAdapter = {
   format: 'nemo-gym',
-  pairing: { units: "a NeMo Gym collection's rollouts (<task>#<rollout>; <agent>/<task>#<rollout> when it runs several agents)", side: 'FILE@AGENT one agent of a NeMo Gym collection' },
+  pairing: { unit: 'rollout', units: "a NeMo Gym collection's rollouts (<task>#<rollout>; <agent>/<task>#<rollout> when it runs several agents)", side: 'FILE@AGENT one agent of a NeMo Gym collection' },
   eventLogs: nemoEventLogs,
   capabilities: {
     fileCell: { cellsIn: collectionsIn, ownerOf: rolloutsOfSidecar },

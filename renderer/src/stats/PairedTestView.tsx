@@ -18,14 +18,14 @@ function Mark({ side, success }: { side: 'A' | 'B'; success: boolean }) {
   );
 }
 
-/** A side's rate over the paired episodes, and the list's (over all it scored) when they differ. */
-function SideRate({ rate, cellId }: { rate: number | null; cellId: string }) {
+/** A side's rate over the paired units, and the list's (over all it scored) when they differ. */
+function SideRate({ rate, cellId, unit }: { rate: number | null; cellId: string; unit: string }) {
   const listed = useApp((s) => s.cells.find((c) => c.id === cellId)?.success_rate ?? null);
   const differs = listed !== null && rate !== null && Math.abs(listed - rate) > 0.0005;
   return (
     <dd>
       {percent(rate)}
-      {differs && <span className="muted"> over the paired episodes (the list: {percent(listed)} over all it scored)</span>}
+      {differs && <span className="muted"> over the paired {unit}s (the list: {percent(listed)} over all it scored)</span>}
     </dd>
   );
 }
@@ -43,7 +43,7 @@ function Result({ test }: { test: PairedTest }) {
     return (
       <div className="paired-refused" role="alert">
         <p>
-          <strong>Refused:</strong> {test.a.name} and {test.b.name} did not run the same episodes, so their successes cannot be paired.
+          <strong>Refused:</strong> {test.a.name} and {test.b.name} did not run the same {test.a.unit}s, so their successes cannot be paired.
         </p>
         <p>
           {listTitle('Only in A', test.only_a.length, lengths.only_a)}: <code>{test.only_a.join(' ') || '–'}</code>
@@ -59,7 +59,7 @@ function Result({ test }: { test: PairedTest }) {
   return (
     <div className="paired-result">
       <p className="verdict" aria-label="Verdict">
-        {verdict(t, 'A', 'B')}
+        {verdict(t, 'A', 'B', test.a.unit)}
       </p>
       <div className="paired-grid">
         <table className="two-by-two" aria-label="Paired outcomes">
@@ -85,9 +85,9 @@ function Result({ test }: { test: PairedTest }) {
         </table>
         <dl className="figures">
           <dt>A · {test.a.name}</dt>
-          <SideRate rate={t.success_rate_a} cellId={test.a.id} />
+          <SideRate rate={t.success_rate_a} cellId={test.a.id} unit={test.a.unit} />
           <dt>B · {test.b.name}</dt>
-          <SideRate rate={t.success_rate_b} cellId={test.b.id} />
+          <SideRate rate={t.success_rate_b} cellId={test.b.id} unit={test.a.unit} />
           <dt>B − A</dt>
           <dd>{difference === null ? '–' : `${difference >= 0 ? '+' : ''}${(difference * 100).toFixed(1)} pts`}</dd>
           <dt>pairs</dt>
@@ -103,8 +103,8 @@ function Result({ test }: { test: PairedTest }) {
         </dl>
       </div>
       <div className="paired-lists">
-        <section aria-label="Discordant episodes">
-          <h2 className="section-title">{listTitle('Discordant episodes', t.discordant.length, lengths.discordant)}</h2>
+        <section aria-label={`Discordant ${test.a.unit}s`}>
+          <h2 className="section-title">{listTitle(`Discordant ${test.a.unit}s`, t.discordant.length, lengths.discordant)}</h2>
           <ul className="episode-chips">
             {t.discordant.map((d) => (
               <li key={d.id} title={d.winner === 'b' ? 'B succeeds, A fails' : 'A succeeds, B fails'}>
@@ -116,7 +116,7 @@ function Result({ test }: { test: PairedTest }) {
           </ul>
         </section>
         {t.excluded.length > 0 && (
-          <section aria-label="Excluded episodes">
+          <section aria-label={`Excluded ${test.a.unit}s`}>
             <h2 className="section-title">{listTitle('Excluded on either side', t.excluded.length, lengths.excluded)}</h2>
             <ul className="episode-chips">
               {t.excluded.map((e) => (
@@ -168,7 +168,7 @@ export function PairedTestView() {
   return (
     <section className="paired-view" aria-label="Paired test">
       <h1 className="view-title">
-        Paired test <span className="count">exact McNemar over the episodes both runs scored</span>
+        Paired test <span className="count">exact McNemar over the units both runs scored</span>
       </h1>
       <div className="pickers">
         <SidePicker label="A" value={a} choices={choices} onChange={setA} />
@@ -181,7 +181,7 @@ export function PairedTestView() {
       {error && <CallFailed what="The paired test" error={error} />}
       {same ? (
         <p className="paired-refused" role="alert">
-          A and B are the same run: every episode agrees with itself, so there is nothing to test. Choose another for B.
+          A and B are the same run: every unit agrees with itself, so there is nothing to test. Choose another for B.
         </p>
       ) : !a || !b ? (
         <p className="empty-note">Choose two cells of one format, or two evaluated versions of a bigym cell.</p>
