@@ -33,7 +33,7 @@ test.describe('npm start without an Electron binary', () => {
     await page.getByLabel('Filter cells').fill('state:stuck');
     await expect(table.getByRole('row')).toHaveCount(2);
     await table.getByRole('row', { name: /^ui_demo_stuck/ }).getByRole('cell').nth(2).click();
-    await expect(page.getByRole('status', { name: 'Stuck or looping' })).toHaveText(/^3 stuck since .+: no new event for 1[56] min$/);
+    await expect(page.getByRole('status', { name: 'Stuck or looping' })).toHaveText(/^episode 3 stuck since .+: no new event for 1[56] min$/);
     // Its unit's row says so in its Episodes, and the status filter offers it.
     await page.getByRole('tab', { name: 'Episodes' }).click();
     await expect(page.getByRole('table', { name: 'Episodes' }).getByRole('row', { name: '3', exact: true })).toContainText('stuck');

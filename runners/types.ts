@@ -159,7 +159,7 @@ export interface FormatAdapter {
 /** The capabilities as the window sees them. */
 export function capabilitiesOf(adapter: FormatAdapter): Capabilities {
   const c = adapter.capabilities;
-  return { versions: c.versions !== undefined, episodeStreams: c.episodeStreams !== undefined, exclusions: c.exclusions === true, vram: c.vram !== undefined, transcripts: c.transcripts !== undefined };
+  return { versions: c.versions !== undefined, episodeStreams: c.episodeStreams !== undefined, exclusions: c.exclusions === true, vram: c.vram !== undefined, transcripts: c.transcripts !== undefined, unit: adapter.pairing.unit };
 }
 
 /** A cell none of whose files changed for this long is no longer running. */

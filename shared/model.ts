@@ -206,6 +206,8 @@ export interface Capabilities {
   vram: boolean;
   /** A unit (a rollout) opens as a transcript. */
   transcripts: boolean;
+  /** What one of its units is called: "episode", "seed", "rollout", "sample", "trial". */
+  unit: string;
 }
 
 /** One unit that pairs in a McNemar test (`episodes --json`). */

@@ -77,6 +77,9 @@ export function stuckUnits(running: readonly RunningUnit[], now: number, stuckAf
   return found;
 }
 
+/** A stuck unit named as every view names it: "episode 3 stuck", "trial fix-bug__a1b2c3d looping" (`noun`: its format's unit). */
+export const stuckName = (s: Pick<StuckUnit, 'unit' | 'kind'>, noun: string) => `${noun} ${s.unit} ${s.kind}`;
+
 /** The first moment after `now` at which one of `running` turns stuck; Infinity where none does without a new event. */
 export function nextStuckAt(running: readonly RunningUnit[], now: number, stuckAfterMs = STUCK_AFTER_MS): number {
   let next = Infinity;

@@ -47,7 +47,7 @@ function randomRow(r: ReturnType<typeof random>, id: string, now: number): CellS
     pausedUntil: r.next() < 0.3 ? time() : null,
     repeat: r.next() < 0.4 ? { call: `bash ${r.int(2)}`, times: 1 + r.int(7), since: time() } : null,
   }));
-  return { id, name: id, state: r.pick(STATES), changedAt: time(), pausedUntil: r.next() < 0.3 ? time() : null, running } as unknown as CellSummary;
+  return { id, name: id, state: r.pick(STATES), changedAt: time(), pausedUntil: r.next() < 0.3 ? time() : null, running, capabilities: { unit: 'episode' } } as unknown as CellSummary;
 }
 
 describe('LiveCells against looking at every live cell at every check', () => {

@@ -15,6 +15,7 @@ const row = (more: Partial<CellSummary>): CellSummary =>
     success_rate: null,
     policyVersions: [],
     versionScores: {},
+    capabilities: { versions: true, episodeStreams: true, exclusions: false, vram: false, transcripts: false, unit: 'seed' },
     ...more,
   }) as CellSummary;
 
@@ -76,8 +77,8 @@ describe('what raises an alert', () => {
     const running = [{ unit: '7', lastEventAt: 0, pausedUntil: null, repeat: { call: 'step_discrete {"action":"push_left"}', times: 6, since: 0 } }];
     const raised = stuckAlerts(row({ running }), 600_000);
     expect(raised.map((a) => [a.kind, a.key, a.message])).toEqual([
-      ['stuck', 'stuck:local:/runs/task:7:0', '7 stuck: no new event for 10 min'],
-      ['stuck', 'looping:local:/runs/task:7:0', '7 looping: the same call 6 times in a row: step_discrete {"action":"push_left"}'],
+      ['stuck', 'stuck:local:/runs/task:7:0', 'seed 7 stuck: no new event for 10 min'],
+      ['stuck', 'looping:local:/runs/task:7:0', 'seed 7 looping: the same call 6 times in a row: step_discrete {"action":"push_left"}'],
     ]);
     expect(stuckAlerts(row({ running }), 900_000).map((a) => a.key)).toEqual(raised.map((a) => a.key));
     expect(stuckAlerts(row({ running, state: 'finished' }), 900_000)).toEqual([]);

@@ -2,7 +2,7 @@
 import type { Alert } from '../../shared/alerts';
 import { clockTime, type CellState, type CellSummary } from '../../shared/model';
 import { formatP, type McNemarTable } from '../../shared/mcnemar';
-import { nextStuckAt, quietSince, stuckUnits } from '../../shared/stuck';
+import { nextStuckAt, quietSince, stuckName, stuckUnits } from '../../shared/stuck';
 
 /** A throttle pause this long or longer is an alert; a shorter one is the model service's routine backoff. */
 const THROTTLE_WORTH_MS = 60_000;
@@ -81,7 +81,7 @@ export function stallAlert(cell: CellSummary, now: number, stallMs: number): Rai
 /** Each unit of a cell stuck or looping at `now` (shared/stuck.ts), once per unit and spell (once per unit where its log times nothing). */
 export function stuckAlerts(cell: CellSummary, now: number): Raised[] {
   if (isEnded(cell.state)) return [];
-  return stuckUnits(cell.running, now).map((s) => ({ key: `${s.kind}:${cell.id}:${s.unit}:${s.since ?? 'untimed'}`, kind: 'stuck', tab: 'episodes', cell: cell.id, subject: cell.name, message: `${s.unit} ${s.kind}: ${s.why}` }));
+  return stuckUnits(cell.running, now).map((s) => ({ key: `${s.kind}:${cell.id}:${s.unit}:${s.since ?? 'untimed'}`, kind: 'stuck', tab: 'episodes', cell: cell.id, subject: cell.name, message: `${stuckName(s, cell.capabilities.unit)}: ${s.why}` }));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jsonl, tempDir, writeTree } from '../../runners/testing';
@@ -22,6 +23,19 @@ describe('cellwatch status', () => {
     expect(out[0]?.split('\n')).toHaveLength(2);
     expect(out[1]?.split('\n')).toEqual(['', 'Not on the board:', expect.stringContaining('run.json has no protocol')]);
     expect(text).toContain('std_x\\e]2;owned\\x07\\n\\e[31mfake line');
+  });
+
+  it('names a stuck unit in its format\'s word, as the window and the alerts do', async () => {
+    // Episode 0 has written nothing for 20 minutes; the run itself still moves (its run.json is new).
+    const quiet = Date.now() / 1000 - 20 * 60;
+    writeTree(tmp.path, {
+      'std_a/run.json': { runner: 'coding-agent', run: 'std_a', protocol: { episodes: [0, 1] } },
+      'std_a/episodes/0000/trajectory.jsonl': jsonl([{ seq: 0, t: quiet, ev: 'episode_start', episode: 0 }]),
+    });
+    utimesSync(join(tmp.path, 'std_a/episodes/0000/trajectory.jsonl'), quiet, quiet);
+    const { io, out } = capture();
+    expect(await runCli(['status', tmp.path], io)).toBe(0);
+    expect(out.join('\n')).toMatch(/\nStuck or looping:\n {2}std_a episode 0 stuck: no new event for 20 min$/);
   });
 
   it('says a throttled cell is throttled, and until when; --json says its state', async () => {

@@ -5,7 +5,7 @@ import { RunManager } from '../launch/runs';
 import { defaultConfigDir } from '../paths';
 import { stateText, type Cell } from '../../shared/model';
 import { cellJson } from './cell-json';
-import { stuckJson, stuckUnits } from '../../shared/stuck';
+import { stuckJson, stuckName, stuckUnits } from '../../shared/stuck';
 import { listCellsAt, withPlaces } from './places';
 import { outJson, UsageError, type Io } from './io';
 import { printable, problemLine } from './printable';
@@ -75,7 +75,7 @@ export async function status(argv: string[], io: Io): Promise<number> {
   const off = cells.filter((c) => c.board_reasons.length);
   if (off.length) io.out(['', 'Not on the board:', ...off.map((c) => printable(`  ${c.name}: ${c.board_reasons.join('; ')}`))].join('\n'));
   const now = Date.now();
-  const stuck = cells.flatMap((c) => stuckUnits(c.running, now).map((s) => printable(`  ${c.name} ${s.unit} ${s.kind}: ${s.why}`)));
+  const stuck = cells.flatMap((c) => stuckUnits(c.running, now).map((s) => printable(`  ${c.name} ${stuckName(s, c.capabilities.unit)}: ${s.why}`)));
   if (stuck.length) io.out(['', 'Stuck or looping:', ...stuck].join('\n'));
   for (const cell of cells) for (const p of cell.problems) io.err(problemLine(p, `${cell.name}: `));
   return 0;

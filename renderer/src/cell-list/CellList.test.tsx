@@ -41,7 +41,7 @@ function cell(name: string, state: CellState, format: CellSummary['format'] = 'c
     pausedUntil: null,
     running: [],
     versionScores: {},
-    capabilities: { versions: false, episodeStreams: true, exclusions: false, vram: false, transcripts: false },
+    capabilities: { versions: false, episodeStreams: true, exclusions: false, vram: false, transcripts: false, unit: 'episode' },
   };
 }
 

@@ -1,4 +1,4 @@
-import { stuckUnits, type RunningUnit } from '../../../shared/stuck';
+import { stuckName, stuckUnits, type RunningUnit } from '../../../shared/stuck';
 import { StatePill } from '../cell-list/states';
 import { clockTime, dayClockMinutes, isLive } from '../../../shared/model';
 import { useNow } from '../useNow';
@@ -73,14 +73,14 @@ function OutcomeBy({ cellId }: { cellId: string }) {
   );
 }
 
-/** Its units stuck or looping now, each said: which, since when, why. */
-function StuckLine({ running }: { running: RunningUnit[] }) {
+/** Its units stuck or looping now, each said: which (in its format's word), since when, why. */
+function StuckLine({ running, unit }: { running: RunningUnit[]; unit: string }) {
   const now = useNow(10_000);
   const stuck = stuckUnits(running, now);
   if (!stuck.length) return null;
   return (
     <span className="stuck-line tone-amber" role="status" aria-label="Stuck or looping">
-      {stuck.map((s) => `${s.unit} ${s.kind}${s.since === null ? '' : ` since ${clockTime(s.since)}`}: ${s.why}`).join('; ')}
+      {stuck.map((s) => `${stuckName(s, unit)}${s.since === null ? '' : ` since ${clockTime(s.since)}`}: ${s.why}`).join('; ')}
     </span>
   );
 }
@@ -108,7 +108,7 @@ function Header() {
       <StatePill state={summary.state} pausedUntil={summary.pausedUntil} />
       <ProjectedEnd />
       {summary.state === 'throttled' && summary.pausedUntil !== null && <span className="muted">paused until {clockTime(summary.pausedUntil)}</span>}
-      <StuckLine running={summary.running} />
+      <StuckLine running={summary.running} unit={summary.capabilities.unit} />
       {summary.board === 'ui' && <RunControls cellId={summary.id} />}
       <span className="spacer" />
       <MuteButton cellId={summary.id} />
