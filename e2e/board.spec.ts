@@ -30,8 +30,8 @@ test.describe('the board', () => {
 
     const comparisons = page.getByRole('table', { name: 'Comparisons' });
     await expect(comparisons.getByRole('row')).toHaveCount(5);
-    // Holm over every comparison of every board: this board's four and the demo's two Inspect logs' one.
-    await expect(comparisons.getByRole('row').filter({ hasText: BARE }).filter({ hasText: FULL }).getByRole('cell')).toHaveText(['condition', BARE, FULL, '0', '42', '4.5e-13', '1.8e-12 ▲', 'decided']);
+    // Holm over every comparison of every board: this board's four, the demo's two Inspect logs' one and its NeMo Gym agents' one.
+    await expect(comparisons.getByRole('row').filter({ hasText: BARE }).filter({ hasText: FULL }).getByRole('cell')).toHaveText(['condition', BARE, FULL, '0', '42', '4.5e-13', '2.3e-12 ▲', 'decided']);
     // Its cells say no tokens, so no cost: the frontier says why it has nothing to draw.
     await expect(page.getByText('Cost frontier: no cell on this board has an est. cost')).toBeVisible();
 
@@ -65,6 +65,26 @@ test.describe('the board', () => {
     await expect(page.getByLabel('every cell, not only those on the board')).toBeChecked();
     await page.getByRole('combobox', { name: 'Board' }).selectOption({ label: 'bigym-agent cartpole_balance' });
     await expect(page).toHaveURL(/#\/board\?name=bigym-agent\+cartpole_balance&across=harness&all=1$/);
+  });
+
+  test("a NeMo Gym collection of two agents: a square each, compared as the Paired test pairs them", async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('tab', { name: 'Board' }).click();
+    await page.getByRole('combobox', { name: 'Board' }).selectOption({ label: 'nemo-gym nemo_math' });
+    const grid = page.getByRole('table', { name: 'Board nemo-gym nemo_math' });
+    await expect(grid.getByRole('rowheader')).toHaveText(['demo_claude_code_agent · ? · ?', 'demo_codex_agent · ? · ?']);
+    // The demo is deterministic: Claude Code 20 of 24, Codex 12 of its 23 scored (a sandbox timeout left out).
+    await expect(grid.getByRole('button', { name: /^rollouts@demo_claude_code_agent: / })).toContainText('20/24');
+    await expect(grid.getByRole('button', { name: /^rollouts@demo_codex_agent: / })).toContainText('12/23');
+    const claude = 'rollouts@demo_claude_code_agent';
+    const codex = 'rollouts@demo_codex_agent';
+    await expect(page.getByRole('table', { name: 'Comparisons' }).getByRole('row').nth(1).getByRole('cell')).toHaveText(['harness', claude, codex, '10', '3', '0.092', '0.18', /.*/]);
+    await page.getByRole('table', { name: 'Comparisons' }).getByRole('button', { name: `Paired view of ${claude} and ${codex}` }).click();
+    await expect(page.getByLabel('Verdict')).toHaveText('B wins 3 rollouts that A fails and loses 10; p = 0.092: no evidence of a difference at the 5% level.');
+    // A square opens its collection.
+    await page.getByRole('tab', { name: 'Board' }).click();
+    await page.getByRole('table', { name: 'Board nemo-gym nemo_math' }).getByRole('button', { name: /^rollouts@demo_codex_agent: / }).click();
+    await expect(page.getByRole('heading', { name: 'rollouts' })).toBeVisible();
   });
 
   test('the bigym board holds no official evaluation: every cell shows the demo cell and why it is off', async ({ page }) => {

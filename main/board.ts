@@ -5,6 +5,7 @@
 // every poll, or to list).
 import { comparisonAt, decideAt, holmLevels, SIGNIFICANT, type BoardEntry, type ComparisonTable } from '../shared/board-comparisons';
 import type { CellSummary } from '../shared/model';
+import { boardRows, type BoardRow } from '../shared/board';
 import { encodeUnits } from '../shared/units';
 import type { BoardInfo, BoardReport } from '../shared/contract';
 import { readCell } from '../runners/read';
@@ -94,14 +95,16 @@ export class BoardReader {
   }
 
   private async compareNow(cells: CellSummary[]): Promise<Comparing> {
-    const on = cells.filter((c) => c.board === 'on' && c.boardName !== null);
+    // A collection of several agents is one row per agent (boardRows), each compared on its own units.
+    const on = boardRows(cells).filter((c) => c.board === 'on' && c.boardName !== null);
     const { changed, remote } = this.update(on);
     // Nothing to wait for unless a remote cell changed: the workers are asked at once, before whatever the
     // caller does next (a listing's pricing) has the thread.
-    if (remote.length) await mapLimited(remote, PARALLEL_IO, async (cell) => this.keep(cell, encodeUnits((await readCell(cell.path, cell.format, this.contextOf(cell).read())).units)));
+    if (remote.length) await mapLimited(remote, PARALLEL_IO, async (row) => this.keep(row, encodeUnits(await this.remoteUnits(row))));
     if (this.comparing && !changed) return this.comparing;
     const entries = on.map((cell) => (this.entries.get(cell.id) as { entry: BoardEntry }).entry);
-    const held = on.filter((cell) => isLocal(cell.host)).map((cell) => ({ dir: cell.path, format: cell.format }));
+    // A local cell's units are its read worker's, sent once however many of its agents are on the board.
+    const held = [...new Map(on.filter((row) => isLocal(row.host)).map((row) => [row.of?.cell.path ?? row.path, { dir: row.of?.cell.path ?? row.path, format: row.format }])).values()];
     const json = this.withJson ? new HeldBytes() : null;
     const comparing: Comparing = {
       table: this.pool.compare(entries, held, json ?? undefined),
@@ -115,8 +118,15 @@ export class BoardReader {
     return comparing;
   }
 
+  /** A remote row's units, read from its host: the cell's, or its agent's. */
+  private async remoteUnits(row: BoardRow) {
+    const cell = row.of?.cell ?? row;
+    const read = await readCell(cell.path, cell.format, this.contextOf(cell).read());
+    return row.of ? (read.agentUnits?.[row.of.agent] ?? []) : read.units;
+  }
+
   /** Takes each cell's row as it is now; whether any cell changed, came or went, and the remote ones whose units are to be read again. */
-  private update(cells: CellSummary[]): { changed: boolean; remote: CellSummary[] } {
+  private update(cells: BoardRow[]): { changed: boolean; remote: BoardRow[] } {
     const alive = new Set(cells.map((c) => c.id));
     let changed = false;
     for (const id of this.entries.keys()) {
@@ -130,8 +140,9 @@ export class BoardReader {
     return { changed: changed || stale.length > 0, remote: stale.filter((c) => !isLocal(c.host)) };
   }
 
-  private keep(cell: CellSummary, units: string): void {
-    const entry = { path: cell.path, boardName: cell.boardName as string, labels: cell.labels, apart: ADAPTERS[cell.format].capabilities.board?.apart, units, planned: cell.episodes.planned };
+  private keep(cell: BoardRow, units: string): void {
+    const agentOf = cell.of ? { path: cell.of.cell.path, agent: cell.of.agent } : undefined;
+    const entry = { path: cell.path, boardName: cell.boardName as string, labels: cell.labels, apart: ADAPTERS[cell.format].capabilities.board?.apart, units, planned: cell.episodes.planned, ...(agentOf ? { agentOf } : {}) };
     this.entries.set(cell.id, { version: versionOf(cell), entry });
   }
 }

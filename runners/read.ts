@@ -116,7 +116,7 @@ export function summaryOf(read: CellRead, root: string): CellSummary {
     evaluatedVersions: read.evaluatedVersions ?? [],
     vramPeakMib: read.vramPeakMib ?? null,
     policyVersions: read.policyVersions ?? [],
-    agents: Object.keys(read.agentUnits ?? {}),
+    agents: read.agents ?? [],
     pausedUntil: read.pausedUntil ?? null,
     running: read.running ?? [],
     boardName: read.boardName ?? null,

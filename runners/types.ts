@@ -1,7 +1,7 @@
 import type { RunningUnit } from '../shared/stuck';
 import type { CellDetail, Transcript } from '../shared/cell-detail';
 import type { BoardField } from '../shared/board';
-import type { Capabilities, Cell, CellLabels, EpisodeUnit, FormatName, Problem } from '../shared/model';
+import type { AgentRow, Capabilities, Cell, CellLabels, EpisodeUnit, FormatName, Problem } from '../shared/model';
 import type { CellFs } from './common/fs';
 import type { JsonReader } from './common/json';
 import type { JsonlCache } from './common/jsonl-cache';
@@ -45,6 +45,8 @@ export interface CellRead {
   policyVersions?: string[];
   /** Each agent's units, for a cell that runs several; each pairs as CELL@AGENT. */
   agentUnits?: Record<string, EpisodeUnit[]>;
+  /** Each agent's figures, for a cell that runs several. */
+  agents?: AgentRow[];
   /** Each evaluated version's success rate (a rejected one scores 0). */
   versionScores?: Record<string, number | null>;
   /** The cost the runner itself reported, shown apart from the estimate. */

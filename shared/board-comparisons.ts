@@ -18,6 +18,8 @@ export interface BoardEntry {
   units: string;
   /** The units its plan holds, where known: how many its comparisons have left to decide. */
   planned?: number | null;
+  /** One agent of a collection of several: its units are those of the collection's (at `path`) named `<agent>/...`. */
+  agentOf?: { path: string; agent: string };
 }
 
 export interface BoardComparison {

@@ -13,6 +13,40 @@ export interface BoardGrid<C> {
   at(row: number, column: number): C[];
 }
 
+/** A square's row: a cell, or one agent of a collection that runs several (`of`: the collection, and the agent). */
+export type BoardRow = CellSummary & { of?: { cell: CellSummary; agent: string } };
+
+/**
+ * The rows a board lays out: each cell as it is, but a collection of several agents as one row per agent,
+ * each with its own figures and place (`<path>@<agent>`, as a paired test names that side), its agent its
+ * harness; its board and reasons are the collection's. What no agent has apart (tokens, cost) is unknown.
+ */
+export function boardRows(cells: readonly CellSummary[]): BoardRow[] {
+  if (!cells.some((c) => c.agents.length)) return cells as BoardRow[];
+  return cells.flatMap((cell): BoardRow[] =>
+    cell.agents.length
+      ? cell.agents.map((a) => ({
+          ...cell,
+          id: `${cell.id}@${a.name}`,
+          path: `${cell.path}@${a.name}`,
+          name: `${cell.name}@${a.name}`,
+          labels: { ...cell.labels, harness: a.name, model: a.model ?? cell.labels.model },
+          budget: { ...cell.budget, used: a.episodes.ended, total: a.episodes.planned },
+          episodes: a.episodes,
+          success_rate: a.success_rate,
+          reward: a.reward,
+          tokens: { input: null, cached_input: null, output: null, reasoning: null },
+          cost_usd_estimate: null,
+          cost_usd_billed: null,
+          cost_source: null,
+          runnerCostUsd: null,
+          agents: [],
+          of: { cell, agent: a.name },
+        }))
+      : [cell],
+  );
+}
+
 const unknown = (value: string | null) => value ?? '?';
 /** The fields a board's rows are made of when `across` makes its columns, in their order. */
 export const downOf = (across: BoardField) => BOARD_FIELDS.filter((f) => f !== across);

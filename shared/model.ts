@@ -144,6 +144,16 @@ export interface Cell {
   problems: Problem[];
 }
 
+/** One agent of a collection that runs several (NeMo Gym agent_ref): its own figures, its own square on its board. */
+export interface AgentRow {
+  name: string;
+  /** The models its rows name; null where they name none. */
+  model: string | null;
+  episodes: EpisodeCounts;
+  success_rate: number | null;
+  reward: { mean: number | null; n: number };
+}
+
 /** Who and what a cell ran, for headers and grouping; any may be unknown. */
 export interface CellLabels {
   harness: string | null;
@@ -164,8 +174,8 @@ export interface CellSummary extends Cell {
   vramPeakMib: number | null;
   /** Every policy version of a bigym cell (policies/vNNN.py), oldest first. */
   policyVersions: string[];
-  /** The agents of a collection that runs several (NeMo Gym agent_ref), each comparable as `<id>@<agent>`. */
-  agents: string[];
+  /** The agents of a collection that runs several (NeMo Gym agent_ref), each comparable as `<id>@<agent>` and a square of its board. */
+  agents: AgentRow[];
   /** Epoch ms a throttle pause the run is in ends (the countdown it shows); null when not paused. */
   pausedUntil: number | null;
   /** Its units running now, as their logs' ends say: what makes one stuck or looping (shared/stuck.ts). */

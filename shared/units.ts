@@ -8,3 +8,15 @@ const SUCCESS = { true: '1', false: '0', null: '-' } as const;
 export function encodeUnits(units: EpisodeUnit[]): string {
   return units.map((u) => `${u.id.replace(/[\t\n]/g, ' ')}\t${SUCCESS[String(u.success) as keyof typeof SUCCESS]}${u.scored ? 1 : 0}`).join('\n');
 }
+
+/**
+ * One agent's units of a collection that runs several, whose units are named `<agent>/<task>#<rollout>`:
+ * encoded as that agent's side of a paired test names them (`<task>#<rollout>`).
+ */
+export function agentUnits(encoded: string, agent: string): string {
+  const prefix = `${agent.replace(/[\t\n]/g, ' ')}/`;
+  return encoded
+    .split('\n')
+    .flatMap((line) => (line.startsWith(prefix) ? [line.slice(prefix.length)] : []))
+    .join('\n');
+}

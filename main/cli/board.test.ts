@@ -183,4 +183,35 @@ describe('cellwatch board on the demo', () => {
     const text = out.join('\n');
     expect(text).toMatch(/^inspect demo_arith\n(.*\n){2} {2}no difference survives Holm's correction \(1 one-field comparison\)$/m);
   });
+
+  it("lays out a NeMo Gym collection of two agents as a square each, compared as the Paired test pairs FILE@AGENT, from the files and from the index cache", async () => {
+    copyInstantDemo(join(tmp.path, 'runs'));
+    const data = tempDir();
+    const saved = process.env.XDG_DATA_HOME;
+    process.env.XDG_DATA_HOME = data.path;
+    try {
+      const { io, out } = capture();
+      expect(await runCli(['board', join(tmp.path, 'runs')], io)).toBe(0);
+      expect(out.join('\n')).toMatch(/^nemo-gym nemo_math\n.*demo\/agent-model\ndemo_claude_code_agent · \? · \? +20\/24 83\.3% \[64\.1-93\.3\]\ndemo_codex_agent · \? · \? +12\/23 52\.2% \[33\.0-70\.8\] \(23 of 24\)\n {2}no difference survives Holm's correction \(1 one-field comparison\)$/m);
+      const collection = join(tmp.path, 'runs', 'nemo_math', 'rollouts.jsonl');
+      const [claude, codex] = [`${collection}@demo_claude_code_agent`, `${collection}@demo_codex_agent`];
+      const paired = capture();
+      expect(await runCli(['mcnemar', '--json', claude, codex], paired.io)).toBe(0);
+      const { both, only_a, only_b, neither, p_value } = JSON.parse(paired.out.join('\n'));
+      // Twice: the second start takes the collection's units from the index cache.
+      for (let start = 0; start < 2; start++) {
+        const json = capture();
+        expect(await runCli(['board', '--json', join(tmp.path, 'runs')], json.io)).toBe(0);
+        const board = JSON.parse(json.out.join('\n'));
+        expect(board.cells.filter((c: { format: string }) => c.format === 'nemo-gym').map((c: { path: string; harness: string; board: string }) => [c.path, c.harness, c.board])).toEqual([
+          [claude, 'demo_claude_code_agent', 'on'],
+          [codex, 'demo_codex_agent', 'on'],
+        ]);
+        expect(board.comparisons.find((c: { a: string }) => c.a === claude)).toMatchObject({ b: codex, field: 'harness', both, only_a, only_b, neither, p_value });
+      }
+    } finally {
+      process.env.XDG_DATA_HOME = saved;
+      data.remove();
+    }
+  });
 });

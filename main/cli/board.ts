@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { downOf, gridOf } from '../../shared/board';
+import { boardRows, downOf, gridOf } from '../../shared/board';
 import { comparisonsOf, SIGNIFICANT, type BoardComparison } from '../../shared/board-comparisons';
 import { formatP } from '../../shared/mcnemar';
 import { counted } from '../../shared/counts';
@@ -16,10 +16,11 @@ export const BOARD_HELP = `cellwatch board [--json] [--accept-new-host-key] ROOT
 
 The boards of the cells below each runs root (local or ALIAS:/path): one table per board (a format and
 its protocol, or a bigym task), a row per harness, condition and effort, a column per model, each square
-successes/scored, the rate and its Wilson 95 % interval. Only cells on the board, and those that claim one
-crossing with another (a copied run folder), marked: neither is compared. Then every pair that
-differs in exactly one of harness, model, condition, effort, by the exact McNemar test over the
-episodes both scored, Holm-adjusted over all the pairs printed.
+successes/scored, the rate and its Wilson 95 % interval; a NeMo Gym collection of several agents a square
+per agent (FILE@AGENT). Only cells on the board, and those that claim one crossing with another (a copied
+run folder), marked: neither is compared. Then every pair that differs in exactly one of harness, model,
+condition, effort, by the exact McNemar test over the units both scored, Holm-adjusted over all the
+pairs printed.
   --json   {"cells": [...], "comparisons": [...]} as runners/FORMATS.md describes`;
 
 /** The square of one cell: successes/scored, rate and interval, and coverage when not every planned episode is scored. */
@@ -65,7 +66,8 @@ export async function board(argv: string[], io: Io): Promise<number> {
       if (++rooted === positionals.length) reader.prefetch(early);
     });
     for (const p of listed.problems) io.err(problemLine(p));
-    const cells = listed.cells.filter((c) => c.board !== null);
+    // A collection of several agents is a row per agent, as its board lays it out and compares it.
+    const cells = boardRows(listed.cells.filter((c) => c.board !== null));
     // Compared in a read worker while the cells are written.
     if (values.json) {
       await writeBoardJson(io, cells, reader.json(cells));

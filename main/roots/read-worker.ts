@@ -17,6 +17,7 @@ import type { Reread, UnitsSent, WorkerJob, WorkerReply } from './worker-jobs';
 import { lineThreads } from './line-threads';
 import { WorkerUnits } from './worker-units';
 import { compareTable, tableBuffers } from '../../shared/board-comparisons';
+import { agentUnits } from '../../shared/units';
 import { JsonBytes, writeComparisons } from '../comparisons-json';
 import { collectGarbage } from './garbage';
 import { OpenJobs } from './open-jobs';
@@ -189,7 +190,7 @@ async function handle(job: WorkerJob): Promise<void> {
     );
   } else if (job.type === 'compare') {
     const held = new Map((await Promise.all(job.held.map(unitsFrom))).flat());
-    for (const entry of job.entries) entry.units = held.get(entry.path) ?? entry.units;
+    for (const entry of job.entries) entry.units = held.get(entry.path) ?? (entry.agentOf ? agentUnits(held.get(entry.agentOf.path) ?? '', entry.agentOf.agent) : entry.units);
     const table = compareTable(job.entries);
     if (job.json) {
       const out = new JsonBytes((bytes) => reply({ type: 'comparisonsJson', id: job.id, bytes }, [bytes.buffer as ArrayBuffer]));

@@ -2,10 +2,12 @@ import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mcnemarExactP, pairUnits } from '../../shared/mcnemar';
+import { boardRows } from '../../shared/board';
+import { agentUnits, encodeUnits } from '../../shared/units';
 import { localFs, type CellFs } from '../common/fs';
 import { JsonlCache } from '../common/jsonl-cache';
 import { fileCellsIn } from '../detect';
-import { readCell } from '../read';
+import { readCell, summaryOf } from '../read';
 import { age, context, jsonl, tempDir } from '../testing';
 import { nemoGym } from './adapter';
 
@@ -78,14 +80,26 @@ describe('nemo-gym on the real math collections (Claude Code and Hermes on the s
     expect(test.table.p_value).toBe(mcnemarExactP(cells.only_a, cells.only_b));
   });
 
-  it('puts a collection of one agent on its environment\'s board (its folder), its agent and model its place; one of two agents is off it', async () => {
+  it('puts a collection on its environment\'s board (its folder), its agent and model its place; one of two agents a square per agent', async () => {
     const [a, b] = await Promise.all([readCell(copyCollection(MATH.claude, 'claude'), 'nemo-gym', context()), readCell(copyCollection(MATH.hermes, 'hermes'), 'nemo-gym', context())]);
     for (const read of [a, b]) expect([read.cell.board, read.boardName]).toEqual(['on', `nemo-gym ${basename(tmp.path)}`]);
     expect([a.labels.harness, b.labels.harness]).toEqual(['math_with_judge_claude_code_agent', 'math_with_judge_hermes_agent']);
     const both = join(tmp.path, 'both.jsonl');
     writeFileSync(both, readFileSync(`${MATH.claude}.jsonl`, 'utf8') + readFileSync(`${MATH.hermes}.jsonl`, 'utf8'));
+    writeFileSync(join(tmp.path, 'both_materialized_inputs.jsonl'), readFileSync(`${MATH.claude}_materialized_inputs.jsonl`, 'utf8') + readFileSync(`${MATH.hermes}_materialized_inputs.jsonl`, 'utf8'));
     const read = await readCell(both, 'nemo-gym', context());
-    expect([read.cell.board, read.cell.board_reasons]).toEqual(['off', ['holds 2 agents (math_with_judge_claude_code_agent, math_with_judge_hermes_agent): each pairs as both.jsonl@AGENT']]);
+    expect([read.cell.board, read.cell.board_reasons]).toEqual(['on', []]);
+    // Each agent's square, as the board lays it out: its own place, figures and units, the same as the collection of that agent alone.
+    const squares = boardRows([summaryOf(read, tmp.path)]);
+    expect(squares.map((s) => [s.path, s.labels.harness, s.episodes, s.success_rate])).toEqual([
+      [`${both}@math_with_judge_claude_code_agent`, 'math_with_judge_claude_code_agent', a.cell.episodes, a.cell.success_rate],
+      [`${both}@math_with_judge_hermes_agent`, 'math_with_judge_hermes_agent', b.cell.episodes, b.cell.success_rate],
+    ]);
+    // The board compares an agent on the collection's units named for it: those its FILE@AGENT side pairs, and the collection of it alone.
+    for (const [agent, alone] of [['math_with_judge_claude_code_agent', a], ['math_with_judge_hermes_agent', b]] as const) {
+      expect(agentUnits(encodeUnits(read.units), agent)).toBe(encodeUnits(read.agentUnits?.[agent] ?? []));
+      expect(encodeUnits(read.agentUnits?.[agent] ?? [])).toBe(encodeUnits(alone.units));
+    }
   });
 
   it('holds two agents in one collection: each its own rate, and FILE@AGENT pairs one of them', async () => {

@@ -1,5 +1,5 @@
 import { basename, dirname } from 'node:path';
-import { problem, type EpisodeUnit } from '../../shared/model';
+import { problem, type AgentRow, type EpisodeUnit } from '../../shared/model';
 import { baseCell, judgeBoard } from '../common/cell';
 import type { FormatAdapter } from '../types';
 import { meanOf } from './reward-stats';
@@ -7,11 +7,26 @@ import { nemoDetail } from './detail';
 import { nemoEventLogs } from './events';
 import { collectionsIn, rolloutsOfSidecar } from './files';
 import { readCollection } from './read';
-import type { Noted } from './collection';
+import type { Collection, Noted } from './collection';
 import { namedSome } from '../common/integrity';
 import { readTranscript } from './transcript';
 
-export const NEMO_BOARD = 'a collection of one agent on its environment (the collection\'s folder): its agent and model make its place';
+export const NEMO_BOARD = "each agent of a collection on its environment (the collection's folder): its agent and model make its place";
+
+/** One agent's figures: its units as it pairs them (rollouts and terminal failures), the units planned for it, its mean reward. */
+function agentRow(name: string, units: readonly EpisodeUnit[], c: Collection): AgentRow {
+  const scored = units.filter((u) => u.scored);
+  const successes = scored.filter((u) => u.success).length;
+  const stats = c.byAgent.get(name);
+  const models = [...(c.agentModels.get(name) ?? [])];
+  return {
+    name,
+    model: models.join(', ') || null,
+    episodes: { planned: c.planned === null ? null : (c.agentPlans.get(name) ?? 0), ended: units.length, scored: scored.length, excluded: units.length - scored.length, successes },
+    success_rate: scored.length ? successes / scored.length : null,
+    reward: { mean: stats ? meanOf(stats) : null, n: stats?.n ?? 0 },
+  };
+}
 
 export const nemoGym: FormatAdapter = {
   format: 'nemo-gym',
@@ -44,10 +59,11 @@ export const nemoGym: FormatAdapter = {
     const integrity = [...c.integrity, ...noted(c.unscored, 'without a numeric reward: not scored'), ...noted(c.unplanned, `of units ${basename(files.inputs)} does not plan`), ...noted(c.negative, 'with a negative token count: an amount cannot be negative; left out of every sum')];
 
     const agents = [...c.byAgent.keys()].filter((a) => a !== '');
-    // One square per agent: a collection of several is paired agent by agent (FILE@AGENT), not as one.
-    judgeBoard(cell, agents.length > 1 ? [`holds ${agents.length} agents (${agents.join(', ')}): each pairs as ${files.stem}.jsonl@AGENT`] : []);
+    judgeBoard(cell, []);
+    // A collection of several agents: each its own units (FILE@AGENT), figures and square on the board.
     const agentUnits: Record<string, EpisodeUnit[]> = {};
     if (agents.length > 1) for (const agent of agents) agentUnits[agent] = collector.units(agent);
+    const agentRows = agents.length > 1 ? agents.map((agent) => agentRow(agent, agentUnits[agent] as EpisodeUnit[], c)) : [];
     return {
       ...(options?.detail ? { detail: nemoDetail(c, { rollouts: basename(files.rollouts), failures: basename(files.failures), inputs: basename(files.inputs) }, checked?.lines ?? [], aggregateFile) } : {}),
       cell,
@@ -56,7 +72,7 @@ export const nemoGym: FormatAdapter = {
       units: collector.units(),
       integrity,
       boardName: `nemo-gym ${basename(dirname(path))}`,
-      ...(agents.length > 1 ? { agentUnits } : {}),
+      ...(agents.length > 1 ? { agentUnits, agents: agentRows } : {}),
       ...(r.changedAt === null ? { gone: true as const } : {}),
     };
   },

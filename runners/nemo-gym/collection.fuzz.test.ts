@@ -19,6 +19,8 @@ function shown(c: Collection) {
     failed: [...c.failedUnits.values()].map((r) => `${r.line}:${r.agent}:${r.failureClass}`),
     all: c.all,
     byAgent: [...c.byAgent],
+    agentPlans: [...c.agentPlans].sort(),
+    agentModels: [...c.agentModels].map(([agent, models]) => [agent, [...models].sort()]).sort(),
     tasks: c.tasks.map((t) => ({ task: t.task, planned: t.planned, rewards: t.rewards, n: t.n, successes: t.successes, sum: t.sum })),
     failures: c.failures,
     tokens: c.tokens,
@@ -92,6 +94,11 @@ function plainCount(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: Nem
     failed: [...failed.values()].map((r) => `${r.line}:${r.agent}:${r.failureClass}`),
     all: stats(rollouts),
     byAgent: agents.map((a) => [a, stats(rollouts.filter((r) => (r.agent ?? '') === a))]),
+    agentPlans: [...new Set([...planned].map((k) => k.split('\u0000')[0] as string))].map((a) => [a === 'null' ? '' : a, [...planned].filter((k) => k.split('\u0000')[0] === a).length]).sort(),
+    agentModels: agents.flatMap((a) => {
+      const models = [...new Set(rollouts.filter((r) => (r.agent ?? '') === a && r.model).map((r) => r.model as string))].sort();
+      return models.length ? [[a, models]] : [];
+    }).sort(),
     tasks: tasks.map((task) => {
       const of = rollouts.filter((r) => r.task === task);
       return { task, planned: taskPlanned.get(task) ?? null, rewards: of.map((r) => r.reward), ...stats(of) };

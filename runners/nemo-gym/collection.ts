@@ -42,6 +42,9 @@ export interface Collection {
   failedUnits: Map<UnitKey, NemoRow>;
   all: RewardStats;
   byAgent: Map<string, RewardStats>;
+  /** Each agent's planned units and the models its rollouts name ('' for rows that name no agent). */
+  agentPlans: Map<string, number>;
+  agentModels: Map<string, Set<string>>;
   tasks: TaskStats[];
   failures: FailureClass[];
   tokens: RowUsage;
@@ -150,7 +153,7 @@ export class Collector {
     this.lists = new UnitLists();
     this.tokens = new TokenSums();
     this.c = {
-      rollouts: new RowList(), planned: null, done: 0, missing: 0, failedUnits: new Map(), all: emptyStats(), byAgent: new Map(), tasks: [], failures: [],
+      rollouts: new RowList(), planned: null, done: 0, missing: 0, failedUnits: new Map(), all: emptyStats(), byAgent: new Map(), agentPlans: new Map(), agentModels: new Map(), tasks: [], failures: [],
       tokens: { input: null, cached: null, output: null, reasoning: null }, models: new Set(), problems: [], integrity: [],
       unscored: { rows: 0, first: [] }, unplanned: { rows: 0, first: [] }, negative: { rows: 0, first: [] },
     };
@@ -207,6 +210,7 @@ export class Collector {
     if (state & PLANNED) return;
     this.unitStates.set(key, state | PLANNED);
     this.c.planned = (this.c.planned ?? 0) + 1;
+    this.c.agentPlans.set(input.agent ?? '', (this.c.agentPlans.get(input.agent ?? '') ?? 0) + 1);
     if (!(state & DONE)) this.c.missing++;
     const stats = this.task(input.task as number);
     stats.planned = (stats.planned ?? 0) + 1;
@@ -243,7 +247,12 @@ export class Collector {
     addReward(stats, reward);
     const negative = this.tokens.add(row.tokens);
     if (negative >= 0) note(c.negative, { task, repeat, line, agent }, ` (${TOKEN_FIELDS[negative]} ${row.tokens[negative]})`);
-    if (row.model) c.models.add(row.model);
+    if (row.model) {
+      c.models.add(row.model);
+      let models = c.agentModels.get(agent ?? '');
+      if (!models) c.agentModels.set(agent ?? '', (models = new Set()));
+      models.add(row.model);
+    }
   }
 
   private addFailure(block: RowBlock, i: number): void {

@@ -1,7 +1,6 @@
 import { Fragment, useEffect, useMemo, useState } from 'react';
 import { useVirtualRows } from '../cell-list/useVirtualRows';
 import { formatP } from '../../../shared/mcnemar';
-import type { CellSummary } from '../../../shared/model';
 import { CallFailed } from '../CallFailed';
 import { useApp, useFeed } from '../context';
 import { counted, dollars, percent, successTitle, whole } from '../format';
@@ -9,7 +8,7 @@ import { successText } from '../../../shared/provenance';
 import { decideText } from './decideText';
 import { CostFrontier } from './CostFrontier';
 import { STATE_LOOK } from '../cell-list/states';
-import { BOARD_FIELDS, downOf, gridOf, type BoardField } from '../../../shared/board';
+import { BOARD_FIELDS, boardRows, downOf, gridOf, type BoardField, type BoardRow } from '../../../shared/board';
 import { SIGNIFICANT, verdictsByPath, type Verdict } from '../../../shared/board-comparisons';
 import { wilson95 } from '../../../shared/stats';
 import { TableExport } from '../TableExport';
@@ -34,7 +33,7 @@ function Breakable({ text }: { text: string }) {
 }
 
 interface SquareProps {
-  cell: CellSummary;
+  cell: BoardRow;
   /** Its real differences among the comparisons listed, and how many it won and lost in all. */
   verdicts: Verdict[];
   standing: { won: number; lost: number } | undefined;
@@ -60,7 +59,8 @@ function Square({ cell, verdicts, standing, names, focused, onFocus }: SquarePro
       tabIndex={focused ? 0 : -1}
       data-focused={focused || undefined}
       onFocus={onFocus}
-      onClick={() => openCell(cell.id)}
+      // An agent's square opens its collection.
+      onClick={() => openCell(cell.of?.cell.id ?? cell.id)}
       aria-label={`${cell.name}: ${successText(successes, scored)}`}
       title={[cell.name, formatAddress(cell), successTitle(cell), ...cell.board_reasons, ...why].join('\n')}
     >
@@ -104,15 +104,17 @@ export function BoardView() {
   const boards = report?.boards ?? [];
   // At first, the first board anyone is on.
   const board = boards.find((b) => b.name === chosen) ?? boards.find((b) => cells.some((c) => c.boardName === b.name && c.board === 'on')) ?? boards[0];
+  // A collection of several agents: a square per agent.
+  const squares = useMemo(() => boardRows(cells), [cells]);
   // Cells that claim one crossing are shown side by side, off the board, with or without "every cell".
-  const shown = useMemo(() => cells.filter((c) => c.boardName === board?.name && (all || c.board === 'on' || c.rivals.length > 0)), [cells, board?.name, all]);
+  const shown = useMemo(() => squares.filter((c) => c.boardName === board?.name && (all || c.board === 'on' || c.rivals.length > 0)), [squares, board?.name, all]);
   const grid = useMemo(() => gridOf(shown, across), [shown, across]);
-  const names = useMemo(() => new Map(cells.map((c) => [c.path, c.name])), [cells]);
+  const names = useMemo(() => new Map(squares.map((c) => [c.path, c.name])), [squares]);
   const verdicts = useMemo(() => verdictsByPath(board?.comparisons ?? []), [board?.comparisons]);
   const rows = useVirtualRows(grid.rows.length, ROW_PITCH);
   if (error && !report) return <CallFailed what="The board" error={error} />;
   if (!report) return null;
-  if (!board) return <p className="muted empty-note">No cell here belongs to a board: only coding-agent and bigym-agent runners keep one.</p>;
+  if (!board) return <p className="muted empty-note">No cell here belongs to a board.</p>;
 
   const comparisons = board.comparisons;
   const move = (event: React.KeyboardEvent) => {
@@ -130,7 +132,8 @@ export function BoardView() {
     (event.currentTarget.querySelector(`[data-square="${to[0]}-${to[1]}"] button`) as HTMLElement | null)?.focus();
   };
   const openPaired = (a: string, b: string) => {
-    const id = (path: string) => cells.find((c) => c.path === path)?.id ?? path;
+    // An agent's side is `<id>@<agent>`, as the Paired view names it.
+    const id = (path: string) => squares.find((c) => c.path === path)?.id ?? path;
     setPaired(id(a), id(b));
     setView('paired');
   };

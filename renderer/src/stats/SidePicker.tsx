@@ -14,7 +14,7 @@ export interface Choice {
 export function choicesOf(cells: CellSummary[]): Choice[] {
   return cells.flatMap((cell) => [
     { id: cell.id, label: cell.name, format: cell.format },
-    ...[...cell.evaluatedVersions, ...cell.agents].map((part) => ({ id: `${cell.id}@${part}`, label: `${cell.name} @ ${part}`, format: cell.format })),
+    ...[...cell.evaluatedVersions, ...cell.agents.map((a) => a.name)].map((part) => ({ id: `${cell.id}@${part}`, label: `${cell.name} @ ${part}`, format: cell.format })),
   ]);
 }
 
