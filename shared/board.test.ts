@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { gridOf, rivalsOf } from './board';
+import { boardRows, gridOf, rivalsOf } from './board';
 import type { Board, CellSummary } from './model';
 
 const labels = { harness: 'sdk', model: 'm1', condition: 'full', effort: 'default' };
 const cell = (path: string, board: Board, changedAt: number, rivals: string[] = []) =>
-  ({ id: `local:${path}`, host: 'local', path, board, boardName: 'coding-agent std-v2', labels, changedAt, rivals }) as Pick<CellSummary, 'id' | 'host' | 'path' | 'board' | 'boardName' | 'labels' | 'changedAt' | 'rivals'>;
+  ({ id: `local:${path}`, host: 'local', path, board, boardName: 'coding-agent std-v2', labels, changedAt, rivals, agents: [] }) as Pick<CellSummary, 'id' | 'host' | 'path' | 'board' | 'boardName' | 'labels' | 'changedAt' | 'rivals' | 'agents'>;
 
 describe('the board grid', () => {
   it('keeps every cell of a crossing, the one on the board first: a newer ui_ run beside it never takes its place', () => {
@@ -34,6 +34,28 @@ describe('rivals on a board', () => {
     expect([...rivals]).toEqual([
       [local.id, ['gpu1:/data/std_sdk_m1_full_default']],
       [remote.id, ['/r/std_sdk_m1_full_default']],
+    ]);
+  });
+});
+
+describe('a collection of several agents on its board', () => {
+  const agent = (name: string, successes: number) => ({ name, model: 'qwen', episodes: { planned: 10, ended: 10, scored: 10, excluded: 0, successes }, success_rate: successes / 10, reward: { mean: successes / 10, n: 10 } });
+  const collection = (path: string, agents: ReturnType<typeof agent>[]) =>
+    ({ id: `local:${path}`, host: 'local', path, name: 'rollouts', board: 'on', boardName: 'nemo-gym math', labels: { harness: agents.map((a) => a.name).join(', '), model: 'qwen', condition: null, effort: null }, agents, rivals: [], board_reasons: [] }) as unknown as CellSummary;
+
+  it("is a square per agent, each its own place and figures; an agent's second collection claims its square", () => {
+    const both = collection('/r/math/rollouts.jsonl', [agent('claude', 8), agent('codex', 5)]);
+    const rows = boardRows([both]);
+    expect(rows.map((r) => [r.id, r.path, r.name, r.labels.harness, r.episodes.successes, r.success_rate, r.of?.cell.id])).toEqual([
+      ['local:/r/math/rollouts.jsonl@claude', '/r/math/rollouts.jsonl@claude', 'rollouts@claude', 'claude', 8, 0.8, both.id],
+      ['local:/r/math/rollouts.jsonl@codex', '/r/math/rollouts.jsonl@codex', 'rollouts@codex', 'codex', 5, 0.5, both.id],
+    ]);
+    // Laid out again, a square is itself.
+    expect(boardRows(rows)).toEqual(rows);
+    const again = { ...collection('/r/math/claude_again.jsonl', []), labels: { harness: 'claude', model: 'qwen', condition: null, effort: null } } as CellSummary;
+    expect([...rivalsOf([both, again])]).toEqual([
+      [both.id, ['/r/math/claude_again.jsonl']],
+      [again.id, ['/r/math/rollouts.jsonl']],
     ]);
   });
 });

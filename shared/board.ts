@@ -77,32 +77,39 @@ export function gridOf<C extends Square>(cells: C[], across: BoardField = 'model
   return { columns, rows, at: (row, column) => squares.get(`${rows[row]}\0${columns[column]}`) ?? [] };
 }
 
-type Claimant = Pick<CellSummary, 'id' | 'host' | 'path' | 'board' | 'boardName' | 'labels'>;
+type Claimant = Pick<CellSummary, 'id' | 'host' | 'path' | 'board' | 'boardName' | 'labels' | 'agents'>;
 
-/** A cell's place that tells it from a copy of it: its path, on its host. */
-
-/** The crossing an on-board cell claims: its board and its four fields; null for a cell that claims none. */
-const crossingOf = (cell: Claimant) => (cell.board === 'on' && cell.boardName !== null ? [cell.boardName, ...BOARD_FIELDS.map((f) => unknown(cell.labels[f]))].join('\0') : null);
+/** The crossings an on-board cell claims, its board and four fields: one, or one per agent of a collection of several (as boardRows places them). */
+function crossingsOf(cell: Claimant): string[] {
+  if (cell.board !== 'on' || cell.boardName === null) return [];
+  const places = cell.agents.length ? cell.agents.map((a) => ({ ...cell.labels, harness: a.name, model: a.model ?? cell.labels.model })) : [cell.labels];
+  return places.map((labels) => [cell.boardName, ...BOARD_FIELDS.map((f) => unknown(labels[f]))].join('\0'));
+}
 
 /**
  * The on-board cells that claim one crossing with others (a copied run folder, a backup, a second run under
- * one name): each one's id, and the places of the others. runners/FORMATS.md: one cell, one place on the board.
+ * one name, an agent's second collection): each one's id, and the places of the others. runners/FORMATS.md:
+ * one cell, one place on the board.
  */
 export function rivalsOf(cells: readonly Claimant[]): Map<string, string[]> {
   const claims = new Map<string, Claimant[]>();
   for (const cell of cells) {
-    const crossing = crossingOf(cell);
-    if (crossing === null) continue;
-    const there = claims.get(crossing);
-    if (there) there.push(cell);
-    else claims.set(crossing, [cell]);
+    for (const crossing of crossingsOf(cell)) {
+      const there = claims.get(crossing);
+      if (there) there.push(cell);
+      else claims.set(crossing, [cell]);
+    }
   }
-  const rivals = new Map<string, string[]>();
+  const rivals = new Map<string, Set<string>>();
   for (const there of claims.values()) {
     if (there.length < 2) continue;
-    for (const cell of there) rivals.set(cell.id, there.filter((c) => c !== cell).map(formatAddress).sort());
+    for (const cell of there) {
+      let others = rivals.get(cell.id);
+      if (!others) rivals.set(cell.id, (others = new Set()));
+      for (const other of there) if (other !== cell) others.add(formatAddress(other));
+    }
   }
-  return rivals;
+  return new Map([...rivals].map(([id, others]) => [id, [...others].sort()]));
 }
 
 /** The cell beside the others that claim its crossing: with any, it leaves the board, a problem of its own naming them. */
