@@ -1,5 +1,5 @@
 // The board's fields and its grid, as the window and `cellwatch board` both lay it out.
-import { mergeProblems, problem, type CellSummary } from './model';
+import { mergeProblems, problem, type CellLabels, type CellSummary } from './model';
 import { formatAddress } from './address';
 
 export const BOARD_FIELDS = ['harness', 'model', 'condition', 'effort'] as const;
@@ -79,11 +79,15 @@ export function gridOf<C extends Square>(cells: C[], across: BoardField = 'model
 
 type Claimant = Pick<CellSummary, 'id' | 'host' | 'path' | 'board' | 'boardName' | 'labels' | 'agents'>;
 
-/** The crossings an on-board cell claims, its board and four fields: one, or one per agent of a collection of several (as boardRows places them). */
+/** A crossing: a board and its four fields. */
+const crossingOf = (boardName: string, labels: CellLabels) => `${boardName}\0${unknown(labels.harness)}\0${unknown(labels.model)}\0${unknown(labels.condition)}\0${unknown(labels.effort)}`;
+
+/** The crossings an on-board cell claims: its own, or one per agent of a collection of several (as boardRows places them). */
 function crossingsOf(cell: Claimant): string[] {
   if (cell.board !== 'on' || cell.boardName === null) return [];
-  const places = cell.agents.length ? cell.agents.map((a) => ({ ...cell.labels, harness: a.name, model: a.model ?? cell.labels.model })) : [cell.labels];
-  return places.map((labels) => [cell.boardName, ...BOARD_FIELDS.map((f) => unknown(labels[f]))].join('\0'));
+  if (!cell.agents.length) return [crossingOf(cell.boardName, cell.labels)];
+  const board = cell.boardName;
+  return cell.agents.map((a) => crossingOf(board, { ...cell.labels, harness: a.name, model: a.model ?? cell.labels.model }));
 }
 
 /**
