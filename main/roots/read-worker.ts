@@ -190,7 +190,11 @@ async function handle(job: WorkerJob): Promise<void> {
     );
   } else if (job.type === 'compare') {
     const held = new Map((await Promise.all(job.held.map(unitsFrom))).flat());
-    for (const entry of job.entries) entry.units = held.get(entry.path) ?? (entry.agentOf ? agentUnits(held.get(entry.agentOf.path) ?? '', entry.agentOf.agent) : entry.units);
+    // A local agent's units are its collection's, held by path; a remote one's came with its entry.
+    for (const entry of job.entries) {
+      const collection = entry.agentOf && held.get(entry.agentOf.path);
+      entry.units = held.get(entry.path) ?? (entry.agentOf && collection !== undefined ? agentUnits(collection, entry.agentOf.agent) : entry.units);
+    }
     const table = compareTable(job.entries);
     if (job.json) {
       const out = new JsonBytes((bytes) => reply({ type: 'comparisonsJson', id: job.id, bytes }, [bytes.buffer as ArrayBuffer]));
