@@ -39,16 +39,21 @@ describe('rivals on a board', () => {
 });
 
 describe('a collection of several agents on its board', () => {
-  const agent = (name: string, successes: number) => ({ name, model: 'qwen', episodes: { planned: 10, ended: 10, scored: 10, excluded: 0, successes }, success_rate: successes / 10, reward: { mean: successes / 10, n: 10 } });
+  const agent = (name: string, successes: number) => ({
+    name, model: 'qwen', episodes: { planned: 10, ended: 10, scored: 10, excluded: 0, successes }, success_rate: successes / 10, reward: { mean: successes / 10, n: 10 },
+    tokens: { input: successes * 1_000_000, cached_input: 0, output: 100_000, reasoning: null },
+  });
+  // qwen at $0.50 a million tokens in, $2 out.
+  const listPrice = { input: 0.5, cached_input: 0.05, output: 2 };
   const collection = (path: string, agents: ReturnType<typeof agent>[]) =>
-    ({ id: `local:${path}`, host: 'local', path, name: 'rollouts', board: 'on', boardName: 'nemo-gym math', labels: { harness: agents.map((a) => a.name).join(', '), model: 'qwen', condition: null, effort: null }, agents, rivals: [], board_reasons: [] }) as unknown as CellSummary;
+    ({ id: `local:${path}`, host: 'local', path, name: 'rollouts', board: 'on', boardName: 'nemo-gym math', labels: { harness: agents.map((a) => a.name).join(', '), model: 'qwen', condition: null, effort: null }, agents, rivals: [], board_reasons: [], listPrice, cost_source: 'prices.yml: qwen' }) as unknown as CellSummary;
 
   it("is a square per agent, each its own place and figures; an agent's second collection claims its square", () => {
     const both = collection('/r/math/rollouts.jsonl', [agent('claude', 8), agent('codex', 5)]);
     const rows = boardRows([both]);
-    expect(rows.map((r) => [r.id, r.path, r.name, r.labels.harness, r.episodes.successes, r.success_rate, r.of?.cell.id])).toEqual([
-      ['local:/r/math/rollouts.jsonl@claude', '/r/math/rollouts.jsonl@claude', 'rollouts@claude', 'claude', 8, 0.8, both.id],
-      ['local:/r/math/rollouts.jsonl@codex', '/r/math/rollouts.jsonl@codex', 'rollouts@codex', 'codex', 5, 0.5, both.id],
+    expect(rows.map((r) => [r.id, r.path, r.name, r.labels.harness, r.episodes.successes, r.success_rate, r.cost_usd_estimate, r.of?.cell.id])).toEqual([
+      ['local:/r/math/rollouts.jsonl@claude', '/r/math/rollouts.jsonl@claude', 'rollouts@claude', 'claude', 8, 0.8, 4.2, both.id],
+      ['local:/r/math/rollouts.jsonl@codex', '/r/math/rollouts.jsonl@codex', 'rollouts@codex', 'codex', 5, 0.5, 2.7, both.id],
     ]);
     // Laid out again, a square is itself.
     expect(boardRows(rows)).toEqual(rows);

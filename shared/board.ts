@@ -1,6 +1,7 @@
 // The board's fields and its grid, as the window and `cellwatch board` both lay it out.
-import { mergeProblems, problem, type CellLabels, type CellSummary } from './model';
+import { mergeProblems, problem, type AgentRow, type CellLabels, type CellSummary } from './model';
 import { formatAddress } from './address';
+import { listCost } from './cost';
 
 export const BOARD_FIELDS = ['harness', 'model', 'condition', 'effort'] as const;
 export type BoardField = (typeof BOARD_FIELDS)[number];
@@ -16,10 +17,18 @@ export interface BoardGrid<C> {
 /** A square's row: a cell, or one agent of a collection that runs several (`of`: the collection, and the agent). */
 export type BoardRow = CellSummary & { of?: { cell: CellSummary; agent: string } };
 
+/** An agent's tokens at its collection's list price, where both are known, and where that comes from. */
+function agentCost(cell: CellSummary, a: AgentRow): Pick<CellSummary, 'cost_usd_estimate' | 'cost_source'> {
+  const { input, cached_input, output } = a.tokens;
+  if (!cell.listPrice || input === null || output === null) return { cost_usd_estimate: null, cost_source: cell.listPrice ? 'no token counts in the files' : cell.cost_source };
+  return { cost_usd_estimate: listCost(cell.listPrice, { input, cached: cached_input, output }), cost_source: cell.cost_source };
+}
+
 /**
  * The rows a board lays out: each cell as it is, but a collection of several agents as one row per agent,
- * each with its own figures and place (`<path>@<agent>`, as a paired test names that side), its agent its
- * harness; its board and reasons are the collection's. What no agent has apart (tokens, cost) is unknown.
+ * each with its own figures, tokens and place (`<path>@<agent>`, as a paired test names that side), its
+ * agent its harness, its tokens at the collection's list price; its board and reasons are the collection's.
+ * What a provider billed the collection is not any one agent's.
  */
 export function boardRows(cells: readonly CellSummary[]): BoardRow[] {
   if (!cells.some((c) => c.agents.length)) return cells as BoardRow[];
@@ -35,10 +44,9 @@ export function boardRows(cells: readonly CellSummary[]): BoardRow[] {
           episodes: a.episodes,
           success_rate: a.success_rate,
           reward: a.reward,
-          tokens: { input: null, cached_input: null, output: null, reasoning: null },
-          cost_usd_estimate: null,
+          tokens: a.tokens,
+          ...agentCost(cell, a),
           cost_usd_billed: null,
-          cost_source: null,
           runnerCostUsd: null,
           agents: [],
           of: { cell, agent: a.name },

@@ -152,6 +152,8 @@ export interface AgentRow {
   episodes: EpisodeCounts;
   success_rate: number | null;
   reward: { mean: number | null; n: number };
+  /** Its rows' tokens (a negative count left out, as from the collection's). */
+  tokens: Tokens;
 }
 
 /** Who and what a cell ran, for headers and grouping; any may be unknown. */

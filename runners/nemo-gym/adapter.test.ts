@@ -91,9 +91,9 @@ describe('nemo-gym on the real math collections (Claude Code and Hermes on the s
     expect([read.cell.board, read.cell.board_reasons]).toEqual(['on', []]);
     // Each agent's square, as the board lays it out: its own place, figures and units, the same as the collection of that agent alone.
     const squares = boardRows([summaryOf(read, tmp.path)]);
-    expect(squares.map((s) => [s.path, s.labels.harness, s.episodes, s.success_rate])).toEqual([
-      [`${both}@math_with_judge_claude_code_agent`, 'math_with_judge_claude_code_agent', a.cell.episodes, a.cell.success_rate],
-      [`${both}@math_with_judge_hermes_agent`, 'math_with_judge_hermes_agent', b.cell.episodes, b.cell.success_rate],
+    expect(squares.map((s) => [s.path, s.labels.harness, s.episodes, s.success_rate, s.tokens])).toEqual([
+      [`${both}@math_with_judge_claude_code_agent`, 'math_with_judge_claude_code_agent', a.cell.episodes, a.cell.success_rate, a.cell.tokens],
+      [`${both}@math_with_judge_hermes_agent`, 'math_with_judge_hermes_agent', b.cell.episodes, b.cell.success_rate, b.cell.tokens],
     ]);
     // The board compares an agent on the collection's units named for it: those its FILE@AGENT side pairs, and the collection of it alone.
     for (const [agent, alone] of [['math_with_judge_claude_code_agent', a], ['math_with_judge_hermes_agent', b]] as const) {

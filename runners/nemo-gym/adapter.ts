@@ -13,18 +13,20 @@ import { readTranscript } from './transcript';
 
 export const NEMO_BOARD = "each agent of a collection on its environment (the collection's folder): its agent and model make its place";
 
-/** One agent's figures: its units as it pairs them (rollouts and terminal failures), the units planned for it, its mean reward. */
+/** One agent's figures: its units as it pairs them (rollouts and terminal failures), the units planned for it, its mean reward, its tokens. */
 function agentRow(name: string, units: readonly EpisodeUnit[], c: Collection): AgentRow {
   const scored = units.filter((u) => u.scored);
   const successes = scored.filter((u) => u.success).length;
   const stats = c.byAgent.get(name);
   const models = [...(c.agentModels.get(name) ?? [])];
+  const tokens = c.agentTokens.get(name);
   return {
     name,
     model: models.join(', ') || null,
     episodes: { planned: c.planned === null ? null : (c.agentPlans.get(name) ?? 0), ended: units.length, scored: scored.length, excluded: units.length - scored.length, successes },
     success_rate: scored.length ? successes / scored.length : null,
     reward: { mean: stats ? meanOf(stats) : null, n: stats?.n ?? 0 },
+    tokens: { input: tokens?.input ?? null, cached_input: tokens?.cached ?? null, output: tokens?.output ?? null, reasoning: tokens?.reasoning ?? null },
   };
 }
 

@@ -21,6 +21,7 @@ function shown(c: Collection) {
     byAgent: [...c.byAgent],
     agentPlans: [...c.agentPlans].sort(),
     agentModels: [...c.agentModels].map(([agent, models]) => [agent, [...models].sort()]).sort(),
+    agentTokens: [...c.agentTokens].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     tasks: c.tasks.map((t) => ({ task: t.task, planned: t.planned, rewards: t.rewards, n: t.n, successes: t.successes, sum: t.sum })),
     failures: c.failures,
     tokens: c.tokens,
@@ -82,10 +83,11 @@ function plainCount(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: Nem
   };
   const agents = [...new Set(rollouts.map((r) => r.agent ?? ''))];
   const tasks = [...new Set([...taskPlanned.keys(), ...rollouts.map((r) => r.task as number)])].sort((a, b) => a - b);
-  const tokenSum = (field: keyof RowUsage) => {
-    const given = rollouts.map((r) => r.usage?.[field] ?? null).filter((v): v is number => v !== null && v >= 0);
+  const tokenSum = (field: keyof RowUsage, of = rollouts) => {
+    const given = of.map((r) => r.usage?.[field] ?? null).filter((v): v is number => v !== null && v >= 0);
     return given.length ? given.reduce((a, b) => a + b, 0) : null;
   };
+  const tokensOf = (of: NemoRow[]) => ({ input: tokenSum('input', of), cached: tokenSum('cached', of), output: tokenSum('output', of), reasoning: tokenSum('reasoning', of) });
   return {
     planned: inputs === null || planned.size === 0 ? null : planned.size,
     done: done.size,
@@ -104,7 +106,8 @@ function plainCount(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: Nem
       return { task, planned: taskPlanned.get(task) ?? null, rewards: of.map((r) => r.reward), ...stats(of) };
     }),
     failures: [...classes.values()].sort((a, b) => b.rows - a.rows || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-    tokens: { input: tokenSum('input'), cached: tokenSum('cached'), output: tokenSum('output'), reasoning: tokenSum('reasoning') },
+    tokens: tokensOf(rollouts),
+    agentTokens: agents.map((a) => [a, tokensOf(rollouts.filter((r) => (r.agent ?? '') === a))]).sort(([a], [b]) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0)),
     models: [...new Set(rollouts.map((r) => r.model).filter((m): m is string => Boolean(m)))].sort(),
     problems,
     unscored: noted(rollouts.filter((r) => scored(r) === null)),

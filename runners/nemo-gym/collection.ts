@@ -42,9 +42,10 @@ export interface Collection {
   failedUnits: Map<UnitKey, NemoRow>;
   all: RewardStats;
   byAgent: Map<string, RewardStats>;
-  /** Each agent's planned units and the models its rollouts name ('' for rows that name no agent). */
+  /** Each agent's planned units, the models its rollouts name and their tokens ('' for rows that name no agent). */
   agentPlans: Map<string, number>;
   agentModels: Map<string, Set<string>>;
+  agentTokens: Map<string, RowUsage>;
   tasks: TaskStats[];
   failures: FailureClass[];
   tokens: RowUsage;
@@ -134,6 +135,7 @@ export class Collector {
   private failedChanges = 0;
   private lists!: UnitLists;
   private tokens!: TokenSums;
+  private agentTokens!: Map<string, TokenSums>;
   /** The row being counted, read into one object (RowBlock.readCounted). */
   private readonly row: CountedValues = { line: 0, task: 0, repeat: null, scored: null, agent: null, model: null, tokens: [null, null, null, null] };
 
@@ -152,8 +154,9 @@ export class Collector {
     this.classes = new Map();
     this.lists = new UnitLists();
     this.tokens = new TokenSums();
+    this.agentTokens = new Map();
     this.c = {
-      rollouts: new RowList(), planned: null, done: 0, missing: 0, failedUnits: new Map(), all: emptyStats(), byAgent: new Map(), agentPlans: new Map(), agentModels: new Map(), tasks: [], failures: [],
+      rollouts: new RowList(), planned: null, done: 0, missing: 0, failedUnits: new Map(), all: emptyStats(), byAgent: new Map(), agentPlans: new Map(), agentModels: new Map(), agentTokens: new Map(), tasks: [], failures: [],
       tokens: { input: null, cached: null, output: null, reasoning: null }, models: new Set(), problems: [], integrity: [],
       unscored: { rows: 0, first: [] }, unplanned: { rows: 0, first: [] }, negative: { rows: 0, first: [] },
     };
@@ -246,6 +249,9 @@ export class Collector {
     else stats.rewards = [given];
     addReward(stats, reward);
     const negative = this.tokens.add(row.tokens);
+    let agentSums = this.agentTokens.get(agent ?? '');
+    if (!agentSums) this.agentTokens.set(agent ?? '', (agentSums = new TokenSums()));
+    agentSums.add(row.tokens);
     if (negative >= 0) note(c.negative, { task, repeat, line, agent }, ` (${TOKEN_FIELDS[negative]} ${row.tokens[negative]})`);
     if (row.model) {
       c.models.add(row.model);
@@ -291,6 +297,7 @@ export class Collector {
     this.seen = { inputs: inputs?.length ?? 0, rows: rows.length, failures: failures.length };
     if (this.newTasks.length) this.c.tasks = addSorted(this.c.tasks, this.newTasks.splice(0), (a, b) => a.task - b.task).sorted;
     this.c.tokens = this.tokens.total;
+    for (const [agent, sums] of this.agentTokens) this.c.agentTokens.set(agent, sums.total);
     this.c.failures = [...this.classes.values()].sort((a, b) => b.rows - a.rows || byText(a.name, b.name));
     if (inputs === null) this.c.planned = null;
     return this.c;
