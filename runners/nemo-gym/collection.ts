@@ -136,6 +136,8 @@ export class Collector {
   private lists!: UnitLists;
   private tokens!: TokenSums;
   private agentTokens!: Map<string, TokenSums>;
+  private lastAgent = '';
+  private lastTokens: TokenSums | null = null;
   /** The row being counted, read into one object (RowBlock.readCounted). */
   private readonly row: CountedValues = { line: 0, task: 0, repeat: null, scored: null, agent: null, model: null, tokens: [null, null, null, null] };
 
@@ -155,6 +157,7 @@ export class Collector {
     this.lists = new UnitLists();
     this.tokens = new TokenSums();
     this.agentTokens = new Map();
+    this.lastTokens = null;
     this.c = {
       rollouts: new RowList(), planned: null, done: 0, missing: 0, failedUnits: new Map(), all: emptyStats(), byAgent: new Map(), agentPlans: new Map(), agentModels: new Map(), agentTokens: new Map(), tasks: [], failures: [],
       tokens: { input: null, cached: null, output: null, reasoning: null }, models: new Set(), problems: [], integrity: [],
@@ -197,6 +200,15 @@ export class Collector {
       this.newTasks.push(stats);
     }
     return stats;
+  }
+
+  /** An agent's token sums: the last one's again without a lookup, as a collection's rows come agent by agent. */
+  private tokensOf(agent: string): TokenSums {
+    if (agent === this.lastAgent && this.lastTokens) return this.lastTokens;
+    let sums = this.agentTokens.get(agent);
+    if (!sums) this.agentTokens.set(agent, (sums = new TokenSums()));
+    this.lastAgent = agent;
+    return (this.lastTokens = sums);
   }
 
   /** A unit has its rollout or its terminal failure: its state from now on. */
@@ -249,9 +261,7 @@ export class Collector {
     else stats.rewards = [given];
     addReward(stats, reward);
     const negative = this.tokens.add(row.tokens);
-    let agentSums = this.agentTokens.get(agent ?? '');
-    if (!agentSums) this.agentTokens.set(agent ?? '', (agentSums = new TokenSums()));
-    agentSums.add(row.tokens);
+    this.tokensOf(agent ?? '').add(row.tokens);
     if (negative >= 0) note(c.negative, { task, repeat, line, agent }, ` (${TOKEN_FIELDS[negative]} ${row.tokens[negative]})`);
     if (row.model) {
       c.models.add(row.model);
