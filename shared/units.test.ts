@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { outcomesOf } from './board-outcomes';
-import { encodeUnits } from './units';
+import { agentUnits, encodeUnits } from './units';
 
 describe('the units kept for the board', () => {
   it('come back as the board reads them, each id its own episode and its outcome whole, whatever the id holds but tabs and newlines', () => {
@@ -16,5 +16,19 @@ describe('the units kept for the board', () => {
       }),
     );
     expect(outcomesOf([{ units: encodeUnits([]) }]).words).toBe(0);
+  });
+});
+
+describe("one agent's units of a collection of several", () => {
+  it('takes the units named for it, as its side names them, and none of an agent whose name starts with its own', () => {
+    const units = [
+      { id: 'a/0#0', status: 'rollout', success: true, scored: true },
+      { id: 'a/b/0#0', status: 'rollout', success: false, scored: true },
+      { id: 'a/1#0', status: 'failed: timeout', success: null, scored: false },
+      { id: 'b/0#0', status: 'rollout', success: false, scored: true },
+    ];
+    expect(agentUnits(encodeUnits(units), 'a')).toBe(encodeUnits([{ ...units[0], id: '0#0' }, { ...units[2], id: '1#0' }] as typeof units));
+    expect(agentUnits(encodeUnits(units), 'a/b')).toBe(encodeUnits([{ ...units[1], id: '0#0' }] as typeof units));
+    expect(agentUnits(encodeUnits(units), 'c')).toBe('');
   });
 });

@@ -11,12 +11,16 @@ export function encodeUnits(units: EpisodeUnit[]): string {
 
 /**
  * One agent's units of a collection that runs several, whose units are named `<agent>/<task>#<rollout>`:
- * encoded as that agent's side of a paired test names them (`<task>#<rollout>`).
+ * encoded as that agent's side of a paired test names them (`<task>#<rollout>`, which holds no slash: agent
+ * `a` is not agent `a/b`).
  */
 export function agentUnits(encoded: string, agent: string): string {
   const prefix = `${agent.replace(/[\t\n]/g, ' ')}/`;
   return encoded
     .split('\n')
-    .flatMap((line) => (line.startsWith(prefix) ? [line.slice(prefix.length)] : []))
+    .flatMap((line) => {
+      const unit = line.startsWith(prefix) ? line.slice(prefix.length) : '';
+      return unit && !unit.slice(0, unit.indexOf('\t')).includes('/') ? [unit] : [];
+    })
     .join('\n');
 }
