@@ -89,5 +89,7 @@ test.describe('paired McNemar view', () => {
     await expect(page.getByLabel('Excluded rollouts').getByRole('listitem')).toHaveText(['3#1 A failed: sandbox_timeout']);
     await expect(page.getByLabel('Verdict')).toHaveText('B wins 10 rollouts that A fails and loses 3; p = 0.092: no evidence of a difference at the 5% level.');
     await expect(page.getByRole('heading', { name: /^Discordant rollouts \(13\)/ })).toBeVisible();
+    // A's rate over the 23 paired rollouts is not its own over the 24 it scored (its square on the board): said.
+    await expect(page.locator('.figures')).toContainText('82.6% over the paired rollouts (the list: 83.3% over all it scored)');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boardRows, gridOf, rivalsOf } from './board';
+import { boardRows, gridOf, rivalsOf, sideRow } from './board';
 import type { Board, CellSummary } from './model';
 
 const labels = { harness: 'sdk', model: 'm1', condition: 'full', effort: 'default' };
@@ -55,8 +55,11 @@ describe('a collection of several agents on its board', () => {
       ['local:/r/math/rollouts.jsonl@claude', '/r/math/rollouts.jsonl@claude', 'rollouts@claude', 'claude', 8, 0.8, 4.2, both.id],
       ['local:/r/math/rollouts.jsonl@codex', '/r/math/rollouts.jsonl@codex', 'rollouts@codex', 'codex', 5, 0.5, 2.7, both.id],
     ]);
-    // Laid out again, a square is itself.
+    // Laid out again, a square is itself; a paired side names it by its id.
     expect(boardRows(rows)).toEqual(rows);
+    expect(sideRow([both], 'local:/r/math/rollouts.jsonl@codex')?.success_rate).toBe(0.5);
+    expect(sideRow([both], both.id)).toBe(both);
+    expect(sideRow([both], 'local:/r/math/rollouts.jsonl@nobody')).toBeUndefined();
     const again = { ...collection('/r/math/claude_again.jsonl', []), labels: { harness: 'claude', model: 'qwen', condition: null, effort: null } } as CellSummary;
     expect([...rivalsOf([both, again])]).toEqual([
       [both.id, ['/r/math/claude_again.jsonl']],

@@ -55,6 +55,14 @@ export function boardRows(cells: readonly CellSummary[]): BoardRow[] {
   );
 }
 
+/** The row of the side `id` names: a cell's, or one agent's of a collection of several (`<cell id>@<agent>`). */
+export function sideRow(cells: readonly CellSummary[], id: string): BoardRow | undefined {
+  const cell = cells.find((c) => c.id === id);
+  if (cell) return cell;
+  const collection = cells.find((c) => c.agents.length && id.startsWith(`${c.id}@`));
+  return collection && boardRows([collection]).find((row) => row.id === id);
+}
+
 const unknown = (value: string | null) => value ?? '?';
 /** The fields a board's rows are made of when `across` makes its columns, in their order. */
 export const downOf = (across: BoardField) => BOARD_FIELDS.filter((f) => f !== across);

@@ -7,6 +7,7 @@ import { SideEpisode } from './SideEpisode';
 import { FirstDivergence } from './FirstDivergence';
 import { choicesOf, SidePicker } from './SidePicker';
 import { asError } from '../../../shared/errors';
+import { sideRow } from '../../../shared/board';
 import { CallFailed } from '../CallFailed';
 
 /** A side's outcome on an episode: green success, red failure, the side named in plain text. */
@@ -20,7 +21,8 @@ function Mark({ side, success }: { side: 'A' | 'B'; success: boolean }) {
 
 /** A side's rate over the paired units, and the list's (over all it scored) when they differ. */
 function SideRate({ rate, cellId, unit }: { rate: number | null; cellId: string; unit: string }) {
-  const listed = useApp((s) => s.cells.find((c) => c.id === cellId)?.success_rate ?? null);
+  // An agent's side of a collection has its own rate, as its square on the board.
+  const listed = useApp((s) => sideRow(s.cells, cellId)?.success_rate ?? null);
   const differs = listed !== null && rate !== null && Math.abs(listed - rate) > 0.0005;
   return (
     <dd>
