@@ -174,23 +174,34 @@ describe('nemo-gym on bad and partial input', () => {
     ]);
   });
 
+  it('counts a unit given twice with one outcome once, and says so', async () => {
+    const path = join(tmp.path, 'c.jsonl');
+    writeFileSync(join(tmp.path, 'c_materialized_inputs.jsonl'), inputs(2));
+    writeFileSync(path, jsonl([row(0, 1), row(1, 0), row(0, 1)]));
+    const { cell, integrity } = await readFull(path);
+    expect(cell.episodes).toEqual({ planned: 2, ended: 2, scored: 2, excluded: 0, successes: 1 });
+    expect(integrity?.map((p) => [p.line, p.message])).toEqual([[3, 'repeats rollout 0#0 of pi (first at line 1); not counted']]);
+  });
+
   it('names each bad row by file and line and reads the rest; a half-written last line waits', async () => {
     const path = join(tmp.path, 'c.jsonl');
     writeFileSync(join(tmp.path, 'c_materialized_inputs.jsonl'), inputs(6));
     writeFileSync(path, `${JSON.stringify(row(0, 1))}\nnot json\n${JSON.stringify({ reward: 1, response: {} })}\n${JSON.stringify(row(0, 0))}\n${JSON.stringify(row(1, 'n/a'))}\n${JSON.stringify(row(2, 0.5)).slice(0, 40)}`);
-    const { cell, detail, integrity } = await readFull(path);
+    const { cell, detail, integrity, units } = await readFull(path);
     expect(cell.problems.map((p) => [p.file, p.line, p.message])).toEqual([
       ['c.jsonl', 2, 'not a JSON object; skipped'],
       ['c.jsonl', 3, 'no _ng_task_index; skipped'],
     ]);
     // A unit given twice, and a rollout with no reward to score, break the integrity rules: the cell leaves its board.
     expect(integrity?.map((p) => [p.file, p.line, p.message])).toEqual([
-      ['c.jsonl', 4, 'repeats rollout 0#0 of pi (first at line 1); not counted'],
+      ['c.jsonl', 4, 'repeats rollout 0#0 of pi (first at line 1) with another outcome (success, then failure): neither is scored'],
       ['c.jsonl', undefined, '1 rollout (pi/1#0 at line 5) without a numeric reward: not scored'],
     ]);
-    // 0#0 scored, 1#0 ended with a reward that is no number: shown as given, not scored.
+    // 0#0 given as a success, then a failure: neither scored, in every view; 1#0 ended with a reward that is no number: shown as given, not scored.
     expect(cell.budget).toEqual({ unit: 'rollouts', used: 2, total: 6 });
-    expect(cell.episodes).toEqual({ planned: 6, ended: 2, scored: 1, excluded: 1, successes: 1 });
+    expect(cell.episodes).toEqual({ planned: 6, ended: 2, scored: 0, excluded: 2, successes: 0 });
+    expect(units.map((u) => [u.id, u.status, u.scored])).toEqual([['0#0', 'repeated', false], ['1#0', 'rollout', false]]);
+    expect(detail?.episodes.map((e) => [e.id, e.status, e.success])).toEqual([['0#0', 'repeated', null], ['1#0', 'rollout', null]]);
     expect(cell.tokens).toEqual({ input: 20, cached_input: 8, output: 6, reasoning: 2 });
     expect(detail?.tables.find((t) => t.id === 'rollouts')?.rows.map((r) => r[2])).toEqual([1, '"n/a"']);
     appendFileSync(path, `${JSON.stringify(row(2, 0.5)).slice(40)}\n`);

@@ -30,6 +30,7 @@ function shown(c: Collection) {
     unscored: c.unscored,
     unplanned: c.unplanned,
     negative: c.negative,
+    conflicted: [...c.conflicted].sort((a, b) => a - b),
   };
 }
 
@@ -47,18 +48,30 @@ function plainCount(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: Nem
     taskPlanned.set(input.task as number, (taskPlanned.get(input.task as number) ?? 0) + 1);
   }
   const agentOf = (r: NemoRow) => r.agent ?? plannedAgent.get(unit(r)) ?? null;
-  const first = new Map<string, number>();
+  const scored = (r: NemoRow) => (typeof r.reward === 'number' && Number.isFinite(r.reward) ? r.reward : null);
+  const outcome = (r: NemoRow) => (scored(r) === null ? 'no reward' : (scored(r) as number) >= 1 ? 'success' : 'failure');
+  const first = new Map<string, NemoRow>();
   const rollouts: NemoRow[] = [];
   const problems: string[] = [];
+  // Units given again with another outcome than their first's: neither is scored.
+  const conflicted = new Set<string>();
   for (const raw of rows) {
     const row = { ...raw, agent: agentOf(raw) };
-    const at = first.get(key(row.agent, row));
-    if (at !== undefined) problems.push(`c.jsonl:${row.line} repeats rollout ${unit(row)}${row.agent ? ` of ${row.agent}` : ''} (first at line ${at}); not counted`);
-    else {
-      first.set(key(row.agent, row), row.line);
+    const k = key(row.agent, row);
+    const was = first.get(k);
+    if (was === undefined) {
+      first.set(k, row);
       rollouts.push(row);
+      continue;
+    }
+    const again = `c.jsonl:${row.line} repeats rollout ${unit(row)}${row.agent ? ` of ${row.agent}` : ''} (first at line ${was.line})`;
+    if (conflicted.has(k) || outcome(was) === outcome(row)) problems.push(`${again}; not counted`);
+    else {
+      conflicted.add(k);
+      problems.push(`${again} with another outcome (${outcome(was)}, then ${outcome(row)}): neither is scored`);
     }
   }
+  const counted = rollouts.filter((r) => !conflicted.has(key(r.agent, r)));
   const failed = new Map<string, NemoRow>();
   const classes = new Map<string, { name: string; rows: number; terminal: number; attempts: number | null }>();
   for (const row of failures) {
@@ -68,7 +81,6 @@ function plainCount(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: Nem
     if (row.terminal && !first.has(key(agentOf(row), row))) failed.set(key(agentOf(row), row), { ...row, agent: agentOf(row), failureClass: name });
   }
   const done = new Set([...first.keys(), ...failed.keys()]);
-  const scored = (r: NemoRow) => (typeof r.reward === 'number' && Number.isFinite(r.reward) ? r.reward : null);
   const named = (r: NemoRow) => `${r.agent ? `${r.agent}/` : ''}${unit(r)} at line ${r.line}`;
   const noted = (of: NemoRow[]) => ({ rows: of.length, first: of.slice(0, 3).map(named) });
   const negativeCounts = (of: NemoRow[]) => {
@@ -94,8 +106,8 @@ function plainCount(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: Nem
     missing: [...planned].filter((k) => !done.has(k)).length,
     rollouts: rollouts.map((r) => `${r.line}:${r.agent}`),
     failed: [...failed.values()].map((r) => `${r.line}:${r.agent}:${r.failureClass}`),
-    all: stats(rollouts),
-    byAgent: agents.map((a) => [a, stats(rollouts.filter((r) => (r.agent ?? '') === a))]),
+    all: stats(counted),
+    byAgent: agents.map((a) => [a, stats(counted.filter((r) => (r.agent ?? '') === a))]),
     agentPlans: [...new Set([...planned].map((k) => k.split('\u0000')[0] as string))].map((a) => [a === 'null' ? '' : a, [...planned].filter((k) => k.split('\u0000')[0] === a).length]).sort(),
     agentModels: agents.flatMap((a) => {
       const models = [...new Set(rollouts.filter((r) => (r.agent ?? '') === a && r.model).map((r) => r.model as string))].sort();
@@ -103,7 +115,7 @@ function plainCount(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: Nem
     }).sort(),
     tasks: tasks.map((task) => {
       const of = rollouts.filter((r) => r.task === task);
-      return { task, planned: taskPlanned.get(task) ?? null, rewards: of.map((r) => r.reward), ...stats(of) };
+      return { task, planned: taskPlanned.get(task) ?? null, rewards: of.map((r) => r.reward), ...stats(of.filter((r) => counted.includes(r))) };
     }),
     failures: [...classes.values()].sort((a, b) => b.rows - a.rows || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     tokens: tokensOf(rollouts),
@@ -113,6 +125,7 @@ function plainCount(inputs: PlannedUnit[] | null, rows: NemoRow[], failures: Nem
     unscored: noted(rollouts.filter((r) => scored(r) === null)),
     unplanned: noted(inputs !== null && planned.size > 0 ? rollouts.filter((r) => !planned.has(key(r.agent, r))) : []),
     negative: negativeCounts(rollouts),
+    conflicted: rollouts.flatMap((r, k) => (conflicted.has(key(r.agent, r)) ? [k] : [])),
   } as ReturnType<typeof shown>;
 }
 

@@ -3,7 +3,7 @@
 import { problem, type EpisodeUnit, type Problem } from '../../shared/model';
 import { addSorted } from '../../shared/arrays';
 import { NAMED } from '../common/integrity';
-import { addReward, emptyStats, type RewardStats, type TaskStats } from './reward-stats';
+import { addReward, emptyStats, outcomeWord, successOf, type RewardStats, type TaskStats } from './reward-stats';
 import { RowList } from './row-list';
 import { unitOf, type CountedValues, type NemoRow, type PlannedUnit, type RowBlock, type RowUsage } from './row-block';
 import { byText, UnitLists } from './unit-lists';
@@ -58,6 +58,8 @@ export interface Collection {
   unplanned: Noted;
   /** Rollouts with a negative token count (left out of the sums), each named with its first such field. */
   negative: Noted;
+  /** The places in `rollouts` of units given again with another outcome: neither is scored. */
+  conflicted: Set<number>;
 }
 
 /** Rows of a kind: how many, and the first few as `agent/unit at line n`. */
@@ -107,6 +109,8 @@ class TokenSums {
  */
 const PLANNED = 1;
 const DONE = 2;
+/** Given again with another outcome: neither is scored. */
+const CONFLICT = 4;
 const ROLLOUT_LINE = 8;
 
 /**
@@ -131,8 +135,10 @@ export class Collector {
   /** Tasks met since the tasks were last put in order. */
   private newTasks!: TaskStats[];
   private classes!: Map<string, FailureClass>;
-  /** Changes to the failed units: a unit list from before one is made again. */
-  private failedChanges = 0;
+  /** Changes to units already counted (a failed unit's rollout came, a unit given again with another outcome): a unit list from before one is made again. */
+  private unitChanges = 0;
+  /** A unit was given again with another outcome since the rewards were last counted (recountRewards). */
+  private recount = false;
   private lists!: UnitLists;
   private tokens!: TokenSums;
   private agentTokens!: Map<string, TokenSums>;
@@ -161,7 +167,7 @@ export class Collector {
     this.c = {
       rollouts: new RowList(), planned: null, done: 0, missing: 0, failedUnits: new Map(), all: emptyStats(), byAgent: new Map(), agentPlans: new Map(), agentModels: new Map(), agentTokens: new Map(), tasks: [], failures: [],
       tokens: { input: null, cached: null, output: null, reasoning: null }, models: new Set(), problems: [], integrity: [],
-      unscored: { rows: 0, first: [] }, unplanned: { rows: 0, first: [] }, negative: { rows: 0, first: [] },
+      unscored: { rows: 0, first: [] }, unplanned: { rows: 0, first: [] }, negative: { rows: 0, first: [] }, conflicted: new Set(),
     };
   }
 
@@ -241,12 +247,12 @@ export class Collector {
     const key = this.keyOf(agent, task, repeat);
     const state = this.unitStates.get(key) ?? 0;
     if (state >= ROLLOUT_LINE) {
-      c.integrity.push(problem(this.files.rollouts, `repeats rollout ${unitOf(row)}${agent ? ` of ${agent}` : ''} (first at line ${Math.floor(state / ROLLOUT_LINE)}); not counted`, { line }));
+      this.repeated(key, state, agent, line);
       return;
     }
     if (c.planned !== null && !(state & PLANNED)) note(c.unplanned, { task, repeat, line, agent });
     this.unitStates.set(key, this.finish(state) + line * ROLLOUT_LINE);
-    if (c.failedUnits.size && c.failedUnits.delete(key)) this.failedChanges++;
+    if (c.failedUnits.size && c.failedUnits.delete(key)) this.unitChanges++;
     c.rollouts.push(block, i, agent);
     const reward = row.scored;
     if (reward === null) note(c.unscored, { task, repeat, line, agent });
@@ -271,6 +277,46 @@ export class Collector {
     }
   }
 
+  /**
+   * A unit's rollout given again (the row being counted): a problem naming both lines, not counted. With
+   * another outcome than the first's, neither is scored: the first is taken out of every count and its unit
+   * listed as `repeated` (as oneOutcome has it for every format).
+   */
+  private repeated(key: UnitKey, state: number, agent: string | null, line: number): void {
+    const c = this.c;
+    const { task, repeat, scored } = this.row;
+    const again = `repeats rollout ${unitOf({ task, repeat })}${agent ? ` of ${agent}` : ''} (first at line ${Math.floor(state / ROLLOUT_LINE)})`;
+    const first = state & CONFLICT ? -1 : c.rollouts.placeOfLine(Math.floor(state / ROLLOUT_LINE));
+    const [was, now] = [first < 0 ? null : successOf(c.rollouts.scoredReward(first)), successOf(scored)];
+    if (first < 0 || was === now) {
+      c.integrity.push(problem(this.files.rollouts, `${again}; not counted`, { line }));
+      return;
+    }
+    c.integrity.push(problem(this.files.rollouts, `${again} with another outcome (${outcomeWord(was)}, then ${outcomeWord(now)}): neither is scored`, { line }));
+    this.unitStates.set(key, state | CONFLICT);
+    c.conflicted.add(first);
+    this.unitChanges++;
+    this.recount = true;
+  }
+
+  /**
+   * The rewards counted again without the units given twice with two outcomes, in file order as first: a
+   * reward taken back out of a sum of floats would leave it a few bits off the sum never holding it. Once an
+   * update that met such a unit, never a row.
+   */
+  private recountRewards(): void {
+    const c = this.c;
+    this.recount = false;
+    for (const stats of [c.all, ...c.byAgent.values(), ...this.taskStats.values()]) Object.assign(stats, { n: 0, successes: 0, sum: 0 });
+    for (let k = 0; k < c.rollouts.length; k++) {
+      if (c.conflicted.has(k)) continue;
+      const reward = c.rollouts.scoredReward(k);
+      addReward(c.all, reward);
+      addReward(c.byAgent.get(c.rollouts.agent(k) ?? '') as RewardStats, reward);
+      addReward(this.task(c.rollouts.task(k)), reward);
+    }
+  }
+
   private addFailure(block: RowBlock, i: number): void {
     const name = block.failureClass(i) ?? 'unclassified';
     const entry = this.classes.get(name) ?? { name, rows: 0, terminal: 0, attempts: null };
@@ -289,7 +335,7 @@ export class Collector {
     if (state >= ROLLOUT_LINE) return;
     this.unitStates.set(key, this.finish(state));
     this.c.failedUnits.set(key, { ...block.row(i), agent, failureClass: name });
-    this.failedChanges++;
+    this.unitChanges++;
   }
 
   /** The collection as of these rows (each file's, whole, as read now). */
@@ -304,6 +350,7 @@ export class Collector {
     for (let i = this.seen.inputs; i < (inputs?.length ?? 0); i++) this.addInput((inputs as PlannedUnit[])[i] as PlannedUnit);
     for (const block of rows.slice(this.seen.rows)) for (let i = 0; i < block.length; i++) this.addRollout(block, i);
     for (const block of failures.slice(this.seen.failures)) for (let i = 0; i < block.length; i++) this.addFailure(block, i);
+    if (this.recount) this.recountRewards();
     this.seen = { inputs: inputs?.length ?? 0, rows: rows.length, failures: failures.length };
     if (this.newTasks.length) this.c.tasks = addSorted(this.c.tasks, this.newTasks.splice(0), (a, b) => a.task - b.task).sorted;
     this.c.tokens = this.tokens.total;
@@ -315,6 +362,6 @@ export class Collector {
 
   /** The units a paired test pairs (UnitLists.of): one agent's, or all. */
   units(agent?: string): EpisodeUnit[] {
-    return this.lists.of(this.c, this.failedChanges, agent);
+    return this.lists.of(this.c, this.unitChanges, agent);
   }
 }

@@ -113,7 +113,7 @@ function aggregateTable(lines: AggregateLine[], file: string): DetailTable {
 }
 
 /** What an Episodes row shows of a rollout or a failure: its row but its fields, of which only the run time. */
-type EpisodeSource = Pick<NemoRow, 'agent' | 'task' | 'repeat' | 'reward' | 'usage' | 'failureClass'> & { runTime: unknown };
+type EpisodeSource = Pick<NemoRow, 'agent' | 'task' | 'repeat' | 'reward' | 'usage' | 'failureClass'> & { runTime: unknown; repeated?: boolean };
 
 /**
  * A rollout or terminal failure as an Episodes row: `failed`, its class in the note (a pill of
@@ -121,10 +121,11 @@ type EpisodeSource = Pick<NemoRow, 'agent' | 'task' | 'repeat' | 'reward' | 'usa
  * does not (one agent).
  */
 function episodeRow(row: EpisodeSource, id: string, named: boolean): EpisodeRow {
-  const success = successOf(scoredReward(row));
+  // A unit given again with another outcome is not scored, whatever its first rollout's reward.
+  const success = row.repeated ? null : successOf(scoredReward(row));
   return {
     id,
-    status: row.failureClass ? 'failed' : 'rollout',
+    status: row.failureClass ? 'failed' : row.repeated ? 'repeated' : 'rollout',
     success,
     scored: success !== null,
     toolCalls: null,
@@ -146,7 +147,7 @@ function episodeSources(c: Collection, from: number): EpisodeSource[] {
   const { rollouts } = c;
   const shown: EpisodeSource[] = [];
   for (let k = Math.max(0, from); k < rollouts.length; k++) {
-    shown.push({ agent: rollouts.agent(k), task: rollouts.task(k), repeat: rollouts.repeat(k), reward: rollouts.reward(k), usage: rollouts.usage(k), failureClass: rollouts.failureClass(k), runTime: rollouts.field(k, 'agent_run_time') });
+    shown.push({ agent: rollouts.agent(k), task: rollouts.task(k), repeat: rollouts.repeat(k), reward: rollouts.reward(k), usage: rollouts.usage(k), failureClass: rollouts.failureClass(k), runTime: rollouts.field(k, 'agent_run_time'), repeated: c.conflicted.has(k) });
   }
   for (const row of [...c.failedUnits.values()].slice(Math.max(0, from - rollouts.length))) shown.push({ ...row, runTime: row.fields.agent_run_time });
   return shown;

@@ -26,6 +26,9 @@ export function addReward(stats: RewardStats, reward: number | null): void {
   if (succeeds(reward)) stats.successes++;
 }
 
+/** A rollout's outcome in words: success, failure, or no reward. */
+export const outcomeWord = (success: boolean | null) => (success === null ? 'no reward' : success ? 'success' : 'failure');
+
 export const meanOf = (stats: RewardStats) => (stats.n ? stats.sum / stats.n : null);
 
 /** A task's rollouts: its scored rewards counted, one object a task (100,000 tasks are read). */

@@ -47,6 +47,19 @@ export class RowList {
     return this.entries[k * ENTRY + PLACE] as number;
   }
 
+  /** The place of the rollout read at `line`, -1 for none: places are in file order, so their lines rise. */
+  placeOfLine(line: number): number {
+    let [low, high] = [0, this.count - 1];
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const at = this.block(mid).line(this.place(mid));
+      if (at === line) return mid;
+      if (at < line) low = mid + 1;
+      else high = mid - 1;
+    }
+    return -1;
+  }
+
   agent(k: number): string | null {
     return this.agents[this.entries[k * ENTRY + AGENT] as number] as string | null;
   }

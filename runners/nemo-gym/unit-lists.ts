@@ -8,9 +8,10 @@ import { unitOf, type NemoRow } from './row-block';
 /** Code-point order: ICU's localeCompare costs a sort of 100,000 units a second. */
 export const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** What unit lists are made from: a collection's rollouts in file order, its failed units, its agents. */
+/** What unit lists are made from: a collection's rollouts in file order (those `conflicted` given again with another outcome), its failed units, its agents. */
 export interface Counted {
   rollouts: RowList;
+  conflicted: ReadonlySet<number>;
   failedUnits: { values(): Iterable<NemoRow> };
   byAgent: { size: number };
 }
@@ -26,7 +27,7 @@ interface UnitList {
   failed: NemoRow[];
   /** The collection's rollouts it has met. */
   rollouts: number;
-  failedChanges: number;
+  changes: number;
   /** Units named `<agent>/<task>#<rollout>`. */
   named: boolean;
 }
@@ -44,7 +45,7 @@ export function unitNamer(collection: Pick<Counted, 'byAgent'>): (row: Pick<Nemo
 }
 
 /** A unit list's rows read: by place, a rollout's from the collection's list, a failed unit's from `failed`. */
-function listRows(rollouts: RowList, failed: readonly NemoRow[]) {
+function listRows(rollouts: RowList, conflicted: ReadonlySet<number>, failed: readonly NemoRow[]) {
   const failedRow = (row: number) => failed[-1 - row] as NemoRow;
   const agent = (row: number) => (row >= 0 ? rollouts.agent(row) : failedRow(row).agent);
   const task = (row: number) => (row >= 0 ? rollouts.task(row) : (failedRow(row).task as number));
@@ -54,6 +55,7 @@ function listRows(rollouts: RowList, failed: readonly NemoRow[]) {
     order: (a: number, b: number) => byText(agent(a) ?? '', agent(b) ?? '') || task(a) - task(b) || (repeat(a) ?? 0) - (repeat(b) ?? 0),
     unit(row: number, named: boolean): EpisodeUnit {
       const id = unitName({ agent: agent(row), task: task(row), repeat: repeat(row) }, named);
+      if (row >= 0 && conflicted.has(row)) return { id, status: 'repeated', success: null, scored: false };
       const failureClass = row >= 0 ? rollouts.failureClass(row) : failedRow(row).failureClass;
       if (failureClass !== null) return { id, status: `failed: ${failureClass}`, success: null, scored: false };
       const success = successOf(rollouts.scoredReward(row));
@@ -70,16 +72,16 @@ export class UnitLists {
    * The units a paired test pairs, in `<task>#<rollout>` order: each rollout, and each terminal failure as
    * not scored; one agent's (`agent`), or all (with several agents, each named `<agent>/<task>#<rollout>`).
    * Each list is kept and the rollouts counted since are merged into it in order, so an append costs what
-   * was appended; a change to the failed units (`failedChanges`, their count so far), or to how units are
+   * was appended; a change to units already listed (`changes`, their count so far), or to how units are
    * named, makes it again.
    */
-  of(c: Counted, failedChanges: number, agent?: string): EpisodeUnit[] {
+  of(c: Counted, changes: number, agent?: string): EpisodeUnit[] {
     const key = agent ?? '\u0000all';
     const named = agent === undefined && namesAgents(c);
     let list = this.lists.get(key);
-    const fresh = !list || list.failedChanges !== failedChanges || list.named !== named;
+    const fresh = !list || list.changes !== changes || list.named !== named;
     const failed = list && !fresh ? list.failed : [...c.failedUnits.values()];
-    const rows = listRows(c.rollouts, failed);
+    const rows = listRows(c.rollouts, c.conflicted, failed);
     const mine = (row: number) => agent === undefined || rows.agent(row) === agent;
     const added: number[] = [];
     for (let k = fresh ? 0 : (list as UnitList).rollouts; k < c.rollouts.length; k++) if (mine(k)) added.push(k);
@@ -88,7 +90,7 @@ export class UnitLists {
       [list.rows, list.units] = [merged.sorted, merged.beside];
     } else {
       const all = [...added, ...failed.map((_, j) => -1 - j).filter(mine)].sort(rows.order);
-      list = { rows: all, units: all.map((row) => rows.unit(row, named)), failed, rollouts: 0, failedChanges, named };
+      list = { rows: all, units: all.map((row) => rows.unit(row, named)), failed, rollouts: 0, changes, named };
       this.lists.set(key, list);
     }
     list.rollouts = c.rollouts.length;
