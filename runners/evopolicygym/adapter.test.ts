@@ -114,8 +114,8 @@ describe('evopolicygym integrity', () => {
     expect(c.budget.used).toBe(16);
     expect(integrity?.map((p) => [p.file, p.line, p.message])).toEqual([['events.jsonl', 11, 'charged is -4: an amount cannot be negative; left out of every sum']]);
     expect(c.problems.map((p) => [p.file, p.line, p.message])).toEqual([
-      ['events.jsonl', undefined, '1 submission (submission-000001 (lines 2 and 8)) started more than once: only the first start counts'],
-      ['events.jsonl', undefined, '1 submission (submission-000001 (lines 3 and 9)) ended more than once: only the first end counts, and charges the budget'],
+      ['events.jsonl', undefined, '1 start (submission-000001 at lines 2 and 8) of a submission already started: only its first counts'],
+      ['events.jsonl', undefined, '1 end (submission-000001 at lines 3 and 9) of a submission already ended: only its first counts, and charges the budget'],
     ]);
     expect(detail?.episodes.map((e) => [e.id, e.note, e.t])).toEqual([
       ['submission-000001', 'charged 10', 3000],

@@ -1,5 +1,5 @@
 import { problem, type Problem } from '../../shared/model';
-import { amount, namedSome } from '../common/integrity';
+import { amount, NAMED, namedSome } from '../common/integrity';
 import type { JsonlRecord } from '../common/jsonl';
 import { arr, num, str } from '../common/values';
 
@@ -24,8 +24,10 @@ export function submissionsOf(events: readonly JsonlRecord[]): { submissions: Ma
   const submissions = new Map<string, Submission>();
   const problems: Problem[] = [];
   const integrity: Problem[] = [];
-  const restarted: string[] = [];
-  const reended: string[] = [];
+  // The first few of each, and how many: a log that ends one submission a million times names three.
+  const restarted = { first: [] as string[], total: 0 };
+  const reended = { first: [] as string[], total: 0 };
+  const again = (seen: typeof restarted, what: string) => seen.total++ < NAMED && seen.first.push(what);
   for (const record of events) {
     const { value, line } = record;
     const id = str(value.submission);
@@ -35,17 +37,17 @@ export function submissionsOf(events: readonly JsonlRecord[]): { submissions: Ma
     let submission = submissions.get(id);
     if (!submission) submissions.set(id, (submission = { id, start: null, end: null, charged: null }));
     if (!ending) {
-      if (submission.start) restarted.push(`${id} (lines ${submission.start.line} and ${line})`);
+      if (submission.start) again(restarted, `${id} at lines ${submission.start.line} and ${line}`);
       else submission.start = record;
-    } else if (submission.end) reended.push(`${id} (lines ${submission.end.line} and ${line})`);
+    } else if (submission.end) again(reended, `${id} at lines ${submission.end.line} and ${line}`);
     else {
       submission.end = record;
       // No charge given charges nothing (a capture that failed).
       submission.charged = num(value.charged) === null ? 0 : amount(value.charged, EVENTS, 'charged', integrity, line);
     }
   }
-  if (restarted.length) problems.push(problem(EVENTS, `${namedSome(restarted, 'submission')} started more than once: only the first start counts`));
-  if (reended.length) problems.push(problem(EVENTS, `${namedSome(reended, 'submission')} ended more than once: only the first end counts, and charges the budget`));
+  if (restarted.total) problems.push(problem(EVENTS, `${namedSome(restarted.first, 'start', { total: restarted.total })} of a submission already started: only its first counts`));
+  if (reended.total) problems.push(problem(EVENTS, `${namedSome(reended.first, 'end', { total: reended.total })} of a submission already ended: only its first counts, and charges the budget`));
   return { submissions, problems, integrity };
 }
 

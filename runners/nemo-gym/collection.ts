@@ -301,8 +301,8 @@ export class Collector {
 
   /**
    * The rewards counted again without the units given twice with two outcomes, in file order as first: a
-   * reward taken back out of a sum of floats would leave it a few bits off the sum never holding it. Once an
-   * update that met such a unit, never a row.
+   * reward taken back out of a sum of floats would leave it a few bits off the sum that never held it. Done
+   * once for each update that met such a unit, not for each row.
    */
   private recountRewards(): void {
     const c = this.c;
