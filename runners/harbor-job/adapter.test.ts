@@ -78,6 +78,7 @@ describe('harbor-job on real trial results', () => {
     const dir = realJob(tmp.path, 'example', 'example_output', { n_total_trials: 4, stats: {} });
     const { detail } = await harborJob.read(dir, context(), { detail: true });
     const trial = detail?.episodes.find((e) => e.id.startsWith('scientific_computing_task_0003'));
+    expect(detail?.episodes.map((e) => [e.status, e.scored])).toEqual([['ended', true], ['ended', true], ['ended', true]]);
     expect(Object.fromEntries(trial?.facts?.map((f) => [f.label, f.value]) ?? [])).toEqual({
       task: 'scientific_computing_task_0003',
       source: 'scientific_computing',
@@ -167,7 +168,11 @@ describe('harbor-job integrity', () => {
     // The first as it was (it failed), the second said to have failed where it succeeded.
     copy(first, `${first} copy`, 0);
     copy(second, `${second}.bak`, 0);
-    const { cell, units, integrity } = await read(harborJob, dir);
+    const { cell, units, integrity, detail } = await harborJob.read(dir, context(), { detail: true });
+    // The Episodes tab as the units: the copies not counted, the trial given with two outcomes not scored.
+    expect(detail?.episodes.filter((e) => e.status === 'repeated').map((e) => e.id).sort()).toEqual([`${first} copy`, second, `${second}.bak`]);
+    expect(detail?.episodes.find((e) => e.id === first)).toMatchObject({ status: 'ended', scored: true, success: false });
+    expect(detail?.episodes.filter((e) => e.status === 'ended')).toHaveLength(2);
     expect(cell.budget).toEqual({ unit: 'trials', used: 3, total: 3 });
     expect(cell.episodes).toEqual({ planned: 3, ended: 3, scored: 2, excluded: 1, successes: 0 });
     expect(units.find((u) => second.startsWith(u.id))).toMatchObject({ status: 'repeated', scored: false });

@@ -75,7 +75,7 @@ export const harborJob: FormatAdapter = {
     cell.state = finished ? 'finished' : r.recent() ? 'running' : 'stale';
     cell.problems = r.problems;
     return {
-      ...(options?.detail ? { detail: harborDetail(job ?? {}, trials) } : {}),
+      ...(options?.detail ? { detail: harborDetail(job ?? {}, trials, ended) } : {}),
       cell,
       labels: { harness: [...agents].join(', ') || null, model: [...models].join(', ') || null, condition: null, effort: null },
       changedAt: r.changedAt,

@@ -2,7 +2,7 @@ import type { EpisodeRow, UnitTokens } from '../../shared/cell-detail';
 import type { JsonObject } from '../common/json';
 import { num, obj, str, timestampMs } from '../common/values';
 import type { DetailRead, EventLog } from '../types';
-import { trialSucceeded, type Trial } from './trials';
+import { trialSucceeded, type EndedTrial, type Trial } from './trials';
 import { fineDollars, whole } from '../../shared/counts';
 
 /** A trial as its result.json says it, in words: task, agent, outcome, times, tokens, the runner's cost, the exception. */
@@ -43,9 +43,14 @@ function usageOf(result: JsonObject): UnitTokens | null {
   return usage.input === null && usage.output === null ? null : usage;
 }
 
-/** What the cell view shows: a row per trial, from the results the summary read already parsed. */
-export function harborDetail(job: JsonObject, trials: Trial[]): DetailRead {
+/**
+ * What the cell view shows: a row per trial folder, from the results the summary read already parsed. A
+ * folder not `counted` (a copy of a trial another holds) and a trial given with two outcomes are `repeated`,
+ * not scored, as the job's units have them.
+ */
+export function harborDetail(job: JsonObject, trials: Trial[], counted: readonly EndedTrial[]): DetailRead {
   const rows: EpisodeRow[] = [];
+  const kept = new Map(counted.map((t) => [t.dir, t]));
   for (const { dir, result } of trials) {
     if (!result) {
       rows.push({ id: dir, status: 'running', success: null, scored: false, toolCalls: null, actions: null, wallS: null, t: null, note: null, hasEvents: false, files: [`${dir}/trial.log`] });
@@ -54,19 +59,20 @@ export function harborDetail(job: JsonObject, trials: Trial[]): DetailRead {
     const started = timestampMs(result.started_at);
     const finished = timestampMs(result.finished_at);
     const exception = obj(result.exception_info);
+    const repeated = !kept.has(dir) || kept.get(dir)?.repeated === true;
     rows.push({
       facts: trialFacts(result, started, finished),
       files: [`${dir}/trial.log`, ...(exception.exception_type ? [`${dir}/exception.txt`] : []), `${dir}/verifier/test-stdout.txt`],
       id: dir,
-      status: exception.exception_type ? 'error' : 'ended',
-      success: trialSucceeded(result),
-      scored: true,
+      status: repeated ? 'repeated' : exception.exception_type ? 'error' : 'ended',
+      success: repeated ? null : trialSucceeded(result),
+      scored: !repeated,
       toolCalls: null,
       actions: null,
       wallS: started !== null && finished !== null ? (finished - started) / 1000 : null,
       t: finished,
       usage: usageOf(result),
-      note: [str(result.task_name), str(exception.exception_type), num(obj(obj(result.verifier_result).rewards).reward) === null ? null : `reward ${num(obj(obj(result.verifier_result).rewards).reward)}`]
+      note: [kept.has(dir) ? null : 'a copy of a trial another folder holds: not counted', str(result.task_name), str(exception.exception_type), num(obj(obj(result.verifier_result).rewards).reward) === null ? null : `reward ${num(obj(obj(result.verifier_result).rewards).reward)}`]
         .filter(Boolean)
         .join(' · '),
       hasEvents: false,
