@@ -1,20 +1,28 @@
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 
 function typing(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 }
 
-/** A single-key shortcut, ignored while the user types in a field. */
+/**
+ * A single-key shortcut, ignored while the user types in a field. The key calls the action of the latest
+ * render, set before it is painted: a listener made again after each render's paint answered a key pressed
+ * in between with the render before's (j on a transcript just loaded moved through no turns).
+ */
 export function useKey(key: string, action: () => void): void {
+  const latest = useRef(action);
+  useLayoutEffect(() => {
+    latest.current = action;
+  });
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== key || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
       event.preventDefault();
-      action();
+      latest.current();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [key, action]);
+  }, [key]);
 }
 
 /** j/k and the arrows move through a list's rows by one. */
