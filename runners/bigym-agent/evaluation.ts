@@ -1,6 +1,6 @@
 import { problem, type EpisodeUnit, type Problem } from '../../shared/model';
 import { counted } from '../../shared/counts';
-import { namedSome, oneOutcome, statedRate } from '../common/integrity';
+import { judgedUnits, statedRate } from '../common/integrity';
 import { CellReading } from '../common/cell';
 import type { JsonObject } from '../common/json';
 import { arr, num, obj } from '../common/values';
@@ -63,20 +63,10 @@ const seedOf = (entry: unknown) => {
  */
 export function evaluationUnits(summary: JsonObject, version: string): Scored {
   const rejected = arr(summary.rejected).length > 0;
-  const unitOf = (raw: unknown): EpisodeUnit | null => {
-    const seed = seedOf(raw);
-    if (seed === null) return null;
-    const success = obj(raw).success;
-    if (rejected) return { id: String(seed), status: 'rejected', success: false, scored: true };
-    return typeof success === 'boolean' ? { id: String(seed), status: 'scored', success, scored: true } : { id: String(seed), status: 'unjudged', success: null, scored: false };
-  };
   const file = summaryFile(version);
   const entries = arr(summary.episodes);
-  const { units, problems } = oneOutcome(entries, unitOf, (i) => `episodes[${i}]`, file, 'seed');
-  const noSeed = entries.flatMap((entry, i) => (seedOf(entry) === null ? [`episodes[${i}]`] : []));
-  if (noSeed.length) problems.push(problem(file, `${namedSome(noSeed, 'entry', { plural: 'entries' })} without a whole-number seed: not counted`));
-  const unjudged = units.filter((u) => u.status === 'unjudged').map((u) => u.id);
-  if (unjudged.length) problems.push(problem(file, `${namedSome(unjudged, 'seed')} with a success that is not true or false: left unscored`));
+  const where = { file, placeOf: (i: number) => `episodes[${i}]`, noun: 'seed', id: 'a whole-number seed' };
+  const { units, problems } = judgedUnits(entries, seedOf, where, rejected ? { status: 'rejected', success: false, scored: true } : undefined);
   // A rejected policy runs no episode: it scores 0 on every one its n_episodes plans.
   const stated = num(summary.n_episodes);
   if (!rejected && stated !== null && stated !== entries.length) problems.push(problem(file, `n_episodes ${stated}, but it lists ${counted(entries.length, 'episode')}`));

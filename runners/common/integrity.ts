@@ -3,7 +3,7 @@
 // and (returned as the read's `integrity`) takes the cell off its board until the files are mended.
 import { problem, type Cell, type EpisodeUnit, type Problem } from '../../shared/model';
 import { counted, whole } from '../../shared/counts';
-import { num } from './values';
+import { num, obj } from './values';
 
 const outcomeOf = (u: EpisodeUnit) => (u.scored ? (u.success ? 'success' : 'failure') : u.status);
 
@@ -43,6 +43,40 @@ export function oneOutcome(list: readonly unknown[], unitOf: (entry: unknown) =>
   const more = repeats.size > NAMED ? `; ${counted(repeats.size - NAMED, 'more')}` : '';
   const left = conflicting.size ? `; ${counted(conflicting.size, noun)} with two outcomes left unscored` : '';
   return { units: kept, problems: [problem(file, `${counted(repeats.size, noun)} given more than once: ${named.join('; ')}${more}${left}`)] };
+}
+
+/** Where a list of judged units is, and what its problems call things. */
+export interface JudgedList {
+  file: string;
+  /** Where entry i is (`episodes[7]`). */
+  placeOf: (i: number) => string;
+  /** A unit ("seed"), and what an entry without one lacks ("a whole-number seed"). */
+  noun: string;
+  id: string;
+  /** Words after the unjudged units' count (" of the assessment"); none by default. */
+  of?: string;
+}
+
+/**
+ * The units of a list of judged entries (`{<id>, success}`), each once (oneOutcome): an entry `idOf` finds no
+ * id in is not counted, a success that is not true or false leaves its unit unscored (`unjudged`), each a
+ * problem of `where.file`. `fixed`, where given, is every unit's outcome whatever its entry says (a bigym
+ * policy rejected: 0 on every seed).
+ */
+export function judgedUnits(entries: readonly unknown[], idOf: (entry: unknown) => number | null, where: JudgedList, fixed?: Omit<EpisodeUnit, 'id'>): { units: EpisodeUnit[]; problems: Problem[] } {
+  const unitOf = (raw: unknown): EpisodeUnit | null => {
+    const id = idOf(raw);
+    if (id === null) return null;
+    if (fixed) return { id: String(id), ...fixed };
+    const success = obj(raw).success;
+    return typeof success === 'boolean' ? { id: String(id), status: 'scored', success, scored: true } : { id: String(id), status: 'unjudged', success: null, scored: false };
+  };
+  const { units, problems } = oneOutcome(entries, unitOf, where.placeOf, where.file, where.noun);
+  const none = entries.flatMap((entry, i) => (idOf(entry) === null ? [where.placeOf(i)] : []));
+  if (none.length) problems.push(problem(where.file, `${namedSome(none, 'entry', { plural: 'entries' })} without ${where.id}: not counted`));
+  const unjudged = units.filter((u) => u.status === 'unjudged').map((u) => u.id);
+  if (unjudged.length) problems.push(problem(where.file, `${namedSome(unjudged, where.noun)}${where.of ?? ''} with a success that is not true or false: left unscored`));
+  return { units, problems };
 }
 
 /**

@@ -5,7 +5,7 @@ import { baseCell, CellReading } from '../common/cell';
 import { arr, num, obj, str, timestampMs } from '../common/values';
 import type { JsonObject } from '../common/json';
 import type { FormatAdapter } from '../types';
-import { namedSome, oneOutcome, statedRate } from '../common/integrity';
+import { judgedUnits, statedRate } from '../common/integrity';
 import { budgetOf, submissionsOf } from './submissions';
 import { RUN_JSON } from './files';
 
@@ -23,19 +23,8 @@ const indexOf = (entry: unknown) => {
  * unscored), a stated success_rate its episodes do not give.
  */
 function assessed(assessment: JsonObject): { units: EpisodeUnit[]; integrity: Problem[] } {
-  const entries = arr(assessment.episodes);
-  const unitOf = (raw: unknown): EpisodeUnit | null => {
-    const index = indexOf(raw);
-    if (index === null) return null;
-    const success = obj(raw).success;
-    return typeof success === 'boolean' ? { id: String(index), status: 'scored', success, scored: true } : { id: String(index), status: 'unjudged', success: null, scored: false };
-  };
-  const place = (i: number) => `assessment.episodes[${i}]`;
-  const { units, problems } = oneOutcome(entries, unitOf, place, RUN, 'episode');
-  const unindexed = entries.flatMap((entry, i) => (indexOf(entry) === null ? [place(i)] : []));
-  if (unindexed.length) problems.push(problem(RUN, `${namedSome(unindexed, 'entry', { plural: 'entries' })} without an episode index (a whole number): not counted`));
-  const unjudged = units.filter((u) => u.status === 'unjudged').map((u) => u.id);
-  if (unjudged.length) problems.push(problem(RUN, `${namedSome(unjudged, 'episode')} of the assessment with a success that is not true or false: left unscored`));
+  const where = { file: RUN, placeOf: (i: number) => `assessment.episodes[${i}]`, noun: 'episode', id: 'an episode index (a whole number)', of: ' of the assessment' };
+  const { units, problems } = judgedUnits(arr(assessment.episodes), indexOf, where);
   return { units, integrity: [...problems, ...statedRate(assessment.success_rate, units, RUN, 'assessment.success_rate')] };
 }
 
