@@ -79,6 +79,17 @@ export function judgedUnits(entries: readonly unknown[], idOf: (entry: unknown) 
   return { units, problems };
 }
 
+/** Rows of a kind a problem will name: how many, and the first NAMED in words; never each one kept. */
+export interface Noted {
+  rows: number;
+  first: string[];
+}
+
+/** One more row of the kind; its words (`what`) are made only while it is among the first NAMED. */
+export function noteRow(noted: Noted, what: () => string): void {
+  if (noted.rows++ < NAMED) noted.first.push(what());
+}
+
 /**
  * Some of `items` counted, the first few named: "3 episodes (4, 9, 12)", "5 episodes (4, 9, 12 and 2 more)";
  * `total` where only the first few were kept.

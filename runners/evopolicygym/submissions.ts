@@ -1,5 +1,5 @@
 import { problem, type Problem } from '../../shared/model';
-import { amount, NAMED, namedSome } from '../common/integrity';
+import { amount, namedSome, noteRow, type Noted } from '../common/integrity';
 import type { JsonlRecord } from '../common/jsonl';
 import { arr, num, str } from '../common/values';
 
@@ -25,9 +25,8 @@ export function submissionsOf(events: readonly JsonlRecord[]): { submissions: Ma
   const problems: Problem[] = [];
   const integrity: Problem[] = [];
   // The first few of each, and how many: a log that ends one submission a million times names three.
-  const restarted = { first: [] as string[], total: 0 };
-  const reended = { first: [] as string[], total: 0 };
-  const again = (seen: typeof restarted, what: string) => seen.total++ < NAMED && seen.first.push(what);
+  const restarted: Noted = { rows: 0, first: [] };
+  const reended: Noted = { rows: 0, first: [] };
   for (const record of events) {
     const { value, line } = record;
     const id = str(value.submission);
@@ -36,18 +35,17 @@ export function submissionsOf(events: readonly JsonlRecord[]): { submissions: Ma
     if (value.type !== 'submission_started' && !ending) continue;
     let submission = submissions.get(id);
     if (!submission) submissions.set(id, (submission = { id, start: null, end: null, charged: null }));
-    if (!ending) {
-      if (submission.start) again(restarted, `${id} at lines ${submission.start.line} and ${line}`);
-      else submission.start = record;
-    } else if (submission.end) again(reended, `${id} at lines ${submission.end.line} and ${line}`);
+    const first = ending ? submission.end : submission.start;
+    if (first) noteRow(ending ? reended : restarted, () => `${id} at lines ${first.line} and ${line}`);
+    else if (!ending) submission.start = record;
     else {
       submission.end = record;
       // No charge given charges nothing (a capture that failed).
       submission.charged = num(value.charged) === null ? 0 : amount(value.charged, EVENTS, 'charged', integrity, line);
     }
   }
-  if (restarted.total) problems.push(problem(EVENTS, `${namedSome(restarted.first, 'start', { total: restarted.total })} of a submission already started: only its first counts`));
-  if (reended.total) problems.push(problem(EVENTS, `${namedSome(reended.first, 'end', { total: reended.total })} of a submission already ended: only its first counts, and charges the budget`));
+  if (restarted.rows) problems.push(problem(EVENTS, `${namedSome(restarted.first, 'start', { total: restarted.rows })} of a submission already started: only its first counts`));
+  if (reended.rows) problems.push(problem(EVENTS, `${namedSome(reended.first, 'end', { total: reended.rows })} of a submission already ended: only its first counts, and charges the budget`));
   return { submissions, problems, integrity };
 }
 

@@ -7,8 +7,8 @@ import { nemoDetail } from './detail';
 import { nemoEventLogs } from './events';
 import { collectionsIn, rolloutsOfSidecar } from './files';
 import { readCollection } from './read';
-import type { Collection, Noted } from './collection';
-import { namedSome } from '../common/integrity';
+import type { Collection } from './collection';
+import { namedSome, type Noted } from '../common/integrity';
 import { readTranscript } from './transcript';
 
 export const NEMO_BOARD = "each agent of a collection on its environment (the collection's folder): its agent and model make its place";

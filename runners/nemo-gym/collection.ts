@@ -2,7 +2,7 @@
 // the adapter reads the rows, this counts them (formats.md section 5).
 import { problem, type EpisodeUnit, type Problem } from '../../shared/model';
 import { addSorted } from '../../shared/arrays';
-import { NAMED } from '../common/integrity';
+import { noteRow, type Noted } from '../common/integrity';
 import { addReward, emptyStats, outcomeWord, successOf, type RewardStats, type TaskStats } from './reward-stats';
 import { RowList } from './row-list';
 import { unitOf, type CountedValues, type NemoRow, type PlannedUnit, type RowBlock, type RowUsage } from './row-block';
@@ -62,14 +62,9 @@ export interface Collection {
   conflicted: Set<number>;
 }
 
-/** Rows of a kind: how many, and the first few as `agent/unit at line n`. */
-export interface Noted {
-  rows: number;
-  first: string[];
-}
-
+/** A rollout of a kind (Noted), the first few as `agent/unit at line n`. */
 function note(noted: Noted, row: Pick<NemoRow, 'task' | 'repeat' | 'line' | 'agent'>, detail = ''): void {
-  if (noted.rows++ < NAMED) noted.first.push(`${row.agent ? `${row.agent}/` : ''}${unitOf(row)} at line ${row.line}${detail}`);
+  noteRow(noted, () => `${row.agent ? `${row.agent}/` : ''}${unitOf(row)} at line ${row.line}${detail}`);
 }
 
 /** The response's usage fields the token counts come from, in RowUsage's order. */
