@@ -64,6 +64,27 @@ describe('the app store', () => {
     });
   });
 
+  it('keeps the newest alert settings on screen while the core answers an older change late', async () => {
+    const answers: (() => void)[] = [];
+    const store = createAppStore(
+      fakeTransport({
+        ...backend(),
+        // The core answers each change with what it saved, once the test lets it.
+        setAlertPrefs: (prefs) => new Promise((resolve) => answers.push(() => resolve({ alerts: [], readUntil: 0, prefs }))),
+      }),
+    );
+    await store.getState().load();
+    const stall = store.getState().setAlertPrefs((p) => ({ ...p, stallSeconds: 120 }));
+    const muted = store.getState().setAlertPrefs((p) => ({ ...p, cellOff: { 'local:/runs/a': ['finished'] } }));
+    (answers[0] as () => void)();
+    await stall;
+    // The first answer knows nothing of the second change: the second stays on screen.
+    expect(store.getState().alerts?.prefs).toMatchObject({ stallSeconds: 120, cellOff: { 'local:/runs/a': ['finished'] } });
+    (answers[1] as () => void)();
+    await muted;
+    expect(store.getState().alerts?.prefs).toMatchObject({ stallSeconds: 120, cellOff: { 'local:/runs/a': ['finished'] } });
+  });
+
   it('keeps the reason an action failed until the next one succeeds', async () => {
     let refuse = true;
     const transport = fakeTransport({

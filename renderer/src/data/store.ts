@@ -107,6 +107,8 @@ export function createAppStore(transport: Transport): AppStore {
       set(without(hiddenRoot(get()), { roots, cells }));
     }
     let removal: ReturnType<typeof setTimeout> | undefined;
+    /** The alert settings asked for so far: only the newest one's answer is shown. */
+    let prefsAsked = 0;
     /** The removal that waits, asked of the core now. */
     async function removeNow(): Promise<void> {
       const path = hiddenRoot(get());
@@ -247,11 +249,16 @@ export function createAppStore(transport: Transport): AppStore {
       async setAlertPrefs(change) {
         const alerts = get().alerts;
         if (!alerts) return;
-        // At once on screen (a checkbox must not bounce back while the core answers); the core's answer after.
+        // At once on screen (a checkbox must not bounce back while the core answers); the core's answer after,
+        // unless another change came meanwhile: an answer to the one before would undo it until its own came.
         const prefs = change(alerts.prefs);
+        const asked = ++prefsAsked;
         set((s) => ({ alerts: s.alerts && { ...s.alerts, prefs } }));
-        const saved = await attempt(async () => set({ alerts: await transport.call('setAlertPrefs', prefs) }));
-        if (!saved) set((s) => ({ alerts: s.alerts && { ...s.alerts, prefs: alerts.prefs } }));
+        const saved = await attempt(async () => {
+          const answer = await transport.call('setAlertPrefs', prefs);
+          if (asked === prefsAsked) set({ alerts: answer });
+        });
+        if (!saved && asked === prefsAsked) set((s) => ({ alerts: s.alerts && { ...s.alerts, prefs: alerts.prefs } }));
       },
     };
   });
