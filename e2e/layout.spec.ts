@@ -1,4 +1,5 @@
 import { expect, test, type Locator } from '@playwright/test';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { boxes, episodePanelsFit, inWindow, overlap, type Box } from './panels';
 import { instantDemoForSpecs, ROOT } from './processes';
@@ -14,7 +15,8 @@ for (const [width, height] of [
   [2560, 1440],
 ]) {
   test.describe(`every view at ${width}x${height}`, () => {
-    const served = instantDemoForSpecs();
+    let runs = '';
+    const served = instantDemoForSpecs((home) => (runs = join(home.home, 'runs')));
 
     test('columns whole, boxes apart, nothing past the edge', async ({ page }) => {
       await page.setViewportSize({ width: width as number, height: height as number });
@@ -108,5 +110,44 @@ for (const [width, height] of [
       await page.keyboard.press('Control+b');
       await expect(page.getByRole('complementary', { name: 'Hosts and runs roots' })).toBeVisible();
     });
+
+    // The side panel at its fullest: budgets, a throttle's countdown, two rows of event types, a camera.
+    if (height === 700) {
+      test('a throttled episode keeps five of its events in view beside its budgets and frames', async ({ page }) => {
+        const cell = throttledCell(runs);
+        await page.setViewportSize({ width: width as number, height: height as number });
+        await page.goto(`${served.url}#/cell/${encodeURIComponent(`local:${cell}`)}?tab=episodes&episode=17`);
+        await expect(page.locator('.episode-side').getByRole('status').filter({ hasText: 'throttled' })).toContainText(/throttled \(attempt 1 of 6\): resumes in/);
+        await expect(page.getByRole('img', { name: /observation frame/ })).toBeVisible();
+        await episodePanelsFit(page, 'a throttled episode');
+        const events = page.getByRole('log', { name: 'Events' });
+        const shown = await events.evaluate((log) => {
+          const box = log.getBoundingClientRect();
+          return [...log.querySelectorAll('.event-row')].filter((row) => row.getBoundingClientRect().top >= box.top - 1 && row.getBoundingClientRect().bottom <= box.bottom + 1).length;
+        });
+        expect(shown, 'events shown whole').toBeGreaterThanOrEqual(5);
+      });
+    }
   });
+}
+
+/**
+ * A copy of the demo's coding-agent cell, off the board (ui_), whose episode 17 is running and throttled
+ * now for an hour, after 14 events and a frame. Returns its folder.
+ */
+function throttledCell(runs: string): string {
+  const from = join(runs, 'std_sdk_demo-model_full_default');
+  const cell = join(runs, 'ui_throttled');
+  cpSync(from, cell, { recursive: true });
+  const run = JSON.parse(readFileSync(join(cell, 'run.json'), 'utf8'));
+  writeFileSync(join(cell, 'run.json'), JSON.stringify({ ...run, run: 'ui_throttled' }));
+  const summary = JSON.parse(readFileSync(join(cell, 'summary.json'), 'utf8'));
+  const episodes = Object.fromEntries(Object.entries(summary.episodes).filter(([id]) => Number(id) < 17));
+  writeFileSync(join(cell, 'summary.json'), JSON.stringify({ ...summary, run: 'ui_throttled', finished: false, episodes, aggregate: undefined }));
+  const trajectory = join(cell, 'episodes', '0017', 'trajectory.jsonl');
+  const now = Date.now() / 1000;
+  const events = readFileSync(trajectory, 'utf8').split('\n').slice(0, 14).map((line) => ({ ...JSON.parse(line), t: now - 5 }));
+  events.push({ seq: 14, t: now, ev: 'throttle', attempt: 1, wait_s: 3600 });
+  writeFileSync(trajectory, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
+  return cell;
 }
