@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, instantDemoForSpecs, scratchHome, startProcess, startServing, stopProcess, type Served } from './processes';
 
@@ -97,6 +98,29 @@ test.describe('the board', () => {
     await expect(square).toHaveCount(1);
     await expect(square).toContainText('off');
     await expect(square).toHaveAttribute('title', /evaluation episodes; the board's is 100/);
+  });
+});
+
+test.describe('the board, a crossing claimed by many cells', () => {
+  let runs = '';
+  const served = instantDemoForSpecs((home) => (runs = join(home.home, 'runs')));
+
+  test('its first squares side by side, the rest counted on a button that shows them', async ({ page }) => {
+    // Seven copies of a cell, each its own run: eight cells claim its crossing, none of them on the board.
+    for (let i = 1; i <= 7; i++) {
+      const copy = join(runs, `${FULL}_${i}`);
+      cpSync(join(runs, FULL), copy, { recursive: true });
+      const run = JSON.parse(readFileSync(join(copy, 'run.json'), 'utf8'));
+      writeFileSync(join(copy, 'run.json'), JSON.stringify({ ...run, run: `${FULL}_${i}` }));
+    }
+    await page.goto(`${served.url}#/board`);
+    const crossing = page.getByRole('table', { name: 'Board coding-agent std-v2' }).getByRole('row', { name: /^sdk · full · default/ });
+    const squares = crossing.getByRole('button', { name: new RegExp(`^${FULL}`) });
+    await expect(squares).toHaveCount(5);
+    await expect(squares.first()).toContainText('claimed twice');
+    await crossing.getByRole('button', { name: '3 more' }).click();
+    await expect(squares).toHaveCount(8);
+    await expect(crossing.getByRole('button', { name: /more$/ })).toHaveCount(0);
   });
 });
 

@@ -16,6 +16,8 @@ import { formatAddress } from '../../../shared/address';
 
 /** A row of squares, its spacing included: rows are drawn only while on screen (a board of 10,000 cells has 1,000). */
 const ROW_PITCH = 66;
+/** Squares shown side by side in one crossing before the rest are counted on a button that shows them. */
+const CLAIMANTS_SHOWN = 6;
 
 /** A run's name that may break after its underscores when its column is short of room: whole, never cut. */
 function Breakable({ text }: { text: string }) {
@@ -98,8 +100,13 @@ export function BoardView() {
   const all = useApp((s) => s.boardAll);
   const setPlace = useApp((s) => s.setBoardPlace);
   const [cursor, setCursor] = useState<[number, number]>([0, 0]);
-  // Another board or another layout: the cursor starts again at the first square.
-  useEffect(() => setCursor([0, 0]), [across, chosen]);
+  /** The crossings whose every square the user asked to see. */
+  const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
+  // Another board or another layout: the cursor starts again at the first square, each crossing cut again.
+  useEffect(() => {
+    setCursor([0, 0]);
+    setOpened(new Set());
+  }, [across, chosen, all]);
 
   const boards = report?.boards ?? [];
   // At first, the first board anyone is on.
@@ -201,13 +208,20 @@ export function BoardView() {
                     {grid.columns.map((model, c) => {
                       const there = grid.at(r, c);
                       const focused = cursor[0] === r && cursor[1] === c;
+                      const crossing = `${row}\0${model}`;
+                      const listed = there.length <= CLAIMANTS_SHOWN || opened.has(crossing) ? there : there.slice(0, CLAIMANTS_SHOWN - 1);
                       return (
                         <td key={model} data-square={`${r}-${c}`}>
                           {there.length ? (
                             <div className="board-claimants">
-                              {there.map((cell, k) => (
+                              {listed.map((cell, k) => (
                                 <Square key={cell.id} cell={cell} verdicts={verdicts.get(cell.path) ?? []} standing={board.standing[cell.path]} names={names} focused={focused && k === 0} onFocus={() => setCursor([r, c])} />
                               ))}
+                              {listed.length < there.length && (
+                                <button className="board-more" onClick={() => setOpened(new Set(opened).add(crossing))} title={`Show every cell at ${row} · ${model}, side by side`}>
+                                  {whole(there.length - listed.length)} more
+                                </button>
+                              )}
                             </div>
                           ) : (
                             <span className="board-empty muted">no cell</span>
