@@ -139,4 +139,16 @@ describe('serve mode WebSocket', () => {
     expect(messages).toContainEqual(expect.objectContaining({ event: 'rootsChanged' }));
     ws.close();
   });
+
+  it('sends each reply and event as a binary frame of UTF-8 JSON, which the page decodes (Chromium takes a text frame of megabytes in one long task)', async () => {
+    const ws = await connect({ token: server.token, origin: base });
+    const frames: { binary: boolean; text: string }[] = [];
+    ws.on('message', (data: Buffer, isBinary: boolean) => frames.push({ binary: isBinary, text: new TextDecoder('utf-8', { fatal: true }).decode(data) }));
+    const root = join(tmp.path, 'runs · été');
+    ws.send(JSON.stringify({ id: 1, method: 'addRoot', args: [root] }));
+    await expect.poll(() => frames.some((f) => (JSON.parse(f.text) as { id?: number }).id === 1)).toBe(true);
+    expect(frames.every((f) => f.binary)).toBe(true);
+    expect(frames.map((f) => JSON.parse(f.text))).toContainEqual({ event: 'rootsChanged', payload: expect.arrayContaining([expect.objectContaining({ path: root })]) });
+    ws.close();
+  });
 });

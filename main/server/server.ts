@@ -53,8 +53,10 @@ function serveConnection(ws: WebSocket, core: Core): void {
   ws.on('error', () => ws.terminate());
   const client = core.client();
   const dispatcher = createDispatcher(client);
+  // As binary frames of UTF-8: Chromium takes a text frame of 2 MB (a large cell's detail) in a main-thread task
+  // of 130-250 ms, the same bytes as binary, decoded and parsed, in 65 ms.
   const send = (message: WireReply | WireEvent) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    if (ws.readyState === ws.OPEN) ws.send(Buffer.from(JSON.stringify(message)));
   };
   const unsubscribes = EVENTS.map((event) => dispatcher.on(event, (payload) => send({ event, payload })));
   ws.on('close', () => {

@@ -7,6 +7,7 @@ interface Pending {
 }
 
 const MAX_BACKOFF_MS = 5000;
+const UTF8 = new TextDecoder();
 
 /**
  * The contract over the serve-mode WebSocket. Calls made while disconnected wait for the connection;
@@ -43,7 +44,9 @@ export class WebSocketTransport implements Transport {
       if (reopened) this.reopenedListeners.forEach((listener) => listener());
       for (const call of this.queue.splice(0)) socket.send(JSON.stringify(call));
     };
-    socket.onmessage = (message) => this.receive(JSON.parse(String(message.data)) as WireReply | WireEvent);
+    // The server sends each message as a binary frame of UTF-8 JSON (server.ts says why).
+    socket.binaryType = 'arraybuffer';
+    socket.onmessage = (message: MessageEvent<ArrayBuffer>) => this.receive(JSON.parse(UTF8.decode(message.data)) as WireReply | WireEvent);
     socket.onclose = () => {
       for (const [id, pending] of this.pending) {
         pending.reject(new Error('connection to the Cellwatch server lost'));
