@@ -166,7 +166,7 @@ export function Charts() {
   const versionRows = useCell(useShallow((s) => s.detail?.versions ?? []));
 
   // Both episode charts are numbered by the episode's own id.
-  const success = useMemo(() => thin(successSoFar(episodes), LINE_POINTS), [episodes]);
+  const success = useMemo(() => successSoFar(episodes, LINE_POINTS), [episodes]);
   const allGroups = useMemo(() => groupsOf(episodes), [episodes]);
   const grouped = allGroups.length > 1;
   const groups = versions ? allGroups.slice(-MOST_GROUPS) : allGroups.slice(0, MOST_GROUPS);

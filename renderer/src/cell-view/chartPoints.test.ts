@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EpisodeRow } from '../../../shared/cell-detail';
 import { listCost } from '../../../shared/cost';
 import { groupsOf, spendByHour, successSoFar } from './chartPoints';
+import { thin } from './decimate';
 
 const row = (id: string, status: string, success: boolean | null, scored = true, group?: string): EpisodeRow => ({ id, status, success, scored, toolCalls: null, actions: null, wallS: null, t: null, note: null, hasEvents: false, ...(group === undefined ? {} : { group }) });
 
@@ -26,6 +27,20 @@ describe('the success rate so far', () => {
     expect(points.map((p) => p.rate)).toEqual([0, 0, 33.3, 50, 40]);
     expect(points.map((p) => p.groups.v002?.rate ?? null)).toEqual([null, null, 100, 100, 100]);
     expect(points.at(-1)?.groups).toEqual({ v001: { rate: 0, scored: 3 }, v002: { rate: 100, scored: 2 } });
+  });
+});
+
+describe('the success rate so far, thinned as it is built', () => {
+  it('equals every point built and then thinned, for random rows, groups and sizes', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const pick = <T,>(of: readonly T[]) => of[Math.floor(random() * of.length)] as T;
+    for (let trial = 0; trial < 300; trial++) {
+      const rows = Array.from({ length: Math.floor(random() * 700) }, (_, i) =>
+        row(String(i), pick(['evaluated', 'running', 'ended', 'infra_error']), pick([true, false, null]), random() < 0.85, pick([undefined, 'a', 'b', 'c'])),
+      );
+      for (const most of [0, 1, 2, 3, 17, 200, 1_000]) expect(successSoFar(rows, most), `trial ${trial}, at most ${most}`).toEqual(thin(successSoFar(rows), most));
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import type { EpisodeRow } from '../../../shared/cell-detail';
 import { listCost, type TokenPrice } from '../../../shared/cost';
+import { thinnedAt } from './decimate';
 
 /** A share (0 to 1) as a percentage to one decimal, as the charts draw it. */
 export const percentOf = (share: number) => Math.round(share * 1000) / 10;
@@ -17,29 +18,34 @@ export interface SuccessPoint extends SoFar {
 }
 
 /**
- * The success rate after each ended episode with a verdict, in the rows' order, pooled and per group. A row
- * counted but with no pass or fail of its own (an evopolicygym submission: its episodes are, the assessment
- * scores the run) is no point: counted as a failure, three submissions drew a line at 0 % beside a run at 85 %.
+ * The success rate after each ended episode with a verdict, in the rows' order, pooled and per group: at most
+ * `most` of those points, as `thin` keeps them, each built only if kept (a collection's 10,000 rollouts drew
+ * 200). A row counted but with no pass or fail of its own (an evopolicygym submission: its episodes are, the
+ * assessment scores the run) is no point: counted as a failure, three submissions drew a line at 0 % beside a
+ * run at 85 %.
  */
-export function successSoFar(episodes: readonly EpisodeRow[]): SuccessPoint[] {
+export function successSoFar(episodes: readonly EpisodeRow[], most = Infinity): SuccessPoint[] {
+  const judged = episodes.filter((e) => e.status !== 'running' && e.scored && e.success !== null);
+  const kept = thinnedAt(judged.length, most);
   const pooled = { scored: 0, wins: 0 };
   const tallies = new Map<string, { scored: number; wins: number }>();
   const rateOf = (t: { scored: number; wins: number }): SoFar => ({ rate: percentOf(t.wins / t.scored), scored: t.scored });
-  let groups: Record<string, SoFar> = {};
-  return episodes
-    .filter((e) => e.status !== 'running' && e.scored && e.success !== null)
-    .map((e) => {
-      pooled.scored++;
-      if (e.success) pooled.wins++;
-      if (e.group !== undefined) {
-        const tally = tallies.get(e.group) ?? { scored: 0, wins: 0 };
-        tallies.set(e.group, tally);
-        tally.scored++;
-        if (e.success) tally.wins++;
-        groups = { ...groups, [e.group]: rateOf(tally) };
-      }
-      return { episode: e.id, ...rateOf(pooled), groups };
-    });
+  const points: SuccessPoint[] = [];
+  judged.forEach((e, i) => {
+    pooled.scored++;
+    if (e.success) pooled.wins++;
+    if (e.group !== undefined) {
+      const tally = tallies.get(e.group) ?? { scored: 0, wins: 0 };
+      tallies.set(e.group, tally);
+      tally.scored++;
+      if (e.success) tally.wins++;
+    }
+    if (kept[points.length] !== i) return;
+    const groups: Record<string, SoFar> = {};
+    for (const [group, tally] of tallies) groups[group] = rateOf(tally);
+    points.push({ episode: e.id, ...rateOf(pooled), groups });
+  });
+  return points;
 }
 
 /** The groups of the rows, in the order they first appear. */

@@ -1,11 +1,16 @@
 // Charts draw no more points than they have pixels for: a 4,000-episode cell's charts are built from a few
 // hundred points, not thousands of SVG elements.
 
+/** Which of `count` points `thin` keeps, in order: at most `max`, evenly spaced, the first and the last among them. */
+export function thinnedAt(count: number, max: number): number[] {
+  if (count <= max || max < 2) return Array.from({ length: count }, (_, i) => i);
+  const step = (count - 1) / (max - 1);
+  return Array.from({ length: max }, (_, i) => Math.round(i * step));
+}
+
 /** At most `max` of the points, evenly spaced, the first and the last always among them. */
 export function thin<T>(points: readonly T[], max: number): T[] {
-  if (points.length <= max || max < 2) return [...points];
-  const step = (points.length - 1) / (max - 1);
-  return Array.from({ length: max }, (_, i) => points[Math.round(i * step)] as T);
+  return thinnedAt(points.length, max).map((i) => points[i] as T);
 }
 
 /** Bars in at most `max` buckets of neighbours, each as tall as its tallest (a spike stays seen), named by its range. */
