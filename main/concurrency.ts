@@ -15,6 +15,15 @@ export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (
 /** File operations in flight at once while scanning. */
 export const PARALLEL_IO = 32;
 
+/**
+ * Where thousands of rows come at once (a root's cached rows, `board --json`'s cells), how many the thread
+ * that answers the window handles before it lets the event loop turn: a call never waits on all of them.
+ */
+export const ROWS_A_TURN = 500;
+
+/** The event loop's next turn: what waits on this thread (a call, a message) runs first. */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** At most `limit` tasks at once; the rest wait their turn in order. */
 export class Semaphore {
   private active = 0;

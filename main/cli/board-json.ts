@@ -9,6 +9,7 @@ import type { ComparedJson } from '../board';
 import { cellJson } from './cell-json';
 import type { Io } from './io';
 import { terminalJson } from '../../shared/json';
+import { nextTurn, ROWS_A_TURN } from '../concurrency';
 
 /** A cell as board --json prints it: as in status, with its labels, counts and interval (assigned: spreading 10,000 rows took 0.25 s). */
 function boardCell(cell: CellSummary, pareto: boolean | null) {
@@ -16,8 +17,6 @@ function boardCell(cell: CellSummary, pareto: boolean | null) {
   return Object.assign(cellJson(cell), cell.labels, { scored, successes, ci95: wilson95(successes, scored), cost_per_unit: frontierPoint(cell)?.cost ?? null, pareto });
 }
 
-/** How many cells are written between turns of the event loop: the comparisons' bytes come in meanwhile. */
-const CELLS_A_TURN = 500;
 
 /** Writes `board --json`: the cells now, the comparisons as `compared` has them. */
 export async function writeBoardJson(io: Io, cells: CellSummary[], compared: Promise<ComparedJson>): Promise<void> {
@@ -27,7 +26,8 @@ export async function writeBoardJson(io: Io, cells: CellSummary[], compared: Pro
   const pareto = paretoByPath(cells);
   out.text('{\n  "cells": [');
   for (let i = 0; i < cells.length; i++) {
-    if (i > 0 && i % CELLS_A_TURN === 0) await new Promise(setImmediate);
+    // The comparisons' bytes come in between turns.
+    if (i > 0 && i % ROWS_A_TURN === 0) await nextTurn();
     out.text(`${i === 0 ? '\n' : ',\n'}    ${terminalJson(boardCell(cells[i] as CellSummary, pareto.get((cells[i] as CellSummary).path) ?? null))}`);
   }
   out.text(`${cells.length ? '\n  ' : ''}],\n  "comparisons": [`);

@@ -5,6 +5,7 @@ import { quietCells } from './aging';
 import type { IndexCache } from './index-cache';
 import type { ReaderPool } from './pool';
 import { append } from '../../shared/arrays';
+import { nextTurn, ROWS_A_TURN } from '../concurrency';
 
 /** Rows reach the window at most this often during the first scan. */
 const FLUSH_MS = 100;
@@ -50,8 +51,6 @@ export async function firstScan(
     const keptDirs = new Set(kept.map((row) => row.path));
     const toRead = cells.filter((c) => !keptDirs.has(c.dir));
     found += cells.length;
-    done += kept.length;
-    append(pending, kept);
     append(read, toRead);
     reads.push(
       pool.read(
@@ -67,6 +66,17 @@ export async function firstScan(
         (error: Error) => error,
       ),
     );
+    // Thousands of cached rows go out a few hundred at a turn: sent as one event, 5,000 held this thread
+    // (which answers the window) for 150 ms.
+    for (let i = 0; i < kept.length; i += ROWS_A_TURN) {
+      if (i > 0) {
+        flush();
+        await nextTurn();
+      }
+      const part = kept.slice(i, i + ROWS_A_TURN);
+      done += part.length;
+      append(pending, part);
+    }
     if (Date.now() - last >= FLUSH_MS) flush();
   };
   const discovered = await pool.discover(root, new Map(), cache?.looked() ?? null, take);

@@ -1,11 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { age, tempDir, writeTree } from '../../runners/testing';
 import { runCli } from '../cli/run';
 import { capture } from '../cli/testing';
+import { IndexCache } from './index-cache';
 import { LocalIndex } from './local-index';
+import type { CellSummary } from '../../shared/model';
+import { largest } from '../../shared/arrays';
 import { ReaderPool } from './pool';
 
 let pool: ReaderPool;
@@ -126,7 +129,7 @@ describe('the index cache in the data folder', () => {
     await again.close();
   });
 
-  it('a cache that other reading code saved (another build or version), or whose rows are not JSON, is not used', async () => {
+  it('a cache that other reading code saved (another build or version), or whose rows file is cut short, is not used', async () => {
     const file = (suffix: string) => join(cacheDir, 'index', readdirSync(join(cacheDir, 'index')).find((f) => f.endsWith(suffix)) as string);
     await scan();
     forge(join(root, 'std_a', 'summary.json'), sameLengthZero());
@@ -134,8 +137,50 @@ describe('the index cache in the data folder', () => {
     writeFileSync(file('.head.json'), JSON.stringify({ ...head, readers: 'other code' }));
     expect((await scan()).get('std_a')).toBe(0);
     forge(join(root, 'std_b', 'summary.json'), sameLengthZero());
-    writeFileSync(file('.rows.json'), '{"stamp": "x", "rows": [');
+    // Its own stamp, but its last row cut short.
+    const rows = readFileSync(file('.rows.json'), 'utf8');
+    writeFileSync(file('.rows.json'), rows.slice(0, -20));
     expect((await scan()).get('std_b')).toBe(0);
+  });
+
+  it('parses its rows a few hundred at a turn of the event loop: the thread that answers the window is never held by all of them', async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => ({ path: join(root, `cell_${i}`), name: `cell_${i}` }) as unknown as CellSummary);
+    await (await IndexCache.open(cacheDir, root)).save(rows, async () => 0);
+    // Each JSON.parse call marked with the turn of the loop it ran in.
+    let turn = 0;
+    let reading = true;
+    const spin = () => reading && (turn++, setImmediate(spin));
+    const parsedIn = new Set<number>();
+    const parse = JSON.parse;
+    const spy = vi.spyOn(JSON, 'parse').mockImplementation((text, reviver) => (parsedIn.add(turn), parse(text, reviver)));
+    try {
+      setImmediate(spin);
+      const read = await (await IndexCache.open(cacheDir, root)).rows;
+      expect(read.size).toBe(20_000);
+      expect(read.get(join(root, 'cell_19999'))?.name).toBe('cell_19999');
+    } finally {
+      reading = false;
+      spy.mockRestore();
+    }
+    expect(parsedIn.size).toBeGreaterThanOrEqual(40);
+  });
+
+  it('hands its cached rows to the window a few hundred at a time: one event of thousands held the thread that answers it', async () => {
+    const cells = Object.fromEntries(
+      Array.from({ length: 2_000 }, (_, i) => [
+        [`many/std_${i}/run.json`, { runner: 'coding-agent', run: `std_${i}`, protocol: { episodes: [0, 1] } }],
+        [`many/std_${i}/summary.json`, { planned: [0, 1], episodes: { 0: { status: 'evaluated', success: true } }, finished: true }],
+      ]).flat(),
+    );
+    writeTree(root, cells);
+    await scan();
+    const added: number[] = [];
+    const index = new LocalIndex(root, pool, (delta) => added.push(delta.added.length), () => undefined, { watch: false, sweepMs: 3_600_000, cacheDir });
+    await index.start();
+    await index.close();
+    expect(added.reduce((sum, n) => sum + n, 0)).toBe(2_003);
+    // A few hundred each (ROWS_A_TURN, and the rows read meanwhile), where all came in one.
+    expect(largest(added, 0)).toBeLessThan(1_000);
   });
 
   it('the built app keeps its cache for the code it reads with, not for its version alone', () => {

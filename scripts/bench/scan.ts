@@ -70,7 +70,7 @@ const names = readdirSync(dir);
 for (const name of names.filter((n) => /\\.looked\\.\\d+\\.json$/.test(n)))
   for (const cell of JSON.parse(readFileSync(join(dir, name), 'utf8')).cells)
     for (const [rel, sig] of cell.looked) if (sig !== '-') statSync(rel ? join(cell.dir, rel) : cell.dir, { throwIfNoEntry: false });
-const rows = JSON.parse(readFileSync(join(dir, names.find((n) => n.endsWith('.rows.json'))), 'utf8')).rows;
+const rows = readFileSync(join(dir, names.find((n) => n.endsWith('.rows.json'))), 'utf8').split('\\n').slice(1, -1).map((line) => JSON.parse(line));
 process.stdout.write(JSON.stringify({ cells: rows }, null, 2));`;
 
 /**
