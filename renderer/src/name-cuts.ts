@@ -95,8 +95,7 @@ export function nameCuts(names: readonly string[], max: number): Map<string, str
     }
   }
   const all = [...cuts.keys()];
-  const candidates = (cut: string) => {
-    const pieces = cut.split('…');
+  const candidates = (pieces: readonly string[]) => {
     const [first, last] = [pieces[0] as string, pieces.at(-1) as string];
     if (last.length >= ANCHOR) return byEnd.get(last.slice(-ANCHOR)) ?? [];
     if (first.length >= ANCHOR) return byStart.get(first.slice(0, ANCHOR)) ?? [];
@@ -104,7 +103,8 @@ export function nameCuts(names: readonly string[], max: number): Map<string, str
   };
   for (const [name, cut] of cuts) {
     if (cut === name) continue;
-    if (candidates(cut).some((other) => other !== name && readsAs(cut, other))) cuts.set(name, twoLines(name, max));
+    const pieces = cut.split('…');
+    if (candidates(pieces).some((other) => other !== name && piecesRead(pieces, other))) cuts.set(name, twoLines(name, max));
   }
   return cuts;
 }
@@ -113,14 +113,17 @@ export function nameCuts(names: readonly string[], max: number): Map<string, str
 const ANCHOR = 3;
 
 /** Whether `name` reads as `cut`: its kept pieces, in order, with an ellipsis wherever some of it was left out. */
-export function readsAs(cut: string, name: string): boolean {
-  const pieces = cut.split('…');
+export const readsAs = (cut: string, name: string): boolean => piecesRead(cut.split('…'), name);
+
+/** readsAs of a cut already split at its ellipses (a cut is checked against each of its candidates). */
+function piecesRead(pieces: readonly string[], name: string): boolean {
   const first = pieces[0] as string;
   const last = pieces.at(-1) as string;
-  if (pieces.length === 1) return cut === name;
+  if (pieces.length === 1) return first === name;
   if (!name.startsWith(first) || !name.endsWith(last) || first.length + last.length > name.length) return false;
   let at = first.length;
-  for (const piece of pieces.slice(1, -1)) {
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const piece = pieces[i] as string;
     const found = name.indexOf(piece, at);
     if (found < 0 || found + piece.length > name.length - last.length) return false;
     at = found + piece.length;
