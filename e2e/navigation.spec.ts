@@ -284,8 +284,9 @@ test.describe("a cell's slowest units", () => {
   test("a cell's Overview names its slowest units, each a link to its row", async ({ page }) => {
     await page.goto(demo.url);
     await page.getByRole('table', { name: 'Cells' }).getByRole('row', { name: /std_sdk_demo-model_bare_default/ }).click();
-    const slowest = page.getByRole('region', { name: 'Slowest units' });
+    const slowest = page.getByRole('region', { name: 'Slowest episodes' });
     await expect(slowest.getByRole('listitem')).toHaveCount(5);
+    await expect(slowest.getByRole('listitem').first()).toHaveText(/^episode \d+ [\d.]+ s \w+$/);
     const first = ((await slowest.getByRole('button').first().textContent()) ?? '').trim();
     // The first is the one the Episodes table puts first sorted by Wall, longest first.
     await slowest.getByRole('button').first().click();
