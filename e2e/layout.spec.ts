@@ -55,11 +55,14 @@ for (const [width, height] of [
         if (name.source === 'cartpole_evo') {
           await expect(success).toHaveCount(0);
         } else {
-          const labels = success.locator('.recharts-xAxis-tick-labels text');
-          await expect(labels.first()).toBeVisible();
+          await expect(success.locator('.recharts-xAxis-tick-labels text').first()).toBeVisible();
+        }
+        // Every chart's axis labels apart, each inside its chart.
+        for (const chart of await page.locator('figure.chart').all()) {
+          const labels = chart.locator('.recharts-xAxis-tick-labels text');
           await apart(labels);
-          const chart = (await success.boundingBox()) as Box;
-          for (const label of await boxes(labels)) expect(label.x >= chart.x && label.x + label.width <= chart.x + chart.width, `${String(name)}: a label at ${label.x}+${label.width} outside ${chart.x}+${chart.width}`).toBe(true);
+          const box = (await chart.boundingBox()) as Box;
+          for (const label of await boxes(labels)) expect(label.x >= box.x && label.x + label.width <= box.x + box.width, `${String(name)}: a label at ${label.x}+${label.width} outside ${box.x}+${box.width}`).toBe(true);
         }
         await page.getByRole('tab', { name: 'Episodes' }).click();
         await page.locator('.episode-table').getByRole('row').nth(1).click();

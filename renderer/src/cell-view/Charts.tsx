@@ -5,6 +5,7 @@ import { clockTime } from '../../../shared/model';
 import type { EpisodeRow, VersionRow } from '../../../shared/cell-detail';
 import { useCell } from './context';
 import { bucketMax, thin } from './decimate';
+import { labelInterval, MOST_LABELS } from './axisLabels';
 import { groupsOf, percentOf, spendByHour, successSoFar, type HourSpend, type SuccessPoint } from './chartPoints';
 import { counted, dollars, fineDollars } from '../format';
 import { AXIS, GRID, LEGEND, niceTicks, SERIES, TOOLTIP } from '../chart-style';
@@ -13,21 +14,17 @@ import { useRoom, type Room } from '../table-layout';
 /** At most this many points a line and bars a chart: about one each 2 px of a chart's width. */
 const LINE_POINTS = 200;
 const BARS = 80;
-/** An episode axis's labels are at most this many, and no more than fit side by side. */
-const MOST_LABELS = 6;
-/** Room between two labels of an axis, in px. */
-const LABEL_GAP_PX = 16;
+/** A chart's width left of and right of its points: recharts' y axis (60 px) and the margins, at most. */
+const PLOT_INSET_PX = 64;
 
 /**
- * Which points an episode axis labels: every nth, as many as the longest id fits side by side in the chart's
- * width (a rollout's id is 26 characters), at most six. The first label starts at its point (EpisodeTick), so
- * the next is a label and a half on. recharts would otherwise measure every label's text in the page to see
- * which fit (48 ms of a chart's first draw for 200 points).
+ * Which points an episode axis labels (recharts' `interval`): every nth, as many as the longest id fits side
+ * by side in the chart's width (a rollout's id is 26 characters), at most six (labelInterval).
  */
 function everyNth(ids: string[], room: Room | null): number {
+  if (!room) return Math.max(0, Math.ceil(ids.length / MOST_LABELS) - 1);
   const longest = ids.reduce((a, id) => (id.length > a.length ? id : a), '');
-  const fit = room ? Math.floor(room.px / (1.5 * room.textPx(longest) + LABEL_GAP_PX)) : MOST_LABELS;
-  return Math.max(0, Math.ceil(ids.length / Math.max(1, Math.min(MOST_LABELS, fit))) - 1);
+  return labelInterval(ids.length, room.px - PLOT_INSET_PX, room.textPx(longest));
 }
 
 /** An episode axis's label; the first starts at its point and the last ends at it, so a long id is not cut at the chart's edges. */
