@@ -17,7 +17,6 @@ function boardCell(cell: CellSummary, pareto: boolean | null) {
   return Object.assign(cellJson(cell), cell.labels, { scored, successes, ci95: wilson95(successes, scored), cost_per_unit: frontierPoint(cell)?.cost ?? null, pareto });
 }
 
-
 /** Writes `board --json`: the cells now, the comparisons as `compared` has them. */
 export async function writeBoardJson(io: Io, cells: CellSummary[], compared: Promise<ComparedJson>): Promise<void> {
   // Awaited once the cells are out: a failure meanwhile is not left unhandled.
