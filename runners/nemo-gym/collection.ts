@@ -95,6 +95,16 @@ class TokenSums {
     const sum = (which: number) => (this.given & (1 << which) ? (this.sums[which] as number) : null);
     return { input: sum(0), cached: sum(1), output: sum(2), reasoning: sum(3) };
   }
+
+  /** The sums of several as one: the collection's, from its agents' (whole numbers, so in any order). */
+  static totalOf(parts: Iterable<TokenSums>): RowUsage {
+    const whole = new TokenSums();
+    for (const part of parts) {
+      for (let which = 0; which < 4; which++) whole.sums[which] = (whole.sums[which] as number) + (part.sums[which] as number);
+      whole.given |= part.given;
+    }
+    return whole.total;
+  }
 }
 
 /**
@@ -135,7 +145,7 @@ export class Collector {
   /** A unit was given again with another outcome since the rewards were last counted (recountRewards). */
   private recount = false;
   private lists!: UnitLists;
-  private tokens!: TokenSums;
+  /** Each agent's token sums; the collection's are theirs together. */
   private agentTokens!: Map<string, TokenSums>;
   private lastAgent = '';
   private lastTokens: TokenSums | null = null;
@@ -156,7 +166,6 @@ export class Collector {
     this.newTasks = [];
     this.classes = new Map();
     this.lists = new UnitLists();
-    this.tokens = new TokenSums();
     this.agentTokens = new Map();
     this.lastTokens = null;
     this.c = {
@@ -261,8 +270,7 @@ export class Collector {
     if (stats.rewards.length) stats.rewards.push(given);
     else stats.rewards = [given];
     addReward(stats, reward);
-    const negative = this.tokens.add(row.tokens);
-    this.tokensOf(agent ?? '').add(row.tokens);
+    const negative = this.tokensOf(agent ?? '').add(row.tokens);
     if (negative >= 0) note(c.negative, { task, repeat, line, agent }, ` (${TOKEN_FIELDS[negative]} ${row.tokens[negative]})`);
     if (row.model) {
       c.models.add(row.model);
@@ -348,7 +356,7 @@ export class Collector {
     if (this.recount) this.recountRewards();
     this.seen = { inputs: inputs?.length ?? 0, rows: rows.length, failures: failures.length };
     if (this.newTasks.length) this.c.tasks = addSorted(this.c.tasks, this.newTasks.splice(0), (a, b) => a.task - b.task).sorted;
-    this.c.tokens = this.tokens.total;
+    this.c.tokens = TokenSums.totalOf(this.agentTokens.values());
     for (const [agent, sums] of this.agentTokens) this.c.agentTokens.set(agent, sums.total);
     this.c.failures = [...this.classes.values()].sort((a, b) => b.rows - a.rows || byText(a.name, b.name));
     if (inputs === null) this.c.planned = null;
