@@ -32,7 +32,7 @@ const MEDIA: Record<string, string> = {
   '.jsonl': 'text/plain; charset=utf-8',
   '.py': 'text/plain; charset=utf-8',
   '.md': 'text/plain; charset=utf-8',
-  // A program snapshot's configuration (evopolicygym's programs/<submission>/), as plain text; scripts of any kind never.
+  // A program snapshot's configuration (programs/<submission>/ of a record that keeps them), as plain text; scripts of any kind never.
   ...Object.fromEntries(['.toml', '.yaml', '.yml', '.cfg', '.ini', '.csv'].map((ext) => [ext, 'text/plain; charset=utf-8'])),
 };
 

@@ -156,6 +156,8 @@ export interface FormatAdapter {
    * `units`, and `side` where a side of a test can be part of a cell; `unit`, what one is called ("rollout").
    */
   pairing: { units: string; side?: string; unit: string };
+  /** What `cellwatch tail` prints of its cells, in words (its help lists each format's); none without event logs. */
+  events?: string;
 }
 
 /** The capabilities as the window sees them. */

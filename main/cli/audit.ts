@@ -8,9 +8,9 @@ import { counted } from '../../shared/counts';
 
 export const AUDIT_HELP = `cellwatch audit [--json] [--accept-new-host-key] ROOT_OR_CELL...
 
-What each cell's transcript names outside its sandbox, line by line, as bigym-agent's audit does: a custom
-harness runs under --isolation soft, where nothing stops it. A transcript of any size is read a step at a
-time, never whole.
+What each cell's transcript names outside its sandbox, line by line, as its runner's own audit does: a
+custom harness runs under --isolation soft, where nothing stops it. A transcript of any size is read a
+step at a time, never whole.
   --json   {"cells": [{"cell": id, "findings": [{"file", "line", "path", "text"}]}]}`;
 
 export async function audit(argv: string[], io: Io): Promise<number> {

@@ -15,7 +15,7 @@ import { success, table } from './table';
 export const BOARD_HELP = `cellwatch board [--json] [--accept-new-host-key] ROOT...
 
 The boards of the cells below each runs root (local or ALIAS:/path): one table per board (a format and
-its protocol, or a bigym task), a row per harness, condition and effort, a column per model, each square
+its protocol or task), a row per harness, condition and effort, a column per model, each square
 successes/scored, the rate and its Wilson 95 % interval; a cell of several agents a square per agent
 (FILE@AGENT). Only cells on the board, and those that claim one crossing with another (a copied
 run folder), marked: neither is compared. Then every pair that differs in exactly one of harness, model,

@@ -1,16 +1,13 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEMO_FORMATS, runDemo, type DemoFormat } from '../../runners/demo';
+import { DEMO_CONTENTS, DEMO_FORMATS, runDemo, type DemoFormat } from '../../runners/demo';
+import { wrapped } from './pairing';
 import { defaultDemoRoot } from '../paths';
 import { UsageError, type Io } from './io';
 
 export const DEMO_HELP = `cellwatch demo [DIR] [--speed X] [--instant]
 
-Writes the built-in demo into DIR (default: the demo runs root in your data folder), emptying it first:
-a simulated cart-pole task and a scripted agent, as two bigym-agent sessions (one interrupted), four
-coding-agent cells on one board, an evopolicygym record, a NeMo Gym rollout collection of two agents and
-the Inspect AI logs of two models on one task. Live by default, files growing as a real run's do; about
-three minutes at speed 1.
+${wrapped(`Writes the built-in demo into DIR (default: the demo runs root in your data folder), emptying it first: ${DEMO_CONTENTS}. Live by default, files growing as a real run's do; about three minutes at speed 1.`)}
   --speed X   run X times faster (default 1)
   --instant   write everything at once
   --only F --name N   write one cell of format F (${DEMO_FORMATS.join(', ')}) named N,

@@ -11,8 +11,8 @@ export const RECORD_HELP = `cellwatch record --compare "s1:v008,s2:last" [--seed
 
 Records up to six policy versions side by side on one seed to an H.264 mp4, with no window: each
 slot's cameras in a row under a label (session, version, seed, outcome), a shorter slot holding its
-last frame. A session is a bigym-agent cell's name or a path substring naming one cell; a version is
-vNNN, NNN, last or submission. Frames come from replays/vNNN/<seed>/ or dev/vNNN/<seed>/. Without
+last frame. A session is the name of a cell that keeps policy versions, or a path substring naming one;
+a version is vNNN, NNN, last or submission. Frames come from replays/vNNN/<seed>/ or dev/vNNN/<seed>/. Without
 --seed, the first seed every slot has frames for. A ROOT may be on an SSH host (ALIAS:/abs/path): its
 frames are fetched over one connection. ffmpeg: CELLWATCH_FFMPEG, else the system's, else the bundled one.`;
 

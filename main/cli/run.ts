@@ -2,7 +2,7 @@ import { APP_VERSION } from '../version';
 import { UsageError, type Io } from './io';
 import { CompareError, NotFoundError } from '../../shared/errors';
 
-const INTRO = `Cellwatch ${APP_VERSION}: watch coding-agent benchmark runs.
+const INTRO = `Cellwatch ${APP_VERSION}: watch coding agents' benchmark runs.
 
 Usage: cellwatch <command> [options]
 

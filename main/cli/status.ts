@@ -67,7 +67,7 @@ export async function status(argv: string[], io: Io): Promise<number> {
     stateText(c),
     budget(c),
     `${c.episodes.ended}/${c.episodes.planned ?? '?'}`,
-    // A rate that is not successes of scored (a rejected bigym policy scores 0) is shown as it is, with no interval.
+    // A rate that is not successes of scored (a rejected policy scores 0 on every seed) is shown as it is, with no interval.
     c.success_rate !== null && c.episodes.scored && Math.abs(c.success_rate - c.episodes.successes / c.episodes.scored) < 1e-9 ? success(c.episodes.successes, c.episodes.scored) : percent(c.success_rate),
     String(c.problems.length),
   ]);

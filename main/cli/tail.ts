@@ -8,15 +8,14 @@ import { FollowSet } from '../tail/follow-set';
 import { streamEvent } from '../../runners/common/stream-event';
 import { outJson, untilStopped, UsageError, type Io } from './io';
 import { problemLine } from './printable';
+import { wrapped } from './pairing';
+
+/** Each format's events, in its own words (FormatAdapter.events). */
+const EVENTS = Object.values(ADAPTERS).flatMap((adapter) => (adapter.events ? [adapter.events] : [])).join(', ');
 
 export const TAIL_HELP = `cellwatch tail [--json] [--from-end] [--accept-new-host-key] CELL
 
-Prints the cell's events as they arrive, until Ctrl+C: coding-agent trajectories, the bigym ledger and
-evaluation progress, the evopolicygym event log, a NeMo Gym collection's rollouts and failures (its unit
-and reward, never the conversation), an Inspect log's finished samples (each once, its scorer's value and
-outcome, however often Inspect writes the log over). Malformed lines are reported on stderr with file and
-line. CELL may be on an SSH host (ssh://ALIAS/abs/path or ALIAS:/abs/path): the tail then reads over
-SFTP and, when the connection drops, resumes from the byte it had reached.
+${wrapped(`Prints the cell's events as they arrive, until Ctrl+C: ${EVENTS}. Malformed lines are reported on stderr with file and line. CELL may be on an SSH host (ssh://ALIAS/abs/path or ALIAS:/abs/path): the tail then reads over SFTP and, when the connection drops, resumes from the byte it had reached.`)}
   --json       one object a line: {"cell", "episode", "seq", "t", "ev", ...the event's own fields}
   --from-end   only events written from now on`;
 
@@ -77,7 +76,7 @@ export async function tail(argv: string[], io: Io, stop?: AbortSignal): Promise<
     for (const log of await logs().catch(() => [])) await follow(log, fromEnd);
   };
   await followNew(values['from-end']);
-  // A cell written over whole (an Inspect log): each finished unit once, as the file is rewritten.
+  // A cell written over whole (capabilities.finishedUnits): each finished unit once, as the file is rewritten.
   const finished = adapter.capabilities.finishedUnits;
   const units = finished
     ? new FinishedUnits(target.context, cell.path, finished, ({ unit, t, fields }) => print(io, cell.id, { episode: unit, seq: null, t, ev: finished.ev, fields, line: null, end: 0 }, values.json))

@@ -17,6 +17,7 @@ export const RESET_STEPS = 200;
 export const bigymAgent: FormatAdapter = {
   format: 'bigym-agent',
   pairing: { unit: 'seed', units: "the bigym submission's evaluation seeds", side: "CELL@vNNN a bigym policy version's evaluation" },
+  events: 'the bigym ledger and evaluation progress',
   eventLogs: bigymEventLogs,
   capabilities: {
     versions: bigymVersions,

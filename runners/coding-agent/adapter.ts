@@ -17,6 +17,7 @@ function sameRate(a: number, b: number): boolean {
 export const codingAgent: FormatAdapter = {
   format: 'coding-agent',
   pairing: { unit: 'episode', units: 'coding-agent episodes' },
+  events: 'coding-agent trajectories',
   eventLogs: codingAgentEventLogs,
   capabilities: {
     episodeStreams: { framesFolder: (episode) => `episodes/${episode.padStart(4, '0')}/frames` },

@@ -21,6 +21,10 @@ export interface DemoOptions {
   only?: { format: DemoFormat; name: string };
 }
 
+/** What the demo writes, in words (`cellwatch demo --help`). */
+export const DEMO_CONTENTS =
+  'a simulated cart-pole task and a scripted agent, as two bigym-agent sessions (one interrupted), four coding-agent cells on one board, an evopolicygym record, a NeMo Gym rollout collection of two agents and the Inspect AI logs of two models on one task';
+
 export type DemoFormat = 'coding-agent' | 'bigym-agent' | 'evopolicygym' | 'nemo-gym' | 'inspect';
 export const DEMO_FORMATS: readonly DemoFormat[] = ['coding-agent', 'bigym-agent', 'evopolicygym', 'nemo-gym', 'inspect'];
 

@@ -31,6 +31,7 @@ function assessed(assessment: JsonObject): { units: EpisodeUnit[]; integrity: Pr
 export const evopolicygym: FormatAdapter = {
   format: 'evopolicygym',
   pairing: { unit: 'episode', units: "the evopolicygym assessment's episodes" },
+  events: 'the evopolicygym event log',
   eventLogs: evopolicygymEventLogs,
   capabilities: {},
   async read(dir, ctx, options) {

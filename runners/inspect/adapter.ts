@@ -64,6 +64,7 @@ async function finishedSamples(path: string, ctx: ReadContext): Promise<Finished
 export const inspect: FormatAdapter = {
   format: 'inspect',
   pairing: { unit: 'sample', units: "an Inspect AI log's samples, each epoch apart (<sample>#<epoch>)" },
+  events: "an Inspect log's finished samples (each once, its scorer's value and outcome, however often Inspect writes the log over)",
   eventLogs: async () => [],
   capabilities: {
     fileCell: { cellsIn: inspectLogsIn, ownerOf: () => null },

@@ -33,6 +33,7 @@ function agentRow(name: string, units: readonly EpisodeUnit[], c: Collection): A
 export const nemoGym: FormatAdapter = {
   format: 'nemo-gym',
   pairing: { unit: 'rollout', units: "a NeMo Gym collection's rollouts (<task>#<rollout>; <agent>/<task>#<rollout> when it runs several agents)", side: 'FILE@AGENT one agent of a NeMo Gym collection' },
+  events: "a NeMo Gym collection's rollouts and failures (its unit and reward, never the conversation)",
   eventLogs: nemoEventLogs,
   capabilities: {
     fileCell: { cellsIn: collectionsIn, ownerOf: rolloutsOfSidecar },
