@@ -1,14 +1,15 @@
 // A cell's row, as the list, the board and `cellwatch status` show it: its cell's fields written out one by one; and its event logs' check, told what a watch saw change.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Cell } from '../shared/model';
 import { baseCell } from './common/cell';
-import { logProblems, summaryOf } from './read';
+import { logProblems, readCell, summaryOf } from './read';
 import { LogCache } from './common/logs';
 import { localFs } from './common/fs';
-import { context, tempDir, writeTree } from './testing';
+import { context, jsonl, tempDir, writeTree } from './testing';
+import { MAX_NAME_CHARS, MAX_TEXT_CHARS } from '../shared/elide';
 
 /** A cell of the format, every field given a value of its own (a reward only where `reward` is). */
 function cellOf(seed: number, reward: boolean): Cell {
@@ -40,6 +41,55 @@ describe('summaryOf', () => {
       }),
       { numRuns: 50 },
     );
+  });
+});
+
+describe('a cell whose files hold values of a megabyte (hostile sizes)', () => {
+  const MB = 1 << 20;
+  const within = (read: Awaited<ReturnType<typeof readCell>>) => {
+    for (const p of read.cell.problems) expect(p.message.length).toBeLessThanOrEqual(MAX_TEXT_CHARS);
+    for (const reason of read.cell.board_reasons) expect(reason.length).toBeLessThanOrEqual(MAX_TEXT_CHARS);
+    for (const status of Object.keys(read.excludedBy ?? {})) expect(status.length).toBeLessThanOrEqual(MAX_NAME_CHARS);
+  };
+
+  it('names each in its problems and board reasons by its start and end, and still counts every episode', async () => {
+    const tmp = tempDir();
+    try {
+      const dir = join(tmp.path, 'std_sdk_m_bare_default');
+      const episodes = { '0': { status: 'evaluated', success: `${'y'.repeat(MB)}!` }, '1': { status: 'evaluated', success: true }, [`e${'k'.repeat(MB)}`]: { status: 'evaluated', success: true } };
+      // A plan of 100 whose list also holds 10,000 entries that are no episode number.
+      const planned = [...Array.from({ length: 100 }, (_, i) => i), ...Array.from({ length: 10_000 }, () => 'x')];
+      writeTree(dir, {
+        'run.json': { runner: 'coding-agent', run: 'std_sdk_m_bare_default', cell: { harness: 'sdk', model: 'm', condition: 'bare', effort: 'default' }, protocol: { name: `p${'q'.repeat(MB)}`, episodes: [0, 1] } },
+        'summary.json': { run: 'std_sdk_m_bare_default', finished: false, planned, episodes },
+      });
+      const read = await readCell(dir, 'coding-agent', context());
+      within(read);
+      expect(read.cell.episodes).toEqual({ planned: 100, ended: 3, scored: 2, excluded: 1, successes: 2 });
+      const messages = read.cell.problems.map((p) => p.message);
+      expect(messages).toContainEqual(expect.stringMatching(/^1 evaluated episode \(0: "y+… 1,048,\d{3} characters not shown …y+!"\) with a success that is not true or false: left unscored$/));
+      expect(messages).toContain('planned holds 10,000 entries ("x", "x", "x" and 9,997 more) that are no episode number: not planned');
+      expect(messages).toContainEqual(expect.stringMatching(/^1 ended episode \(ek+… 1,048,\d{3} characters not shown …k+\) not in the plan/));
+      expect(read.cell.board_reasons).toContainEqual(expect.stringMatching(/^protocol pq+… 1,048,\d{3} characters not shown …q+; the board's is std-v2$/));
+    } finally {
+      tmp.remove();
+    }
+  });
+
+  it('counts a unit failed with a class of a megabyte under that class cut to a name', async () => {
+    const tmp = tempDir();
+    try {
+      const path = join(tmp.path, 'c.jsonl');
+      const row = (task: number, more: object) => ({ responses_create_params: { input: [] }, response: { output: [] }, _ng_task_index: task, _ng_rollout_index: 0, agent_ref: { name: 'pi' }, ...more });
+      writeFileSync(path, jsonl([row(0, { reward: 1 })]));
+      writeFileSync(join(tmp.path, 'c_failures.jsonl'), jsonl([row(1, { _ng_failure_class: `f${'z'.repeat(MB)}`, _ng_failure_terminal: true })]));
+      const read = await readCell(path, 'nemo-gym', context());
+      within(read);
+      expect(Object.values(read.excludedBy ?? {})).toEqual([1]);
+      expect(Object.keys(read.excludedBy ?? {})[0]).toMatch(/^failed: fz+… 1,048,\d{3} characters not shown …z+$/);
+    } finally {
+      tmp.remove();
+    }
   });
 });
 

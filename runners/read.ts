@@ -6,6 +6,7 @@ import { ADAPTERS, cellFolder } from './index';
 import { capabilitiesOf, type CellRead, type ReadContext } from './types';
 import { append } from '../shared/arrays';
 import { pastPlan } from './common/integrity';
+import { elided, MAX_NAME_CHARS, MAX_TEXT_CHARS } from '../shared/elide';
 
 export interface ReadOptions {
   /** Also what the cell view shows (detail), from the same pass. */
@@ -69,12 +70,14 @@ const countBy = (keys: string[]) => {
 /**
  * The read with its integrity problems (and a count past its plan) on the cell, and the cell off its board
  * for each; and its excluded units counted by status, which a summary carries where its units do not go.
+ * A reason or a status quotes the files, whose values may be megabytes: each is cut to its size.
  */
 function withIntegrity(read: CellRead): CellRead {
-  read.excludedBy = countBy(read.units.filter((u) => !u.scored).map((u) => u.status));
-  const broken = [...(read.integrity ?? []), ...pastPlan(read.cell)];
-  if (!broken.length) return read;
+  read.excludedBy = countBy(read.units.filter((u) => !u.scored).map((u) => elided(u.status, MAX_NAME_CHARS)));
   const cell = read.cell;
+  cell.board_reasons = cell.board_reasons.map((reason) => elided(reason, MAX_TEXT_CHARS));
+  const broken = [...(read.integrity ?? []), ...pastPlan(cell)];
+  if (!broken.length) return read;
   cell.problems = mergeProblems(cell.problems, broken);
   if (cell.board === 'on' || cell.board === 'off') {
     cell.board = 'off';

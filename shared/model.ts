@@ -1,5 +1,6 @@
 // The data model every layer speaks. Field names follow the CLI's JSON (runners/FORMATS.md).
 import type { TokenPrice } from './cost';
+import { elided, MAX_TEXT_CHARS } from './elide';
 import type { RunningUnit } from './stuck';
 
 export type FormatName = 'coding-agent' | 'bigym-agent' | 'evopolicygym' | 'harbor-job' | 'nemo-gym' | 'inspect';
@@ -40,7 +41,7 @@ export function mergeProblems(problems: Problem[], more: Problem[]): Problem[] {
 }
 
 export function problem(file: string, message: string, more: { line?: number; severity?: Severity; tip?: string } = {}): Problem {
-  return { file, ...(more.line !== undefined ? { line: more.line } : {}), message, severity: more.severity ?? 'error', ...(more.tip ? { tip: more.tip } : {}) };
+  return { file, ...(more.line !== undefined ? { line: more.line } : {}), message: elided(message, MAX_TEXT_CHARS), severity: more.severity ?? 'error', ...(more.tip ? { tip: more.tip } : {}) };
 }
 
 export type CellState =

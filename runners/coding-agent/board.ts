@@ -2,6 +2,7 @@
 // std-v2 as frozen. Which episodes ran so far is coverage, never membership.
 import { num, obj, str } from '../common/values';
 import type { JsonObject } from '../common/json';
+import { elided, MAX_NAME_CHARS } from '../../shared/elide';
 
 /** std-v2 as the runner freezes it (STD_FROZEN). */
 export const STD_V2 = { name: 'std-v2', max_turns: 200, rgb_resolution: 512, max_actions: 500, timeout_s: 2400 } as const;
@@ -18,7 +19,7 @@ export function codingAgentDepartures(name: string, run: JsonObject | null): str
   const protocol = obj(run.protocol);
   if (Object.keys(protocol).length === 0) return [...reasons, 'run.json has no protocol'];
   const called = str(protocol.name);
-  if (called !== STD_V2.name) reasons.push(`protocol ${called ?? '(unnamed)'}; the board's is ${STD_V2.name}`);
+  if (called !== STD_V2.name) reasons.push(`protocol ${called === null ? '(unnamed)' : elided(called, MAX_NAME_CHARS)}; the board's is ${STD_V2.name}`);
   for (const [field, unit] of Object.entries(UNITS) as [keyof typeof UNITS, string][]) {
     const value = num(protocol[field]);
     if (value !== STD_V2[field]) reasons.push(`${value === null ? `no ${field}` : `${value} ${unit}`}; ${STD_V2.name} has ${STD_V2[field]} ${unit}`);

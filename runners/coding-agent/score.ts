@@ -1,6 +1,6 @@
 import { problem, type EpisodeUnit, type Problem } from '../../shared/model';
 import type { JsonObject } from '../common/json';
-import { amount, namedSome } from '../common/integrity';
+import { amount, namedSome, noteRow, type Noted } from '../common/integrity';
 import { bool, obj, str } from '../common/values';
 
 export interface EpisodeEnd {
@@ -34,7 +34,7 @@ const AMOUNTS = ['tool_calls', 'actions', 'wall_s'];
  * evaluated episode whose success is not true or false is left unscored, a problem of `integrity` too.
  */
 export function endedUnits(summary: JsonObject | null, integrity: Problem[]): EpisodeUnit[] {
-  const unjudged: string[] = [];
+  const unjudged: Noted = { rows: 0, first: [] };
   const units = Object.entries(obj(summary?.episodes))
     .map(([id, raw]) => {
       const e = obj(raw);
@@ -44,13 +44,13 @@ export function endedUnits(summary: JsonObject | null, integrity: Problem[]): Ep
       }
       const status = str(e.status) ?? 'unknown';
       if (status === 'evaluated' && typeof e.success !== 'boolean') {
-        unjudged.push(`${id}: ${JSON.stringify(e.success) ?? 'none'}`);
+        noteRow(unjudged, () => `${id}: ${JSON.stringify(e.success) ?? 'none'}`);
         return { id, status, success: null, scored: false };
       }
       return unitOf(id, { status, success: bool(e.success), engaged: bool(e.engaged) });
     })
     .sort((a, b) => Number(a.id) - Number(b.id));
-  if (unjudged.length) integrity.push(problem('summary.json', `${namedSome(unjudged, 'evaluated episode')} with a success that is not true or false: left unscored`));
+  if (unjudged.rows) integrity.push(problem('summary.json', `${namedSome(unjudged.first, 'evaluated episode', { total: unjudged.rows })} with a success that is not true or false: left unscored`));
   return units;
 }
 
@@ -67,15 +67,15 @@ export function plannedEpisodes(list: readonly unknown[], file: string, field: s
   for (let i = 0; i < list.length && range; i++) range = list[i] === i;
   if (range) return { size: list.length, has: (n) => Number.isInteger(n) && n >= 0 && n < list.length };
   const plan = new Set<number>();
-  const odd: string[] = [];
-  const twice: string[] = [];
+  const odd: Noted = { rows: 0, first: [] };
+  const twice: Noted = { rows: 0, first: [] };
   for (const entry of list) {
-    if (typeof entry !== 'number' || !Number.isInteger(entry) || entry < 0) odd.push(JSON.stringify(entry) ?? String(entry));
-    else if (plan.has(entry)) twice.push(String(entry));
+    if (typeof entry !== 'number' || !Number.isInteger(entry) || entry < 0) noteRow(odd, () => JSON.stringify(entry) ?? String(entry));
+    else if (plan.has(entry)) noteRow(twice, () => String(entry));
     else plan.add(entry);
   }
-  if (odd.length) integrity.push(problem(file, `${field} holds ${namedSome(odd, 'entry', { plural: 'entries' })} that ${odd.length === 1 ? 'is' : 'are'} no episode number: not planned`));
-  if (twice.length) integrity.push(problem(file, `${field} lists ${namedSome(twice, 'episode')} more than once: planned once`));
+  if (odd.rows) integrity.push(problem(file, `${field} holds ${namedSome(odd.first, 'entry', { plural: 'entries', total: odd.rows })} that ${odd.rows === 1 ? 'is' : 'are'} no episode number: not planned`));
+  if (twice.rows) integrity.push(problem(file, `${field} lists ${namedSome(twice.first, 'episode', { total: twice.rows })} more than once: planned once`));
   return plan;
 }
 
@@ -94,10 +94,10 @@ function episodeNumber(id: string): number | null {
 /** Ended episodes the plan does not hold (an episode -1, or 250 of a plan of 100): a problem of `integrity` naming them. */
 export function unplanned(units: readonly EpisodeUnit[], plan: Plan, planFrom: string, integrity: Problem[]): void {
   if (!plan.size) return;
-  const outside: string[] = [];
+  const outside: Noted = { rows: 0, first: [] };
   for (const u of units) {
     const n = episodeNumber(u.id);
-    if (n === null || !plan.has(n)) outside.push(u.id);
+    if (n === null || !plan.has(n)) noteRow(outside, () => u.id);
   }
-  if (outside.length) integrity.push(problem('summary.json', `${namedSome(outside, 'ended episode')} not in the plan (${planFrom})`));
+  if (outside.rows) integrity.push(problem('summary.json', `${namedSome(outside.first, 'ended episode', { total: outside.rows })} not in the plan (${planFrom})`));
 }

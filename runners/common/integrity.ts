@@ -3,6 +3,7 @@
 // and (returned as the read's `integrity`) takes the cell off its board until the files are mended.
 import { problem, type Cell, type EpisodeUnit, type Problem } from '../../shared/model';
 import { counted, whole } from '../../shared/counts';
+import { elided, MAX_NAME_CHARS } from '../../shared/elide';
 import { num, obj } from './values';
 
 const outcomeOf = (u: EpisodeUnit) => (u.scored ? (u.success ? 'success' : 'failure') : u.status);
@@ -14,14 +15,14 @@ export const NAMED = 3;
  * Each unit of a file's list once. `unitOf` reads the unit of an entry (null: none), `placeOf(i)` says where
  * entry i is (`episodes[7]`). A unit given again with the same outcome is kept once; with another outcome it
  * is kept once as `repeated`, not scored, so no view counts either outcome. Either way the repeat is a
- * problem of `file` naming the unit and its places. Nothing is kept per unit but its first entry's index (a
- * summary of 500,000 seeds is read whole).
+ * problem of `file` naming the unit and its first places. Nothing is kept per unit but its first entry's index
+ * (a summary of 500,000 seeds is read whole), and per repeated unit but its first few places.
  */
 export function oneOutcome(list: readonly unknown[], unitOf: (entry: unknown) => EpisodeUnit | null, placeOf: (i: number) => string, file: string, noun = 'unit'): { units: EpisodeUnit[]; problems: Problem[] } {
   const first = new Map<string, number>();
   const units: EpisodeUnit[] = [];
-  /** Each repeated unit's entries and outcomes. */
-  const repeats = new Map<string, { places: number[]; outcomes: Set<string> }>();
+  /** Each repeated unit's first entries, how many it has, and their outcomes. */
+  const repeats = new Map<string, { places: number[]; entries: number; outcomes: Set<string> }>();
   list.forEach((entry, i) => {
     const unit = unitOf(entry);
     if (!unit) return;
@@ -32,14 +33,15 @@ export function oneOutcome(list: readonly unknown[], unitOf: (entry: unknown) =>
       return;
     }
     let repeat = repeats.get(unit.id);
-    if (!repeat) repeats.set(unit.id, (repeat = { places: [at], outcomes: new Set([outcomeOf(unitOf(list[at]) as EpisodeUnit)]) }));
-    repeat.places.push(i);
+    if (!repeat) repeats.set(unit.id, (repeat = { places: [at], entries: 1, outcomes: new Set([outcomeOf(unitOf(list[at]) as EpisodeUnit)]) }));
+    if (repeat.entries++ < NAMED) repeat.places.push(i);
     repeat.outcomes.add(outcomeOf(unit));
   });
   if (!repeats.size) return { units, problems: [] };
   const conflicting = new Set([...repeats].filter(([, r]) => r.outcomes.size > 1).map(([id]) => id));
   const kept = units.map((u) => (conflicting.has(u.id) ? { id: u.id, status: 'repeated', success: null, scored: false } : u));
-  const named = [...repeats].slice(0, NAMED).map(([id, r]) => `${noun} ${id} at ${r.places.map(placeOf).join(' and ')}${r.outcomes.size > 1 ? ` (${[...r.outcomes].join(', then ')})` : ''}`);
+  const placesOf = (r: { places: number[]; entries: number }) => (r.entries > NAMED ? `${r.places.map(placeOf).join(', ')} and ${counted(r.entries - NAMED, 'more place')}` : r.places.map(placeOf).join(' and '));
+  const named = [...repeats].slice(0, NAMED).map(([id, r]) => `${noun} ${elided(id, MAX_NAME_CHARS)} at ${placesOf(r)}${r.outcomes.size > 1 ? ` (${[...r.outcomes].join(', then ')})` : ''}`);
   const more = repeats.size > NAMED ? `; ${counted(repeats.size - NAMED, 'more')}` : '';
   const left = conflicting.size ? `; ${counted(conflicting.size, noun)} with two outcomes left unscored` : '';
   return { units: kept, problems: [problem(file, `${counted(repeats.size, noun)} given more than once: ${named.join('; ')}${more}${left}`)] };
@@ -95,7 +97,7 @@ export function noteRow(noted: Noted, what: () => string): void {
  * `total` where only the first few were kept.
  */
 export function namedSome(items: readonly string[], noun: string, { plural = `${noun}s`, total = items.length } = {}): string {
-  const named = items.slice(0, NAMED);
+  const named = items.slice(0, NAMED).map((item) => elided(item, MAX_NAME_CHARS));
   const more = total > named.length ? ` and ${whole(total - named.length)} more` : '';
   return `${counted(total, noun, plural)} (${named.join(', ')}${more})`;
 }
