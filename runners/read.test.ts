@@ -47,12 +47,13 @@ describe('summaryOf', () => {
 describe('a cell whose files hold values of a megabyte (hostile sizes)', () => {
   const MB = 1 << 20;
   const within = (read: Awaited<ReturnType<typeof readCell>>) => {
+    for (const word of [read.cell.name, ...Object.values(read.labels)]) expect(word?.length ?? 0).toBeLessThanOrEqual(MAX_NAME_CHARS);
     for (const p of read.cell.problems) expect(p.message.length).toBeLessThanOrEqual(MAX_TEXT_CHARS);
     for (const reason of read.cell.board_reasons) expect(reason.length).toBeLessThanOrEqual(MAX_TEXT_CHARS);
     for (const status of Object.keys(read.excludedBy ?? {})) expect(status.length).toBeLessThanOrEqual(MAX_NAME_CHARS);
   };
 
-  it('names each in its problems and board reasons by its start and end, and still counts every episode', async () => {
+  it('names each in its name, labels, problems and board reasons by its start and end, and still counts every episode', async () => {
     const tmp = tempDir();
     try {
       const dir = join(tmp.path, 'std_sdk_m_bare_default');
@@ -60,7 +61,7 @@ describe('a cell whose files hold values of a megabyte (hostile sizes)', () => {
       // A plan of 100 whose list also holds 10,000 entries that are no episode number.
       const planned = [...Array.from({ length: 100 }, (_, i) => i), ...Array.from({ length: 10_000 }, () => 'x')];
       writeTree(dir, {
-        'run.json': { runner: 'coding-agent', run: 'std_sdk_m_bare_default', cell: { harness: 'sdk', model: 'm', condition: 'bare', effort: 'default' }, protocol: { name: `p${'q'.repeat(MB)}`, episodes: [0, 1] } },
+        'run.json': { runner: 'coding-agent', run: `std_${'r'.repeat(MB)}`, cell: { harness: `h${'s'.repeat(MB)}`, model: 'm', condition: 'bare', effort: 'default' }, protocol: { name: `p${'q'.repeat(MB)}`, episodes: [0, 1] } },
         'summary.json': { run: 'std_sdk_m_bare_default', finished: false, planned, episodes },
       });
       const read = await readCell(dir, 'coding-agent', context());
@@ -70,6 +71,7 @@ describe('a cell whose files hold values of a megabyte (hostile sizes)', () => {
       expect(messages).toContainEqual(expect.stringMatching(/^1 evaluated episode \(0: "y+… 1,048,\d{3} characters not shown …y+!"\) with a success that is not true or false: left unscored$/));
       expect(messages).toContain('planned holds 10,000 entries ("x", "x", "x" and 9,997 more) that are no episode number: not planned');
       expect(messages).toContainEqual(expect.stringMatching(/^1 ended episode \(ek+… 1,048,\d{3} characters not shown …k+\) not in the plan/));
+      expect([read.cell.name, read.labels.harness, read.labels.model]).toEqual([expect.stringMatching(/^std_r+… 1,048,\d{3} characters not shown …r+$/), expect.stringMatching(/^hs+… 1,048,\d{3} characters not shown …s+$/), 'm']);
       expect(read.cell.board_reasons).toContainEqual(expect.stringMatching(/^protocol pq+… 1,048,\d{3} characters not shown …q+; the board's is std-v2$/));
     } finally {
       tmp.remove();

@@ -61,6 +61,8 @@ export async function readCell(dir: string, format: FormatName, ctx: ReadContext
   }
 }
 
+const nameOf = (label: string | null) => (label === null ? null : elided(label, MAX_NAME_CHARS));
+
 const countBy = (keys: string[]) => {
   const counts: Record<string, number> = {};
   for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
@@ -70,11 +72,14 @@ const countBy = (keys: string[]) => {
 /**
  * The read with its integrity problems (and a count past its plan) on the cell, and the cell off its board
  * for each; and its excluded units counted by status, which a summary carries where its units do not go.
- * A reason or a status quotes the files, whose values may be megabytes: each is cut to its size.
+ * Its name, labels, reasons and statuses are the files' words, whose values may be megabytes: each is cut
+ * to its size, as every row and view carries it.
  */
 function withIntegrity(read: CellRead): CellRead {
   read.excludedBy = countBy(read.units.filter((u) => !u.scored).map((u) => elided(u.status, MAX_NAME_CHARS)));
   const cell = read.cell;
+  cell.name = elided(cell.name, MAX_NAME_CHARS);
+  read.labels = { harness: nameOf(read.labels.harness), model: nameOf(read.labels.model), condition: nameOf(read.labels.condition), effort: nameOf(read.labels.effort) };
   cell.board_reasons = cell.board_reasons.map((reason) => elided(reason, MAX_TEXT_CHARS));
   const broken = [...(read.integrity ?? []), ...pastPlan(cell)];
   if (!broken.length) return read;
