@@ -116,4 +116,21 @@ describe('cellwatch mcnemar', () => {
     expect(await runCli(['episodes', `${both}@nobody`], unknown.io)).toBe(2);
     expect(unknown.err.join('\n')).toContain('both has no policy version or agent nobody (its agents: math_with_judge_claude_code_agent, math_with_judge_hermes_agent)');
   });
+
+  it('names an agent whose name holds an @ and a / as FILE@AGENT, in a folder named with an @', async () => {
+    const real = (agent: string) => readFileSync(join(import.meta.dirname, '../../runners/nemo-gym/fixtures/responses_api_agents', agent, 'data', 'example_math_rollouts.jsonl'), 'utf8');
+    // Each harness's rows under an agent's name of its own, as a collection of two agents writes them.
+    const renamed = (agent: string, name: string) => real(agent).replace(/"agent_ref":\s*\{[^}]*\}/g, JSON.stringify({ agent_ref: { type: 'responses_api_agents', name } }).slice(1, -1));
+    const both = join(tmp.path, 'runs@2026', 'both.jsonl');
+    writeTree(join(tmp.path, 'runs@2026'), { 'both.jsonl': renamed('claude_code_agent', 'team/claude@2') + renamed('hermes_agent', 'hermes') });
+    const agents = capture();
+    expect(await runCli(['mcnemar', '--json', `${both}@team/claude@2`, `${both}@hermes`], agents.io)).toBe(0);
+    expect(JSON.parse(agents.out.join('\n'))).toMatchObject({ a: `local:${both}@team/claude@2`, b: `local:${both}@hermes`, pairs: 5, both: 1, neither: 4 });
+    const unknown = capture();
+    expect(await runCli(['episodes', `${both}@team/nobody@2`], unknown.io)).toBe(2);
+    expect(unknown.err.join('\n')).toContain('both has no policy version or agent team/nobody@2 (its agents: team/claude@2, hermes)');
+    const missing = capture();
+    expect(await runCli(['episodes', `${join(tmp.path, 'runs@2026', 'none.jsonl')}@hermes`], missing.io)).toBe(2);
+    expect(missing.err.join('\n')).toContain('none.jsonl');
+  });
 });

@@ -4,7 +4,7 @@
 import { dirname, resolve } from 'node:path';
 import type { CellSummary, Problem } from '../../shared/model';
 import type { HostStatus } from '../../shared/contract';
-import type { CellRead, ReadContext } from '../../runners';
+import type { CellRead } from '../../runners';
 import { cellAt } from '../scan';
 import { readCell, summaryOf } from '../../runners/read';
 import type { CellContext } from '../place/context';
@@ -12,7 +12,7 @@ import { Assembly } from '../assembly';
 import { defaultConfigDir, defaultDataDir } from '../paths';
 import { openIndex } from '../roots/open-index';
 import { formatAddress, isLocal, parseAddress } from '../../shared/address';
-import { sideOf, splitAddress, type Side } from '../compare/paired';
+import { sideAt, sideOf, type Side } from '../compare/paired';
 import { append } from '../../shared/arrays';
 import { rivalsOf, withRivals } from '../../shared/board';
 import { NotFoundError } from '../../shared/errors';
@@ -132,25 +132,13 @@ export async function readCellAt({ context, dir, where }: CellContext): Promise<
   return readCell(found.dir, found.format, ctx);
 }
 
-/** The cell at an address, or null where nothing there is a cell (NotFoundError). */
-async function cellIfAny(places: Assembly, address: string): Promise<{ read: CellRead; ctx: ReadContext } | null> {
-  try {
-    const target = await openAt(places, address);
-    return { read: await readCellAt(target), ctx: target.context.read() };
-  } catch (error) {
-    if (error instanceof NotFoundError) return null;
-    throw error;
-  }
-}
-
 /**
- * One side of a paired test as a command names it (a cell, CELL@vNNN, FILE@AGENT), read where it lives.
- * An address with an `@` that is itself a cell is that cell (splitAddress).
+ * One side of a paired test as a command names it (a cell, CELL@vNNN, FILE@AGENT), read where it lives:
+ * the first reading of the address whose cell is there (sideAt).
  */
-export async function readSideAt(places: Assembly, address: string): Promise<Side> {
-  const { cell, version } = splitAddress(address);
-  const whole = version === null ? null : await cellIfAny(places, address);
-  if (whole) return sideOf(whole.read, null, whole.ctx);
-  const target = await openAt(places, cell);
-  return sideOf(await readCellAt(target), version, target.context.read());
+export function readSideAt(places: Assembly, address: string): Promise<Side> {
+  return sideAt(address, async ({ cell, version }) => {
+    const target = await openAt(places, cell);
+    return sideOf(await readCellAt(target), version, target.context.read());
+  });
 }

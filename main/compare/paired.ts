@@ -2,7 +2,7 @@ import { isLive, type EpisodeUnit, type FormatName } from '../../shared/model';
 import { pairUnits, type PairedSide, type PairedTest } from '../../shared/mcnemar';
 import { ADAPTERS, type CellRead, type ReadContext } from '../../runners';
 import { readCell } from '../../runners/read';
-import { CompareError } from '../../shared/errors';
+import { CompareError, NotFoundError } from '../../shared/errors';
 
 export interface Side extends Omit<PairedSide, 'unit'> {
   format: FormatName;
@@ -10,14 +10,57 @@ export interface Side extends Omit<PairedSide, 'unit'> {
 }
 
 
+/** A cell, and what after an `@` names a part of it (a policy version `v003`, an agent of a collection); null: the cell itself. */
+export interface Address {
+  cell: string;
+  version: string | null;
+}
+
 /**
- * Splits `path@v003` (a policy version) or `path@AGENT` (one agent of a collection) into the cell and
- * the part; a path without `@...` after its last slash is the cell itself, and so is one that `isCell`
- * says is a cell: a run named for a model id holds an `@` (std_sdk_claude-sonnet-4@20250514_bare_default).
+ * The ways to read `address`, in turn: the whole address (a run named for a model id holds an `@`:
+ * std_sdk_claude-sonnet-4@20250514_bare_default), then the address split at each `@` from the last to the
+ * first (an agent's name may hold `@` and `/`). The first whose cell is one is meant.
  */
-export function splitAddress(address: string, isCell: (address: string) => boolean = () => false): { cell: string; version: string | null } {
-  const match = isCell(address) ? null : /^(.*[^/])@([^@/]+)$/.exec(address);
-  return match ? { cell: match[1] as string, version: match[2] as string } : { cell: address, version: null };
+export function addressReadings(address: string): Address[] {
+  const readings: Address[] = [{ cell: address, version: null }];
+  for (let at = address.lastIndexOf('@'); at > 0; at = address.lastIndexOf('@', at - 1)) {
+    if (address[at - 1] !== '/' && at < address.length - 1) readings.push({ cell: address.slice(0, at), version: address.slice(at + 1) });
+  }
+  return readings;
+}
+
+/**
+ * The reading of `address` whose cell `isCell` says is one; where none is, the one a missing cell is
+ * named by: split at its last `@` where no `/` follows it, else the whole address.
+ */
+export function splitAddress(address: string, isCell: (address: string) => boolean = () => false): Address {
+  const readings = addressReadings(address);
+  return readings.find((r) => isCell(r.cell)) ?? missingOf(readings);
+}
+
+function missingOf(readings: Address[]): Address {
+  const last = readings[1];
+  return last && !last.version?.includes('/') ? last : (readings[0] as Address);
+}
+
+/**
+ * One side of a paired test at `address`, found by `find` (a cell's side, or NotFoundError): the first
+ * reading of the address whose cell is there; where none is, the error of the one a missing cell is named
+ * by (splitAddress).
+ */
+export async function sideAt(address: string, find: (reading: Address) => Promise<Side>): Promise<Side> {
+  const readings = addressReadings(address);
+  const missing = missingOf(readings);
+  let error: unknown;
+  for (const reading of readings) {
+    try {
+      return await find(reading);
+    } catch (failed) {
+      if (!(failed instanceof NotFoundError)) throw failed;
+      if (reading === missing) error = failed;
+    }
+  }
+  throw error;
 }
 
 /** One side of a paired test: a read cell, one of its policy versions (read through `ctx`, wherever the cell lives), or one of its agents. */
