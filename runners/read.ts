@@ -81,7 +81,7 @@ function withIntegrity(read: CellRead): CellRead {
   cell.name = elided(cell.name, MAX_NAME_CHARS);
   read.labels = { harness: nameOf(read.labels.harness), model: nameOf(read.labels.model), condition: nameOf(read.labels.condition), effort: nameOf(read.labels.effort) };
   cell.board_reasons = cell.board_reasons.map((reason) => elided(reason, MAX_TEXT_CHARS));
-  const broken = [...(read.integrity ?? []), ...pastPlan(cell)];
+  const broken = [...(read.integrity ?? []), ...pastPlan(cell, ADAPTERS[cell.format].pairing.unit)];
   if (!broken.length) return read;
   cell.problems = mergeProblems(cell.problems, broken);
   if (cell.board === 'on' || cell.board === 'off') {

@@ -64,7 +64,7 @@ describe('one unit, one outcome', () => {
     const row = (await json(['status', a])).value.cells[0];
     expect(row.episodes).toMatchObject({ planned: 100, ended: 120 });
     expect(row.board).toBe('off');
-    expect(row.problems).toContainEqual(expect.objectContaining({ message: '120 units ended, past the 100 planned: a count cannot exceed its plan' }));
+    expect(row.problems).toContainEqual(expect.objectContaining({ message: '120 seeds ended, past the 100 planned: a count cannot exceed its plan' }));
   });
 });
 

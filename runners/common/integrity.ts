@@ -102,11 +102,11 @@ export function namedSome(items: readonly string[], noun: string, { plural = `${
   return `${counted(total, noun, plural)} (${named.join(', ')}${more})`;
 }
 
-/** A count past its plan (`200/100`): a problem, never a figure. */
-export function pastPlan(cell: Pick<Cell, 'episodes' | 'path'>): Problem[] {
+/** A count past its plan (`200/100`): a problem, never a figure, in the words of its format's unit ("120 seeds ended"). */
+export function pastPlan(cell: Pick<Cell, 'episodes' | 'path'>, unit: string): Problem[] {
   const { ended, planned } = cell.episodes;
   if (planned === null || ended <= planned) return [];
-  return [problem(cell.path, `${counted(ended, 'unit')} ended, past the ${whole(planned)} planned: a count cannot exceed its plan`)];
+  return [problem(cell.path, `${counted(ended, unit)} ended, past the ${whole(planned)} planned: a count cannot exceed its plan`)];
 }
 
 /** A rate a file states, checked against its units: a mismatch is a problem; the units' own rate is the figure. */
