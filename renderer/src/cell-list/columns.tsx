@@ -11,17 +11,19 @@ export interface Column extends SizedColumn<CellSummary> {
   render(cell: CellSummary, now: number, fit: (text: string) => string): React.ReactNode;
 }
 
+/** The share of its budget a cell used: past 1 where its count is past its plan (a problem of the cell). */
 function budgetFraction(cell: CellSummary): number {
-  return cell.budget.total ? Math.min(1, cell.budget.used / cell.budget.total) : 0;
+  return cell.budget.total ? cell.budget.used / cell.budget.total : 0;
 }
 
 function BudgetBar({ cell }: { cell: CellSummary }) {
   const { used, total, unit } = cell.budget;
   const fraction = budgetFraction(cell);
+  const past = total !== null && used > total;
   return (
-    <span className="budget" title={`${whole(used)} of ${total === null ? '?' : whole(total)} ${unit}`}>
+    <span className={past ? 'budget tone-fail' : 'budget'} title={`${whole(used)} of ${total === null ? '?' : whole(total)} ${unit}${past ? `: ${whole(used - (total ?? 0))} past its plan, a problem of the cell` : ''}`}>
       <span className="bar" role="meter" aria-valuemin={0} aria-valuemax={total ?? 0} aria-valuenow={used} aria-label={`budget ${unit}`}>
-        <span className="fill" style={{ width: `${fraction * 100}%` }} />
+        <span className={past ? 'fill tone-fill-fail' : 'fill'} style={{ width: `${Math.min(1, fraction) * 100}%` }} />
       </span>
       <span className="budget-text">{total ? percent(fraction, 0) : compact(used)}</span>
     </span>
@@ -58,7 +60,10 @@ export const COLUMNS: Column[] = [
     render: (c, now) => <StatePill state={c.state} pausedUntil={c.pausedUntil} running={c.running} now={now} />,
   },
   { key: 'budget', title: 'Budget', widthPx: 88, numeric: true, sortValue: budgetFraction, render: (c) => <BudgetBar cell={c} /> },
-  { key: 'episodes', title: 'Episodes', fit: episodesText, numeric: true, sortValue: (c) => c.episodes.ended, render: (c) => <span title={episodesTitle(c)}>{episodesText(c)}</span> },
+  { key: 'episodes', title: 'Episodes', fit: episodesText, numeric: true, sortValue: (c) => c.episodes.ended, render: (c) => {
+    const past = c.episodes.planned !== null && c.episodes.ended > c.episodes.planned;
+    return <span className={past ? 'tone-fail' : undefined} title={past ? `${episodesTitle(c)}\n${whole(c.episodes.ended - (c.episodes.planned ?? 0))} past its plan: a problem of the cell` : episodesTitle(c)}>{episodesText(c)}</span>;
+  } },
   { key: 'success', title: 'Success', fit: (c) => percent(c.success_rate), numeric: true, sortValue: (c) => c.success_rate ?? -1, render: (c) => <span title={successTitle(c)}>{percent(c.success_rate)}</span> },
   {
     key: 'tokens', title: 'Tokens', fit: (c) => tokensText(c), sortValue: (c) => c.cost_usd_estimate ?? c.tokens.input ?? -1,

@@ -24,15 +24,18 @@ interface BarProps {
 export function Bar({ label, name = label, used, total, unit, note, tone = 'running', left = true, share = false }: BarProps) {
   const fraction = total ? Math.min(1, used / total) : 0;
   const of = total === null ? '?' : whole(total);
-  const figure = share ? [`${whole(used)} ${label} of ${of} ${unit}`] : [`${whole(used)} / ${of} ${unit}`, ...(total ? [percent(fraction, 0)] : []), ...(total && left ? [`${whole(total - used)} left`] : [])];
+  // A count past its plan is a problem of the cell (formats.md), said as one: never a percent of 100 or less left.
+  const past = total !== null && used > total ? used - total : 0;
+  const spent = past ? [`${whole(past)} past its plan`] : [...(total ? [percent(fraction, 0)] : []), ...(total && left ? [`${whole(total - used)} left`] : [])];
+  const figure = share ? [`${whole(used)} ${label} of ${of} ${unit}`] : [`${whole(used)} / ${of} ${unit}`, ...spent];
   return (
     <div className="budget-row">
       <span className="budget-label">{label}</span>
       <span className="bar wide" role="meter" aria-label={name} aria-valuemin={0} aria-valuemax={total ?? 0} aria-valuenow={used}>
-        <span className={`fill tone-fill-${tone}`} style={{ width: `${fraction * 100}%` }} />
+        <span className={`fill tone-fill-${past ? 'fail' : tone}`} style={{ width: `${fraction * 100}%` }} />
       </span>
       {/* Short of room, it breaks between its parts, each whole. */}
-      <span className="budget-figure">
+      <span className={past ? 'budget-figure tone-fail' : 'budget-figure'}>
         {figure.map((part, i) => (
           <Fragment key={part}>
             {i > 0 && ' · '}
