@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { syncLocalFs } from '../../runners';
 import type { LinePacker, LineReader } from '../../runners/common/line-steps';
-import { partBounds, readParts, type PartRead, type PartsJob } from '../../runners/common/split-lines';
+import { partBounds, readParts, readSplit, type PartRead, type PartsJob } from '../../runners/common/split-lines';
 import { PART_READERS } from '../../runners/part-readers';
 import { tempDir } from '../../runners/testing';
 import { lineThreads } from './line-threads';
@@ -55,6 +55,18 @@ describe('a thread reading parts of a long local log', () => {
     expect(read).toEqual(joined(here));
     expect(read.flatMap((p) => p.problems).map((p) => p.line)).toEqual(Array.from({ length: 8 }, (_, k) => 10 + 52 * k));
     expect(read.at(-1)?.offset).toBe((await fs.stat(path))?.size);
+  });
+
+  it('joins the parts in file order as they come from the threads, saying each time some did', async () => {
+    const size = (await fs.stat(path))?.size as number;
+    const split = { ...lineThreads(undefined, 2), partBytes: 16 * 1024 };
+    const log = () => ({ offset: 0, line: 1, records: [] as unknown[], problems: [], skipping: false });
+    const whole = log();
+    const heard: number[] = [];
+    await readSplit(split, fs, path, 'collection.jsonl', reader, whole, size, () => heard.push(whole.records.length));
+    expect(whole.offset).toBe(size);
+    expect(heard.length).toBeGreaterThan(2);
+    expect(heard).toEqual([...heard].sort((a, b) => a - b));
   });
 
   it('fails, naming why, when it cannot read its parts', async () => {

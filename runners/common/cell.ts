@@ -90,13 +90,14 @@ export class CellReading {
    * The complete lines of a JSONL log; malformed lines become problems, a partial last line waits. With
    * the context's cache, a log is read on from where its last read ended. A `reader` makes each line
    * something else than its parsed object (a summary of a row too big to keep whole). The list is the
-   * cache's own, read on in place: never changed here.
+   * cache's own, read on in place: never changed here. `onRecords` hears it grow during a long read split
+   * among threads (JsonlCache.read).
    */
   async jsonl(relative: string): Promise<readonly JsonlRecord[]>;
-  async jsonl<T>(relative: string, reader: LineReader<T>): Promise<readonly T[]>;
-  async jsonl<T>(relative: string, reader?: LineReader<T>): Promise<readonly (T | JsonlRecord)[]> {
+  async jsonl<T>(relative: string, reader: LineReader<T>, onRecords?: (records: readonly T[]) => void): Promise<readonly T[]>;
+  async jsonl<T>(relative: string, reader?: LineReader<T>, onRecords?: (records: readonly T[]) => void): Promise<readonly (T | JsonlRecord)[]> {
     if (!(await this.stat(relative))) return [];
-    const log = await (this.ctx.jsonl ?? new JsonlCache(0)).read(this.ctx.fs, this.path(relative), relative, reader);
+    const log = await (this.ctx.jsonl ?? new JsonlCache(0)).read(this.ctx.fs, this.path(relative), relative, reader, onRecords);
     append(this.problems, log.problems);
     return log.records;
   }

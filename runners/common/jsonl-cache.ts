@@ -55,7 +55,12 @@ export class JsonlCache {
     return value;
   }
 
-  async read<T = JsonlRecord>(fs: CellFs, path: string, label: string, given?: LineReader<T>): Promise<JsonlLog<T>> {
+  /**
+   * The log at `path` read on from where it was. A long read split among threads hands `onRecords` the
+   * records as they grow in file order (the cache's own list), each time more joined it, and once as the
+   * other threads start.
+   */
+  async read<T = JsonlRecord>(fs: CellFs, path: string, label: string, given?: LineReader<T>, onRecords?: (records: readonly T[]) => void): Promise<JsonlLog<T>> {
     const reader = (given ?? JSONL_LINES) as LineReader<T>;
     const key = `${reader.name}:${path}`;
     const info = await fs.stat(path);
@@ -71,7 +76,7 @@ export class JsonlCache {
     if (this.logs.size > this.keep) this.logs.delete(this.logs.keys().next().value as string);
 
     const end = Math.min(info.size, reader.maxBytes);
-    if (this.split && this.split.threads > 1 && reader.packer && !log.skipping && end - log.offset >= 2 * this.split.partBytes) await readSplit(this.split, fs, path, label, { ...reader, packer: reader.packer }, log, end);
+    if (this.split && this.split.threads > 1 && reader.packer && !log.skipping && end - log.offset >= 2 * this.split.partBytes) await readSplit(this.split, fs, path, label, { ...reader, packer: reader.packer }, log, end, onRecords && (() => onRecords(log.records as T[])));
     else await readSteps(fs, path, label, reader, log, end);
     const truncated = info.size > reader.maxBytes;
     const problems = truncated ? [...log.problems, problem(label, `only the first ${reader.maxBytes >> 20} MB read`)] : [...log.problems];

@@ -44,7 +44,8 @@ export interface LineSplitter {
 
 /**
  * Parts of `job` claimed and read in turn until none is left (`reader` is the job's), each handed to
- * `send` with the buffers its records are in.
+ * `send` with the buffers its records are in. A turn of the event loop passes after each: the thread that
+ * joins the parts hears the others' meanwhile (its file calls may all be synchronous).
  */
 export async function readParts<T>(fs: CellFs, job: PartsJob, reader: LineReader<T> & { packer: LinePacker<T> }, send: (part: PartRead, transfer: ArrayBuffer[]) => void): Promise<void> {
   const buffers: Buffer[] = [];
@@ -53,6 +54,7 @@ export async function readParts<T>(fs: CellFs, job: PartsJob, reader: LineReader
     await readSteps(fs, job.path, job.label, reader, log, job.bounds[index + 1] as number, buffers);
     const { packed, transfer } = reader.packer.pack(log.records as T[]);
     send({ index, packed, problems: log.problems, offset: log.offset, lines: log.line - 1, skipping: log.skipping }, transfer);
+    await new Promise(setImmediate);
   }
 }
 
@@ -83,30 +85,57 @@ export async function partBounds(fs: CellFs, path: string, from: number, end: nu
 }
 
 /**
- * `log` read on to `end` in parts, by this thread and the splitter's at once. A part no thread handed back
- * (one failed) is read here in its turn; a part that stopped short of its end (the file changed under it)
- * ends the read there, and the next read goes on from it.
+ * `log` read on to `end` in parts, by this thread and the splitter's at once. Parts join the log in file
+ * order as soon as those before them have (`onJoined` hears each time some did, and once as the other
+ * threads start: what it does then is done while they read). A part no thread handed back (one failed) is
+ * read here in its turn; a part that stopped short of its end (the file changed under it) ends the read
+ * there, and the next read goes on from it.
  */
-export async function readSplit<T>(split: LineSplitter, fs: CellFs, path: string, label: string, reader: LineReader<T> & { packer: LinePacker<T> }, log: LogRead, end: number): Promise<void> {
+export async function readSplit<T>(split: LineSplitter, fs: CellFs, path: string, label: string, reader: LineReader<T> & { packer: LinePacker<T> }, log: LogRead, end: number, onJoined: () => void = () => undefined): Promise<void> {
   const job: PartsJob = { reader: reader.name, path, label, bounds: await partBounds(fs, path, log.offset, end, split.partBytes), next: new Int32Array(new SharedArrayBuffer(4)) };
   const parts = job.bounds.length - 1;
   const read = new Map<number, PartRead>();
-  const keep = (part: PartRead) => void read.set(part.index, part);
-  const helpers = Array.from({ length: Math.min(split.threads - 1, parts - 1) }, () => split.read(job, keep).catch(() => undefined));
-  await readParts(fs, job, reader, keep);
-  await Promise.all(helpers);
-  for (let index = 0; index < parts; index++) {
-    if (log.offset !== job.bounds[index] || log.skipping) break;
-    const part = read.get(index);
-    if (!part) {
-      await readSteps(fs, path, label, reader, log, job.bounds[index + 1] as number);
-      continue;
-    }
+  let joined = 0;
+  const join = (part: PartRead) => {
     const shift = log.line - 1;
     append(log.records, reader.packer.unpack(part.packed, shift));
     for (const p of part.problems) log.problems.push(p.line === undefined ? p : { ...p, line: p.line + shift });
     log.offset = part.offset;
     log.line += part.lines;
     log.skipping = part.skipping;
+    joined++;
+  };
+  /** Whether the log goes on at part `index` (none before it stopped short). */
+  const goesOn = (index: number) => log.offset === job.bounds[index] && !log.skipping;
+  const keep = (part: PartRead) => {
+    read.set(part.index, part);
+    const before = joined;
+    for (let next = read.get(joined); next && goesOn(joined); next = read.get(joined)) {
+      read.delete(joined);
+      join(next);
+    }
+    if (joined > before) onJoined();
+  };
+  // What `onJoined` throws as another thread's part arrives fails this read, not the thread's handler.
+  let failed: { error: unknown } | undefined;
+  const heard = (part: PartRead) => {
+    try {
+      keep(part);
+    } catch (error) {
+      failed ??= { error };
+    }
+  };
+  const helpers = Array.from({ length: Math.min(split.threads - 1, parts - 1) }, () => split.read(job, heard).catch(() => undefined));
+  onJoined();
+  await readParts(fs, job, reader, keep);
+  await Promise.all(helpers);
+  if (failed) throw failed.error;
+  for (; joined < parts && goesOn(joined); ) {
+    const part = read.get(joined);
+    if (part) join(part);
+    else {
+      await readSteps(fs, path, label, reader, log, job.bounds[joined + 1] as number);
+      joined++;
+    }
   }
 }

@@ -168,7 +168,7 @@ const upTo = (blocks: RowBlock[], count: number) => {
 };
 
 describe('the collector, against a plain count of the same files', () => {
-  it('gives the plain count for any inputs, rollouts and failures, counted at once or as the files grow in any steps', () => {
+  it('gives the plain count for any inputs, rollouts and failures, counted at once, as the files grow in any steps, or as a long read joins its parts', () => {
     fc.assert(
       fc.property(
         fc.option(fc.array(input, { maxLength: 40 }), { freq: 3 }),
@@ -187,6 +187,13 @@ describe('the collector, against a plain count of the same files', () => {
           const growing = new Collector(files);
           for (const [r, f] of [...steps].sort((a, b) => a[0] - b[0] || a[1] - b[1])) growing.update(inputs, upTo(rows, r), upTo(failures, f));
           expect(shown(growing.update(inputs, rows, failures))).toEqual(want);
+          // The same read on as a long read joins its parts: the rollouts counted so far at each cut, then the rest and the failures.
+          const joining = new Collector(files);
+          const sorted = [...steps].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+          const [grown, grownFailures] = sorted[0] ?? [0, 0];
+          joining.update(inputs, upTo(rows, grown), upTo(failures, grownFailures));
+          for (const cut of [...moreCuts, ...steps.map(([r]) => r)].filter((c) => c >= grown).sort((a, b) => a - b)) joining.countSoFar(inputs, upTo(rows, cut));
+          expect(shown(joining.update(inputs, rows, failures))).toEqual(want);
         },
       ),
       { seed: 48, numRuns: 2000 },

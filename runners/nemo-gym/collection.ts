@@ -341,20 +341,32 @@ export class Collector {
     this.unitChanges++;
   }
 
-  /** The collection as of these rows (each file's, whole, as read now). */
-  update(inputs: readonly PlannedUnit[] | null, rows: readonly RowBlock[], failures: readonly RowBlock[]): Collection {
+  /**
+   * The inputs and the rollouts as far as a long read has joined them, counted while it reads on: the next
+   * update counts the rest, the failures, and what is made of them all. Only rows not met yet are counted.
+   */
+  countSoFar(inputs: readonly PlannedUnit[] | null, rows: readonly RowBlock[]): void {
     const grewInputs = (inputs?.length ?? 0) > this.seen.inputs;
-    const firsts = [inputs?.[0], rows[0], failures[0]];
-    const rewritten = this.firsts.some((first, i) => first !== undefined && first !== firsts[i]);
-    if (rewritten || (inputs?.length ?? 0) < this.seen.inputs || rows.length < this.seen.rows || failures.length < this.seen.failures || (grewInputs && this.seen.rows + this.seen.failures > 0)) this.reset();
-    this.firsts = firsts;
+    const rewritten = [inputs?.[0], rows[0]].some((first, i) => this.firsts[i] !== undefined && this.firsts[i] !== first);
+    if (rewritten || (inputs?.length ?? 0) < this.seen.inputs || rows.length < this.seen.rows || (grewInputs && this.seen.rows + this.seen.failures > 0)) this.reset();
+    this.firsts[0] = inputs?.[0];
+    this.firsts[1] = rows[0];
     if (grewInputs) this.plannedAgents = null;
     this.inputs = inputs ?? [];
     for (let i = this.seen.inputs; i < (inputs?.length ?? 0); i++) this.addInput((inputs as PlannedUnit[])[i] as PlannedUnit);
     for (const block of rows.slice(this.seen.rows)) for (let i = 0; i < block.length; i++) this.addRollout(block, i);
+    this.seen.inputs = inputs?.length ?? 0;
+    this.seen.rows = rows.length;
+  }
+
+  /** The collection as of these rows (each file's, whole, as read now). */
+  update(inputs: readonly PlannedUnit[] | null, rows: readonly RowBlock[], failures: readonly RowBlock[]): Collection {
+    if ((this.firsts[2] !== undefined && this.firsts[2] !== failures[0]) || failures.length < this.seen.failures) this.reset();
+    this.countSoFar(inputs, rows);
+    this.firsts[2] = failures[0];
     for (const block of failures.slice(this.seen.failures)) for (let i = 0; i < block.length; i++) this.addFailure(block, i);
+    this.seen.failures = failures.length;
     if (this.recount) this.recountRewards();
-    this.seen = { inputs: inputs?.length ?? 0, rows: rows.length, failures: failures.length };
     if (this.newTasks.length) this.c.tasks = addSorted(this.c.tasks, this.newTasks.splice(0), (a, b) => a.task - b.task).sorted;
     this.c.tokens = TokenSums.totalOf(this.agentTokens.values());
     for (const [agent, sums] of this.agentTokens) this.c.agentTokens.set(agent, sums.total);

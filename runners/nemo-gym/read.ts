@@ -60,11 +60,12 @@ export async function readCollection(path: string, ctx: ReadContext) {
   const name = (file: string) => basename(file);
   const r = new CellReading(dirname(path), ctx);
   const haveInputs = (await r.stat(name(files.inputs))) !== null;
-  const inputs = haveInputs ? await r.jsonl(name(files.inputs), NEMO_INPUTS) : null;
-  const rows = await r.jsonl(name(files.rollouts), NEMO_ROWS);
-  const failures = await r.jsonl(name(files.failures), NEMO_ROWS);
   const names = { rollouts: name(files.rollouts), failures: name(files.failures) };
   const collector = ctx.jsonl?.kept(`nemo-gym:${path}`, () => new Collector(names)) ?? new Collector(names);
+  const inputs = haveInputs ? await r.jsonl(name(files.inputs), NEMO_INPUTS) : null;
+  // A long read of the rollouts counts them as their parts join, while the other threads read on.
+  const rows = await r.jsonl(name(files.rollouts), NEMO_ROWS, (sofar) => collector.countSoFar(inputs, sofar));
+  const failures = await r.jsonl(name(files.failures), NEMO_ROWS);
   const collection = collector.update(inputs, rows, failures);
   append(r.problems, collection.problems);
   let aggregateFile: string | null = null;

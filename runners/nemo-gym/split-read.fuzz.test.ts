@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { syncLocalFs } from '../common/fs';
 import { JsonlCache } from '../common/jsonl-cache';
 import type { LinePacker, LineReader } from '../common/line-steps';
-import { readParts, type LineSplitter } from '../common/split-lines';
+import { readParts, readSplit, type LineSplitter } from '../common/split-lines';
 import { NEMO_ROWS } from './read';
 import type { RowBlock } from './row-block';
 import { rowsIn } from './testing';
@@ -64,7 +64,7 @@ const line = fc.oneof(
 const shown = (log: Awaited<ReturnType<JsonlCache['read']>>) => ({ rows: rowsIn(log.records as RowBlock[]), problems: log.problems, truncated: log.truncated });
 
 describe("a collection's rollouts read in parts by several threads at once", () => {
-  it('reads what one pass reads, for files grown in steps, parts of any size and threads that die', async () => {
+  it('reads what one pass reads, for files grown in steps, parts of any size and threads that die, and hands on its rows in file order as they join', async () => {
     let parts = 0;
     let runs = 0;
     await fc.assert(
@@ -83,7 +83,14 @@ describe("a collection's rollouts read in parts by several threads at once", () 
           for (const [k, lines] of growth.entries()) {
             // A step may end in a partial line, which waits for its newline: the next step's first line ends it.
             appendFileSync(path, lines.map((l) => `${l}\n`).join('') + (k % 2 === 0 ? partial : ''));
-            expect(shown(await split.read(fs, path, 'c.jsonl', reader))).toEqual(shown(await one.read(fs, path, 'c.jsonl', reader)));
+            // What a reader counting as the parts join hears: the rows in file order, each time more of them.
+            const heard: ReturnType<typeof rowsIn>[] = [];
+            const read = shown(await split.read(fs, path, 'c.jsonl', reader, (records) => heard.push(rowsIn(records as RowBlock[]))));
+            expect(read).toEqual(shown(await one.read(fs, path, 'c.jsonl', reader)));
+            for (const [i, sofar] of heard.entries()) {
+              expect(sofar).toEqual(read.rows.slice(0, sofar.length));
+              if (i > 0) expect(sofar.length).toBeGreaterThanOrEqual((heard[i - 1] as unknown[]).length);
+            }
           }
           parts += splitter.handed;
         },
@@ -92,5 +99,23 @@ describe("a collection's rollouts read in parts by several threads at once", () 
     );
     // The parts did cross: the reads were split, not all done on one thread.
     expect(parts).toBeGreaterThan(200);
+  });
+
+  it("fails the read with what a count of joined rows throws as another thread's part arrives, not that thread's handler", async () => {
+    const path = join(dir, 'thrown.jsonl');
+    writeFileSync(path, Array.from({ length: 200 }, (_, task) => `${JSON.stringify({ _ng_task_index: task, reward: 1, notes: 'n'.repeat(200) })}\n`).join(''));
+    const reader: Reader = { ...NEMO_ROWS, packer: NEMO_ROWS.packer as LinePacker<RowBlock> };
+    // The other thread claims the first part before this one starts, and hands each part on in a turn of its own, as a message arrives.
+    const splitter: LineSplitter = {
+      threads: 2,
+      partBytes: 4096,
+      read: (job, onPart) => readParts(fs, job, reader, (part, transfer) => void setImmediate(() => onPart(structuredClone(part, { transfer })))),
+    };
+    const size = (await fs.stat(path))?.size as number;
+    let calls = 0;
+    const log = { offset: 0, line: 1, records: [] as unknown[], problems: [], skipping: false };
+    await expect(readSplit(splitter, fs, path, 'thrown.jsonl', reader, log, size, () => {
+      if (calls++ > 0) throw new Error('the count failed');
+    })).rejects.toThrow('the count failed');
   });
 });
