@@ -47,7 +47,7 @@ describe('summaryOf', () => {
 describe('a cell whose files hold values of a megabyte (hostile sizes)', () => {
   const MB = 1 << 20;
   const within = (read: Awaited<ReturnType<typeof readCell>>) => {
-    for (const word of [read.cell.name, ...Object.values(read.labels)]) expect(word?.length ?? 0).toBeLessThanOrEqual(MAX_NAME_CHARS);
+    for (const word of [read.cell.name, ...Object.values(read.labels), read.boardName, ...(read.benchmarks ?? [])]) expect(word?.length ?? 0).toBeLessThanOrEqual(MAX_NAME_CHARS);
     for (const p of read.cell.problems) expect(p.message.length).toBeLessThanOrEqual(MAX_TEXT_CHARS);
     for (const reason of read.cell.board_reasons) expect(reason.length).toBeLessThanOrEqual(MAX_TEXT_CHARS);
     for (const status of Object.keys(read.excludedBy ?? {})) expect(status.length).toBeLessThanOrEqual(MAX_NAME_CHARS);
@@ -71,6 +71,7 @@ describe('a cell whose files hold values of a megabyte (hostile sizes)', () => {
       expect(messages).toContainEqual(expect.stringMatching(/^1 evaluated episode \(0: "y+… 1,048,\d{3} characters not shown …y+!"\) with a success that is not true or false: left unscored$/));
       expect(messages).toContain('planned holds 10,000 entries ("x", "x", "x" and 9,997 more) that are no episode number: not planned');
       expect(messages).toContainEqual(expect.stringMatching(/^1 ended episode \(ek+… 1,048,\d{3} characters not shown …k+\) not in the plan/));
+      expect(read.boardName).toMatch(/^coding-agent pq+… 1,048,\d{3} characters not shown …q+$/);
       expect([read.cell.name, read.labels.harness, read.labels.model]).toEqual([expect.stringMatching(/^std_r+… 1,048,\d{3} characters not shown …r+$/), expect.stringMatching(/^hs+… 1,048,\d{3} characters not shown …s+$/), 'm']);
       expect(read.cell.board_reasons).toContainEqual(expect.stringMatching(/^protocol pq+… 1,048,\d{3} characters not shown …q+; the board's is std-v2$/));
     } finally {

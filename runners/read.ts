@@ -72,14 +72,16 @@ const countBy = (keys: string[]) => {
 /**
  * The read with its integrity problems (and a count past its plan) on the cell, and the cell off its board
  * for each; and its excluded units counted by status, which a summary carries where its units do not go.
- * Its name, labels, reasons and statuses are the files' words, whose values may be megabytes: each is cut
- * to its size, as every row and view carries it.
+ * Its name, labels, board, benchmarks, reasons and statuses are the files' words, whose values may be
+ * megabytes: each is cut to its size, as every row and view carries it.
  */
 function withIntegrity(read: CellRead): CellRead {
   read.excludedBy = countBy(read.units.filter((u) => !u.scored).map((u) => elided(u.status, MAX_NAME_CHARS)));
   const cell = read.cell;
   cell.name = elided(cell.name, MAX_NAME_CHARS);
   read.labels = { harness: nameOf(read.labels.harness), model: nameOf(read.labels.model), condition: nameOf(read.labels.condition), effort: nameOf(read.labels.effort) };
+  if (read.boardName !== undefined) read.boardName = elided(read.boardName, MAX_NAME_CHARS);
+  if (read.benchmarks) read.benchmarks = read.benchmarks.map((benchmark) => elided(benchmark, MAX_NAME_CHARS));
   cell.board_reasons = cell.board_reasons.map((reason) => elided(reason, MAX_TEXT_CHARS));
   const broken = [...(read.integrity ?? []), ...pastPlan(cell, ADAPTERS[cell.format].pairing.unit)];
   if (!broken.length) return read;
