@@ -5,7 +5,7 @@ import { boardByName } from '../../shared/names';
 import { isRecent, type ReadContext } from '../types';
 import { shapeProblems, type JsonObject, type Shape } from './json';
 import type { JsonlRecord } from './jsonl';
-import { JsonlCache } from './jsonl-cache';
+import { JsonlCache, type LogHooks } from './jsonl-cache';
 import type { LineReader } from './line-steps';
 import { entryProblems, MORE_ENTRIES } from './fs';
 import { append } from '../../shared/arrays';
@@ -90,14 +90,17 @@ export class CellReading {
    * The complete lines of a JSONL log; malformed lines become problems, a partial last line waits. With
    * the context's cache, a log is read on from where its last read ended. A `reader` makes each line
    * something else than its parsed object (a summary of a row too big to keep whole). The list is the
-   * cache's own, read on in place: never changed here. `onRecords` hears it grow during a long read split
-   * among threads (JsonlCache.read).
+   * cache's own, read on in place: never changed here. `hooks` are what is done during a long read split
+   * among threads (JsonlCache.read): `meanwhile` is done in any case.
    */
   async jsonl(relative: string): Promise<readonly JsonlRecord[]>;
-  async jsonl<T>(relative: string, reader: LineReader<T>, onRecords?: (records: readonly T[]) => void): Promise<readonly T[]>;
-  async jsonl<T>(relative: string, reader?: LineReader<T>, onRecords?: (records: readonly T[]) => void): Promise<readonly (T | JsonlRecord)[]> {
-    if (!(await this.stat(relative))) return [];
-    const log = await (this.ctx.jsonl ?? new JsonlCache(0)).read(this.ctx.fs, this.path(relative), relative, reader, onRecords);
+  async jsonl<T>(relative: string, reader: LineReader<T>, hooks?: LogHooks<T>): Promise<readonly T[]>;
+  async jsonl<T>(relative: string, reader?: LineReader<T>, hooks: LogHooks<T> = {}): Promise<readonly (T | JsonlRecord)[]> {
+    if (!(await this.stat(relative))) {
+      await hooks.meanwhile?.();
+      return [];
+    }
+    const log = await (this.ctx.jsonl ?? new JsonlCache(0)).read(this.ctx.fs, this.path(relative), relative, reader, hooks);
     append(this.problems, log.problems);
     return log.records;
   }

@@ -19,6 +19,14 @@ export const JSONL_LINES: LineReader<JsonlRecord> = {
   maxLineBytes: STEP_BYTES,
 };
 
+/** What a reader of a log does during a long read of it (JsonlCache.read). */
+export interface LogHooks<T> {
+  /** Done first, while the threads a long read is split among start on the log (SplitHooks). */
+  meanwhile?: () => Promise<void>;
+  /** Hears the records (the cache's own list) grow in file order as a long read's parts join. */
+  onRecords?: (records: readonly T[]) => void;
+}
+
 export interface JsonlLog<T = JsonlRecord> {
   /** The cache's own list, grown in place as the log is read on: read it, never change it. */
   records: readonly T[];
@@ -56,16 +64,17 @@ export class JsonlCache {
   }
 
   /**
-   * The log at `path` read on from where it was. A long read split among threads hands `onRecords` the
-   * records as they grow in file order (the cache's own list), each time more joined it, and once as the
-   * other threads start.
+   * The log at `path` read on from where it was. `hooks.meanwhile` is done first, while the threads a long
+   * read is split among start on it; `hooks.onRecords` then hears its records grow in file order (the
+   * cache's own list) as the parts join.
    */
-  async read<T = JsonlRecord>(fs: CellFs, path: string, label: string, given?: LineReader<T>, onRecords?: (records: readonly T[]) => void): Promise<JsonlLog<T>> {
+  async read<T = JsonlRecord>(fs: CellFs, path: string, label: string, given?: LineReader<T>, hooks: LogHooks<T> = {}): Promise<JsonlLog<T>> {
     const reader = (given ?? JSONL_LINES) as LineReader<T>;
     const key = `${reader.name}:${path}`;
     const info = await fs.stat(path);
     if (!info || info.kind !== 'file') {
       this.logs.delete(key);
+      await hooks.meanwhile?.();
       return { records: [], problems: [], truncated: false };
     }
     let log = this.logs.get(key);
@@ -76,8 +85,13 @@ export class JsonlCache {
     if (this.logs.size > this.keep) this.logs.delete(this.logs.keys().next().value as string);
 
     const end = Math.min(info.size, reader.maxBytes);
-    if (this.split && this.split.threads > 1 && reader.packer && !log.skipping && end - log.offset >= 2 * this.split.partBytes) await readSplit(this.split, fs, path, label, { ...reader, packer: reader.packer }, log, end, onRecords && (() => onRecords(log.records as T[])));
-    else await readSteps(fs, path, label, reader, log, end);
+    if (this.split && this.split.threads > 1 && reader.packer && !log.skipping && end - log.offset >= 2 * this.split.partBytes) {
+      const { meanwhile, onRecords } = hooks;
+      await readSplit(this.split, fs, path, label, { ...reader, packer: reader.packer }, log, end, { meanwhile, onJoined: onRecords && (() => onRecords(log.records as T[])) });
+    } else {
+      await hooks.meanwhile?.();
+      await readSteps(fs, path, label, reader, log, end);
+    }
     const truncated = info.size > reader.maxBytes;
     const problems = truncated ? [...log.problems, problem(label, `only the first ${reader.maxBytes >> 20} MB read`)] : [...log.problems];
     // Not copied: a 123,800-row collection's two lists cost 6 ms a read copied, however little was appended.

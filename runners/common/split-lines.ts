@@ -84,14 +84,21 @@ export async function partBounds(fs: CellFs, path: string, from: number, end: nu
   return bounds;
 }
 
+/** What a caller of a long read does while other threads read the log with it. */
+export interface SplitHooks {
+  /** Done first on this thread, while the others start on the log (where a read is not split, before it). */
+  meanwhile?: () => Promise<void>;
+  /** Hears the log grow in file order as parts join it: once `meanwhile` is done, then each time some did. */
+  onJoined?: () => void;
+}
+
 /**
  * `log` read on to `end` in parts, by this thread and the splitter's at once. Parts join the log in file
- * order as soon as those before them have (`onJoined` hears each time some did, and once as the other
- * threads start: what it does then is done while they read). A part no thread handed back (one failed) is
- * read here in its turn; a part that stopped short of its end (the file changed under it) ends the read
- * there, and the next read goes on from it.
+ * order as soon as those before them have (`hooks`). A part no thread handed back (one failed) is read here
+ * in its turn; a part that stopped short of its end (the file changed under it) ends the read there, and
+ * the next read goes on from it.
  */
-export async function readSplit<T>(split: LineSplitter, fs: CellFs, path: string, label: string, reader: LineReader<T> & { packer: LinePacker<T> }, log: LogRead, end: number, onJoined: () => void = () => undefined): Promise<void> {
+export async function readSplit<T>(split: LineSplitter, fs: CellFs, path: string, label: string, reader: LineReader<T> & { packer: LinePacker<T> }, log: LogRead, end: number, hooks: SplitHooks = {}): Promise<void> {
   const job: PartsJob = { reader: reader.name, path, label, bounds: await partBounds(fs, path, log.offset, end, split.partBytes), next: new Int32Array(new SharedArrayBuffer(4)) };
   const parts = job.bounds.length - 1;
   const read = new Map<number, PartRead>();
@@ -107,6 +114,7 @@ export async function readSplit<T>(split: LineSplitter, fs: CellFs, path: string
   };
   /** Whether the log goes on at part `index` (none before it stopped short). */
   const goesOn = (index: number) => log.offset === job.bounds[index] && !log.skipping;
+  let started = false;
   const keep = (part: PartRead) => {
     read.set(part.index, part);
     const before = joined;
@@ -114,9 +122,9 @@ export async function readSplit<T>(split: LineSplitter, fs: CellFs, path: string
       read.delete(joined);
       join(next);
     }
-    if (joined > before) onJoined();
+    if (joined > before && started) hooks.onJoined?.();
   };
-  // What `onJoined` throws as another thread's part arrives fails this read, not the thread's handler.
+  // What a hook throws as another thread's part arrives fails this read, not the thread's handler.
   let failed: { error: unknown } | undefined;
   const heard = (part: PartRead) => {
     try {
@@ -126,7 +134,9 @@ export async function readSplit<T>(split: LineSplitter, fs: CellFs, path: string
     }
   };
   const helpers = Array.from({ length: Math.min(split.threads - 1, parts - 1) }, () => split.read(job, heard).catch(() => undefined));
-  onJoined();
+  await hooks.meanwhile?.();
+  started = true;
+  hooks.onJoined?.();
   await readParts(fs, job, reader, keep);
   await Promise.all(helpers);
   if (failed) throw failed.error;

@@ -62,9 +62,13 @@ export async function readCollection(path: string, ctx: ReadContext) {
   const haveInputs = (await r.stat(name(files.inputs))) !== null;
   const names = { rollouts: name(files.rollouts), failures: name(files.failures) };
   const collector = ctx.jsonl?.kept(`nemo-gym:${path}`, () => new Collector(names)) ?? new Collector(names);
-  const inputs = haveInputs ? await r.jsonl(name(files.inputs), NEMO_INPUTS) : null;
-  // A long read of the rollouts counts them as their parts join, while the other threads read on.
-  const rows = await r.jsonl(name(files.rollouts), NEMO_ROWS, (sofar) => collector.countSoFar(inputs, sofar));
+  let inputs = null as readonly PlannedUnit[] | null;
+  // The inputs are read while the threads a long read of the rollouts is split among start on it, and the
+  // rollouts counted as their parts join, while those threads read on.
+  const rows = await r.jsonl(name(files.rollouts), NEMO_ROWS, {
+    meanwhile: async () => void (inputs = haveInputs ? await r.jsonl(name(files.inputs), NEMO_INPUTS) : null),
+    onRecords: (sofar) => collector.countSoFar(inputs, sofar),
+  });
   const failures = await r.jsonl(name(files.failures), NEMO_ROWS);
   const collection = collector.update(inputs, rows, failures);
   append(r.problems, collection.problems);

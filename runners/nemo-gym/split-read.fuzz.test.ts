@@ -83,9 +83,22 @@ describe("a collection's rollouts read in parts by several threads at once", () 
           for (const [k, lines] of growth.entries()) {
             // A step may end in a partial line, which waits for its newline: the next step's first line ends it.
             appendFileSync(path, lines.map((l) => `${l}\n`).join('') + (k % 2 === 0 ? partial : ''));
-            // What a reader counting as the parts join hears: the rows in file order, each time more of them.
+            // What a reader counting as the parts join hears: the rows in file order, each time more of them,
+            // once what it does meanwhile (another file read) is done, whether or not the read is split.
             const heard: ReturnType<typeof rowsIn>[] = [];
-            const read = shown(await split.read(fs, path, 'c.jsonl', reader, (records) => heard.push(rowsIn(records as RowBlock[]))));
+            let meanwhile = 'not done';
+            const hooks = {
+              meanwhile: async () => {
+                await new Promise(setImmediate);
+                meanwhile = 'done';
+              },
+              onRecords: (records: readonly RowBlock[]) => {
+                expect(meanwhile).toBe('done');
+                heard.push(rowsIn(records as RowBlock[]));
+              },
+            };
+            const read = shown(await split.read(fs, path, 'c.jsonl', reader, hooks));
+            expect(meanwhile).toBe('done');
             expect(read).toEqual(shown(await one.read(fs, path, 'c.jsonl', reader)));
             for (const [i, sofar] of heard.entries()) {
               expect(sofar).toEqual(read.rows.slice(0, sofar.length));
@@ -114,8 +127,9 @@ describe("a collection's rollouts read in parts by several threads at once", () 
     const size = (await fs.stat(path))?.size as number;
     let calls = 0;
     const log = { offset: 0, line: 1, records: [] as unknown[], problems: [], skipping: false };
-    await expect(readSplit(splitter, fs, path, 'thrown.jsonl', reader, log, size, () => {
+    const onJoined = () => {
       if (calls++ > 0) throw new Error('the count failed');
-    })).rejects.toThrow('the count failed');
+    };
+    await expect(readSplit(splitter, fs, path, 'thrown.jsonl', reader, log, size, { onJoined })).rejects.toThrow('the count failed');
   });
 });
