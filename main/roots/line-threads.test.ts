@@ -63,7 +63,7 @@ describe('a thread reading parts of a long local log', () => {
     const log = () => ({ offset: 0, line: 1, records: [] as unknown[], problems: [], skipping: false });
     const whole = log();
     const heard: number[] = [];
-    await readSplit(split, fs, path, 'collection.jsonl', reader, whole, size, { onJoined: () => void heard.push(whole.records.length) });
+    await readSplit(split, fs, path, 'collection.jsonl', reader, whole, size, { onRecords: (records) => void heard.push(records.length) });
     expect(whole.offset).toBe(size);
     expect(heard.length).toBeGreaterThan(2);
     expect(heard).toEqual([...heard].sort((a, b) => a - b));

@@ -5,8 +5,9 @@ import { boardByName } from '../../shared/names';
 import { isRecent, type ReadContext } from '../types';
 import { shapeProblems, type JsonObject, type Shape } from './json';
 import type { JsonlRecord } from './jsonl';
-import { JsonlCache, type LogHooks } from './jsonl-cache';
+import { JsonlCache } from './jsonl-cache';
 import type { LineReader } from './line-steps';
+import type { LogHooks } from './split-lines';
 import { entryProblems, MORE_ENTRIES } from './fs';
 import { append } from '../../shared/arrays';
 

@@ -2,7 +2,7 @@ import { problem, type Problem } from '../../shared/model';
 import type { CellFs } from './fs';
 import { parseJsonl, type JsonlRecord } from './jsonl';
 import { readSteps, type LineReader, type LogRead } from './line-steps';
-import { readSplit, type LineSplitter } from './split-lines';
+import { readSplit, type LineSplitter, type LogHooks } from './split-lines';
 
 /** A JSONL log is read to at most this many bytes. */
 export const MAX_LOG_BYTES = 64 * 1024 * 1024;
@@ -18,14 +18,6 @@ export const JSONL_LINES: LineReader<JsonlRecord> = {
   stepBytes: STEP_BYTES,
   maxLineBytes: STEP_BYTES,
 };
-
-/** What a reader of a log does during a long read of it (JsonlCache.read). */
-export interface LogHooks<T> {
-  /** Done first, while the threads a long read is split among start on the log (SplitHooks). */
-  meanwhile?: () => Promise<void>;
-  /** Hears the records (the cache's own list) grow in file order as a long read's parts join. */
-  onRecords?: (records: readonly T[]) => void;
-}
 
 export interface JsonlLog<T = JsonlRecord> {
   /** The cache's own list, grown in place as the log is read on: read it, never change it. */
@@ -86,8 +78,7 @@ export class JsonlCache {
 
     const end = Math.min(info.size, reader.maxBytes);
     if (this.split && this.split.threads > 1 && reader.packer && !log.skipping && end - log.offset >= 2 * this.split.partBytes) {
-      const { meanwhile, onRecords } = hooks;
-      await readSplit(this.split, fs, path, label, { ...reader, packer: reader.packer }, log, end, { meanwhile, onJoined: onRecords && (() => onRecords(log.records as T[])) });
+      await readSplit(this.split, fs, path, label, { ...reader, packer: reader.packer }, log, end, hooks);
     } else {
       await hooks.meanwhile?.();
       await readSteps(fs, path, label, reader, log, end);

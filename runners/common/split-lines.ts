@@ -84,12 +84,12 @@ export async function partBounds(fs: CellFs, path: string, from: number, end: nu
   return bounds;
 }
 
-/** What a caller of a long read does while other threads read the log with it. */
-export interface SplitHooks {
+/** What a reader of a log does during a long read of it, which other threads may share. */
+export interface LogHooks<T> {
   /** Done first on this thread, while the others start on the log (where a read is not split, before it). */
   meanwhile?: () => Promise<void>;
-  /** Hears the log grow in file order as parts join it: once `meanwhile` is done, then each time some did. */
-  onJoined?: () => void;
+  /** Hears the records grow in file order as parts join the log: once `meanwhile` is done, then each time some did. */
+  onRecords?: (records: readonly T[]) => void;
 }
 
 /**
@@ -98,7 +98,7 @@ export interface SplitHooks {
  * in its turn; a part that stopped short of its end (the file changed under it) ends the read there, and
  * the next read goes on from it.
  */
-export async function readSplit<T>(split: LineSplitter, fs: CellFs, path: string, label: string, reader: LineReader<T> & { packer: LinePacker<T> }, log: LogRead, end: number, hooks: SplitHooks = {}): Promise<void> {
+export async function readSplit<T>(split: LineSplitter, fs: CellFs, path: string, label: string, reader: LineReader<T> & { packer: LinePacker<T> }, log: LogRead, end: number, hooks: LogHooks<T> = {}): Promise<void> {
   const job: PartsJob = { reader: reader.name, path, label, bounds: await partBounds(fs, path, log.offset, end, split.partBytes), next: new Int32Array(new SharedArrayBuffer(4)) };
   const parts = job.bounds.length - 1;
   const read = new Map<number, PartRead>();
@@ -122,7 +122,7 @@ export async function readSplit<T>(split: LineSplitter, fs: CellFs, path: string
       read.delete(joined);
       join(next);
     }
-    if (joined > before && started) hooks.onJoined?.();
+    if (joined > before && started) hooks.onRecords?.(log.records as T[]);
   };
   // What a hook throws as another thread's part arrives fails this read, not the thread's handler.
   let failed: { error: unknown } | undefined;
@@ -136,11 +136,11 @@ export async function readSplit<T>(split: LineSplitter, fs: CellFs, path: string
   const helpers = Array.from({ length: Math.min(split.threads - 1, parts - 1) }, () => split.read(job, heard).catch(() => undefined));
   await hooks.meanwhile?.();
   started = true;
-  hooks.onJoined?.();
+  hooks.onRecords?.(log.records as T[]);
   await readParts(fs, job, reader, keep);
   await Promise.all(helpers);
   if (failed) throw failed.error;
-  for (; joined < parts && goesOn(joined); ) {
+  while (joined < parts && goesOn(joined)) {
     const part = read.get(joined);
     if (part) join(part);
     else {

@@ -127,9 +127,9 @@ describe("a collection's rollouts read in parts by several threads at once", () 
     const size = (await fs.stat(path))?.size as number;
     let calls = 0;
     const log = { offset: 0, line: 1, records: [] as unknown[], problems: [], skipping: false };
-    const onJoined = () => {
+    const onRecords = () => {
       if (calls++ > 0) throw new Error('the count failed');
     };
-    await expect(readSplit(splitter, fs, path, 'thrown.jsonl', reader, log, size, { onJoined })).rejects.toThrow('the count failed');
+    await expect(readSplit(splitter, fs, path, 'thrown.jsonl', reader, log, size, { onRecords })).rejects.toThrow('the count failed');
   });
 });
