@@ -4,8 +4,11 @@ import { whole } from './counts';
 
 /** The most characters of a problem's message or a reason a cell is off its board. */
 export const MAX_TEXT_CHARS = 2000;
-/** The most characters of a unit, a value or a status a message names, or a count is keyed by. */
-export const MAX_NAME_CHARS = 120;
+/**
+ * The most characters of a name: a cell's, a label, a unit, a value or a status a message names or a count is
+ * keyed by. As many as a file's name may have, so a name a folder gives is never cut.
+ */
+export const MAX_NAME_CHARS = 255;
 
 /** A high surrogate: a cut just after one would leave half a character. */
 const high = (code: number) => code >= 0xd800 && code <= 0xdbff;
