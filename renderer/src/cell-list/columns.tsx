@@ -25,7 +25,8 @@ function BudgetBar({ cell }: { cell: CellSummary }) {
       <span className="bar" role="meter" aria-valuemin={0} aria-valuemax={total ?? 0} aria-valuenow={used} aria-label={`budget ${unit}`}>
         <span className={past ? 'fill tone-fill-fail' : 'fill'} style={{ width: `${Math.min(1, fraction) * 100}%` }} />
       </span>
-      <span className="budget-text">{total ? percent(fraction, 0) : compact(used)}</span>
+      {/* Past its plan, a share could be 500,000%: the word fits, the figures are in the tooltip and Episodes. */}
+      <span className="budget-text">{past ? 'past' : total ? percent(fraction, 0) : compact(used)}</span>
     </span>
   );
 }
