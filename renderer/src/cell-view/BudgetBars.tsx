@@ -24,7 +24,7 @@ interface BarProps {
 export function Bar({ label, name = label, used, total, unit, note, tone = 'running', left = true, share = false }: BarProps) {
   const fraction = total ? Math.min(1, used / total) : 0;
   const of = total === null ? '?' : whole(total);
-  // A count past its plan is a problem of the cell (formats.md), said as one: never a percent of 100 or less left.
+  // A count past its plan is a problem of the cell (formats.md), said as one: how far past, never a share or a negative count left.
   const past = total !== null && used > total ? used - total : 0;
   const spent = past ? [`${whole(past)} past its plan`] : [...(total ? [percent(fraction, 0)] : []), ...(total && left ? [`${whole(total - used)} left`] : [])];
   const figure = share ? [`${whole(used)} ${label} of ${of} ${unit}`] : [`${whole(used)} / ${of} ${unit}`, ...spent];
