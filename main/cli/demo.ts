@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEMO_CONTENTS, DEMO_FORMATS, runDemo, type DemoFormat } from '../../runners/demo';
-import { wrapped } from './pairing';
+import { wrapped } from './help-text';
 import { defaultDemoRoot } from '../paths';
 import { UsageError, type Io } from './io';
 

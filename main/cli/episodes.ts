@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { readSideAt, withPlaces } from './places';
 import { outJson, UsageError, type Io } from './io';
 import { table } from './table';
-import { CELL_SIDES, PAIRED_UNITS, wrapped } from './pairing';
+import { wrapped } from './help-text';
+import { CELL_SIDES, PAIRED_UNITS } from './pairing';
 
 export const EPISODES_HELP = `cellwatch episodes [--json] [--accept-new-host-key] CELL
 

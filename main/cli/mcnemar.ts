@@ -4,7 +4,8 @@ import { readSideAt, withPlaces } from './places';
 import { compareSides, type Side } from '../compare/paired';
 import { outJson, UsageError, type Io } from './io';
 import { printable } from './printable';
-import { CELL_SIDES, wrapped } from './pairing';
+import { wrapped } from './help-text';
+import { CELL_SIDES } from './pairing';
 import { percent, table } from './table';
 
 export const MCNEMAR_HELP = `cellwatch mcnemar [--json] CELL_A CELL_B

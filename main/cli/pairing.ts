@@ -9,16 +9,3 @@ export const PAIRED_UNITS = pairings.map((p) => p.units).join(', ');
 
 /** Each way a side of a test is named inside a cell (CELL@vNNN, FILE@AGENT), in one list. */
 export const CELL_SIDES = pairings.flatMap((p) => (p.side ? [p.side] : [])).join(', ');
-
-/** `text` cut at spaces into lines of at most `width` characters, as the help's other lines are. */
-export function wrapped(text: string, width = 100): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  return [...lines, line].join('\n');
-}

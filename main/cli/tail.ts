@@ -8,7 +8,7 @@ import { FollowSet } from '../tail/follow-set';
 import { streamEvent } from '../../runners/common/stream-event';
 import { outJson, untilStopped, UsageError, type Io } from './io';
 import { problemLine } from './printable';
-import { wrapped } from './pairing';
+import { wrapped } from './help-text';
 
 /** Each format's events, in its own words (FormatAdapter.events). */
 const EVENTS = Object.values(ADAPTERS).flatMap((adapter) => (adapter.events ? [adapter.events] : [])).join(', ');
