@@ -1,6 +1,6 @@
 // What a launch needs where it starts, checked by its dry run and before it starts: the command's program
-// on the target's PATH (or at its path), and the script it runs (`coding-agent/stdrun.py`) in its working
-// folder. Each one missing is a refusal of its own, naming the path as the target sees it.
+// on the target's PATH (or at its path), and the script it runs (its profile's runner script) in its
+// working folder. Each one missing is a refusal of its own, naming the path as the target sees it.
 import { posix } from 'node:path';
 import { shellQuote } from '../../shared/quote';
 import type { RenderedRun } from './profiles';

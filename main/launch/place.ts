@@ -88,7 +88,7 @@ export const sharedLog = (path: string) => `${path} has another name elsewhere (
 /** A log that is another file than the launch made (moved or copied into the cell since): not appended to. */
 export const replacedLog = (path: string) => `${path} is not the file the launch made (another device or inode): a resume appends only to the run's own log`;
 
-/** The sentinel a drain writes in a coding-agent cell; a resume takes it back, or the run would drain at once. */
+/** The sentinel a drain writes in a cell whose profile drains by sentinel; a resume takes it back, or the run would drain at once. */
 export const DRAIN = 'DRAIN';
 
 export const STDOUT = LAUNCH_FILES.stdout;

@@ -16,13 +16,13 @@ export const Profile = z.object({
   format: z.enum(Object.keys(ADAPTERS) as [FormatName, ...FormatName[]]),
   /** Whether the run needs a GPU: the launch then picks one and sets CUDA_VISIBLE_DEVICES. */
   gpu: z.boolean().default(true),
-  /** sentinel: Drain writes DRAIN into the cell and sends SIGUSR1 (coding-agent). */
+  /** sentinel: Drain writes DRAIN into the cell and sends SIGUSR1 (a runner that checks for it between units). */
   drain: z.enum(['sentinel']).optional(),
   /** The knob a drained run's resume spec goes in: Resume relaunches the run, with it, into its own cell. */
   resume_knob: z.string().regex(/^[a-z_]+$/).optional(),
   /**
    * What that knob takes: `episodes`, the units to run again (a drain's spec, the failed units); `missing`,
-   * `true`, the runner re-running by itself every unit its cell lacks (NeMo Gym's resume_from_cache).
+   * `true`, the runner re-running by itself every unit its cell lacks (a resume from its own cache).
    */
   resume_spec: z.enum(['episodes', 'missing']).default('episodes'),
   knobs: z.array(Knob).default([]),
@@ -33,8 +33,8 @@ export const Profile = z.object({
   env: z.record(z.string(), z.string()).default({}),
   cell: z.string(),
   /**
-   * For a format whose cell is a file (NeMo Gym): that file, inside the run's folder `cell`; `*` where the
-   * runner names it (Inspect: `*.eval`), the first such file to appear being the cell.
+   * For a format whose cell is a file (capabilities.fileCell): that file, inside the run's folder `cell`; `*`
+   * where the runner names it (`*.eval`), the first such file to appear being the cell.
    */
   cell_file: z.string().regex(/^[^/]+$/, 'a file name inside the run\'s folder').optional(),
 });

@@ -167,7 +167,7 @@ export class LaunchService implements LaunchCalls {
 
   /**
    * Relaunches an ended run with a resume spec in its profile's resume knob, under its own name: the
-   * runner goes on in the same cell (coding-agent's --episodes into the same run dir).
+   * runner goes on in the same cell (the units the spec names, run into the same run dir).
    */
   async resumeRun(key: string, spec: string) {
     const { request, cell } = resumeRequest(await this.runs.one(key), spec);

@@ -89,7 +89,7 @@ function Square({ cell, verdicts, standing, names, focused, onFocus }: SquarePro
   );
 }
 
-/** One board per format and protocol (or bigym task): squares by model and harness · condition · effort, and which differences are real. */
+/** One board per format and its board's name (a protocol, a task): squares by model and harness · condition · effort, and which differences are real. */
 export function BoardView() {
   const cells = useApp((s) => s.cells);
   const setPaired = useApp((s) => s.setPaired);

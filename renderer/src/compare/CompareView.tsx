@@ -102,7 +102,7 @@ export function CompareView() {
         <button type="submit">Show</button>
       </form>
       {error && <CallFailed what="The comparison" error={error} />}
-      {!comparison && !error && <p className="empty-note">Type two to six slots, or tick versions in a bigym cell's Versions tab.</p>}
+      {!comparison && !error && <p className="empty-note">Type two to six slots, or tick versions in a cell's Versions tab.</p>}
       {comparison && (
         <>
           <div className="transport">

@@ -186,7 +186,7 @@ export function PairedTestView() {
           A and B are the same run: every unit agrees with itself, so there is nothing to test. Choose another for B.
         </p>
       ) : !a || !b ? (
-        <p className="empty-note">Choose two cells of one format, or two evaluated versions of a bigym cell.</p>
+        <p className="empty-note">Choose two cells of one format, or two evaluated policy versions of one cell.</p>
       ) : (
         test && <Result test={test} />
       )}

@@ -1,5 +1,5 @@
-// The paired view's side picker: a cell, an evaluated policy version of a bigym cell, or one agent of a NeMo
-// Gym collection, found by typing.
+// The paired view's side picker: a cell, an evaluated policy version of a cell that keeps versions, or one
+// agent of a cell of several agents, found by typing.
 import { useMemo, useState } from 'react';
 import type { CellSummary } from '../../../shared/model';
 import { whole } from '../format';
@@ -10,7 +10,7 @@ export interface Choice {
   format: string;
 }
 
-/** Every cell, every evaluated policy version of a bigym cell and every agent of a collection of several, as something to compare. */
+/** Every cell, every evaluated policy version of a cell that keeps versions and every agent of a cell of several, as something to compare. */
 export function choicesOf(cells: CellSummary[]): Choice[] {
   return cells.flatMap((cell) => [
     { id: cell.id, label: cell.name, format: cell.format },
