@@ -66,6 +66,17 @@ describe('one unit, one outcome', () => {
     expect(row.board).toBe('off');
     expect(row.problems).toContainEqual(expect.objectContaining({ message: '120 seeds ended, past the 100 planned: a count cannot exceed its plan' }));
   });
+
+  it('a budget past its plan says how far past in the status table, as the window says it, never a share over 100%', async () => {
+    const cell = join(tmp.path, 'std_sdk_m_bare_default');
+    const ok = { status: 'evaluated', success: true, engaged: true };
+    writeTree(cell, { 'run.json': { runner: 'coding-agent', run: 'std_sdk_m_bare_default', protocol: { episodes: [0, 1] } }, 'summary.json': { run: 'std_sdk_m_bare_default', finished: true, planned: [0, 1], episodes: { '0': ok, '1': ok, '2': ok } } });
+    expect((await json(['status', cell])).value.cells[0].budget).toEqual({ unit: 'episodes', used: 3, total: 2 });
+    const { io, out } = capture();
+    expect(await runCli(['status', cell], io)).toBe(0);
+    expect(out.join('\n')).toContain('3/2 episodes (1 past its plan)');
+    expect(out.join('\n')).not.toContain('150%');
+  });
 });
 
 describe('amounts are not negative', () => {

@@ -24,10 +24,12 @@ refused unless --accept-new-host-key.
   --explain  each cell's figures, each with where it comes from (the files and the rule), as the window's
              tooltips say them`;
 
+/** A budget as the window's header says it: past its plan, how far past (a problem of the cell), not a share. */
 function budget(cell: Cell): string {
   const { used, total, unit } = cell.budget;
   if (total === null) return `${whole(used)} ${unit}`;
-  return `${whole(used)}/${whole(total)} ${unit} (${percent(total ? used / total : null, 0)})`;
+  const spent = used > total ? `${whole(used - total)} past its plan` : percent(total ? used / total : null, 0);
+  return `${whole(used)}/${whole(total)} ${unit} (${spent})`;
 }
 
 export async function status(argv: string[], io: Io): Promise<number> {
