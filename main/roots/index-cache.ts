@@ -120,9 +120,10 @@ export class IndexCache {
    * it never needs to cross to this thread). A row no worker remembers is not used at the next start.
    */
   async save(rows: Iterable<CellSummary>, saveLooked: (files: LookedFiles) => Promise<number>, picks = ''): Promise<void> {
-    const files = { base: `${this.base}.looked`, parts: 0, stamp: randomUUID() };
-    files.parts = await saveLooked(files);
-    await this.rowsFile.write(await rowsText(files.stamp, [...rows]));
-    await this.headFile.write(JSON.stringify({ format: FORMAT, readers: READERS, root: this.root, picks, stamp: files.stamp, parts: files.parts }));
+    const stamp = randomUUID();
+    // The rows' text is made here while the workers write theirs.
+    const [parts, text] = await Promise.all([saveLooked({ base: `${this.base}.looked`, parts: 0, stamp }), rowsText(stamp, [...rows])]);
+    await this.rowsFile.write(text);
+    await this.headFile.write(JSON.stringify({ format: FORMAT, readers: READERS, root: this.root, picks, stamp, parts }));
   }
 }

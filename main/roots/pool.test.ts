@@ -3,6 +3,7 @@ import { tempDir, writeTree } from '../../runners/testing';
 import { LocalIndex } from './local-index';
 import { ReaderPool } from './pool';
 import { basename, join } from 'node:path';
+import { utimesSync, writeFileSync } from 'node:fs';
 import { append } from '../../shared/arrays';
 import { compareTable, comparisonsOf, type BoardEntry } from '../../shared/board-comparisons';
 import { encodeUnits } from '../../shared/units';
@@ -89,5 +90,28 @@ describe("the board's comparison, worked out in one worker", () => {
     await expect(pool.compare(entriesOf(cells, false), cells)).rejects.toThrow(/^(comparing the 40 cells on the board|reading the board's units of 40 folders \(.*\)) made no progress for 1 ms/);
     pool.threads.stallMs = 60_000;
     expect(comparisonsOf(await pool.compare(entriesOf(cells, false), cells))).toEqual(comparisonsOf(compareTable(entriesOf(cells, true))));
+  });
+});
+
+describe('a cell whose folder changes between its discovery and its read', () => {
+  it("is read as its folder is then: the discovery's listing says what is not there only while the folder is unchanged", async () => {
+    const root = tempDir();
+    const one = new ReaderPool(1);
+    try {
+      const summary = { run: 'x', finished: false, planned: [0, 1], episodes: { '0': { status: 'evaluated', success: true } } };
+      for (const name of ['draining', 'running']) writeTree(join(root.path, name), { 'run.json': { runner: 'coding-agent', run: name, protocol: { episodes: [0, 1] } }, 'summary.json': summary });
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      for (const name of ['draining', 'running']) utimesSync(join(root.path, name), hourAgo, hourAgo);
+      const states = new Map<string, string>();
+      await one.discover(root.path, new Map(), null, async (cells) => {
+        // After the worker listed the cells, before it reads them: one is told to drain.
+        writeFileSync(join(root.path, 'draining', 'DRAIN'), '');
+        await one.read(cells, (reads) => reads.forEach((r) => states.set(r.cell.name, r.cell.state)));
+      });
+      expect(Object.fromEntries(states)).toEqual({ draining: 'draining', running: 'running' });
+    } finally {
+      await one.close();
+      root.remove();
+    }
   });
 });
