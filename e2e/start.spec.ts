@@ -22,8 +22,9 @@ test.describe('npm start without an Electron binary', () => {
     await expect(page.locator('body[data-ready="true"]')).toBeAttached();
     await expect(page.locator('.brand')).toHaveText('Cellwatch');
     await expect(page.locator('.root-row')).toContainText('demo');
-    // It says what it is, and how to watch one's own runs instead.
-    await expect(page.getByRole('note')).toContainText('The built-in demo.');
+    // It says what it is, each format it writes named, and how to watch one's own runs instead.
+    await expect(page.getByRole('note')).toContainText('The built-in demo: a simulated cart-pole task');
+    for (const format of ['bigym-agent', 'coding-agent', 'evopolicygym', 'NeMo Gym', 'Inspect AI']) await expect(page.getByRole('note')).toContainText(format);
 
     const table = page.getByRole('table', { name: 'Cells' });
     await expect(table.getByRole('row')).toHaveCount(13);
@@ -68,6 +69,10 @@ test.describe('npm start without an Electron binary', () => {
     await expect(page.getByRole('status', { name: 'Root removed' })).toHaveCount(0);
     await page.reload();
     await expect(page.getByRole('heading', { name: 'No runs root yet' })).toBeVisible();
+    // What a root holds, each format's cells named as the app finds them.
+    await expect(page.locator('.empty-state')).toContainText(
+      'a cell is a folder with a run.json from coding-agent, bigym-agent or evopolicygym, a Harbor job folder, a NeMo Gym rollouts file or an Inspect AI log (.eval or .json)',
+    );
     await expect(page.getByLabel('Runs root path')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Choose folder…' })).toHaveCount(0);
     await expect(page.locator('footer')).toContainText('serve mode');

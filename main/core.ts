@@ -25,6 +25,8 @@ import { readTranscript } from './watch/transcript';
 import { WatchService } from './watch/service';
 import { removeStaleTemps } from './state-file';
 import { LOCAL } from '../shared/address';
+import { whatIsACell } from '../runners';
+import { DEMO_CONTENTS } from '../runners/demo';
 
 export type { Media };
 
@@ -147,6 +149,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     transport: options.transport,
     canPickFolder: options.pickFolder !== undefined,
     settingsFile: roots.settingsFile,
+    whatIsACell: whatIsACell(),
+    demoContents: DEMO_CONTENTS,
     problems: [...roots.problems(), ...prices.problems(), ...alerts.problems()],
   });
 

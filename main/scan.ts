@@ -1,7 +1,7 @@
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { realpath } from 'node:fs/promises';
 import { type CellSummary, type FormatName, type Problem, type RootState, problem } from '../shared/model';
-import { detectFormat, entryProblems, fileCellOf, fileCellsIn, type CellFs } from '../runners';
+import { detectFormat, entryProblems, fileCellOf, fileCellsIn, whatIsACell, type CellFs } from '../runners';
 import { NotFoundError } from '../shared/errors';
 import { append } from '../shared/arrays';
 import { mapLimited, PARALLEL_IO } from './concurrency';
@@ -82,7 +82,7 @@ export async function cellAt(fs: CellFs, path: string, where = path): Promise<Fo
   const entries = await fs.list(path);
   if (entries) {
     const format = await detectFormat(fs, path, fileNames(entries));
-    if (!format) throw new NotFoundError(`${where} is not a cell: no run.json of a known runner, nor a Harbor job's config.json`);
+    if (!format) throw new NotFoundError(`${where} is not a cell: a cell is ${whatIsACell()}`);
     return { dir: path, format };
   }
   const file = fileCellOf(path) ?? path;
@@ -91,7 +91,7 @@ export async function cellAt(fs: CellFs, path: string, where = path): Promise<Fo
   // Only that cell's own files are looked at: a log folder of thousands is not opened to find one.
   const own = [...fileNames(folder)].filter((name) => name === basename(file) || fileCellOf(join(dirname(file), name)) === file);
   const cell = (await fileCellsIn(fs, dirname(file), new Set(own))).find((c) => c.dir === file);
-  if (!cell) throw new NotFoundError(`${where} is not a cell: no NeMo Gym rows nor an Inspect log in it, and no materialized inputs beside it`);
+  if (!cell) throw new NotFoundError(`${where} is not a cell: a cell is ${whatIsACell()}`);
   return cell;
 }
 

@@ -3,6 +3,7 @@ import { problem, type FormatName, type Problem } from '../shared/model';
 import type { CellFs } from './common/fs';
 import { isObject, MAX_JSON_BYTES } from './common/json';
 import { parseJson } from '../shared/json';
+import { oneOf } from '../shared/counts';
 import { ADAPTERS } from './adapters';
 
 const RUNNER_FORMATS: Record<string, FormatName> = {
@@ -10,6 +11,15 @@ const RUNNER_FORMATS: Record<string, FormatName> = {
   'bigym-agent': 'bigym-agent',
   evopolicygym: 'evopolicygym',
 };
+
+/**
+ * What a cell is, in words, from each way one is found: a folder whose run.json names a runner, a Harbor
+ * job's folder, a file a format reads as a cell.
+ */
+export function whatIsACell(): string {
+  const files = Object.values(ADAPTERS).flatMap((adapter) => adapter.capabilities.fileCell?.what ?? []);
+  return oneOf([`a folder with a run.json from ${oneOf(Object.keys(RUNNER_FORMATS))}`, 'a Harbor job folder', ...files]);
+}
 
 /** The files whose contents say a folder is a cell. */
 export const DETECT_FILES = ['run.json', 'config.json'] as const;

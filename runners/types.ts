@@ -116,9 +116,10 @@ export interface FormatCapabilities {
    * The cell is one file (its path) and the files named after it beside it, not a folder: paths relative
    * to the cell are relative to the file's folder. `cellsIn` finds such cells among a folder's files
    * (`known` paths are cells already, not opened again); `ownerOf` names the cell a file beside one
-   * belongs to, or null.
+   * belongs to, or null; `what`, such a file in words (the empty list says what a cell is).
    */
   fileCell?: {
+    what: string;
     cellsIn(fs: CellFs, dir: string, files: ReadonlySet<string>, known: (path: string) => boolean): Promise<string[]>;
     ownerOf(path: string): string | null;
   };

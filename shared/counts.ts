@@ -5,6 +5,9 @@ const WHOLE = new Intl.NumberFormat('en-US');
 /** A count with its thousands grouped: 12,345. */
 export const whole = (value: number) => WHOLE.format(value);
 
+/** Items as a sentence offers them: "a", "a or b", "a, b or c". */
+export const oneOf = (items: readonly string[]) => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1) as string}`);
+
 /** A count and what it counts, one or many: "1 cell", "12,345 cells". */
 export const counted = (value: number, one: string, many = `${one}s`) => `${whole(value)} ${value === 1 ? one : many}`;
 

@@ -266,6 +266,10 @@ export interface AppInfo {
   /** True where a native folder picker exists (the Electron window). */
   canPickFolder: boolean;
   settingsFile: string;
+  /** What a cell is, in words: each way the formats are found ("a folder with a run.json from coding-agent, ..."). */
+  whatIsACell: string;
+  /** What the built-in demo writes, in words. */
+  demoContents: string;
   /** Problems of the app itself, such as an unreadable settings file. */
   problems: Problem[];
 }

@@ -25,6 +25,16 @@ describe('cellwatch status', () => {
     expect(text).toContain('std_x\\e]2;owned\\x07\\n\\e[31mfake line');
   });
 
+  it('says what a cell is, each format named as it is found, when a path names none', async () => {
+    writeTree(tmp.path, { 'notes.txt': 'hello', 'empty/notes.txt': 'hello' });
+    const cellIs = 'is not a cell: a cell is a folder with a run.json from coding-agent, bigym-agent or evopolicygym, a Harbor job folder, a NeMo Gym rollouts file or an Inspect AI log (.eval or .json)';
+    for (const [command, path] of [['status', join(tmp.path, 'notes.txt')], ['tail', join(tmp.path, 'empty')]] as const) {
+      const { io, err } = capture();
+      expect(await runCli([command, path], io)).toBe(2);
+      expect(err).toEqual([`cellwatch ${command}: ${path} ${cellIs}`]);
+    }
+  });
+
   it('names a stuck unit in its format\'s word, as the window and the alerts do', async () => {
     // Episode 0 has written nothing for 20 minutes; the run itself still moves (its run.json is new).
     const quiet = Date.now() / 1000 - 20 * 60;

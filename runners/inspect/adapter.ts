@@ -67,7 +67,7 @@ export const inspect: FormatAdapter = {
   events: "an Inspect log's finished samples (each once, its scorer's value and outcome, however often Inspect writes the log over)",
   eventLogs: async () => [],
   capabilities: {
-    fileCell: { cellsIn: inspectLogsIn, ownerOf: () => null },
+    fileCell: { what: 'an Inspect AI log (.eval or .json)', cellsIn: inspectLogsIn, ownerOf: () => null },
     transcripts: { read: readInspectTranscript },
     scorerPick: true,
     board: { rule: INSPECT_BOARD },

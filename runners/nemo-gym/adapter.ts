@@ -36,7 +36,7 @@ export const nemoGym: FormatAdapter = {
   events: "a NeMo Gym collection's rollouts and failures (its unit and reward, never the conversation)",
   eventLogs: nemoEventLogs,
   capabilities: {
-    fileCell: { cellsIn: collectionsIn, ownerOf: rolloutsOfSidecar },
+    fileCell: { what: 'a NeMo Gym rollouts file', cellsIn: collectionsIn, ownerOf: rolloutsOfSidecar },
     transcripts: { read: (path, unit, ctx) => readTranscript(path, unit, ctx) },
     board: { rule: NEMO_BOARD },
   },

@@ -21,7 +21,7 @@ function OpenCell() {
 async function mount(state: AlertsState) {
   let server = state;
   const transport = fakeTransport({
-    getInfo: async () => ({ name: 'Cellwatch', version: '0', transport: 'serve', canPickFolder: false, settingsFile: '', problems: [] }),
+    getInfo: async () => ({ name: 'Cellwatch', version: '0', transport: 'serve', canPickFolder: false, settingsFile: '', whatIsACell: '', demoContents: '', problems: [] }),
     listRoots: async () => [],
     listCells: async () => [cell],
     gpuStatus: async () => ({ available: false, problems: [], history: [] }),

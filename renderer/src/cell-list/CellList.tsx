@@ -44,6 +44,7 @@ function ReadingLine({ progress }: { progress: NonNullable<RootStatus['progress'
 export function CellList() {
   const cells = useApp((s) => s.cells);
   const selectedRoot = useApp((s) => s.selectedRoot);
+  const whatIsACell = useApp((s) => s.info?.whatIsACell);
   const selectedHost = useApp((s) => s.selectedHost);
   const selectHost = useApp((s) => s.selectHost);
   const reading = useApp(useShallow((s) => s.roots.filter((r) => r.progress && (selectedRoot === null || r.path === selectedRoot)).map((r) => r.progress as NonNullable<RootStatus['progress']>)));
@@ -170,8 +171,7 @@ export function CellList() {
       )}
       {cells.length === 0 ? (
         <p className="empty-note">
-          No cells found{selectedRoot ? ` in ${selectedRoot}` : ''}. A cell is a folder with a <code>run.json</code> from coding-agent,
-          bigym-agent or evopolicygym, a Harbor job folder, or a NeMo Gym rollouts file, at most three folders below the root.
+          No cells found{selectedRoot ? ` in ${selectedRoot}` : ''}.{whatIsACell ? ` A cell is ${whatIsACell}, at most three folders below the root.` : ''}
         </p>
       ) : (
         <div className="grid-table" role="table" aria-label="Cells" aria-rowcount={rows.length + 1}>

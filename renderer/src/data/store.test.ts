@@ -6,7 +6,7 @@ import { createAppStore } from './store';
 import { UNDO_MS } from '../roots/removal';
 import { fakeTransport } from '../testing';
 
-const info = { name: 'Cellwatch', version: '0.1.0', transport: 'serve', canPickFolder: false, settingsFile: '/x/settings.json', problems: [] } as AppInfo;
+const info = { name: 'Cellwatch', version: '0.1.0', transport: 'serve', canPickFolder: false, settingsFile: '/x/settings.json', whatIsACell: '', demoContents: '', problems: [] } as AppInfo;
 const root = (path: string): RootStatus => ({ path, source: 'settings', state: 'ok', cellCount: 1, problems: [], progress: null, limit: null });
 const cell = (name: string) => ({ id: `local:/runs/${name}`, name }) as CellSummary;
 

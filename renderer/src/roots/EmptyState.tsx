@@ -3,12 +3,13 @@ import { AddRoot } from './AddRoot';
 
 export function EmptyState() {
   const canPickFolder = useApp((s) => s.info?.canPickFolder ?? false);
+  const whatIsACell = useApp((s) => s.info?.whatIsACell);
   return (
     <section className="empty-state" aria-labelledby="empty-title">
       <h1 id="empty-title">No runs root yet</h1>
       <p>
-        A runs root is a folder that holds run directories (cells): coding-agent, bigym-agent and evopolicygym runs, or Harbor
-        jobs, up to three folders down. Add one to watch its cells.
+        A runs root is a folder that holds cells, up to three folders down{whatIsACell ? `; a cell is ${whatIsACell}` : ''}. Add one to
+        watch its cells.
       </p>
       <AddRoot />
       <p className="hint">
