@@ -9,6 +9,7 @@ import { logProblems, readCell, summaryOf } from './read';
 import { LogCache } from './common/logs';
 import { localFs } from './common/fs';
 import { context, jsonl, tempDir, writeTree } from './testing';
+import { ADAPTERS } from './adapters';
 import { MAX_NAME_CHARS, MAX_TEXT_CHARS } from '../shared/elide';
 
 /** A cell of the format, every field given a value of its own (a reward only where `reward` is). */
@@ -90,6 +91,29 @@ describe('a cell whose files hold values of a megabyte (hostile sizes)', () => {
       within(read);
       expect(Object.values(read.excludedBy ?? {})).toEqual([1]);
       expect(Object.keys(read.excludedBy ?? {})[0]).toMatch(/^failed: fz+… 1,048,\d{3} characters not shown …z+$/);
+    } finally {
+      tmp.remove();
+    }
+  });
+  it('names agents of a megabyte by their start and end and a hash of the whole: each its own, its rollouts counted and opened under that name', async () => {
+    const tmp = tempDir();
+    try {
+      const path = join(tmp.path, 'c.jsonl');
+      // Two names alike but for one character in the middle, and a short one.
+      const long = (middle: string) => `${'a'.repeat(MB)}${middle}${'z'.repeat(MB)}`;
+      const row = (task: number, agent: string, reward: number) => ({ responses_create_params: { input: [] }, response: { output: [{ type: 'message', content: [{ type: 'output_text', text: `answer ${task}` }] }] }, reward, _ng_task_index: task, _ng_rollout_index: 0, agent_ref: { name: agent } });
+      writeFileSync(path, jsonl([row(0, long('1'), 1), row(1, long('1'), 1), row(0, long('2'), 0), row(1, long('2'), 1), row(0, 'pi', 0)]));
+      const read = await readCell(path, 'nemo-gym', context());
+      within(read);
+      const agents = read.agents ?? [];
+      expect(agents.map((a) => [a.episodes.ended, a.episodes.successes])).toEqual([[2, 2], [2, 1], [1, 0]]);
+      const [one, two] = agents.map((a) => a.name);
+      for (const name of [one, two]) expect(name).toMatch(/^a+… 2,09\d,\d{3} characters not shown …z+ #[0-9a-f]{12}$/);
+      expect(one?.length).toBeLessThanOrEqual(MAX_NAME_CHARS);
+      expect(one).not.toBe(two);
+      // Each agent's rollout opens under the name the views carry.
+      const transcript = await ADAPTERS['nemo-gym'].capabilities.transcripts?.read(path, `${two}/1#0`, context());
+      expect([transcript?.agent, transcript?.answer, transcript?.reward]).toEqual([two, 'answer 1', 1]);
     } finally {
       tmp.remove();
     }

@@ -2,11 +2,12 @@
 // a problem, as for the coding-agent runner's summary.
 import { problem, type Problem } from '../../shared/model';
 import { isObject } from '../common/json';
-import { arr, num, obj, str } from '../common/values';
+import { arr, num, obj } from '../common/values';
 import { whole } from '../../shared/counts';
 import { nonNegative } from '../common/integrity';
 import type { Collection } from './collection';
 import type { RowList } from './row-list';
+import { agentName } from './agent-name';
 
 /** The metrics the rows (those of `of`, by their place) can give again, and how. */
 const CHECKED: Record<string, (rows: RowList, of: number[]) => number | null> = {
@@ -47,7 +48,7 @@ export function checkAggregate(value: unknown, file: string, collection: Collect
   const agents = new Set(places.map((k) => rollouts.agent(k)));
   for (const entry of arr(entries)) {
     const metrics = obj(obj(entry).agent_metrics ?? entry);
-    const agent = str(obj(obj(entry).agent_ref).name);
+    const agent = agentName(obj(entry).agent_ref);
     // An aggregate of one agent speaks for every row when the rows do not name their agent.
     const rows = places.filter((k) => rollouts.agent(k) === agent || (agents.size === 1 && !agents.has(agent)));
     for (const [metric, give] of Object.entries(CHECKED)) {

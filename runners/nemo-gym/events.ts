@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
-import { num, obj, str } from '../common/values';
+import { num, str } from '../common/values';
 import type { EventLog } from '../types';
 import { collectionFiles } from './files';
+import { agentName } from './agent-name';
 
 const unit = (value: Record<string, unknown>) => `${num(value._ng_task_index) ?? '?'}#${num(value._ng_rollout_index) ?? 0}`;
 
@@ -16,7 +17,7 @@ export async function nemoEventLogs(path: string): Promise<EventLog[]> {
       stream: 'rollouts',
       file: basename(files.rollouts),
       eventName: () => 'rollout',
-      shown: (value) => ({ episode: unit(value), fields: { reward: value.reward ?? null, agent: str(obj(value.agent_ref).name) } }),
+      shown: (value) => ({ episode: unit(value), fields: { reward: value.reward ?? null, agent: agentName(value.agent_ref) } }),
       checked: true,
     },
     {
@@ -25,7 +26,7 @@ export async function nemoEventLogs(path: string): Promise<EventLog[]> {
       eventName: () => 'rollout_failed',
       shown: (value) => ({
         episode: unit(value),
-        fields: { class: str(value._ng_failure_class), terminal: value._ng_failure_terminal === true, attempt: num(value._ng_attempt_index), agent: str(obj(value.agent_ref).name) },
+        fields: { class: str(value._ng_failure_class), terminal: value._ng_failure_terminal === true, attempt: num(value._ng_attempt_index), agent: agentName(value.agent_ref) },
       }),
       checked: true,
     },

@@ -2,9 +2,9 @@
 // environment's own small fields, without building the conversation around them (formats.md section 5).
 import { problem, type Problem } from '../../shared/model';
 import type { LineChunk } from '../common/jsonl';
-import { obj, str } from '../common/values';
 import { BlockWriter, type PlannedUnit, type RowBlock } from './row-block';
 import { rowMembers, type Members, type SpanMembers } from './row-members';
+import { agentName } from './agent-name';
 
 /**
  * One copy of each agent name an input gives, shared by every input that names it: 100,000 inputs of one
@@ -27,7 +27,7 @@ export function plannedOf(members: Pick<Members, 'value' | 'has'> | null, line: 
   const task = members.value('_ng_task_index');
   if (typeof task !== 'number' || !Number.isInteger(task)) return members.has('_ng_task_index') ? '_ng_task_index is not a whole number; skipped' : 'no _ng_task_index; skipped';
   const repeat = members.value('_ng_rollout_index');
-  return { line, task, repeat: typeof repeat === 'number' && Number.isInteger(repeat) ? repeat : null, agent: shared(str(obj(members.value('agent_ref')).name)) };
+  return { line, task, repeat: typeof repeat === 'number' && Number.isInteger(repeat) ? repeat : null, agent: shared(agentName(members.value('agent_ref'))) };
 }
 
 /** Bytes JavaScript's trim() takes for white space, read as latin1: a line of nothing else is blank. */

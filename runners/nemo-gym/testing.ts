@@ -2,6 +2,7 @@
 // rows written as a file holds them, read back as the count is handed them.
 import type { NemoRow, RowBlock } from './row-block';
 import { summarizeLines } from './rows';
+import { agentName } from './agent-name';
 
 export type Row = Record<string, unknown>;
 
@@ -26,7 +27,7 @@ export function expected(row: Row, size = (value: unknown) => Buffer.byteLength(
     task: row._ng_task_index,
     repeat: Number.isInteger(row._ng_rollout_index) ? row._ng_rollout_index : null,
     attempt: numberOr(row._ng_attempt_index),
-    agent: stringOr(record(row.agent_ref).name),
+    agent: agentName(row.agent_ref),
     reward: row.reward,
     model: stringOr(record(row.response).model),
     usage: Object.keys(usage).length

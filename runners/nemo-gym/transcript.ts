@@ -6,6 +6,7 @@ import type { ReadContext } from '../types';
 import { observedOf } from './observed';
 import { readCollection } from './read';
 import { unitOf, type NemoRow } from './row-block';
+import { agentName } from './agent-name';
 
 /** Message content as text: a string, or the text of its parts. */
 function textOf(content: unknown): string {
@@ -48,7 +49,7 @@ export function transcriptOf(row: Record<string, unknown>, unit: string): Transc
   }
   return {
     unit,
-    agent: str(obj(row.agent_ref).name),
+    agent: agentName(row.agent_ref),
     items,
     answer,
     reward: row.reward ?? null,
