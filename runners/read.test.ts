@@ -52,6 +52,7 @@ describe('a cell whose files hold values of a megabyte (hostile sizes)', () => {
     for (const p of read.cell.problems) expect(p.message.length).toBeLessThanOrEqual(MAX_TEXT_CHARS);
     for (const reason of read.cell.board_reasons) expect(reason.length).toBeLessThanOrEqual(MAX_TEXT_CHARS);
     for (const status of Object.keys(read.excludedBy ?? {})) expect(status.length).toBeLessThanOrEqual(MAX_NAME_CHARS);
+    for (const unit of [...read.units, ...Object.values(read.agentUnits ?? {}).flat()]) expect(unit.id.length).toBeLessThanOrEqual(MAX_NAME_CHARS);
   };
 
   it('names each in its name, labels, problems and board reasons by its start and end, and still counts every episode', async () => {
@@ -75,6 +76,8 @@ describe('a cell whose files hold values of a megabyte (hostile sizes)', () => {
       expect(read.boardName).toMatch(/^coding-agent pq+… 1,048,\d{3} characters not shown …q+$/);
       expect([read.cell.name, read.labels.harness, read.labels.model]).toEqual([expect.stringMatching(/^std_r+… 1,048,\d{3} characters not shown …r+$/), expect.stringMatching(/^hs+… 1,048,\d{3} characters not shown …s+$/), 'm']);
       expect(read.cell.board_reasons).toContainEqual(expect.stringMatching(/^protocol pq+… 1,048,\d{3} characters not shown …q+; the board's is std-v2$/));
+      // The episode of a megabyte's name is one unit, named by its start, end and a hash of it whole, as a paired test pairs it.
+      expect(read.units.map((u) => u.id)).toEqual(['0', '1', expect.stringMatching(/^ek+… 1,048,\d{3} characters not shown …k+ #[0-9a-f]{12}$/)]);
     } finally {
       tmp.remove();
     }
@@ -111,6 +114,7 @@ describe('a cell whose files hold values of a megabyte (hostile sizes)', () => {
       for (const name of [one, two]) expect(name).toMatch(/^a+… 2,09\d,\d{3} characters not shown …z+ #[0-9a-f]{12}$/);
       expect(one?.length).toBeLessThanOrEqual(MAX_NAME_CHARS);
       expect(one).not.toBe(two);
+      expect(read.units.map((u) => u.id)).toEqual([`${one}/0#0`, `${one}/1#0`, `${two}/0#0`, `${two}/1#0`, 'pi/0#0']);
       // Each agent's rollout opens under the name the views carry.
       const transcript = await ADAPTERS['nemo-gym'].capabilities.transcripts?.read(path, `${two}/1#0`, context());
       expect([transcript?.agent, transcript?.answer, transcript?.reward]).toEqual([two, 'answer 1', 1]);

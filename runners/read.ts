@@ -1,5 +1,5 @@
 import { join, sep } from 'node:path';
-import { mergeProblems, problem, type CellSummary, type FormatName, type Problem } from '../shared/model';
+import { mergeProblems, problem, type CellSummary, type EpisodeUnit, type FormatName, type Problem } from '../shared/model';
 import { baseCell, judgeBoard, NO_LABELS } from './common/cell';
 import type { LogCache } from './common/logs';
 import { ADAPTERS, cellFolder } from './index';
@@ -7,6 +7,7 @@ import { capabilitiesOf, type CellRead, type ReadContext } from './types';
 import { append } from '../shared/arrays';
 import { pastPlan } from './common/integrity';
 import { elided, MAX_NAME_CHARS, MAX_TEXT_CHARS } from '../shared/elide';
+import { identityName } from './common/identity-name';
 
 export interface ReadOptions {
   /** Also what the cell view shows (detail), from the same pass. */
@@ -69,6 +70,9 @@ const countBy = (keys: string[]) => {
   return counts;
 };
 
+/** Units whose ids are each within a name's most (identityName): as read where all are, else a list of new units. */
+const identified = (units: EpisodeUnit[]) => (units.some((u) => u.id.length > MAX_NAME_CHARS) ? units.map((u) => (u.id.length > MAX_NAME_CHARS ? { ...u, id: identityName(u.id) } : u)) : units);
+
 /**
  * The read with its integrity problems (and a count past its plan) on the cell, and the cell off its board
  * for each; and its excluded units counted by status, which a summary carries where its units do not go.
@@ -76,6 +80,8 @@ const countBy = (keys: string[]) => {
  * megabytes: each is cut to its size, as every row and view carries it.
  */
 function withIntegrity(read: CellRead): CellRead {
+  read.units = identified(read.units);
+  if (read.agentUnits) read.agentUnits = Object.fromEntries(Object.entries(read.agentUnits).map(([agent, units]) => [agent, identified(units)]));
   read.excludedBy = countBy(read.units.filter((u) => !u.scored).map((u) => elided(u.status, MAX_NAME_CHARS)));
   const cell = read.cell;
   cell.name = elided(cell.name, MAX_NAME_CHARS);
