@@ -53,6 +53,7 @@ describe('a cell whose files hold values of a megabyte (hostile sizes)', () => {
     for (const reason of read.cell.board_reasons) expect(reason.length).toBeLessThanOrEqual(MAX_TEXT_CHARS);
     for (const status of Object.keys(read.excludedBy ?? {})) expect(status.length).toBeLessThanOrEqual(MAX_NAME_CHARS);
     for (const unit of [...read.units, ...Object.values(read.agentUnits ?? {}).flat()]) expect(unit.id.length).toBeLessThanOrEqual(MAX_NAME_CHARS);
+    for (const agent of read.agents ?? []) expect(agent.model?.length ?? 0).toBeLessThanOrEqual(MAX_NAME_CHARS);
   };
 
   it('names each in its name, labels, problems and board reasons by its start and end, and still counts every episode', async () => {
@@ -98,18 +99,19 @@ describe('a cell whose files hold values of a megabyte (hostile sizes)', () => {
       tmp.remove();
     }
   });
-  it('names agents of a megabyte by their start and end and a hash of the whole: each its own, its rollouts counted and opened under that name', async () => {
+  it('names agents of a megabyte by their start and end and a hash of the whole: each its own, its rollouts counted and opened under that name; their model of a megabyte cut to a name', async () => {
     const tmp = tempDir();
     try {
       const path = join(tmp.path, 'c.jsonl');
       // Two names alike but for one character in the middle, and a short one.
       const long = (middle: string) => `${'a'.repeat(MB)}${middle}${'z'.repeat(MB)}`;
-      const row = (task: number, agent: string, reward: number) => ({ responses_create_params: { input: [] }, response: { output: [{ type: 'message', content: [{ type: 'output_text', text: `answer ${task}` }] }] }, reward, _ng_task_index: task, _ng_rollout_index: 0, agent_ref: { name: agent } });
+      const row = (task: number, agent: string, reward: number) => ({ responses_create_params: { input: [] }, response: { model: `m${'o'.repeat(MB)}`, output: [{ type: 'message', content: [{ type: 'output_text', text: `answer ${task}` }] }] }, reward, _ng_task_index: task, _ng_rollout_index: 0, agent_ref: { name: agent } });
       writeFileSync(path, jsonl([row(0, long('1'), 1), row(1, long('1'), 1), row(0, long('2'), 0), row(1, long('2'), 1), row(0, 'pi', 0)]));
       const read = await readCell(path, 'nemo-gym', context());
       within(read);
       const agents = read.agents ?? [];
-      expect(agents.map((a) => [a.episodes.ended, a.episodes.successes])).toEqual([[2, 2], [2, 1], [1, 0]]);
+      const model = expect.stringMatching(/^mo+… 1,048,\d{3} characters not shown …o+$/);
+      expect(agents.map((a) => [a.episodes.ended, a.episodes.successes, a.model])).toEqual([[2, 2, model], [2, 1, model], [1, 0, model]]);
       const [one, two] = agents.map((a) => a.name);
       for (const name of [one, two]) expect(name).toMatch(/^a+… 2,09\d,\d{3} characters not shown …z+ #[0-9a-f]{12}$/);
       expect(one?.length).toBeLessThanOrEqual(MAX_NAME_CHARS);

@@ -86,6 +86,7 @@ function withIntegrity(read: CellRead): CellRead {
   const cell = read.cell;
   cell.name = elided(cell.name, MAX_NAME_CHARS);
   read.labels = { harness: nameOf(read.labels.harness), model: nameOf(read.labels.model), condition: nameOf(read.labels.condition), effort: nameOf(read.labels.effort) };
+  if (read.agents) read.agents = read.agents.map((agent) => ({ ...agent, model: nameOf(agent.model) }));
   if (read.boardName !== undefined) read.boardName = elided(read.boardName, MAX_NAME_CHARS);
   if (read.benchmarks) read.benchmarks = read.benchmarks.map((benchmark) => elided(benchmark, MAX_NAME_CHARS));
   cell.board_reasons = cell.board_reasons.map((reason) => elided(reason, MAX_TEXT_CHARS));
