@@ -1,5 +1,5 @@
 // A cell's row, as the list, the board and `cellwatch status` show it: its cell's fields written out one by one; and its event logs' check, told what a watch saw change.
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +54,7 @@ describe('a cell whose files hold values of a megabyte (hostile sizes)', () => {
     for (const status of Object.keys(read.excludedBy ?? {})) expect(status.length).toBeLessThanOrEqual(MAX_NAME_CHARS);
     for (const unit of [...read.units, ...Object.values(read.agentUnits ?? {}).flat()]) expect(unit.id.length).toBeLessThanOrEqual(MAX_NAME_CHARS);
     for (const agent of read.agents ?? []) expect(agent.model?.length ?? 0).toBeLessThanOrEqual(MAX_NAME_CHARS);
+    expect(read.cell.reward?.of?.length ?? 0).toBeLessThanOrEqual(MAX_NAME_CHARS);
   };
 
   it('names each in its name, labels, problems and board reasons by its start and end, and still counts every episode', async () => {
@@ -120,6 +121,22 @@ describe('a cell whose files hold values of a megabyte (hostile sizes)', () => {
       // Each agent's rollout opens under the name the views carry.
       const transcript = await ADAPTERS['nemo-gym'].capabilities.transcripts?.read(path, `${two}/1#0`, context());
       expect([transcript?.agent, transcript?.answer, transcript?.reward]).toEqual([two, 'answer 1', 1]);
+    } finally {
+      tmp.remove();
+    }
+  });
+
+  it("names the scorer of an Inspect log's mean, a megabyte long, by its start and end", async () => {
+    const tmp = tempDir();
+    try {
+      const fixture = join(__dirname, 'inspect/fixtures/log_read_sample.json');
+      // Its scorer, and each sample's score by it, named with a megabyte.
+      const path = join(tmp.path, 'log.json');
+      writeFileSync(path, readFileSync(fixture, 'utf8').replaceAll('"match"', `"${'s'.repeat(MB)}match"`));
+      const [read, plain] = [await readCell(path, 'inspect', context()), await readCell(fixture, 'inspect', context())];
+      within(read);
+      expect(read.cell.reward).toEqual({ ...plain.cell.reward, of: expect.stringMatching(/^s+… 1,048,\d{3} characters not shown …s*match$/) });
+      expect(read.cell.episodes).toEqual(plain.cell.episodes);
     } finally {
       tmp.remove();
     }

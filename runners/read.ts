@@ -76,8 +76,9 @@ const identified = (units: EpisodeUnit[]) => (units.some((u) => u.id.length > MA
 /**
  * The read with its integrity problems (and a count past its plan) on the cell, and the cell off its board
  * for each; and its excluded units counted by status, which a summary carries where its units do not go.
- * Its name, labels, board, benchmarks, reasons and statuses are the files' words, whose values may be
- * megabytes: each is cut to its size, as every row and view carries it.
+ * Its name, labels (each agent's model too), board, benchmarks, reasons, statuses and the scorer its mean is
+ * of are the files' words, whose values may be megabytes: each is cut to its size, as every row and view
+ * carries it; its units' ids, which a paired test matches, each become one name within that size.
  */
 function withIntegrity(read: CellRead): CellRead {
   read.units = identified(read.units);
@@ -85,6 +86,7 @@ function withIntegrity(read: CellRead): CellRead {
   read.excludedBy = countBy(read.units.filter((u) => !u.scored).map((u) => elided(u.status, MAX_NAME_CHARS)));
   const cell = read.cell;
   cell.name = elided(cell.name, MAX_NAME_CHARS);
+  if (cell.reward?.of !== undefined) cell.reward.of = elided(cell.reward.of, MAX_NAME_CHARS);
   read.labels = { harness: nameOf(read.labels.harness), model: nameOf(read.labels.model), condition: nameOf(read.labels.condition), effort: nameOf(read.labels.effort) };
   if (read.agents) read.agents = read.agents.map((agent) => ({ ...agent, model: nameOf(agent.model) }));
   if (read.boardName !== undefined) read.boardName = elided(read.boardName, MAX_NAME_CHARS);

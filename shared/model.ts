@@ -132,7 +132,6 @@ export interface Cell {
   budget: Budget;
   episodes: EpisodeCounts;
   success_rate: number | null;
-  /** A format scored by rewards (NeMo Gym): the mean over the `n` units with a numeric reward. */
   /** The mean of the units' numeric outcome: a reward, or (`of`) a scorer's value (an Inspect log's `match`). */
   reward?: { mean: number | null; n: number; of?: string };
   tokens: Tokens;
