@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, instantDemoForSpecs, scratchHome, startProcess, startServing, stopProcess, type Served } from './processes';
 
@@ -121,6 +121,24 @@ test.describe('the board, a crossing claimed by many cells', () => {
     await crossing.getByRole('button', { name: '3 more' }).click();
     await expect(squares).toHaveCount(8);
     await expect(crossing.getByRole('button', { name: /more$/ })).toHaveCount(0);
+  });
+
+  test('a label of thousands of characters ends in an ellipsis, whole on hover, and the squares stay in view', async ({ page }) => {
+    // A collection whose rows name one agent with 5,000 characters.
+    const row = (task: number, agent: string) => JSON.stringify({ responses_create_params: { input: [] }, response: { output: [] }, reward: task % 2, _ng_task_index: task, _ng_rollout_index: 0, agent_ref: { name: agent } });
+    mkdirSync(join(runs, 'long_names'));
+    writeFileSync(join(runs, 'long_names', 'rollouts.jsonl'), `${[row(0, 'a'.repeat(5000)), row(1, 'a'.repeat(5000)), row(0, 'short'), row(1, 'short')].join('\n')}\n`);
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.goto(`${served.url}#/board`);
+    await page.getByRole('combobox', { name: 'Board' }).selectOption({ label: 'nemo-gym long_names' });
+    const grid = page.getByRole('table', { name: 'Board nemo-gym long_names' });
+    await expect(grid.getByRole('rowheader').first().locator('.board-label')).toHaveAttribute('title', /^a+… 4,8\d\d characters not shown …a+ #[0-9a-f]{12} · \? · \?$/);
+    const squares = grid.getByRole('button', { name: /^rollouts@/ });
+    await expect(squares).toHaveCount(2);
+    for (const square of await squares.all()) {
+      const box = await square.boundingBox();
+      expect(box && box.x + box.width).toBeLessThanOrEqual(1024);
+    }
   });
 });
 

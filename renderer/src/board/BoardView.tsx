@@ -19,12 +19,22 @@ const ROW_PITCH = 66;
 /** Squares shown side by side in one crossing before the rest are counted on a button that shows them. */
 const CLAIMANTS_SHOWN = 6;
 
+/** Characters of a name with no underscore in them after which it may break all the same (an agent named with hundreds). */
+const LONGEST_UNBROKEN = 40;
+
 /** A run's name that may break after its underscores when its column is short of room: whole, never cut. */
 function Breakable({ text }: { text: string }) {
   const parts = text.split('_');
   return parts.map((part, i) => (
     <Fragment key={i}>
-      {part}
+      {part.length <= LONGEST_UNBROKEN
+        ? part
+        : Array.from({ length: Math.ceil(part.length / LONGEST_UNBROKEN) }, (_, k) => (
+            <Fragment key={k}>
+              {k > 0 && <wbr />}
+              {part.slice(k * LONGEST_UNBROKEN, (k + 1) * LONGEST_UNBROKEN)}
+            </Fragment>
+          ))}
       {i < parts.length - 1 && (
         <>
           _<wbr />
@@ -194,7 +204,11 @@ export function BoardView() {
               <tr>
                 <th>{downOf(across).join(' · ')}</th>
                 {grid.columns.map((model) => (
-                  <th key={model}>{model}</th>
+                  <th key={model}>
+                    <span className="board-label" title={model}>
+                      {model}
+                    </span>
+                  </th>
                 ))}
               </tr>
             </thead>
@@ -204,7 +218,11 @@ export function BoardView() {
                 const r = rows.first + i;
                 return (
                   <tr key={row}>
-                    <th scope="row">{row}</th>
+                    <th scope="row">
+                      <span className="board-label" title={row}>
+                        {row}
+                      </span>
+                    </th>
                     {grid.columns.map((model, c) => {
                       const there = grid.at(r, c);
                       const focused = cursor[0] === r && cursor[1] === c;
