@@ -268,6 +268,22 @@ test.describe('finding your way', () => {
     await expect(tabs.getByRole('tab', { name: 'Overview' })).toHaveAttribute('aria-selected', 'true');
   });
 
+  test('an episode its summary names with a megabyte is listed by its start and end, and opening it asks for nothing it cannot have', async ({ page }) => {
+    const cell = join(home.home, 'beta', 'runs', 'std_sdk_huge_bare_default');
+    mkdirSync(cell);
+    writeFileSync(join(cell, 'run.json'), JSON.stringify({ runner: 'coding-agent', run: 'std_sdk_huge_bare_default' }));
+    const episodes = { '0': { status: 'evaluated', success: true }, [`e${'k'.repeat(1 << 20)}`]: { status: 'evaluated', success: true } };
+    writeFileSync(join(cell, 'summary.json'), JSON.stringify({ finished: true, episodes }));
+    await page.goto(`${served.url}#/cell/${encodeURIComponent(`local:${cell}`)}?tab=episodes`);
+    const row = page.getByRole('table', { name: 'Episodes' }).getByRole('row', { name: /^ek+… 1,048,\d{3} characters not shown …k+ #[0-9a-f]{12}$/ });
+    await row.click();
+    // It has no numbered folder: no events nor frames are asked for (a call naming it whole was a megabyte, past what the server takes).
+    await expect(page.getByRole('status').filter({ hasText: 'No events of this episode to show: its files hold none.' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Frames' })).toHaveCount(0);
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await expect(page.locator('footer')).toContainText('local ok');
+  });
+
   test('the server gone is said once, in place of the status it can no longer vouch for', async ({ page }) => {
     await page.goto(served.url);
     const footer = page.locator('footer');

@@ -11,6 +11,7 @@ import { localFs } from './common/fs';
 import { context, jsonl, tempDir, writeTree } from './testing';
 import { ADAPTERS } from './adapters';
 import { MAX_NAME_CHARS, MAX_TEXT_CHARS } from '../shared/elide';
+import { cellId } from '../shared/address';
 
 /** A cell of the format, every field given a value of its own (a reward only where `reward` is). */
 function cellOf(seed: number, reward: boolean): Cell {
@@ -78,8 +79,10 @@ describe('a cell whose files hold values of a megabyte (hostile sizes)', () => {
       expect(read.boardName).toMatch(/^coding-agent pq+… 1,048,\d{3} characters not shown …q+$/);
       expect([read.cell.name, read.labels.harness, read.labels.model]).toEqual([expect.stringMatching(/^std_r+… 1,048,\d{3} characters not shown …r+$/), expect.stringMatching(/^hs+… 1,048,\d{3} characters not shown …s+$/), 'm']);
       expect(read.cell.board_reasons).toContainEqual(expect.stringMatching(/^protocol pq+… 1,048,\d{3} characters not shown …q+; the board's is std-v2$/));
-      // The episode of a megabyte's name is one unit, named by its start, end and a hash of it whole, as a paired test pairs it.
+      // The episode of a megabyte's name is one unit, named by its start, end and a hash of it whole, as a paired test pairs it and the view lists it.
       expect(read.units.map((u) => u.id)).toEqual(['0', '1', expect.stringMatching(/^ek+… 1,048,\d{3} characters not shown …k+ #[0-9a-f]{12}$/)]);
+      const detailed = await readCell(dir, 'coding-agent', context(), { detail: true });
+      expect(new Set(detailed.detail?.episodes.map((e) => e.id))).toEqual(new Set(read.units.map((u) => u.id)));
     } finally {
       tmp.remove();
     }
@@ -135,8 +138,13 @@ describe('a cell whose files hold values of a megabyte (hostile sizes)', () => {
       writeFileSync(path, readFileSync(fixture, 'utf8').replaceAll('"match"', `"${'s'.repeat(MB)}match"`));
       const [read, plain] = [await readCell(path, 'inspect', context()), await readCell(fixture, 'inspect', context())];
       within(read);
-      expect(read.cell.reward).toEqual({ ...plain.cell.reward, of: expect.stringMatching(/^s+… 1,048,\d{3} characters not shown …s*match$/) });
+      expect(read.cell.reward).toEqual({ ...plain.cell.reward, of: expect.stringMatching(/^s+… 1,048,\d{3} characters not shown …s*match #[0-9a-f]{12}$/) });
       expect(read.cell.episodes).toEqual(plain.cell.episodes);
+      // The view offers it by that name (a call naming it whole would be a megabyte), and a pick by that name is the log's own.
+      const offered = (await readCell(path, 'inspect', context(), { detail: true })).detail?.outcomeBy;
+      expect([offered?.scorer, offered?.scorers.every((name) => name.length <= MAX_NAME_CHARS)]).toEqual([read.cell.reward?.of, true]);
+      const picked = await readCell(path, 'inspect', { ...context(), scorers: { [cellId('local', path)]: offered?.scorer as string } });
+      expect([picked.cell.reward, picked.cell.problems]).toEqual([read.cell.reward, read.cell.problems]);
     } finally {
       tmp.remove();
     }

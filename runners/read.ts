@@ -1,5 +1,5 @@
 import { join, sep } from 'node:path';
-import { mergeProblems, problem, type CellSummary, type EpisodeUnit, type FormatName, type Problem } from '../shared/model';
+import { mergeProblems, problem, type CellSummary, type FormatName, type Problem } from '../shared/model';
 import { baseCell, judgeBoard, NO_LABELS } from './common/cell';
 import type { LogCache } from './common/logs';
 import { ADAPTERS, cellFolder } from './index';
@@ -70,23 +70,24 @@ const countBy = (keys: string[]) => {
   return counts;
 };
 
-/** Units whose ids are each within a name's most (identityName): as read where all are, else a list of new units. */
-const identified = (units: EpisodeUnit[]) => (units.some((u) => u.id.length > MAX_NAME_CHARS) ? units.map((u) => (u.id.length > MAX_NAME_CHARS ? { ...u, id: identityName(u.id) } : u)) : units);
+/** Units (or a view's rows of them) whose ids are each within a name's most (identityName): as read where all are, else a list of new ones. */
+const identified = <T extends { id: string }>(units: T[]) => (units.some((u) => u.id.length > MAX_NAME_CHARS) ? units.map((u) => (u.id.length > MAX_NAME_CHARS ? { ...u, id: identityName(u.id) } : u)) : units);
 
 /**
  * The read with its integrity problems (and a count past its plan) on the cell, and the cell off its board
  * for each; and its excluded units counted by status, which a summary carries where its units do not go.
- * Its name, labels (each agent's model too), board, benchmarks, reasons, statuses and the scorer its mean is
- * of are the files' words, whose values may be megabytes: each is cut to its size, as every row and view
- * carries it; its units' ids, which a paired test matches, each become one name within that size.
+ * Its name, labels (each agent's model too), board, benchmarks, reasons and statuses are the files' words,
+ * whose values may be megabytes: each is cut to its size, as every row and view carries it; its units' ids,
+ * which a paired test matches and a view's calls name, each become one name within that size.
  */
 function withIntegrity(read: CellRead): CellRead {
   read.units = identified(read.units);
+  // The view's rows name their units as the paired test does; an id of a megabyte in a call would end the window's connection.
+  if (read.detail) read.detail.episodes = identified(read.detail.episodes);
   if (read.agentUnits) read.agentUnits = Object.fromEntries(Object.entries(read.agentUnits).map(([agent, units]) => [agent, identified(units)]));
   read.excludedBy = countBy(read.units.filter((u) => !u.scored).map((u) => elided(u.status, MAX_NAME_CHARS)));
   const cell = read.cell;
   cell.name = elided(cell.name, MAX_NAME_CHARS);
-  if (cell.reward?.of !== undefined) cell.reward.of = elided(cell.reward.of, MAX_NAME_CHARS);
   read.labels = { harness: nameOf(read.labels.harness), model: nameOf(read.labels.model), condition: nameOf(read.labels.condition), effort: nameOf(read.labels.effort) };
   if (read.agents) read.agents = read.agents.map((agent) => ({ ...agent, model: nameOf(agent.model) }));
   if (read.boardName !== undefined) read.boardName = elided(read.boardName, MAX_NAME_CHARS);

@@ -108,6 +108,9 @@ describe('coding-agent: board scoring', () => {
       'summary.json: planned lists 1 episode (2) more than once: planned once',
       'summary.json: 3 ended episodes (-1, 07, 8) not in the plan (summary.json planned)',
     ]);
+    // Only a numbered episode has a folder of events (and frames) for the view to open.
+    const { detail } = await codingAgent.read(cell, context(), { detail: true });
+    expect(detail?.episodes.filter((e) => ['-1', '07', '8'].includes(e.id)).map((e) => [e.id, e.hasEvents])).toEqual([['-1', false], ['07', true], ['8', true]]);
   });
 
   it("says a plan in run.json that is no list, and takes none from it", async () => {

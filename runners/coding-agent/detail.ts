@@ -15,7 +15,8 @@ export async function codingAgentDetail(r: CellReading, run: JsonObject, summary
     const e = obj(ended[unit.id]);
     return {
       id: unit.id, status: unit.status, success: unit.success, scored: unit.scored, toolCalls: nonNegative(e.tool_calls), actions: nonNegative(e.actions),
-      wallS: nonNegative(e.wall_s), t: null, note: str(e.error), hasEvents: true,
+      // An episode's events are in its numbered folder: one its summary names otherwise (-1, e1) has none to open.
+      wallS: nonNegative(e.wall_s), t: null, note: str(e.error), hasEvents: /^\d+$/.test(unit.id),
     };
   });
   for (const name of episodeDirs) {

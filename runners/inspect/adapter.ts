@@ -11,6 +11,7 @@ import { inspectLogsIn } from './files';
 import { EvalMemory, readInspectLog, type InspectLog } from './log';
 import { headerCheck, outcomeOf, pickedScorer, scorerOf, scorersOf, type Outcome } from './outcome';
 import { readInspectTranscript } from './transcript';
+import { identityName } from '../common/identity-name';
 import { summedUsage, usageOf, type Usage } from './facts';
 
 export const INSPECT_BOARD = 'an Inspect log of the task: its model, generate config and task arguments make its place';
@@ -61,6 +62,12 @@ async function finishedSamples(path: string, ctx: ReadContext): Promise<Finished
   });
 }
 
+/** The scorers a view offers for a log's outcomes, each named as a pick names it (identityName). */
+const offered = (scorer: string | null, scorers: string[], first: string | null) => {
+  const named = (name: string | null) => (name === null ? null : identityName(name));
+  return { scorer: named(scorer), scorers: scorers.map((name) => identityName(name)), first: named(first) };
+};
+
 export const inspect: FormatAdapter = {
   format: 'inspect',
   pairing: { unit: 'sample', units: "an Inspect AI log's samples, each epoch apart (<sample>#<epoch>)" },
@@ -90,7 +97,7 @@ export const inspect: FormatAdapter = {
     cell.budget = { unit: 'samples', used: units.length, total: planned };
     cell.episodes = { planned, ended: units.length, scored: scored.length, excluded: units.length - scored.length, successes };
     cell.success_rate = scored.length ? successes / scored.length : null;
-    cell.reward = { mean: values.length ? values.reduce((a, b) => a + b, 0) / values.length : null, n: values.length, ...(scorer ? { of: scorer } : {}) };
+    cell.reward = { mean: values.length ? values.reduce((a, b) => a + b, 0) / values.length : null, n: values.length, ...(scorer ? { of: identityName(scorer) } : {}) };
     const integrity = [...log.repeats, ...log.samples.flatMap((s) => s.negative ?? [])];
     const tokens = tokensOf(log, integrity);
     cell.tokens = { input: tokens.input, cached_input: tokens.cachedInput, output: tokens.output, reasoning: tokens.reasoning };
@@ -121,7 +128,7 @@ export const inspect: FormatAdapter = {
     };
     judgeBoard(cell, []);
     return {
-      ...(options?.detail ? { detail: { ...inspectDetail(log, outcomes, scorer), outcomeBy: { scorer, scorers: scorersOf(log), first: scorerOf(log.header) } } } : {}),
+      ...(options?.detail ? { detail: { ...inspectDetail(log, outcomes, scorer), outcomeBy: offered(scorer, scorersOf(log), scorerOf(log.header)) } } : {}),
       cell,
       labels,
       changedAt: log.changedAt,

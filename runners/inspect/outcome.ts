@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { cellId } from '../../shared/address';
 import { problem, type EpisodeUnit, type Problem } from '../../shared/model';
 import type { ReadContext } from '../types';
+import { identityName } from '../common/identity-name';
 import { num, obj, str } from '../common/values';
 import type { SampleFacts } from './facts';
 import type { InspectLog } from './log';
@@ -45,8 +46,10 @@ export function scorersOf(log: Scored): string[] {
 export function pickedScorer(log: Scored, ctx: Pick<ReadContext, 'host' | 'scorers'>, path: string, problems: Problem[]): string | null {
   const picked = ctx.scorers?.[cellId(ctx.host, path)];
   const first = scorerOf(log.header);
-  if (picked === undefined || picked === first) return first;
-  if (scorersOf(log).includes(picked)) return picked;
+  if (picked === undefined || (first !== null && picked === identityName(first))) return first;
+  // A pick names a scorer as the view offers it (identityName): a name of a megabyte is never sent whole.
+  const named = scorersOf(log).find((name) => identityName(name) === picked);
+  if (named !== undefined) return named;
   problems.push(problem(basename(path), `the scorer picked for its outcomes, ${picked}, is not in this log: its first, ${first ?? 'none'}, is used`, { severity: 'warning' }));
   return first;
 }

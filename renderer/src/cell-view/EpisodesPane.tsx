@@ -220,6 +220,11 @@ export function EpisodesPane() {
       <div className="episode-side">
         {row?.hasEvents && <EpisodeBudget events={events} row={row} />}
         {row && !row.hasEvents && (row.facts?.length || row.files?.length || detail.summary.capabilities.transcripts) ? <EpisodeFacts key={row.id} cellId={cellId} row={row} /> : null}
+        {row && !row.hasEvents && !stream && !row.facts?.length && !row.files?.length && !detail.summary.capabilities.transcripts && (
+          <p className="muted empty-note" role="status">
+            No events of this {detail.summary.capabilities.unit} to show: its files hold none.
+          </p>
+        )}
         {stream && <EventStream events={events} startedMidFile={startedMidFile} title={row?.hasEvents ? `Episode ${row.id}` : `Log: ${stream}`} live={row?.hasEvents ? row.status === 'running' : cellLive} endedAs={cellLive ? undefined : detail.summary.state} onFrame={(frame) => setSeek({ frame })} inspect={{ seq: inspectedSeq, set: (seq) => setCellPlace({ event: seq }) }} frames={row?.hasEvents ? { cellId, episode: row.id } : undefined} />}
         {sources.length > 0 && (
           <select
