@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { niceTicks } from './chart-style';
+import { chartText, niceTicks } from './chart-style';
 
 describe('niceTicks', () => {
   it('steps from 0 past the largest value by 1, 2, 2.5 or 5 times a power of ten', () => {
@@ -41,6 +41,19 @@ describe('niceTicks', () => {
         expect(ticks.length - 1).toBeLessThanOrEqual(5);
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('chartText', () => {
+  it("writes a rollout's id whole, and a name of hundreds of characters by its start and end, never half a character", () => {
+    expect(chartText('claude_code_agent/1234#12')).toBe('claude_code_agent/1234#12');
+    expect(chartText(`${'a'.repeat(200)} #7f4a28519357`)).toBe(`${'a'.repeat(16)}…a #7f4a28519357`);
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (text) => {
+        const chars = Array.from(text);
+        expect(chartText(text)).toBe(chars.length <= 32 ? text : `${chars.slice(0, 16).join('')}…${chars.slice(-15).join('')}`);
+      }),
     );
   });
 });

@@ -21,6 +21,15 @@ export const SERIES = ['var(--amber)', 'var(--running)', 'var(--ok)', 'var(--err
 /** A legend's text: the axes' size, the page's colour. */
 export const LEGEND = { fontSize: 11, color: 'var(--muted)' };
 
+/** The most characters of a name a chart writes (a series, an axis's id): a rollout's id is 26. */
+const CHART_TEXT = 32;
+
+/** A name as a chart writes it: a longer one (an agent named with hundreds of characters) by its start and end; whole in the tooltip. */
+export function chartText(text: string): string {
+  const chars = text.length > CHART_TEXT ? Array.from(text) : [];
+  return chars.length > CHART_TEXT ? `${chars.slice(0, CHART_TEXT / 2).join('')}…${chars.slice(1 - CHART_TEXT / 2).join('')}` : text;
+}
+
 /** About how many steps an axis takes. */
 const AXIS_STEPS = 4;
 

@@ -56,6 +56,8 @@ function OutcomeBy({ cellId }: { cellId: string }) {
       outcome by{' '}
       <select
         aria-label="Outcome by scorer"
+        className="outcome-by"
+        title={outcomeBy.scorer ?? undefined}
         value={outcomeBy.scorer ?? ''}
         onChange={(e) => {
           setError(null);

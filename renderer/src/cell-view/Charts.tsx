@@ -8,7 +8,7 @@ import { bucketMax, thin } from './decimate';
 import { labelInterval, MOST_LABELS } from './axisLabels';
 import { groupsOf, percentOf, spendByHour, successSoFar, type HourSpend, type SuccessPoint } from './chartPoints';
 import { counted, dollars, fineDollars } from '../format';
-import { AXIS, GRID, LEGEND, niceTicks, SERIES, TOOLTIP } from '../chart-style';
+import { AXIS, chartText, GRID, LEGEND, niceTicks, SERIES, TOOLTIP } from '../chart-style';
 import { useRoom, type Room } from '../table-layout';
 
 /** At most this many points a line and bars a chart: about one each 2 px of a chart's width. */
@@ -24,14 +24,14 @@ const PLOT_INSET_PX = 64;
 function everyNth(ids: string[], room: Room | null): number {
   if (!room) return Math.max(0, Math.ceil(ids.length / MOST_LABELS) - 1);
   const longest = ids.reduce((a, id) => (id.length > a.length ? id : a), '');
-  return labelInterval(ids.length, room.px - PLOT_INSET_PX, room.textPx(longest));
+  return labelInterval(ids.length, room.px - PLOT_INSET_PX, room.textPx(chartText(longest)));
 }
 
 /** An episode axis's label; the first starts at its point and the last ends at it, so a long id is not cut at the chart's edges. */
 function EpisodeTick({ x, y, index, visibleTicksCount, payload }: XAxisTickContentProps) {
   return (
     <text x={x} y={y} dy={12} textAnchor={index === 0 ? 'start' : index === visibleTicksCount - 1 ? 'end' : 'middle'} {...AXIS}>
-      {String(payload.value)}
+      {chartText(String(payload.value))}
     </text>
   );
 }
@@ -121,7 +121,7 @@ function VersionScores({ versions }: { versions: readonly VersionRow[] }) {
             <XAxis dataKey="version" tick={AXIS} padding={{ left: 20, right: 20 }} interval={everyNth(points.map((p) => p.version), room)} />
             <YAxis domain={[0, 100]} tick={AXIS} unit="%" />
             <Tooltip {...TOOLTIP} labelFormatter={(v) => `version ${String(v)}`} formatter={(rate, name, item) => [name === 'development' ? `${String(rate)}% of ${(item.payload as VersionPoint).devEpisodes} episodes` : `${String(rate)}%`, String(name)]} />
-            <Legend verticalAlign="top" height={18} iconSize={8} wrapperStyle={LEGEND} />
+            <Legend verticalAlign="top" height={18} iconSize={8} wrapperStyle={LEGEND} formatter={(name) => chartText(String(name))} />
             <Line name="development" dataKey="dev" stroke={SERIES[0]} dot isAnimationActive={false} />
             <Line name="evaluation" dataKey="evaluation" stroke={SERIES[1]} dot isAnimationActive={false} />
           </LineChart>
@@ -197,7 +197,7 @@ export function Charts() {
               <XAxis dataKey="episode" tick={EpisodeTick} interval={everyNth(success.map((p) => p.episode), room)} />
               <YAxis domain={[0, 100]} tick={AXIS} unit="%" />
               <Tooltip {...TOOLTIP} labelFormatter={(id) => `episode ${String(id)}`} formatter={(rate, name, item) => [`${String(rate)}% of ${scoredOf(item.payload as SuccessPoint, String(name))} scored`, grouped ? String(name) : 'success']} />
-              {grouped && <Legend verticalAlign="top" height={18} iconSize={8} wrapperStyle={LEGEND} />}
+              {grouped && <Legend verticalAlign="top" height={18} iconSize={8} wrapperStyle={LEGEND} formatter={(name) => chartText(String(name))} />}
               {grouped && groups.map((g, i) => <Line key={g} name={g} type="stepAfter" dataKey={(p: SuccessPoint) => p.groups[g]?.rate} stroke={SERIES[i % SERIES.length]} dot={false} connectNulls isAnimationActive={false} />)}
               {(!grouped || pooledShown) && <Line name={POOLED} type="stepAfter" dataKey="rate" stroke={grouped ? 'var(--text)' : 'var(--ok)'} strokeDasharray={grouped ? '4 3' : undefined} dot={false} isAnimationActive={false} />}
             </LineChart>
