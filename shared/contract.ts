@@ -220,6 +220,9 @@ export const IPC_CALL = 'cellwatch:call';
 export const IPC_EVENT = 'cellwatch:event';
 
 // WebSocket messages in serve mode.
+/** The most bytes of a call serve takes: a connection that sends more is closed (ws's maxPayload). */
+export const MAX_CALL_BYTES = 1 << 20;
+
 export interface WireCall {
   id: number;
   method: string;

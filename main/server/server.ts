@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { EVENTS, type WireCall, type WireEvent, type WireReply } from '../../shared/contract';
+import { EVENTS, MAX_CALL_BYTES, type WireCall, type WireEvent, type WireReply } from '../../shared/contract';
 import type { Core } from '../core';
 import { createDispatcher } from '../dispatcher';
 import { CONTENT_SECURITY_POLICY, mimeOf, resolveStatic } from '../static';
@@ -118,7 +118,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   // A malformed request or a socket that errors ends that connection only.
   server.on('clientError', (_error, socket) => socket.destroy());
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CALL_BYTES });
   wss.on('error', () => undefined);
   wss.on('connection', (ws) => serveConnection(ws, options.core));
 

@@ -1,4 +1,4 @@
-import { unwrapReply, type BackendEvents, type EventName, type Transport, type WireCall, type WireEvent, type WireReply } from '../../../shared/contract';
+import { MAX_CALL_BYTES, unwrapReply, type BackendEvents, type EventName, type Transport, type WireCall, type WireEvent, type WireReply } from '../../../shared/contract';
 import type { Presence } from '../../../shared/presence';
 
 interface Pending {
@@ -8,6 +8,8 @@ interface Pending {
 
 const MAX_BACKOFF_MS = 5000;
 const UTF8 = new TextDecoder();
+const TO_UTF8 = new TextEncoder();
+const megabytes = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MB`;
 
 /**
  * The contract over the serve-mode WebSocket. Calls made while disconnected wait for the connection;
@@ -17,7 +19,8 @@ export class WebSocketTransport implements Transport {
   private socket: WebSocket | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  private readonly queue: WireCall[] = [];
+  /** Calls made while disconnected, as their text. */
+  private readonly queue: string[] = [];
   private readonly listeners = new Map<EventName, Set<(payload: never) => void>>();
   private readonly presenceListeners = new Set<(presence: Presence) => void>();
   private readonly reopenedListeners = new Set<() => void>();
@@ -42,7 +45,7 @@ export class WebSocketTransport implements Transport {
       this.setPresence('live');
       // What the window had open goes first: a call queued meanwhile may need its cell opened again.
       if (reopened) this.reopenedListeners.forEach((listener) => listener());
-      for (const call of this.queue.splice(0)) socket.send(JSON.stringify(call));
+      for (const call of this.queue.splice(0)) socket.send(call);
     };
     // The server sends each message as a binary frame of UTF-8 JSON (server.ts says why).
     socket.binaryType = 'arraybuffer';
@@ -76,9 +79,13 @@ export class WebSocketTransport implements Transport {
   call: Transport['call'] = ((method: string, ...args: unknown[]) =>
     new Promise<unknown>((resolve, reject) => {
       const call: WireCall = { id: this.nextId++, method, args };
+      const text = JSON.stringify(call);
+      // Sent, a call past what serve takes would close the connection and fail every call in flight with it.
+      const bytes = text.length * 3 > MAX_CALL_BYTES ? TO_UTF8.encode(text).length : 0;
+      if (bytes > MAX_CALL_BYTES) return reject(new Error(`${method}: the call is ${megabytes(bytes)}, past the ${megabytes(MAX_CALL_BYTES)} the Cellwatch server takes; not sent`));
       this.pending.set(call.id, { resolve, reject });
-      if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(call));
-      else this.queue.push(call);
+      if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
+      else this.queue.push(text);
     })) as Transport['call'];
 
   on<E extends EventName>(event: E, listener: (payload: BackendEvents[E]) => void): () => void {
