@@ -1,5 +1,4 @@
 import { basename, dirname } from 'node:path';
-import type { Stats } from 'node:fs';
 import { MORE_ENTRIES, type Entry } from '../../runners';
 
 /**
@@ -9,6 +8,9 @@ import { MORE_ENTRIES, type Entry } from '../../runners';
  */
 const RACY_MS = 2_000;
 
+/** A folder's size and mtime, as a stat gives them (null or undefined: not there). */
+type FolderStat = { size: number; mtimeMs: number } | null | undefined;
+
 interface Listing {
   names: Set<string>;
   size: number;
@@ -17,45 +19,56 @@ interface Listing {
 
 /**
  * The listings of the cell folders a discovery found, kept until each cell is read: a read asking for a
- * file the listing did not hold (a coding-agent cell's DRAIN, driver.log and vram.jsonl, most often not
- * there) is answered "not there" without a call of its own, while the folder's size and mtime are those
- * it had when listed and that mtime was old enough then to move with any entry added since.
+ * file the listing did not hold (a sentinel or a log most often not there) is answered "not there" without
+ * a call of its own, while the folder's size and mtime are those it had when listed and that mtime was old
+ * enough then to move with any entry added since.
  */
 export class FoundFolders {
+  /** The folders discovery listed, and when, until its cells are kept. */
+  private readonly listedNow = new Map<string, { entries: readonly Entry[]; at: number }>();
   private readonly listings = new Map<string, Listing>();
+  /** The cell being read, and its listing. */
+  private reading: { dir: string; listing: Listing } | null = null;
 
-  /** A folder's listing and its stat when listed; a cut listing (too many entries) is not kept. */
-  keep(dir: string, entries: readonly Entry[], info: Stats, listedAt: number): void {
-    if (entries.includes(MORE_ENTRIES) || info.mtimeMs > listedAt - RACY_MS) return;
-    this.listings.set(dir, { names: new Set(entries.map((e) => e.name)), size: info.size, mtimeMs: info.mtimeMs });
+  /** A folder discovery listed just now. */
+  listed(dir: string, entries: readonly Entry[]): void {
+    this.listedNow.set(dir, { entries, at: Date.now() });
   }
 
-  /** The listing of a cell about to be read, no longer kept here: its read's own. */
-  take(dir: string): FolderListing | null {
-    const listing = this.listings.get(dir);
-    this.listings.delete(dir);
-    return listing ? new FolderListing(dir, listing) : null;
+  /**
+   * Of the folders discovery listed, those of `cells` kept, with their stat when listed (`statOf`), until
+   * each is read; the rest let go. A cut listing (too many entries), or one too recent to trust, is not kept.
+   */
+  keep(cells: Iterable<string>, statOf: (dir: string) => FolderStat): void {
+    for (const dir of cells) {
+      const listed = this.listedNow.get(dir);
+      const info = statOf(dir);
+      if (!listed || !info || listed.entries.includes(MORE_ENTRIES) || info.mtimeMs > listed.at - RACY_MS) continue;
+      this.listings.set(dir, { names: new Set(listed.entries.map((e) => e.name)), size: info.size, mtimeMs: info.mtimeMs });
+    }
+    this.listedNow.clear();
+  }
+
+  /** The cell about to be read (null: none): its listing, no longer kept, is that read's alone. */
+  read(dir: string | null): void {
+    const listing = dir === null ? undefined : this.listings.get(dir);
+    if (dir !== null) this.listings.delete(dir);
+    this.reading = dir !== null && listing ? { dir, listing } : null;
+  }
+
+  /**
+   * Whether `path` is an entry of the cell being read that its listing did not hold, the folder being as it
+   * was: `statOf` gives the folder's stat at the read, asked only for such an entry.
+   */
+  async lacks(path: string, statOf: (dir: string) => Promise<FolderStat>): Promise<boolean> {
+    const reading = this.reading;
+    if (!reading || dirname(path) !== reading.dir || reading.listing.names.has(basename(path))) return false;
+    const info = await statOf(reading.dir);
+    return !!info && info.size === reading.listing.size && info.mtimeMs === reading.listing.mtimeMs;
   }
 
   clear(): void {
+    this.listedNow.clear();
     this.listings.clear();
-  }
-}
-
-/** One cell folder's listing from its discovery, for that cell's read. */
-export class FolderListing {
-  constructor(
-    readonly dir: string,
-    private readonly listing: Listing,
-  ) {}
-
-  /**
-   * Whether `path` is an entry of this folder that its listing did not hold, the folder being as it was:
-   * `now` gives its stat at the read, asked only for such an entry.
-   */
-  async lacks(path: string, now: () => Promise<{ size: number; mtimeMs: number } | null | undefined>): Promise<boolean> {
-    if (dirname(path) !== this.dir || this.listing.names.has(basename(path))) return false;
-    const info = await now();
-    return !!info && info.size === this.listing.size && info.mtimeMs === this.listing.mtimeMs;
   }
 }

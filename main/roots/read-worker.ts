@@ -21,7 +21,7 @@ import { agentUnits } from '../../shared/units';
 import { JsonBytes, writeComparisons } from '../comparisons-json';
 import { collectGarbage } from './garbage';
 import { OpenJobs } from './open-jobs';
-import { FoundFolders, type FolderListing } from './found-folders';
+import { FoundFolders } from './found-folders';
 import { append } from '../../shared/arrays';
 import { LOCAL } from '../../shared/address';
 
@@ -41,17 +41,13 @@ const detected = new Map<string, { file: { text: string; truncated: boolean }; i
 /** What discovery's file calls saw, by path: the folders it searches are searched interleaved. */
 const discoveryStats = new Map<string, Stats | null>();
 const discoveryFs = syncLocalFs((path, info) => discoveryStats.set(path, info));
-/** The folders discovery listed, until its cells are kept in `found`. */
-const discoveryLists = new Map<string, { entries: Entry[]; at: number }>();
 /** The listings of the cell folders discovery found, until each is read. */
 const found = new FoundFolders();
-/** The listing of the cell being read, from its discovery. */
-let folder: FolderListing | null = null;
 const discovering: CellFs = {
   ...discoveryFs,
   async list(dir) {
     const entries = await discoveryFs.list(dir);
-    if (entries) discoveryLists.set(dir, { entries, at: Date.now() });
+    if (entries) found.listed(dir, entries);
     return entries;
   },
   async read(path, maxBytes) {
@@ -68,12 +64,8 @@ const tracking: CellFs = {
     return entries;
   },
   async stat(path) {
-    if (!seen.has(path)) {
-      const cell = folder?.dir;
-      if (!(await folder?.lacks(path, async () => (cell === undefined ? null : seen.has(cell) ? seen.get(cell) : await base.stat(cell))))) return base.stat(path);
-      seen.set(path, null);
-      return null;
-    }
+    if (!seen.has(path) && (await found.lacks(path, async (dir) => (seen.has(dir) ? seen.get(dir) : base.stat(dir))))) seen.set(path, null);
+    if (!seen.has(path)) return base.stat(path);
     const info = seen.get(path);
     return info ? { size: info.size, mtimeMs: info.mtimeMs, kind: kindOf(info) } : null;
   },
@@ -111,7 +103,7 @@ async function eachCell<C extends Reread, T>(cells: C[], merge: boolean, each: (
   for (const cell of cells) {
     seen = new Map();
     listed = new Map();
-    folder = found.take(cell.dir);
+    found.read(cell.dir);
     batch.push(await each(cell, { fs: tracking, json, jsonl, now: Date.now(), host: LOCAL, scorers }));
     // A cell read for what a watch saw change keeps what its logs not looked at again had when last looked at.
     cellsLooked.record(cell.dir, cell.format, seen, merge ? 'add' : cell.changed ? 'overlay' : 'replace');
@@ -120,7 +112,7 @@ async function eachCell<C extends Reread, T>(cells: C[], merge: boolean, each: (
       batch = [];
     }
   }
-  folder = null;
+  found.read(null);
   send(batch, true);
 }
 
@@ -179,12 +171,7 @@ async function handle(job: WorkerJob): Promise<void> {
     const cached = job.cache ? cacheOf(job.cache, job.part) : null;
     const known = new Map([...job.known, ...[...(cached?.known() ?? [])].map((c) => [c.dir, c.format] as const)]);
     for (const dir of job.dirs) append(cells, await findCells(discovering, dir, problems, job.depth, known));
-    for (const { dir } of cells) {
-      const listing = discoveryLists.get(dir);
-      const info = discoveryStats.get(dir);
-      if (listing && info) found.keep(dir, listing.entries, info, listing.at);
-    }
-    discoveryLists.clear();
+    found.keep(cells.map((c) => c.dir), (dir) => discoveryStats.get(dir));
     discoveryStats.clear();
     reply({ type: 'discovered', id: job.id, cells, problems, unchanged: cached ? cells.filter((c) => unchanged(cached.take(c.dir), c.format)).map((c) => c.dir) : [] });
   } else if (job.type === 'restore') {
