@@ -5,6 +5,9 @@ const WHOLE = new Intl.NumberFormat('en-US');
 /** A count with its thousands grouped: 12,345. */
 export const whole = (value: number) => WHOLE.format(value);
 
+/** A size in megabytes (of 2^20 bytes), to `digits` places: "12 MB", "1.1 MB". */
+export const megabytes = (bytes: number, digits = 0) => `${(bytes / (1 << 20)).toFixed(digits)} MB`;
+
 /** Items as a sentence offers them: "a", "a or b", "a, b or c". */
 export const oneOf = (items: readonly string[]) => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1) as string}`);
 

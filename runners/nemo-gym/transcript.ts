@@ -7,6 +7,7 @@ import { observedOf } from './observed';
 import { readCollection } from './read';
 import { unitOf, type NemoRow } from './row-block';
 import { agentName } from './agent-name';
+import { megabytes } from '../../shared/counts';
 
 /** Message content as text: a string, or the text of its parts. */
 function textOf(content: unknown): string {
@@ -61,8 +62,6 @@ export function transcriptOf(row: Record<string, unknown>, unit: string): Transc
 
 /** The longest row opened whole: a whole SWE conversation can be tens of megabytes; past this its parse would hold serve's memory. */
 export const MAX_ROW_BYTES = 32 * 1024 * 1024;
-
-const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(0)} MB`;
 
 /** A row too large to open whole: what its summary holds (the score, the environment's fields) and why the rest is not shown. */
 function tooLarge(row: NemoRow, unit: string, bytes: number): Transcript {

@@ -1,5 +1,6 @@
 import { MAX_CALL_BYTES, unwrapReply, type BackendEvents, type EventName, type Transport, type WireCall, type WireEvent, type WireReply } from '../../../shared/contract';
 import type { Presence } from '../../../shared/presence';
+import { megabytes } from '../../../shared/counts';
 
 interface Pending {
   resolve: (value: unknown) => void;
@@ -9,7 +10,6 @@ interface Pending {
 const MAX_BACKOFF_MS = 5000;
 const UTF8 = new TextDecoder();
 const TO_UTF8 = new TextEncoder();
-const megabytes = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MB`;
 
 /**
  * The contract over the serve-mode WebSocket. Calls made while disconnected wait for the connection;
@@ -82,7 +82,7 @@ export class WebSocketTransport implements Transport {
       const text = JSON.stringify(call);
       // Sent, a call past what serve takes would close the connection and fail every call in flight with it.
       const bytes = text.length * 3 > MAX_CALL_BYTES ? TO_UTF8.encode(text).length : 0;
-      if (bytes > MAX_CALL_BYTES) return reject(new Error(`${method}: the call is ${megabytes(bytes)}, past the ${megabytes(MAX_CALL_BYTES)} the Cellwatch server takes; not sent`));
+      if (bytes > MAX_CALL_BYTES) return reject(new Error(`${method}: the call is ${megabytes(bytes, 1)}, past the ${megabytes(MAX_CALL_BYTES, 1)} the Cellwatch server takes; not sent`));
       this.pending.set(call.id, { resolve, reject });
       if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
       else this.queue.push(text);
