@@ -54,15 +54,15 @@ interface EpisodeColumn extends HeaderColumn<SortKey>, SizedColumn<ShownRow> {
   render(row: ShownRow, cut: (id: string) => string): React.ReactNode;
   /** A written column's own class (a numeric one is `num`). */
   className?: string;
-  /** Whether a row has no value here: a column no episode of the cell has a value for is left out (NeMo Gym's rollouts count no tools). */
+  /** Whether a row has no value here: a column no episode of the cell has a value for is left out (rollouts that count no tools). */
   blank?: (row: ShownRow) => boolean;
 }
 const COLUMNS: EpisodeColumn[] = [
   // Ids are what tells two episodes apart: whole where there is room, else cut as the cell list's names
-  // are, each still told apart from its alikes (`…000002` of evopolicygym's submissions), whole on hover.
+  // are, each still told apart from its alikes (`…000002` of a record's numbered submissions), whole on hover.
   { key: 'id', title: '#', always: true, minPx: ID_MIN_PX, fit: (r) => r.id, render: (r, cut) => <span title={r.id}>{cut(r.id)}</span> },
   { key: 'status', title: 'Status', whole: true, fit: (r) => `${statusWord(r)}  `, render: (r) => <span className={`pill tone-${STATUS_TONE[statusWord(r)] ?? 'grey'}`}>{statusWord(r)}</span> },
-  // Left out where no row has a verdict or an exclusion (an evopolicygym cell's submissions show only –).
+  // Left out where no row has a verdict or an exclusion (a record's submissions, judged only by the run's assessment, show only –).
   { key: 'outcome', title: 'Outcome', fit: () => OUTCOME_TEXT, render: (r) => <Outcome row={r} />, blank: (r) => outcomeOf(r) === 'open' },
   { key: 'toolCalls', title: 'Tools', numeric: true, fit: (r) => String(r.toolCalls ?? '–'), render: (r) => r.toolCalls ?? '–', blank: (r) => r.toolCalls === null },
   { key: 'actions', title: 'Actions', numeric: true, fit: (r) => String(r.actions ?? '–'), render: (r) => r.actions ?? '–', blank: (r) => r.actions === null },

@@ -167,7 +167,7 @@ export function EventStream({
     if (typeof event.fields.frame === 'string') onFrame?.(event.fields.frame);
   };
   // A cell's log holds several episodes' events: each row names its own. A log without seq or time
-  // (NeMo Gym's; evopolicygym's has no seq) has no column for them.
+  // (a collection's rollouts; a record's events have no seq) has no column for them.
   const { named, numbered, timed, columns } = useMemo(() => rowLook(events), [events]);
   // One object while its values hold: every row is drawn again when it changes.
   const look = useMemo<RowLook>(() => ({ named, numbered, timed, columns }), [named, numbered, timed, columns]);

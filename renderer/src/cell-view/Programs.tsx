@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useCell } from './context';
 import { ProgramSource, type ProgramShown } from './ProgramSource';
 
-/** The programs the agent published (an evopolicygym record's submissions): each one's files, and the change between two. */
+/** The programs the agent published (a record's submissions, a cell that keeps versions): each one's files, and the change between two. */
 export function Programs() {
   const programs = useCell(useShallow((s) => s.detail?.programs ?? []));
   const cellId = useCell((s) => s.detail?.summary.id ?? '');

@@ -20,7 +20,7 @@ export interface SuccessPoint extends SoFar {
 /**
  * The success rate after each ended episode with a verdict, in the rows' order, pooled and per group: at most
  * `most` of those points, as `thin` keeps them, each built only if kept (a collection's 10,000 rollouts drew
- * 200). A row counted but with no pass or fail of its own (an evopolicygym submission: its episodes are, the
+ * 200). A row counted but with no pass or fail of its own (a record's submission: its episodes are, the
  * assessment scores the run) is no point: counted as a failure, three submissions drew a line at 0 % beside a
  * run at 85 %.
  */
