@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { outcomesOf } from './board-outcomes';
 import { agentUnits, encodeUnits } from './units';
+import type { EpisodeUnit } from './model';
 
 describe('the units kept for the board', () => {
   it('come back as the board reads them, each id its own episode and its outcome whole, whatever the id holds but tabs and newlines', () => {
@@ -16,6 +17,17 @@ describe('the units kept for the board', () => {
       }),
     );
     expect(outcomesOf([{ units: encodeUnits([]) }]).words).toBe(0);
+  });
+
+  it('are each line as one template a unit made it, a tab or newline of an id a space', () => {
+    const SUCCESS = { true: '1', false: '0', null: '-' } as const;
+    const reference = (units: EpisodeUnit[]) => units.map((u) => `${u.id.replace(/[\t\n]/g, ' ')}\t${SUCCESS[String(u.success) as keyof typeof SUCCESS]}${u.scored ? 1 : 0}`).join('\n');
+    const unit = fc.record({ id: fc.string({ unit: fc.constantFrom('a', '7', '\t', '\n', ' ', '/', 'é') }), status: fc.string(), success: fc.constantFrom(true, false, null), scored: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(unit), (units) => {
+        expect(encodeUnits(units)).toBe(reference(units));
+      }),
+    );
   });
 });
 

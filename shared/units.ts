@@ -3,10 +3,15 @@
 // needs of a unit, no more: its status stays in the cell's own files.
 import type { EpisodeUnit } from './model';
 
-const SUCCESS = { true: '1', false: '0', null: '-' } as const;
+/** What follows a unit's id on its line: a tab, its success (1, 0 or -), whether it is scored (1 or 0). */
+const outcome = (u: EpisodeUnit) => (u.success === null ? (u.scored ? '\t-1' : '\t-0') : u.success ? (u.scored ? '\t11' : '\t10') : u.scored ? '\t01' : '\t00');
 
+/** An id within its line: a tab or newline in it would end its field or line. */
+const field = (id: string) => (id.includes('\t') || id.includes('\n') ? id.replace(/[\t\n]/g, ' ') : id);
+
+/** Made for every cell a cold status reads (a million units): one short string a unit before the join. */
 export function encodeUnits(units: EpisodeUnit[]): string {
-  return units.map((u) => `${u.id.replace(/[\t\n]/g, ' ')}\t${SUCCESS[String(u.success) as keyof typeof SUCCESS]}${u.scored ? 1 : 0}`).join('\n');
+  return units.map((u) => field(u.id) + outcome(u)).join('\n');
 }
 
 /**

@@ -18,6 +18,9 @@ const signature = (info: Stats | null | undefined) => (info ? `${info.size}:${in
 const under = (dir: string, rel: string) => (!rel ? dir : rel.startsWith('..') ? join(dir, rel) : `${dir}${sep}${rel}`);
 const within = (dir: string, path: string) => (path === dir ? '' : path.startsWith(`${dir}${sep}`) ? path.slice(dir.length + 1) : relative(dir, path));
 
+/** A cell's looked-at paths made whole again. */
+const whole = (dir: string, looked: readonly [string, string][]) => looked.map(([rel, sig]) => [under(dir, rel), sig] as const);
+
 /**
  * Whether any path's signature differs from its recorded one. A path that was not there is not looked at
  * when its folder is among the paths, unchanged: no entry was added to that folder since.
@@ -66,8 +69,11 @@ export function savedLooked(files: LookedFiles, own: number): { known: () => Ite
 }
 
 export class WorkerLooked {
-  /** The files and folders each cell's last read looked at, with their signatures then. */
-  private readonly looked = new Map<string, Map<string, string>>();
+  /**
+   * The files and folders each cell's last read looked at, with their signatures then: paths relative to the
+   * cell, as the cache saves them (a cold status records 80,000, and a cached one restores as many).
+   */
+  private readonly looked = new Map<string, [string, string][]>();
   /** The format of each cell in `looked`, for the cache. */
   private readonly formats = new Map<string, FormatName>();
 
@@ -77,16 +83,20 @@ export class WorkerLooked {
    * was looked at before and not now kept: files a watch said had not changed, not looked at again).
    */
   record(dir: string, format: FormatName, seen: ReadonlyMap<string, Stats | null>, how: 'replace' | 'add' | 'overlay'): void {
-    const was = how === 'replace' ? new Map<string, string>() : (this.looked.get(dir) ?? new Map<string, string>());
-    for (const [path, info] of seen) if (how !== 'add' || !was.has(path)) was.set(path, signature(info));
-    this.looked.set(dir, was);
+    const now = [...seen].map(([path, info]): [string, string] => [within(dir, path), signature(info)]);
+    const was = how === 'replace' ? undefined : this.looked.get(dir);
+    if (was) {
+      const merged = new Map(was);
+      for (const [rel, sig] of now) if (how !== 'add' || !merged.has(rel)) merged.set(rel, sig);
+      this.looked.set(dir, [...merged]);
+    } else this.looked.set(dir, now);
     this.formats.set(dir, format);
   }
 
   /** Whether a cell's files changed since its last read (by stats alone); true for a cell never read. */
   changed(dir: string): boolean {
     const was = this.looked.get(dir);
-    return !was || anyChanged(was);
+    return !was || anyChanged(whole(dir, was));
   }
 
   /**
@@ -95,24 +105,20 @@ export class WorkerLooked {
    * made whole again) for the worker's log cache.
    */
   restore(entry: SavedCell, format: FormatName): [string, LogState][] | null {
-    if (entry.format !== format) return null;
-    const paths = entry.looked.map(([rel, sig]) => [under(entry.dir, rel), sig] as const);
-    if (anyChanged(paths)) return null;
-    this.looked.set(entry.dir, new Map(paths));
+    if (entry.format !== format || anyChanged(whole(entry.dir, entry.looked))) return null;
+    this.looked.set(entry.dir, entry.looked);
     this.formats.set(entry.dir, entry.format);
     return entry.logs.map(([rel, state]) => [under(entry.dir, rel), state]);
   }
 
   /** These cells as the cache saves them: their signatures and their logs' checks, paths relative to each cell. */
   saved(dirs: string[], logs: Iterable<[string, LogState]>): Map<string, SavedCell> {
-    const cells = new Map(
-      dirs.flatMap((dir) => {
-        const seenThen = this.looked.get(dir);
-        const format = this.formats.get(dir);
-        if (!seenThen || !format) return [];
-        return [[dir, { dir, format, looked: [...seenThen].map(([path, sig]) => [within(dir, path), sig] as [string, string]), logs: [] as [string, LogState][] }]];
-      }),
-    );
+    const cells = new Map<string, SavedCell>();
+    for (const dir of dirs) {
+      const looked = this.looked.get(dir);
+      const format = this.formats.get(dir);
+      if (looked && format) cells.set(dir, { dir, format, looked, logs: [] });
+    }
     // Each log to the cell it is in: the nearest folder above it that is one.
     for (const [path, state] of logs) {
       for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {

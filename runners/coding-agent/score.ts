@@ -11,18 +11,12 @@ export interface EpisodeEnd {
 
 /**
  * Board scoring: an evaluated episode scores its success; rate_limited is excluded, and so is an
- * infra_error in which the agent made no tool call; any other unevaluated end scores 0.
+ * infra_error in which the agent made no tool call; any other unevaluated end scores 0. Null: not scored.
  */
-export function scoreEpisode(end: EpisodeEnd): { scored: boolean; success: boolean } {
-  if (end.status === 'rate_limited') return { scored: false, success: false };
-  if (end.status === 'infra_error' && end.engaged === false) return { scored: false, success: false };
-  if (end.status === 'evaluated') return { scored: true, success: end.success === true };
-  return { scored: true, success: false };
-}
-
-export function unitOf(id: string, end: EpisodeEnd): EpisodeUnit {
-  const { scored, success } = scoreEpisode(end);
-  return { id, status: end.status, success: scored ? success : null, scored };
+export function scoredSuccess(end: EpisodeEnd): boolean | null {
+  if (end.status === 'rate_limited') return null;
+  if (end.status === 'infra_error' && end.engaged === false) return null;
+  return end.status === 'evaluated' && end.success === true;
 }
 
 /** The amounts an ended episode of summary.json states, none of which may be negative. */
@@ -35,21 +29,25 @@ const AMOUNTS = ['tool_calls', 'actions', 'wall_s'];
  */
 export function endedUnits(summary: JsonObject | null, integrity: Problem[]): EpisodeUnit[] {
   const unjudged: Noted = { rows: 0, first: [] };
-  const units = Object.entries(obj(summary?.episodes))
-    .map(([id, raw]) => {
-      const e = obj(raw);
-      // A cold status reads a million episodes: one comparison each first, the names built only for one below 0.
-      if ((e.tool_calls as number) < 0 || (e.actions as number) < 0 || (e.wall_s as number) < 0) {
-        for (const field of AMOUNTS) amount(e[field], 'summary.json', `episodes.${id}.${field}`, integrity);
-      }
-      const status = str(e.status) ?? 'unknown';
-      if (status === 'evaluated' && typeof e.success !== 'boolean') {
-        noteRow(unjudged, () => `${id}: ${JSON.stringify(e.success) ?? 'none'}`);
-        return { id, status, success: null, scored: false };
-      }
-      return unitOf(id, { status, success: bool(e.success), engaged: bool(e.engaged) });
-    })
-    .sort((a, b) => Number(a.id) - Number(b.id));
+  const episodes = obj(summary?.episodes);
+  // A cold status reads a million episodes: each unit made in one object, with no entries or scoring objects between.
+  const units: EpisodeUnit[] = [];
+  for (const id of Object.keys(episodes)) {
+    const e = obj(episodes[id]);
+    // One comparison each first, the names built only for one below 0.
+    if ((e.tool_calls as number) < 0 || (e.actions as number) < 0 || (e.wall_s as number) < 0) {
+      for (const field of AMOUNTS) amount(e[field], 'summary.json', `episodes.${id}.${field}`, integrity);
+    }
+    const status = str(e.status) ?? 'unknown';
+    if (status === 'evaluated' && typeof e.success !== 'boolean') {
+      noteRow(unjudged, () => `${id}: ${JSON.stringify(e.success) ?? 'none'}`);
+      units.push({ id, status, success: null, scored: false });
+      continue;
+    }
+    const success = scoredSuccess({ status, success: bool(e.success), engaged: bool(e.engaged) });
+    units.push({ id, status, success, scored: success !== null });
+  }
+  units.sort((a, b) => Number(a.id) - Number(b.id));
   if (unjudged.rows) integrity.push(problem('summary.json', `${namedSome(unjudged.first, 'evaluated episode', { total: unjudged.rows })} with a success that is not true or false: left unscored`));
   return units;
 }

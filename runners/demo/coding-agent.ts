@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { scoreEpisode } from '../coding-agent/score';
+import { scoredSuccess } from '../coding-agent/score';
 import { FPS, runEpisode, type Gains } from './cartpole';
 import type { Pace } from './pace';
 import { prng } from './prng';
@@ -112,11 +112,11 @@ export async function writeCodingAgentCell(root: string, { harness, condition, g
     await pace.appendLine(join(cell, 'vram.jsonl'), { t: pace.now(), gpu: 0, used_mib: used, total_mib: 143771 });
 
     episodes[String(index)] = { status, ...(success === undefined ? {} : { success }), engaged: end?.engaged ?? true, tool_calls: toolCalls, actions, wall_s: wall };
-    const units = Object.values(episodes).map((e) => scoreEpisode(e as { status: string; success: boolean | null; engaged: boolean | null }));
-    const scored = units.filter((u) => u.scored);
+    const outcomes = Object.values(episodes).map((e) => scoredSuccess(e as { status: string; success: boolean | null; engaged: boolean | null }));
+    const scored = outcomes.filter((success) => success !== null);
     await pace.writeJson(join(cell, 'summary.json'), {
       run: name, updated_at: pace.iso(), finished: index === planned.at(-1), planned, episodes,
-      aggregate: { success_rate: scored.length ? scored.filter((u) => u.success).length / scored.length : null, scored: scored.length, excluded: units.length - scored.length },
+      aggregate: { success_rate: scored.length ? scored.filter((success) => success).length / scored.length : null, scored: scored.length, excluded: outcomes.length - scored.length },
       vram_peak_mib: vramPeak,
     });
   }
