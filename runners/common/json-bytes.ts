@@ -103,21 +103,67 @@ export interface KeySet {
 export const keySet = (keys: string[]): KeySet => ({ keys: new Set(keys), lengths: new Set(keys.map((key) => Buffer.byteLength(key))) });
 
 /**
- * The object opening at `at`, before `to`: each member's span (of the keys in `only`, where given), and
- * where it ends (just past its `}`); with `within`, that member's own members too where its value is an
- * object (found in the same pass, not by scanning it twice; of the keys in `withinOnly`); null when it is
- * not one whole object.
+ * An object's members as spans, in the object's order: written by a scan into arrays kept from one object to
+ * the next (a collection's 100,000 rows would otherwise make a Map and a dozen span objects each).
  */
-function objectAt(bytes: Buffer, at: number, to: number, within?: string, withinOnly?: KeySet, only?: KeySet): { spans: Map<string, ByteSpan>; inner: Map<string, ByteSpan> | null; end: number } | null {
-  const spans = new Map<string, ByteSpan>();
-  let inner: Map<string, ByteSpan> | null = null;
-  if (bytes[at] !== 0x7b) return null;
+export class MemberSpans {
+  private keys: string[] = [];
+  private starts: number[] = [];
+  private ends: number[] = [];
+  size = 0;
+
+  clear(): void {
+    this.size = 0;
+  }
+
+  /** A repeated key keeps its first place and takes its last value, as JSON.parse has it. */
+  set(key: string, start: number, end: number): void {
+    let at = this.indexOf(key);
+    if (at < 0) at = this.size++;
+    this.keys[at] = key;
+    this.starts[at] = start;
+    this.ends[at] = end;
+  }
+
+  indexOf(key: string): number {
+    for (let i = 0; i < this.size; i++) if (this.keys[i] === key) return i;
+    return -1;
+  }
+
+  key(i: number): string {
+    return this.keys[i] as string;
+  }
+
+  start(i: number): number {
+    return this.starts[i] as number;
+  }
+
+  end(i: number): number {
+    return this.ends[i] as number;
+  }
+
+  /** The spans as a Map of their own. */
+  toMap(): Map<string, ByteSpan> {
+    const map = new Map<string, ByteSpan>();
+    for (let i = 0; i < this.size; i++) map.set(this.key(i), { start: this.start(i), end: this.end(i) });
+    return map;
+  }
+}
+
+/**
+ * The object opening at `at`, before `to`: each member's span written to `spans` (of the keys in `only`,
+ * where given); with `within`, that member's own members too where its value is an object, written to
+ * `inner` (found in the same pass, not by scanning it twice; of the keys in `withinOnly`). Returns where it
+ * ends (just past its `}`), or -1 when it is not one whole object.
+ */
+function objectAt(bytes: Buffer, at: number, to: number, spans: MemberSpans, only?: KeySet, within?: string, inner?: MemberSpans, withinOnly?: KeySet): number {
+  if (bytes[at] !== 0x7b) return -1;
   at = skipSpace(bytes, at + 1, to);
-  if (bytes[at] === 0x7d) return { spans, inner, end: at + 1 };
+  if (bytes[at] === 0x7d) return at + 1;
   for (;;) {
-    if (bytes[at] !== QUOTE) return null;
+    if (bytes[at] !== QUOTE) return -1;
     const close = stringEnd(bytes, at, to);
-    if (close < 0) return null;
+    if (close < 0) return -1;
     // A key none of `only` can be is not decoded: most of a response's thirty members.
     let escaped = false;
     for (let i = at + 1; i < close && !escaped; i++) escaped = bytes[i] === BACKSLASH;
@@ -126,42 +172,55 @@ function objectAt(bytes: Buffer, at: number, to: number, within?: string, within
       try {
         key = JSON.parse(`"${key}"`) as string;
       } catch {
-        return null;
+        return -1;
       }
     }
     at = skipSpace(bytes, close + 1, to);
-    if (bytes[at] !== 0x3a) return null;
+    if (bytes[at] !== 0x3a) return -1;
     at = skipSpace(bytes, at + 1, to);
     // A repeated key's last value stands, as JSON.parse has it: its members too.
-    const nested = key === within && bytes[at] === 0x7b ? objectAt(bytes, at, to, undefined, undefined, withinOnly) : null;
-    if (key === within) inner = nested?.spans ?? null;
-    const end = nested ? nested.end : valueEnd(bytes, at, to);
-    if (end < 0) return null;
-    if (key !== null && (!only || only.keys.has(key))) spans.set(key, { start: at, end });
+    let end: number;
+    if (key !== null && key === within && inner) {
+      inner.clear();
+      end = bytes[at] === 0x7b ? objectAt(bytes, at, to, inner, withinOnly) : -1;
+      // No whole object: none of its members is read, and it is passed over as any value.
+      if (end < 0) {
+        inner.clear();
+        end = valueEnd(bytes, at, to);
+      }
+    } else end = valueEnd(bytes, at, to);
+    if (end < 0) return -1;
+    if (key !== null && (!only || only.keys.has(key))) spans.set(key, at, end);
     at = skipSpace(bytes, end, to);
-    if (bytes[at] === 0x7d) return { spans, inner, end: at + 1 };
-    if (bytes[at] !== 0x2c) return null;
+    if (bytes[at] === 0x7d) return at + 1;
+    if (bytes[at] !== 0x2c) return -1;
     at = skipSpace(bytes, at + 1, to);
   }
 }
 
 /**
- * The members of the JSON object in bytes[from, to), each key (decoded) with its value's span, in order;
- * null when the bytes are not one whole object. Values are not checked beyond their bounds: parse a span
- * to read it. A repeated key keeps its first place and its last value, as JSON.parse does.
+ * Whether bytes[from, to) hold one JSON object, white space around it: its members written to `spans`, each
+ * key (decoded) with its value's span, in order, and with `within`, that member's members to `inner` (of the
+ * keys in `withinOnly`; none where its value is no whole object). Values are not checked beyond their
+ * bounds: parse a span to read it. A repeated key keeps its first place and its last value, as JSON.parse does.
  */
+export function scanMembers(bytes: Buffer, from: number, to: number, spans: MemberSpans, within?: string, inner?: MemberSpans, withinOnly?: KeySet): boolean {
+  spans.clear();
+  inner?.clear();
+  const end = objectAt(bytes, skipSpace(bytes, from, to), to, spans, undefined, within, inner, withinOnly);
+  return end >= 0 && skipSpace(bytes, end, to) === to;
+}
+
+/** `scanMembers` into Maps of their own: the object's members, or null when the bytes are not one whole object. */
 export function memberSpans(bytes: Buffer, from: number, to: number): Map<string, ByteSpan> | null {
   return memberSpansWithin(bytes, from, to)?.spans ?? null;
 }
 
-/**
- * `memberSpans`, and the members of the member `within` where its value is an object (empty where it is not
- * one, or not a whole one): what `memberSpans` of that member's span gives, in the same pass over the
- * bytes, but only of the keys in `withinOnly` where given.
- */
+/** `scanMembers` into Maps of their own, with the members of the member `within` (of the keys in `withinOnly`). */
 export function memberSpansWithin(bytes: Buffer, from: number, to: number, within?: string, withinOnly?: KeySet): { spans: Map<string, ByteSpan>; inner: Map<string, ByteSpan> } | null {
-  const found = objectAt(bytes, skipSpace(bytes, from, to), to, within, withinOnly);
-  return found && skipSpace(bytes, found.end, to) === to ? { spans: found.spans, inner: found.inner ?? new Map() } : null;
+  const spans = new MemberSpans();
+  const inner = new MemberSpans();
+  return scanMembers(bytes, from, to, spans, within, inner, withinOnly) ? { spans: spans.toMap(), inner: inner.toMap() } : null;
 }
 
 /**

@@ -3,7 +3,7 @@
 // only the members a summary keeps are decoded and parsed, never the conversation around them.
 import { parseJson } from '../../shared/json';
 import type { JsonObject } from '../common/json';
-import { keySet, memberSpansWithin, type ByteSpan } from '../common/json-bytes';
+import { keySet, MemberSpans, scanMembers } from '../common/json-bytes';
 
 /** A row's members as the unit it plans is read from them. */
 export interface Members {
@@ -20,42 +20,43 @@ export function parseMember(bytes: Buffer, start: number, end: number): unknown 
   }
 }
 
-/** A row's members found as spans of its bytes (and its response's), each parsed when it is asked for. */
-export class SpanMembers implements Members {
-  constructor(
-    private readonly bytes: Buffer,
-    private readonly spans: Map<string, ByteSpan>,
-    private readonly response: Map<string, ByteSpan>,
-  ) {}
-  private parse(span: ByteSpan | undefined): unknown {
-    return span && parseMember(this.bytes, span.start, span.end);
-  }
-  has(key: string) {
-    return this.spans.has(key);
-  }
-  value(key: string) {
-    return this.parse(this.spans.get(key));
-  }
-  /** Each member not in `skip` (keys as the row gives them), in the row's order, as its bytes. */
-  eachField(skip: ReadonlySet<string>, visit: (key: string, bytes: Buffer, start: number, end: number) => void): void {
-    for (const [key, span] of this.spans) if (!skip.has(key)) visit(key, this.bytes, span.start, span.end);
-  }
-  usage() {
-    return this.parse(this.response.get('usage'));
-  }
-  model() {
-    return this.parse(this.response.get('model'));
-  }
-}
-
 /** The response's members a summary reads. */
 const RESPONSE_KEYS = keySet(['usage', 'model']);
 
-/** The members of the row in bytes[start, end); null when it is not one JSON object. */
-export function rowMembers(bytes: Buffer, start: number, end: number): SpanMembers | null {
-  const row = bytes.subarray(start, end);
-  const found = memberSpansWithin(row, 0, row.length, 'response', RESPONSE_KEYS);
-  return found && new SpanMembers(row, found.spans, found.inner);
+/**
+ * The members of a row of `bytes` found as spans (and its response's), each parsed when it is asked for.
+ * One is scanned again for each row of the bytes (`scan`): what it says is the last row's.
+ */
+export class SpanMembers implements Members {
+  private readonly spans = new MemberSpans();
+  private readonly response = new MemberSpans();
+
+  constructor(private readonly bytes: Buffer) {}
+
+  /** Reads the members of the row in bytes[start, end); false when it is not one JSON object. */
+  scan(start: number, end: number): boolean {
+    return scanMembers(this.bytes, start, end, this.spans, 'response', this.response, RESPONSE_KEYS);
+  }
+  private parse(spans: MemberSpans, key: string): unknown {
+    const at = spans.indexOf(key);
+    return at < 0 ? undefined : parseMember(this.bytes, spans.start(at), spans.end(at));
+  }
+  has(key: string) {
+    return this.spans.indexOf(key) >= 0;
+  }
+  value(key: string) {
+    return this.parse(this.spans, key);
+  }
+  /** Each member not in `skip` (keys as the row gives them), in the row's order, as its bytes. */
+  eachField(skip: ReadonlySet<string>, visit: (key: string, bytes: Buffer, start: number, end: number) => void): void {
+    for (let i = 0; i < this.spans.size; i++) if (!skip.has(this.spans.key(i))) visit(this.spans.key(i), this.bytes, this.spans.start(i), this.spans.end(i));
+  }
+  usage() {
+    return this.parse(this.response, 'usage');
+  }
+  model() {
+    return this.parse(this.response, 'model');
+  }
 }
 
 /** Members already parsed (a materialized input, read whole). */

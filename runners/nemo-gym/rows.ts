@@ -3,7 +3,7 @@
 import { problem, type Problem } from '../../shared/model';
 import type { LineChunk } from '../common/jsonl';
 import { BlockWriter, type PlannedUnit, type RowBlock } from './row-block';
-import { rowMembers, type Members, type SpanMembers } from './row-members';
+import { SpanMembers, type Members } from './row-members';
 import { agentName } from './agent-name';
 
 /**
@@ -50,17 +50,18 @@ export function eachRow(bytes: Buffer, firstLine: number, visit: (start: number,
 
 /**
  * The complete lines of a chunk of a rollouts or failures file as one block of rows (none where no line is
- * a row), each summarised from its members' bounds (rowMembers), the conversation never parsed; a partial
+ * a row), each summarised from its members' bounds (SpanMembers), the conversation never parsed; a partial
  * last line waits.
  */
 export function summarizeLines(bytes: Buffer, file: string, firstLine: number, offset: number): LineChunk<RowBlock> {
   const writer = new BlockWriter();
   const problems: Problem[] = [];
+  // One a chunk, scanned again for each of its rows: nothing of a row is held past its chunk.
+  const members = new SpanMembers(bytes);
   const taken = eachRow(bytes, firstLine, (start, end, line) => {
-    const members = rowMembers(bytes, start, end);
-    const unit = plannedOf(members, line);
+    const unit = plannedOf(members.scan(start, end) ? members : null, line);
     if (typeof unit === 'string') problems.push(problem(file, unit, { line }));
-    else writer.add(members as SpanMembers, unit, offset + start);
+    else writer.add(members, unit, offset + start);
   });
   const block = writer.done();
   return { records: block ? [block] : [], problems, ...taken };
