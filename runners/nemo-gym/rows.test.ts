@@ -58,6 +58,12 @@ describe('a NeMo Gym row read from its bytes around its conversation', () => {
     ]);
   });
 
+  it('reads a row of 200,000 members of its own as a whole parse does, each found by its key, not by a search of those before it', () => {
+    const wide: Row = { _ng_task_index: 0, ...Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, i])), reward: 1 };
+    const [row] = summarised([wide]);
+    expect([row?.task, row?.reward, Object.keys(row?.fields ?? {}).length, row?.fields.k199999]).toEqual([0, 1, 200_000, 199_999]);
+  });
+
   it('passes over blank lines and keeps each row at its line and byte', () => {
     const line = (task: number) => `${JSON.stringify({ ...REAL[0], _ng_task_index: task })}\n`;
     const text = `${line(0)}\n  \t\n${line(1)}{"partial":`;
