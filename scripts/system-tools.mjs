@@ -23,11 +23,12 @@ export function findTool(name, path = process.env.PATH ?? '') {
   return null;
 }
 
-/** Playwright's own Chromium, where `npx playwright install chromium` put one. */
+/** Playwright's own Chromium and its headless shell, where `npx playwright install chromium` put them. */
 function playwrightChromium(env) {
   const dir = env.PLAYWRIGHT_BROWSERS_PATH || join(homedir(), process.platform === 'darwin' ? 'Library/Caches' : '.cache', 'ms-playwright');
   try {
-    return readdirSync(dir).some((name) => name.startsWith('chromium'));
+    const names = readdirSync(dir);
+    return ['chromium-', 'chromium_headless_shell-'].every((prefix) => names.some((name) => name.startsWith(prefix)));
   } catch {
     return false;
   }
@@ -44,10 +45,10 @@ export function requiredTools({ env = process.env, electron = false, root = proc
     { name: 'ssh', why: "SSH tests check Cellwatch against OpenSSH's own client, and reach certificate hosts through it", apt: 'openssh-client', found: findTool('ssh', path) !== null },
     {
       name: 'chromium',
-      why: 'end-to-end tests run in Chromium',
-      apt: 'chromium',
+      why: "end-to-end tests run in Chromium: its headless shell, and the whole browser for system notifications",
+      apt: 'chromium chromium-headless-shell',
       other: 'npx playwright install chromium',
-      found: existsSync('/usr/bin/chromium') || playwrightChromium(env),
+      found: (existsSync('/usr/bin/chromium') && existsSync('/usr/bin/chromium-headless-shell')) || playwrightChromium(env),
     },
     { name: 'ps', why: 'process-tree tests list processes', apt: 'procps', found: findTool('ps', path) !== null },
     { name: 'inotifywait', why: 'SSH feed tests watch a host with inotifywait', apt: 'inotify-tools', found: findTool('inotifywait', path) !== null },

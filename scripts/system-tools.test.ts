@@ -29,12 +29,12 @@ describe('the tools npm test needs', () => {
 
   it('installs as root or with passwordless sudo; otherwise names each missing tool and the command', () => {
     const missing = requiredTools({ env: {}, electron: true, root: false }).filter((t) => ['sshd', 'chromium', 'xvfb-run'].includes(t.name));
-    expect(installPlan(missing, { root: true, sudo: false, apt: true })).toEqual({ install: { packages: ['openssh-server', 'chromium', 'xvfb', 'xauth'] } });
-    expect(installPlan(missing, { root: false, sudo: true, apt: true })).toEqual({ install: { packages: ['openssh-server', 'chromium', 'xvfb', 'xauth'] } });
+    expect(installPlan(missing, { root: true, sudo: false, apt: true })).toEqual({ install: { packages: ['openssh-server', 'chromium', 'chromium-headless-shell', 'xvfb', 'xauth'] } });
+    expect(installPlan(missing, { root: false, sudo: true, apt: true })).toEqual({ install: { packages: ['openssh-server', 'chromium', 'chromium-headless-shell', 'xvfb', 'xauth'] } });
     const { message } = installPlan(missing, { root: false, sudo: false, apt: true });
     expect(message).toContain('sshd: SSH tests run a private sshd');
-    expect(message).toContain('chromium: end-to-end tests run in Chromium (or: npx playwright install chromium)');
-    expect(message).toContain('sudo apt-get install -y openssh-server chromium xvfb xauth');
+    expect(message).toContain('chromium: end-to-end tests run in Chromium: its headless shell, and the whole browser for system notifications (or: npx playwright install chromium)');
+    expect(message).toContain('sudo apt-get install -y openssh-server chromium chromium-headless-shell xvfb xauth');
     expect(installPlan(missing, { root: true, sudo: false, apt: false }).message).toContain('with your package manager');
   });
 
