@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { inspectLog, tempDir } from '../runners/testing';
+import { inspectLog, restoreEnv, tempDir } from '../runners/testing';
 import { runCli } from './cli/run';
 import { capture } from './cli/testing';
 import { closedAfterEach } from './testing';
@@ -24,7 +24,7 @@ beforeEach(() => {
   writeFileSync(log, inspectLog({ task: 'arith', model: 'openai/gpt-4o', sampleIds: [1, 2, 3, 4], epochs: 1, scorer: 'match', samples, status: 'success' }));
 });
 afterEach(() => {
-  process.env = { ...saved };
+  restoreEnv(saved);
   tmp.remove();
 });
 const startCore = closedAfterEach();

@@ -43,6 +43,7 @@ afterAll(async () => {
 /** Names Cellwatch and its tests give their temporary folders; tools the tests run (krb5, jiti) use others. */
 const OURS = /^(cellwatch-|cw-)/;
 // Short: an SSH master's socket lies two folders below it, and a socket's path is at most 107 bytes.
+const outer = process.env.TMPDIR;
 const temporary = mkdtempSync(join(tmpdir(), 'cwt-'));
 // As /tmp: a test runs commands as another user (nobody), who writes here too.
 chmodSync(temporary, 0o1777);
@@ -54,5 +55,8 @@ afterAll(async () => {
   await settle(left);
   const names = left();
   rmSync(temporary, { recursive: true, force: true });
+  // Files share a process (vitest.config.ts): the next one makes its folder where this one did.
+  if (outer === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = outer;
   if (names.length) throw new Error(`left in the temporary folder after this file's tests: ${names.join(', ')}`);
 });
