@@ -36,7 +36,7 @@ export default defineConfig({
       use: existsSync(systemChromium) ? { launchOptions: { executablePath: systemChromium, args } } : { channel: 'chromium', launchOptions: { args } },
     },
     // Every other spec in the headless shell, whose Chromium took half the CPU the whole browser takes (the
-    // e2e stage 2.9 min against 4.5-4.8 min on 2 cores); not the specs that fail on purpose, which
+    // e2e stage 3.0-3.1 min against 4.5-4.8 min on 2 cores); not the specs that fail on purpose, which
     // teardown.spec.ts runs under their own config.
     { name: 'headless-shell', testIgnore: ['failing/**', ...NOTIFYING], use: { launchOptions: { executablePath: existsSync(systemHeadlessShell) ? systemHeadlessShell : undefined, args } } },
   ],
