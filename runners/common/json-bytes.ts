@@ -191,7 +191,7 @@ function objectAt(bytes: Buffer, at: number, to: number, spans: MemberSpans, onl
     at = skipSpace(bytes, at + 1, to);
     // A repeated key's last value stands, as JSON.parse has it: its members too.
     let end: number;
-    if (key !== null && key === within && inner) {
+    if (key === within && inner) {
       inner.clear();
       end = bytes[at] === 0x7b ? objectAt(bytes, at, to, inner, withinOnly) : -1;
       // No whole object: none of its members is read, and it is passed over as any value.
