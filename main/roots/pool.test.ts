@@ -1,6 +1,8 @@
+import { createHook } from 'node:async_hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../runners/testing';
 import { LocalIndex } from './local-index';
+import { workersScript } from './worker-script';
 import { ReaderPool } from './pool';
 import { basename, join } from 'node:path';
 import { utimesSync, writeFileSync } from 'node:fs';
@@ -20,6 +22,42 @@ beforeEach(() => {
 afterEach(async () => {
   await pool.close();
   tmp.remove();
+});
+
+/** How many worker threads `work` started (Node's own record of each Worker made). */
+async function threadsStarted(work: () => Promise<void>): Promise<number> {
+  let started = 0;
+  const hook = createHook({ init: (_, type) => void (type === 'WORKER' && started++) });
+  hook.enable();
+  try {
+    await work();
+  } finally {
+    hook.disable();
+  }
+  return started;
+}
+
+describe('the read workers, each started at its first job', () => {
+  it('read one cell on one thread, cache and all, and a root of many on every one', async () => {
+    const cacheDir = tempDir();
+    const four = new ReaderPool(4);
+    // Run from the source, the workers' script is bundled first, once a process, on a thread of esbuild's.
+    workersScript();
+    try {
+      const cell = join(tmp.path, 'cell_007');
+      const one = new LocalIndex(cell, four, () => undefined, () => undefined, { watch: false, cacheDir: cacheDir.path });
+      expect(await threadsStarted(() => one.start())).toBe(1);
+      expect(one.list().map((row) => row.name)).toEqual(['cell_007']);
+      await one.close();
+      const all = new LocalIndex(tmp.path, four, () => undefined, () => undefined, { watch: false, cacheDir: cacheDir.path });
+      expect(await threadsStarted(() => all.start())).toBe(3);
+      expect(all.list()).toHaveLength(300);
+      await all.close();
+    } finally {
+      await four.close();
+      cacheDir.remove();
+    }
+  });
 });
 
 describe('a read worker that stops answering (a hung network disk)', () => {

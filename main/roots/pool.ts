@@ -173,19 +173,24 @@ export class ReaderPool {
     for (const dir of dirs) parts[this.ownerOf(dir)]?.push(dir);
     const dirty = await Promise.all(
       parts.map((part, i) =>
-        this.threads.ask<string[]>(i, { type: 'sweep', dirs: part }, (reply, finish) => {
-          if (reply.type === 'swept') finish(reply.dirty);
-        }),
+        part.length === 0
+          ? []
+          : this.threads.ask<string[]>(i, { type: 'sweep', dirs: part }, (reply, finish) => {
+              if (reply.type === 'swept') finish(reply.dirty);
+            }),
       ),
     );
     return dirty.flat();
   }
 
-  /** Each worker writes what it remembers of these cells, part `i` of `files` (index-cache.ts); returns the number of parts. */
+  /**
+   * Each worker that reads some of these cells writes what it remembers of them, part `i` of `files`
+   * (index-cache.ts; a part not written is read as none); returns the number of parts.
+   */
   async saveLooked(dirs: string[], files: LookedFiles): Promise<number> {
     const parts = Array.from({ length: this.threads.size }, () => [] as string[]);
     for (const dir of dirs) parts[this.ownerOf(dir)]?.push(dir);
-    await Promise.all(parts.map((part, i) => this.threads.ask<void>(i, { type: 'save', dirs: part, files, part: i }, (reply, finish) => reply.type === 'saved' && finish())));
+    await Promise.all(parts.map((part, i) => part.length === 0 || this.threads.ask<void>(i, { type: 'save', dirs: part, files, part: i }, (reply, finish) => reply.type === 'saved' && finish())));
     return parts.length;
   }
 

@@ -36,8 +36,13 @@ function describe(job: Asked): string {
   return `${what} ${dirs.length === 1 ? dirs[0] : `${dirs.length} folders (${dirs[0]}, ...)`}`;
 }
 
+/**
+ * Each worker starts at its first job (a thread costs 60-110 ms of a core to start here): `cellwatch status`
+ * of one cell, or a window that opens one, starts one.
+ */
 export class ReadWorkers {
-  private readonly workers: Worker[];
+  /** Each worker, once started. */
+  private readonly workers: (Worker | undefined)[];
   private nextId = 1;
   private readonly waiting = new Map<number, { worker: number; onReply: (reply: WorkerReply) => void; reject: (error: Error) => void; answered: () => void }>();
   /** Workers that died: started again by their next job. */
@@ -56,17 +61,27 @@ export class ReadWorkers {
     public stallMs = STALL_MS,
     private readonly oldMb?: number,
   ) {
-    this.workers = Array.from({ length: size }, (_, i) => this.spawn(i));
+    this.workers = Array.from({ length: size }, () => undefined);
   }
 
   get size(): number {
     return this.workers.length;
   }
 
-  /** The worker with the fewest jobs in flight. */
+  /** The worker with the fewest jobs in flight (the first of those, started or not). */
   leastBusy(): number {
-    const load = (i: number) => this.busy.get(this.workers[i] as Worker) ?? 0;
+    const load = (i: number) => {
+      const worker = this.workers[i];
+      return worker ? (this.busy.get(worker) ?? 0) : 0;
+    };
     return this.workers.reduce((least, _, i) => (load(i) < load(least) ? i : least), 0);
+  }
+
+  /** Worker `index`, started if it has not been, or again if it died. */
+  private worker(index: number): Worker {
+    const worker = this.workers[index];
+    if (worker && !this.dead.delete(index)) return worker;
+    return (this.workers[index] = this.spawn(index));
   }
 
   private spawn(index: number): Worker {
@@ -108,9 +123,8 @@ export class ReadWorkers {
 
   /** Sends worker `index` a job (handing it `transfer`); `onReply` hears each of its replies until it calls `finish`. */
   ask<T>(index: number, job: Asked, onReply: (reply: WorkerReply, finish: (value: T) => void) => void, transfer: TransferListItem[] = []): Promise<T> {
-    if (this.dead.delete(index)) this.workers[index] = this.spawn(index);
+    const worker = this.worker(index);
     const id = this.nextId++;
-    const worker = this.workers[index] as Worker;
     this.busy.set(worker, (this.busy.get(worker) ?? 0) + 1);
     worker.ref();
     let timer: NodeJS.Timeout | undefined;
@@ -164,12 +178,15 @@ export class ReadWorkers {
     this.workers[index]?.postMessage(answer);
   }
 
-  /** A job every worker does, with no reply. */
+  /**
+   * A job every worker does, with no reply: one not started yet is started to hold it too (one that died
+   * holds nothing, as one started again by its next job does not).
+   */
   tellAll(job: WorkerJob): void {
-    this.workers.forEach((worker) => worker.postMessage(job));
+    this.workers.forEach((_, i) => this.dead.has(i) || this.worker(i).postMessage(job));
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await Promise.all(this.workers.map((w) => w?.terminate()));
   }
 }
