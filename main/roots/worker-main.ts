@@ -1,6 +1,6 @@
 // The script of every worker thread of the app, as the thread starting it says (worker-script.ts): a read
 // worker (read-worker.ts), or a thread reading parts of a long log (runners/lines-worker.ts). One script:
-// a read worker starts the parts' threads from its own, which may be a data: URL that finds no other.
+// a read worker starts the parts' threads from its own.
 import { workerData } from 'node:worker_threads';
 import type { WorkerRole } from './worker-script';
 
