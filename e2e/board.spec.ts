@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { copyDemo } from '../runners/demo/copy';
 import { CLI, instantDemoForSpecs, scratchHome, startProcess, startServing, stopProcess, type Served } from './processes';
 
 const BARE = 'std_sdk_demo-model_bare_default';
@@ -109,7 +110,7 @@ test.describe('the board, a crossing claimed by many cells', () => {
     // Seven copies of a cell, each its own run: eight cells claim its crossing, none of them on the board.
     for (let i = 1; i <= 7; i++) {
       const copy = join(runs, `${FULL}_${i}`);
-      cpSync(join(runs, FULL), copy, { recursive: true });
+      copyDemo(join(runs, FULL), copy);
       const run = JSON.parse(readFileSync(join(copy, 'run.json'), 'utf8'));
       writeFileSync(join(copy, 'run.json'), JSON.stringify({ ...run, run: `${FULL}_${i}` }));
     }

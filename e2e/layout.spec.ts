@@ -1,6 +1,7 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { copyDemo } from '../runners/demo/copy';
 import { boxes, episodePanelsFit, inWindow, overlap, type Box } from './panels';
 import { instantDemoForSpecs, ROOT } from './processes';
 
@@ -141,7 +142,7 @@ for (const [width, height] of [
 function throttledCell(runs: string): string {
   const from = join(runs, 'std_sdk_demo-model_full_default');
   const cell = join(runs, 'ui_throttled');
-  cpSync(from, cell, { recursive: true });
+  copyDemo(from, cell);
   const run = JSON.parse(readFileSync(join(cell, 'run.json'), 'utf8'));
   writeFileSync(join(cell, 'run.json'), JSON.stringify({ ...run, run: 'ui_throttled' }));
   const summary = JSON.parse(readFileSync(join(cell, 'summary.json'), 'utf8'));

@@ -1,7 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { copyDemo } from '../runners/demo/copy';
 import { CLI, scratchHome, startServing, writeInstantDemo, type Served } from './processes';
 
 // One truth: what the list, the header, the board square, the Tables tab and the paired view show of each
@@ -25,7 +26,7 @@ interface Row {
 /** A copy of the demo's bigym run whose v004 evaluation lists each seed twice: first as it was, then the other outcome. */
 function repeatSeeds(runs: string) {
   const copy = join(runs, 'cartpole_repeats');
-  cpSync(join(runs, 'cartpole_balance'), copy, { recursive: true });
+  copyDemo(join(runs, 'cartpole_balance'), copy);
   const file = join(copy, 'eval', 'v004', 'summary.json');
   const summary = JSON.parse(readFileSync(file, 'utf8')) as { episodes: { seed: number; success: boolean }[] };
   summary.episodes = [...summary.episodes, ...summary.episodes.map((e) => ({ ...e, success: !e.success }))];
@@ -35,7 +36,7 @@ function repeatSeeds(runs: string) {
 /** A copy of the demo's collection whose every row has a judge's usage right after its reward. */
 function judgeRows(runs: string) {
   const copy = join(runs, 'nemo_judged');
-  cpSync(join(runs, 'nemo_math'), copy, { recursive: true });
+  copyDemo(join(runs, 'nemo_math'), copy);
   const file = join(copy, 'rollouts.jsonl');
   const rows = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
   const judged = rows.map((row) => Object.fromEntries(Object.entries(row).flatMap(([k, v]) => (k === 'reward' ? [[k, v], ['judge', { usage: { input_tokens: 5000, output_tokens: 70, input_tokens_details: { cached_tokens: 0 } } }]] : [[k, v]]))));
@@ -51,7 +52,7 @@ test.describe('one truth', () => {
   const cli = (args: string[]) => JSON.parse(execFileSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...home.env } }).toString());
   test.beforeAll(async () => {
     writeInstantDemo(runs, home);
-    cpSync(join(runs, COPIED), join(runs, 'backup', COPIED), { recursive: true });
+    copyDemo(join(runs, COPIED), join(runs, 'backup', COPIED));
     repeatSeeds(runs);
     judgeRows(runs);
     served = await startServing(process.execPath, [CLI, 'serve', '--port', '0', runs], home.env);

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyDemo } from '../../runners/demo/copy';
 import { copyInstantDemo } from '../../runners/demo/testing';
 import { restoreEnv, tempDir } from '../../runners/testing';
 import { runCli } from '../cli/run';
@@ -35,7 +36,7 @@ beforeAll(async () => {
   tmp = tempDir();
   runs = join(tmp.path, 'runs');
   copyInstantDemo(runs);
-  cpSync(join(runs, 'cartpole_balance'), join(runs, 'copies', 'cartpole_balance_b'), { recursive: true });
+  copyDemo(join(runs, 'cartpole_balance'), join(runs, 'copies', 'cartpole_balance_b'));
 });
 afterAll(() => {
   restoreEnv(saved);
@@ -144,7 +145,7 @@ describe('cellwatch record', () => {
     const secret = join(tmp.path, 'secret.txt');
     writeFileSync(secret, 'not for the recording');
     const cell = join(runs, 'playlist', 'cartpole_playlist');
-    cpSync(join(runs, 'cartpole_balance'), cell, { recursive: true });
+    copyDemo(join(runs, 'cartpole_balance'), cell);
     const seed = join(cell, 'replays', 'v001', '900001');
     rmSync(seed, { recursive: true });
     mkdirSync(seed, { recursive: true });
@@ -157,7 +158,7 @@ describe('cellwatch record', () => {
 
   it('records a cell whose path and name hold ffmpeg\'s own syntax as plain text: % in its folder, %{e:while(1,1)} in its label', async () => {
     const cell = join(runs, '100%d', 'x%{e:while(1,1)}');
-    cpSync(join(runs, 'cartpole_balance'), cell, { recursive: true });
+    copyDemo(join(runs, 'cartpole_balance'), cell);
     const out = join(tmp.path, 'percent.mp4');
     const { io, err, out: printed } = capture();
     // Before, drawtext expanded the label and spun at 100 % CPU for good, and image2 read the folder's % as a pattern.

@@ -1,4 +1,5 @@
-// The tests' copies of the demo written once for their run (unit and e2e): its frames linked, the rest copied.
+// The tests' copies of the demo written once for their run (unit and e2e), or of its cells: its frames
+// linked, the rest copied.
 import { copyFileSync, linkSync, mkdirSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 

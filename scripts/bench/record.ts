@@ -4,10 +4,11 @@
 // three runs, taken in turn. Beside them, the floor of this design: Node's bare start, ffmpeg composing with
 // no encoder after it, then ffmpeg alone encoding: before ffmpeg 7 (the npm one is 4.x, Debian 12's 5.1)
 // its command line filters on one thread, and here composing and encoding add up.
-import { chmodSync, cpSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runDemo } from '../../runners/demo';
+import { copyDemo } from '../../runners/demo/copy';
 import { findFfmpeg } from '../../main/record/ffmpeg';
 import { findFfprobe } from '../../main/record/testing';
 import { measure, median, ROOT } from './measure';
@@ -18,7 +19,7 @@ const home = mkdtempSync(join(tmpdir(), 'cellwatch-bench-record-'));
 const runs = join(home, 'runs');
 try {
   await runDemo(runs, { speed: 1, instant: true });
-  cpSync(join(runs, 'cartpole_balance'), join(runs, 'second', 'cartpole_again'), { recursive: true });
+  copyDemo(join(runs, 'cartpole_balance'), join(runs, 'second', 'cartpole_again'));
   await measure(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet']);
   const slots = 'cartpole_balance:v001,cartpole_balance:v002,cartpole_balance:v003,cartpole_balance:v004,cartpole_again:v002,cartpole_again:last';
   const out = join(home, 'six.mp4');

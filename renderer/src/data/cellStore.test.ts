@@ -107,4 +107,24 @@ describe('createCellStore', () => {
     const store = createCellStore(transport, summary.id);
     await expect.poll(() => store.getState().error).toMatchObject({ name: 'NotFoundError', message: 'no such cell: local:/runs/a' });
   });
+
+  it('opens a cell not listed yet once its root lists it, with the episode asked for', async () => {
+    let listed = false;
+    const transport = fakeTransport({
+      openCell: async () => (listed ? detail() : Promise.reject(new NotFoundError('local:/runs/a is not a cell of a runs root'))),
+      openStream: async () => (listed ? { events: [event('3', 0)], startedMidFile: false, problems: [] } : Promise.reject(new NotFoundError('local:/runs/a is not a cell of a runs root'))),
+    });
+    const store = createCellStore(transport, summary.id);
+    await store.getState().openStream('3');
+    await expect.poll(() => store.getState().error?.name).toBe('NotFoundError');
+    // Another cell listed: still not found.
+    transport.emit('cellsChanged', { root: 'local:/runs', added: [{ ...summary, id: 'local:/runs/b' }], changed: [], removed: [] });
+    listed = true;
+    transport.emit('cellsChanged', { root: 'local:/runs', added: [summary], changed: [], removed: [] });
+    await expect.poll(() => store.getState().detail?.summary.id).toBe(summary.id);
+    expect(store.getState().error).toBeNull();
+    await expect.poll(() => store.getState().events).toEqual([event('3', 0)]);
+    expect(transport.calls.filter((m) => m === 'openCell')).toHaveLength(2);
+    await store.getState().close();
+  });
 });

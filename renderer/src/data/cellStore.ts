@@ -102,6 +102,7 @@ export function createCellStore(transport: Transport, cellId: string): CellStore
       cancelAnimationFrame(frame);
       off();
       offReopened();
+      offListed();
       await transport.call('closeCell', cellId).catch(() => undefined);
     },
   }));
@@ -119,6 +120,11 @@ export function createCellStore(transport: Transport, cellId: string): CellStore
     store.setState((s) => ({ events: [...held, ...opened.events, ...s.events.slice(held.length)].slice(-MAX_EVENTS), problems: withProblems(s.problems, opened.problems) }));
   }
   const offReopened = transport.onReopened(() => void reopen().catch(failed));
+  // A cell its root has not listed yet (a link to one a run has just made, opened before the root's rescan
+  // finds it) opens once it is listed.
+  const offListed = transport.on('cellsChanged', (delta) => {
+    if (store.getState().error?.name === 'NotFoundError' && delta.added.some((cell) => cell.id === cellId)) void reopen().catch(failed);
+  });
   const apply = () => {
     frame = 0;
     const batch = queue;
