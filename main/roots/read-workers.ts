@@ -183,7 +183,9 @@ export class ReadWorkers {
    * holds nothing, as one started again by its next job does not).
    */
   tellAll(job: WorkerJob): void {
-    this.workers.forEach((_, i) => this.dead.has(i) || this.worker(i).postMessage(job));
+    this.workers.forEach((_, i) => {
+      if (!this.dead.has(i)) this.worker(i).postMessage(job);
+    });
   }
 
   async close(): Promise<void> {
