@@ -1,6 +1,6 @@
 // The script of every worker thread of the app (worker-main.ts), and how a thread of it is started.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -23,7 +23,7 @@ const STALE_MS = 24 * 3600_000;
  * in node_modules/.cache/cellwatch. Loaded through tsx instead, each read worker took 0.6 s of a core to
  * start, and the unit tests start 500; handed over as a data: URL, 40-50 ms more than from a file.
  */
-let sourceBundle: URL | undefined;
+let sourceBundle: { dir: string; contents: Uint8Array; file: string } | undefined;
 function bundledSource(): URL {
   if (!sourceBundle) {
     // esbuild is a dev dependency, there wherever the source runs; out/ never loads it.
@@ -33,22 +33,26 @@ function bundledSource(): URL {
     const [bundle] = buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, logLevel: 'error' }).outputFiles;
     // An empty script would never say it is ready, and every job would wait on it.
     if (!bundle) throw new Error(`esbuild bundled nothing of ${entry}`);
-    sourceBundle = pathToFileURL(keptBundle(join(dirname(dirname(require.resolve('esbuild/package.json'))), '.cache', 'cellwatch'), bundle.contents));
+    const dir = join(dirname(dirname(require.resolve('esbuild/package.json'))), '.cache', 'cellwatch');
+    sourceBundle = { dir, contents: bundle.contents, file: keptBundle(dir, bundle.contents) };
   }
-  return sourceBundle;
+  // Kept again where another process removed it (this one has run from the source for more than a day).
+  if (!existsSync(sourceBundle.file)) keptBundle(sourceBundle.dir, sourceBundle.contents);
+  return pathToFileURL(sourceBundle.file);
 }
 
 /**
  * `contents` kept in `dir` under its hash (its path); bundles there that no process has written for a day,
  * an older checkout's, are removed.
  */
-export function keptBundle(dir: string, contents: Uint8Array, now = Date.now()): string {
+export function keptBundle(dir: string, contents: Uint8Array): string {
   const file = join(dir, `read-worker-${createHash('sha256').update(contents).digest('hex').slice(0, 16)}.mjs`);
   mkdirSync(dir, { recursive: true });
   // Written whole under another name first: another process of the run may be loading it.
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, contents);
   renameSync(temp, file);
+  const now = Date.now();
   for (const name of readdirSync(dir)) {
     const other = join(dir, name);
     if (BUNDLE.test(name) && other !== file && now - (statSync(other, { throwIfNoEntry: false })?.mtimeMs ?? now) > STALE_MS) rmSync(other, { force: true });
