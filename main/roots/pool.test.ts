@@ -50,6 +50,7 @@ describe('the read workers, each started at its first job', () => {
       expect(one.list().map((row) => row.name)).toEqual(['cell_007']);
       await one.close();
       const all = new LocalIndex(tmp.path, four, () => undefined, () => undefined, { watch: false, cacheDir: cacheDir.path });
+      // The three it had not started: the one that read the cell reads its share again.
       expect(await threadsStarted(() => all.start())).toBe(3);
       expect(all.list()).toHaveLength(300);
       await all.close();
