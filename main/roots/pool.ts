@@ -105,10 +105,10 @@ export class ReaderPool {
     return unchanged.flat();
   }
 
-  /** These cells by the worker that reads them. */
-  private byOwner<C extends Found>(cells: C[]): C[][] {
+  /** These cells (or their folders) by the worker that reads them. */
+  private byOwner<C extends Found | string>(cells: C[]): C[][] {
     const parts = Array.from({ length: this.threads.size }, () => [] as C[]);
-    for (const cell of cells) parts[this.ownerOf(cell.dir)]?.push(cell);
+    for (const cell of cells) parts[this.ownerOf(typeof cell === 'string' ? cell : cell.dir)]?.push(cell);
     return parts;
   }
 
@@ -169,10 +169,8 @@ export class ReaderPool {
 
   /** Of these cells, those whose files or folders changed since their last read: stats only, nothing parsed. */
   async sweep(dirs: string[]): Promise<string[]> {
-    const parts = Array.from({ length: this.threads.size }, () => [] as string[]);
-    for (const dir of dirs) parts[this.ownerOf(dir)]?.push(dir);
     const dirty = await Promise.all(
-      parts.map((part, i) =>
+      this.byOwner(dirs).map((part, i) =>
         part.length === 0
           ? []
           : this.threads.ask<string[]>(i, { type: 'sweep', dirs: part }, (reply, finish) => {
@@ -188,9 +186,8 @@ export class ReaderPool {
    * (index-cache.ts; a part not written is read as none); returns the number of parts.
    */
   async saveLooked(dirs: string[], files: LookedFiles): Promise<number> {
-    const parts = Array.from({ length: this.threads.size }, () => [] as string[]);
-    for (const dir of dirs) parts[this.ownerOf(dir)]?.push(dir);
-    await Promise.all(parts.map((part, i) => part.length === 0 || this.threads.ask<void>(i, { type: 'save', dirs: part, files, part: i }, (reply, finish) => reply.type === 'saved' && finish())));
+    const parts = this.byOwner(dirs);
+    await Promise.all(parts.map((part, i) => (part.length === 0 ? undefined : this.threads.ask<void>(i, { type: 'save', dirs: part, files, part: i }, (reply, finish) => reply.type === 'saved' && finish()))));
     return parts.length;
   }
 
