@@ -1,4 +1,6 @@
-// For tests: cores that are closed after each test, whatever the test did, and a read held on cue.
+// For tests: cores that are closed after each test, whatever the test did, a read held on cue, and the
+// threads some work starts.
+import { createHook } from 'node:async_hooks';
 import { afterEach } from 'vitest';
 import { createCore, type Core, type CoreOptions } from './core';
 
@@ -30,4 +32,17 @@ export class GatedRead {
     this.count++;
     await this.gate;
   };
+}
+
+/** How many worker threads `work` starts (each costs 60-110 ms of a core). */
+export async function threadsStarted(work: () => Promise<unknown>): Promise<number> {
+  let started = 0;
+  const hook = createHook({ init: (_, type) => void (type === 'WORKER' && started++) });
+  hook.enable();
+  try {
+    await work();
+  } finally {
+    hook.disable();
+  }
+  return started;
 }

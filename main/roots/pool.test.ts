@@ -1,4 +1,3 @@
-import { createHook } from 'node:async_hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../runners/testing';
 import { LocalIndex } from './local-index';
@@ -10,6 +9,7 @@ import { append } from '../../shared/arrays';
 import { compareTable, comparisonsOf, type BoardEntry } from '../../shared/board-comparisons';
 import { encodeUnits } from '../../shared/units';
 import type { Found } from '../scan';
+import { threadsStarted } from '../testing';
 
 let tmp: ReturnType<typeof tempDir>;
 let pool: ReaderPool;
@@ -23,19 +23,6 @@ afterEach(async () => {
   await pool.close();
   tmp.remove();
 });
-
-/** How many worker threads `work` started (Node's own record of each Worker made). */
-async function threadsStarted(work: () => Promise<void>): Promise<number> {
-  let started = 0;
-  const hook = createHook({ init: (_, type) => void (type === 'WORKER' && started++) });
-  hook.enable();
-  try {
-    await work();
-  } finally {
-    hook.disable();
-  }
-  return started;
-}
 
 describe('the read workers, each started at its first job', () => {
   it('read one cell on one thread, cache and all, and a root of many on every one', async () => {

@@ -164,9 +164,9 @@ export class ReadWorkers {
     });
   }
 
-  /** A message for worker `index` alone, with no reply (an answer to what its job asked). */
+  /** A message for worker `index` alone, with no reply: started to hold it if it has not been. */
   tell(index: number, job: WorkerJob): void {
-    this.workers[index]?.postMessage(job);
+    this.worker(index).postMessage(job);
   }
 
   /**
@@ -178,13 +178,10 @@ export class ReadWorkers {
     this.workers[index]?.postMessage(answer);
   }
 
-  /**
-   * A job every worker does, with no reply: one not started yet is started to hold it too (one that died
-   * holds nothing, as one started again by its next job does not).
-   */
+  /** A job every started worker does, with no reply (letting go of what it holds: one not started, or dead, holds nothing). */
   tellAll(job: WorkerJob): void {
-    this.workers.forEach((_, i) => {
-      if (!this.dead.has(i)) this.worker(i).postMessage(job);
+    this.workers.forEach((worker, i) => {
+      if (!this.dead.has(i)) worker?.postMessage(job);
     });
   }
 

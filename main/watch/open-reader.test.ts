@@ -2,7 +2,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { context, tempDir, writeTree } from '../../runners/testing';
 import { readCell } from '../../runners/read';
-import { closedAfterEach } from '../testing';
+import { execFileSync } from 'node:child_process';
+import { closedAfterEach, threadsStarted } from '../testing';
+import { slot } from '../roots/pool';
+import { SnapshotFs, snapshotCommand } from '../ssh/snapshot';
 import { OpenCellReader } from './open-reader';
 import { localFs, type CellFs } from '../../runners';
 import { compareSides, sideOf } from '../compare/paired';
@@ -60,6 +63,35 @@ describe('cells open in the window, read off its thread', () => {
     expect(looked.files).toContain(join(dir, 'summary.json'));
     expect(asked.get('gpu1')).toBeGreaterThan(0);
     await expect(open.detail('gone', dir, 'coding-agent')).rejects.toMatchObject({ name: 'HostUnavailableError', message: 'gone is reconnecting' });
+  });
+
+  it("reads a host's root from its scan's snapshot, sent to each worker as it reads its first cell: a root of one cell starts one thread", async () => {
+    const runs = join(tmp.path, 'runs');
+    // Another cell, read by the other worker.
+    const other = ['std_b', 'std_c', 'std_d', 'std_e'].find((name) => slot(`gpu2:${join(runs, name)}`, 2) !== slot(`gpu2:${join(runs, 'std_a_m_full_default')}`, 2)) as string;
+    writeTree(join(runs, other), { 'run.json': { runner: 'coding-agent', run: other, protocol: { episodes: [0] } } });
+    /** The snapshot as a host's scan takes it, each file call this thread answers from it counted. */
+    let calls = 0;
+    class Counted extends SnapshotFs {
+      override list(dir: string) {
+        calls++;
+        return super.list(dir);
+      }
+      override stat(path: string) {
+        calls++;
+        return super.stat(path);
+      }
+    }
+    const snapshot = new Counted(execFileSync('sh', ['-c', snapshotCommand(runs, 3)], { encoding: 'utf8' }), runs, 3, hostFiles('gpu2'));
+    const open = reader();
+    const first = await threadsStarted(() => open.summary('gpu2', join(runs, 'std_a_m_full_default'), 'coding-agent', runs, snapshot));
+    expect(first).toBe(1);
+    const second = await threadsStarted(() => open.summary('gpu2', join(runs, other), 'coding-agent', runs, snapshot));
+    expect(second).toBe(1);
+    // Each worker held the snapshot: what it lists answered there, not asked of this thread.
+    expect(calls).toBe(0);
+    const row = (await open.summary('gpu2', join(runs, 'std_a_m_full_default'), 'coding-agent', runs, snapshot)).row;
+    expect(row).toMatchObject({ name: 'std_a_m_full_default', format: 'coding-agent' });
   });
 
   it('a host slow to answer is no stalled read: the stall clock runs only while the worker has the job', async () => {

@@ -31,8 +31,8 @@ function call(fs: CellFs, request: FsCall): Promise<unknown> {
 
 export class OpenCellReader {
   private threads: ReadWorkers | undefined;
-  /** Each remote root's snapshot the workers were sent, by the stamp they hold it under. */
-  private readonly stamps = new WeakMap<RootSnapshot, number>();
+  /** Each remote root's snapshot: the stamp the workers hold it under, and the workers sent it. */
+  private readonly stamps = new WeakMap<RootSnapshot, { stamp: number; sent: Set<number> }>();
   private nextStamp = 1;
 
   /** `filesOf`: an SSH host's files, read over its connection. */
@@ -79,25 +79,28 @@ export class OpenCellReader {
    * or the host's SFTP): its row, whether it is gone, and what the read looked at.
    */
   summary(host: string, dir: string, format: FormatName, root: string, files: CellFs): Promise<{ row: CellSummary; gone: boolean; looked: Looked }> {
-    const job = { type: 'summary' as const, host, dir, format, root, scorers: this.picks(), snapshot: this.shared(host, asRootSnapshot(files)) };
-    return this.ask(workerOf(host, dir), job, (reply, finish) => {
+    const index = workerOf(host, dir);
+    const job = { type: 'summary' as const, host, dir, format, root, scorers: this.picks(), snapshot: this.shared(index, host, asRootSnapshot(files)) };
+    return this.ask(index, job, (reply, finish) => {
       if (reply.type === 'summarized') finish({ row: reply.row, gone: reply.gone, looked: { files: new Set(reply.looked.files), dirs: new Set(reply.looked.dirs) } });
     }, files);
   }
 
   /**
-   * The stamp under which every worker holds `snapshot` (a remote root's, for its scan's summaries; null
-   * for other files), sent to them the first time it is asked for. A worker started again since holds
-   * none: its summaries ask this thread for each file, which answers from the same snapshot.
+   * The stamp under which worker `index` holds `snapshot` (a remote root's, for its scan's summaries; null
+   * for other files), sent to it before its first summary of that scan: a root of one cell starts one
+   * worker. A worker started again since holds none: its summaries ask this thread for each file, which
+   * answers from the same snapshot.
    */
-  private shared(host: string, snapshot: RootSnapshot | null): number | null {
+  private shared(index: number, host: string, snapshot: RootSnapshot | null): number | null {
     if (!snapshot) return null;
-    let stamp = this.stamps.get(snapshot);
-    if (stamp === undefined) {
-      this.stamps.set(snapshot, (stamp = this.nextStamp++));
-      this.workers.tellAll({ type: 'snapshot', host, root: snapshot.root, depth: snapshot.depth, output: snapshot.output, stamp });
+    let shared = this.stamps.get(snapshot);
+    if (!shared) this.stamps.set(snapshot, (shared = { stamp: this.nextStamp++, sent: new Set() }));
+    if (!shared.sent.has(index)) {
+      shared.sent.add(index);
+      this.workers.tell(index, { type: 'snapshot', host, root: snapshot.root, depth: snapshot.depth, output: snapshot.output, stamp: shared.stamp });
     }
-    return stamp;
+    return shared.stamp;
   }
 
   /** The workers let go of the snapshot of `root` on `host` (a root removed). */
