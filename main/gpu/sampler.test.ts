@@ -54,6 +54,12 @@ describe('GPU sampler against a fake nvidia-smi replaying real output', () => {
     expect(problems).toEqual([]);
   });
 
+  it('makes two rounds read at once (a busy machine) two samples, each GPU once in each', async () => {
+    start('twice-0');
+    await expect.poll(() => samples.length).toBeGreaterThan(3);
+    expect(new Set(samples.map((s) => JSON.stringify(s.gpus.map((g) => g.index))))).toEqual(new Set(['[0,1]']));
+  });
+
   it('takes a new pace: the running nvidia-smi replaced by one at it, the samples going on, nothing said', async () => {
     const s = start('steady-0');
     await expect.poll(() => samples.length).toBeGreaterThan(1);

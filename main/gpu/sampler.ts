@@ -21,7 +21,7 @@ export interface SamplerOptions {
   onProblem(problem: Problem): void;
 }
 
-/** Lines of one round arrive together; a pause this long closes the round. */
+/** Lines of one round arrive together; a pause this long (or a GPU of the round again) closes the round. */
 const ROUND_GAP_MS = 30;
 const MAX_BACKOFF_MS = 30_000;
 
@@ -154,13 +154,18 @@ export class GpuSampler {
     if (!reading) return;
     this.armWatchdog();
     this.backoff = 1000;
+    // A GPU already in the round begins the next: rounds read together (a busy machine) are a sample each.
+    if (this.round.some((gpu) => gpu.index === reading.index)) this.closeRound();
     this.round.push(reading);
     clearTimeout(this.roundTimer);
-    this.roundTimer = setTimeout(() => {
-      const gpus = this.round;
-      this.round = [];
-      this.options.onSample({ t: Date.now(), gpus, processes: this.processes });
-    }, ROUND_GAP_MS);
+    this.roundTimer = setTimeout(() => this.closeRound(), ROUND_GAP_MS);
+  }
+
+  private closeRound(): void {
+    clearTimeout(this.roundTimer);
+    const gpus = this.round;
+    this.round = [];
+    this.options.onSample({ t: Date.now(), gpus, processes: this.processes });
   }
 
   stop(): void {
