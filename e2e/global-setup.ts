@@ -6,9 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, DEMO_ENV, GROUPS_ENV } from './processes';
 
-export default function globalSetup(): void {
-  // Workers inherit the runner's environment.
+/** The folder where this run's specs record the process groups they start (workers inherit the runner's environment). */
+export function recordGroups(): void {
   process.env[GROUPS_ENV] = mkdtempSync(join(tmpdir(), 'cellwatch-e2e-groups-'));
+}
+
+export default function globalSetup(): void {
+  recordGroups();
   const demo = join(mkdtempSync(join(tmpdir(), 'cellwatch-e2e-demo-')), 'runs');
   const home = mkdtempSync(join(tmpdir(), 'cellwatch-e2e-demo-home-'));
   execFileSync(process.execPath, [CLI, 'demo', demo, '--instant'], { env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share') } });

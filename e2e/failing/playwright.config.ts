@@ -1,4 +1,4 @@
-// Runs the specs that fail on purpose (teardown.spec.ts starts it): same set-up and teardown as the suite.
+// Runs the specs that fail on purpose (teardown.spec.ts starts it): the suite's set-up (but its demo) and teardown.
 import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
@@ -8,6 +8,6 @@ export default defineConfig({
   workers: 1,
   reporter: 'line',
   outputDir: '../../out/test-results/failing',
-  globalSetup: '../global-setup.ts',
+  globalSetup: './global-setup.ts',
   globalTeardown: '../global-teardown.ts',
 });
