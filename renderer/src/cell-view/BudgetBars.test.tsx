@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Bar } from './BudgetBars';

@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DetailTable } from '../../../shared/cell-detail';

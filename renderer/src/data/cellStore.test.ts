@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import { describe, expect, it, vi } from 'vitest';
 import type { CellDetail, EpisodeRow, StreamEvent } from '../../../shared/cell-detail';
 import type { CellSummary } from '../../../shared/model';

@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_ALERT_PREFS } from '../../../shared/alerts';
 import type { AppInfo, CellSummary, RootStatus } from '../../../shared/model';
