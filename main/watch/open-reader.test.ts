@@ -1,8 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { context, tempDir, writeTree } from '../../runners/testing';
 import { readCell } from '../../runners/read';
-import { execFileSync } from 'node:child_process';
 import { closedAfterEach, threadsStarted } from '../testing';
 import { slot } from '../roots/pool';
 import { SnapshotFs, snapshotCommand } from '../ssh/snapshot';
