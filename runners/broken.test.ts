@@ -1,5 +1,5 @@
 // Every adapter against broken input: it returns problems naming the file (and the line or field), and never throws.
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FormatName } from '../shared/model';
@@ -96,6 +96,20 @@ let tmp: ReturnType<typeof tempDir>;
 beforeAll(() => (tmp = tempDir()));
 afterAll(() => tmp.remove());
 
+/**
+ * A file of one 50 MB line, written once for the run: each file that holds it is a hard link to it. Written
+ * for each of the twelve files the four formats parse, 600 MB took 4.5 s of a core.
+ */
+function fiftyMbLine(): string {
+  const file = join(tmp.path, 'fifty-mb-line');
+  if (!existsSync(file)) {
+    const line = Buffer.alloc(FIFTY_MB + 1, 'a');
+    line[FIFTY_MB] = 0x0a;
+    writeFileSync(file, line);
+  }
+  return file;
+}
+
 function freshCell(format: FolderFormat, label: string): string {
   const dir = join(tmp.path, format, label.replace(/[^a-z0-9]+/gi, '_'));
   writeTree(dir, CELLS[format].files);
@@ -138,8 +152,10 @@ describe.each(Object.keys(CELLS) as FolderFormat[])('%s with broken input', (for
 
   it('a 50 MB single line in every file it parses: problems, no throw', async () => {
     const dir = freshCell(format, 'fifty');
-    const line = Buffer.alloc(FIFTY_MB, 'a');
-    for (const file of [...spec.json, ...spec.jsonl]) writeFileSync(join(dir, file), Buffer.concat([line, Buffer.from('\n')]));
+    for (const file of [...spec.json, ...spec.jsonl]) {
+      rmSync(join(dir, file));
+      linkSync(fiftyMbLine(), join(dir, file));
+    }
     const { cell } = await adapter.read(dir, context());
     for (const file of [...spec.json, ...spec.jsonl]) expect(cell.problems.map((p) => p.file)).toContain(file);
   });
