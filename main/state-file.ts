@@ -8,6 +8,12 @@ const LOCK_WAIT_MS = 10_000;
 const LOCK_STALE_MS = 30_000;
 const TEMP = /^(.+)\.(\d+)\.[0-9a-f-]{36}\.tmp$/;
 
+/**
+ * Where a file's next version is written before it is renamed over it: named for its writer, so that a start
+ * removes those of writers that died mid-write (removeStaleTemps).
+ */
+export const tempBeside = (path: string) => `${path}.${process.pid}.${randomUUID()}.tmp`;
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -17,15 +23,16 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Removes the temporary files that writers of `dir` left when they died mid-write (a full disk, a kill -9). */
+/** Whether `name` is a temporary file (tempBeside's) whose writer died mid-write (a full disk, a kill -9). */
+export function staleTemp(name: string): boolean {
+  const temp = TEMP.exec(name);
+  return temp !== null && !alive(Number(temp[2]));
+}
+
+/** Removes the temporary files that writers of `dir` left when they died mid-write. */
 export async function removeStaleTemps(dir: string): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  await Promise.all(
-    names.map((name) => {
-      const temp = TEMP.exec(name);
-      return temp && !alive(Number(temp[2])) ? rm(join(dir, name), { force: true }) : undefined;
-    }),
-  );
+  await Promise.all(names.map((name) => (staleTemp(name) ? rm(join(dir, name), { force: true }) : undefined)));
 }
 
 /**
@@ -76,7 +83,7 @@ export class StateFile {
 
   private async replace(text: string): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true });
-    const temp = `${this.path}.${process.pid}.${randomUUID()}.tmp`;
+    const temp = tempBeside(this.path);
     try {
       await writeFile(temp, text, this.mode === undefined ? undefined : { mode: this.mode });
       await rename(temp, this.path);

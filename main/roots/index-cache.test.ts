@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { age, tempDir, writeTree } from '../../runners/testing';
@@ -141,6 +141,20 @@ describe('the index cache in the data folder', () => {
     const rows = readFileSync(file('.rows.json'), 'utf8');
     writeFileSync(file('.rows.json'), rows.slice(0, -20));
     expect((await scan()).get('std_b')).toBe(0);
+  });
+
+  it('leaves no temporary file where a worker cannot write its part: that part is only not kept', async () => {
+    const index = join(cacheDir, 'index');
+    await scan();
+    const parts = readdirSync(index).filter((name) => /\.looked\.\d\.json$/.test(name));
+    expect(parts).toHaveLength(2);
+    for (const part of parts) {
+      rmSync(join(index, part));
+      mkdirSync(join(index, part));
+    }
+    forge(join(root, 'std_a', 'summary.json'), sameLengthZero());
+    expect((await scan()).get('std_a')).toBe(0);
+    expect(readdirSync(index).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it('parses its rows a few hundred at a turn of the event loop: the thread that answers the window is never held by all of them', async () => {

@@ -20,15 +20,16 @@ describe("the workers' script bundled from the source", () => {
     expect(readdirSync(tmp.path)).toHaveLength(2);
   });
 
-  it("removes an older checkout's bundles, not one another process wrote today nor any other file", () => {
+  it("removes an older checkout's bundles and a dead writer's half-written one, not one another process wrote today nor any other file", () => {
     const dayAndMore = new Date(Date.now() - 25 * 3600_000);
     for (const name of ['read-worker-00000000000000aa.mjs', 'notes.txt']) {
       writeFileSync(join(tmp.path, name), '');
       utimesSync(join(tmp.path, name), dayAndMore, dayAndMore);
     }
-    writeFileSync(join(tmp.path, 'read-worker-00000000000000bb.mjs'), '');
+    const writing = `read-worker-00000000000000cc.mjs.${process.pid}.7c9e6679-7425-40de-944b-e07fc1f90ae7.tmp`;
+    for (const name of ['read-worker-00000000000000bb.mjs', 'read-worker-00000000000000cc.mjs.4194305.0f8fad5b-d9cb-469f-a165-70867728950e.tmp', writing]) writeFileSync(join(tmp.path, name), '');
     const file = keptBundle(tmp.path, new TextEncoder().encode('export {};\n'));
-    expect(readdirSync(tmp.path).sort()).toEqual(['notes.txt', 'read-worker-00000000000000bb.mjs', basename(file)].sort());
+    expect(readdirSync(tmp.path).sort()).toEqual(['notes.txt', 'read-worker-00000000000000bb.mjs', writing, basename(file)].sort());
   });
 
   it('is what the workers start from, where the source runs', () => {

@@ -6,6 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { unpackedFile } from '../paths';
+import { staleTemp, tempBeside } from '../state-file';
 
 /** What a worker thread is started as: a read worker, or a thread reading parts of a long log. */
 export interface WorkerRole {
@@ -43,19 +44,20 @@ function bundledSource(): URL {
 
 /**
  * `contents` kept in `dir` under its hash (its path); bundles there that no process has written for a day,
- * an older checkout's, are removed.
+ * an older checkout's, and those a writer that died left half-written, are removed.
  */
 export function keptBundle(dir: string, contents: Uint8Array): string {
   const file = join(dir, `read-worker-${createHash('sha256').update(contents).digest('hex').slice(0, 16)}.mjs`);
   mkdirSync(dir, { recursive: true });
   // Written whole under another name first: another process of the run may be loading it.
-  const temp = `${file}.${process.pid}.tmp`;
+  const temp = tempBeside(file);
   writeFileSync(temp, contents);
   renameSync(temp, file);
   const now = Date.now();
   for (const name of readdirSync(dir)) {
     const other = join(dir, name);
-    if (BUNDLE.test(name) && other !== file && now - (statSync(other, { throwIfNoEntry: false })?.mtimeMs ?? now) > STALE_MS) rmSync(other, { force: true });
+    const old = BUNDLE.test(name) && other !== file && now - (statSync(other, { throwIfNoEntry: false })?.mtimeMs ?? now) > STALE_MS;
+    if (old || staleTemp(name)) rmSync(other, { force: true });
   }
   return file;
 }
