@@ -1,5 +1,7 @@
+import { once, EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/model';
 import { restoreEnv, tempDir, writeTree } from '../../runners/testing';
@@ -83,6 +85,19 @@ describe('GPU sampler against a fake nvidia-smi replaying real output', () => {
     const s = start('silent-after-1', { silentMs: 500 });
     await expect.poll(() => problems.map((p) => p.message).join('\n')).toMatch(/fell silent for 0.5 s/);
     await expect.poll(() => s.starts).toBeGreaterThanOrEqual(2);
+  });
+
+  it('says nothing once stopped, of lines already on their way', async () => {
+    const stdout = new PassThrough();
+    const child = Object.assign(new EventEmitter(), { stdout, stderr: null, kill: () => undefined });
+    sampler = new GpuSampler({ spawn: () => child, once: () => new Promise(() => undefined), onSample: (s) => samples.push(s), onProblem: (p) => problems.push(p) });
+    sampler.start();
+    sampler.stop();
+    // Two rounds of both GPUs: the second round's first line closes the first round at once.
+    stdout.end(readFileSync(join(tmp.path, 'gpus.csv'), 'utf8').repeat(2));
+    await once(stdout, 'end');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([samples, problems]).toEqual([[], []]);
   });
 
   it('says plainly when there is no nvidia-smi', async () => {

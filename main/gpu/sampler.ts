@@ -150,6 +150,8 @@ export class GpuSampler {
   }
 
   private line(line: string): void {
+    // A killed nvidia-smi's last lines still come: a stopped sampler says nothing more.
+    if (this.stopped) return;
     const [reading] = parseGpus(line);
     if (!reading) return;
     this.armWatchdog();

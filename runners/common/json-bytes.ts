@@ -224,14 +224,8 @@ export function scanMembers(bytes: Buffer, from: number, to: number, spans: Memb
 
 /** `scanMembers` into Maps of their own: the object's members, or null when the bytes are not one whole object. */
 export function memberSpans(bytes: Buffer, from: number, to: number): Map<string, ByteSpan> | null {
-  return memberSpansWithin(bytes, from, to)?.spans ?? null;
-}
-
-/** `scanMembers` into Maps of their own, with the members of the member `within` (of the keys in `withinOnly`). */
-export function memberSpansWithin(bytes: Buffer, from: number, to: number, within?: string, withinOnly?: KeySet): { spans: Map<string, ByteSpan>; inner: Map<string, ByteSpan> } | null {
   const spans = new MemberSpans();
-  const inner = new MemberSpans();
-  return scanMembers(bytes, from, to, spans, within, inner, withinOnly) ? { spans: spans.toMap(), inner: inner.toMap() } : null;
+  return scanMembers(bytes, from, to, spans) ? spans.toMap() : null;
 }
 
 /**

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keySet, memberSpans, memberSpansWithin } from '../common/json-bytes';
+import { keySet, MemberSpans, memberSpans, scanMembers, type KeySet } from '../common/json-bytes';
 import { readCell } from '../read';
 import { context, jsonl, tempDir } from '../testing';
 
@@ -16,6 +16,12 @@ beforeAll(() => (tmp = tempDir()));
 afterAll(() => tmp.remove());
 let n = 0;
 const fresh = () => join(tmp.path, `c${n++}.jsonl`);
+
+/** `scanMembers` into Maps of their own, with the members of the member `within` (of the keys in `withinOnly`). */
+function memberSpansWithin(bytes: Buffer, within: string, withinOnly?: KeySet) {
+  const [spans, inner] = [new MemberSpans(), new MemberSpans()];
+  return scanMembers(bytes, 0, bytes.length, spans, within, inner, withinOnly) ? { spans: spans.toMap(), inner: inner.toMap() } : null;
+}
 
 describe('the span scanner', () => {
   it('finds every top-level member of any JSON object, each span parsing to its value, however it is spaced', () => {
@@ -38,7 +44,7 @@ describe('the span scanner', () => {
         const text = JSON.stringify({ ...value, response }, null, space);
         const twice = again === null ? text : `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"response":${JSON.stringify(again)}}`;
         for (const bytes of [Buffer.from(twice), Buffer.from(twice.slice(0, -1))]) {
-          const found = memberSpansWithin(bytes, 0, bytes.length, 'response');
+          const found = memberSpansWithin(bytes, 'response');
           const spans = memberSpans(bytes, 0, bytes.length);
           expect(found?.spans ?? null).toEqual(spans);
           const span = spans?.get('response');
@@ -46,7 +52,7 @@ describe('the span scanner', () => {
           if (inner) expect(found?.inner).toEqual(inner);
           // Some of its keys only (every other one, and one it may not have): the same spans of those, the rest left out.
           const keep = [...Object.keys(typeof response === 'object' && response !== null && !Array.isArray(response) ? response : {}).filter((_, i) => i % 2 === 0), 'usage'];
-          const some = memberSpansWithin(bytes, 0, bytes.length, 'response', keySet(keep));
+          const some = memberSpansWithin(bytes, 'response', keySet(keep));
           expect(some?.spans ?? null).toEqual(spans);
           if (inner) expect(some?.inner).toEqual(new Map([...inner].filter(([key]) => keep.includes(key))));
         }
