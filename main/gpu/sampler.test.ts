@@ -2,7 +2,7 @@ import { once, EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Problem } from '../../shared/model';
 import { restoreEnv, tempDir, writeTree } from '../../runners/testing';
 import { GpuSampler, type GpuSample } from './sampler';
@@ -38,6 +38,7 @@ beforeEach(() => {
   problems = [];
 });
 afterEach(() => {
+  vi.useRealTimers();
   sampler?.stop();
   restoreEnv(saved);
   tmp.remove();
@@ -100,9 +101,14 @@ describe('GPU sampler against a fake nvidia-smi replaying real output', () => {
     expect([samples, problems]).toEqual([[], []]);
   });
 
-  it('says plainly when there is no nvidia-smi', async () => {
-    sampler = new GpuSampler({ command: join(tmp.path, 'no-such-nvidia-smi'), onSample: (s) => samples.push(s), onProblem: (p) => problems.push(p) });
+  it('says plainly when there is no nvidia-smi, and asks it for no processes again', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    let asked = 0;
+    const once = () => (asked++, Promise.reject(new Error('not found')));
+    sampler = new GpuSampler({ command: join(tmp.path, 'no-such-nvidia-smi'), once, processesEveryMs: 1000, onSample: (s) => samples.push(s), onProblem: (p) => problems.push(p) });
     sampler.start();
     await expect.poll(() => problems[0]?.message).toMatch(/not found: this machine has no NVIDIA GPU sampler/);
+    vi.advanceTimersByTime(10_000);
+    expect(asked).toBe(1);
   });
 });

@@ -114,8 +114,9 @@ export class GpuSampler {
     this.armWatchdog();
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (this.child !== child) return;
-      // Not startable: no output will come, so no watchdog; nvidia-smi missing is final.
+      // Not startable: no output will come, so no watchdog; nvidia-smi missing is final, its processes too.
       clearTimeout(this.watchdog);
+      if (error.code === 'ENOENT') clearInterval(this.appsTimer);
       if (error.code !== 'ENOENT' && !this.stopped) this.restartTimer = setTimeout(() => this.launch(), this.backoff);
       this.options.onProblem(
         error.code === 'ENOENT'
@@ -128,6 +129,7 @@ export class GpuSampler {
       clearTimeout(this.watchdog);
       if (this.stopped) return;
       if (code === 127) {
+        clearInterval(this.appsTimer);
         this.options.onProblem(problem(this.command, `${this.command} not found: this machine has no NVIDIA GPU sampler`));
         return;
       }
