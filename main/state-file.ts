@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -12,7 +13,22 @@ const TEMP = /^(.+)\.(\d+)\.[0-9a-f-]{36}\.tmp$/;
  * Where a file's next version is written before it is renamed over it: named for its writer, so that a start
  * removes those of writers that died mid-write (removeStaleTemps).
  */
-export const tempBeside = (path: string) => `${path}.${process.pid}.${randomUUID()}.tmp`;
+const tempBeside = (path: string) => `${path}.${process.pid}.${randomUUID()}.tmp`;
+
+/**
+ * `path` replaced whole by `data`, written beside it first, for a thread that writes synchronously (a read
+ * worker): a reader never sees half a file, and a write that fails throws and leaves no temporary file.
+ */
+export function replaceFileSync(path: string, data: string | Uint8Array): void {
+  const temp = tempBeside(path);
+  try {
+    writeFileSync(temp, data);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
 
 function alive(pid: number): boolean {
   try {

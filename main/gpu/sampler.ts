@@ -117,7 +117,7 @@ export class GpuSampler {
       // Not startable: no output will come, so no watchdog; nvidia-smi missing is final, its processes too.
       clearTimeout(this.watchdog);
       if (error.code === 'ENOENT') clearInterval(this.appsTimer);
-      if (error.code !== 'ENOENT' && !this.stopped) this.restartTimer = setTimeout(() => this.launch(), this.backoff);
+      else if (!this.stopped) this.restartTimer = setTimeout(() => this.launch(), this.backoff);
       this.options.onProblem(
         error.code === 'ENOENT'
           ? problem(this.command, `${this.command} not found: this machine has no NVIDIA GPU sampler`, { severity: 'warning', tip: 'set CELLWATCH_NVIDIA_SMI to its path if it lives elsewhere' })

@@ -1,7 +1,7 @@
 // A worker thread that finds and reads local cells with synchronous file calls: many small files are read
 // fastest that way, and a slow disk stalls this thread, never the app's. It remembers what each cell's
 // read looked at (worker-looked.ts), so a sweep can tell a changed cell by stats alone.
-import { mkdirSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { mkdirSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { JsonReader, syncLocalFs, type CellFs, type CellRead, type Entry, type ReadContext, type ScorerPicks } from '../../runners';
@@ -21,7 +21,7 @@ import { agentUnits } from '../../shared/units';
 import { JsonBytes, writeComparisons } from '../comparisons-json';
 import { collectGarbage } from './garbage';
 import { OpenJobs } from './open-jobs';
-import { tempBeside } from '../state-file';
+import { replaceFileSync } from '../state-file';
 import { FoundFolders } from './found-folders';
 import { append } from '../../shared/arrays';
 import { LOCAL } from '../../shared/address';
@@ -146,14 +146,11 @@ function saveLooked(dirs: string[], files: LookedFiles, part: number): void {
     // Apart: only the board reads them, and a status need not parse them.
     [`${files.base}.${part}.units.json`, { stamp: files.stamp, units: saved }],
   ] as const) {
-    const temp = tempBeside(file);
     try {
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(temp, JSON.stringify(value));
-      renameSync(temp, file);
+      replaceFileSync(file, JSON.stringify(value));
     } catch {
       // Not kept: those cells are read at the next start.
-      rmSync(temp, { force: true });
     }
   }
 }

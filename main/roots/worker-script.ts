@@ -1,12 +1,12 @@
 // The script of every worker thread of the app (worker-main.ts), and how a thread of it is started.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { unpackedFile } from '../paths';
-import { staleTemp, tempBeside } from '../state-file';
+import { replaceFileSync, staleTemp } from '../state-file';
 
 /** What a worker thread is started as: a read worker, or a thread reading parts of a long log. */
 export interface WorkerRole {
@@ -50,9 +50,7 @@ export function keptBundle(dir: string, contents: Uint8Array): string {
   const file = join(dir, `read-worker-${createHash('sha256').update(contents).digest('hex').slice(0, 16)}.mjs`);
   mkdirSync(dir, { recursive: true });
   // Written whole under another name first: another process of the run may be loading it.
-  const temp = tempBeside(file);
-  writeFileSync(temp, contents);
-  renameSync(temp, file);
+  replaceFileSync(file, contents);
   const now = Date.now();
   for (const name of readdirSync(dir)) {
     const other = join(dir, name);
