@@ -5,10 +5,10 @@ import { defineConfig } from '@playwright/test';
 const systemChromium = '/usr/bin/chromium';
 const systemHeadlessShell = '/usr/bin/chromium-headless-shell';
 /**
- * The specs of system notifications: the whole browser has them; Chromium's headless shell (the same
+ * The spec of system notifications: the whole browser has them; Chromium's headless shell (the same
  * Blink and V8 without the browser's own layers) says they are denied.
  */
-const NOTIFYING = ['alerts.spec.ts', 'no-gpu.spec.ts'];
+const NOTIFYING = ['alerts.spec.ts'];
 const args = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 export default defineConfig({
@@ -29,7 +29,7 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: 'out/test-results/e2e.json' }]],
   outputDir: 'out/test-results/e2e',
   projects: [
-    // First in the queue: these two are among the longest, so no worker is left running one alone at the end.
+    // First in the queue: it is among the longest, so no worker is left running it alone at the end.
     {
       name: 'chromium',
       testMatch: NOTIFYING,

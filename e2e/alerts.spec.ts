@@ -23,7 +23,6 @@ test.describe('alerts', () => {
   });
 
   test('a demo cell finishing raises one finished notification and centre entry (a throttle on the way one more each), whose click opens the cell', async ({ page, context }) => {
-    await context.grantPermissions(['notifications'], { origin: served.origin });
     // Every system notification the page shows, kept where the test can read it; the real one is still shown.
     await page.addInitScript(() => {
       const Real = window.Notification;
@@ -41,6 +40,12 @@ test.describe('alerts', () => {
     await expect(page.locator('body[data-ready="true"]')).toBeAttached();
     const bell = page.getByRole('button', { name: /^Alerts, \d+ unread$/ });
     await expect(bell).toHaveAccessibleName('Alerts, 0 unread');
+    // The page never asks for system notifications on its own: its centre offers them.
+    await bell.click();
+    await expect(page.getByRole('dialog', { name: 'Alerts' }).getByRole('button', { name: 'Show system notifications' })).toBeVisible();
+    expect(await page.evaluate(() => Notification.permission)).toBe('default');
+    await page.keyboard.press('Escape');
+    await context.grantPermissions(['notifications'], { origin: served.origin });
 
     demo = startProcess(process.execPath, [CLI, 'demo', runs, '--only', 'coding-agent', '--name', CELL, '--speed', '75']);
     await expect(page.getByRole('button', { name: CELL })).toBeVisible({ timeout: 20_000 });
