@@ -1,5 +1,5 @@
 import { once, EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -101,11 +101,21 @@ describe('GPU sampler against a fake nvidia-smi replaying real output', () => {
     expect([samples, problems]).toEqual([[], []]);
   });
 
-  it('says plainly when there is no nvidia-smi, and asks it for no processes again', async () => {
+  // Here nvidia-smi's start fails (ENOENT); on a host, the shell that runs it exits 127.
+  it.each([
+    ['here', () => join(tmp.path, 'no-such-nvidia-smi')],
+    [
+      "on a host, its shell's 127",
+      () => {
+        writeFileSync(join(tmp.path, 'exits-127'), '#!/bin/sh\nexit 127\n', { mode: 0o755 });
+        return join(tmp.path, 'exits-127');
+      },
+    ],
+  ])('says plainly when there is no nvidia-smi (%s), and asks it for no processes again', async (_, command) => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     let asked = 0;
     const once = () => (asked++, Promise.reject(new Error('not found')));
-    sampler = new GpuSampler({ command: join(tmp.path, 'no-such-nvidia-smi'), once, processesEveryMs: 1000, onSample: (s) => samples.push(s), onProblem: (p) => problems.push(p) });
+    sampler = new GpuSampler({ command: command(), once, processesEveryMs: 1000, onSample: (s) => samples.push(s), onProblem: (p) => problems.push(p) });
     sampler.start();
     await expect.poll(() => problems[0]?.message).toMatch(/not found: this machine has no NVIDIA GPU sampler/);
     vi.advanceTimersByTime(10_000);

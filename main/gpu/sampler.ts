@@ -114,25 +114,18 @@ export class GpuSampler {
     this.armWatchdog();
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (this.child !== child) return;
-      // Not startable: no output will come, so no watchdog; nvidia-smi missing is final, its processes too.
+      // Not startable: no output will come, so no watchdog.
       clearTimeout(this.watchdog);
-      if (error.code === 'ENOENT') clearInterval(this.appsTimer);
-      else if (!this.stopped) this.restartTimer = setTimeout(() => this.launch(), this.backoff);
-      this.options.onProblem(
-        error.code === 'ENOENT'
-          ? problem(this.command, `${this.command} not found: this machine has no NVIDIA GPU sampler`, { severity: 'warning', tip: 'set CELLWATCH_NVIDIA_SMI to its path if it lives elsewhere' })
-          : problem(this.command, `${this.command} could not start: ${error.message}`),
-      );
+      if (error.code === 'ENOENT') return this.notFound({ severity: 'warning', tip: 'set CELLWATCH_NVIDIA_SMI to its path if it lives elsewhere' });
+      if (!this.stopped) this.restartTimer = setTimeout(() => this.launch(), this.backoff);
+      this.options.onProblem(problem(this.command, `${this.command} could not start: ${error.message}`));
     });
     child.on('exit', (code, signal) => {
       if (this.child !== child) return;
       clearTimeout(this.watchdog);
       if (this.stopped) return;
-      if (code === 127) {
-        clearInterval(this.appsTimer);
-        this.options.onProblem(problem(this.command, `${this.command} not found: this machine has no NVIDIA GPU sampler`));
-        return;
-      }
+      // A host's shell says so with 127.
+      if (code === 127) return this.notFound();
       if (code !== null || signal !== 'SIGKILL') {
         const why = code === null ? `was killed (${signal})` : `exited with code ${code}`;
         this.options.onProblem(problem(this.command, `${this.command} ${why}${stderr ? `: ${stderr.trim()}` : ''}; restarting in ${this.backoff / 1000} s`));
@@ -140,6 +133,12 @@ export class GpuSampler {
       this.restartTimer = setTimeout(() => this.launch(), this.backoff);
       this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
     });
+  }
+
+  /** nvidia-smi is not there: that is final, for its processes too. */
+  private notFound(more?: Parameters<typeof problem>[2]): void {
+    clearInterval(this.appsTimer);
+    this.options.onProblem(problem(this.command, `${this.command} not found: this machine has no NVIDIA GPU sampler`, more));
   }
 
   /** A sampler that says nothing for `silentMs` is stuck: kill it and start again. */
