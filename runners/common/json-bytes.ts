@@ -66,6 +66,60 @@ export function isWholeObject(bytes: Buffer, from: number, to: number): boolean 
   return end >= 0 && skipSpace(bytes, end, to) === to;
 }
 
+/** What `scalarAt` returns where the bytes are not a value it reads. */
+export const NOT_SCALAR = Symbol('not a scalar');
+
+/** Digits of a whole number `scalarAt` reads: fewer than 16 are an exact double. */
+const MOST_DIGITS = 15;
+/** Bytes of a string `scalarAt` reads: a longer one is left to JSON.parse, faster over its length. */
+const MOST_STRING_BYTES = 64;
+
+/**
+ * The JSON in bytes[start, end) where it is a whole number of at most 15 digits, true, false, null, or a short
+ * string with no escape, as JSON.parse gives it; NOT_SCALAR for anything else (parse it). Most of a row's
+ * members a summary reads are such, where each cost a Buffer.toString and a JSON.parse of its own.
+ */
+export function scalarAt(bytes: Buffer, start: number, end: number): unknown {
+  const first = bytes[start];
+  if (first === QUOTE) {
+    if (end - start > MOST_STRING_BYTES + 2 || end - start < 2 || bytes[end - 1] !== QUOTE) return NOT_SCALAR;
+    for (let i = start + 1; i < end - 1; i++) {
+      const c = bytes[i] as number;
+      if (c < 0x20 || c === QUOTE || c === BACKSLASH) return NOT_SCALAR;
+    }
+    return bytes.toString('utf8', start + 1, end - 1);
+  }
+  const negative = first === 0x2d;
+  const from = negative ? start + 1 : start;
+  const digits = end - from;
+  if (digits >= 1 && digits <= MOST_DIGITS && (bytes[from] !== 0x30 || digits === 1)) {
+    let value = 0;
+    for (let i = from; i < end; i++) {
+      const d = (bytes[i] as number) - 0x30;
+      if (d < 0 || d > 9) return literalAt(bytes, start, end);
+      value = value * 10 + d;
+    }
+    return negative ? -value : value;
+  }
+  return literalAt(bytes, start, end);
+}
+
+const LITERALS: [Buffer, unknown][] = [
+  [Buffer.from('true'), true],
+  [Buffer.from('false'), false],
+  [Buffer.from('null'), null],
+];
+
+function literalAt(bytes: Buffer, start: number, end: number): unknown {
+  for (const [text, value] of LITERALS) {
+    if (end - start !== text.length) continue;
+    let same = true;
+    for (let i = 0; i < text.length && same; i++) same = bytes[start + i] === text[i];
+    if (same) return value;
+  }
+  return NOT_SCALAR;
+}
+
 /** A value's place: bytes[start, end) is its JSON. */
 export interface ByteSpan {
   start: number;

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keySet, MemberSpans, memberSpans, scanMembers, type KeySet } from '../common/json-bytes';
+import { keySet, MemberSpans, memberSpans, NOT_SCALAR, scalarAt, scanMembers, type KeySet } from '../common/json-bytes';
 import { readCell } from '../read';
 import { context, jsonl, tempDir } from '../testing';
 
@@ -70,6 +70,36 @@ describe('the span scanner', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('a member read without JSON.parse (scalarAt)', () => {
+  // Bytes that make and break numbers, words and strings: signs, exponents, leading zeros, escapes, control
+  // characters, text beyond ASCII and bytes that are no UTF-8.
+  const piece = fc.oneof(
+    fc.constantFrom('0', '1', '7', '9', '-', '+', '.', 'e', 'E', '"', '\\', '\\"', '\\u00e9', 'true', 'false', 'null', 'tru', 'nul', ' ', '\t', '\n', '\u0001', 'x', 'é', '日', '😀'),
+    fc.integer({ min: -(2 ** 53), max: 2 ** 53 }).map(String),
+    fc.constantFrom(Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xe6, 0x97])),
+  );
+  const spelled = fc.array(piece, { minLength: 1, maxLength: 8 }).map((parts) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))));
+  const quoted = fc.array(piece, { maxLength: 40 }).map((parts) => Buffer.concat([Buffer.from('"'), ...parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)), Buffer.from('"')]));
+  const literal = fc.constantFrom('true', 'false', 'null', '0', '-0', '-', '01', '1.0', '1e2', '123456789012345', '1234567890123456', `"${'a'.repeat(64)}"`, `"${'a'.repeat(65)}"`).map((t) => Buffer.from(t));
+
+  it('gives what JSON.parse gives for 20,000 spellings of numbers, words and strings, or leaves the span to it', () => {
+    let read = 0;
+    fc.assert(
+      fc.property(fc.oneof(spelled, quoted, literal), fc.nat(3), fc.nat(3), (value, before, after) => {
+        // Within bytes around it, as a member is within its row.
+        const bytes = Buffer.concat([Buffer.from('x'.repeat(before)), value, Buffer.from('"'.repeat(after))]);
+        const got = scalarAt(bytes, before, before + value.length);
+        if (got === NOT_SCALAR) return;
+        read++;
+        expect(Object.is(got, JSON.parse(value.toString('utf8')))).toBe(true);
+      }),
+      { seed: 7, numRuns: 20_000 },
+    );
+    // Most such spans are not JSON: the test holds only if enough took the fast path.
+    expect(read).toBeGreaterThan(4000);
   });
 });
 

@@ -6,6 +6,9 @@ import { parseMember, type SpanMembers } from './row-members';
 /** An environment field longer than this (a SWE patch, a transcript) is kept as its size, read when the row is opened. */
 const SMALL_FIELD_CHARS = 400;
 
+/** Bytes of a field copied one by one: more are copied by the buffer's own copy. */
+const SHORT_COPY = 32;
+
 /** A row's environment fields: small ones as they are, a long one by its size. */
 interface Fields {
   /** Each member by its name; one too long to keep is present as undefined, its size in `large`. */
@@ -336,7 +339,9 @@ export class BlockWriter {
     const large = end - start > SMALL_FIELD_CHARS;
     if (!large) {
       while (this.byteCount + end - start > room.fieldBytes.length) room.fieldBytes = Buffer.concat([room.fieldBytes.subarray(0, this.byteCount), Buffer.allocUnsafe(room.fieldBytes.length)]);
-      bytes.copy(room.fieldBytes, this.byteCount, start, end);
+      // A short one byte by byte: most are a number or a word, and the buffer's own copy costs more to call.
+      if (end - start <= SHORT_COPY) for (let i = start, to = this.byteCount; i < end; i++, to++) room.fieldBytes[to] = bytes[i] as number;
+      else bytes.copy(room.fieldBytes, this.byteCount, start, end);
     }
     const spans = room.spans;
     spans[this.spanCount] = keyCode;

@@ -3,11 +3,19 @@
 // text beyond ASCII, spaced as any writer spaces them, between blank lines and before a partial one.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { plannedLines } from './planned';
 import { summarizeLines } from './rows';
 import { expected, rowsIn, type Row } from './testing';
 
+/** A number as a writer other than JSON.stringify may spell it (1.0, 1e2): written as it is. */
+class Spelled {
+  constructor(readonly text: string) {}
+}
+const spelledNumber = fc.constantFrom('1.0', '1e2', '1E+2', '10e-1', '-5.0', '0.0', '2e0', '3.00e+1').map((text) => new Spelled(text));
+
 /** JSON as a writer may space it: a run of spaces and tabs between tokens, never a line break. */
 function spaced(value: unknown, gap: string): string {
+  if (value instanceof Spelled) return value.text;
   if (Array.isArray(value)) return `[${gap}${value.map((v) => spaced(v, gap)).join(`${gap},${gap}`)}${gap}]`;
   if (value !== null && typeof value === 'object') {
     const members = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}${gap}:${gap}${spaced(v, gap)}`);
@@ -35,6 +43,7 @@ const value: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
     text,
     fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.integer(),
+    spelledNumber,
     fc.boolean(),
     fc.constant(null),
     usage,
@@ -51,14 +60,15 @@ const row: fc.Arbitrary<Row> = fc
     {
       responses_create_params: fc.record({ input: fc.array(fc.record({ role: fc.constant('user'), content: text }), { maxLength: 3 }) }),
       response: fc.oneof({ weight: 5, arbitrary: response }, { weight: 1, arbitrary: value }),
-      reward: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 1 }), fc.constantFrom(0, 1, true, 'n/a', null)),
+      reward: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 1 }), fc.constantFrom(0, 1, true, 'n/a', null), spelledNumber),
       // Whole numbers past what 32 bits hold, which the reader keeps apart.
       _ng_task_index: fc.oneof({ weight: 20, arbitrary: fc.nat(500) }, { weight: 1, arbitrary: value }, { weight: 1, arbitrary: fc.constantFrom(2 ** 30, 2 ** 31, -(2 ** 31), 2 ** 40, -(2 ** 53) + 1) }),
-      _ng_rollout_index: fc.oneof(fc.nat(8), value),
+      _ng_rollout_index: fc.oneof(fc.nat(8), value, spelledNumber),
       _ng_attempt_index: fc.nat(3),
       _ng_failure_class: fc.constantFrom('sandbox_timeout', 'rate_limited'),
       _ng_failure_terminal: fc.boolean(),
-      agent_ref: fc.oneof(fc.record({ name: fc.oneof(text, fc.integer()) }), value),
+      // Most rows of a collection name one agent in the same bytes: refs alike in length but not in bytes among them.
+      agent_ref: fc.oneof({ weight: 3, arbitrary: fc.constantFrom({ name: 'ab' }, { name: 'ac' }, { name: 'a"' }, { name: 'ab', type: 'x' }, { name: 7 }) }, fc.record({ name: fc.oneof(text, fc.integer()) }), value),
       judge: fc.record({ usage, verdict: text }),
       ng_trajectory: fc.array(value, { maxLength: 2 }),
       resolved: fc.boolean(),
@@ -78,11 +88,11 @@ describe('the NeMo Gym row reader, against JSON.parse of each row', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(row, fc.option(blank, { freq: 4 })), { minLength: 8, maxLength: 20 }), gaps, fc.string({ maxLength: 40 }), (lines, spacing, partial) => {
         let body = '';
-        const truth: { line: number; offset: number; row: Row; gap: string }[] = [];
+        const truth: { line: number; offset: number; row: Row; parsed: Row; gap: string }[] = [];
         let line = 1;
         for (const [r, after] of lines) {
           const gap = spacing[truth.length % spacing.length] as string;
-          truth.push({ line, offset: Buffer.byteLength(body), row: r, gap });
+          truth.push({ line, offset: Buffer.byteLength(body), row: r, parsed: JSON.parse(spaced(r, '')) as Row, gap });
           body += `${spaced(r, gap)}\n`;
           line++;
           if (after !== null) {
@@ -94,14 +104,14 @@ describe('the NeMo Gym row reader, against JSON.parse of each row', () => {
         const bytes = Buffer.from(body + tail);
         const chunk = summarizeLines(bytes, 'rollouts.jsonl', 1, 0);
         expect(chunk.consumed).toBe(Buffer.byteLength(body));
-        const skipped = truth.filter((t) => !Number.isInteger(t.row._ng_task_index));
+        const skipped = truth.filter((t) => !Number.isInteger(t.parsed._ng_task_index));
         expect(chunk.problems.map((p) => p.line)).toEqual(skipped.map((t) => t.line));
-        const kept = truth.filter((t) => Number.isInteger(t.row._ng_task_index));
+        const kept = truth.filter((t) => Number.isInteger(t.parsed._ng_task_index));
         const read = rowsIn(chunk.records);
         expect(read).toHaveLength(kept.length);
         read.forEach((row, i) => {
           const want = kept[i] as (typeof kept)[number];
-          const { fields, largeFields, ...rest } = expected(JSON.parse(JSON.stringify(want.row)) as Row, (v) => Buffer.byteLength(spaced(v, want.gap)));
+          const { fields, largeFields, ...rest } = expected(want.parsed, (_, key) => Buffer.byteLength(spaced(want.row[key], want.gap)));
           expect({ line: row.line, offset: row.offset }).toEqual({ line: want.line, offset: want.offset });
           for (const [name, v] of Object.entries(rest)) expect([name, row[name as keyof typeof row]]).toEqual([name, v]);
           expect(row.largeFields).toEqual(largeFields);
@@ -109,6 +119,11 @@ describe('the NeMo Gym row reader, against JSON.parse of each row', () => {
           // One field asked for alone (as the Episodes tab asks for a run time) is the same as read with the rest.
           for (const name of [...Object.keys(fields), 'not a field']) expect([name, chunk.records[0]?.field(i, name)]).toEqual([name, fields[name]]);
         });
+        // The same rows as materialized inputs: each the unit it plans.
+        const planned = plannedLines(bytes, 'inputs.jsonl', 1);
+        expect(planned.consumed).toBe(Buffer.byteLength(body));
+        expect(planned.problems.map((p) => p.line)).toEqual(skipped.map((t) => t.line));
+        expect(planned.records).toEqual(read.map(({ line, task, repeat, agent }) => ({ line, task, repeat, agent })));
         rows += lines.length;
       }),
       { seed: 42, numRuns: 800 },

@@ -3,8 +3,7 @@
 import { problem, type Problem } from '../../shared/model';
 import type { LineChunk } from '../common/jsonl';
 import { BlockWriter, type PlannedUnit, type RowBlock } from './row-block';
-import { SpanMembers, type Members } from './row-members';
-import { agentName } from './agent-name';
+import { SpanMembers } from './row-members';
 
 /**
  * One copy of each agent name an input gives, shared by every input that names it: 100,000 inputs of one
@@ -22,12 +21,12 @@ function shared(name: string | null): string | null {
 const NOT_AN_OBJECT = 'not a JSON object; skipped';
 
 /** The unit a row's members name, or why they name none. */
-export function plannedOf(members: Pick<Members, 'value' | 'has'> | null, line: number): PlannedUnit | string {
+export function plannedOf(members: SpanMembers | null, line: number): PlannedUnit | string {
   if (!members) return NOT_AN_OBJECT;
   const task = members.value('_ng_task_index');
   if (typeof task !== 'number' || !Number.isInteger(task)) return members.has('_ng_task_index') ? '_ng_task_index is not a whole number; skipped' : 'no _ng_task_index; skipped';
   const repeat = members.value('_ng_rollout_index');
-  return { line, task, repeat: typeof repeat === 'number' && Number.isInteger(repeat) ? repeat : null, agent: shared(agentName(members.value('agent_ref'))) };
+  return { line, task, repeat: typeof repeat === 'number' && Number.isInteger(repeat) ? repeat : null, agent: shared(members.agent()) };
 }
 
 /** Bytes JavaScript's trim() takes for white space, read as latin1: a line of nothing else is blank. */

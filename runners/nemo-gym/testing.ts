@@ -12,14 +12,14 @@ const record = (value: unknown) => (value && typeof value === 'object' && !Array
 const numberOr = (value: unknown) => (typeof value === 'number' ? value : null);
 const stringOr = (value: unknown) => (typeof value === 'string' ? value : null);
 
-/** `size`: the bytes of a value as the row writes it (compact JSON unless it is spaced otherwise). */
-export function expected(row: Row, size = (value: unknown) => Buffer.byteLength(JSON.stringify(value))) {
+/** `size`: the bytes of a member's value as the row writes it (compact JSON unless it is spaced or spelled otherwise). */
+export function expected(row: Row, size = (value: unknown, _key: string) => Buffer.byteLength(JSON.stringify(value))) {
   const usage = record(record(row.response).usage);
   const fields: Row = {};
   const largeFields: Record<string, number> = {};
   for (const [key, value] of Object.entries(row)) {
     if (NOT_FIELDS.has(key)) continue;
-    const bytes = size(value);
+    const bytes = size(value, key);
     fields[key] = bytes > 400 ? undefined : value;
     if (bytes > 400) largeFields[key] = bytes;
   }
