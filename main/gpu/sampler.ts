@@ -116,7 +116,7 @@ export class GpuSampler {
       if (this.child !== child) return;
       // Not startable: no output will come, so no watchdog.
       clearTimeout(this.watchdog);
-      if (error.code === 'ENOENT') return this.notFound({ severity: 'warning', tip: 'set CELLWATCH_NVIDIA_SMI to its path if it lives elsewhere' });
+      if (error.code === 'ENOENT') return this.notFound('set CELLWATCH_NVIDIA_SMI to its path if it lives elsewhere');
       if (!this.stopped) this.restartTimer = setTimeout(() => this.launch(), this.backoff);
       this.options.onProblem(problem(this.command, `${this.command} could not start: ${error.message}`));
     });
@@ -135,10 +135,10 @@ export class GpuSampler {
     });
   }
 
-  /** nvidia-smi is not there: that is final, for its processes too. */
-  private notFound(more?: Parameters<typeof problem>[2]): void {
+  /** nvidia-smi is not there: that is final, for its processes too, and a warning (a machine without a GPU is no fault). */
+  private notFound(tip?: string): void {
     clearInterval(this.appsTimer);
-    this.options.onProblem(problem(this.command, `${this.command} not found: this machine has no NVIDIA GPU sampler`, more));
+    this.options.onProblem(problem(this.command, `${this.command} not found: this machine has no NVIDIA GPU sampler`, { severity: 'warning', tip }));
   }
 
   /** A sampler that says nothing for `silentMs` is stuck: kill it and start again. */
