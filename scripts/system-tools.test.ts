@@ -47,7 +47,7 @@ describe('the tools npm test needs', () => {
     expect(requiredTools({ env, root: false }).filter((t) => !t.found).map((t) => t.name)).toEqual(expect.arrayContaining(['ssh-keygen', 'ps']));
     // A copy of the scripts (nobody may not read the checkout); as root, drop to nobody, who can neither apt-get nor sudo.
     mkdirSync(join(tmp.path, 'scripts'));
-    for (const file of ['test.mjs', 'deps.mjs', 'system-tools.mjs', 'page-snapshots.mjs']) copyFileSync(join(ROOT, 'scripts', file), join(tmp.path, 'scripts', file));
+    for (const file of ['test.mjs', 'deps.mjs', 'system-tools.mjs', 'page-snapshots.mjs', 'typecheck.mjs']) copyFileSync(join(ROOT, 'scripts', file), join(tmp.path, 'scripts', file));
     const asUser = process.getuid?.() === 0 ? [findTool('setpriv') ?? 'setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--'] : [];
     const [command, ...args] = [...asUser, process.execPath, join(tmp.path, 'scripts', 'test.mjs')];
     const run = spawnSync(command as string, args, { cwd: tmp.path, encoding: 'utf8', env, timeout: 30_000 });

@@ -8,6 +8,7 @@ import { delimiter, join } from 'node:path';
 import { electronBinary, ensureDependencies, ROOT } from './deps.mjs';
 import { ensureSystemTools, freshPath } from './system-tools.mjs';
 import { failedPages } from './page-snapshots.mjs';
+import { TYPECHECKS } from './typecheck.mjs';
 
 // Electron's binary is only known after npm's install; the check runs again then for xvfb-run.
 ensureSystemTools({ electron: electronBinary() !== null });
@@ -29,10 +30,7 @@ mkdirSync(results, { recursive: true });
  * which these take up), each one's output printed whole once the unit tests end.
  */
 const checks = [
-  // TypeScript 7's native compiler: the same diagnostics as 5.9's for a quarter of its CPU (12 s against 44 here).
-  ['typecheck node', [...bin('typescript-native', 'bin/tsc'), '-p', 'tsconfig.node.json']],
-  ['typecheck web', [...bin('typescript-native', 'bin/tsc'), '-p', 'tsconfig.web.json']],
-  ['typecheck tools', [...bin('typescript-native', 'bin/tsc'), '-p', 'tsconfig.tools.json']],
+  ...TYPECHECKS,
   ['lint', [...bin('eslint', 'bin/eslint.js'), '--max-warnings', '0', '.']],
 ];
 const CHECKS_AT_ONCE = 2;
