@@ -11,6 +11,7 @@ const files = { rollouts: 'c.jsonl', failures: 'c_failures.jsonl' };
 
 /** What a collection says, as a user sees it: its figures, its rollouts and failed units, its problems. */
 function shown(c: Collection) {
+  const rewards = c.rollouts.rewardsOf(new Set(c.tasks.map((t) => t.task)));
   return {
     planned: c.planned,
     done: c.done,
@@ -22,7 +23,7 @@ function shown(c: Collection) {
     agentPlans: [...c.agentPlans].sort(),
     agentModels: [...c.agentModels].map(([agent, models]) => [agent, [...models].sort()]).sort(),
     agentTokens: [...c.agentTokens].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-    tasks: c.tasks.map((t) => ({ task: t.task, planned: t.planned, rewards: t.rewards, n: t.n, successes: t.successes, sum: t.sum })),
+    tasks: c.tasks.map((t) => ({ task: t.task, planned: t.planned, rewards: rewards.get(t.task) ?? [], n: t.n, successes: t.successes, sum: t.sum })),
     failures: c.failures,
     tokens: c.tokens,
     models: [...c.models].sort(),

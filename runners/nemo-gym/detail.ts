@@ -60,6 +60,7 @@ function rolloutsTable(c: Collection, names: CollectionNames): DetailTable {
 
 function tasksTable(c: Collection, names: CollectionNames): DetailTable {
   const shown = c.tasks.slice(0, SHOWN_ROWS);
+  const rewards = c.rollouts.rewardsOf(new Set(shown.map((t) => t.task)));
   const more = c.tasks.length > shown.length ? `the first ${whole(shown.length)} of ${counted(c.tasks.length, 'task')}; ` : '';
   return {
     id: 'tasks',
@@ -67,7 +68,8 @@ function tasksTable(c: Collection, names: CollectionNames): DetailTable {
     columns: ['task', 'repeats done', 'of planned', 'rewards', 'mean reward', 'pass@k'],
     rows: shown.map((t) => {
       const pass = passAtK(t);
-      return [t.task, t.rewards.length, t.planned, t.rewards.map((r) => JSON.stringify(r)).join(' '), meanOf(t), pass === null ? null : pass ? 'pass' : 'fail'];
+      const given = rewards.get(t.task) ?? [];
+      return [t.task, given.length, t.planned, given.map((r) => JSON.stringify(r)).join(' '), meanOf(t), pass === null ? null : pass ? 'pass' : 'fail'];
     }),
     note: `${more}pass@k: any of the task's k repeats reached reward >= 1`,
     counted: counted(c.tasks.length, 'task'),

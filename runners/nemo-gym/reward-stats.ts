@@ -36,7 +36,6 @@ export interface TaskStats extends RewardStats {
   task: number;
   /** Repeats the materialized inputs plan for it (k); null without them. */
   planned: number | null;
-  rewards: unknown[];
 }
 
 /** A task passes at k (k its repeats) when any of its repeats succeeded; null while none is scored. */
