@@ -12,7 +12,7 @@ import { columnLayout, LAYOUT_SAMPLE_MS, useColumnPrefs, useRoom, useSampled, vi
 import { useNameCuts } from '../name-cuts';
 import { COLUMNS } from './columns';
 import { FilterField } from './FilterField';
-import { FILTER_SYNTAX, matches, parseFilter } from './filter';
+import { filterSyntax, matches, parseFilter } from './filter';
 import { groupRows, sortCells, type GroupBy } from './rows';
 import { keepOrder, sameOrder } from './stableOrder';
 import { useVirtualRows } from './useVirtualRows';
@@ -166,7 +166,7 @@ export function CellList() {
       {shown.length > 0 && <NowStrip cells={shown} />}
       {cells.length > 0 && shown.length === 0 && filter.trim() !== '' && (
         <p className="empty-note" role="status">
-          No cell matches <code>{filter.trim()}</code>. Filter by {FILTER_SYNTAX}.
+          No cell matches <code>{filter.trim()}</code>. Filter by {filterSyntax(cells)}.
         </p>
       )}
       {cells.length === 0 ? (

@@ -1,6 +1,6 @@
 import { forwardRef, useState, type KeyboardEvent } from 'react';
 import type { CellSummary } from '../../../shared/model';
-import { completions, FILTER_SYNTAX } from './filter';
+import { completions, filterSyntax } from './filter';
 
 /**
  * The cell list's filter field, teaching its syntax: what the last word may become (a field name, a value
@@ -18,7 +18,7 @@ export const FilterField = forwardRef<HTMLInputElement, { value: string; onChang
           className="list-filter"
           placeholder="Filter cells  /"
           aria-label="Filter cells"
-          title={`Filter by ${FILTER_SYNTAX}`}
+          title={`Filter by ${filterSyntax(cells)}`}
           value={value}
           onChange={(e) => onChange(e.target.value)}
           onFocus={() => setFocused(true)}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CellSummary } from '../../../shared/model';
-import { completions, matches, parseFilter } from './filter';
+import { completions, filterSyntax, matches, parseFilter } from './filter';
 
 const cell = (name: string, more: Partial<CellSummary>): CellSummary =>
   ({
@@ -41,5 +41,11 @@ describe('the cell filter', () => {
     expect(completions('su', CELLS)).toEqual(['success>']);
     expect(completions('state:running', CELLS)).toEqual([]);
     expect(completions('', CELLS)).toEqual([]);
+  });
+
+  it("says its syntax with a format the listed cells have, never one of the window's own", () => {
+    expect(filterSyntax(CELLS.slice(1))).toBe('words; field:value (state:running, state:stuck, format:nemo-gym, host:gpu1); a number with > or < (success>50, problems>0)');
+    expect(filterSyntax(CELLS)).toContain('format:coding-agent,');
+    expect(filterSyntax([])).not.toContain('format:');
   });
 });

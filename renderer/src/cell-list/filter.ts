@@ -1,7 +1,8 @@
-// The cell list's filter: words, `field:value` (state:running, format:nemo-gym, host:gpu1) and numbers
+// The cell list's filter: words, `field:value` (state:running, format:FORMAT, host:gpu1) and numbers
 // compared with > and < (success>50, problems>0). Every term must hold; a word alone is looked for in the
 // name, format, board, state, path and labels. The window teaches it: completions of field names and of
-// the values the listed cells have, and the syntax said when nothing matches.
+// the values the listed cells have, and the syntax said when nothing matches (its format one a listed cell has:
+// the window names no format of its own).
 import type { CellSummary } from '../../../shared/model';
 import { STATE_LOOK, stuckKinds } from './states';
 
@@ -29,7 +30,11 @@ const NUMBER_FIELDS: Record<string, (c: CellSummary) => number | null> = {
   cost: (c) => c.cost_usd_estimate,
 };
 
-export const FILTER_SYNTAX = 'words; field:value (state:running, state:stuck, format:nemo-gym, host:gpu1); a number with > or < (success>50, problems>0)';
+/** The filter's syntax in words, its format example the first listed cell's (none without cells). */
+export function filterSyntax(cells: readonly CellSummary[]): string {
+  const format = cells[0]?.format;
+  return `words; field:value (state:running, state:stuck, ${format ? `format:${format}, ` : ''}host:gpu1); a number with > or < (success>50, problems>0)`;
+}
 
 type Term = { kind: 'text'; field: string; value: string } | { kind: 'number'; field: string; above: boolean; value: number } | { kind: 'word'; value: string };
 
