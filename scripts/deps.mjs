@@ -7,6 +7,9 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
+/** The command that runs a package's script (`file` of `pkg` in node_modules) with this Node. */
+export const packageBin = (pkg, file) => [process.execPath, join(ROOT, 'node_modules', pkg, file)];
+
 /**
  * Installed when npm's own record of the last install (node_modules/.package-lock.json, written at the end
  * of every install) is newer than package.json and the lockfile. Comparing package lists instead never
