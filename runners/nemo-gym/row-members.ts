@@ -53,7 +53,7 @@ export class SpanMembers {
   /** The name its agent_ref gives the agent (agentName). */
   agent() {
     const at = this.spans.indexOf('agent_ref');
-    if (at < 0) return agentName(undefined);
+    if (at < 0) return null;
     const start = this.spans.start(at);
     const end = this.spans.end(at);
     if (!sameBytes(this.bytes, start, end, this.lastRef)) {
